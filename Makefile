@@ -1,0 +1,110 @@
+# bspcost: static cost estimator for BSP programs.
+#
+#   make            build $(O)/bspcost (O defaults to build)
+#   make check      unit, diagnostics, golden and resilience tests, then the same
+#                   suite again built with AddressSanitizer + UndefinedBehaviorSanitizer
+#   make bench      counting-engine benchmark (figures, not assertions)
+#   make install    honours PREFIX and DESTDIR
+#
+# O=DIR puts every generated file under DIR, so several builds (plain, sanitized,
+# one per developer) can share a source tree.
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+O       ?= build
+CC      ?= cc
+FLEX    ?= flex
+BISON   ?= bison
+CFLAGS  ?= -O2 -g
+WARN     = -std=c11 -Wall -Wextra -Werror=implicit-function-declaration
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -I. -I$(O)/grammar -I/usr/include/flint
+LDLIBS  += -lisl -lflint -lgmp -lm
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+SRCS := $(wildcard grammar/*.c analyzer/*.c distributions/*.c)
+GEN_C := $(O)/grammar/parser.c $(O)/grammar/lexer.c
+OBJS := $(patsubst %.c,$(O)/%.o,$(SRCS)) $(GEN_C:.c=.o)
+DEPS := $(OBJS:.o=.d) $(O)/main.d
+
+TEST_SRCS := $(wildcard tests/unit/test_*.c)
+TEST_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(TEST_SRCS))
+BENCH_SRCS := $(wildcard bench/*.c)
+BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
+
+.PHONY: all check check-one bench install uninstall clean tests
+.SUFFIXES:
+.DELETE_ON_ERROR:
+
+all: $(O)/bspcost
+
+$(O)/bspcost: $(O)/main.o $(O)/libbspcost.a
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/libbspcost.a: $(OBJS)
+	rm -f $@
+	ar rcs $@ $^
+
+$(O)/grammar/parser.c $(O)/grammar/parser.h: grammar/parser.y
+	@mkdir -p $(@D)
+	$(BISON) -Wall -Werror --defines=$(O)/grammar/parser.h -o $(O)/grammar/parser.c $<
+
+$(O)/grammar/lexer.c $(O)/grammar/lexer.h: grammar/lexer.l
+	@mkdir -p $(@D)
+	$(FLEX) --header-file=$(O)/grammar/lexer.h -o $(O)/grammar/lexer.c $<
+
+# Generated sources need both generated headers before they compile.
+$(O)/grammar/parser.o $(O)/grammar/lexer.o: $(O)/grammar/parser.h $(O)/grammar/lexer.h
+$(patsubst %.c,$(O)/%.o,$(wildcard grammar/*.c)): $(O)/grammar/parser.h $(O)/grammar/lexer.h
+$(O)/main.o: $(O)/grammar/parser.h $(O)/grammar/lexer.h
+
+$(O)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DBSPCOST_VERSION='"$(VERSION)"' $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(O)/%.o: $(O)/%.c
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -MMD -MP -c -o $@ $<
+
+$(O)/tests/%: tests/unit/%.c $(O)/libbspcost.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $< $(O)/libbspcost.a $(LDLIBS) -lcmocka
+
+$(O)/bench/%: bench/%.c $(O)/libbspcost.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $< $(O)/libbspcost.a $(LDLIBS)
+
+tests: $(O)/bspcost $(TEST_BINS)
+
+# One pass of the suite against the build in $(O).
+check-one: tests
+	sh tests/run.sh $(O)
+
+# The whole suite, plain and then under ASan + UBSan.  Each pass prints its own
+# totals; the last line is the total over both passes.
+check:
+	@$(MAKE) --no-print-directory check-one O=$(O) > $(O).check.log 2>&1; s1=$$?; \
+	 tail -n 40 $(O).check.log; \
+	 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' LDFLAGS='-fsanitize=address,undefined' \
+	   > $(O)-san.check.log 2>&1; s2=$$?; \
+	 tail -n 40 $(O)-san.check.log; \
+	 sh tests/total.sh $(O).check.log $(O)-san.check.log; \
+	 test $$s1 -eq 0 && test $$s2 -eq 0
+
+bench: $(O)/bspcost $(BENCH_BINS)
+	sh bench/run.sh $(O)
+
+install: $(O)/bspcost
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 $(O)/bspcost $(DESTDIR)$(BINDIR)/bspcost
+	install -m 644 man/bspcost.1 $(DESTDIR)$(MANDIR)/man1/bspcost.1
+	install -m 644 man/bspcost.5 $(DESTDIR)$(MANDIR)/man5/bspcost.5
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/bspcost $(DESTDIR)$(MANDIR)/man1/bspcost.1 $(DESTDIR)$(MANDIR)/man5/bspcost.5
+
+clean:
+	rm -rf $(O) $(O)-san $(O).check.log $(O)-san.check.log
+
+-include $(DEPS)

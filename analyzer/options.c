@@ -1,0 +1,12 @@
+#include "analyzer/options.h"
+
+#include <string.h>
+
+const struct param_value *options_find_def(const struct options *opt, const char *name)
+{
+	/* The last -D for a name wins, as with a C compiler. */
+	for (int i = opt->ndefs - 1; i >= 0; i--)
+		if (strcmp(opt->defs[i].name, name) == 0)
+			return &opt->defs[i];
+	return NULL;
+}

@@ -1,0 +1,45 @@
+/* What the user asked for on the command line, handed to each command.
+ *
+ * The driver (main.c) fills this in; the commands (check, count, analyze) read it.
+ * Nothing here is global: every command gets the struct it works for. */
+#ifndef BSPCOST_OPTIONS_H
+#define BSPCOST_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit statuses, documented in bspcost(1). */
+enum exit_status {
+	EXIT_OK = 0,    /* success (warnings do not change it) */
+	EXIT_SPEC = 1,  /* an error in a specification, a set or an analysis */
+	EXIT_USAGE = 2, /* bad command line */
+};
+
+enum output_format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+	FORMAT_MARKDOWN,
+	FORMAT_LATEX,
+	FORMAT_CSV,
+};
+
+/* One -D NAME=VALUE. */
+struct param_value {
+	const char *name;  /* points into argv */
+	long long value;
+};
+
+struct options {
+	enum output_format format;
+	struct param_value *defs; /* -D values, in command-line order */
+	int ndefs;
+	bool check_only;          /* --check */
+	bool print;               /* --print */
+	FILE *out;                /* results */
+	FILE *err;                /* diagnostics */
+};
+
+/* The value given with -D for NAME, or NULL. */
+const struct param_value *options_find_def(const struct options *opt, const char *name);
+
+#endif

@@ -1,0 +1,121 @@
+#!/bin/sh
+# One pass of the bspcost test suite against the build directory $1.
+#
+# Sections (each case counts once):
+#   unit        every cmocka binary $O/tests/test_*, read as TAP
+#   diag        tests/diag/NAME.bsp: `bspcost --check` must print exactly
+#               tests/diag/NAME.err on stderr and exit with NAME.status (default 1)
+#   golden      tests/golden/NAME.args: `bspcost ARGS` (stdin from NAME.in if present)
+#               must print exactly NAME.out and exit with NAME.status (default 0)
+#   resilience  tests/resilience/*.sh: each script exits 0 when its case passes;
+#               it gets the binary as $1
+#   examples    every examples/*.bsp passes --check, and --print is a fixed point
+#
+# Ends with the line `N passed, N failed`; exit status 1 if anything failed.
+# Run one section with TESTS=diag (or unit, golden, resilience, examples).
+
+O=${1:-build}
+BIN=$O/bspcost
+TESTS=${TESTS:-unit diag golden resilience examples}
+pass=0
+fail=0
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+ok()     { pass=$((pass + 1)); }
+not_ok() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+run_unit() {
+	for t in "$O"/tests/test_*; do
+		[ -x "$t" ] || continue
+		CMOCKA_MESSAGE_OUTPUT=TAP "$t" > "$tmp/tap" 2>&1
+		st=$?
+		p=$(grep -c '^ok ' "$tmp/tap")
+		f=$(grep -c '^not ok ' "$tmp/tap")
+		pass=$((pass + p))
+		fail=$((fail + f))
+		if [ "$f" -gt 0 ] || [ "$st" -ne 0 ] || [ "$p" -eq 0 ]; then
+			[ "$f" -gt 0 ] || fail=$((fail + 1))
+			echo "FAIL: $t (exit $st)"
+			grep -v '^ok ' "$tmp/tap" | head -n 40
+		fi
+	done
+}
+
+run_diag() {
+	for f in tests/diag/*.bsp; do
+		[ -e "$f" ] || continue
+		base=${f%.bsp}
+		want=1
+		[ -f "$base.status" ] && want=$(cat "$base.status")
+		"$BIN" --check "$f" > /dev/null 2> "$tmp/err"
+		st=$?
+		if [ "$st" -ne "$want" ]; then
+			not_ok "$f: exit $st, expected $want"; sed 's/^/  | /' "$tmp/err" | head -n 20
+		elif ! diff -u "$base.err" "$tmp/err" > "$tmp/diff"; then
+			not_ok "$f: messages differ"; head -n 30 "$tmp/diff"
+		else
+			ok
+		fi
+	done
+}
+
+run_golden() {
+	for a in tests/golden/*.args; do
+		[ -e "$a" ] || continue
+		base=${a%.args}
+		want=0
+		[ -f "$base.status" ] && want=$(cat "$base.status")
+		in=/dev/null
+		[ -f "$base.in" ] && in=$base.in
+		# shellcheck disable=SC2046  # the args file is split like a command line
+		eval "set -- $(cat "$a")"
+		"$BIN" "$@" < "$in" > "$tmp/out" 2> "$tmp/err"
+		st=$?
+		if [ "$st" -ne "$want" ]; then
+			not_ok "$a: exit $st, expected $want"; sed 's/^/  | /' "$tmp/err" | head -n 20
+		elif ! diff -u "$base.out" "$tmp/out" > "$tmp/diff"; then
+			not_ok "$a: output differs"; head -n 40 "$tmp/diff"
+		else
+			ok
+		fi
+	done
+}
+
+run_resilience() {
+	for s in tests/resilience/*.sh; do
+		[ -e "$s" ] || continue
+		if sh "$s" "$BIN" > "$tmp/out" 2>&1; then
+			ok
+		else
+			not_ok "$s"; head -n 20 "$tmp/out"
+		fi
+	done
+}
+
+run_examples() {
+	for e in examples/*.bsp; do
+		[ -e "$e" ] || continue
+		if ! "$BIN" --check "$e" > "$tmp/out" 2>&1; then
+			not_ok "$e: --check failed"; head -n 20 "$tmp/out"; continue
+		fi
+		ok
+		if "$BIN" --print "$e" > "$tmp/p1.bsp" 2> "$tmp/err" &&
+		   "$BIN" --print "$tmp/p1.bsp" > "$tmp/p2.bsp" 2>> "$tmp/err" &&
+		   cmp -s "$tmp/p1.bsp" "$tmp/p2.bsp"; then
+			ok
+		else
+			not_ok "$e: --print is not a fixed point"; cat "$tmp/err"
+			diff -u "$tmp/p1.bsp" "$tmp/p2.bsp" | head -n 30
+		fi
+	done
+}
+
+for section in $TESTS; do
+	before_p=$pass; before_f=$fail
+	"run_$section"
+	echo "# $section: $((pass - before_p)) passed, $((fail - before_f)) failed"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
