@@ -1,0 +1,245 @@
+/* Building and freeing the polyhedral model. */
+#include "analyzer/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Grows *ARR (of *N elements of SIZE bytes) by one zeroed element; returns it. */
+static void *grow(void *arr_p, int *n, size_t size)
+{
+	void **arr = arr_p;
+	char *p = realloc(*arr, size * (size_t)(*n + 1));
+	if (!p)
+		return NULL;
+	memset(p + size * (size_t)*n, 0, size);
+	*arr = p;
+	return p + size * (size_t)(*n)++;
+}
+
+static char **strdup_array(int n, const char *const src[])
+{
+	char **dst = calloc((size_t)n + 1, sizeof(*dst));
+	if (!dst)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		if (!(dst[i] = strdup(src[i])))
+			return NULL;
+	return dst;
+}
+
+static void free_array(int n, char **a)
+{
+	if (!a)
+		return;
+	for (int i = 0; i < n; i++)
+		free(a[i]);
+	free(a);
+}
+
+static void space_clear(struct model_space *s)
+{
+	free_array(s->nvars, s->vars);
+	free(s->cond);
+	for (int i = 0; i < s->npreds; i++) {
+		free(s->preds[i].index);
+		free(s->preds[i].coord);
+	}
+	free(s->preds);
+}
+
+static void access_clear(const struct model *m, struct model_access *a)
+{
+	space_clear(&a->space);
+	free_array(a->array >= 0 ? m->arrays[a->array].ndims : 0, a->subs);
+}
+
+void model_free(struct model *m)
+{
+	if (!m)
+		return;
+	for (int s = 0; s < m->nsteps; s++) {
+		struct model_superstep *step = &m->steps[s];
+		for (int i = 0; i < step->nstmts; i++) {
+			struct model_stmt *st = &step->stmts[i];
+			access_clear(m, &st->lhs);
+			for (int r = 0; r < st->nreads; r++)
+				access_clear(m, &st->reads[r]);
+			free(st->reads);
+			for (int k = 0; k < st->nterms; k++)
+				space_clear(&st->terms[k]);
+			free(st->terms);
+		}
+		free(step->stmts);
+		free(step->name);
+	}
+	free(m->steps);
+	for (int c = 0; c < m->ncands; c++) {
+		free(m->cands[c].name);
+		free(m->cands[c].named);
+		for (int a = 0; a < m->narrays; a++)
+			free(m->cands[c].layout[a]);
+		free(m->cands[c].layout);
+	}
+	free(m->cands);
+	for (int a = 0; a < m->narrays; a++) {
+		free(m->arrays[a].name);
+		free_array(m->arrays[a].ndims, m->arrays[a].extents);
+	}
+	free(m->arrays);
+	free_array(m->ndists, m->dists);
+	free_array(m->ndists, m->dist_extents);
+	free_array(m->naxes, m->axes);
+	free_array(m->nparams, m->params);
+	free(m->assumptions);
+	free(m);
+}
+
+struct model *model_new(const char *assumptions)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	if (m && !(m->assumptions = strdup(assumptions ? assumptions : "true"))) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static int add_name(char ***names, int *n, const char *name)
+{
+	char **slot = grow(names, n, sizeof(char *));
+	if (!slot || !(*slot = strdup(name)))
+		return -1;
+	return *n - 1;
+}
+
+int model_add_param(struct model *m, const char *name)
+{
+	return add_name(&m->params, &m->nparams, name);
+}
+
+int model_add_axis(struct model *m, const char *name)
+{
+	return add_name(&m->axes, &m->naxes, name);
+}
+
+int model_add_dist(struct model *m, const char *name, const char *extent)
+{
+	int n = m->ndists;
+	if (add_name(&m->dist_extents, &n, extent) < 0)
+		return -1;
+	return add_name(&m->dists, &m->ndists, name);
+}
+
+int model_add_array(struct model *m, const char *name, int ndims, const char *const extents[])
+{
+	if (ndims > MODEL_MAX_DIMS || m->ncands > 0)
+		return -1;
+	struct model_array *a = grow(&m->arrays, &m->narrays, sizeof(*a));
+	if (!a)
+		return -1;
+	a->ndims = ndims;
+	if (!(a->name = strdup(name)) || !(a->extents = strdup_array(ndims, extents)))
+		return -1;
+	return m->narrays - 1;
+}
+
+int model_add_candidate(struct model *m, const char *name)
+{
+	struct model_candidate *c = grow(&m->cands, &m->ncands, sizeof(*c));
+	if (!c || !(c->name = strdup(name)))
+		return -1;
+	c->named = calloc((size_t)m->ndists + 1, sizeof(*c->named));
+	c->layout = calloc((size_t)m->narrays + 1, sizeof(*c->layout));
+	if (!c->named || !c->layout)
+		return -1;
+	for (int i = 0; i < m->ndists; i++)
+		c->named[i] = (struct dist){DIST_NONE, -1, 0};
+	for (int a = 0; a < m->narrays; a++) {
+		c->layout[a] = calloc((size_t)m->arrays[a].ndims + 1, sizeof(**c->layout));
+		if (!c->layout[a])
+			return -1;
+		for (int d = 0; d < m->arrays[a].ndims; d++)
+			c->layout[a][d] = (struct dist){DIST_NONE, -1, 0};
+	}
+	return m->ncands - 1;
+}
+
+int model_add_superstep(struct model *m, const char *name)
+{
+	struct model_superstep *s = grow(&m->steps, &m->nsteps, sizeof(*s));
+	if (!s || !(s->name = strdup(name)))
+		return -1;
+	return m->nsteps - 1;
+}
+
+static int space_init(struct model_space *s, int nvars, const char *const vars[], int nextra,
+		      const char *const extra[], const char *cond)
+{
+	s->nvars = nvars + nextra;
+	s->vars = calloc((size_t)s->nvars + 1, sizeof(*s->vars));
+	if (!s->vars)
+		return -1;
+	for (int i = 0; i < s->nvars; i++)
+		if (!(s->vars[i] = strdup(i < nvars ? vars[i] : extra[i - nvars])))
+			return -1;
+	s->cond = strdup(cond ? cond : "true");
+	return s->cond ? 0 : -1;
+}
+
+static int access_init(const struct model *m, struct model_access *a, int array,
+		       const char *const subs[])
+{
+	a->array = array;
+	a->subs = strdup_array(m->arrays[array].ndims, subs);
+	return a->subs ? 0 : -1;
+}
+
+struct model_stmt *model_add_stmt(struct model *m, int step, int nvars, const char *const vars[],
+				  const char *cond, int array, const char *const subs[])
+{
+	struct model_superstep *s = &m->steps[step];
+	struct model_stmt *st = grow(&s->stmts, &s->nstmts, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->lhs.array = -1;
+	if (space_init(&st->lhs.space, nvars, vars, 0, NULL, cond) < 0 ||
+	    access_init(m, &st->lhs, array, subs) < 0)
+		return NULL;
+	return st;
+}
+
+struct model_access *model_add_read(struct model *m, struct model_stmt *st, int nextra,
+				    const char *const extra[], const char *cond, int array,
+				    const char *const subs[])
+{
+	struct model_access *a = grow(&st->reads, &st->nreads, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->array = -1;
+	if (space_init(&a->space, st->lhs.space.nvars, (const char *const *)st->lhs.space.vars,
+		       nextra, extra, cond) < 0 ||
+	    access_init(m, a, array, subs) < 0)
+		return NULL;
+	return a;
+}
+
+struct model_space *model_add_term(struct model_stmt *st, int nextra, const char *const extra[],
+				   const char *cond)
+{
+	struct model_space *s = grow(&st->terms, &st->nterms, sizeof(*s));
+	if (!s || space_init(s, st->lhs.space.nvars, (const char *const *)st->lhs.space.vars,
+			     nextra, extra, cond) < 0)
+		return NULL;
+	return s;
+}
+
+int model_space_add_pred(struct model_space *s, int dist, const char *index, const char *coord)
+{
+	struct model_pred *p = grow(&s->preds, &s->npreds, sizeof(*p));
+	if (!p)
+		return -1;
+	p->dist = dist;
+	if (!(p->index = strdup(index)) || !(p->coord = strdup(coord)))
+		return -1;
+	return 0;
+}

@@ -1,0 +1,31 @@
+/* The relations of one superstep for one candidate: who owns what, who uses what,
+ * and where the work is, as ISL maps from process coordinates.  Built from the
+ * model (analyzer/model.h) and the distribution kinds (distributions/). */
+#ifndef BSPCOST_RELATIONS_H
+#define BSPCOST_RELATIONS_H
+
+#include <isl/ctx.h>
+#include <isl/map.h>
+#include <isl/set.h>
+
+#include "analyzer/model.h"
+
+struct step_relations {
+	isl_set *processes;   /* { P[q...] : 0 <= q_a < size_a } */
+	int narrays;
+	isl_map **use;        /* [array] { P[q] -> A[e] }: A[e] occurs in R.q; NULL if unread */
+	isl_map **own;        /* [array] { A[e] -> P[q] }: q owns A[e] */
+	int nwork;
+	isl_map **work;       /* { P[q] -> [v...] }: one unit of q's work per point */
+};
+
+/* The relations of superstep STEP under candidate CAND on a concrete grid of
+ * SIZES[a] processes along axis a.  The size parameters stay symbolic; the grid
+ * axes are replaced by their sizes.  Returns 0, or -1 with *REASON set
+ * (malloc'd) when ISL rejects what was built. */
+int relations_concrete(isl_ctx *ctx, const struct model *m, int cand, int step,
+		       const long sizes[], struct step_relations *out, char **reason);
+
+void step_relations_clear(struct step_relations *r);
+
+#endif

@@ -1,0 +1,84 @@
+/* Distribution kinds: how an index of one array dimension maps to a coordinate of
+ * one grid axis (Niculescu's delta : n -> P), written as ISL constraints.
+ *
+ * One module per kind (block.c, cyclic.c, block_cyclic.c, identity.c, none.c); a
+ * new kind is a new module plus one line in dist.c.  The modules know nothing of
+ * the specification language or of reports: they only write ISL text.
+ *
+ * Concrete grid: the axis has a known number of processes, so every kind is
+ * quasi-affine (divisions by constants) and sizes may stay symbolic and need not
+ * be divisible.
+ *
+ * Symbolic grid: the axis size is a parameter, so an index i is written as a pair
+ * (coordinate, offset) whose product-free constraints stay affine, with the block
+ * length as a parameter of its own (e.g. m = M*mb for block).  See digits below. */
+#ifndef BSPCOST_DIST_H
+#define BSPCOST_DIST_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+enum dist_kind {
+	DIST_NONE,        /* '*': not distributed; the dimension uses no axis */
+	DIST_BLOCK,       /* the paper's "linear": consecutive blocks of ceil(n/P) */
+	DIST_CYCLIC,      /* index i on coordinate i mod P */
+	DIST_BLOCK_CYCLIC,/* blocks of a constant b dealt cyclically: floor(i/b) mod P */
+	DIST_IDENTITY,    /* index i on coordinate i; the extent equals the axis size */
+	DIST_NKINDS
+};
+
+/* One dimension's distribution: a kind, the grid axis it spreads over (-1 for
+ * DIST_NONE) and, for DIST_BLOCK_CYCLIC, the constant block. */
+struct dist {
+	enum dist_kind kind;
+	int axis;
+	long block;
+};
+
+/* A dimension seen by the symbolic grid: the index is written as a mixed-radix
+ * number of up to three digits, most significant first, so that ownership is a
+ * digit and every constraint stays affine.  Digit d ranges over [0, size[d]).
+ *   block over P:          (s, u)     i = s*(X/P) + u          owner digit s
+ *   cyclic over P:         (u, s)     i = u*P + s              owner digit s
+ *   block-cyclic(b) over P:(u, s, r)  i = (u*P + s)*b + r      owner digit s
+ *   identity over P:       (s)        i = s, X = P             owner digit s
+ *   not distributed:       (i)        i                        no owner digit
+ * X/P (or X/(P*b)) is a block-length parameter of its own: the homogeneous form
+ * assumes P (or P*b) divides X. */
+enum digit_size {
+	DIGIT_AXIS,         /* the axis size P */
+	DIGIT_LOCAL,        /* the block length X/P, or X/(P*b) for block-cyclic */
+	DIGIT_BLOCK,        /* the constant b of block-cyclic */
+	DIGIT_EXTENT,       /* the whole extent X (not distributed) */
+};
+struct digits {
+	int n;
+	enum digit_size size[3];
+	int owner;          /* index of the owner digit, -1 if none */
+};
+
+struct dist_ops {
+	const char *name;
+	/* Writes to OUT an ISL condition that holds exactly when coordinate COORD
+	 * (ISL text, known to lie in [0, SIZE)) owns index INDEX (ISL text) of a
+	 * dimension of EXTENT elements (ISL text over the parameters), on an axis of
+	 * SIZE processes.  Sizes need not divide: blocks are ceil(EXTENT/SIZE) long
+	 * and the last ones may be short or empty (as HPF's BLOCK). */
+	void (*owner_concrete)(FILE *out, const struct dist *d, const char *index,
+			       const char *coord, const char *extent, long size);
+	/* The digits of an index in the symbolic grid. */
+	struct digits digits;
+};
+
+const struct dist_ops *dist_ops(enum dist_kind kind);
+/* The kind named NAME ("block", "cyclic", "blockcyclic", "identity", "*"), or -1. */
+int dist_kind_from_name(const char *name);
+
+/* The ops of each kind, defined in their own modules. */
+extern const struct dist_ops dist_none_ops;
+extern const struct dist_ops dist_block_ops;
+extern const struct dist_ops dist_cyclic_ops;
+extern const struct dist_ops dist_block_cyclic_ops;
+extern const struct dist_ops dist_identity_ops;
+
+#endif

@@ -1,0 +1,196 @@
+/* The concrete-grid relations of Niculescu's Example 1 (C = A x B), checked for
+ * every block/cyclic candidate against an independent oracle: plain C loops over
+ * the instances with the owner functions written out (block: i / ceil(X/P),
+ * cyclic: i mod P), at divisible and non-divisible sizes. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <isl/ctx.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include "analyzer/model.h"
+#include "analyzer/relations.h"
+
+enum { D0, D1, D2, D3 };
+
+/* matmul with d0..d3 = block or cyclic by the bits of CHOICE. */
+static struct model *matmul_model(void)
+{
+	struct model *m = model_new("m >= M and n >= N and o >= M and o >= N");
+	model_add_param(m, "m");
+	model_add_param(m, "n");
+	model_add_param(m, "o");
+	model_add_axis(m, "M");
+	model_add_axis(m, "N");
+	model_add_dist(m, "d0", "m");
+	model_add_dist(m, "d1", "n");
+	model_add_dist(m, "d2", "o");
+	model_add_dist(m, "d3", "o");
+	int A = model_add_array(m, "A", 2, (const char *[]){"m", "o"});
+	int B = model_add_array(m, "B", 2, (const char *[]){"o", "n"});
+	int C = model_add_array(m, "C", 2, (const char *[]){"m", "n"});
+	for (int choice = 0; choice < 16; choice++) {
+		char name[32];
+		snprintf(name, sizeof(name), "c%d", choice);
+		int c = model_add_candidate(m, name);
+		struct model_candidate *cd = &m->cands[c];
+		const int axis[4] = {0, 1, 1, 0};
+		for (int d = 0; d < 4; d++)
+			cd->named[d] = (struct dist){(choice >> d) & 1 ? DIST_CYCLIC : DIST_BLOCK,
+						     axis[d], 0};
+		cd->layout[C][0] = cd->named[D0];
+		cd->layout[C][1] = cd->named[D1];
+		cd->layout[A][0] = cd->named[D0];
+		cd->layout[A][1] = cd->named[D2];
+		cd->layout[B][0] = cd->named[D3];
+		cd->layout[B][1] = cd->named[D1];
+	}
+	int s = model_add_superstep(m, "multiply");
+	struct model_stmt *st = model_add_stmt(m, s, 2, (const char *[]){"i", "j"},
+					       "0 <= i < m and 0 <= j < n", C,
+					       (const char *[]){"i", "j"});
+	model_add_read(m, st, 1, (const char *[]){"k"}, "0 <= k < o", A, (const char *[]){"i", "k"});
+	model_add_read(m, st, 1, (const char *[]){"k"}, "0 <= k < o", B, (const char *[]){"k", "j"});
+	model_add_term(st, 1, (const char *[]){"k"}, "0 <= k < o");
+	return m;
+}
+
+static int owner(int cyclic, int i, int extent, int P)
+{
+	if (cyclic)
+		return i % P;
+	int b = (extent + P - 1) / P;
+	return i / b;
+}
+
+/* The oracle: for process (s,t), the number of A and B elements it uses but does
+ * not own (fan-in), and the number of (user, element) pairs it owns and others use. */
+struct oracle {
+	long fan_in, fan_out, work;
+};
+
+static struct oracle oracle(int choice, int m, int n, int o, int M, int N, int s, int t)
+{
+	int k0 = choice & 1, k1 = choice >> 1 & 1, k2 = choice >> 2 & 1, k3 = choice >> 3 & 1;
+	struct oracle r = {0, 0, 0};
+	/* uses[q][elem]: process q uses element. */
+	for (int i = 0; i < m; i++)
+		for (int k = 0; k < o; k++) {
+			/* A[i][k] is used by every (d0(i), t') that owns some C[i][j]. */
+			int ownA_s = owner(k0, i, m, M), ownA_t = owner(k2, k, o, N);
+			for (int tt = 0; tt < N; tt++) {
+				int used = 0;
+				for (int j = 0; j < n && !used; j++)
+					used = owner(k1, j, n, N) == tt;
+				if (!used)
+					continue;
+				/* the user (d0(i), tt) shares the row owner d0(i) with A[i][k] */
+				int remote = tt != ownA_t;
+				if (remote && ownA_s == s && tt == t)
+					r.fan_in++;
+				if (remote && ownA_s == s && ownA_t == t)
+					r.fan_out++;
+			}
+		}
+	for (int k = 0; k < o; k++)
+		for (int j = 0; j < n; j++) {
+			int ownB_s = owner(k3, k, o, M), ownB_t = owner(k1, j, n, N);
+			for (int ss = 0; ss < M; ss++) {
+				int used = 0;
+				for (int i = 0; i < m && !used; i++)
+					used = owner(k0, i, m, M) == ss;
+				if (!used)
+					continue;
+				int remote = !(ss == ownB_s);
+				if (remote && ss == s && ownB_t == t)
+					r.fan_in++;
+				if (remote && ownB_s == s && ownB_t == t)
+					r.fan_out++;
+			}
+		}
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < n; j++)
+			if (owner(k0, i, m, M) == s && owner(k1, j, n, N) == t)
+				r.work += o;
+	return r;
+}
+
+static long count_set(__isl_take isl_set *set)
+{
+	isl_val *v = isl_set_count_val(set);
+	long r = isl_val_get_num_si(v);
+	isl_val_free(v);
+	isl_set_free(set);
+	return r;
+}
+
+static __isl_give isl_map *fix_params(__isl_take isl_map *map, const int vals[3])
+{
+	for (int p = 0; p < 3; p++)
+		map = isl_map_fix_si(map, isl_dim_param, p, vals[p]);
+	return map;
+}
+
+static void test_matmul_concrete(void **state)
+{
+	(void)state;
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct model *m = matmul_model();
+	static const int sizes[][5] = {
+		/* m, n, o, M, N */
+		{4, 4, 4, 2, 2}, {6, 4, 6, 2, 2}, {5, 7, 6, 2, 3}, {9, 5, 7, 3, 2}, {3, 3, 3, 3, 3},
+	};
+	for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+		const int *v = sizes[z];
+		long grid[2] = {v[3], v[4]};
+		for (int c = 0; c < m->ncands; c++) {
+			struct step_relations r;
+			char *reason = NULL;
+			assert_int_equal(relations_concrete(ctx, m, c, 0, grid, &r, &reason), 0);
+			for (int s = 0; s < v[3]; s++)
+				for (int t = 0; t < v[4]; t++) {
+					struct oracle want = oracle(c, v[0], v[1], v[2], v[3], v[4], s, t);
+					long fan_in = 0, fan_out = 0, work = 0;
+					for (int a = 0; a < 2; a++) {
+						isl_map *remote = isl_map_subtract(
+							isl_map_copy(r.use[a]),
+							isl_map_reverse(isl_map_copy(r.own[a])));
+						remote = fix_params(remote, v);
+						isl_map *mine = isl_map_fix_si(isl_map_fix_si(isl_map_copy(remote),
+							isl_dim_in, 0, s), isl_dim_in, 1, t);
+						fan_in += count_set(isl_map_range(mine));
+						isl_set *owned = isl_map_domain(isl_map_fix_si(isl_map_fix_si(
+							fix_params(isl_map_copy(r.own[a]), v), isl_dim_out, 0, s),
+							isl_dim_out, 1, t));
+						fan_out += count_set(isl_map_wrap(
+							isl_map_intersect_range(remote, owned)));
+					}
+					isl_map *w = fix_params(isl_map_copy(r.work[0]), v);
+					w = isl_map_fix_si(isl_map_fix_si(w, isl_dim_in, 0, s), isl_dim_in, 1, t);
+					work = count_set(isl_map_range(w));
+					if (fan_in != want.fan_in || fan_out != want.fan_out || work != want.work)
+						fail_msg("candidate %d, m=%d n=%d o=%d grid %dx%d, process (%d,%d): "
+							 "fan_in %ld (want %ld), fan_out %ld (want %ld), work %ld (want %ld)",
+							 c, v[0], v[1], v[2], v[3], v[4], s, t, fan_in, want.fan_in,
+							 fan_out, want.fan_out, work, want.work);
+				}
+			step_relations_clear(&r);
+		}
+	}
+	model_free(m);
+	isl_ctx_free(ctx);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_matmul_concrete),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
