@@ -10,29 +10,7 @@
 
 #include <isl/space.h>
 
-struct text {
-	char *buf;
-	size_t len;
-	FILE *f;
-};
-
-static int text_open(struct text *t)
-{
-	t->buf = NULL;
-	t->len = 0;
-	t->f = open_memstream(&t->buf, &t->len);
-	return t->f ? 0 : -1;
-}
-
-/* Closes the stream; the caller frees the returned text. */
-static char *text_close(struct text *t)
-{
-	if (fclose(t->f) != 0) {
-		free(t->buf);
-		return NULL;
-	}
-	return t->buf;
-}
+#include "analyzer/text.h"
 
 static void print_params(FILE *out, const struct model *m)
 {

@@ -16,6 +16,7 @@
 
 #include "analyzer/model.h"
 #include "analyzer/relations.h"
+#include "analyzer/symbolic.h"
 
 enum { D0, D1, D2, D3 };
 
@@ -187,10 +188,93 @@ static void test_matmul_concrete(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* Fixes parameter NAME of MAP to V (if MAP has it). */
+static __isl_give isl_map *fix_named(__isl_take isl_map *map, const char *name, long v)
+{
+	int pos = isl_map_find_dim_by_name(map, isl_dim_param, name);
+	return pos < 0 ? map : isl_map_fix_si(map, isl_dim_param, pos, (int)v);
+}
+
+/* Fixes the size parameters, the axes and every block length X/P. */
+static __isl_give isl_map *fix_all(__isl_take isl_map *map, const struct symbolic_info *info,
+				   const int v[5])
+{
+	static const char *const names[] = {"m", "n", "o", "M", "N"};
+	for (int i = 0; i < 5; i++)
+		map = fix_named(map, names[i], v[i]);
+	for (int l = 0; l < info->nlocals; l++) {
+		const struct local_param *lp = &info->locals[l];
+		int x = -1;
+		for (int i = 0; i < 3; i++)
+			if (strcmp(lp->extent, names[i]) == 0)
+				x = v[i];
+		assert_true(x >= 0);
+		map = fix_named(map, lp->name, x / (v[3 + lp->axis] * lp->block));
+	}
+	return map;
+}
+
+/* The symbolic-grid relations, with every parameter fixed at divisible sizes,
+ * give the oracle's counts for every process. */
+static void test_matmul_symbolic(void **state)
+{
+	(void)state;
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct model *m = matmul_model();
+	static const int sizes[][5] = {
+		{4, 4, 4, 2, 2}, {6, 4, 6, 2, 2}, {6, 6, 6, 2, 3}, {6, 4, 6, 3, 2}, {3, 3, 3, 3, 3},
+		{4, 2, 2, 2, 1},
+	};
+	for (int c = 0; c < m->ncands; c++) {
+		struct step_relations r;
+		struct symbolic_info info = {0};
+		char *reason = NULL;
+		int st = relations_symbolic(ctx, m, c, 0, &r, &info, &reason);
+		if (st != 0)
+			fail_msg("candidate %d: %s", c, reason ? reason : "?");
+		for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
+			const int *v = sizes[z];
+			for (int s = 0; s < v[3]; s++)
+				for (int t = 0; t < v[4]; t++) {
+					struct oracle want = oracle(c, v[0], v[1], v[2], v[3], v[4], s, t);
+					long fan_in = 0, fan_out = 0;
+					for (int a = 0; a < 2; a++) {
+						isl_map *remote = isl_map_subtract(
+							isl_map_copy(r.use[a]),
+							isl_map_reverse(isl_map_copy(r.own[a])));
+						remote = fix_all(remote, &info, v);
+						isl_map *mine = isl_map_fix_si(isl_map_fix_si(isl_map_copy(remote),
+							isl_dim_in, 0, s), isl_dim_in, 1, t);
+						fan_in += count_set(isl_map_range(mine));
+						isl_set *owned = isl_map_domain(isl_map_fix_si(isl_map_fix_si(
+							fix_all(isl_map_copy(r.own[a]), &info, v), isl_dim_out, 0, s),
+							isl_dim_out, 1, t));
+						fan_out += count_set(isl_map_wrap(
+							isl_map_intersect_range(remote, owned)));
+					}
+					isl_map *w = fix_all(isl_map_copy(r.work[0]), &info, v);
+					w = isl_map_fix_si(isl_map_fix_si(w, isl_dim_in, 0, s), isl_dim_in, 1, t);
+					long work = count_set(isl_map_range(w));
+					if (fan_in != want.fan_in || fan_out != want.fan_out || work != want.work)
+						fail_msg("symbolic candidate %d, m=%d n=%d o=%d grid %dx%d, process "
+							 "(%d,%d): fan_in %ld (want %ld), fan_out %ld (want %ld), "
+							 "work %ld (want %ld)",
+							 c, v[0], v[1], v[2], v[3], v[4], s, t, fan_in, want.fan_in,
+							 fan_out, want.fan_out, work, want.work);
+				}
+		}
+		step_relations_clear(&r);
+		symbolic_info_clear(&info);
+	}
+	model_free(m);
+	isl_ctx_free(ctx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_matmul_concrete),
+		cmocka_unit_test(test_matmul_symbolic),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
