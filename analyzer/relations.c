@@ -31,7 +31,7 @@ static void print_tuple(FILE *out, const char *name, int n, char *const vars[])
 }
 
 /* The process tuple P[q0, ...] and its names. */
-static const char *const qname[] = {"q0", "q1", "q2"};
+static const char *const qname[] = {"q__0", "q__1", "q__2"};
 static void print_proc_tuple(FILE *out, const struct model *m)
 {
 	print_tuple(out, "P", m->naxes, (char *const *)qname);
@@ -132,7 +132,7 @@ struct elem_names {
 static char *const *elem_names(struct elem_names *n, int ndims)
 {
 	for (int d = 0; d < ndims && d < MODEL_MAX_DIMS; d++) {
-		snprintf(n->buf[d], sizeof(n->buf[d]), "e%d", d);
+		snprintf(n->buf[d], sizeof(n->buf[d]), "e__%d", d);
 		n->name[d] = n->buf[d];
 	}
 	return n->name;
@@ -160,7 +160,7 @@ static char *use_text(const struct model *m, const struct model_candidate *c, co
 	fputs(" and ", t.f);
 	print_space_cond(t.f, m, c, sizes, &rd->space);
 	for (int d = 0; d < arr->ndims; d++)
-		fprintf(t.f, " and e%d = %s", d, rd->subs[d]);
+		fprintf(t.f, " and e__%d = %s", d, rd->subs[d]);
 	fputs(" and ", t.f);
 	print_owner_cond(t.f, m, c, sizes, st->lhs.array, st->lhs.subs, qname);
 	fputs(") }", t.f);

@@ -252,18 +252,19 @@ static int local_param(struct sym *s, const char *extent, int axis, long block)
 	}
 	info->locals = p;
 	p = &info->locals[info->nlocals];
-	/* A readable name when the extent is one identifier: m over M is m_M. */
+	/* A readable name when the extent is one identifier: m over M is m__M.
+	 * Every internal name has a double underscore, which user names may not. */
 	bool ident = true;
 	for (const char *q = extent; *q; q++)
 		ident &= (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
 			  (*q >= '0' && *q <= '9'));
 	int r;
 	if (ident && block == 1)
-		r = asprintf(&p->name, "%s_%s", extent, s->m->axes[axis]);
+		r = asprintf(&p->name, "%s__%s", extent, s->m->axes[axis]);
 	else if (ident)
-		r = asprintf(&p->name, "%s_%ld%s", extent, block, s->m->axes[axis]);
+		r = asprintf(&p->name, "%s__%ld%s", extent, block, s->m->axes[axis]);
 	else
-		r = asprintf(&p->name, "L%d", info->nlocals);
+		r = asprintf(&p->name, "L__%d", info->nlocals);
 	p->extent = strdup(extent);
 	p->axis = axis;
 	p->block = block;
@@ -736,13 +737,13 @@ static void print_lhs_owner(FILE *out, struct sym *s, const struct model_stmt *s
 			    s->c->layout[st->lhs.array][d].axis == a)
 				dim = d;
 		if (dim < 0) {
-			fprintf(out, " and q%d = 0", a);
+			fprintf(out, " and q__%d = 0", a);
 			continue;
 		}
 		struct decomp d = {s->c->layout[st->lhs.array][dim], arr->extents[dim]};
 		char res[3][64];
 		print_sub_digits(out, s, st->lhs.subs[dim], &d, res, names);
-		fprintf(out, " and q%d = %s", a, res[dist_ops(d.d.kind)->digits.owner]);
+		fprintf(out, " and q__%d = %s", a, res[dist_ops(d.d.kind)->digits.owner]);
 	}
 }
 
@@ -806,7 +807,7 @@ static void print_proc(FILE *out, const struct model *m)
 {
 	fputs("P[", out);
 	for (int a = 0; a < m->naxes; a++)
-		fprintf(out, "%sq%d", a ? ", " : "", a);
+		fprintf(out, "%sq__%d", a ? ", " : "", a);
 	fputs("]", out);
 }
 
@@ -919,7 +920,7 @@ static char *own_text(struct sym *s, int a, const struct elem_shape *shape)
 	fprintf(t.f, "{ %s[", arr->name);
 	for (int d = 0, first = 1; d < arr->ndims; d++)
 		for (int k = 0; k < ndigits(&shape->dim[d]); k++, first = 0)
-			fprintf(t.f, "%se%d_%d", first ? "" : ", ", d, k);
+			fprintf(t.f, "%se__%d_%d", first ? "" : ", ", d, k);
 	fputs("] -> ", t.f);
 	print_proc(t.f, s->m);
 	fprintf(t.f, " : (%s)", s->m->assumptions);
@@ -928,7 +929,7 @@ static char *own_text(struct sym *s, int a, const struct elem_shape *shape)
 		for (int k = 0; k < ndigits(dd); k++) {
 			char buf[64];
 			const char *size = dd->d.kind == DIST_NONE ? dd->extent : digit_size(s, dd, k, buf);
-			fprintf(t.f, " and 0 <= e%d_%d < %s", d, k, size);
+			fprintf(t.f, " and 0 <= e__%d_%d < %s", d, k, size);
 		}
 	}
 	for (int ax = 0; ax < s->m->naxes; ax++) {
@@ -937,9 +938,9 @@ static char *own_text(struct sym *s, int a, const struct elem_shape *shape)
 			if (s->c->layout[a][d].kind != DIST_NONE && s->c->layout[a][d].axis == ax)
 				dim = d;
 		if (dim < 0)
-			fprintf(t.f, " and q%d = 0", ax);
+			fprintf(t.f, " and q__%d = 0", ax);
 		else
-			fprintf(t.f, " and q%d = e%d_%d", ax, dim,
+			fprintf(t.f, " and q__%d = e__%d_%d", ax, dim,
 				dist_ops(s->c->layout[a][dim].kind)->digits.owner);
 	}
 	fputs(" }", t.f);
@@ -1039,7 +1040,7 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 			print_proc(t.f, m);
 			fputs(" : ", t.f);
 			for (int a = 0; a < m->naxes; a++)
-				fprintf(t.f, "%s0 <= q%d < %s", a ? " and " : "", a, m->axes[a]);
+				fprintf(t.f, "%s0 <= q__%d < %s", a ? " and " : "", a, m->axes[a]);
 			if (m->naxes == 0)
 				fputs("true", t.f);
 			fputs(" }", t.f);

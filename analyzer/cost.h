@@ -1,0 +1,63 @@
+/* The BSP cost of every candidate, superstep by superstep (Niculescu, section 5).
+ *
+ * For a candidate and a superstep, with q ranging over the processes:
+ *   fan_in(q)  = #{ e : e occurs in R.q, q does not own e }
+ *   fan_out(q) = #{ (q', e) : e occurs in R.q', q' != q, q owns e }
+ *              = sum over e owned by q of NOcc.e - A.e
+ *   h_in = max_q fan_in(q), h_out = max_q fan_out(q),
+ *   h    = max_q max(fan_in(q), fan_out(q))   (or max_q fan_in(q) + fan_out(q))
+ *   NCom = #{ (q, e) : e occurs in R.q, q does not own e } = sum over e of NOcc.e - A.e
+ *   w    = max_q (work of the instances q computes)
+ *   cost = w + h*g + l, and the program's cost is the sum over its supersteps.
+ * Every count comes from the counting engine (analyzer/count.h) and is exact. */
+#ifndef BSPCOST_COST_H
+#define BSPCOST_COST_H
+
+#include <stdbool.h>
+
+#include "analyzer/count.h"
+#include "analyzer/formula.h"
+#include "analyzer/model.h"
+
+enum h_rule {
+	H_MAX,   /* h_q = max(fan_in_q, fan_out_q) */
+	H_SUM,   /* h_q = fan_in_q + fan_out_q */
+};
+
+struct cost_request {
+	enum h_rule h;
+	bool symbolic;        /* axis sizes stay symbols */
+	long sizes[3];        /* the grid, when !symbolic */
+};
+
+struct step_cost {
+	const char *name;     /* the model's */
+	struct formula *fan_in, *fan_out;   /* functions of the coordinates q0, q1, ... */
+	struct formula *w, *h, *h_in, *h_out, *ncom, *cost;
+};
+
+enum cost_status {
+	COST_OK,
+	COST_REFUSED,   /* no exact form in this mode; reason says why */
+	COST_FAILED,    /* ISL, the engine or memory failed; reason says how */
+};
+
+struct candidate_cost {
+	const char *name;     /* the model's */
+	enum cost_status status;
+	char *reason;
+	int nsteps;
+	struct step_cost *steps;
+	struct formula *cost;
+	int nassumptions;
+	char **assumptions;   /* what the formulas rest on, beyond the spec's own */
+};
+
+/* The cost of candidate CAND of M.  Fills *OUT (clear it with candidate_cost_clear)
+ * and returns its status. */
+enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
+				const struct cost_request *req, struct candidate_cost *out);
+
+void candidate_cost_clear(struct candidate_cost *c);
+
+#endif
