@@ -20,14 +20,20 @@ static const char usage_text[] =
 	"usage: bspcost [options] FILE...\n"
 	"       bspcost --count 'ISL SET' [-D NAME=VALUE]... [--format text|json]\n"
 	"\n"
-	"Reads BSP specifications (FILE may be - for standard input).\n"
+	"Computes the BSP cost of every candidate distribution of each specification\n"
+	"(FILE may be - for standard input).\n"
 	"\n"
+	"  --grid AxB[xC]       analyze on a concrete grid of that shape (e.g. 4x8)\n"
+	"  --h max|sum          h = max(fan-in, fan-out) (default) or their sum\n"
+	"  --verify[=N]         check every formula against enumeration at N random\n"
+	"                       points (default 20)\n"
+	"  --seed S             seed for --verify\n"
 	"  --check              parse and check only; one summary line per file\n"
 	"  --print              print each specification in canonical form\n"
 	"  --count SET          count the points of an ISL set, e.g.\n"
 	"                       '[n] -> { [i,j] : 0 <= i < n and 0 <= j <= i }'\n"
 	"  -D, --define NAME=V  give parameter NAME the integer value V\n"
-	"  -f, --format FMT     text (default) or json\n"
+	"  -f, --format FMT     text (default), json, markdown, latex or csv\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show the version and exit\n"
 	"\n"
@@ -67,13 +73,49 @@ static int parse_define(char *arg, struct param_value *pv)
 	return 0;
 }
 
+/* A decimal integer in [LO, HI], or -1. */
+static long parse_count(const char *s, long lo, long hi)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (errno || end == s || *end != '\0' || v < lo || v > hi)
+		return -1;
+	return v;
+}
+
+/* "4x8" (1 to 3 sizes, each 1 to 4096) into opt->grid. */
+static int parse_grid(const char *arg, struct options *opt)
+{
+	char buf[64];
+	if (strlen(arg) >= sizeof(buf))
+		return -1;
+	strcpy(buf, arg);
+	int n = 0;
+	for (char *save = NULL, *tok = strtok_r(buf, "x", &save); tok;
+	     tok = strtok_r(NULL, "x", &save)) {
+		long v = parse_count(tok, 1, 4096);
+		if (v < 0 || n == 3)
+			return -1;
+		opt->grid[n++] = v;
+	}
+	if (n == 0 || arg[0] == 'x' || arg[strlen(arg) - 1] == 'x' || strstr(arg, "xx"))
+		return -1;
+	opt->grid_naxes = n;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT };
+	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
 		{"count", required_argument, NULL, OPT_COUNT},
+		{"grid", required_argument, NULL, OPT_GRID},
+		{"h", required_argument, NULL, OPT_H},
+		{"verify", optional_argument, NULL, OPT_VERIFY},
+		{"seed", required_argument, NULL, OPT_SEED},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -103,6 +145,40 @@ int main(int argc, char **argv)
 		case OPT_COUNT:
 			count_set = optarg;
 			break;
+		case OPT_GRID:
+			if (parse_grid(optarg, &opt) < 0) {
+				status = usage_error("bad --grid '%s': expected sizes like 4x8, each 1 to 4096",
+						     optarg);
+				goto out;
+			}
+			break;
+		case OPT_H:
+			if (strcmp(optarg, "max") == 0 || strcmp(optarg, "sum") == 0)
+				opt.h_sum = strcmp(optarg, "sum") == 0;
+			else {
+				status = usage_error("bad --h '%s': expected max or sum", optarg);
+				goto out;
+			}
+			break;
+		case OPT_VERIFY: {
+			long n = optarg ? parse_count(optarg, 1, 100000) : 20;
+			if (n < 0) {
+				status = usage_error("bad --verify '%s': expected a number of points, 1 to 100000",
+						     optarg);
+				goto out;
+			}
+			opt.verify = (int)n;
+			break;
+		}
+		case OPT_SEED: {
+			long n = parse_count(optarg, 1, 4294967295L);
+			if (n < 0) {
+				status = usage_error("bad --seed '%s': expected a positive integer", optarg);
+				goto out;
+			}
+			opt.seed = (unsigned)n;
+			break;
+		}
 		case 'D':
 			if (parse_define(optarg, &opt.defs[opt.ndefs]) < 0) {
 				status = usage_error("bad -D '%s': expected NAME=INTEGER", optarg);
@@ -115,8 +191,15 @@ int main(int argc, char **argv)
 				opt.format = FORMAT_TEXT;
 			else if (strcmp(optarg, "json") == 0)
 				opt.format = FORMAT_JSON;
+			else if (strcmp(optarg, "markdown") == 0)
+				opt.format = FORMAT_MARKDOWN;
+			else if (strcmp(optarg, "latex") == 0)
+				opt.format = FORMAT_LATEX;
+			else if (strcmp(optarg, "csv") == 0)
+				opt.format = FORMAT_CSV;
 			else {
-				status = usage_error("unknown format '%s' (expected text or json)", optarg);
+				status = usage_error("unknown format '%s' (expected text, json, markdown, latex or csv)",
+						     optarg);
 				goto out;
 			}
 			break;
@@ -157,7 +240,10 @@ int main(int argc, char **argv)
 		status = usage_error("%s", "--check and --print cannot be combined");
 		goto out;
 	}
-	status = cmd_check(argc - optind, argv + optind, &opt);
+	if (opt.check_only || opt.print)
+		status = cmd_check(argc - optind, argv + optind, &opt);
+	else
+		status = cmd_analyze(argc - optind, argv + optind, &opt);
 out:
 	free(opt.defs);
 	if (fflush(stdout) != 0 && status == EXIT_OK) {

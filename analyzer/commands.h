@@ -9,6 +9,11 @@
  * Every error in a file is reported before moving to the next file. */
 int cmd_check(int nfiles, char *const files[], const struct options *opt);
 
+/* The default: the BSP cost of every candidate of each specification, with the
+ * formulas in opt->format; --grid, -D, --h, --verify and --explain as documented
+ * in bspcost(1). */
+int cmd_analyze(int nfiles, char *const files[], const struct options *opt);
+
 /* --count SET: the number of points of an ISL set as a formula in its parameters,
  * and its value when -D gives every parameter. */
 int cmd_count(const char *set_text, const struct options *opt);

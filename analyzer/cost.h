@@ -51,6 +51,10 @@ struct candidate_cost {
 	struct formula *cost;
 	int nassumptions;
 	char **assumptions;   /* what the formulas rest on, beyond the spec's own */
+	/* The same, as conditions in the formula grammar (analyzer/formula.h) over
+	 * the parameters and axes, so that a point can be tested against them. */
+	int nconditions;
+	char **conditions;
 };
 
 /* The cost of candidate CAND of M.  Fills *OUT (clear it with candidate_cost_clear)

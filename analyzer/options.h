@@ -35,6 +35,12 @@ struct options {
 	int ndefs;
 	bool check_only;          /* --check */
 	bool print;               /* --print */
+	int grid_naxes;           /* --grid 4x8: the axis sizes, 0 when not given */
+	long grid[3];
+	bool h_sum;               /* --h sum: h = max_q fan_in_q + fan_out_q */
+	int verify;               /* --verify[=N]: random points per candidate, 0 = off */
+	unsigned seed;            /* --seed: for --verify */
+	bool explain;             /* --explain */
 	FILE *out;                /* results */
 	FILE *err;                /* diagnostics */
 };

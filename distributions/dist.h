@@ -18,14 +18,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-enum dist_kind {
-	DIST_NONE,        /* '*': not distributed; the dimension uses no axis */
-	DIST_BLOCK,       /* the paper's "linear": consecutive blocks of ceil(n/P) */
-	DIST_CYCLIC,      /* index i on coordinate i mod P */
-	DIST_BLOCK_CYCLIC,/* blocks of a constant b dealt cyclically: floor(i/b) mod P */
-	DIST_IDENTITY,    /* index i on coordinate i; the extent equals the axis size */
-	DIST_NKINDS
-};
+#include "grammar/dist_kind.h"
 
 /* One dimension's distribution: a kind, the grid axis it spreads over (-1 for
  * DIST_NONE) and, for DIST_BLOCK_CYCLIC, the constant block. */

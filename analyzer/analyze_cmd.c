@@ -1,0 +1,224 @@
+/* The default command: analyze each specification and report its costs. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/ctx.h>
+#include <isl/options.h>
+
+#include "analyzer/commands.h"
+#include "analyzer/cost.h"
+#include "analyzer/load.h"
+#include "analyzer/lower.h"
+#include "analyzer/report.h"
+#include "analyzer/verify.h"
+
+/* The specification's own assumptions, as written (canonical form). */
+static char **spec_assumptions(const struct ast_spec *ast, int *n)
+{
+	*n = 0;
+	char **v = NULL;
+	for (int i = 0; i < ast->nitems; i++) {
+		const struct ast_item *it = ast->items[i];
+		if (it->kind != ITEM_ASSUME)
+			continue;
+		for (int c = 0; c < it->nconds; c++) {
+			const struct ast_cond *cond = it->conds[c];
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&buf, &len);
+			if (!f)
+				continue;
+			for (int k = 0; k < cond->ncmps; k++) {
+				const struct ast_cmp *cmp = cond->cmps[k];
+				fputs(k ? " and " : "", f);
+				for (int o = 0; o <= cmp->nops; o++) {
+					if (o)
+						fprintf(f, " %s ", cmp_op_text(cmp->ops[o - 1]));
+					print_expr(f, cmp->operands[o]);
+				}
+			}
+			if (fclose(f) != 0)
+				continue;
+			char **nv = realloc(v, sizeof(*v) * (size_t)(*n + 1));
+			if (!nv) {
+				free(buf);
+				continue;
+			}
+			v = nv;
+			v[(*n)++] = buf;
+		}
+	}
+	return v;
+}
+
+/* Whether -D gives every parameter and axis of M. */
+static bool all_values(const struct model *m, const struct options *opt)
+{
+	for (int i = 0; i < m->nparams; i++)
+		if (!options_find_def(opt, m->params[i]))
+			return false;
+	for (int a = 0; a < m->naxes; a++)
+		if (!options_find_def(opt, m->axes[a]))
+			return false;
+	return true;
+}
+
+static void clear_costs(struct candidate_cost *c, int n)
+{
+	for (int i = 0; c && i < n; i++)
+		candidate_cost_clear(&c[i]);
+	free(c);
+}
+
+static int analyze_file(isl_ctx *ctx, const char *path, const struct options *opt)
+{
+	struct loaded_spec ls;
+	int status = EXIT_OK;
+	if (spec_load(&ls, path, opt->err) < 0) {
+		spec_unload(&ls);
+		return EXIT_SPEC;
+	}
+	char *reason = NULL;
+	struct model *m = lower_spec(ls.cs, &reason);
+	if (!m) {
+		fprintf(opt->err, "bspcost: %s: cannot analyze: %s\n", ls.src.name, reason);
+		free(reason);
+		spec_unload(&ls);
+		return EXIT_SPEC;
+	}
+
+	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true};
+	if (opt->grid_naxes > 0) {
+		if (opt->grid_naxes != m->naxes) {
+			fprintf(opt->err, "bspcost: %s: --grid gives %d axis size%s but the grid has %d\n",
+				ls.src.name, opt->grid_naxes, opt->grid_naxes == 1 ? "" : "s", m->naxes);
+			model_free(m);
+			spec_unload(&ls);
+			return EXIT_USAGE;
+		}
+		req.symbolic = false;
+		memcpy(req.sizes, opt->grid, sizeof(req.sizes));
+	} else if (m->naxes > 0) {
+		bool every = true;
+		for (int a = 0; a < m->naxes; a++) {
+			const struct param_value *pv = options_find_def(opt, m->axes[a]);
+			every &= pv != NULL;
+			if (pv)
+				req.sizes[a] = (long)pv->value;
+		}
+		req.symbolic = !every;
+	}
+	for (int a = 0; !req.symbolic && a < m->naxes; a++)
+		if (req.sizes[a] < 1 || req.sizes[a] > 4096) {
+			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and 4096\n",
+				ls.src.name, m->axes[a]);
+			model_free(m);
+			spec_unload(&ls);
+			return EXIT_USAGE;
+		}
+
+	struct count_engine engine;
+	count_engine_init(&engine, ctx);
+	struct candidate_cost *costs = calloc((size_t)m->ncands + 1, sizeof(*costs));
+	struct candidate_cost *exact = NULL;
+	for (int c = 0; costs && c < m->ncands; c++) {
+		enum cost_status st = cost_candidate(&engine, m, c, &req, &costs[c]);
+		if (st == COST_FAILED || (st == COST_REFUSED && !req.symbolic))
+			status = EXIT_SPEC;
+	}
+	/* Every value known: exact numbers come from that very grid. */
+	if (costs && req.symbolic && all_values(m, opt)) {
+		struct cost_request at = req;
+		at.symbolic = false;
+		for (int a = 0; a < m->naxes; a++)
+			at.sizes[a] = (long)options_find_def(opt, m->axes[a])->value;
+		exact = calloc((size_t)m->ncands + 1, sizeof(*exact));
+		for (int c = 0; exact && c < m->ncands; c++)
+			if (cost_candidate(&engine, m, c, &at, &exact[c]) != COST_OK)
+				status = EXIT_SPEC;
+	}
+
+	struct analysis a = {
+		.file = ls.src.name,
+		.symbolic = req.symbolic,
+		.naxes = m->naxes,
+		.axes = (const char *const *)m->axes,
+		.ncands = costs ? m->ncands : 0,
+		.cands = costs,
+		.exact = exact,
+		.opt = opt,
+	};
+	memcpy(a.sizes, req.sizes, sizeof(a.sizes));
+	a.assumptions = spec_assumptions(ls.ast, &a.nassumptions);
+	switch (opt->format) {
+	case FORMAT_TEXT:
+		report_text(opt->out, &a);
+		break;
+	case FORMAT_JSON:
+		report_json(opt->out, &a);
+		break;
+	case FORMAT_MARKDOWN:
+		report_markdown(opt->out, &a);
+		break;
+	case FORMAT_LATEX:
+		report_latex(opt->out, &a);
+		break;
+	case FORMAT_CSV:
+		report_csv(opt->out, &a);
+		break;
+	}
+
+	if (opt->verify > 0 && costs) {
+		/* The summary goes with a text report, or to the diagnostics stream
+		 * so that machine formats stay well formed. */
+		FILE *vout = opt->format == FORMAT_TEXT ? opt->out : opt->err;
+		unsigned seed = opt->seed ? opt->seed : 20260101u;
+		int points = 0, checks = 0, bad = 0;
+		for (int c = 0; c < m->ncands; c++) {
+			if (costs[c].status != COST_OK)
+				continue;
+			struct verify_result vr;
+			int r = verify_candidate(ctx, m, c, &req, &costs[c], opt->verify, &seed, &vr);
+			points += vr.points;
+			checks += vr.checks;
+			bad += vr.mismatches;
+			if (r < 0 || vr.mismatches > 0) {
+				fprintf(vout, "verify: %s: %s\n", costs[c].name,
+					vr.first ? vr.first : "verification failed");
+				status = EXIT_SPEC;
+			} else if (vr.skipped) {
+				fprintf(vout, "verify: %s: %s\n", costs[c].name, vr.skipped);
+			}
+			verify_result_clear(&vr);
+		}
+		fprintf(vout, "verify: %s: %d points, %d values compared, %d mismatch%s\n",
+			ls.src.name, points, checks, bad, bad == 1 ? "" : "es");
+	}
+
+	for (int i = 0; i < a.nassumptions; i++)
+		free(a.assumptions[i]);
+	free(a.assumptions);
+	clear_costs(exact, m->ncands);
+	clear_costs(costs, m->ncands);
+	model_free(m);
+	spec_unload(&ls);
+	return status;
+}
+
+int cmd_analyze(int nfiles, char *const files[], const struct options *opt)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	if (!ctx) {
+		fputs("bspcost: cannot start ISL\n", opt->err);
+		return EXIT_SPEC;
+	}
+	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+	int status = EXIT_OK;
+	for (int i = 0; i < nfiles; i++) {
+		int st = analyze_file(ctx, files[i], opt);
+		if (st > status)
+			status = st;
+	}
+	isl_ctx_free(ctx);
+	return status;
+}

@@ -1,0 +1,422 @@
+/* The cost of one candidate: relations (concrete or symbolic grid), counts per
+ * process, maxima over the processes, and the BSP cost, as formulas. */
+#define _GNU_SOURCE /* asprintf */
+#include "analyzer/cost.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/map.h>
+#include <isl/polynomial.h>
+#include <isl/set.h>
+#include <isl/space.h>
+
+#include "analyzer/relations.h"
+#include "analyzer/symbolic.h"
+
+/* One computation's state: the first failure wins. */
+struct job {
+	struct count_engine *engine;
+	const struct model *m;
+	int naxes;
+	enum cost_status status;
+	char *reason;
+};
+
+static void job_fail(struct job *j, enum cost_status st, char *reason, const char *what)
+{
+	if (j->status != COST_OK) {
+		free(reason);
+		return;
+	}
+	j->status = st;
+	if (asprintf(&j->reason, "%s: %s", what, reason ? reason : "out of memory") < 0)
+		j->reason = NULL;
+	free(reason);
+}
+
+static enum cost_status from_count(enum count_status st)
+{
+	return st == COUNT_REFUSED ? COST_REFUSED : COST_FAILED;
+}
+
+/* The number of points of SET, a set over the parameters (and the coordinates
+ * moved to parameters), as an ISL quasi-polynomial; NULL after a failure. */
+static __isl_give isl_pw_qpolynomial *count(struct job *j, __isl_take isl_set *set,
+					    const char *what)
+{
+	if (j->status != COST_OK || !set) {
+		isl_set_free(set);
+		if (j->status == COST_OK)
+			job_fail(j, COST_FAILED, NULL, what);
+		return NULL;
+	}
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = count_points(j->engine, set, &r, &reason);
+	isl_set_free(set);
+	if (st != COUNT_EXACT) {
+		job_fail(j, from_count(st), reason, what);
+		return NULL;
+	}
+	free(reason);
+	return r;
+}
+
+/* MAP { P[q] -> X } with the coordinates moved in front of the parameters. */
+static __isl_give isl_set *per_process(__isl_take isl_map *map, int naxes)
+{
+	map = isl_map_move_dims(map, isl_dim_param, 0, isl_dim_in, 0, naxes);
+	return isl_map_range(map);
+}
+
+static __isl_give isl_pw_qpolynomial *sum(__isl_take isl_pw_qpolynomial *a,
+					  __isl_take isl_pw_qpolynomial *b)
+{
+	/* Counts are 0 where they have no piece, so ISL's union-sum is the sum. */
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	return isl_pw_qpolynomial_add(a, b);
+}
+
+/* max over the processes of F (a function of the coordinates, the first
+ * parameters), as a formula. */
+static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+				__isl_keep isl_set *processes, const char *what)
+{
+	if (j->status != COST_OK)
+		return NULL;
+	if (!f)
+		return formula_const_si(0);
+	isl_set *range = isl_set_move_dims(isl_set_copy(processes), isl_dim_param, 0, isl_dim_set,
+					   0, j->naxes);
+	range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(f));
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = count_max(j->engine, f, j->naxes, range, &r, &reason);
+	isl_set_free(range);
+	if (st != COUNT_EXACT) {
+		job_fail(j, from_count(st), reason, what);
+		return NULL;
+	}
+	free(reason);
+	struct formula *fm = formula_from_pw_qpolynomial_zero_outside(r);
+	isl_pw_qpolynomial_free(r);
+	if (!fm)
+		job_fail(j, COST_FAILED, NULL, what);
+	return fm;
+}
+
+static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+				  const char *what)
+{
+	if (j->status != COST_OK)
+		return NULL;
+	struct formula *fm = f ? formula_from_pw_qpolynomial_zero_outside(f) : formula_const_si(0);
+	if (!fm)
+		job_fail(j, COST_FAILED, NULL, what);
+	return fm;
+}
+
+/* { q -> [q' -> e] : q' uses e remotely, q owns e } */
+static __isl_give isl_map *sends(__isl_keep isl_map *remote, __isl_keep isl_map *own)
+{
+	isl_map *pairs = isl_map_range_map(isl_map_copy(remote)); /* [q' -> e] -> e */
+	pairs = isl_map_apply_range(pairs, isl_map_copy(own));    /* [q' -> e] -> q */
+	return isl_map_reverse(pairs);
+}
+
+struct per_process {
+	isl_pw_qpolynomial *fan_in, *fan_out, *work, *ncom;
+};
+
+static void per_process_clear(struct per_process *p)
+{
+	isl_pw_qpolynomial_free(p->fan_in);
+	isl_pw_qpolynomial_free(p->fan_out);
+	isl_pw_qpolynomial_free(p->work);
+	isl_pw_qpolynomial_free(p->ncom);
+}
+
+static void count_step(struct job *j, const struct step_relations *r, struct per_process *p)
+{
+	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+		if (!r->use[a])
+			continue;
+		isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
+						   isl_map_reverse(isl_map_copy(r->own[a])));
+		const char *name = j->m->arrays[a].name;
+		p->ncom = sum(p->ncom, count(j, isl_map_wrap(isl_map_copy(remote)), name));
+		p->fan_out = sum(p->fan_out, count(j, per_process(sends(remote, r->own[a]), j->naxes),
+						   name));
+		p->fan_in = sum(p->fan_in, count(j, per_process(remote, j->naxes), name));
+	}
+	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+		p->work = sum(p->work, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
+					     "work"));
+}
+
+/* w + g*h + l */
+static struct formula *bsp_cost(const struct formula *w, const struct formula *h)
+{
+	struct formula *g = formula_param("g"), *l = formula_param("l");
+	struct formula *hg = g && h ? formula_mul(h, g) : NULL;
+	struct formula *whg = hg && w ? formula_add(w, hg) : NULL;
+	struct formula *c = whg && l ? formula_add(whg, l) : NULL;
+	formula_free(g);
+	formula_free(l);
+	formula_free(hg);
+	formula_free(whg);
+	return c;
+}
+
+/* Replaces *F by REPLACE(*F) when that succeeds. */
+static void subst_local(struct formula **f, const char *name, const struct formula *value,
+			__isl_keep isl_set *context, bool *ok)
+{
+	if (!*f)
+		return;
+	struct formula *g = formula_gist(*f, context);
+	struct formula *s = g ? formula_subst(g, name, value) : NULL;
+	formula_free(g);
+	if (!s) {
+		*ok = false;
+		return;
+	}
+	formula_free(*f);
+	*f = s;
+}
+
+/* Appends TEXT (taken) to the list unless it is there already. */
+static int add_unique(char ***list, int *n, char *text)
+{
+	if (!text)
+		return -1;
+	for (int i = 0; i < *n; i++)
+		if (strcmp((*list)[i], text) == 0) {
+			free(text);
+			return 0;
+		}
+	char **p = realloc(*list, sizeof(*p) * (size_t)(*n + 1));
+	if (!p) {
+		free(text);
+		return -1;
+	}
+	*list = p;
+	p[(*n)++] = text;
+	return 0;
+}
+
+static int add_assumption(struct candidate_cost *out, char *text)
+{
+	return add_unique(&out->assumptions, &out->nassumptions, text);
+}
+
+static int add_condition(struct candidate_cost *out, char *text)
+{
+	return add_unique(&out->conditions, &out->nconditions, text);
+}
+
+/* X/(b*P) as a formula, from the ISL text of the extent X. */
+static struct formula *local_value(const struct local_param *lp, const char *axis)
+{
+	char *text;
+	if (asprintf(&text, "(%s)/(%ld*%s)", lp->extent, lp->block, axis) < 0)
+		return NULL;
+	struct formula_expr *e = formula_parse_expr(text, NULL);
+	free(text);
+	struct formula *f = e ? formula_from_expr(e) : NULL;
+	formula_expr_free(e);
+	return f;
+}
+
+/* TEXT with every block-length name written as X/P: for people, or (EXACT) as
+ * ((X)/(b*P)) in the formula grammar. */
+static char *local_display(const struct symbolic_info *info, const struct model *m,
+			   const char *text, bool exact)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	for (const char *p = text; *p;) {
+		int hit = -1;
+		size_t n = 0;
+		for (int l = 0; l < info->nlocals && hit < 0; l++) {
+			n = strlen(info->locals[l].name);
+			if (strncmp(p, info->locals[l].name, n) == 0)
+				hit = l;
+		}
+		if (hit < 0) {
+			fputc(*p++, f);
+			continue;
+		}
+		const struct local_param *lp = &info->locals[hit];
+		if (exact)
+			fprintf(f, "((%s)/(%ld*%s))", lp->extent, lp->block, m->axes[lp->axis]);
+		else if (lp->block == 1)
+			fprintf(f, "%s/%s", lp->extent, m->axes[lp->axis]);
+		else
+			fprintf(f, "%s/(%ld*%s)", lp->extent, lp->block, m->axes[lp->axis]);
+		p += n;
+	}
+	return fclose(f) == 0 ? buf : NULL;
+}
+
+/* Writes the block lengths back as X/P in every formula of OUT, and records the
+ * assumptions they rest on. */
+static void substitute_locals(struct job *j, const struct symbolic_info *info,
+			      __isl_keep isl_set *context, struct candidate_cost *out)
+{
+	for (int l = 0; l < info->nlocals; l++) {
+		const struct local_param *lp = &info->locals[l];
+		const char *axis = j->m->axes[lp->axis];
+		struct formula *v = local_value(lp, axis);
+		bool ok = v != NULL;
+		for (int s = 0; s < out->nsteps && v; s++) {
+			struct step_cost *sc = &out->steps[s];
+			struct formula **all[] = {&sc->fan_in, &sc->fan_out, &sc->w, &sc->h,
+						  &sc->h_in, &sc->h_out, &sc->ncom, &sc->cost};
+			for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
+				subst_local(all[k], lp->name, v, context, &ok);
+		}
+		if (v)
+			subst_local(&out->cost, lp->name, v, context, &ok);
+		formula_free(v);
+		char *text = NULL;
+		int r = lp->block == 1 ? asprintf(&text, "%s divides %s", axis, lp->extent)
+				       : asprintf(&text, "%ld*%s divides %s", lp->block, axis, lp->extent);
+		add_assumption(out, r < 0 ? NULL : text);
+		r = asprintf(&text, "(%s) %% (%ld*%s) == 0", lp->extent, lp->block, axis);
+		add_condition(out, r < 0 ? NULL : text);
+		if (!ok) {
+			char *s;
+			if (asprintf(&s, "%s = (%s)/(%ld*%s)", lp->name, lp->extent, lp->block, axis) >= 0)
+				add_assumption(out, s);
+		}
+	}
+	for (int i = 0; i < info->nassumptions; i++) {
+		add_assumption(out, local_display(info, j->m, info->assumptions[i], false));
+		add_condition(out, local_display(info, j->m, info->assumptions[i], true));
+	}
+}
+
+enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
+				const struct cost_request *req, struct candidate_cost *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = m->cands[cand].name;
+	out->steps = calloc((size_t)m->nsteps + 1, sizeof(*out->steps));
+	struct job j = {.engine = engine, .m = m, .naxes = m->naxes};
+	if (!out->steps)
+		job_fail(&j, COST_FAILED, NULL, "cost");
+	struct symbolic_info info = {0};
+	struct formula *total = formula_const_si(0);
+
+	for (int s = 0; s < m->nsteps && j.status == COST_OK; s++) {
+		struct step_cost *sc = &out->steps[s];
+		struct step_relations r;
+		char *reason = NULL;
+		int st = req->symbolic
+			 ? relations_symbolic(engine->ctx, m, cand, s, &r, &info, &reason)
+			 : relations_concrete(engine->ctx, m, cand, s, req->sizes, &r, &reason);
+		out->nsteps++;
+		sc->name = m->steps[s].name;
+		if (st != 0) {
+			job_fail(&j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
+			break;
+		}
+		struct per_process p = {0};
+		count_step(&j, &r, &p);
+		sc->fan_in = to_formula(&j, p.fan_in, "fan-in");
+		sc->fan_out = to_formula(&j, p.fan_out, "fan-out");
+		sc->ncom = to_formula(&j, p.ncom, "NCom");
+		sc->h_in = max_over(&j, p.fan_in, r.processes, "h_in");
+		sc->h_out = max_over(&j, p.fan_out, r.processes, "h_out");
+		sc->w = max_over(&j, p.work, r.processes, "w");
+		if (req->h == H_SUM) {
+			isl_pw_qpolynomial *both =
+				p.fan_in && p.fan_out
+					? isl_pw_qpolynomial_add(isl_pw_qpolynomial_copy(p.fan_in),
+								 isl_pw_qpolynomial_copy(p.fan_out))
+					: NULL;
+			sc->h = max_over(&j, both ? both : p.fan_in ? p.fan_in : p.fan_out,
+					 r.processes, "h");
+			isl_pw_qpolynomial_free(both);
+		} else if (j.status == COST_OK) {
+			sc->h = formula_max(sc->h_in, sc->h_out);
+		}
+		if (j.status == COST_OK) {
+			sc->cost = bsp_cost(sc->w, sc->h);
+			struct formula *t = sc->cost ? formula_add(total, sc->cost) : NULL;
+			formula_free(total);
+			total = t;
+			if (!sc->h || !sc->cost || !total)
+				job_fail(&j, COST_FAILED, NULL, m->steps[s].name);
+		}
+		per_process_clear(&p);
+		step_relations_clear(&r);
+	}
+	out->cost = total;
+	if (j.status == COST_OK && req->symbolic) {
+		/* The context the block lengths live in, for simplifying conditions. */
+		isl_set *context = NULL;
+		if (info.nlocals > 0) {
+			char *text = NULL;
+			FILE *f;
+			size_t len;
+			if ((f = open_memstream(&text, &len))) {
+				fputs("[", f);
+				for (int l = 0; l < info.nlocals; l++)
+					fprintf(f, "%s%s", l ? ", " : "", info.locals[l].name);
+				for (int a = 0; a < m->naxes; a++)
+					fprintf(f, ", %s", m->axes[a]);
+				fputs("] -> { : ", f);
+				for (int l = 0; l < info.nlocals; l++)
+					fprintf(f, "%s >= 1 and ", info.locals[l].name);
+				for (int a = 0; a < m->naxes; a++)
+					fprintf(f, "%s >= 1 and ", m->axes[a]);
+				fputs("true }", f);
+				fclose(f);
+			}
+			context = text ? isl_set_read_from_str(engine->ctx, text) : NULL;
+			free(text);
+		}
+		if (context)
+			substitute_locals(&j, &info, context, out);
+		isl_set_free(context);
+	}
+	symbolic_info_clear(&info);
+	out->status = j.status;
+	out->reason = j.reason;
+	return j.status;
+}
+
+void candidate_cost_clear(struct candidate_cost *c)
+{
+	for (int s = 0; s < c->nsteps; s++) {
+		struct step_cost *sc = &c->steps[s];
+		formula_free(sc->fan_in);
+		formula_free(sc->fan_out);
+		formula_free(sc->w);
+		formula_free(sc->h);
+		formula_free(sc->h_in);
+		formula_free(sc->h_out);
+		formula_free(sc->ncom);
+		formula_free(sc->cost);
+	}
+	free(c->steps);
+	formula_free(c->cost);
+	for (int i = 0; i < c->nassumptions; i++)
+		free(c->assumptions[i]);
+	free(c->assumptions);
+	for (int i = 0; i < c->nconditions; i++)
+		free(c->conditions[i]);
+	free(c->conditions);
+	free(c->reason);
+	memset(c, 0, sizeof(*c));
+}

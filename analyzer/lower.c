@@ -1,0 +1,390 @@
+/* Lowering the checked specification to the polyhedral model.
+ *
+ * Affine forms become ISL text; conditions become ISL conditions, except
+ * distribution predicates, which stay symbolic (model_pred) because the
+ * distribution they name changes from candidate to candidate.  The work of a
+ * statement is one unit per term of a sum (the paper's convention): the body of
+ * `sum k < o : A[i][k]*B[k][j]` is one term per k, `a + b + c` is three. */
+#define _GNU_SOURCE /* asprintf */
+#include "analyzer/lower.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/text.h"
+
+struct lowering {
+	const struct checked_spec *cs;
+	struct model *m;
+	char *reason;
+};
+
+static void refuse(struct lowering *lw, const char *fmt, ...)
+{
+	if (lw->reason)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&lw->reason, fmt, ap) < 0)
+		lw->reason = NULL;
+	va_end(ap);
+}
+
+static const char *term_name(const struct checked_spec *cs, struct ast_var *const *vars,
+			     const struct affine_term *t)
+{
+	switch (t->kind) {
+	case SYM_PARAM:
+		return cs->params[t->index]->name;
+	case SYM_GRID_AXIS:
+		return cs->axes[t->index]->name;
+	default:
+		return vars[t->index]->name;
+	}
+}
+
+static void print_affine(FILE *out, const struct checked_spec *cs, struct ast_var *const *vars,
+			 const struct affine *f)
+{
+	fprintf(out, "(%lld", f->constant);
+	for (int i = 0; i < f->nterms; i++) {
+		const struct affine_term *t = &f->terms[i];
+		fprintf(out, " %c %lld*%s", t->coef < 0 ? '-' : '+',
+			t->coef < 0 ? -t->coef : t->coef, term_name(cs, vars, t));
+	}
+	fputs(")", out);
+}
+
+static char *affine_text(struct lowering *lw, struct ast_var *const *vars, const struct affine *f)
+{
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	print_affine(t.f, lw->cs, vars, f);
+	return text_close(&t);
+}
+
+/* The extent of the dimensions distribution D spreads, from the first array
+ * dimension any candidate lays out with it. */
+static const struct affine *dist_extent(const struct checked_spec *cs, const struct ast_dist *d)
+{
+	for (int c = 0; c < cs->ncandidates; c++)
+		for (int a = 0; a < cs->narrays; a++) {
+			const struct cand_array *ca = &cs->candidates[c].arrays[a];
+			for (int k = 0; ca->dims && k < ca->array->rank; k++)
+				if (ca->dims[k].dist == d)
+					return ca->array->extents[k]->aff;
+		}
+	return NULL;
+}
+
+/* Writes " and ATOM" for the atoms that are plain conditions; returns through
+ * the space the distribution predicates. */
+static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *vars,
+			const struct cond_atom *atoms, int n, struct model_space *preds)
+{
+	for (int i = 0; i < n; i++) {
+		const struct cond_atom *a = &atoms[i];
+		switch (a->kind) {
+		case ATOM_GE0:
+		case ATOM_EQ0:
+		case ATOM_NE0:
+			fputs(" and ", out);
+			print_affine(out, lw->cs, vars, &a->f);
+			fputs(a->kind == ATOM_GE0 ? " >= 0" : a->kind == ATOM_EQ0 ? " = 0" : " != 0", out);
+			break;
+		case ATOM_DIVIDES:
+			if (a->divisor.nterms != 0) {
+				/* A symbolic divisor is a fact for people, not an ISL condition. */
+				if (preds)
+					refuse(lw, "a divisibility condition by a parameter in a "
+						   "quantifier is not supported by the analysis yet");
+				break;
+			}
+			fputs(" and ", out);
+			print_affine(out, lw->cs, vars, &a->f);
+			fprintf(out, " mod %lld = 0", a->divisor.constant);
+			break;
+		case ATOM_OWNER:
+			if (!preds || a->negated) {
+				refuse(lw, "%s", !preds ? "a distribution predicate in an assumption is not "
+							  "supported by the analysis"
+							: "a negated distribution predicate is not supported "
+							  "by the analysis yet");
+				break;
+			}
+			if (!dist_extent(lw->cs, a->dist)) {
+				refuse(lw, "distribution %s lays out no array, so the extent it "
+					   "splits is unknown", a->dist->name);
+				break;
+			}
+			char *idx = affine_text(lw, vars, &a->f), *val = affine_text(lw, vars, &a->value);
+			if (!idx || !val || model_space_add_pred(preds, a->dist->index, idx, val) < 0)
+				refuse(lw, "out of memory");
+			free(idx);
+			free(val);
+			break;
+		}
+	}
+}
+
+/* The condition of the quantifiers Q[0..n): ranges and conditions. */
+static char *quant_cond(struct lowering *lw, struct ast_var *const *vars,
+			const struct ast_quant *const *q, int n, struct model_space *preds)
+{
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	fputs("true", t.f);
+	for (int k = 0; k < n; k++) {
+		for (int v = 0; v < q[k]->nvars; v++) {
+			const struct ast_var *var = q[k]->vars[v];
+			fputs(" and ", t.f);
+			print_affine(t.f, lw->cs, vars, var->lo_aff);
+			fprintf(t.f, " <= %s < ", var->name);
+			print_affine(t.f, lw->cs, vars, var->hi_aff);
+		}
+		if (q[k]->cond)
+			print_atoms(lw, t.f, vars, q[k]->cond->atoms, q[k]->cond->natoms, preds);
+	}
+	return text_close(&t);
+}
+
+/* The variables of Q[0..n), in order. */
+static const char **quant_vars(const struct ast_quant *const *q, int n, int *nvars)
+{
+	*nvars = 0;
+	for (int k = 0; k < n; k++)
+		*nvars += q[k]->nvars;
+	const char **names = calloc((size_t)*nvars + 1, sizeof(*names));
+	if (!names)
+		return NULL;
+	int i = 0;
+	for (int k = 0; k < n; k++)
+		for (int v = 0; v < q[k]->nvars; v++)
+			names[i++] = q[k]->vars[v]->name;
+	return names;
+}
+
+/* Fills a space created by the model with the condition and predicates of the
+ * sums Q[0..n) (the statement's own condition is the lhs space's). */
+static void fill_space(struct lowering *lw, const struct ast_stmt *st, struct model_space *s,
+		       const struct ast_quant *const *q, int n)
+{
+	char *cond = quant_cond(lw, st->vars, q, n, s);
+	if (!cond) {
+		refuse(lw, "out of memory");
+		return;
+	}
+	free(s->cond);
+	s->cond = cond;
+}
+
+/* The sums around a reference: its scopes without the statement's forall. */
+static const struct ast_quant *const *sum_scopes(const struct ast_stmt *st,
+						 const struct ref_info *r, int *n)
+{
+	int skip = r->nscopes > 0 && st->forall && r->scopes[0] == st->forall;
+	*n = r->nscopes - skip;
+	return r->scopes + skip;
+}
+
+/* One unit of work per point of each term of the right-hand side. */
+static void add_terms(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
+		      const struct ast_expr *e, const struct ast_quant **stack, int depth)
+{
+	if (lw->reason)
+		return;
+	switch (e->kind) {
+	case EXPR_SUM:
+		if (depth >= AST_MAX_DEPTH) {
+			refuse(lw, "sums nested too deeply");
+			return;
+		}
+		stack[depth] = e->quant;
+		add_terms(lw, st, ms, e->lhs, stack, depth + 1);
+		return;
+	case EXPR_ADD:
+	case EXPR_SUB:
+		add_terms(lw, st, ms, e->lhs, stack, depth);
+		add_terms(lw, st, ms, e->rhs, stack, depth);
+		return;
+	case EXPR_NEG:
+		add_terms(lw, st, ms, e->lhs, stack, depth);
+		return;
+	default: {
+		int n;
+		const char **extra = quant_vars(stack, depth, &n);
+		struct model_space *s = extra ? model_add_term(ms, n, extra, NULL) : NULL;
+		free(extra);
+		if (!s) {
+			refuse(lw, "out of memory");
+			return;
+		}
+		fill_space(lw, st, s, stack, depth);
+		return;
+	}
+	}
+}
+
+static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
+{
+	const struct checked_spec *cs = lw->cs;
+	const struct ast_quant *forall[1] = {st->forall};
+	int nf = st->forall ? 1 : 0;
+	int nvars;
+	const char **vars = quant_vars(forall, nf, &nvars);
+	const struct ref_info *lhs = &st->refs[0];
+	char **subs = calloc((size_t)lhs->array->rank + 1, sizeof(*subs));
+	if (!vars || !subs) {
+		refuse(lw, "out of memory");
+		free(vars);
+		free(subs);
+		return;
+	}
+	for (int d = 0; d < lhs->array->rank; d++)
+		subs[d] = affine_text(lw, st->vars, &lhs->subs[d]);
+	struct model_stmt *ms = model_add_stmt(lw->m, step, nvars, vars, NULL, lhs->array->index,
+					       (const char *const *)subs);
+	for (int d = 0; d < lhs->array->rank; d++)
+		free(subs[d]);
+	free(subs);
+	free(vars);
+	if (!ms) {
+		refuse(lw, "out of memory");
+		return;
+	}
+	fill_space(lw, st, &ms->lhs.space, forall, nf);
+
+	for (int r = 1; r < st->nrefs && !lw->reason; r++) {
+		const struct ref_info *ref = &st->refs[r];
+		int ns, nextra;
+		const struct ast_quant *const *sums = sum_scopes(st, ref, &ns);
+		const char **extra = quant_vars(sums, ns, &nextra);
+		char **rs = calloc((size_t)ref->array->rank + 1, sizeof(*rs));
+		if (!extra || !rs) {
+			refuse(lw, "out of memory");
+			free(extra);
+			free(rs);
+			return;
+		}
+		for (int d = 0; d < ref->array->rank; d++)
+			rs[d] = affine_text(lw, st->vars, &ref->subs[d]);
+		struct model_access *a = model_add_read(lw->m, ms, nextra, extra, NULL,
+							ref->array->index, (const char *const *)rs);
+		for (int d = 0; d < ref->array->rank; d++)
+			free(rs[d]);
+		free(rs);
+		free(extra);
+		if (!a) {
+			refuse(lw, "out of memory");
+			return;
+		}
+		fill_space(lw, st, &a->space, sums, ns);
+	}
+	if (st->work) {
+		if (st->work->kind != EXPR_INT || st->work->value < 0) {
+			refuse(lw, "a work weight other than a non-negative integer constant is not "
+				   "supported by the analysis yet");
+			return;
+		}
+		for (long long k = 0; k < st->work->value && k < 64 && !lw->reason; k++) {
+			struct model_space *s = model_add_term(ms, 0, NULL, NULL);
+			if (!s)
+				refuse(lw, "out of memory");
+			else
+				fill_space(lw, st, s, NULL, 0);
+		}
+		if (st->work->value > 64)
+			refuse(lw, "work weights above 64 are not supported yet");
+		return;
+	}
+	const struct ast_quant *stack[AST_MAX_DEPTH];
+	add_terms(lw, st, ms, st->rhs, stack, 0);
+	(void)cs;
+}
+
+static char *assumptions_text(struct lowering *lw)
+{
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	fputs("true", t.f);
+	print_atoms(lw, t.f, NULL, lw->cs->assumptions, lw->cs->nassumptions, NULL);
+	return text_close(&t);
+}
+
+struct model *lower_spec(const struct checked_spec *cs, char **reason)
+{
+	struct lowering lw = {.cs = cs};
+	char *assume = assumptions_text(&lw);
+	lw.m = assume ? model_new(assume) : NULL;
+	free(assume);
+	if (!lw.m) {
+		*reason = lw.reason ? lw.reason : strdup("out of memory");
+		return NULL;
+	}
+	struct model *m = lw.m;
+	for (int p = 0; p < cs->nparams; p++)
+		model_add_param(m, cs->params[p]->name);
+	for (int a = 0; a < cs->naxes; a++)
+		model_add_axis(m, cs->axes[a]->name);
+	for (int d = 0; d < cs->ndists; d++) {
+		const struct affine *ext = dist_extent(cs, cs->dists[d]);
+		char *text = ext ? affine_text(&lw, NULL, ext) : strdup("0");
+		if (!text || model_add_dist(m, cs->dists[d]->name, text) < 0)
+			refuse(&lw, "out of memory");
+		free(text);
+	}
+	for (int a = 0; a < cs->narrays && !lw.reason; a++) {
+		const struct ast_array *arr = cs->arrays[a];
+		if (arr->rank > MODEL_MAX_DIMS) {
+			refuse(&lw, "array %s has %d dimensions; the analysis handles at most %d",
+			       arr->name, arr->rank, MODEL_MAX_DIMS);
+			break;
+		}
+		char *ext[MODEL_MAX_DIMS];
+		for (int d = 0; d < arr->rank; d++)
+			ext[d] = affine_text(&lw, NULL, arr->extents[d]->aff);
+		if (model_add_array(m, arr->name, arr->rank, (const char *const *)ext) < 0)
+			refuse(&lw, "out of memory");
+		for (int d = 0; d < arr->rank; d++)
+			free(ext[d]);
+	}
+	for (int c = 0; c < cs->ncandidates && !lw.reason; c++) {
+		const struct candidate *cd = &cs->candidates[c];
+		int k = model_add_candidate(m, cd->name);
+		if (k < 0) {
+			refuse(&lw, "out of memory");
+			break;
+		}
+		for (int d = 0; d < cs->ndists; d++) {
+			const struct ast_dist *ad = cs->dists[d];
+			const struct ast_dkind *alt = &ad->alts[cd->choice[d]];
+			m->cands[k].named[d] = (struct dist){alt->kind, ad->axis ? ad->axis->index : -1,
+							     alt->block};
+		}
+		for (int a = 0; a < cs->narrays; a++)
+			for (int d = 0; d < cs->arrays[a]->rank; d++) {
+				const struct dim_dist *dd = &cd->arrays[a].dims[d];
+				m->cands[k].layout[a][d] = (struct dist){dd->kind, dd->axis, dd->block};
+			}
+	}
+	for (int s = 0; s < cs->nsupersteps && !lw.reason; s++) {
+		const struct ast_superstep *ss = cs->supersteps[s];
+		if (model_add_superstep(m, ss->name) < 0) {
+			refuse(&lw, "out of memory");
+			break;
+		}
+		for (int i = 0; i < ss->nstmts && !lw.reason; i++)
+			lower_stmt(&lw, s, ss->stmts[i]);
+	}
+	if (lw.reason) {
+		model_free(m);
+		*reason = lw.reason;
+		return NULL;
+	}
+	return m;
+}

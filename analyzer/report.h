@@ -1,0 +1,43 @@
+/* Reports: the analysis of one specification in text, JSON, Markdown, LaTeX or
+ * CSV.  The analyzer prints only through these. */
+#ifndef BSPCOST_REPORT_H
+#define BSPCOST_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analyzer/cost.h"
+#include "analyzer/options.h"
+
+struct analysis {
+	const char *file;
+	int nassumptions;
+	char **assumptions;        /* the specification's own, as written */
+	bool symbolic;
+	int naxes;
+	const char *const *axes;
+	long sizes[3];             /* the grid, when !symbolic */
+	int ncands;
+	struct candidate_cost *cands;
+	/* When every parameter has a value: the same candidates on that concrete
+	 * grid, whose formulas give the exact numbers (NULL otherwise). */
+	struct candidate_cost *exact;
+	const struct options *opt; /* -D values */
+};
+
+/* The quantities of a superstep, in report order. */
+enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_N };
+extern const char *const quantity_name[Q_N];       /* "w", "h", "h_in", ... */
+const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
+
+/* The exact value of quantity F of candidate C (step S, or the total when S < 0)
+ * as a malloc'd decimal or fraction, or NULL when some parameter has no value. */
+char *report_value(const struct analysis *a, int c, int s, enum quantity q);
+
+void report_text(FILE *out, const struct analysis *a);
+void report_json(FILE *out, const struct analysis *a);
+void report_markdown(FILE *out, const struct analysis *a);
+void report_latex(FILE *out, const struct analysis *a);
+void report_csv(FILE *out, const struct analysis *a);
+
+#endif

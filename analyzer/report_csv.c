@@ -1,0 +1,50 @@
+/* The CSV report: one row per candidate, superstep and quantity, for spreadsheets. */
+#include <stdlib.h>
+
+#include "analyzer/report.h"
+
+static void csv_field(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+static void row(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
+		const struct formula *f)
+{
+	const struct candidate_cost *cc = &a->cands[c];
+	csv_field(out, cc->name);
+	fputc(',', out);
+	csv_field(out, s < 0 ? "" : cc->steps[s].name);
+	fputc(',', out);
+	csv_field(out, quantity_name[q]);
+	fputc(',', out);
+	char *text = formula_to_string(f, FORMULA_EXPR);
+	csv_field(out, text);
+	free(text);
+	fputc(',', out);
+	char *v = report_value(a, c, s, q);
+	if (v)
+		csv_field(out, v);
+	free(v);
+	fputc('\n', out);
+}
+
+void report_csv(FILE *out, const struct analysis *a)
+{
+	fputs("candidate,superstep,quantity,formula,value\n", out);
+	for (int c = 0; c < a->ncands; c++) {
+		const struct candidate_cost *cc = &a->cands[c];
+		if (cc->status != COST_OK)
+			continue;
+		for (int s = 0; s < cc->nsteps; s++)
+			for (int q = 0; q < Q_N; q++)
+				row(out, a, c, s, q, step_quantity(&cc->steps[s], q));
+		row(out, a, c, -1, Q_COST, cc->cost);
+	}
+}

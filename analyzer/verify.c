@@ -1,0 +1,316 @@
+/* Brute-force verification of a candidate's formulas (see verify.h). */
+#define _GNU_SOURCE /* asprintf */
+#include "analyzer/verify.h"
+
+#include <gmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include "analyzer/relations.h"
+
+/* Parameter values of one point: the model's parameters, its axes, g and l. */
+struct point {
+	int n;
+	const char **names;
+	long long *values;
+};
+
+static unsigned next(unsigned *seed)
+{
+	/* xorshift32: reproducible across platforms, unlike rand(). */
+	unsigned x = *seed ? *seed : 0x9e3779b9u;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	*seed = x;
+	return x;
+}
+
+static long draw(unsigned *seed, long lo, long hi)
+{
+	return lo + (long)(next(seed) % (unsigned)(hi - lo + 1));
+}
+
+static int point_value(const struct point *p, const char *name, long long *v)
+{
+	for (int i = 0; i < p->n; i++)
+		if (strcmp(p->names[i], name) == 0) {
+			*v = p->values[i];
+			return 0;
+		}
+	return -1;
+}
+
+/* Whether the point satisfies the model's assumptions (ISL) and the candidate's
+ * conditions (formula grammar). */
+static int satisfies(const struct point *p, __isl_keep isl_set *assumptions,
+		     const struct candidate_cost *cc)
+{
+	isl_set *s = isl_set_copy(assumptions);
+	for (int i = 0; i < p->n; i++) {
+		int pos = isl_set_find_dim_by_name(s, isl_dim_param, p->names[i]);
+		if (pos >= 0)
+			s = isl_set_fix_si(s, isl_dim_param, pos, (int)p->values[i]);
+	}
+	int ok = isl_set_is_empty(s) == isl_bool_false;
+	isl_set_free(s);
+	for (int i = 0; i < cc->nconditions && ok; i++) {
+		struct formula_expr *e = formula_parse_expr(cc->conditions[i], NULL);
+		mpq_t v;
+		mpq_init(v);
+		ok = e && formula_expr_eval(e, p->names, p->values, p->n, v) == 0 && mpq_sgn(v) != 0;
+		mpq_clear(v);
+		formula_expr_free(e);
+	}
+	return ok;
+}
+
+/* Draws a point: axes in [1, 3] on a symbolic grid, parameters in [0, 24], g and
+ * l at random.  The caller rejects points that miss an assumption or condition
+ * (divisibility included), which keeps the drawing honest and simple. */
+static void draw_point(struct point *p, const struct model *m, const struct cost_request *req,
+		       unsigned *seed)
+{
+	int k = 0;
+	for (int a = 0; a < m->naxes; a++) {
+		p->names[k] = m->axes[a];
+		p->values[k++] = req->symbolic ? draw(seed, 1, 3) : req->sizes[a];
+	}
+	for (int i = 0; i < m->nparams; i++) {
+		p->names[k] = m->params[i];
+		p->values[k++] = draw(seed, 0, 24);
+	}
+	p->names[k] = "g";
+	p->values[k++] = draw(seed, 1, 9);
+	p->names[k] = "l";
+	p->values[k++] = draw(seed, 0, 99);
+	p->n = k;
+}
+
+static long count_val(__isl_take isl_set *set)
+{
+	isl_val *v = isl_set_count_val(set);
+	isl_set_free(set);
+	long r = v && isl_val_is_int(v) ? isl_val_get_num_si(v) : -1;
+	isl_val_free(v);
+	return r;
+}
+
+static __isl_give isl_map *fix_point(__isl_take isl_map *map, const struct point *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		int pos = isl_map_find_dim_by_name(map, isl_dim_param, p->names[i]);
+		if (pos >= 0)
+			map = isl_map_fix_si(map, isl_dim_param, pos, (int)p->values[i]);
+	}
+	return map;
+}
+
+/* The quantities of one superstep at one point, by enumeration. */
+struct measured {
+	long w, h, h_in, h_out, ncom;
+};
+
+static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int step,
+			  const struct cost_request *req, const struct point *p, struct measured *out,
+			  char **reason)
+{
+	long sizes[3] = {1, 1, 1};
+	for (int a = 0; a < m->naxes; a++) {
+		long long v = 1;
+		point_value(p, m->axes[a], &v);
+		sizes[a] = (long)v;
+	}
+	struct step_relations r;
+	if (relations_concrete(ctx, m, cand, step, sizes, &r, reason) < 0)
+		return -1;
+	long nproc = 1;
+	for (int a = 0; a < m->naxes; a++)
+		nproc *= sizes[a];
+	long *fin = calloc((size_t)nproc, sizeof(long)), *fout = calloc((size_t)nproc, sizeof(long));
+	long *work = calloc((size_t)nproc, sizeof(long));
+	int bad = !fin || !fout || !work;
+	memset(out, 0, sizeof(*out));
+	for (int a = 0; a < r.narrays && !bad; a++) {
+		if (!r.use[a])
+			continue;
+		isl_map *own = fix_point(isl_map_copy(r.own[a]), p);
+		isl_map *remote = isl_map_subtract(fix_point(isl_map_copy(r.use[a]), p),
+						   isl_map_reverse(isl_map_copy(own)));
+		long n = count_val(isl_map_wrap(isl_map_copy(remote)));
+		bad |= n < 0;
+		out->ncom += n;
+		for (long q = 0; q < nproc && !bad; q++) {
+			isl_map *mine = isl_map_copy(remote), *owned = isl_map_copy(own);
+			for (int x = 0, rest = (int)q; x < m->naxes; x++) {
+				int coord = (int)(rest % sizes[x]);
+				rest /= (int)sizes[x];
+				mine = isl_map_fix_si(mine, isl_dim_in, (unsigned)x, coord);
+				owned = isl_map_fix_si(owned, isl_dim_out, (unsigned)x, coord);
+			}
+			long fi = count_val(isl_map_range(mine));
+			long fo = count_val(isl_map_wrap(isl_map_intersect_range(
+				isl_map_copy(remote), isl_map_domain(owned))));
+			bad |= fi < 0 || fo < 0;
+			fin[q] += fi;
+			fout[q] += fo;
+		}
+		isl_map_free(remote);
+		isl_map_free(own);
+	}
+	for (int k = 0; k < r.nwork && !bad; k++) {
+		isl_map *wm = fix_point(isl_map_copy(r.work[k]), p);
+		for (long q = 0; q < nproc && !bad; q++) {
+			isl_map *mine = isl_map_copy(wm);
+			for (int x = 0, rest = (int)q; x < m->naxes; x++) {
+				mine = isl_map_fix_si(mine, isl_dim_in, (unsigned)x, (int)(rest % sizes[x]));
+				rest /= (int)sizes[x];
+			}
+			long n = count_val(isl_map_range(mine));
+			bad |= n < 0;
+			work[q] += n;
+		}
+		isl_map_free(wm);
+	}
+	for (long q = 0; q < nproc && !bad; q++) {
+		long hq = req->h == H_SUM ? fin[q] + fout[q] : (fin[q] > fout[q] ? fin[q] : fout[q]);
+		if (fin[q] > out->h_in)
+			out->h_in = fin[q];
+		if (fout[q] > out->h_out)
+			out->h_out = fout[q];
+		if (hq > out->h)
+			out->h = hq;
+		if (work[q] > out->w)
+			out->w = work[q];
+	}
+	free(fin);
+	free(fout);
+	free(work);
+	step_relations_clear(&r);
+	if (bad) {
+		*reason = strdup("enumeration failed (a set was unbounded at a fixed point)");
+		return -1;
+	}
+	return 0;
+}
+
+static void describe_point(FILE *f, const struct point *p)
+{
+	for (int i = 0; i < p->n; i++)
+		fprintf(f, "%s%s=%lld", i ? " " : "", p->names[i], p->values[i]);
+}
+
+/* Compares the formula F at P with WANT; records a mismatch. */
+static void compare(struct verify_result *vr, const struct formula *f, const struct point *p,
+		    long want, const char *cand, const char *step, const char *what)
+{
+	mpq_t v;
+	mpq_init(v);
+	vr->checks++;
+	int ok = f && formula_eval(f, p->names, p->values, p->n, v) == 0 &&
+		 mpz_cmp_ui(mpq_denref(v), 1) == 0 && mpz_cmp_si(mpq_numref(v), want) == 0;
+	if (!ok) {
+		vr->mismatches++;
+		if (!vr->first) {
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *s = open_memstream(&buf, &len);
+			if (s) {
+				char *got = f ? mpq_get_str(NULL, 10, v) : NULL;
+				fprintf(s, "candidate %s, superstep %s: %s is %s by the formula but %ld by "
+					   "enumeration at ",
+					cand, step, what, got ? got : "undefined", want);
+				describe_point(s, p);
+				free(got);
+				fclose(s);
+				vr->first = buf;
+			}
+		}
+	}
+	mpq_clear(v);
+}
+
+int verify_candidate(isl_ctx *ctx, const struct model *m, int cand, const struct cost_request *req,
+		     const struct candidate_cost *cc, int npoints, unsigned *seed,
+		     struct verify_result *vr)
+{
+	memset(vr, 0, sizeof(*vr));
+	struct point p;
+	int cap = m->nparams + m->naxes + 2;
+	p.names = calloc((size_t)cap, sizeof(*p.names));
+	p.values = calloc((size_t)cap, sizeof(*p.values));
+	char *text = NULL;
+	{
+		size_t len;
+		FILE *f = open_memstream(&text, &len);
+		if (f) {
+			fputs("[", f);
+			for (int i = 0; i < m->nparams; i++)
+				fprintf(f, "%s%s", i ? ", " : "", m->params[i]);
+			for (int a = 0; a < m->naxes; a++)
+				fprintf(f, "%s%s", m->nparams + a ? ", " : "", m->axes[a]);
+			fprintf(f, "] -> { : %s }", m->assumptions);
+			fclose(f);
+		}
+	}
+	isl_set *assumptions = text ? isl_set_read_from_str(ctx, text) : NULL;
+	free(text);
+	int status = 0;
+	if (!p.names || !p.values || !assumptions || cc->status != COST_OK) {
+		vr->first = strdup("cannot verify: no formulas or no assumptions");
+		status = -1;
+	}
+	for (int k = 0; k < npoints && status == 0; k++) {
+		int tries = 0;
+		do
+			draw_point(&p, m, req, seed);
+		while (!satisfies(&p, assumptions, cc) && ++tries < 5000);
+		if (tries >= 5000) {
+			if (vr->points == 0)
+				vr->skipped = strdup("no random point satisfies the assumptions");
+			break;
+		}
+		vr->points++;
+		long long g = 0, l = 0;
+		point_value(&p, "g", &g);
+		point_value(&p, "l", &l);
+		long total = 0;
+		for (int s = 0; s < m->nsteps && status == 0; s++) {
+			struct measured mv;
+			char *reason = NULL;
+			if (enumerate_step(ctx, m, cand, s, req, &p, &mv, &reason) < 0) {
+				free(vr->first);
+				vr->first = reason;
+				status = -1;
+				break;
+			}
+			const struct step_cost *sc = &cc->steps[s];
+			compare(vr, sc->w, &p, mv.w, cc->name, sc->name, "w");
+			compare(vr, sc->h, &p, mv.h, cc->name, sc->name, "h");
+			compare(vr, sc->h_in, &p, mv.h_in, cc->name, sc->name, "h_in");
+			compare(vr, sc->h_out, &p, mv.h_out, cc->name, sc->name, "h_out");
+			compare(vr, sc->ncom, &p, mv.ncom, cc->name, sc->name, "NCom");
+			long cost = mv.w + (long)g * mv.h + (long)l;
+			compare(vr, sc->cost, &p, cost, cc->name, sc->name, "cost");
+			total += cost;
+		}
+		if (status == 0)
+			compare(vr, cc->cost, &p, total, cc->name, "(all)", "cost");
+	}
+	isl_set_free(assumptions);
+	free(p.names);
+	free(p.values);
+	return status;
+}
+
+void verify_result_clear(struct verify_result *vr)
+{
+	free(vr->first);
+	free(vr->skipped);
+	memset(vr, 0, sizeof(*vr));
+}
