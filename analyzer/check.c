@@ -679,9 +679,12 @@ static void check_stmt(struct checker *ck, struct ast_stmt *s)
 	if (s->lhs->kind == EXPR_INDEX) {
 		resolve_index(ck, s->lhs, CX_AFFINE, true);
 	} else {
-		if (s->lhs->kind != EXPR_ERROR) {
+		/* resolve it anyway, so names are checked and arrays count as used */
+		int before_lhs = ck->dg->nerrors;
+		bool ok = resolve(ck, s->lhs, CX_VALUE);
+		ck->refs.n = 0;
+		if (ok || ck->dg->nerrors == before_lhs)
 			diag_error(ck->dg, s->lhs->span, "the left-hand side must be an array element");
-		}
 	}
 	resolve(ck, s->rhs, CX_VALUE);
 	if (s->work)
@@ -1105,7 +1108,8 @@ struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg)
 		}
 	}
 	bounds_done(&ck);
-	for (int a = 0; a < cs->narrays; a++)
+	/* unused arrays: only meaningful once there are supersteps */
+	for (int a = 0; a < cs->narrays && cs->nsupersteps > 0; a++)
 		if (!cs->arrays[a]->used)
 			diag_warning(dg, cs->arrays[a]->name_span, "array '%s' is never used", cs->arrays[a]->name);
 

@@ -101,50 +101,78 @@ void diag_note(struct diag *dg, struct span sp, const char *fmt, ...)
 	va_end(ap);
 }
 
+/* The length of the valid UTF-8 sequence at P (at most N bytes), 0 if none. */
+static size_t utf8_len(const unsigned char *p, size_t n)
+{
+	size_t len = p[0] < 0x80 ? 1 : (p[0] & 0xE0) == 0xC0 ? 2 : (p[0] & 0xF0) == 0xE0 ? 3
+		   : (p[0] & 0xF8) == 0xF0 ? 4 : 0;
+	if (len == 0 || len > n || (len == 2 && p[0] < 0xC2))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((p[i] & 0xC0) != 0x80)
+			return 0;
+	return len;
+}
+
 /* Prints the line of SP and a caret (tildes for the rest of the span on that
- * line).  Very long lines are shown as a window around the column. */
+ * line).  Control characters and invalid UTF-8 show as '?', one column each;
+ * very long lines are shown as a window around the column. */
 static void show_line(FILE *out, const struct source *src, struct span sp)
 {
 	size_t len;
-	const char *line = source_line(src, sp.first_line, &len);
-	if (!line)
+	const char *text = source_line(src, sp.first_line, &len);
+	if (!text)
 		return;
+	const unsigned char *line = (const unsigned char *)text;
 	size_t col = sp.first_column > 0 ? (size_t)sp.first_column - 1 : 0;
 	if (col > len)
 		col = len;
+	size_t last = col + 1;
+	if (sp.last_line > sp.first_line)
+		last = len;
+	else if (sp.last_column > sp.first_column)
+		last = (size_t)sp.last_column;
 	size_t start = 0, end = len;
 	const size_t width = 240;
 	if (col > 2 * width / 3)
 		start = col - width / 3;
+	while (start > 0 && start < len && (line[start] & 0xC0) == 0x80)
+		start--;
 	if (end - start > width)
 		end = start + width;
-	if (start > 0)
+	if (last > end)
+		last = end;
+	/* the line, and the caret line under it, walking the same characters */
+	char *marks = xmalloc(end - start + 8);
+	size_t m = 0;
+	if (start > 0) {
 		fputs("...", out);
-	for (size_t i = start; i < end; i++) {
-		unsigned char c = (unsigned char)line[i];
-		fputc(c == '\t' || c >= 0x80 || (c >= 0x20 && c != 0x7f) ? c : '?', out);
+		memcpy(marks, "   ", 3);
+		m = 3;
+	}
+	for (size_t i = start; i < end;) {
+		size_t n = utf8_len(line + i, end - i);
+		bool shown = n > 0 && !(n == 1 && (line[i] < 0x20 || line[i] == 0x7f) && line[i] != '\t');
+		if (!shown)
+			n = 1;
+		char mark = col >= i && col < i + n ? '^' : i < col ? (line[i] == '\t' ? '\t' : ' ')
+			    : i < last ? '~' : 0;
+		if (shown)
+			fwrite(line + i, 1, n, out);
+		else
+			fputc('?', out);
+		if (mark)
+			marks[m++] = mark;
+		i += n;
 	}
 	if (end < len)
 		fputs("...", out);
 	fputc('\n', out);
-	if (start > 0)
-		fputs("   ", out);
-	for (size_t i = start; i < col; i++) {
-		unsigned char c = (unsigned char)line[i];
-		if ((c & 0xC0) == 0x80)
-			continue;
-		fputc(c == '\t' ? '\t' : ' ', out);
-	}
-	fputc('^', out);
-	size_t last = sp.last_line == sp.first_line && sp.last_column > 0 ? (size_t)sp.last_column : col + 1;
-	if (sp.last_line > sp.first_line)
-		last = len;
-	if (last > end)
-		last = end;
-	for (size_t i = col + 1; i < last; i++)
-		if (((unsigned char)line[i] & 0xC0) != 0x80)
-			fputc('~', out);
+	if (col >= end)
+		marks[m++] = '^';
+	fwrite(marks, 1, m, out);
 	fputc('\n', out);
+	free(marks);
 }
 
 struct sort_key {

@@ -451,11 +451,10 @@ static void symbol_text(yysymbol_kind_t sym, char *buf, size_t size)
 	default:
 		break;
 	}
-	size_t n = strlen(name);
-	if (n >= 2 && name[0] == '"' && name[n - 1] == '"')
-		snprintf(buf, size, "'%.*s'", (int)(n - 2), name + 1);
-	else
+	if (name[0] == '\'')
 		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "'%s'", name);
 }
 
 static const char *closer_of(char c)
@@ -463,7 +462,38 @@ static const char *closer_of(char c)
 	return c == '(' ? "')'" : c == '[' ? "']'" : "'}'";
 }
 
-/* "expected ';' before 'superstep'": the message of a syntax error. */
+/* Drops from V the tokens whose readable names are in GROUP when all of them
+ * are there; true if so. */
+static bool take_group(yysymbol_kind_t *v, int *n, const char *const *group, int ngroup)
+{
+	char one[64];
+	int found = 0;
+	for (int g = 0; g < ngroup; g++)
+		for (int i = 0; i < *n; i++) {
+			symbol_text(v[i], one, sizeof(one));
+			if (strcmp(one, group[g]) == 0) {
+				found++;
+				break;
+			}
+		}
+	if (found < ngroup)
+		return false;
+	int k = 0;
+	for (int i = 0; i < *n; i++) {
+		bool in = false;
+		symbol_text(v[i], one, sizeof(one));
+		for (int g = 0; g < ngroup; g++)
+			in |= strcmp(one, group[g]) == 0;
+		if (!in)
+			v[k++] = v[i];
+	}
+	*n = k;
+	return true;
+}
+
+/* "expected ';' before 'superstep'": the message of a syntax error.  Token
+ * sets that mean one thing are named as such: "an expression", "an operator",
+ * "a comparison". */
 static int yyreport_syntax_error(const yypcontext_t *ctx, struct parser *ps, yyscan_t scanner)
 {
 	(void)scanner;
@@ -482,27 +512,45 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct parser *ps, yys
 	} else
 		symbol_text(look, found, sizeof(found));
 
-	enum { MAX_SHOWN = 5 };
-	yysymbol_kind_t expected[MAX_SHOWN];
-	int n = yypcontext_expected_tokens(ctx, expected, MAX_SHOWN);
+	yysymbol_kind_t expected[YYNTOKENS];
+	int n = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
 	if (n <= 0) {
+		diag_error(ps->dg, *loc, "unexpected %s", found);
+		return 0;
+	}
+	static const char *const binops[] = {"'+'", "'-'", "'*'", "'/'", "'%'"};
+	static const char *const expr_start[] = {"identifier", "integer", "'sum'", "'('", "'-'"};
+	static const char *const relops[] = {"'<'", "'<='", "'>'", "'>='", "'=='", "'!='"};
+	const char *groups[3];
+	int ngroups = 0;
+	bool binop = take_group(expected, &n, binops, 5);
+	if (take_group(expected, &n, expr_start, binop ? 4 : 5))
+		groups[ngroups++] = "an expression";
+	if (binop)
+		groups[ngroups++] = "an operator";
+	if (take_group(expected, &n, relops, 6))
+		groups[ngroups++] = "a comparison";
+
+	int total = n + ngroups;
+	if (total > 6) {
 		diag_error(ps->dg, *loc, "unexpected %s", found);
 		return 0;
 	}
 	char list[512] = "";
 	size_t used = 0;
 	bool wants_closer = false;
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < total && used < sizeof(list); i++) {
 		char one[64];
-		symbol_text(expected[i], one, sizeof(one));
+		if (i < ngroups)
+			snprintf(one, sizeof(one), "%s", groups[i]);
+		else
+			symbol_text(expected[i - ngroups], one, sizeof(one));
 		if (ps->nest > 0 && strcmp(one, closer_of(ps->open_char[ps->nest - 1])) == 0)
 			wants_closer = true;
 		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s%s",
-					 i == 0 ? "" : i == n - 1 ? " or " : ", ", one);
-		if (used >= sizeof(list))
-			break;
+					 i == 0 ? "" : i == total - 1 ? " or " : ", ", one);
 	}
-	if (wants_closer && look == YYSYMBOL_YYEOF)
+	if (wants_closer)
 		diag_error(ps->dg, *loc, "expected %s before %s (to close '%c' at line %d)", list, found,
 			   ps->open_char[ps->nest - 1], ps->open_span[ps->nest - 1].first_line);
 	else
