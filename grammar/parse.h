@@ -20,6 +20,7 @@ struct parser {
 	struct ast_spec *spec;   /* items are appended as they are parsed */
 	/* scanner position (1-based) */
 	int line, col;
+	int end_line, end_col;   /* just after the last token */
 	/* open brackets, innermost last */
 	int nest;
 	char open_char[PARSE_MAX_NEST + 1];

@@ -572,7 +572,7 @@ static void yyerror(const struct span *loc, struct parser *ps, yyscan_t scanner,
 
 struct ast_spec *parse_source(const struct source *src, struct diag *dg, bool *ok)
 {
-	struct parser ps = {.src = src, .dg = dg, .line = 1, .col = 1};
+	struct parser ps = {.src = src, .dg = dg, .line = 1, .col = 1, .end_line = 1, .end_col = 1};
 	ps.spec = xcalloc(1, sizeof(*ps.spec));
 	int before = dg->nerrors;
 	yyscan_t scanner;
