@@ -328,7 +328,8 @@ static bool resolve_index(struct checker *ck, struct ast_expr *e, enum context c
 		r->is_lhs = is_lhs;
 		r->nscopes = ck->nquants;
 		const struct ast_quant **scopes = arena_alloc(ck->arena, (size_t)ck->nquants * sizeof(*scopes));
-		memcpy(scopes, ck->quants, (size_t)ck->nquants * sizeof(*scopes));
+		if (ck->nquants > 0)
+			memcpy(scopes, ck->quants, (size_t)ck->nquants * sizeof(*scopes));
 		r->scopes = scopes;
 		ptr_list_push(&ck->refs, r);
 	}
@@ -694,7 +695,8 @@ static void check_stmt(struct checker *ck, struct ast_stmt *s)
 
 	s->nvars = ck->stmt_vars.n;
 	s->vars = xcalloc((size_t)s->nvars, sizeof(*s->vars));
-	memcpy(s->vars, ck->stmt_vars.v, (size_t)s->nvars * sizeof(*s->vars));
+	if (s->nvars > 0)
+		memcpy(s->vars, ck->stmt_vars.v, (size_t)s->nvars * sizeof(*s->vars));
 	struct ref_info *refs = arena_alloc(ck->arena, (size_t)ck->refs.n * sizeof(*refs));
 	for (int i = 0; i < ck->refs.n; i++)
 		refs[i] = *(struct ref_info *)ck->refs.v[i];
@@ -958,10 +960,14 @@ static void expand_candidates(struct checker *ck, struct checked_spec *cs, struc
 					   cs->arrays[a]->name);
 		}
 	/* the combinations of alternatives */
-	long long combos = 1;
-	for (int d = 0; d < cs->ndists; d++)
-		if (cs->dists[d]->nalts > 1)
-			combos *= cs->dists[d]->nalts, combos = combos > CHECK_MAX_CANDIDATES + 1 ? CHECK_MAX_CANDIDATES + 1 : combos;
+	long long combos = 1; /* saturates just above the limit */
+	for (int d = 0; d < cs->ndists; d++) {
+		if (cs->dists[d]->nalts < 2)
+			continue;
+		combos *= cs->dists[d]->nalts;
+		if (combos > CHECK_MAX_CANDIDATES)
+			combos = CHECK_MAX_CANDIDATES + 1;
+	}
 	long long total = combos * nexplicit;
 	if (total > CHECK_MAX_CANDIDATES) {
 		diag_error(ck->dg, (struct span){1, 1, 1, 1}, "too many candidates (more than %d)",
