@@ -11,8 +11,10 @@
  *
  *   - every expression that must be affine has its affine form (struct affine)
  *     in .aff: array extents, subscripts (of the left-hand side too), the
- *     operands of every comparison in a condition or assumption, the argument
- *     and the value of a distribution predicate.  Each variable has its range
+ *     operands of every comparison in a condition or assumption (for a
+ *     divisibility test e % d == 0, e and d), the argument and the value of
+ *     a distribution predicate.  A work weight (ast_stmt.work) is resolved
+ *     but may be polynomial, so it has no affine form.  Each variable has its range
  *     as an inclusive lower bound (lo_aff) and an exclusive upper bound
  *     (hi_aff); each condition its normalized atoms (struct cond_atom);
  *
