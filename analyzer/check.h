@@ -1,0 +1,152 @@
+/* Semantic checks, and the checked specification the analyses work on.
+ *
+ * check_spec() reports every error of a specification (and its warnings) in
+ * one run.  When there is none it returns a struct checked_spec, in which:
+ *
+ *   - every name is resolved: each struct ast_expr of kind EXPR_NAME,
+ *     EXPR_INDEX or EXPR_CALL has .sym and the matching declaration pointer
+ *     (.param for SYM_PARAM and SYM_GRID_AXIS, .array, .dist, .var);
+ *     layouts point at their array (.array) and every layout dimension at its
+ *     dist and grid axis (.dist, .axis); a dist points at its axis;
+ *
+ *   - every expression that must be affine has its affine form (struct affine)
+ *     in .aff: array extents, subscripts (of the left-hand side too), the
+ *     operands of every comparison in a condition or assumption (for a
+ *     divisibility test e % d == 0, e and d), the argument and the value of
+ *     a distribution predicate.  A work weight (ast_stmt.work) is resolved
+ *     but may be polynomial, so it has no affine form.  Each variable has its range
+ *     as an inclusive lower bound (lo_aff) and an exclusive upper bound
+ *     (hi_aff); each condition its normalized atoms (struct cond_atom);
+ *
+ *   - every statement lists its variables (ast_stmt.vars, forall variables
+ *     first, then the sum variables in source order; ast_var.index is the
+ *     position there) and its array references (ast_stmt.refs, the left-hand
+ *     side first, each with its subscripts and the quantifiers that enclose it);
+ *
+ *   - the candidates are expanded (struct candidate): one per explicit
+ *     candidate block (or one implicit candidate when there is none) times
+ *     every combination of the alternatives of the dists that have several,
+ *     each with a readable name and, for every array, the distribution of each
+ *     of its dimensions.
+ *
+ * Lifetime: the checked_spec borrows the AST and writes the fields above into
+ * it; the memory they point to (affine forms, atoms, references) belongs to
+ * the checked_spec.  Free the checked_spec before the AST, and do not use
+ * those fields after checked_spec_free(). */
+#ifndef BSPCOST_CHECK_H
+#define BSPCOST_CHECK_H
+
+#include <stdbool.h>
+
+#include "grammar/ast.h"
+#include "grammar/diag.h"
+
+/* Most candidates one specification may expand to. */
+#define CHECK_MAX_CANDIDATES 4096
+
+/* coef * symbol.  kind is SYM_PARAM (index: position among the parameters,
+ * checked_spec.params), SYM_GRID_AXIS (index: the axis, checked_spec.axes) or
+ * SYM_VAR (index: position in the statement's vars[], ast_var.index). */
+struct affine_term {
+	enum sym_kind kind;
+	int index;
+	long long coef;           /* never 0 */
+};
+
+/* constant + sum of terms; terms are sorted by (kind, index), one per symbol.
+ * Computed with overflow checks: an expression whose coefficients do not fit
+ * in 64 bits is an error, never a wrong form. */
+struct affine {
+	long long constant;
+	int nterms;
+	struct affine_term *terms;
+};
+
+enum atom_kind {
+	ATOM_GE0,     /* f >= 0 */
+	ATOM_EQ0,     /* f == 0 */
+	ATOM_NE0,     /* f != 0 */
+	ATOM_DIVIDES, /* divisor divides f (written f % divisor == 0) */
+	ATOM_OWNER,   /* dist(f) == value, or != value when negated */
+};
+
+/* One normalized comparison.  A chain a < b <= c gives two atoms; a < b
+ * becomes b - a - 1 >= 0, a > b becomes a - b - 1 >= 0, and so on. */
+struct cond_atom {
+	enum atom_kind kind;
+	struct span span;
+	struct affine f;
+	/* ATOM_DIVIDES: a positive constant, or one parameter or grid size with
+	 * coefficient 1 */
+	struct affine divisor;
+	/* ATOM_OWNER: the distribution, applied to f, compared with value */
+	const struct ast_dist *dist;
+	struct affine value;
+	bool negated;
+};
+
+/* An array element read (or, for the left-hand side, written). */
+struct ref_info {
+	const struct ast_expr *expr;       /* the EXPR_INDEX node */
+	const struct ast_array *array;
+	const struct affine *subs;         /* array->rank subscripts */
+	bool is_lhs;
+	/* the quantifiers around it, outermost first: the statement's forall (if
+	 * any), then each enclosing sum; its variables are those of these scopes */
+	const struct ast_quant *const *scopes;
+	int nscopes;
+};
+
+/* How one dimension of an array is distributed in a candidate. */
+struct dim_dist {
+	enum dist_kind kind;      /* DIST_NONE for '*' */
+	long long block;          /* DIST_BLOCK_CYCLIC */
+	int axis;                 /* grid axis index, -1 for DIST_NONE */
+	const struct ast_dist *dist; /* the named dist, NULL for inline or '*' */
+};
+
+struct cand_array {
+	const struct ast_array *array;
+	const struct ast_layout *layout;  /* the layout declaration used */
+	struct dim_dist *dims;            /* array->rank entries */
+};
+
+struct candidate {
+	/* "rows", "d0=block,d1=cyclic", "rows/d0=block", or "default" */
+	char *name;
+	const struct ast_candidate *decl; /* NULL for the implicit candidate */
+	int *choice;              /* per dist (by ast_dist.index): the alternative used */
+	struct cand_array *arrays;        /* one per array, by ast_array.index */
+};
+
+struct arena;
+
+struct checked_spec {
+	struct ast_spec *ast;
+	const struct ast_param **params;   /* size parameters, by index */
+	int nparams;
+	const struct ast_param **axes;     /* grid axes, by index */
+	int naxes;
+	struct ast_array **arrays;         /* by index */
+	int narrays;
+	const struct ast_dist **dists;     /* by index */
+	int ndists;
+	const struct ast_superstep **supersteps; /* in order */
+	int nsupersteps;
+	const struct cond_atom *assumptions;     /* every assume, normalized */
+	int nassumptions;
+	struct candidate *candidates;
+	int ncandidates;
+	struct arena *arena;               /* private */
+};
+
+/* Checks AST, reporting into DG.  Returns NULL when there was an error. */
+struct checked_spec *check_spec(struct ast_spec *ast, struct diag *dg);
+void checked_spec_free(struct checked_spec *cs);
+
+/* Writes F with the names of CS (and of VARS for SYM_VAR terms), e.g.
+ * "n - 1"; returns a malloc'd string. */
+char *affine_to_string(const struct affine *f, const struct checked_spec *cs,
+		       struct ast_var *const *vars);
+
+#endif

@@ -1,0 +1,518 @@
+/* AST constructors and destructors. */
+#include "grammar/ast.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	if (!p) {
+		fputs("bspcost: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	if (!p) {
+		fputs("bspcost: out of memory\n", stderr);
+		abort();
+	}
+	return p;
+}
+
+void *xrealloc(void *p, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size) {
+		fputs("bspcost: out of memory\n", stderr);
+		abort();
+	}
+	size_t bytes = n * size;
+	void *q = realloc(p, bytes ? bytes : 1);
+	if (!q) {
+		fputs("bspcost: out of memory\n", stderr);
+		abort();
+	}
+	return q;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+struct span span_join(struct span a, struct span b)
+{
+	struct span s = {a.first_line, a.first_column, b.last_line, b.last_column};
+	return s;
+}
+
+void ptr_list_push(struct ptr_list *l, void *p)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 4;
+		l->v = xrealloc(l->v, (size_t)l->cap, sizeof(*l->v));
+	}
+	l->v[l->n++] = p;
+}
+
+void ptr_list_free(struct ptr_list *l, void (*free_elem)(void *))
+{
+	if (!l)
+		return;
+	for (int i = 0; free_elem && i < l->n; i++)
+		free_elem(l->v[i]);
+	free(l->v);
+	free(l);
+}
+
+const char *dist_kind_name(enum dist_kind k)
+{
+	switch (k) {
+	case DIST_NONE: return "*";
+	case DIST_BLOCK: return "block";
+	case DIST_CYCLIC: return "cyclic";
+	case DIST_BLOCK_CYCLIC: return "cyclic";
+	case DIST_IDENTITY: return "identity";
+	}
+	return "?";
+}
+
+const char *cmp_op_text(enum cmp_op op)
+{
+	static const char *const text[] = {"<", "<=", ">", ">=", "==", "!="};
+	return text[op];
+}
+
+/* --- expressions --- */
+
+static struct ast_expr *expr_new(enum expr_kind kind, struct span sp)
+{
+	struct ast_expr *e = xcalloc(1, sizeof(*e));
+	e->kind = kind;
+	e->span = sp;
+	e->depth = 1;
+	e->sym = SYM_NONE;
+	return e;
+}
+
+static int max_int(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+struct ast_expr *ast_int(struct span sp, long long value)
+{
+	struct ast_expr *e = expr_new(EXPR_INT, sp);
+	e->value = value;
+	return e;
+}
+
+struct ast_expr *ast_name(struct span sp, char *name)
+{
+	struct ast_expr *e = expr_new(EXPR_NAME, sp);
+	e->name = name;
+	e->name_span = sp;
+	return e;
+}
+
+struct ast_expr *ast_index(struct span sp, char *name, struct span name_span, struct ptr_list *subs)
+{
+	struct ast_expr *e = expr_new(EXPR_INDEX, sp);
+	e->name = name;
+	e->name_span = name_span;
+	e->args = (struct ast_expr **)subs->v;
+	e->nargs = subs->n;
+	for (int i = 0; i < e->nargs; i++)
+		e->depth = max_int(e->depth, e->args[i]->depth + 1);
+	free(subs);
+	return e;
+}
+
+struct ast_expr *ast_call(struct span sp, char *name, struct span name_span, struct ast_expr *arg)
+{
+	struct ast_expr *e = expr_new(EXPR_CALL, sp);
+	e->name = name;
+	e->name_span = name_span;
+	e->args = xmalloc(sizeof(*e->args));
+	e->args[0] = arg;
+	e->nargs = 1;
+	e->depth = arg->depth + 1;
+	return e;
+}
+
+struct ast_expr *ast_unary(struct span sp, enum expr_kind kind, struct ast_expr *x)
+{
+	struct ast_expr *e = expr_new(kind, sp);
+	e->lhs = x;
+	e->depth = x->depth + 1;
+	return e;
+}
+
+struct ast_expr *ast_binary(struct span sp, enum expr_kind kind, struct ast_expr *l, struct ast_expr *r)
+{
+	struct ast_expr *e = expr_new(kind, sp);
+	e->lhs = l;
+	e->rhs = r;
+	e->depth = max_int(l->depth, r->depth) + 1;
+	return e;
+}
+
+static int cond_depth(const struct ast_cond *c)
+{
+	int d = 0;
+	for (int i = 0; c && i < c->ncmps; i++)
+		for (int j = 0; j <= c->cmps[i]->nops; j++)
+			d = max_int(d, c->cmps[i]->operands[j]->depth);
+	return d;
+}
+
+static int quant_depth(const struct ast_quant *q)
+{
+	int d = cond_depth(q->cond);
+	for (int i = 0; i < q->nvars; i++) {
+		if (q->vars[i]->lo)
+			d = max_int(d, q->vars[i]->lo->depth);
+		d = max_int(d, q->vars[i]->hi->depth);
+	}
+	return d;
+}
+
+struct ast_expr *ast_sum(struct span sp, struct ast_quant *q, struct ast_expr *body)
+{
+	struct ast_expr *e = expr_new(EXPR_SUM, sp);
+	e->quant = q;
+	e->lhs = body;
+	e->depth = max_int(body->depth, quant_depth(q)) + 1;
+	return e;
+}
+
+struct ast_expr *ast_error_expr(struct span sp)
+{
+	return expr_new(EXPR_ERROR, sp);
+}
+
+void ast_expr_free(struct ast_expr *e)
+{
+	if (!e)
+		return;
+	ast_expr_free(e->lhs);
+	ast_expr_free(e->rhs);
+	for (int i = 0; i < e->nargs; i++)
+		ast_expr_free(e->args[i]);
+	free(e->args);
+	ast_quant_free(e->quant);
+	free(e->name);
+	free(e);
+}
+
+/* --- conditions and quantifiers --- */
+
+struct ast_cmp *ast_cmp_new(struct span sp, struct ast_expr *l, enum cmp_op op, struct ast_expr *r)
+{
+	struct ast_cmp *c = xcalloc(1, sizeof(*c));
+	c->span = sp;
+	c->operands = xmalloc(2 * sizeof(*c->operands));
+	c->ops = xmalloc(sizeof(*c->ops));
+	c->operands[0] = l;
+	c->operands[1] = r;
+	c->ops[0] = op;
+	c->nops = 1;
+	return c;
+}
+
+struct ast_cmp *ast_cmp_extend(struct ast_cmp *c, struct span sp, enum cmp_op op, struct ast_expr *r)
+{
+	c->operands = xrealloc(c->operands, (size_t)c->nops + 2, sizeof(*c->operands));
+	c->ops = xrealloc(c->ops, (size_t)c->nops + 1, sizeof(*c->ops));
+	c->ops[c->nops] = op;
+	c->operands[c->nops + 1] = r;
+	c->nops++;
+	c->span = sp;
+	return c;
+}
+
+void ast_cmp_free(struct ast_cmp *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i <= c->nops; i++)
+		ast_expr_free(c->operands[i]);
+	free(c->operands);
+	free(c->ops);
+	free(c);
+}
+
+struct ast_cond *ast_cond_new(struct ast_cmp *c)
+{
+	struct ast_cond *k = xcalloc(1, sizeof(*k));
+	k->span = c->span;
+	return ast_cond_and(k, c);
+}
+
+struct ast_cond *ast_cond_and(struct ast_cond *k, struct ast_cmp *c)
+{
+	k->cmps = xrealloc(k->cmps, (size_t)k->ncmps + 1, sizeof(*k->cmps));
+	k->cmps[k->ncmps++] = c;
+	k->span = span_join(k->span, c->span);
+	return k;
+}
+
+void ast_cond_free(struct ast_cond *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->ncmps; i++)
+		ast_cmp_free(c->cmps[i]);
+	free(c->cmps);
+	free(c);
+}
+
+static bool is_upper(enum cmp_op op)
+{
+	return op == CMP_LT || op == CMP_LE;
+}
+
+struct ast_var *ast_var_from_cmp(struct ast_cmp *c)
+{
+	struct ast_expr *v;
+	if (c->nops == 1 && c->operands[0]->kind == EXPR_NAME && is_upper(c->ops[0]))
+		v = c->operands[0];
+	else if (c->nops == 2 && c->operands[1]->kind == EXPR_NAME && is_upper(c->ops[0]) &&
+		 is_upper(c->ops[1]))
+		v = c->operands[1];
+	else
+		return NULL;
+	struct ast_var *var = xcalloc(1, sizeof(*var));
+	var->span = c->span;
+	var->name = v->name;
+	var->name_span = v->span;
+	v->name = NULL;
+	if (c->nops == 1) {
+		var->hi = c->operands[1];
+		var->hi_op = c->ops[0];
+	} else {
+		var->lo = c->operands[0];
+		var->lo_op = c->ops[0];
+		var->hi = c->operands[2];
+		var->hi_op = c->ops[1];
+	}
+	ast_expr_free(v);
+	free(c->operands);
+	free(c->ops);
+	free(c);
+	return var;
+}
+
+void ast_var_free(struct ast_var *v)
+{
+	if (!v)
+		return;
+	free(v->name);
+	ast_expr_free(v->lo);
+	ast_expr_free(v->hi);
+	free(v);
+}
+
+struct ast_quant *ast_quant_new(struct span sp, struct ptr_list *vars, struct ast_cond *cond)
+{
+	struct ast_quant *q = xcalloc(1, sizeof(*q));
+	q->span = sp;
+	q->vars = (struct ast_var **)vars->v;
+	q->nvars = vars->n;
+	q->cond = cond;
+	free(vars);
+	return q;
+}
+
+void ast_quant_free(struct ast_quant *q)
+{
+	if (!q)
+		return;
+	for (int i = 0; i < q->nvars; i++)
+		ast_var_free(q->vars[i]);
+	free(q->vars);
+	ast_cond_free(q->cond);
+	free(q);
+}
+
+/* --- statements and declarations --- */
+
+struct ast_stmt *ast_stmt_new(struct span sp, struct ast_quant *forall, struct ast_expr *lhs,
+			      struct ast_expr *rhs, struct ast_expr *work)
+{
+	struct ast_stmt *s = xcalloc(1, sizeof(*s));
+	s->span = sp;
+	s->forall = forall;
+	s->lhs = lhs;
+	s->rhs = rhs;
+	s->work = work;
+	return s;
+}
+
+void ast_stmt_free(struct ast_stmt *s)
+{
+	if (!s)
+		return;
+	ast_quant_free(s->forall);
+	ast_expr_free(s->lhs);
+	ast_expr_free(s->rhs);
+	ast_expr_free(s->work);
+	free(s->vars);
+	free(s);
+}
+
+struct ast_param *ast_param_new(struct span sp, char *name)
+{
+	struct ast_param *p = xcalloc(1, sizeof(*p));
+	p->span = sp;
+	p->name = name;
+	return p;
+}
+
+void ast_param_free(struct ast_param *p)
+{
+	if (!p)
+		return;
+	free(p->name);
+	free(p);
+}
+
+struct ast_array *ast_array_new(struct span sp, char *name, struct span name_span,
+				struct ptr_list *extents, long long elem_size, struct span elem_span)
+{
+	struct ast_array *a = xcalloc(1, sizeof(*a));
+	a->span = sp;
+	a->name = name;
+	a->name_span = name_span;
+	a->extents = (struct ast_expr **)extents->v;
+	a->rank = extents->n;
+	a->elem_size = elem_size;
+	a->elem_size_span = elem_span;
+	free(extents);
+	return a;
+}
+
+void ast_array_free(struct ast_array *a)
+{
+	if (!a)
+		return;
+	for (int i = 0; i < a->rank; i++)
+		ast_expr_free(a->extents[i]);
+	free(a->extents);
+	free(a->name);
+	free(a);
+}
+
+struct ast_dist *ast_dist_new(struct span sp, char *name, struct span name_span,
+			      struct ast_dkind *alts, int nalts, char *axis, struct span axis_span)
+{
+	struct ast_dist *d = xcalloc(1, sizeof(*d));
+	d->span = sp;
+	d->name = name;
+	d->name_span = name_span;
+	d->alts = alts;
+	d->nalts = nalts;
+	d->axis_name = axis;
+	d->axis_span = axis_span;
+	return d;
+}
+
+void ast_dist_free(struct ast_dist *d)
+{
+	if (!d)
+		return;
+	free(d->name);
+	free(d->alts);
+	free(d->axis_name);
+	free(d);
+}
+
+struct ast_layout *ast_layout_new(struct span sp, char *name, struct span name_span,
+				  struct ast_ldim *dims, int ndims)
+{
+	struct ast_layout *l = xcalloc(1, sizeof(*l));
+	l->span = sp;
+	l->name = name;
+	l->name_span = name_span;
+	l->dims = dims;
+	l->ndims = ndims;
+	return l;
+}
+
+void ast_layout_free(struct ast_layout *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->ndims; i++)
+		free(l->dims[i].name);
+	free(l->dims);
+	free(l->name);
+	free(l);
+}
+
+void ast_candidate_free(struct ast_candidate *c)
+{
+	if (!c)
+		return;
+	for (int i = 0; i < c->nlayouts; i++)
+		ast_layout_free(c->layouts[i]);
+	free(c->layouts);
+	free(c->name);
+	free(c);
+}
+
+void ast_superstep_free(struct ast_superstep *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nstmts; i++)
+		ast_stmt_free(s->stmts[i]);
+	free(s->stmts);
+	free(s->name);
+	free(s);
+}
+
+void ast_item_free(struct ast_item *it)
+{
+	if (!it)
+		return;
+	for (int i = 0; i < it->nparams; i++)
+		ast_param_free(it->params[i]);
+	free(it->params);
+	for (int i = 0; i < it->nconds; i++)
+		ast_cond_free(it->conds[i]);
+	free(it->conds);
+	for (int i = 0; i < it->narrays; i++)
+		ast_array_free(it->arrays[i]);
+	free(it->arrays);
+	ast_dist_free(it->dist);
+	ast_layout_free(it->layout);
+	ast_candidate_free(it->candidate);
+	ast_superstep_free(it->superstep);
+	free(it->path);
+	free(it);
+}
+
+void ast_spec_free(struct ast_spec *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nitems; i++)
+		ast_item_free(s->items[i]);
+	free(s->items);
+	free(s);
+}

@@ -1,0 +1,37 @@
+/* Parsing a specification: the state the scanner and the parser share.
+ *
+ * One struct parser per parse; the flex scanner carries a pointer to it as its
+ * extra data, and the bison parser gets it as its parse-param.  No globals. */
+#ifndef BSPCOST_PARSE_H
+#define BSPCOST_PARSE_H
+
+#include <stdbool.h>
+
+#include "grammar/ast.h"
+#include "grammar/diag.h"
+#include "grammar/source.h"
+
+/* Deepest nesting of ( [ { the scanner accepts. */
+#define PARSE_MAX_NEST 200
+
+struct parser {
+	const struct source *src;
+	struct diag *dg;
+	struct ast_spec *spec;   /* items are appended as they are parsed */
+	/* scanner position (1-based) */
+	int line, col;
+	int end_line, end_col;   /* just after the last token */
+	/* open brackets, innermost last */
+	int nest;
+	char open_char[PARSE_MAX_NEST + 1];
+	struct span open_span[PARSE_MAX_NEST + 1];
+	bool fatal;              /* give up: the scanner returns end of file, no more messages */
+	bool too_deep_reported;  /* expression depth: report once */
+	int syntax_errors;       /* every error reported while scanning and parsing */
+};
+
+/* Parses SRC.  Returns the specification (never NULL; parts that had errors
+ * are left out); the errors are in DG, and *ok is false when there were any. */
+struct ast_spec *parse_source(const struct source *src, struct diag *dg, bool *ok);
+
+#endif
