@@ -423,6 +423,91 @@ static struct fnode *nlist_finish(const struct fvars *V, struct nlist *l,
 	return x;
 }
 
+/* X as C * CORE with C a rational constant: a copy of CORE, C set. */
+static struct fnode *split_coef(const struct fvars *V, const struct fnode *x, fmpq_t c)
+{
+	struct nlist l = { 0 };
+	int i, found = -1;
+
+	fmpq_one(c);
+	if (x->kind == FK_MUL)
+		for (i = 0; i < x->n; i++)
+			if (poly_is_fmpq(V, x->c[i]))
+				found = i;
+	if (found < 0)
+		return fml_node_copy(V, x);
+	fmpq_mpoly_get_fmpq(c, x->c[found]->num, V->ctx);
+	for (i = 0; i < x->n; i++)
+		if (i != found && nlist_push(&l, fml_node_copy(V, x->c[i])) < 0) {
+			nlist_clear(V, &l);
+			return NULL;
+		}
+	return nlist_finish(V, &l, FK_MUL);
+}
+
+/* Collects like terms among the non-polynomial operands of a sum:
+ * 2*max(a,b) - max(a,b) is max(a,b), and x - x vanishes. */
+static int collect_like(const struct fvars *V, struct nlist *out)
+{
+	struct nlist res = { 0 };
+	struct fnode **core = calloc(out->n + 1, sizeof(*core));
+	fmpq *coef = calloc(out->n + 1, sizeof(fmpq));
+	char *used = calloc(out->n + 1, 1);
+	int i, j, ok = 0, n = out->n, ninit = 0;
+
+	if (!core || !coef || !used)
+		goto done;
+	for (i = 0; i < out->n; i++) {
+		fmpq_init(coef + i);
+		ninit++;
+		core[i] = split_coef(V, out->c[i], coef + i);
+		if (!core[i])
+			goto done;
+	}
+	for (i = 0; i < out->n; i++) {
+		struct fnode *t;
+		if (used[i])
+			continue;
+		for (j = i + 1; j < out->n; j++)
+			if (!used[j] && fml_node_cmp(V, core[i], core[j]) == 0) {
+				fmpq_add(coef + i, coef + i, coef + j);
+				used[j] = 1;
+			}
+		if (fmpq_is_zero(coef + i))
+			continue;
+		if (fmpq_is_one(coef + i)) {
+			t = core[i];
+			core[i] = NULL;
+		} else {
+			struct nlist m = { 0 };
+			if (nlist_push(&m, fml_poly_fmpq(V, coef + i)) < 0 ||
+			    nlist_push(&m, core[i]) < 0) {
+				nlist_clear(V, &m);
+				goto done;
+			}
+			core[i] = NULL;
+			t = nlist_finish(V, &m, FK_MUL);
+		}
+		if (!t || nlist_push(&res, t) < 0)
+			goto done;
+	}
+	nlist_clear(V, out);
+	*out = res;
+	res.c = NULL;
+	res.n = 0;
+	ok = 1;
+done:
+	nlist_clear(V, &res);
+	for (i = 0; core && i < n; i++)
+		fml_node_free(V, core[i]);
+	for (i = 0; i < ninit; i++)
+		fmpq_clear(coef + i);
+	free(core);
+	free(coef);
+	free(used);
+	return ok ? 0 : -1;
+}
+
 /* Sum (MUL == 0) or product (MUL == 1) of A and B, polynomial operands folded. */
 static struct fnode *addmul_take(const struct fvars *V, struct fnode *a,
 	struct fnode *b, int mul)
@@ -463,6 +548,22 @@ static struct fnode *addmul_take(const struct fvars *V, struct fnode *a,
 		nlist_clear(V, &out);
 		return poly;
 	}
+	if (mul && out.n == 1 && out.c[0]->kind == FK_ADD && poly_is_fmpq(V, poly)) {
+		/* c * (x + y) is c*x + c*y: sums stay flat, so like terms meet */
+		struct fnode *sum = out.c[0], *r = fml_poly_zero(V);
+		free(out.c);
+		for (i = 0; i < sum->n; i++) {
+			r = fml_add_take(V, r, fml_mul_take(V, fml_node_copy(V, poly),
+				sum->c[i]));
+			sum->c[i] = NULL;
+		}
+		sum->n = 0;
+		fml_node_free(V, sum);
+		fml_node_free(V, poly);
+		return r;
+	}
+	if (!mul && out.n > 1 && collect_like(V, &out) < 0)
+		goto error;
 	if (out.n == 0)
 		return poly;
 	if (mul ? fmpq_mpoly_is_one(poly->num, V->ctx) && poly_is_fmpq(V, poly)

@@ -985,7 +985,7 @@ static struct doc *poly_doc(const struct pctx *P, const struct fnode *x,
 						da += a[i];
 						db += b[i];
 					}
-				cmp = da != db ? (da < db ? -1 : 1) : -mono_cmp(P, a, b, V->cap);
+				cmp = da != db ? (da < db ? -1 : 1) : mono_cmp(P, a, b, V->cap);
 				if (cmp < 0)
 					best = k;
 				free(a);
