@@ -154,14 +154,19 @@ int formula_eval(const struct formula *f, const char *const names[],
 /* Whether F and G are identical as functions wherever both are defined.
  *   1  proven: on every non-empty intersection of a piece of F with a piece of
  *      G the difference is zero, either as an expression (the polynomial
- *      difference vanishes identically, or the max/min trees are the same) or,
- *      for quasi-polynomials, according to ISL on that intersection;
+ *      difference vanishes identically; like terms such as equal max/min trees
+ *      cancel), or according to ISL (gist and is_zero of the difference's
+ *      numerator on that intersection), or because on every residue class of
+ *      the parameters modulo the product of the floors' denominators that
+ *      meets the intersection the numerator is a polynomial vanishing on a
+ *      grid of (degree + 1) points per parameter (at most 20000 points);
  *   0  disproven: an integer point where both are defined and differ was found;
  *  -1  undecided: the difference is not provably zero and no witness point
- *      turned up in the search (parameters in [-B, B] around the origin and
- *      around a sample point of each intersection).  This happens for floor
- *      identities ISL does not see, for max/min whose arguments differ
- *      structurally, and for intersections whose points are all far away. */
+ *      turned up in the search (about 3000 points in a box around the origin
+ *      and as many around a sample point of each intersection).  This happens
+ *      for max/min whose arguments differ structurally (max(n,m) + min(n,m)
+ *      against n + m), for floor identities whose period grid is too large,
+ *      and for intersections whose points all lie far from the boxes. */
 int formula_equal(const struct formula *f, const struct formula *g);
 
 /* The names of the parameters F's values and conditions use, sorted (strcmp),
