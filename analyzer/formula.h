@@ -1,0 +1,208 @@
+/* Exact symbolic values: the formulas every bspcost report prints.
+ *
+ * A `struct formula` is an exact value over named integer parameters (n, m, M, N,
+ * g, l, ...).  It is piecewise: a list of pieces, each a condition (an isl_set over
+ * the parameters, which may use existentially quantified variables, e.g. for
+ * divisibility) and a value.  Pieces are disjoint; where several could apply the
+ * first one wins.
+ *
+ * A value is an expression whose leaves are Laurent polynomials with rational
+ * coefficients in the parameters and in floor atoms (floor(e) of an expression e,
+ * as in ISL quasi-polynomials: floor((m + 3)/4)).  Negative exponents are allowed,
+ * so m/M and (o*m*(N-1) + o*n*(M-1))/(M*N) are single leaves.  Inner nodes are
+ * sums, products, max and min; they are kept simplified: polynomial operands of a
+ * sum or product fold into one polynomial, identical operands of max/min fold, and
+ * max/min of polynomials that differ by a constant keep only the larger/smaller.
+ *
+ * Outside every piece the value is UNDEFINED (formula_eval fails there), unless
+ * the formula is marked FORMULA_ZERO_OUTSIDE: then it is 0 wherever no piece
+ * applies.  Counts are zero-outside (ISL's own convention for pw_qpolynomials),
+ * so use formula_from_pw_qpolynomial_zero_outside for them.
+ *
+ * Ownership: every function below keeps (only reads) its formula arguments and
+ * returns a new formula that the caller frees with formula_free.  ISL objects
+ * follow ISL's annotations.  A formula that holds conditions refers to the isl_ctx
+ * of those conditions: free the formula before the ctx.  Nothing here is global;
+ * functions that return a pointer return NULL on failure (out of memory, an ISL
+ * error, or the documented refusals).
+ *
+ * The machine grammar (FORMULA_EXPR output, formula_parse_expr input), as used in
+ * the JSON reports:
+ *
+ *     expr    := cond                       whole input is one expr
+ *     cond    := or [ "?" expr ":" expr ]   right-associative
+ *     or      := and { "||" and }
+ *     and     := cmp { "&&" cmp }
+ *     cmp     := sum [ ("==" | "!=" | "<" | "<=" | ">" | ">=") sum ]
+ *     sum     := prod { ("+" | "-") prod }
+ *     prod    := unary { ("*" | "/" | "%") unary }
+ *     unary   := "-" unary | power
+ *     power   := atom [ "^" unary ]         right-associative, integer exponent
+ *     atom    := INTEGER | NAME | FUNC "(" expr { "," expr } ")" | "(" expr ")"
+ *     FUNC    := "floor" | "ceil" (one argument) | "min" | "max" (one or more)
+ *     INTEGER := [0-9]+      NAME := [A-Za-z_][A-Za-z0-9_]*  (not a FUNC name)
+ *
+ * Semantics: exact rational arithmetic; "/" is exact rational division (never
+ * integer division); a % b = a - b*floor(a/b) (so 7 % 4 == 3 and -1 % 4 == 3);
+ * "^" needs an integer exponent (negative ones divide); comparisons, "&&" and "||"
+ * give 1 or 0, and "c ? a : b" is a when c != 0.  Blanks are ignored.  Division
+ * by zero and a non-integer exponent are evaluation errors.
+ */
+#ifndef BSPCOST_FORMULA_H
+#define BSPCOST_FORMULA_H
+
+#include <gmp.h>
+#include <isl/ctx.h>
+#include <isl/set.h>
+#include <isl/polynomial.h>
+
+struct formula;
+
+/* What a formula is where none of its pieces applies. */
+enum formula_outside {
+	FORMULA_UNDEFINED_OUTSIDE = 0, /* formula_eval fails there */
+	FORMULA_ZERO_OUTSIDE = 1,      /* the value is 0 there (counts) */
+};
+
+enum formula_style {
+	/* For people, one line.  A single piece whose condition is everything
+	 * prints as its value alone; otherwise each piece prints as
+	 * "VALUE if CONDITION", pieces separated by "; ", and a zero-outside
+	 * formula ends with "; 0 otherwise" (just "0" when it has no piece).
+	 * Values: terms collected over a common denominator, common factors
+	 * pulled out (n*(n+1)/2, (o*m*(N-1) + o*n*(M-1))/(M*N), m*n*o/(M*N)),
+	 * floor atoms as floor((m + 3)/4).  Conditions: "n >= 1 && m % 4 == 0",
+	 * alternatives joined by "||". */
+	FORMULA_TEXT,
+	/* The machine grammar above.  Values print as in FORMULA_TEXT; pieces
+	 * print as "c1 ? v1 : c2 ? v2 : ... : 0" for a zero-outside formula.
+	 * For an undefined-outside formula the last piece's condition is not
+	 * printed (its value is taken as the value outside every piece, where
+	 * the formula promises nothing). */
+	FORMULA_EXPR,
+	/* LaTeX math mode (no $...$): \frac{o m (N - 1) + ...}{M N},
+	 * \left\lfloor \frac{m + 3}{4} \right\rfloor, \max(a, b), pieces in a
+	 * cases environment; names longer than one letter as \mathit{name}. */
+	FORMULA_LATEX,
+};
+
+/* --- Construction --------------------------------------------------------- */
+
+/* The quasi-polynomial PWQP, whose domain must be a parameter set (no set
+ * dimensions; NULL otherwise).  Each ISL piece becomes a piece; integer
+ * divisions become floor atoms.  Undefined outside the pieces. */
+struct formula *formula_from_pw_qpolynomial(__isl_keep isl_pw_qpolynomial *pwqp);
+/* The same, zero outside the pieces: use this for counts. */
+struct formula *formula_from_pw_qpolynomial_zero_outside(
+	__isl_keep isl_pw_qpolynomial *pwqp);
+
+/* Constants and parameters: one piece, condition everything. */
+struct formula *formula_const_si(long value);
+struct formula *formula_const_mpq(const mpq_t value);
+struct formula *formula_param(const char *name);
+
+/* F restricted to COND: every piece condition intersected with COND (pieces that
+ * become empty are dropped); the result is undefined outside COND even if F was
+ * zero-outside there.  COND must be a parameter set. */
+struct formula *formula_restrict(const struct formula *f, __isl_take isl_set *cond);
+
+/* F with each condition simplified in CONTEXT (isl_set_gist) and the pieces that
+ * do not meet CONTEXT dropped: equal to F on CONTEXT, and printed shorter. */
+struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *context);
+
+/* Mark F as zero or undefined outside its pieces. */
+void formula_set_outside(struct formula *f, enum formula_outside outside);
+enum formula_outside formula_get_outside(const struct formula *f);
+
+/* --- Algebra ----------------------------------------------------------------
+ * Piecewise operands combine piece by piece on the (non-empty) intersections of
+ * their conditions.  A zero-outside operand contributes a 0 piece on the
+ * complement of its pieces; the result is zero-outside when both operands are. */
+
+struct formula *formula_add(const struct formula *a, const struct formula *b);
+struct formula *formula_sub(const struct formula *a, const struct formula *b);
+struct formula *formula_mul(const struct formula *a, const struct formula *b);
+struct formula *formula_max(const struct formula *a, const struct formula *b);
+struct formula *formula_min(const struct formula *a, const struct formula *b);
+struct formula *formula_neg(const struct formula *a);
+/* A times the rational FACTOR. */
+struct formula *formula_scale(const struct formula *a, const mpq_t factor);
+
+/* F with the parameter NAME replaced by R everywhere (e.g. mb by m/M).  Fails
+ * (NULL) when NAME occurs with a negative exponent and R is not a single
+ * monomial, or when NAME occurs in a piece condition and R is not an affine
+ * polynomial with integer coefficients in parameters only (a condition must stay
+ * an ISL set): simplify such conditions away first with formula_gist. */
+struct formula *formula_subst(const struct formula *f, const char *name,
+	const struct formula *r);
+
+struct formula *formula_copy(const struct formula *f);
+void formula_free(struct formula *f);
+
+/* --- Inspection ------------------------------------------------------------ */
+
+int formula_n_pieces(const struct formula *f);
+
+/* Exact value of F where parameter NAMES[i] is VALUES[i] (0 <= i < N); OUT must
+ * be initialized.  Returns 0 on success; -1 when a parameter F needs (in the
+ * value, or in a condition that has to be tested) has no value, when no piece
+ * covers the point and F is undefined outside its pieces, or on a division by
+ * zero (a Laurent term with a zero denominator). */
+int formula_eval(const struct formula *f, const char *const names[],
+	const long long values[], int n, mpq_t out);
+
+/* Whether F and G are identical as functions wherever both are defined.
+ *   1  proven: on every non-empty intersection of a piece of F with a piece of
+ *      G the difference is zero, either as an expression (the polynomial
+ *      difference vanishes identically; like terms such as equal max/min trees
+ *      cancel), or according to ISL (gist and is_zero of the difference's
+ *      numerator on that intersection), or because on every residue class of
+ *      the parameters modulo the product of the floors' denominators that
+ *      meets the intersection the numerator is a polynomial vanishing on a
+ *      grid of (degree + 1) points per parameter (at most 20000 points);
+ *   0  disproven: an integer point where both are defined and differ was found;
+ *  -1  undecided: the difference is not provably zero and no witness point
+ *      turned up in the search (about 3000 points in a box around the origin
+ *      and as many around a sample point of each intersection).  This happens
+ *      for max/min whose arguments differ structurally (max(n,m) + min(n,m)
+ *      against n + m), for floor identities whose period grid is too large,
+ *      and for intersections whose points all lie far from the boxes. */
+int formula_equal(const struct formula *f, const struct formula *g);
+
+/* The names of the parameters F's values and conditions use, sorted (strcmp),
+ * as a malloc'd array of malloc'd strings; *N gets the count.  NULL on error. */
+char **formula_params(const struct formula *f, int *n);
+void formula_params_free(char **names, int n);
+
+/* --- Printing -------------------------------------------------------------- */
+
+/* F as a malloc'd string in STYLE (see enum formula_style).  Deterministic. */
+char *formula_to_string(const struct formula *f, enum formula_style style);
+
+/* The same, with each value first split by the powers of the parameters NAMES
+ * (e.g. {"g", "l"} for a BSP cost): each coefficient is collected over its own
+ * denominator, so a cost prints as m*n*(N+o)/(M*N) + g*(...)/(M*N) + 2*l. */
+char *formula_to_string_by(const struct formula *f, enum formula_style style,
+	const char *const names[], int n);
+
+/* --- The machine grammar ---------------------------------------------------- */
+
+/* A parsed FORMULA_EXPR string (see the grammar above), evaluated as written. */
+struct formula_expr;
+
+/* Parses TEXT.  On a syntax error returns NULL and, when ERROR is not NULL, sets
+ * *ERROR to a malloc'd message "column C: ..." (1-based). */
+struct formula_expr *formula_parse_expr(const char *text, char **error);
+void formula_expr_free(struct formula_expr *e);
+/* Evaluates E exactly with NAMES[i] = VALUES[i].  Returns 0 on success, -1 on an
+ * unknown name, a division by zero or a non-integer exponent. */
+int formula_expr_eval(const struct formula_expr *e, const char *const names[],
+	const long long values[], int n, mpq_t out);
+
+/* The formula for E, when E is arithmetic (no "?:", comparisons, "%", "&&",
+ * "||"), divides only by monomials and takes floor/ceil of expressions without
+ * max/min; NULL otherwise.  One piece, condition everything.  Lets tests write
+ * an expected value as text and compare it with formula_equal. */
+struct formula *formula_from_expr(const struct formula_expr *e);
+
+#endif

@@ -1,0 +1,915 @@
+/* Unit tests of the formula library (analyzer/formula.h).
+ *
+ * Table-driven: each case is an ISL quasi-polynomial, optionally followed by
+ * substitutions of parameters (to reach Laurent values such as m/M), with the
+ * exact TEXT, EXPR and LATEX strings it must print.  For every case the tests
+ * check the three strings, the value against ISL's own evaluation (or against a
+ * hand-written expected expression when there are substitutions) at many integer
+ * points, and that the EXPR string, parsed back, evaluates to the same values.
+ *
+ * FORMULA_DUMP=1 prints the strings the library produces instead of failing,
+ * as C literals, for reviewing new cases. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/ctx.h>
+#include <isl/point.h>
+#include <isl/polynomial.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/val.h>
+#include <isl/val_gmp.h>
+
+#include "analyzer/formula.h"
+
+struct fcase {
+	const char *name;
+	const char *isl;    /* a pw_qpolynomial over parameters */
+	int zero;           /* zero outside (a count) */
+	const char *subst;  /* "p=EXPR;q=EXPR" applied in order, or NULL */
+	const char *expect; /* with subst: the expected value in EXPR grammar */
+	const char *text, *expr, *latex;
+};
+
+static const struct fcase cases[] = {
+	{ "triangle", "[n] -> { 1/2*n*(n+1) : n >= 0 }", 1, NULL, NULL,
+	  "n*(n+1)/2 if n >= 0; 0 otherwise",
+	  "n >= 0 ? n*(n+1)/2 : 0",
+	  "\\begin{cases} \\frac{n(n+1)}{2} & \\text{if } n \\geq 0 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "triangle_everywhere", "[n] -> { 1/2*n*(n+1) }", 0, NULL, NULL,
+	  "n*(n+1)/2", "n*(n+1)/2", "\\frac{n(n+1)}{2}" },
+	{ "block_ceil", "[m] -> { floor((m+3)/4) : m >= 0 }", 1, NULL, NULL,
+	  "floor((m + 3)/4) if m >= 0; 0 otherwise",
+	  "m >= 0 ? floor((m + 3)/4) : 0",
+	  "\\begin{cases} \\left\\lfloor \\frac{m + 3}{4} \\right\\rfloor & \\text{if } m \\geq 0 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "constant", "[n] -> { 7 }", 0, NULL, NULL, "7", "7", "7" },
+	/* ISL drops pieces whose value is 0: a zero is zero-outside */
+	{ "zero", "[n] -> { 0 }", 1, NULL, NULL, "0", "0", "0" },
+	{ "negative_rational", "[n] -> { -3/4 }", 0, NULL, NULL,
+	  "-3/4", "-3/4", "-\\frac{3}{4}" },
+	{ "box", "[n, m] -> { n*m : n >= 0 and m >= 0 }", 1, NULL, NULL,
+	  "m*n if m >= 0 && n >= 0; 0 otherwise",
+	  "m >= 0 && n >= 0 ? m*n : 0",
+	  "\\begin{cases} mn & \\text{if } m \\geq 0 \\land n \\geq 0 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "square_pyramid", "[n] -> { 1/6*n*(n+1)*(2n+1) : n >= 0 }", 1, NULL, NULL,
+	  "n*(n+1)*(2*n+1)/6 if n >= 0; 0 otherwise",
+	  "n >= 0 ? n*(n+1)*(2*n+1)/6 : 0",
+	  "\\begin{cases} \\frac{n(n+1)(2n+1)}{6} & \\text{if } n \\geq 0 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "factored_quadratic", "[n] -> { n^2 + 3n + 2 }", 0, NULL, NULL,
+	  "(n+1)*(n+2)", "(n+1)*(n+2)", "(n+1)(n+2)" },
+	{ "difference", "[n, m] -> { n - m : n > m and m >= 0 }", 1, NULL, NULL,
+	  "n - m if m >= 0 && n > m; 0 otherwise",
+	  "m >= 0 && n > m ? n - m : 0",
+	  "\\begin{cases} n - m & \\text{if } m \\geq 0 \\land n > m \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "two_pieces", "[n, m] -> { n*m - n + 1 : n >= 0 and m >= 1; 7 : n < 0 }", 1,
+	  NULL, NULL,
+	  "n*(m-1) + 1 if m >= 1 && n >= 0; 7 if n < 0; 0 otherwise",
+	  "m >= 1 && n >= 0 ? n*(m-1) + 1 : n < 0 ? 7 : 0",
+	  "\\begin{cases} n(m-1) + 1 & \\text{if } m \\geq 1 \\land n \\geq 0 \\\\ 7 & \\text{if } n < 0 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "two_pieces_undefined", "[n] -> { n : n >= 0; -n : n < 0 }", 0, NULL, NULL,
+	  "n if n >= 0; -n if n < 0",
+	  "n >= 0 ? n : -n",
+	  "\\begin{cases} n & \\text{if } n \\geq 0 \\\\ -n & \\text{if } n < 0 \\end{cases}" },
+	{ "divisible", "[n] -> { 1/4*n : n >= 1 and n mod 4 = 0 }", 1, NULL, NULL,
+	  "n/4 if n >= 1 && n % 4 == 0; 0 otherwise",
+	  "n >= 1 && n % 4 == 0 ? n/4 : 0",
+	  "\\begin{cases} \\frac{n}{4} & \\text{if } n \\geq 1 \\land n \\equiv 0 \\pmod{4} \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "residue", "[m, n] -> { n + 1 : n >= 0 and m mod 3 = 1 }", 1, NULL, NULL,
+	  "n + 1 if n >= 0 && m % 3 == 1; 0 otherwise",
+	  "n >= 0 && m % 3 == 1 ? n + 1 : 0",
+	  "\\begin{cases} n + 1 & \\text{if } n \\geq 0 \\land m \\equiv 1 \\pmod{3} \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "nested_floor", "[n, m, k] -> { floor((n + floor(m/3))/2) + k*floor(m/3) : n >= 0 }",
+	  1, NULL, NULL,
+	  "k*floor(m/3) + floor((m + 3*n)/6) if n >= 0; 0 otherwise",
+	  "n >= 0 ? k*floor(m/3) + floor((m + 3*n)/6) : 0",
+	  "\\begin{cases} k\\,\\left\\lfloor \\frac{m}{3} \\right\\rfloor + \\left\\lfloor \\frac{m + 3n}{6} \\right\\rfloor & \\text{if } n \\geq 0 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "floor_power", "[n] -> { floor(n/2)^2 - 1/3*n : n >= 5 or n <= -5 }", 1, NULL, NULL,
+	  "(3*floor(n/2)^2 - n)/3 if n <= -5 || n >= 5; 0 otherwise",
+	  "n <= -5 || n >= 5 ? (3*floor(n/2)^2 - n)/3 : 0",
+	  "\\begin{cases} \\frac{3\\left\\lfloor \\frac{n}{2} \\right\\rfloor^{2} - n}{3} & \\text{if } n \\geq 5 \\lor n \\leq -5 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "cyclic_count", "[n] -> { floor((n - 1)/3) + 1 : n >= 1 }", 1, NULL, NULL,
+	  /* ISL normalizes floor((n - 1)/3) + 1 */
+	  "floor((n + 2)/3) if n >= 1; 0 otherwise",
+	  "n >= 1 ? floor((n + 2)/3) : 0",
+	  "\\begin{cases} \\left\\lfloor \\frac{n + 2}{3} \\right\\rfloor & \\text{if } n \\geq 1 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "stencil_pairs", "[n, m] -> { 2n*m - n - m : n >= 1 and m >= 1 }", 1, NULL, NULL,
+	  "m*(2*n-1) - n if m >= 1 && n >= 1; 0 otherwise",
+	  "m >= 1 && n >= 1 ? m*(2*n-1) - n : 0",
+	  "\\begin{cases} m(2n-1) - n & \\text{if } m \\geq 1 \\land n \\geq 1 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "multi_letter", "[mb, nb] -> { mb*nb + 2mb }", 0, NULL, NULL,
+	  "mb*(nb+2)", "mb*(nb+2)", "\\mathit{mb}(\\mathit{nb}+2)" },
+	{ "cubic_flat", "[n] -> { n^3 - 2n + 5 }", 0, NULL, NULL,
+	  "n^3 - 2*n + 5", "n^3 - 2*n + 5", "n^{3} - 2n + 5" },
+	{ "ncom_example1", "[o, m, n, M, N] -> { o*m*N - o*m + o*n*M - o*n }", 0, NULL, NULL,
+	  "m*o*(N-1) + n*o*(M-1)", "m*o*(N-1) + n*o*(M-1)", "mo(N-1) + no(M-1)" },
+	/* Laurent values: block lengths replaced by quotients */
+	{ "w_example1", "[mb, nb, o] -> { mb*nb*o }", 0, "mb=m/M;nb=n/N", "m*n*o/(M*N)",
+	  "m*n*o/(M*N)", "m*n*o/(M*N)", "\\frac{mno}{MN}" },
+	{ "h_example1", "[mb, nb, oN, oM, M, N] -> { mb*(N-1)*oN + (M-1)*oM*nb }", 0,
+	  "mb=m/M;nb=n/N;oN=o/N;oM=o/M", "(o*m*(N-1) + o*n*(M-1))/(M*N)",
+	  "(m*o*(N-1) + n*o*(M-1))/(M*N)", "(m*o*(N-1) + n*o*(M-1))/(M*N)",
+	  "\\frac{mo(N-1) + no(M-1)}{MN}" },
+	{ "h0_example2", "[oM, nb, M] -> { oM*nb*(M-1) }", 0, "oM=o/M;nb=n/N",
+	  "o*n*(M-1)/(M*N)",
+	  "n*o*(M-1)/(M*N)", "n*o*(M-1)/(M*N)", "\\frac{no(M-1)}{MN}" },
+	{ "mixed_denominators", "[mb, n] -> { mb + n^2 + 1 }", 0, "mb=m/M",
+	  "m/M + n^2 + 1",
+	  "m/M + n^2 + 1", "m/M + n^2 + 1", "\\frac{m}{M} + n^{2} + 1" },
+	{ "negative_power", "[mb] -> { 3*mb^2 - mb }", 0, "mb=m/M", "3*m^2/M^2 - m/M",
+	  "m*(3*m-M)/M^2", "m*(3*m-M)/M^2", "\\frac{m(3m-M)}{M^{2}}" },
+	{ "shift_subst", "[n, m] -> { n*m + n : n >= 0 and m >= 0 }", 1, "n=n+1",
+	  "n >= -1 && m >= 0 ? (n+1)*(m+1) : 0",
+	  "(m+1)*(n+1) if m >= 0 && n >= -1; 0 otherwise",
+	  "m >= 0 && n >= -1 ? (m+1)*(n+1) : 0",
+	  "\\begin{cases} (m+1)(n+1) & \\text{if } m \\geq 0 \\land n \\geq -1 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	{ "floor_subst_constant", "[n, k] -> { k*floor((n+1)/2) }", 0, "n=5",
+	  "3*k", "3*k", "3*k", "3k" },
+};
+
+#define NCASES ((int)(sizeof(cases) / sizeof(cases[0])))
+
+/* ------------------------------------------------------------------ helpers */
+
+static int dump_mode(void)
+{
+	const char *s = getenv("FORMULA_DUMP");
+	return s && *s && strcmp(s, "0") != 0;
+}
+
+/* A deterministic pseudo-random sequence (no global state: the caller keeps it). */
+static long long next_value(uint64_t *seed, long long lo, long long hi)
+{
+	*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+	return lo + (long long)((*seed >> 33) % (uint64_t)(hi - lo + 1));
+}
+
+/* Grid sizes (names starting with an upper-case letter) stay positive, as
+ * divisors must; other parameters range over negative values too. */
+static void random_point(uint64_t *seed, char **names, int n, long long *values)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		values[i] = isupper((unsigned char)names[i][0]) ?
+			next_value(seed, 1, 6) : next_value(seed, -5, 12);
+}
+
+/* The formula of a case, with its substitutions applied. */
+static struct formula *build(isl_ctx *ctx, const struct fcase *c,
+	isl_pw_qpolynomial **pwqp_out)
+{
+	isl_pw_qpolynomial *pwqp = isl_pw_qpolynomial_read_from_str(ctx, c->isl);
+	struct formula *f;
+	char *subst, *tok, *save = NULL;
+
+	assert_non_null(pwqp);
+	f = c->zero ? formula_from_pw_qpolynomial_zero_outside(pwqp)
+		: formula_from_pw_qpolynomial(pwqp);
+	assert_non_null(f);
+	if (pwqp_out)
+		*pwqp_out = pwqp;
+	else
+		isl_pw_qpolynomial_free(pwqp);
+	if (!c->subst)
+		return f;
+	subst = strdup(c->subst);
+	for (tok = strtok_r(subst, ";", &save); tok; tok = strtok_r(NULL, ";", &save)) {
+		char *eq = strchr(tok, '='), *err = NULL;
+		struct formula_expr *e;
+		struct formula *r, *g;
+		assert_non_null(eq);
+		*eq = '\0';
+		e = formula_parse_expr(eq + 1, &err);
+		assert_non_null(e);
+		r = formula_from_expr(e);
+		assert_non_null(r);
+		g = formula_subst(f, tok, r);
+		assert_non_null(g);
+		formula_free(f);
+		formula_free(r);
+		formula_expr_free(e);
+		f = g;
+	}
+	free(subst);
+	return f;
+}
+
+/* The parameter names to vary: the formula's, plus the ISL space's. */
+static char **case_params(const struct formula *f, isl_pw_qpolynomial *pwqp, int *n)
+{
+	int nf, i, k;
+	char **fn = formula_params(f, &nf);
+	isl_space *space = isl_pw_qpolynomial_get_space(pwqp);
+	int np = isl_space_dim(space, isl_dim_param);
+	char **all = calloc(nf + np + 1, sizeof(*all));
+
+	*n = 0;
+	for (i = 0; i < nf; i++)
+		all[(*n)++] = strdup(fn[i]);
+	for (i = 0; i < np; i++) {
+		const char *name = isl_space_get_dim_name(space, isl_dim_param, i);
+		for (k = 0; k < *n; k++)
+			if (strcmp(all[k], name) == 0)
+				break;
+		if (k == *n)
+			all[(*n)++] = strdup(name);
+	}
+	isl_space_free(space);
+	formula_params_free(fn, nf);
+	return all;
+}
+
+static void free_names(char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* ISL's value of PWQP at the point (0 outside its domain). */
+static void isl_value(isl_pw_qpolynomial *pwqp, char **names, const long long *values,
+	int n, mpq_t out)
+{
+	isl_space *space = isl_pw_qpolynomial_get_domain_space(pwqp);
+	isl_point *pnt = isl_point_zero(isl_space_copy(space));
+	isl_val *v;
+	mpz_t z;
+	int i, np = isl_space_dim(space, isl_dim_param);
+
+	for (i = 0; i < np; i++) {
+		const char *name = isl_space_get_dim_name(space, isl_dim_param, i);
+		int k;
+		for (k = 0; k < n; k++)
+			if (strcmp(names[k], name) == 0)
+				pnt = isl_point_set_coordinate_val(pnt, isl_dim_param, i,
+					isl_val_int_from_si(isl_space_get_ctx(space),
+						(long)values[k]));
+	}
+	isl_space_free(space);
+	v = isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(pwqp), pnt);
+	assert_non_null(v);
+	mpz_init(z);
+	isl_val_get_num_gmp(v, z);
+	mpq_set_num(out, z);
+	isl_val_get_den_gmp(v, z);
+	mpq_set_den(out, z);
+	mpq_canonicalize(out);
+	mpz_clear(z);
+	isl_val_free(v);
+}
+
+/* Whether PWQP's domain holds the point. */
+static int isl_in_domain(isl_pw_qpolynomial *pwqp, char **names,
+	const long long *values, int n)
+{
+	isl_set *dom = isl_pw_qpolynomial_domain(isl_pw_qpolynomial_copy(pwqp));
+	int i, np = isl_set_dim(dom, isl_dim_param), empty;
+
+	for (i = 0; i < np; i++) {
+		const char *name = isl_set_get_dim_name(dom, isl_dim_param, i);
+		int k;
+		for (k = 0; k < n; k++)
+			if (strcmp(names[k], name) == 0)
+				break;
+		dom = isl_set_fix_si(dom, isl_dim_param, i, (int)values[k]);
+	}
+	empty = isl_set_is_empty(dom);
+	isl_set_free(dom);
+	return !empty;
+}
+
+static void print_literal(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '\\' || *s == '"')
+			putchar('\\');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+/* ------------------------------------------------------------------ per case */
+
+static void test_strings(void **state)
+{
+	const struct fcase *c = *state;
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct formula *f = build(ctx, c, NULL);
+	const char *want[3] = { c->text, c->expr, c->latex };
+	int s;
+
+	for (s = 0; s < 3; s++) {
+		char *got = formula_to_string(f, (enum formula_style)s);
+		char *again = formula_to_string(f, (enum formula_style)s);
+		assert_non_null(got);
+		assert_string_equal(got, again); /* deterministic */
+		if (dump_mode()) {
+			printf("# %s %d: ", c->name, s);
+			print_literal(got);
+			putchar('\n');
+		} else if (want[s]) {
+			assert_string_equal(got, want[s]);
+		}
+		free(got);
+		free(again);
+	}
+	formula_free(f);
+	isl_ctx_free(ctx);
+}
+
+/* formula_eval against ISL (or the expected expression), and the printed EXPR
+ * (and TEXT, when it is in the grammar) parsed back, at 40 points. */
+static void test_values(void **state)
+{
+	const struct fcase *c = *state;
+	isl_ctx *ctx = isl_ctx_alloc();
+	isl_pw_qpolynomial *pwqp;
+	struct formula *f = build(ctx, c, &pwqp);
+	char *expr = formula_to_string(f, FORMULA_EXPR);
+	char *text = formula_to_string(f, FORMULA_TEXT);
+	struct formula_expr *pe, *pt = NULL, *want = NULL;
+	char **names, *err = NULL;
+	int n, i, checked = 0;
+	long long values[16];
+	uint64_t seed = 12345;
+	mpq_t a, b;
+
+	pe = formula_parse_expr(expr, &err);
+	if (!pe)
+		fail_msg("EXPR %s does not parse: %s", expr, err);
+	if (!strstr(text, " if ") && !strstr(text, "otherwise")) {
+		pt = formula_parse_expr(text, &err);
+		if (!pt)
+			fail_msg("TEXT %s does not parse: %s", text, err);
+	}
+	if (c->expect) {
+		want = formula_parse_expr(c->expect, &err);
+		assert_non_null(want);
+	}
+	names = case_params(f, pwqp, &n);
+	assert_true(n <= 16);
+	mpq_init(a);
+	mpq_init(b);
+	for (i = 0; i < 40; i++) {
+		int defined;
+		random_point(&seed, names, n, values);
+		defined = c->zero || c->subst || isl_in_domain(pwqp, names, values, n);
+		if (formula_eval(f, (const char *const *)names, values, n, a) < 0) {
+			if (defined && !c->subst)
+				fail_msg("%s: formula_eval failed inside the domain", c->name);
+			continue;
+		}
+		if (want) {
+			assert_int_equal(formula_expr_eval(want, (const char *const *)names,
+				values, n, b), 0);
+		} else {
+			assert_true(defined);
+			isl_value(pwqp, names, values, n, b);
+		}
+		if (!mpq_equal(a, b))
+			fail_msg("%s: point %d: formula %s, expected %s", c->name, i,
+				mpq_get_str(NULL, 10, a), mpq_get_str(NULL, 10, b));
+		assert_int_equal(formula_expr_eval(pe, (const char *const *)names, values,
+			n, b), 0);
+		if (!mpq_equal(a, b))
+			fail_msg("%s: EXPR %s gives %s at point %d, formula %s", c->name,
+				expr, mpq_get_str(NULL, 10, b), i, mpq_get_str(NULL, 10, a));
+		if (pt) {
+			assert_int_equal(formula_expr_eval(pt, (const char *const *)names,
+				values, n, b), 0);
+			assert_true(mpq_equal(a, b));
+		}
+		checked++;
+	}
+	assert_true(checked >= 20);
+	mpq_clear(a);
+	mpq_clear(b);
+	free_names(names, n);
+	formula_expr_free(pe);
+	formula_expr_free(pt);
+	formula_expr_free(want);
+	free(expr);
+	free(text);
+	formula_free(f);
+	isl_pw_qpolynomial_free(pwqp);
+	isl_ctx_free(ctx);
+}
+
+/* ------------------------------------------------------------------ evaluation */
+
+static void test_eval_undefined(void **state)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	isl_pw_qpolynomial *p = isl_pw_qpolynomial_read_from_str(ctx,
+		"[n] -> { 1/2*n*(n+1) : n >= 0 }");
+	struct formula *u = formula_from_pw_qpolynomial(p);
+	struct formula *z = formula_from_pw_qpolynomial_zero_outside(p);
+	const char *names[] = { "n", "m" };
+	long long in[] = { 10, 3 }, out[] = { -3, 3 };
+	mpq_t v;
+
+	(void)state;
+	mpq_init(v);
+	assert_int_equal(formula_eval(u, names, in, 2, v), 0);
+	assert_int_equal(mpz_get_si(mpq_numref(v)), 55);
+	assert_int_equal(formula_eval(u, names, out, 2, v), -1); /* undefined */
+	assert_int_equal(formula_eval(z, names, out, 2, v), 0);
+	assert_int_equal(mpq_sgn(v), 0);
+	assert_int_equal(formula_eval(z, names + 1, in + 1, 1, v), -1); /* no n */
+	assert_int_equal(formula_get_outside(z), FORMULA_ZERO_OUTSIDE);
+	assert_int_equal(formula_get_outside(u), FORMULA_UNDEFINED_OUTSIDE);
+	mpq_clear(v);
+	formula_free(u);
+	formula_free(z);
+	isl_pw_qpolynomial_free(p);
+	isl_ctx_free(ctx);
+}
+
+static void test_eval_division_by_zero(void **state)
+{
+	struct formula_expr *e = formula_parse_expr("m/M", NULL);
+	struct formula *f = formula_from_expr(e);
+	const char *names[] = { "m", "M" };
+	long long zero[] = { 4, 0 }, two[] = { 4, 2 };
+	mpq_t v;
+
+	(void)state;
+	mpq_init(v);
+	assert_non_null(f);
+	assert_int_equal(formula_eval(f, names, zero, 2, v), -1);
+	assert_int_equal(formula_expr_eval(e, names, zero, 2, v), -1);
+	assert_int_equal(formula_eval(f, names, two, 2, v), 0);
+	assert_int_equal(mpz_get_si(mpq_numref(v)), 2);
+	mpq_clear(v);
+	formula_free(f);
+	formula_expr_free(e);
+}
+
+/* ------------------------------------------------------------------ the grammar */
+
+struct grammar_case {
+	const char *text;
+	const char *value; /* exact value with n = 7, m = -3, M = 4; NULL: error */
+};
+
+static const struct grammar_case grammar_cases[] = {
+	{ "1 + 2*3", "7" },
+	{ "2^3^2", "512" },
+	{ "-2^2", "-4" },
+	{ "(n + 1)/2", "4" },
+	{ "n/2", "7/2" },
+	{ "n % 4", "3" },
+	{ "m % 4", "1" },
+	{ "m/M", "-3/4" },
+	{ "M^-2", "1/16" },
+	{ "floor(n/2) + ceil(n/2)", "7" },
+	{ "floor(m/2)", "-2" },
+	{ "ceil(m/2)", "-1" },
+	{ "max(n, m, M)", "7" },
+	{ "min(n, m, M)", "-3" },
+	{ "n >= 1 && m % 3 == 0 ? n : m", "7" },
+	{ "n < 1 || m > 0 ? 1 : 2", "2" },
+	{ "n != 7 ? 1 : n == 7 ? 2 : 3", "2" },
+	{ "n <= 7", "1" },
+	{ "n > 7", "0" },
+	{ "1/0", NULL },
+	{ "2^(1/2)", NULL },
+	{ "x + 1", NULL },
+	{ "0 && 1/0", "0" },
+};
+
+static void test_grammar_eval(void **state)
+{
+	const char *names[] = { "n", "m", "M" };
+	long long values[] = { 7, -3, 4 };
+	size_t i;
+	mpq_t v, want;
+
+	(void)state;
+	mpq_init(v);
+	mpq_init(want);
+	for (i = 0; i < sizeof(grammar_cases) / sizeof(grammar_cases[0]); i++) {
+		const struct grammar_case *g = &grammar_cases[i];
+		char *err = NULL;
+		struct formula_expr *e = formula_parse_expr(g->text, &err);
+		int r;
+		if (!e)
+			fail_msg("%s: %s", g->text, err);
+		r = formula_expr_eval(e, names, values, 3, v);
+		if (!g->value) {
+			if (r != -1)
+				fail_msg("%s: evaluated, expected an error", g->text);
+		} else {
+			assert_int_equal(mpq_set_str(want, g->value, 10), 0);
+			mpq_canonicalize(want);
+			if (r != 0 || !mpq_equal(v, want))
+				fail_msg("%s: got %s, expected %s", g->text,
+					r ? "error" : mpq_get_str(NULL, 10, v), g->value);
+		}
+		formula_expr_free(e);
+	}
+	mpq_clear(v);
+	mpq_clear(want);
+}
+
+struct syntax_case {
+	const char *text;
+	const char *error;
+};
+
+static const struct syntax_case syntax_cases[] = {
+	{ "1 +", "column 4: unexpected end of input" },
+	{ "(n + 1", "column 7: ')' expected" },
+	{ "floor n", "column 7: '(' expected after function name" },
+	{ "floor(n, m)", "column 1: floor and ceil take one argument" },
+	{ "n ? 1", "column 6: ':' expected in 'c ? a : b'" },
+	{ "n m", "column 3: unexpected text after the expression" },
+	{ "n & m", "column 3: unexpected text after the expression" },
+	{ "#", "column 1: number, name or '(' expected" },
+};
+
+static void test_grammar_errors(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(syntax_cases) / sizeof(syntax_cases[0]); i++) {
+		char *err = NULL;
+		struct formula_expr *e = formula_parse_expr(syntax_cases[i].text, &err);
+		assert_null(e);
+		assert_non_null(err);
+		assert_string_equal(err, syntax_cases[i].error);
+		free(err);
+	}
+}
+
+
+/* ------------------------------------------------------------------ identities */
+
+/* A formula from a case-style description: an ISL quasi-polynomial when it
+ * starts with '[', else an EXPR-grammar expression (one piece, everywhere). */
+static struct formula *make(isl_ctx *ctx, const char *text, int zero)
+{
+	struct formula *f;
+
+	if (text[0] == '[') {
+		isl_pw_qpolynomial *p = isl_pw_qpolynomial_read_from_str(ctx, text);
+		assert_non_null(p);
+		f = zero ? formula_from_pw_qpolynomial_zero_outside(p)
+			: formula_from_pw_qpolynomial(p);
+		isl_pw_qpolynomial_free(p);
+	} else {
+		char *err = NULL;
+		struct formula_expr *e = formula_parse_expr(text, &err);
+		if (!e)
+			fail_msg("%s: %s", text, err);
+		f = formula_from_expr(e);
+		formula_expr_free(e);
+	}
+	assert_non_null(f);
+	return f;
+}
+
+struct identity {
+	const char *a, *b;
+	int zero_a, zero_b;
+	int want; /* 1 identical, 0 different, -1 undecided */
+};
+
+static const struct identity identities[] = {
+	/* the paper's h, Example 1, written two ways */
+	{ "(o*m*(N-1) + o*n*(M-1))/(M*N)",
+	  "o*m/M - o*m/(M*N) + o*n/N - o*n/(M*N)", 0, 0, 1 },
+	{ "(o*m*(N-1) + o*n*(M-1))/(M*N)", "(o*m*(N-1) + o*n*M)/(M*N)", 0, 0, 0 },
+	/* the paper's cost, Example 2, against the sum of its parts */
+	{ "m*n*(o+N)/(M*N) + g*(o*n*(M-1) + m*n*(N-1))/(M*N) + 2*l",
+	  "m*n*o/(M*N) + m*n*N/(M*N) + g*o*n*(M-1)/(M*N) + g*m*n*(N-1)/(M*N) + l + l",
+	  0, 0, 1 },
+	{ "m*n*(o+N)/(M*N) + 2*l", "m*n*(o+N)/(M*N) + l", 0, 0, 0 },
+	{ "n*(n+1)/2", "[n] -> { 1/2*n^2 + 1/2*n }", 0, 0, 1 },
+	{ "n*(n+1)/2", "[n] -> { 1/2*n^2 + 1/2*n + 1/1000 }", 0, 0, 0 },
+	/* pieces split differently */
+	{ "[n] -> { 1/2*n*(n+1) : n >= 0 }",
+	  "[n] -> { 1/2*n^2 + 1/2*n : 0 <= n <= 10; 1/2*n*(n+1) : n > 10 }", 1, 1, 1 },
+	/* zero outside against a value defined everywhere: differ at n = -2 */
+	{ "[n] -> { 1/2*n*(n+1) : n >= 0 }", "n*(n+1)/2", 1, 0, 0 },
+	/* ... but agree with it where it is defined */
+	{ "[n] -> { 1/2*n*(n+1) : n >= 0 }", "n*(n+1)/2", 0, 0, 1 },
+	/* an identity that holds only on the condition (ISL's gist sees it) */
+	{ "[n] -> { n : n mod 2 = 0 }", "[n] -> { 2*floor(n/2) : n mod 2 = 0 }", 0, 0, 1 },
+	{ "[n] -> { n : n mod 3 = 0 }", "[n] -> { 2*floor(n/2) : n mod 3 = 0 }", 0, 0, 0 },
+	{ "[n, m] -> { n : n = 2m }", "[n, m] -> { 2m : n = 2m }", 0, 0, 1 },
+	/* floors */
+	{ "floor((m + 3)/4)", "[m] -> { floor((m+3)/4) }", 0, 0, 1 },
+	{ "floor((m + 3)/4)", "floor((m + 2)/4)", 0, 0, 0 },
+	{ "floor(n/2) + floor((n+1)/2)", "n", 0, 0, 1 },
+	/* max and min */
+	{ "max(n, m) + min(n, m)", "n + m", 0, 0, -1 },
+	{ "max(n, m) + min(n, m)", "max(m, n) + min(m, n)", 0, 0, 1 },
+	{ "max(n, m)", "min(n, m)", 0, 0, 0 },
+	{ "max(n, n + 1)", "n + 1", 0, 0, 1 },
+	/* Laurent: m/M against mb once m = mb*M */
+	{ "m/M*N", "N*m/M", 0, 0, 1 },
+	{ "m/M", "m/N", 0, 0, 0 },
+};
+
+static void test_identities(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(identities) / sizeof(identities[0]); i++) {
+		const struct identity *t = &identities[i];
+		isl_ctx *ctx = isl_ctx_alloc();
+		struct formula *a = make(ctx, t->a, t->zero_a);
+		struct formula *b = make(ctx, t->b, t->zero_b);
+		int got = formula_equal(a, b), back = formula_equal(b, a);
+		if (got != t->want || back != t->want)
+			fail_msg("formula_equal(%s, %s) = %d, %d; expected %d", t->a, t->b,
+				got, back, t->want);
+		formula_free(a);
+		formula_free(b);
+		isl_ctx_free(ctx);
+	}
+}
+
+/* ------------------------------------------------------------------ algebra */
+
+static const char *const operands[] = {
+	"[n] -> { 1/2*n*(n+1) : n >= 0 }",
+	"[m] -> { floor((m+3)/4) : m >= 0 }",
+	"[n, m] -> { n*m - n + 1 : n >= 0 and m >= 1; 7 : n < 0 }",
+	"[n] -> { n : n >= 0; -n : n < 0 }",
+	"[n] -> { 1/4*n : n >= 1 and n mod 4 = 0 }",
+	"m*n/M + 1",
+	"max(n, m) - 3",
+	"-n^2 + m",
+};
+
+enum { A_ADD, A_SUB, A_MUL, A_MAX, A_MIN, A_SCALE, A_NEG, A_COUNT };
+
+static void apply_q(int op, mpq_t out, const mpq_t a, const mpq_t b, const mpq_t k)
+{
+	switch (op) {
+	case A_ADD: mpq_add(out, a, b); break;
+	case A_SUB: mpq_sub(out, a, b); break;
+	case A_MUL: mpq_mul(out, a, b); break;
+	case A_MAX: mpq_set(out, mpq_cmp(a, b) >= 0 ? a : b); break;
+	case A_MIN: mpq_set(out, mpq_cmp(a, b) <= 0 ? a : b); break;
+	case A_SCALE: mpq_mul(out, a, k); break;
+	default: mpq_neg(out, a); break;
+	}
+}
+
+static struct formula *apply_f(int op, const struct formula *a,
+	const struct formula *b, const mpq_t k)
+{
+	switch (op) {
+	case A_ADD: return formula_add(a, b);
+	case A_SUB: return formula_sub(a, b);
+	case A_MUL: return formula_mul(a, b);
+	case A_MAX: return formula_max(a, b);
+	case A_MIN: return formula_min(a, b);
+	case A_SCALE: return formula_scale(a, k);
+	default: return formula_neg(a);
+	}
+}
+
+/* Every operation on every pair of operands (each zero-outside and not), by
+ * evaluation at 24 points: the result is defined exactly where the operands
+ * are (zero outside counting as defined), with the operation's value. */
+static void test_algebra(void **state)
+{
+	const char *names[] = { "n", "m", "M" };
+	size_t nops = sizeof(operands) / sizeof(operands[0]), i, j;
+	uint64_t seed = 99;
+	mpq_t va, vb, vr, want, k;
+	int op, z, checked = 0;
+
+	(void)state;
+	mpq_init(va);
+	mpq_init(vb);
+	mpq_init(vr);
+	mpq_init(want);
+	mpq_init(k);
+	mpq_set_si(k, -5, 3);
+	for (i = 0; i < nops; i++)
+		for (j = 0; j < nops; j++)
+			for (z = 0; z < 4; z++) {
+				isl_ctx *ctx = isl_ctx_alloc();
+				struct formula *a = make(ctx, operands[i], z & 1);
+				struct formula *b = make(ctx, operands[j], z & 2);
+				for (op = 0; op < A_COUNT; op++) {
+					struct formula *r = apply_f(op, a, b, k);
+					int p;
+					assert_non_null(r);
+					for (p = 0; p < 24; p++) {
+						long long v[3];
+						int da, db, dr, unary = op >= A_SCALE;
+						v[0] = next_value(&seed, -6, 9);
+						v[1] = next_value(&seed, -6, 9);
+						v[2] = next_value(&seed, 1, 5);
+						da = formula_eval(a, names, v, 3, va) == 0;
+						db = unary || formula_eval(b, names, v, 3, vb) == 0;
+						dr = formula_eval(r, names, v, 3, vr) == 0;
+						if (dr != (da && db))
+							fail_msg("op %d on %s, %s at (%lld,%lld,%lld): "
+								"defined %d, operands %d %d", op,
+								operands[i], operands[j], v[0], v[1],
+								v[2], dr, da, db);
+						if (!dr)
+							continue;
+						apply_q(op, want, va, vb, k);
+						if (!mpq_equal(vr, want))
+							fail_msg("op %d on %s, %s at (%lld,%lld,%lld)",
+								op, operands[i], operands[j], v[0],
+								v[1], v[2]);
+						checked++;
+					}
+					formula_free(r);
+				}
+				formula_free(a);
+				formula_free(b);
+				isl_ctx_free(ctx);
+			}
+	assert_true(checked > 1000);
+	mpq_clear(va);
+	mpq_clear(vb);
+	mpq_clear(vr);
+	mpq_clear(want);
+	mpq_clear(k);
+}
+
+/* formula_subst(f, name, r) evaluates as f with name set to r's value. */
+static void test_subst(void **state)
+{
+	static const struct { const char *f, *name, *r; } subs[] = {
+		{ "[n, m] -> { n*m - n + 1 : n >= 0 and m >= 1; 7 : n < 0 }", "n", "m + 2" },
+		{ "[n, m] -> { floor((n + m)/3) : n >= 0 }", "n", "2*m - 1" },
+		{ "[n] -> { 1/4*n : n >= 1 and n mod 4 = 0 }", "n", "4*m" },
+		{ "n^2 + m", "n", "m/M" },
+		{ "[n, M] -> { n*M - 1 : n >= 1 }", "M", "3" },
+		{ "max(n, m)", "n", "max(m, M)" },
+		{ "[n] -> { n : n >= 0; -n : n < 0 }", "n", "[m] -> { m - 1 : m >= 0 }" },
+	};
+	const char *names[] = { "n", "m", "M" };
+	uint64_t seed = 7;
+	size_t i;
+	int p, checked = 0;
+	mpq_t vr, vs, vf;
+
+	(void)state;
+	mpq_init(vr);
+	mpq_init(vs);
+	mpq_init(vf);
+	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		isl_ctx *ctx = isl_ctx_alloc();
+		struct formula *f = make(ctx, subs[i].f, 1);
+		struct formula *r = make(ctx, subs[i].r, 0);
+		struct formula *s = formula_subst(f, subs[i].name, r);
+		if (!s)
+			fail_msg("subst %s := %s in %s failed", subs[i].name, subs[i].r,
+				subs[i].f);
+		for (p = 0; p < 30; p++) {
+			long long v[3], w[3];
+			int k, dr, ds;
+			v[0] = next_value(&seed, -6, 9);
+			v[1] = next_value(&seed, -6, 9);
+			v[2] = next_value(&seed, 1, 5);
+			dr = formula_eval(r, names, v, 3, vr) == 0;
+			ds = formula_eval(s, names, v, 3, vs) == 0;
+			if (!dr) {
+				assert_false(ds);
+				continue;
+			}
+			assert_true(ds);
+			if (mpz_cmp_ui(mpq_denref(vr), 1) != 0)
+				continue; /* f cannot be evaluated at a fraction */
+			for (k = 0; k < 3; k++)
+				w[k] = strcmp(names[k], subs[i].name) == 0 ?
+					mpz_get_si(mpq_numref(vr)) : v[k];
+			assert_int_equal(formula_eval(f, names, w, 3, vf), 0);
+			if (!mpq_equal(vs, vf))
+				fail_msg("subst %s := %s in %s at (%lld,%lld,%lld)",
+					subs[i].name, subs[i].r, subs[i].f, v[0], v[1], v[2]);
+			checked++;
+		}
+		formula_free(f);
+		formula_free(r);
+		formula_free(s);
+		isl_ctx_free(ctx);
+	}
+	assert_true(checked > 100);
+	mpq_clear(vr);
+	mpq_clear(vs);
+	mpq_clear(vf);
+}
+
+/* A substitution that would leave a condition non-affine is refused. */
+static void test_subst_refused(void **state)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct formula *f = make(ctx, "[mb] -> { 2*mb : mb >= 1 }", 0);
+	struct formula *r = make(ctx, "m/M", 0);
+	struct formula *s = formula_subst(f, "mb", r);
+	isl_set *ctxset = isl_set_read_from_str(ctx, "[mb] -> { : mb >= 1 }");
+	struct formula *g = formula_gist(f, ctxset);
+	struct formula *t;
+	char *text;
+
+	(void)state;
+	assert_null(s);
+	/* after dropping the condition in its context it goes through */
+	assert_non_null(g);
+	t = formula_subst(g, "mb", r);
+	assert_non_null(t);
+	text = formula_to_string(t, FORMULA_TEXT);
+	assert_string_equal(text, "2*m/M");
+	free(text);
+	isl_set_free(ctxset);
+	formula_free(f);
+	formula_free(r);
+	formula_free(g);
+	formula_free(t);
+	isl_ctx_free(ctx);
+}
+
+/* Costs print grouped by g and l when asked. */
+static void test_print_by(void **state)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct formula *f = make(ctx,
+		"m*n*o/(M*N) + m*n*N/(M*N) + g*o*n*(M-1)/(M*N) + g*m*n*(N-1)/(M*N) + 2*l", 0);
+	const char *by[] = { "g", "l" };
+	char *text = formula_to_string_by(f, FORMULA_TEXT, by, 2);
+	char *latex = formula_to_string_by(f, FORMULA_LATEX, by, 2);
+	char *plain = formula_to_string(f, FORMULA_TEXT);
+
+	(void)state;
+	assert_string_equal(text,
+		"m*n*(N+o)/(M*N) + g*(m*n*(N-1) + n*o*(M-1))/(M*N) + 2*l");
+	assert_string_equal(latex,
+		"\\frac{mn(N+o)}{MN} + \\frac{g(mn(N-1) + no(M-1))}{MN} + 2l");
+	assert_string_equal(plain,
+		"(g*m*n*(N-1) + g*n*o*(M-1) + m*n*(N+o))/(M*N) + 2*l");
+	free(text);
+	free(latex);
+	free(plain);
+	formula_free(f);
+	isl_ctx_free(ctx);
+}
+
+/* ------------------------------------------------------------------ runner */
+
+int main(void)
+{
+	static const struct CMUnitTest fixed[] = {
+		cmocka_unit_test(test_eval_undefined),
+		cmocka_unit_test(test_eval_division_by_zero),
+		cmocka_unit_test(test_grammar_eval),
+		cmocka_unit_test(test_grammar_errors),
+		cmocka_unit_test(test_identities),
+		cmocka_unit_test(test_algebra),
+		cmocka_unit_test(test_subst),
+		cmocka_unit_test(test_subst_refused),
+		cmocka_unit_test(test_print_by),
+	};
+	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
+	size_t ntests = nfixed + 2 * NCASES, k = 0;
+	struct CMUnitTest *tests = calloc(ntests, sizeof(*tests));
+	char **names = calloc(2 * NCASES, sizeof(*names));
+	int i, r;
+
+	for (i = 0; i < NCASES; i++) {
+		char buf[128];
+		snprintf(buf, sizeof(buf), "strings/%s", cases[i].name);
+		names[2 * i] = strdup(buf);
+		snprintf(buf, sizeof(buf), "values/%s", cases[i].name);
+		names[2 * i + 1] = strdup(buf);
+		tests[k].name = names[2 * i];
+		tests[k].test_func = test_strings;
+		tests[k++].initial_state = (void *)&cases[i];
+		tests[k].name = names[2 * i + 1];
+		tests[k].test_func = test_values;
+		tests[k++].initial_state = (void *)&cases[i];
+	}
+	for (i = 0; i < (int)nfixed; i++)
+		tests[k++] = fixed[i];
+	r = _cmocka_run_group_tests("formula", tests, ntests, NULL, NULL);
+	for (i = 0; i < 2 * NCASES; i++)
+		free(names[i]);
+	free(names);
+	free(tests);
+	return r;
+}
