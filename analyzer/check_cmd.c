@@ -1,11 +1,6 @@
 /* --check and --print: load, parse and check each specification. */
 #include "analyzer/commands.h"
-#include "analyzer/check.h"
-#include "grammar/diag.h"
-#include "grammar/parse.h"
-#include "grammar/source.h"
-
-#include <string.h>
+#include "analyzer/load.h"
 
 static const char *plural(int n, const char *one, const char *many)
 {
@@ -26,37 +21,15 @@ static void print_summary(FILE *out, const char *name, const struct checked_spec
 /* Checks one file; returns an exit status. */
 static int check_file(const char *path, const struct options *opt)
 {
-	struct source src;
-	if (source_load(&src, path, opt->err) < 0)
-		return EXIT_SPEC;
-	struct diag dg;
-	diag_init(&dg, opt->err, &src);
-	const char *nul = memchr(src.text, '\0', src.len);
-	if (nul) {
-		int line, col;
-		source_position(&src, (size_t)(nul - src.text), &line, &col);
-		diag_error(&dg, (struct span){line, col, line, col},
-			   "NUL byte in the input: a specification is text");
-		diag_flush(&dg);
-		diag_free(&dg);
-		source_free(&src);
-		return EXIT_SPEC;
-	}
-	bool parsed;
-	struct ast_spec *spec = parse_source(&src, &dg, &parsed);
-	struct checked_spec *cs = parsed ? check_spec(spec, &dg) : NULL;
-	diag_flush(&dg);
-	int status = cs ? EXIT_OK : EXIT_SPEC;
-	if (cs) {
+	struct loaded_spec ls;
+	int status = spec_load(&ls, path, opt->err) == 0 ? EXIT_OK : EXIT_SPEC;
+	if (status == EXIT_OK) {
 		if (opt->print)
-			print_spec(opt->out, spec);
+			print_spec(opt->out, ls.ast);
 		else
-			print_summary(opt->out, src.name, cs);
+			print_summary(opt->out, ls.src.name, ls.cs);
 	}
-	checked_spec_free(cs);
-	ast_spec_free(spec);
-	diag_free(&dg);
-	source_free(&src);
+	spec_unload(&ls);
 	return status;
 }
 

@@ -9,7 +9,7 @@ static void block_cyclic_owner_concrete(FILE *out, const struct dist *d, const c
 }
 
 const struct dist_ops dist_block_cyclic_ops = {
-	.name = "blockcyclic",
+	.name = "block-cyclic",
 	.owner_concrete = block_cyclic_owner_concrete,
 	.digits = {.n = 3, .size = {DIGIT_LOCAL, DIGIT_AXIS, DIGIT_BLOCK}, .owner = 1},
 };

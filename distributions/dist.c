@@ -1,7 +1,6 @@
 /* The registry of distribution kinds. */
 #include "distributions/dist.h"
 
-#include <string.h>
 
 static const struct dist_ops *const kinds[DIST_NKINDS] = {
 	[DIST_NONE] = &dist_none_ops,
@@ -16,12 +15,4 @@ const struct dist_ops *dist_ops(enum dist_kind kind)
 	if ((int)kind < 0 || kind >= DIST_NKINDS)
 		return NULL;
 	return kinds[kind];
-}
-
-int dist_kind_from_name(const char *name)
-{
-	for (int k = 0; k < DIST_NKINDS; k++)
-		if (strcmp(kinds[k]->name, name) == 0)
-			return k;
-	return -1;
 }

@@ -64,8 +64,6 @@ struct dist_ops {
 };
 
 const struct dist_ops *dist_ops(enum dist_kind kind);
-/* The kind named NAME ("block", "cyclic", "blockcyclic", "identity", "*"), or -1. */
-int dist_kind_from_name(const char *name);
 
 /* The ops of each kind, defined in their own modules. */
 extern const struct dist_ops dist_none_ops;

@@ -38,14 +38,7 @@ enum sym_kind {
 	SYM_NONE,      /* unresolved (an error was reported) */
 };
 
-/* One-dimensional distribution kinds. */
-enum dist_kind {
-	DIST_NONE,         /* '*': not distributed (lives at coordinate 0) */
-	DIST_BLOCK,        /* block: the paper's "linear" */
-	DIST_CYCLIC,       /* cyclic */
-	DIST_BLOCK_CYCLIC, /* cyclic(B): blocks of B elements dealt cyclically */
-	DIST_IDENTITY,     /* identity: index i lives at coordinate i */
-};
+#include "grammar/dist_kind.h"
 
 /* Comparison operators, in a chain such as 1 <= i < n - 1. */
 enum cmp_op { CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_EQ, CMP_NE };
