@@ -15,11 +15,30 @@
 #include "analyzer/relations.h"
 #include "analyzer/symbolic.h"
 
+/* Every formula of a candidate, by number: 8 per superstep, then the total. */
+enum { STEP_FORMULAS = 8 };
+
+static int nformulas(const struct candidate_cost *c)
+{
+	return c->nsteps * STEP_FORMULAS + 1;
+}
+
+static struct formula **formula_slot(struct candidate_cost *c, int k)
+{
+	if (k == c->nsteps * STEP_FORMULAS)
+		return &c->cost;
+	struct step_cost *sc = &c->steps[k / STEP_FORMULAS];
+	struct formula **all[STEP_FORMULAS] = {&sc->fan_in, &sc->fan_out, &sc->w, &sc->h,
+					       &sc->h_in, &sc->h_out, &sc->ncom, &sc->cost};
+	return all[k % STEP_FORMULAS];
+}
+
 /* One computation's state: the first failure wins. */
 struct job {
 	struct count_engine *engine;
 	const struct model *m;
 	int naxes;
+	const long *sizes;    /* the concrete grid, NULL when symbolic */
 	enum cost_status status;
 	char *reason;
 };
@@ -82,6 +101,35 @@ static __isl_give isl_pw_qpolynomial *sum(__isl_take isl_pw_qpolynomial *a,
 	return isl_pw_qpolynomial_add(a, b);
 }
 
+/* max over the processes of G (a function of the coordinates, its set
+ * dimensions) on a concrete grid, as the max of one formula per process: exact
+ * where no single process is the largest for every parameter value. */
+static struct formula *max_per_process(__isl_keep isl_pw_qpolynomial *g, const long size[],
+				       int naxes)
+{
+	long n = 1;
+	for (int a = 0; a < naxes; a++)
+		n *= size[a];
+	struct formula *acc = formula_const_si(0);
+	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(g);
+	for (long q = 0; q < n && acc; q++) {
+		isl_pw_qpolynomial *h = isl_pw_qpolynomial_copy(g);
+		for (int a = 0, rest = (int)q; a < naxes; a++) {
+			h = isl_pw_qpolynomial_fix_val(h, isl_dim_in, (unsigned)a,
+						       isl_val_int_from_si(ctx, rest % size[a]));
+			rest /= (int)size[a];
+		}
+		h = isl_pw_qpolynomial_project_domain_on_params(h);
+		struct formula *f = h ? formula_from_pw_qpolynomial_zero_outside(h) : NULL;
+		isl_pw_qpolynomial_free(h);
+		struct formula *next = f ? formula_max(acc, f) : NULL;
+		formula_free(f);
+		formula_free(acc);
+		acc = next;
+	}
+	return acc;
+}
+
 /* max over the processes of F (a function of the coordinates, the first
  * parameters), as a formula. */
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
@@ -91,21 +139,29 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 		return NULL;
 	if (!f)
 		return formula_const_si(0);
-	isl_set *range = isl_set_move_dims(isl_set_copy(processes), isl_dim_param, 0, isl_dim_set,
-					   0, j->naxes);
-	range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(f));
+	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
+							      0, isl_dim_param, 0, j->naxes);
+	isl_set *range = isl_set_reset_tuple_id(isl_set_copy(processes));
+	range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(g));
 	isl_pw_qpolynomial *r = NULL;
 	char *reason = NULL;
-	enum count_status st = count_max(j->engine, f, j->naxes, range, &r, &reason);
-	isl_set_free(range);
-	if (st != COUNT_EXACT) {
+	enum count_status st = count_max(j->engine, g, range, &r, &reason);
+	struct formula *fm = NULL;
+	if (st == COUNT_EXACT) {
+		fm = formula_from_pw_qpolynomial_zero_outside(r);
+	} else if (st == COUNT_REFUSED && j->sizes &&
+		   (fm = max_per_process(g, j->sizes, j->naxes))) {
+		free(reason);
+		reason = NULL;
+	} else {
 		job_fail(j, from_count(st), reason, what);
-		return NULL;
+		reason = NULL;
 	}
 	free(reason);
-	struct formula *fm = formula_from_pw_qpolynomial_zero_outside(r);
 	isl_pw_qpolynomial_free(r);
-	if (!fm)
+	isl_pw_qpolynomial_free(g);
+	isl_set_free(range);
+	if (!fm && j->status == COST_OK)
 		job_fail(j, COST_FAILED, NULL, what);
 	return fm;
 }
@@ -277,15 +333,8 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		const char *axis = j->m->axes[lp->axis];
 		struct formula *v = local_value(lp, axis);
 		bool ok = v != NULL;
-		for (int s = 0; s < out->nsteps && v; s++) {
-			struct step_cost *sc = &out->steps[s];
-			struct formula **all[] = {&sc->fan_in, &sc->fan_out, &sc->w, &sc->h,
-						  &sc->h_in, &sc->h_out, &sc->ncom, &sc->cost};
-			for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
-				subst_local(all[k], lp->name, v, context, &ok);
-		}
-		if (v)
-			subst_local(&out->cost, lp->name, v, context, &ok);
+		for (int k = 0; v && k < nformulas(out); k++)
+			subst_local(formula_slot(out, k), lp->name, v, context, &ok);
 		formula_free(v);
 		char *text = NULL;
 		int r = lp->block == 1 ? asprintf(&text, "%s divides %s", axis, lp->extent)
@@ -305,13 +354,81 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 	}
 }
 
+/* What the formulas may take for granted: the specification's assumptions, axis
+ * sizes and extents at least 1, block lengths at least 1; on a concrete grid the
+ * axes are fixed and gone. */
+static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
+					const struct cost_request *req,
+					const struct symbolic_info *info)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	fputs("[", f);
+	for (int i = 0; i < m->nparams; i++)
+		fprintf(f, "%s%s", i ? ", " : "", m->params[i]);
+	for (int a = 0; a < m->naxes; a++)
+		fprintf(f, "%s%s", m->nparams + a ? ", " : "", m->axes[a]);
+	for (int l = 0; l < info->nlocals; l++)
+		fprintf(f, ", %s", info->locals[l].name);
+	fprintf(f, "] -> { : (%s)", m->assumptions);
+	for (int a = 0; a < m->naxes; a++) {
+		if (req->symbolic)
+			fprintf(f, " and %s >= 1", m->axes[a]);
+		else
+			fprintf(f, " and %s = %ld", m->axes[a], req->sizes[a]);
+	}
+	for (int x = 0; x < m->narrays; x++)
+		for (int d = 0; d < m->arrays[x].ndims; d++)
+			fprintf(f, " and %s >= 1", m->arrays[x].extents[d]);
+	for (int l = 0; l < info->nlocals; l++)
+		fprintf(f, " and %s >= 1", info->locals[l].name);
+	fputs(" }", f);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	isl_set *set = isl_set_read_from_str(ctx, text);
+	free(text);
+	for (int a = m->naxes - 1; !req->symbolic && set && a >= 0; a--) {
+		int pos = isl_set_find_dim_by_name(set, isl_dim_param, m->axes[a]);
+		if (pos >= 0)
+			set = isl_set_project_out(set, isl_dim_param, (unsigned)pos, 1);
+	}
+	return set;
+}
+
+/* *F simplified in CONTEXT: conditions that always hold there go, and pieces with
+ * the same value merge. */
+static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
+{
+	if (!*f)
+		return;
+	struct formula *h = formula_coalesce(*f, context);
+	if (!h) {
+		job_fail(j, COST_FAILED, NULL, "simplifying a formula");
+		return;
+	}
+	formula_free(*f);
+	*f = h;
+}
+
+static void tidy_all(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
+{
+	for (int k = 0; k < nformulas(out); k++)
+		tidy(j, formula_slot(out, k), context);
+}
+
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
 				const struct cost_request *req, struct candidate_cost *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->name = m->cands[cand].name;
 	out->steps = calloc((size_t)m->nsteps + 1, sizeof(*out->steps));
-	struct job j = {.engine = engine, .m = m, .naxes = m->naxes};
+	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
+			.sizes = req->symbolic ? NULL : req->sizes};
 	if (!out->steps)
 		job_fail(&j, COST_FAILED, NULL, "cost");
 	struct symbolic_info info = {0};
@@ -362,31 +479,13 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		step_relations_clear(&r);
 	}
 	out->cost = total;
-	if (j.status == COST_OK && req->symbolic) {
-		/* The context the block lengths live in, for simplifying conditions. */
-		isl_set *context = NULL;
-		if (info.nlocals > 0) {
-			char *text = NULL;
-			FILE *f;
-			size_t len;
-			if ((f = open_memstream(&text, &len))) {
-				fputs("[", f);
-				for (int l = 0; l < info.nlocals; l++)
-					fprintf(f, "%s%s", l ? ", " : "", info.locals[l].name);
-				for (int a = 0; a < m->naxes; a++)
-					fprintf(f, ", %s", m->axes[a]);
-				fputs("] -> { : ", f);
-				for (int l = 0; l < info.nlocals; l++)
-					fprintf(f, "%s >= 1 and ", info.locals[l].name);
-				for (int a = 0; a < m->naxes; a++)
-					fprintf(f, "%s >= 1 and ", m->axes[a]);
-				fputs("true }", f);
-				fclose(f);
-			}
-			context = text ? isl_set_read_from_str(engine->ctx, text) : NULL;
-			free(text);
-		}
-		if (context)
+	if (j.status == COST_OK) {
+		isl_set *context = cost_context(engine->ctx, m, req, &info);
+		if (!context)
+			job_fail(&j, COST_FAILED, NULL, "the assumptions");
+		else
+			tidy_all(&j, out, context);
+		if (context && req->symbolic)
 			substitute_locals(&j, &info, context, out);
 		isl_set_free(context);
 	}
@@ -398,19 +497,9 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 
 void candidate_cost_clear(struct candidate_cost *c)
 {
-	for (int s = 0; s < c->nsteps; s++) {
-		struct step_cost *sc = &c->steps[s];
-		formula_free(sc->fan_in);
-		formula_free(sc->fan_out);
-		formula_free(sc->w);
-		formula_free(sc->h);
-		formula_free(sc->h_in);
-		formula_free(sc->h_out);
-		formula_free(sc->ncom);
-		formula_free(sc->cost);
-	}
+	for (int k = 0; c->steps && k < nformulas(c); k++)
+		formula_free(*formula_slot(c, k));
 	free(c->steps);
-	formula_free(c->cost);
 	for (int i = 0; i < c->nassumptions; i++)
 		free(c->assumptions[i]);
 	free(c->assumptions);

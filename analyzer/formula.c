@@ -1450,6 +1450,110 @@ struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *contex
 	return map_conditions(f, gist_fn, context);
 }
 
+/* The formula that is piece I's value on piece J's condition. */
+static struct formula *value_on(const struct formula *f, int i, int j)
+{
+	f->vars->refs++;
+	struct formula *g = fml_formula_alloc(f->vars, 1);
+	if (!g)
+		return NULL;
+	g->n = 1;
+	g->outside = FORMULA_UNDEFINED_OUTSIDE;
+	g->p[0].cond = f->p[j].cond ? isl_set_copy(f->p[j].cond) : NULL;
+	g->p[0].val = fml_node_copy(f->vars, f->p[i].val);
+	if (!g->p[0].val || (f->p[j].cond && !g->p[0].cond)) {
+		formula_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+static void drop_piece(struct formula *r, int j)
+{
+	isl_set_free(r->p[j].cond);
+	fml_node_free(r->vars, r->p[j].val);
+	memmove(&r->p[j], &r->p[j + 1], sizeof(*r->p) * (size_t)(r->n - j - 1));
+	r->n--;
+}
+
+static int is_zero_piece(const struct formula *r, int j)
+{
+	return r->p[j].val->kind == FK_POLY && fml_poly_is_zero(r->vars, r->p[j].val);
+}
+
+struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context)
+{
+	struct formula *r = NULL;
+	if (!f || !context)
+		return NULL;
+	/* Where a zero-outside formula has no piece, it is a zero piece. */
+	if (f->outside == FORMULA_ZERO_OUTSIDE) {
+		struct formula *z = formula_const_si(0);
+		formula_set_outside(z, FORMULA_ZERO_OUTSIDE);
+		r = z ? formula_add(f, z) : NULL;
+		formula_free(z);
+		if (r)
+			r->outside = FORMULA_ZERO_OUTSIDE;
+	} else {
+		r = formula_copy(f);
+	}
+	/* Conditions keep all they know (M == 1 rather than M <= 1 given M >= 1)
+	 * while values are compared: the gist comes at the end. */
+	struct formula *g = r ? formula_restrict(r, isl_set_copy(context)) : NULL;
+	formula_free(r);
+	r = g;
+	if (!r)
+		return NULL;
+	r->outside = f->outside;
+	/* Disjoint pieces, so that any two can merge without changing who wins. */
+	for (int j = 1; j < r->n; j++)
+		for (int i = 0; i < j && r->p[j].cond; i++) {
+			if (!r->p[i].cond) {
+				drop_piece(r, j--);
+				break;
+			}
+			r->p[j].cond = isl_set_subtract(r->p[j].cond, isl_set_copy(r->p[i].cond));
+			if (!r->p[j].cond) {
+				formula_free(r);
+				return NULL;
+			}
+		}
+	for (int j = 1; j < r->n; j++) {
+		for (int i = 0; i < j; i++) {
+			if (!r->p[i].cond || !r->p[j].cond)
+				continue;
+			/* Does one value hold on the other's condition too? */
+			int keep = -1;
+			for (int dir = 0; dir < 2 && keep < 0; dir++) {
+				int from = dir ? i : j, to = dir ? j : i;
+				struct formula *a = value_on(r, to, from), *b = value_on(r, from, from);
+				if (a && b && formula_equal(a, b) == 1)
+					keep = to;
+				formula_free(a);
+				formula_free(b);
+			}
+			if (keep < 0)
+				continue;
+			int gone = keep == i ? j : i;
+			r->p[keep].cond = isl_set_coalesce(
+				isl_set_union(r->p[keep].cond, isl_set_copy(r->p[gone].cond)));
+			if (!r->p[keep].cond) {
+				formula_free(r);
+				return NULL;
+			}
+			drop_piece(r, gone);
+			j = 0; /* start over: the merged piece may now meet others */
+			break;
+		}
+	}
+	for (int j = 0; j < r->n && r->outside == FORMULA_ZERO_OUTSIDE; j++)
+		if (is_zero_piece(r, j))
+			drop_piece(r, j--);
+	g = formula_gist(r, context);
+	formula_free(r);
+	return g;
+}
+
 /* ---------------------------------------------------------------- substitution */
 
 /* R as D*R = sum COEF[i]*x_i + C0 with integer COEF, C0 and the x_i parameters;

@@ -110,6 +110,14 @@ struct formula *formula_restrict(const struct formula *f, __isl_take isl_set *co
  * do not meet CONTEXT dropped: equal to F on CONTEXT, and printed shorter. */
 struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *context);
 
+/* F on CONTEXT with as few pieces as can be proven: when one piece's value
+ * equals another's on that other's condition (formula_equal proves it), the two
+ * pieces become one; for a zero-outside formula the region with no piece counts
+ * as a zero piece.  Conditions are then simplified in CONTEXT as formula_gist
+ * does.  For a value computed case by case (M == 1, M >= 2) this gives back the
+ * one formula that holds in every case. */
+struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context);
+
 /* Mark F as zero or undefined outside its pieces. */
 void formula_set_outside(struct formula *f, enum formula_outside outside);
 enum formula_outside formula_get_outside(const struct formula *f);

@@ -156,6 +156,16 @@ static isl_space *param_space(isl_ctx *ctx, char **names, int n)
 	return space;
 }
 
+static isl_stat piece_is_zero(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
+{
+	int *all = user;
+	if (isl_qpolynomial_is_zero(qp) != isl_bool_true)
+		*all = 0;
+	isl_set_free(set);
+	isl_qpolynomial_free(qp);
+	return isl_stat_ok;
+}
+
 /* 1 when ISL shows that X's numerator vanishes on COND (NULL: everywhere). */
 static int isl_says_zero(isl_ctx *ctx, const struct fvars *V, const struct fnode *x,
 	isl_set *cond, char **names, int n)
@@ -180,7 +190,15 @@ static int isl_says_zero(isl_ctx *ctx, const struct fvars *V, const struct fnode
 	isl_space_free(space);
 	pwqp = isl_pw_qpolynomial_alloc(isl_set_copy(dom), qp);
 	pwqp = isl_pw_qpolynomial_gist(pwqp, dom);
+	/* isl_pw_qpolynomial_is_zero only says whether there is no piece: a piece
+	 * whose polynomial the gist reduced to 0 must be looked at. */
 	zero = isl_pw_qpolynomial_is_zero(pwqp);
+	if (zero == isl_bool_false) {
+		int all = 1;
+		if (isl_pw_qpolynomial_foreach_piece(pwqp, &piece_is_zero, &all) < 0)
+			all = 0;
+		zero = all ? isl_bool_true : isl_bool_false;
+	}
 	isl_pw_qpolynomial_free(pwqp);
 	return zero == isl_bool_true;
 }
@@ -428,13 +446,18 @@ int formula_equal(const struct formula *f, const struct formula *g)
 		return -1;
 	for (i = 0; i < d->n && result != 0; i++) {
 		const struct fnode *x = d->p[i].val;
-		isl_set *cond = d->p[i].cond;
+		/* Parameters the condition does not involve would stay behind when it
+		 * is aligned to the names below and give it a different space. */
+		isl_set *cond = d->p[i].cond ? isl_set_drop_unused_params(isl_set_copy(d->p[i].cond))
+					     : NULL;
 		isl_ctx *ctx;
 		char **names;
 		int n;
 
-		if (fml_poly_is_zero(d->vars, x))
+		if (fml_poly_is_zero(d->vars, x)) {
+			isl_set_free(cond);
 			continue;
+		}
 		if (cond) {
 			ctx = isl_set_get_ctx(cond);
 		} else {
@@ -448,6 +471,7 @@ int formula_equal(const struct formula *f, const struct formula *g)
 			names = formula_params(&one, &n);
 		}
 		if (!names) {
+			isl_set_free(cond);
 			result = -1;
 			break;
 		}
@@ -459,6 +483,7 @@ int formula_equal(const struct formula *f, const struct formula *g)
 				result = -1;
 		}
 		formula_params_free(names, n);
+		isl_set_free(cond);
 	}
 	formula_free(d);
 	if (own)

@@ -45,16 +45,28 @@ static const char *term_name(const struct checked_spec *cs, struct ast_var *cons
 	}
 }
 
+/* F as ISL text that reads well too: "n - 1", "2*i + k", "0". */
 static void print_affine(FILE *out, const struct checked_spec *cs, struct ast_var *const *vars,
 			 const struct affine *f)
 {
-	fprintf(out, "(%lld", f->constant);
+	bool first = true;
 	for (int i = 0; i < f->nterms; i++) {
 		const struct affine_term *t = &f->terms[i];
-		fprintf(out, " %c %lld*%s", t->coef < 0 ? '-' : '+',
-			t->coef < 0 ? -t->coef : t->coef, term_name(cs, vars, t));
+		long long c = t->coef;
+		if (first)
+			fputs(c < 0 ? "-" : "", out);
+		else
+			fputs(c < 0 ? " - " : " + ", out);
+		if (c != 1 && c != -1)
+			fprintf(out, "%lld*", c < 0 ? -c : c);
+		fputs(term_name(cs, vars, t), out);
+		first = false;
 	}
-	fputs(")", out);
+	if (first)
+		fprintf(out, "%lld", f->constant);
+	else if (f->constant)
+		fprintf(out, " %c %lld", f->constant < 0 ? '-' : '+',
+			f->constant < 0 ? -f->constant : f->constant);
 }
 
 static char *affine_text(struct lowering *lw, struct ast_var *const *vars, const struct affine *f)
@@ -103,9 +115,9 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 						   "quantifier is not supported by the analysis yet");
 				break;
 			}
-			fputs(" and ", out);
+			fputs(" and (", out);
 			print_affine(out, lw->cs, vars, &a->f);
-			fprintf(out, " mod %lld = 0", a->divisor.constant);
+			fprintf(out, ") mod %lld = 0", a->divisor.constant);
 			break;
 		case ATOM_OWNER:
 			if (!preds || a->negated) {
