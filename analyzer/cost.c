@@ -15,8 +15,8 @@
 #include "analyzer/relations.h"
 #include "analyzer/symbolic.h"
 
-/* Every formula of a candidate, by number: 8 per superstep, then the total. */
-enum { STEP_FORMULAS = 8 };
+/* Every formula of a candidate, by number: 6 per superstep, then the total. */
+enum { STEP_FORMULAS = 6 };
 
 static int nformulas(const struct candidate_cost *c)
 {
@@ -28,8 +28,8 @@ static struct formula **formula_slot(struct candidate_cost *c, int k)
 	if (k == c->nsteps * STEP_FORMULAS)
 		return &c->cost;
 	struct step_cost *sc = &c->steps[k / STEP_FORMULAS];
-	struct formula **all[STEP_FORMULAS] = {&sc->fan_in, &sc->fan_out, &sc->w, &sc->h,
-					       &sc->h_in, &sc->h_out, &sc->ncom, &sc->cost};
+	struct formula **all[STEP_FORMULAS] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom,
+					       &sc->cost};
 	return all[k % STEP_FORMULAS];
 }
 
@@ -415,11 +415,6 @@ static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 	*f = h;
 }
 
-static void tidy_all(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
-{
-	for (int k = 0; k < nformulas(out); k++)
-		tidy(j, formula_slot(out, k), context);
-}
 
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
 				const struct cost_request *req, struct candidate_cost *out)
@@ -449,8 +444,11 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		}
 		struct per_process p = {0};
 		count_step(&j, &r, &p);
-		sc->fan_in = to_formula(&j, p.fan_in, "fan-in");
-		sc->fan_out = to_formula(&j, p.fan_out, "fan-out");
+		/* The context this step's counts live in; tidy each quantity once,
+		 * and what is built from tidy parts only when it has pieces to merge. */
+		isl_set *context = cost_context(engine->ctx, m, req, &info);
+		if (!context)
+			job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		sc->ncom = to_formula(&j, p.ncom, "NCom");
 		sc->h_in = max_over(&j, p.fan_in, r.processes, "h_in");
 		sc->h_out = max_over(&j, p.fan_out, r.processes, "h_out");
@@ -464,17 +462,27 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			sc->h = max_over(&j, both ? both : p.fan_in ? p.fan_in : p.fan_out,
 					 r.processes, "h");
 			isl_pw_qpolynomial_free(both);
-		} else if (j.status == COST_OK) {
-			sc->h = formula_max(sc->h_in, sc->h_out);
 		}
+		tidy(&j, &sc->ncom, context);
+		tidy(&j, &sc->h_in, context);
+		tidy(&j, &sc->h_out, context);
+		tidy(&j, &sc->w, context);
+		tidy(&j, &sc->h, context);
+		if (j.status == COST_OK && req->h == H_MAX)
+			sc->h = formula_max(sc->h_in, sc->h_out);
 		if (j.status == COST_OK) {
 			sc->cost = bsp_cost(sc->w, sc->h);
+			if (formula_n_pieces(sc->h) > 1)
+				tidy(&j, &sc->h, context);
+			if (formula_n_pieces(sc->cost) > 1)
+				tidy(&j, &sc->cost, context);
 			struct formula *t = sc->cost ? formula_add(total, sc->cost) : NULL;
 			formula_free(total);
 			total = t;
 			if (!sc->h || !sc->cost || !total)
 				job_fail(&j, COST_FAILED, NULL, m->steps[s].name);
 		}
+		isl_set_free(context);
 		per_process_clear(&p);
 		step_relations_clear(&r);
 	}
@@ -483,8 +491,8 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
 		if (!context)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
-		else
-			tidy_all(&j, out, context);
+		else if (formula_n_pieces(out->cost) > 1)
+			tidy(&j, &out->cost, context);
 		if (context && req->symbolic)
 			substitute_locals(&j, &info, context, out);
 		isl_set_free(context);

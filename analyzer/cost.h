@@ -32,7 +32,6 @@ struct cost_request {
 
 struct step_cost {
 	const char *name;     /* the model's */
-	struct formula *fan_in, *fan_out;   /* functions of the coordinates q0, q1, ... */
 	struct formula *w, *h, *h_in, *h_out, *ncom, *cost;
 };
 

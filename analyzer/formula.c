@@ -1476,6 +1476,43 @@ static void drop_piece(struct formula *r, int j)
 	r->n--;
 }
 
+/* 1 when the values of pieces I and J differ at a sample point of J's condition
+ * (a cheap way to rule out most pairs before a proof is attempted). */
+static int differ_at_sample(const struct formula *r, int i, int j)
+{
+	isl_point *pt = isl_set_sample_point(isl_set_copy(r->p[j].cond));
+	if (!pt || isl_point_is_void(pt) != isl_bool_false) {
+		isl_point_free(pt);
+		return 0;
+	}
+	isl_size n = isl_set_dim(r->p[j].cond, isl_dim_param);
+	const char **names = calloc((size_t)n + 1, sizeof(*names));
+	long long *values = calloc((size_t)n + 1, sizeof(*values));
+	int differ = 0;
+	for (int k = 0; names && values && k < n; k++) {
+		isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_param, k);
+		names[k] = isl_set_get_dim_name(r->p[j].cond, isl_dim_param, k);
+		values[k] = v ? isl_val_get_num_si(v) : 0;
+		isl_val_free(v);
+	}
+	struct feval_env env;
+	if (names && values && fml_env_init(&env, r->vars, names, values, n) == 0) {
+		fmpq_t a, b;
+		fmpq_init(a);
+		fmpq_init(b);
+		if (fml_node_eval(r->vars, r->p[i].val, &env, a) == 0 &&
+		    fml_node_eval(r->vars, r->p[j].val, &env, b) == 0)
+			differ = !fmpq_equal(a, b);
+		fmpq_clear(a);
+		fmpq_clear(b);
+		fml_env_clear(&env, r->vars);
+	}
+	free(names);
+	free(values);
+	isl_point_free(pt);
+	return differ;
+}
+
 static int is_zero_piece(const struct formula *r, int j)
 {
 	return r->p[j].val->kind == FK_POLY && fml_poly_is_zero(r->vars, r->p[j].val);
@@ -1483,28 +1520,50 @@ static int is_zero_piece(const struct formula *r, int j)
 
 struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context)
 {
-	struct formula *r = NULL;
 	if (!f || !context)
 		return NULL;
-	/* Where a zero-outside formula has no piece, it is a zero piece. */
-	if (f->outside == FORMULA_ZERO_OUTSIDE) {
-		struct formula *z = formula_const_si(0);
-		formula_set_outside(z, FORMULA_ZERO_OUTSIDE);
-		r = z ? formula_add(f, z) : NULL;
-		formula_free(z);
-		if (r)
-			r->outside = FORMULA_ZERO_OUTSIDE;
-	} else {
-		r = formula_copy(f);
-	}
 	/* Conditions keep all they know (M == 1 rather than M <= 1 given M >= 1)
 	 * while values are compared: the gist comes at the end. */
-	struct formula *g = r ? formula_restrict(r, isl_set_copy(context)) : NULL;
-	formula_free(r);
-	r = g;
+	struct formula *r = formula_copy(f);
 	if (!r)
 		return NULL;
-	r->outside = f->outside;
+	for (int i = 0; i < r->n; i++) {
+		r->p[i].cond = r->p[i].cond ? isl_set_intersect(r->p[i].cond, isl_set_copy(context))
+					    : isl_set_copy(context);
+		isl_bool empty = isl_set_is_empty(r->p[i].cond);
+		if (empty < 0) {
+			formula_free(r);
+			return NULL;
+		}
+		if (empty)
+			drop_piece(r, i--);
+	}
+	/* Where a zero-outside formula has no piece in CONTEXT, it is a zero piece. */
+	if (f->outside == FORMULA_ZERO_OUTSIDE) {
+		isl_set *rest = isl_set_copy(context);
+		for (int i = 0; i < r->n && rest; i++)
+			rest = r->p[i].cond ? isl_set_subtract(rest, isl_set_copy(r->p[i].cond))
+					    : isl_set_subtract(rest, isl_set_copy(context));
+		isl_bool empty = isl_set_is_empty(rest);
+		struct fpiece *p = empty == isl_bool_false
+					   ? realloc(r->p, sizeof(*r->p) * (size_t)(r->n + 1))
+					   : NULL;
+		if (p) {
+			r->p = p;
+			p[r->n].cond = rest;
+			p[r->n].val = fml_poly_zero(r->vars);
+			rest = NULL;
+			if (!p[r->n++].val) {
+				formula_free(r);
+				return NULL;
+			}
+		}
+		isl_set_free(rest);
+		if (empty < 0 || (empty == isl_bool_false && !p)) {
+			formula_free(r);
+			return NULL;
+		}
+	}
 	/* Disjoint pieces, so that any two can merge without changing who wins. */
 	for (int j = 1; j < r->n; j++)
 		for (int i = 0; i < j && r->p[j].cond; i++) {
@@ -1524,6 +1583,8 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 				continue;
 			/* Does one value hold on the other's condition too? */
 			int keep = -1;
+			if (differ_at_sample(r, i, j) && differ_at_sample(r, j, i))
+				continue;
 			for (int dir = 0; dir < 2 && keep < 0; dir++) {
 				int from = dir ? i : j, to = dir ? j : i;
 				struct formula *a = value_on(r, to, from), *b = value_on(r, from, from);
@@ -1549,7 +1610,7 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 	for (int j = 0; j < r->n && r->outside == FORMULA_ZERO_OUTSIDE; j++)
 		if (is_zero_piece(r, j))
 			drop_piece(r, j--);
-	g = formula_gist(r, context);
+	struct formula *g = formula_gist(r, context);
 	formula_free(r);
 	return g;
 }
