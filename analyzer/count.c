@@ -81,6 +81,7 @@ struct query {
 	isl_pw_qpolynomial *level[32];
 	int steps, pieces, splits;
 	double add_ms;
+	struct timespec start;
 	enum count_status status;
 	char *reason;
 	bool overflow;
@@ -90,6 +91,22 @@ struct query {
 
 static void set_reason(struct query *q, enum count_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+static double elapsed_seconds(const struct query *q)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - q->start.tv_sec) + (now.tv_nsec - q->start.tv_nsec) / 1e9;
+}
+
+/* The wall-clock guard, when the engine has one. */
+static bool out_of_time(struct query *q)
+{
+	if (q->eng->max_seconds <= 0 || elapsed_seconds(q) <= q->eng->max_seconds)
+		return false;
+	set_reason(q, COUNT_REFUSED, "time limit (%.3f s) reached", q->eng->max_seconds);
+	return true;
+}
 
 static void set_reason(struct query *q, enum count_status st, const char *fmt, ...)
 {
@@ -774,6 +791,10 @@ static int emit_piece(struct query *q, const struct sys *s)
 		isl_failed(q, "building a piece of the result");
 		return -1;
 	}
+	if (out_of_time(q)) {
+		isl_pw_qpolynomial_free(piece);
+		return -1;
+	}
 	struct timespec t0, t1;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	/* binary-counter accumulation: partial sums of 1, 2, 4, ... pieces, so no
@@ -1371,6 +1392,8 @@ static void solve(struct query *q, struct sys *s)
 			set_reason(q, COUNT_REFUSED, "coefficient overflow (64-bit) during elimination");
 			return;
 		}
+		if (out_of_time(q))
+			return;
 		if (++q->steps > q->eng->max_steps) {
 			set_reason(q, COUNT_REFUSED, "elimination step limit (%d) reached",
 				   q->eng->max_steps);
@@ -1477,7 +1500,8 @@ void count_engine_init(struct count_engine *engine, isl_ctx *ctx)
 	engine->ctx = ctx;
 	engine->max_operations = 1000000;
 	engine->max_steps = 20000;
-	engine->max_pieces = 40;
+	engine->max_pieces = 24;
+	engine->max_seconds = 0;
 	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
 }
 
@@ -1486,6 +1510,7 @@ static void query_init(struct query *q, struct count_engine *eng, __isl_keep isl
 	memset(q, 0, sizeof(*q));
 	q->eng = eng;
 	q->ctx = eng->ctx;
+	clock_gettime(CLOCK_MONOTONIC, &q->start);
 	q->pspace = isl_space_params(isl_space_copy(space));
 	isl_size np = isl_space_dim(q->pspace, isl_dim_param);
 	q->np = np < 0 ? 0 : np;
@@ -1893,10 +1918,103 @@ struct nonneg_check {
 	int result; /* 1 proven so far, 0 not proven, -1 error */
 };
 
-/* On one piece: is {qp < 0} empty?  Exact when qp is quasi-affine. */
+struct factor_scan {
+	int np;
+	int common[NSLOT]; /* smallest exponent of each parameter over the terms */
+};
+
+static isl_stat scan_factor(__isl_take isl_term *term, void *user)
+{
+	struct factor_scan *fs = user;
+	for (int k = 0; k < fs->np && k < NSLOT; k++) {
+		isl_size e = isl_term_get_exp(term, isl_dim_param, (unsigned)k);
+		if (e < fs->common[k])
+			fs->common[k] = e < 0 ? 0 : e;
+	}
+	isl_term_free(term);
+	return isl_stat_ok;
+}
+
+struct divide_job {
+	isl_qpolynomial *acc;
+	int param;
+};
+
+/* acc += term / param (the term has param with exponent >= 1) */
+static isl_stat divide_term(__isl_take isl_term *term, void *user)
+{
+	struct divide_job *dj = user;
+	isl_space *space = isl_qpolynomial_get_domain_space(dj->acc);
+	isl_qpolynomial *t = isl_qpolynomial_val_on_domain(isl_space_copy(space),
+							   isl_term_get_coefficient_val(term));
+	isl_size np = isl_term_dim(term, isl_dim_param);
+	isl_size nd = isl_term_dim(term, isl_dim_div);
+	for (int k = 0; k < np; k++) {
+		isl_size e = isl_term_get_exp(term, isl_dim_param, (unsigned)k);
+		if (k == dj->param)
+			e--;
+		if (e > 0)
+			t = isl_qpolynomial_mul(t, isl_qpolynomial_pow(isl_qpolynomial_var_on_domain(
+				isl_space_copy(space), isl_dim_param, (unsigned)k), (unsigned)e));
+	}
+	for (int k = 0; k < nd; k++) {
+		isl_size e = isl_term_get_exp(term, isl_dim_div, (unsigned)k);
+		if (e > 0)
+			t = isl_qpolynomial_mul(t, isl_qpolynomial_pow(isl_qpolynomial_from_aff(
+				isl_aff_floor(isl_term_get_div(term, (unsigned)k))), (unsigned)e));
+	}
+	isl_space_free(space);
+	isl_term_free(term);
+	dj->acc = isl_qpolynomial_add(dj->acc, t);
+	return dj->acc ? isl_stat_ok : isl_stat_error;
+}
+
+static isl_stat piece_nonneg(__isl_take isl_set *dom, __isl_take isl_qpolynomial *qp, void *user);
+
+/* qp = p * q with p a parameter that is >= 0 on dom: then qp >= 0 where q >= 0.
+ * Returns 1 if it applied (and nc has the verdict), 0 if qp has no such factor. */
+static int nonneg_by_factor(__isl_keep isl_set *dom, __isl_keep isl_qpolynomial *qp,
+			    struct nonneg_check *nc)
+{
+	isl_size np = isl_set_dim(dom, isl_dim_param);
+	struct factor_scan fs;
+	fs.np = np < 0 ? 0 : np;
+	for (int k = 0; k < NSLOT; k++)
+		fs.common[k] = 1 << 20;
+	if (isl_qpolynomial_foreach_term(qp, scan_factor, &fs) < 0)
+		return 0;
+	for (int p = 0; p < fs.np && p < NSLOT; p++) {
+		if (fs.common[p] < 1 || fs.common[p] == 1 << 20)
+			continue;
+		/* p >= 0 on dom? */
+		isl_set *neg = isl_set_upper_bound_si(isl_set_copy(dom), isl_dim_param,
+						      (unsigned)p, -1);
+		isl_bool e = isl_set_is_empty(neg);
+		isl_set_free(neg);
+		if (e != isl_bool_true)
+			continue;
+		struct divide_job dj = {isl_qpolynomial_zero_on_domain(
+			isl_qpolynomial_get_domain_space(qp)), p};
+		if (isl_qpolynomial_foreach_term(qp, divide_term, &dj) < 0 || !dj.acc) {
+			isl_qpolynomial_free(dj.acc);
+			return 0;
+		}
+		piece_nonneg(isl_set_copy(dom), dj.acc, nc);
+		return 1;
+	}
+	return 0;
+}
+
+/* On one piece: is {qp < 0} empty?  Exact when qp is quasi-affine, or a product of
+ * parameters that are non-negative on the piece and a quasi-affine factor. */
 static isl_stat piece_nonneg(__isl_take isl_set *dom, __isl_take isl_qpolynomial *qp, void *user)
 {
 	struct nonneg_check *nc = user;
+	if (nonneg_by_factor(dom, qp, nc)) {
+		isl_set_free(dom);
+		isl_qpolynomial_free(qp);
+		return nc->result == 1 ? isl_stat_ok : isl_stat_error;
+	}
 	isl_space *sp = isl_set_get_space(dom);
 	struct aff_conv ac = {isl_aff_zero_on_domain(isl_local_space_from_space(sp)), true};
 	isl_stat st = isl_qpolynomial_foreach_term(qp, term_to_aff, &ac);

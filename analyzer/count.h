@@ -36,6 +36,9 @@ struct count_engine {
 	unsigned long max_operations;    /* ISL operations per query (0: unlimited) */
 	int max_steps;                   /* elimination steps per query */
 	int max_pieces;                  /* leaf pieces per query */
+	double max_seconds;              /* wall-clock guard per query (0: none); machine-
+					  * dependent, so off by default: the other limits
+					  * are deterministic */
 };
 
 /* Fill in *engine for ctx with default limits.  Sets ISL_ON_ERROR_CONTINUE on ctx. */
