@@ -192,6 +192,9 @@ static const struct entry table[] = {
 	 "[n,m] -> { [s,t,i,j] : 0 <= s < 2 and 0 <= t < 2 and 0 <= i < n and 0 <= j < m and "
 	 "i mod 2 = s and j mod 2 = t }",
 	 "[n,m] -> { floor((n + 1)/2)*floor((m + 1)/2) : n >= 0 and m >= 0 }", NULL, 2},
+	{"max_cyclic_times_param", K_MAX,
+	 "[m,o] -> { [s,i,k] : 0 <= s < 4 and 0 <= i < m and 0 <= k < o and i mod 4 = s }",
+	 "[m,o] -> { floor((m + 3)/4)*o : m >= 0 and o >= 0 }", NULL, 1},
 	{"max_independent_of_process", K_MAX,
 	 "[mb,o] -> { [s,u,k] : 0 <= s < 4 and 0 <= u < mb and 0 <= k < o }",
 	 "[mb,o] -> { mb*o : mb >= 0 and o >= 0 }", NULL, 1},
