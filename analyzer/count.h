@@ -1,0 +1,87 @@
+/* The counting engine: exact parametric counting of integer points on ISL 0.25.
+ *
+ * ISL 0.25 has no parametric counting (isl_set_card is barvinok's), so this module
+ * does it by nested summation: the set is made disjoint, every integer division is
+ * lifted into an explicit variable, and the variables are summed out one at a time
+ * in closed form (Faulhaber), splitting the parameter space into chambers where one
+ * lower and one upper bound are active.  Non-unit coefficients introduce new
+ * integer variables ceil(l/a) / floor(u/b): a bijection, so the sum stays exact.
+ * Floors that depend only on parameters become "atoms" and end up as floor()s of
+ * the resulting quasi-polynomial.
+ *
+ * Every call returns an enum count_status.  COUNT_EXACT means the result is exact
+ * for every integer value of the parameters (absent pieces are 0).  COUNT_REFUSED
+ * means the engine found no exact route and says why in *reason (which variable,
+ * which constraint); COUNT_ERROR means ISL or the engine failed (reason says how).
+ * The engine never returns a bound or an approximation as exact.
+ *
+ * Nothing is global: a struct count_engine holds the isl_ctx it was given (not
+ * owned) and the limits of one query. */
+#ifndef BSPCOST_COUNT_H
+#define BSPCOST_COUNT_H
+
+#include <isl/ctx.h>
+#include <isl/polynomial.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+enum count_status {
+	COUNT_EXACT,   /* *result is the exact answer */
+	COUNT_REFUSED, /* no exact route; *reason says which variable/constraint */
+	COUNT_ERROR,   /* ISL error, operation limit or bad input; *reason says which */
+};
+
+struct count_engine {
+	isl_ctx *ctx;                    /* not owned */
+	unsigned long max_operations;    /* ISL operations per query (0: unlimited) */
+	int max_steps;                   /* elimination steps per query */
+	int max_pieces;                  /* leaf pieces per query */
+	double max_seconds;              /* wall-clock guard per query (0: none); machine-
+					  * dependent, so off by default: the other limits
+					  * are deterministic */
+};
+
+/* Fill in *engine for ctx with default limits.  Sets ISL_ON_ERROR_CONTINUE on ctx. */
+void count_engine_init(struct count_engine *engine, isl_ctx *ctx);
+
+/* The number of integer points of set as a piecewise quasi-polynomial whose domain
+ * space is the parameter space of set.  On COUNT_EXACT *result is set (caller frees)
+ * and *reason is NULL; otherwise *result is NULL and *reason is a malloc'd message. */
+enum count_status count_points(struct count_engine *engine, __isl_keep isl_set *set,
+			       __isl_give isl_pw_qpolynomial **result, char **reason);
+
+/* The sum over the points of set of weight, a piecewise (quasi-)polynomial whose
+ * domain space is the space of set (points outside weight's domain weigh 0).
+ * The result lives on the parameter space of set, as for count_points. */
+enum count_status count_sum(struct count_engine *engine, __isl_keep isl_set *set,
+			    __isl_keep isl_pw_qpolynomial *weight,
+			    __isl_give isl_pw_qpolynomial **result, char **reason);
+
+/* The exact maximum of f over its set dimensions (the process coordinates):
+ * f is a piecewise quasi-polynomial on [P] -> { [s...] } (a count, so >= 0,
+ * absent pieces are 0), range (may be NULL: f's domain) a set in the same space
+ * that bounds the coordinates, e.g. 0 <= s < 4.  The result is on the parameter
+ * space [P].  Exact routes, in order: f has one piece that does not depend on
+ * s (project); the coordinates range over a finite box independent of the
+ * parameters (concrete grid): each value is fixed and one candidate is proven
+ * >= every other for all parameters; isl_pw_qpolynomial_bound says its bound is
+ * tight.  Otherwise COUNT_REFUSED, never a loose bound. */
+enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpolynomial *f,
+			    __isl_keep isl_set *range, __isl_give isl_pw_qpolynomial **result,
+			    char **reason);
+
+/* max over the first n_max set dimensions of set (the coordinates) of the number
+ * of points of the rest: count_points with the coordinates as parameters, then
+ * count_max over the coordinates that occur in set.  Result on set's parameters. */
+enum count_status count_max_of_count(struct count_engine *engine, __isl_keep isl_set *set,
+				     int n_max, __isl_give isl_pw_qpolynomial **result,
+				     char **reason);
+
+/* The value of pwqp (on a parameter space) at the named parameter values.  Every
+ * parameter of pwqp must be named; extra names are ignored.  Returns NULL (and a
+ * malloc'd *reason) if a parameter has no value. */
+__isl_give isl_val *count_eval(__isl_keep isl_pw_qpolynomial *pwqp, int n,
+			       const char *const names[], const long long values[],
+			       char **reason);
+
+#endif

@@ -1,0 +1,10 @@
+#!/bin/sh
+# `make bench`: run every benchmark built in $1 (the build directory).
+O=${1:-build}
+status=0
+for b in "$O"/bench/*; do
+	[ -x "$b" ] || continue
+	echo "== $(basename "$b")"
+	"$b" || status=1
+done
+exit $status

@@ -1,0 +1,467 @@
+/* Table-driven tests of the counting engine (as isl_test.c is): named sets with
+ * their known counts.  Each entry is one cmocka test.
+ *
+ * An expected count is an ISL piecewise quasi-polynomial written by hand from the
+ * closed form; the engine's result is compared with it at many parameter values,
+ * and the set itself is enumerated (isl_set_count_val with the parameters fixed) at
+ * the same values, so a wrong expectation fails as surely as a wrong engine.  An
+ * entry without an expected formula is checked against enumeration only. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <flint/flint.h>
+#include <isl/ctx.h>
+#include <isl/polynomial.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include "analyzer/count.h"
+#include "analyzer/count_print.h"
+
+/* Entries leave out the trailing fields their kind does not use. */
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
+enum kind {
+	K_COUNT,   /* count_points(set) == expect */
+	K_SUM,     /* count_sum(set, weight) == expect */
+	K_MAX,     /* count_max_of_count(set, nmax) == expect */
+	K_REFUSED, /* count_points must refuse */
+};
+
+struct entry {
+	const char *name;
+	enum kind kind;
+	const char *set;
+	const char *expect; /* NULL: enumeration only (K_COUNT) */
+	const char *weight; /* K_SUM */
+	int nmax;           /* K_MAX */
+};
+
+static const struct entry table[] = {
+	/* boxes */
+	{"box_1d", K_COUNT, "[n] -> { [i] : 0 <= i < n }", "[n] -> { n : n >= 0 }"},
+	{"box_2d", K_COUNT, "[n,m] -> { [i,j] : 0 <= i < n and 0 <= j < m }",
+	 "[n,m] -> { n*m : n >= 0 and m >= 0 }"},
+	{"box_3d", K_COUNT, "[n,m,k] -> { [i,j,l] : 0 <= i < n and 0 <= j < m and 0 <= l < k }",
+	 "[n,m,k] -> { n*m*k : n >= 0 and m >= 0 and k >= 0 }"},
+	{"box_offset", K_COUNT, "[n] -> { [i] : 2 <= i <= n + 5 }", "[n] -> { n + 4 : n >= -4 }"},
+	{"box_square_negative_params", K_COUNT, "[n] -> { [i,j] : 0 <= i < n and 0 <= j < n }",
+	 "[n] -> { n*n : n >= 0 }"},
+	{"constant_triangle", K_COUNT, "{ [i,j] : 0 <= i < 10 and 0 <= j < i }", "{ 45 }"},
+	/* triangles and tetrahedra */
+	{"triangle", K_COUNT, "[n] -> { [i,j] : 0 <= i < n and 0 <= j <= i }",
+	 "[n] -> { 1/2*n*n + 1/2*n : n >= 0 }"},
+	{"triangle_strict", K_COUNT, "[n] -> { [i,j] : 0 <= j < i < n }",
+	 "[n] -> { 1/2*n*n - 1/2*n : n >= 0 }"},
+	{"tetrahedron", K_COUNT, "[n] -> { [i,j,k] : 0 <= k <= j <= i < n }",
+	 "[n] -> { 1/6*n*n*n + 1/2*n*n + 1/3*n : n >= 0 }"},
+	{"tetrahedron_strict", K_COUNT, "[n] -> { [i,j,k] : 0 <= k < j < i < n }",
+	 "[n] -> { 1/6*n*n*n - 1/2*n*n + 1/3*n : n >= 0 }"},
+	{"triangle_two_params", K_COUNT, "[n,m] -> { [i,j] : 0 <= i < n and 0 <= j <= i and j < m }",
+	 NULL},
+	{"simplex_4d", K_COUNT, "[n] -> { [i,j,k,l] : 0 <= l <= k <= j <= i < n }",
+	 "[n] -> { 1/24*n*n*n*n + 1/4*n*n*n + 11/24*n*n + 1/4*n : n >= 0 }"},
+	/* holes */
+	{"hole_diagonal", K_COUNT, "[n] -> { [i,j] : 0 <= i < n and 0 <= j < n and i != j }",
+	 "[n] -> { n*n - n : n >= 0 }"},
+	{"hole_point", K_COUNT, "[n] -> { [i] : 0 <= i < n and i != 3 }",
+	 "[n] -> { n - 1 : n >= 4; n : 0 <= n <= 3 }"},
+	{"hole_two_lines", K_COUNT,
+	 "[n] -> { [i,j] : 0 <= i < n and 0 <= j < n and i != 0 and j != n - 1 }",
+	 "[n] -> { (n - 1)*(n - 1) : n >= 1 }"},
+	/* stencils */
+	{"stencil_1d_pairs", K_COUNT,
+	 "[n] -> { [i,j] : 0 <= i < n and 0 <= j < n and (j = i - 1 or j = i + 1) }",
+	 "[n] -> { 2*n - 2 : n >= 1 }"},
+	{"stencil_1d_radius2", K_COUNT,
+	 "[n] -> { [i,j] : 0 <= i < n and 0 <= j < n and -2 <= j - i <= 2 and j != i }",
+	 "[n] -> { 4*n - 6 : n >= 3; 2 : n = 2 }"},
+	{"stencil_2d_5point", K_COUNT,
+	 "[n,m] -> { [i,j,k,l] : 0 <= i,k < n and 0 <= j,l < m and "
+	 "((k = i + 1 and l = j) or (k = i - 1 and l = j) or (k = i and l = j + 1) or "
+	 "(k = i and l = j - 1)) }",
+	 "[n,m] -> { 4*n*m - 2*n - 2*m : n >= 1 and m >= 1 }"},
+	{"stencil_block_halo", K_COUNT,
+	 "[n] -> { [i] : 0 <= i < n and (i = 4*floor((n+3)/4) - 1 or i = 2*floor((n+3)/4)) }",
+	 NULL},
+	/* block ownership */
+	{"block_first", K_COUNT, "[n] -> { [i] : 0 <= i < n and i < floor((n + 3)/4) }",
+	 "[n] -> { floor((n + 3)/4) : n >= 0 }"},
+	{"block_second_ceil", K_COUNT,
+	 "[n] -> { [i] : 0 <= i < n and ceil(n/4) <= i < 2*ceil(n/4) }",
+	 "[n] -> { floor((n + 3)/4) : n >= 2 }"},
+	{"block_ragged_last", K_COUNT, "[n] -> { [i] : 3*floor((n + 3)/4) <= i < n }",
+	 "[n] -> { n - 3*floor((n + 3)/4) : n >= 3*floor((n + 3)/4) }"},
+	{"block_symbolic_grid", K_COUNT, "[P,b] -> { [s,u] : 0 <= s < P and 0 <= u < b }",
+	 "[P,b] -> { P*b : P >= 0 and b >= 0 }"},
+	{"block_2d_concrete", K_COUNT,
+	 "[m,o] -> { [i,k] : 0 <= i < m and 0 <= k < o and floor((m + 3)/4) <= i < "
+	 "2*floor((m + 3)/4) and not (2*floor((o + 3)/4) <= k < 3*floor((o + 3)/4)) }",
+	 NULL},
+	/* cyclic and block-cyclic ownership */
+	{"cyclic_concrete", K_COUNT, "[n] -> { [i] : 0 <= i < n and i mod 4 = 1 }",
+	 "[n] -> { floor((n + 2)/4) : n >= 0 }"},
+	{"cyclic_symbolic_offset", K_COUNT, "[n,s] -> { [i] : 0 <= i < n and exists e : i = 4e + s }",
+	 "[n,s] -> { floor((n - 1 - s)/4) + floor(s/4) + 1 : n >= 1 }"},
+	{"cyclic_2d_symbolic", K_COUNT,
+	 "[n,m,s,t] -> { [i,j] : 0 <= i < n and 0 <= j < m and exists e, f : i = 2e + s and "
+	 "j = 3f + t }",
+	 "[n,m,s,t] -> { (floor((n - 1 - s)/2) + floor(s/2) + 1) * (floor((m - 1 - t)/3) + "
+	 "floor(t/3) + 1) : n >= 1 and m >= 1 }"},
+	{"block_cyclic_concrete", K_COUNT,
+	 "[n] -> { [i] : 0 <= i < n and exists e : 0 <= i - 8e - 2 <= 1 }",
+	 "[n] -> { floor((n + 5)/8) + floor((n + 4)/8) : n >= 0 }"},
+	{"block_cyclic_symbolic", K_COUNT,
+	 "[n,s] -> { [i] : 0 <= i < n and 0 <= s <= 3 and exists e : 0 <= i - 8e - 2s <= 1 }",
+	 "[n,s] -> { floor((n - 1 - 2s)/8) + floor((n - 2 - 2s)/8) + 2 : n >= 1 and 0 <= s <= 3 }"},
+	{"cyclic_not_owner", K_COUNT,
+	 "[n] -> { [i,j] : 0 <= i < n and 0 <= j < n and (i - j) mod 3 != 0 }", NULL},
+	/* unions with overlap, empty sets */
+	{"union_overlap_1d", K_COUNT, "[n,m] -> { [i] : 0 <= i < n or 0 <= i < m }",
+	 "[n,m] -> { n : n >= m and n >= 0; m : m > n and m >= 0 }"},
+	{"union_overlap_2d", K_COUNT,
+	 "[n] -> { [i,j] : (0 <= i < n and 0 <= j < n) or (0 <= i < 2n and j = 0) }",
+	 "[n] -> { n*n + n : n >= 0 }"},
+	{"union_three", K_COUNT, "[n] -> { [i] : 0 <= i < n or 5 <= i < 10 or i = 20 }",
+	 "[n] -> { 6 : n <= 0; n + 6 : 1 <= n <= 4; 11 : 5 <= n <= 10; n + 1 : 11 <= n <= 20; "
+	 "n : n >= 21 }"},
+	{"empty_contradiction", K_COUNT, "[n] -> { [i] : 0 <= i < n and i > n }", "[n] -> { 0 }"},
+	{"empty_parity", K_COUNT, "[n] -> { [i] : 2i = 2n + 1 }", "[n] -> { 0 }"},
+	{"empty_no_params", K_COUNT, "{ [i,j] : 0 <= i < 5 and i + j > 10 and j < 3 }", "{ 0 }"},
+	/* equalities, strides, floors, non-unit coefficients */
+	{"equality_unit", K_COUNT, "[n] -> { [i,j] : 0 <= i < n and j = 2i + 1 }",
+	 "[n] -> { n : n >= 0 }"},
+	{"equality_nonunit", K_COUNT, "[n] -> { [i,j] : 2i = 3j and 0 <= i < n }",
+	 "[n] -> { floor((n + 2)/3) : n >= 0 }"},
+	{"equality_parameter_parity", K_COUNT, "[n] -> { [i] : 0 <= i < 3n and 2i = 3n - 3 }",
+	 "[n] -> { 1 : n >= 1 and (n + 1) mod 2 = 0 }"},
+	{"stride_existential", K_COUNT, "[n] -> { [i] : exists e : i = 3e and 0 <= i <= n }",
+	 "[n] -> { floor(n/3) + 1 : n >= 0 }"},
+	{"mod_constraint", K_COUNT, "[n] -> { [i] : 0 <= i < n and i mod 3 = 1 }",
+	 "[n] -> { floor((n + 1)/3) : n >= 0 }"},
+	{"floor_in_constraint", K_COUNT, "[n] -> { [i] : 0 <= i and floor(i/2) < n }",
+	 "[n] -> { 2*n : n >= 0 }"},
+	{"nonunit_half_triangle", K_COUNT, "[n] -> { [i,j] : 0 <= i < n and 0 <= 2j <= i }",
+	 "[n] -> { n + floor(n/2)*floor((n - 1)/2) : n >= 0 }"},
+	{"nonunit_two_thirds", K_COUNT, "[n] -> { [i,j] : 0 <= 3j <= 2i and i < n }", NULL},
+	{"nonunit_rational_simplex", K_COUNT, "[n] -> { [i,j] : 0 <= i and 0 <= j and 2i + 3j <= n }",
+	 NULL},
+	{"nonunit_both_sides", K_COUNT, "[n,m] -> { [i] : n <= 3i <= m }",
+	 "[n,m] -> { floor(m/3) - floor((n + 2)/3) + 1 : floor(m/3) >= floor((n + 2)/3) }"},
+	/* transposes and matrix multiplication */
+	{"transpose_pairs", K_COUNT,
+	 "[n] -> { [i,j,k,l] : 0 <= i < n and 0 <= j < n and k = j and l = i }",
+	 "[n] -> { n*n : n >= 0 }"},
+	{"transpose_block_offdiag", K_COUNT,
+	 "[n] -> { [i,j] : 0 <= i < n and 0 <= j < n and floor(i/4) != floor(j/4) }", NULL},
+	{"matmul_fan_in_A_symbolic", K_COUNT,
+	 "[mb,N,ob,t] -> { [u,ta,ka] : 0 <= t < N and 0 <= u < mb and 0 <= ta < N and ta != t and "
+	 "0 <= ka < ob }",
+	 "[mb,N,ob,t] -> { mb*(N - 1)*ob : mb >= 0 and ob >= 0 and 0 <= t < N }"},
+	{"matmul_ncom_symbolic", K_COUNT,
+	 "[M,N,mb,ob] -> { [s,t,u,ta,ka] : 0 <= s < M and 0 <= t < N and 0 <= u < mb and "
+	 "0 <= ta < N and ta != t and 0 <= ka < ob }",
+	 "[M,N,mb,ob] -> { M*N*mb*(N - 1)*ob : M >= 0 and mb >= 0 and ob >= 0 and N >= 1 }"},
+	/* weighted sums */
+	{"sum_i_over_triangle", K_SUM, "[n] -> { [i,j] : 0 <= i < n and 0 <= j <= i }",
+	 "[n] -> { 1/3*n*n*n - 1/3*n : n >= 0 }", "[n] -> { [i,j] -> i }"},
+	{"sum_work_o_per_element", K_SUM, "[m,n,o] -> { [i,j] : 0 <= i < m and 0 <= j < n }",
+	 "[m,n,o] -> { m*n*o : m >= 0 and n >= 0 }", "[m,n,o] -> { [i,j] -> o }"},
+	{"sum_j_squared", K_SUM, "[n,m] -> { [i,j] : 0 <= i < n and 0 <= j < m }",
+	 "[n,m] -> { n*(1/3*m*m*m - 1/2*m*m + 1/6*m) : n >= 0 and m >= 0 }",
+	 "[n,m] -> { [i,j] -> j*j }"},
+	{"sum_piecewise_weight", K_SUM, "[n] -> { [i] : 0 <= i < n }",
+	 "[n] -> { 2*n : 0 <= n <= 5; n + 5 : n > 5 }",
+	 "[n] -> { [i] -> 2 : i < 5; [i] -> 1 : i >= 5 }"},
+	/* maximum over process coordinates, concrete P = 4 */
+	{"max_cyclic_P4", K_MAX, "[n] -> { [s,i] : 0 <= s < 4 and 0 <= i < n and i mod 4 = s }",
+	 "[n] -> { floor((n + 3)/4) : n >= 0 }", NULL, 1},
+	{"max_block_P4", K_MAX,
+	 "[n] -> { [s,i] : 0 <= i < n and ((s = 0 and i < floor((n+3)/4)) or (s = 1 and "
+	 "floor((n+3)/4) <= i < 2*floor((n+3)/4)) or (s = 2 and 2*floor((n+3)/4) <= i < "
+	 "3*floor((n+3)/4)) or (s = 3 and 3*floor((n+3)/4) <= i)) }",
+	 "[n] -> { floor((n + 3)/4) : n >= 0 }", NULL, 1},
+	{"max_cyclic_2x2_grid", K_MAX,
+	 "[n,m] -> { [s,t,i,j] : 0 <= s < 2 and 0 <= t < 2 and 0 <= i < n and 0 <= j < m and "
+	 "i mod 2 = s and j mod 2 = t }",
+	 "[n,m] -> { floor((n + 1)/2)*floor((m + 1)/2) : n >= 0 and m >= 0 }", NULL, 2},
+	{"max_cyclic_times_param", K_MAX,
+	 "[m,o] -> { [s,i,k] : 0 <= s < 4 and 0 <= i < m and 0 <= k < o and i mod 4 = s }",
+	 "[m,o] -> { floor((m + 3)/4)*o : m >= 0 and o >= 0 }", NULL, 1},
+	{"max_independent_of_process", K_MAX,
+	 "[mb,o] -> { [s,u,k] : 0 <= s < 4 and 0 <= u < mb and 0 <= k < o }",
+	 "[mb,o] -> { mb*o : mb >= 0 and o >= 0 }", NULL, 1},
+	/* honest refusals */
+	{"refuse_unbounded", K_REFUSED, "[n] -> { [i] : i >= n }", NULL},
+	{"refuse_unbounded_2d", K_REFUSED, "[n] -> { [i,j] : 0 <= i < n and j >= i }", NULL},
+};
+
+static isl_ctx *ctx;
+static struct count_engine eng;
+
+static int setup(void **state)
+{
+	(void)state;
+	ctx = isl_ctx_alloc();
+	count_engine_init(&eng, ctx);
+	return ctx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	isl_ctx_free(ctx);
+	flint_cleanup(); /* FLINT's mpz cache, so valgrind sees no possible leaks */
+	return 0;
+}
+
+static uint64_t rng = 88172645463325252ULL;
+
+static long long rnd_in(int lo, int hi)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return lo + (long long)(rng % (uint64_t)(hi - lo + 1));
+}
+
+/* The parameter points: a full grid for one or two parameters, random ones
+ * (including the all-zero and all-negative points) beyond. */
+static int points(int np, long long (*pts)[8], int max)
+{
+	int n = 0;
+	if (np == 0) {
+		return 1;
+	} else if (np == 1) {
+		for (int a = -4; a <= 14 && n < max; a++)
+			pts[n++][0] = a;
+	} else if (np == 2) {
+		for (int a = -3; a <= 9; a++)
+			for (int b = -3; b <= 9 && n < max; b++) {
+				pts[n][0] = a;
+				pts[n++][1] = b;
+			}
+	} else {
+		for (int k = 0; k < np; k++) {
+			pts[0][k] = 0;
+			pts[1][k] = -1;
+		}
+		n = 2;
+		while (n < max && n < 150) {
+			for (int k = 0; k < np; k++)
+				pts[n][k] = rnd_in(-2, 7);
+			n++;
+		}
+	}
+	return n;
+}
+
+static long long brute(isl_set *set, const long long *v)
+{
+	isl_size np = isl_set_dim(set, isl_dim_param);
+	isl_set *s = isl_set_copy(set);
+	for (int p = 0; p < np; p++)
+		s = isl_set_fix_si(s, isl_dim_param, (unsigned)p, (int)v[p]);
+	s = isl_set_project_out(s, isl_dim_param, 0, (unsigned)np);
+	isl_val *c = isl_set_count_val(s);
+	isl_set_free(s);
+	long long r = c && isl_val_is_int(c) ? isl_val_get_num_si(c) : -1;
+	isl_val_free(c);
+	return r;
+}
+
+static long long eval(isl_pw_qpolynomial *pw, isl_space *space, const long long *v)
+{
+	isl_size np = isl_space_dim(space, isl_dim_param);
+	const char *names[8];
+	for (int k = 0; k < np; k++)
+		names[k] = isl_space_get_dim_name(space, isl_dim_param, (unsigned)k);
+	char *why;
+	isl_val *r = count_eval(pw, np, names, v, &why);
+	free(why);
+	long long x = r && isl_val_is_int(r) ? isl_val_get_num_si(r) : -999999;
+	isl_val_free(r);
+	return x;
+}
+
+static void run_entry(void **state)
+{
+	const struct entry *e = *state;
+	isl_set *set = isl_set_read_from_str(ctx, e->set);
+	assert_non_null(set);
+	isl_pw_qpolynomial *got = NULL;
+	char *why = NULL;
+	enum count_status st;
+	switch (e->kind) {
+	case K_SUM: {
+		isl_pw_qpolynomial *w = isl_pw_qpolynomial_read_from_str(ctx, e->weight);
+		assert_non_null(w);
+		st = count_sum(&eng, set, w, &got, &why);
+		isl_pw_qpolynomial_free(w);
+		break;
+	}
+	case K_MAX:
+		st = count_max_of_count(&eng, set, e->nmax, &got, &why);
+		break;
+	default:
+		st = count_points(&eng, set, &got, &why);
+		break;
+	}
+	if (e->kind == K_REFUSED) {
+		if (st != COUNT_REFUSED)
+			print_error("%s: expected a refusal, got status %d\n", e->name, st);
+		else
+			assert_non_null(why);
+		isl_pw_qpolynomial_free(got);
+		free(why);
+		isl_set_free(set);
+		assert_int_equal(st, COUNT_REFUSED);
+		return;
+	}
+	if (st != COUNT_EXACT)
+		print_error("%s: status %d: %s\n", e->name, st, why ? why : "");
+	free(why);
+	assert_int_equal(st, COUNT_EXACT);
+	assert_non_null(got);
+	/* the printed formula exists (the printer is exercised on every result) */
+	char *text = count_print_formula(got);
+	assert_non_null(text);
+	free(text);
+
+	isl_pw_qpolynomial *want = e->expect ? isl_pw_qpolynomial_read_from_str(ctx, e->expect) : NULL;
+	if (e->expect)
+		assert_non_null(want);
+	isl_space *space = isl_pw_qpolynomial_get_domain_space(got);
+	isl_size np = isl_space_dim(space, isl_dim_param);
+	static long long pts[400][8];
+	int npts = points(np, pts, 400);
+	int bad = 0;
+	for (int k = 0; k < npts; k++) {
+		long long g = eval(got, space, pts[k]);
+		long long w = want ? eval(want, space, pts[k]) : g;
+		/* enumeration checks the expectation itself (counts only) */
+		long long b = e->kind == K_COUNT ? brute(set, pts[k]) : w;
+		if (g != w || w != b) {
+			if (bad++ < 3)
+				print_error("%s at point %d (first param %lld): engine %lld, expected "
+					    "%lld, enumeration %lld\n", e->name, k, pts[k][0], g, w, b);
+		}
+	}
+	if (bad) {
+		char *s = isl_pw_qpolynomial_to_str(got);
+		print_error("%s: engine result %s\n", e->name, s);
+		free(s);
+	}
+	isl_space_free(space);
+	isl_pw_qpolynomial_free(want);
+	isl_pw_qpolynomial_free(got);
+	isl_set_free(set);
+	assert_int_equal(bad, 0);
+}
+
+/* count_eval: a missing parameter value is reported, extra names are ignored. */
+static void test_eval_missing_param(void **state)
+{
+	(void)state;
+	isl_pw_qpolynomial *pw = isl_pw_qpolynomial_read_from_str(ctx, "[n,m] -> { n*m }");
+	const char *names[] = {"n", "zz"};
+	long long vals[] = {3, 4};
+	char *why = NULL;
+	isl_val *v = count_eval(pw, 2, names, vals, &why);
+	assert_null(v);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "m"));
+	free(why);
+	const char *names2[] = {"m", "zz", "n"};
+	long long vals2[] = {5, 1, 7};
+	v = count_eval(pw, 3, names2, vals2, &why);
+	assert_non_null(v);
+	assert_int_equal(isl_val_get_num_si(v), 35);
+	isl_val_free(v);
+	isl_pw_qpolynomial_free(pw);
+}
+
+/* The refusal reason names the variable that blocked the count. */
+static void test_refusal_names_variable(void **state)
+{
+	(void)state;
+	isl_set *set = isl_set_read_from_str(ctx, "[n] -> { [i,j] : 0 <= i < n and j >= i }");
+	isl_pw_qpolynomial *pw;
+	char *why;
+	enum count_status st = count_points(&eng, set, &pw, &why);
+	assert_int_equal(st, COUNT_REFUSED);
+	assert_null(pw);
+	assert_non_null(strstr(why, "j"));
+	free(why);
+	isl_set_free(set);
+}
+
+/* A tiny operation limit makes the engine refuse, not fail or guess. */
+static void test_operation_limit_refuses(void **state)
+{
+	(void)state;
+	struct count_engine small = eng;
+	small.max_operations = 10;
+	isl_set *set = isl_set_read_from_str(ctx, "[n] -> { [i,j,k] : 0 <= k <= j <= i < n and "
+					     "i mod 3 = 1 and j != 2k }");
+	isl_pw_qpolynomial *pw;
+	char *why;
+	enum count_status st = count_points(&small, set, &pw, &why);
+	assert_int_equal(st, COUNT_REFUSED);
+	assert_null(pw);
+	assert_non_null(why);
+	free(why);
+	isl_set_free(set);
+	/* and the context works again afterwards */
+	st = count_points(&eng, set = isl_set_read_from_str(ctx, "[n] -> { [i] : 0 <= i < n }"),
+			  &pw, &why);
+	assert_int_equal(st, COUNT_EXACT);
+	isl_pw_qpolynomial_free(pw);
+	isl_set_free(set);
+}
+
+/* The temporary printer: the acceptance example prints a formula, and reading the
+ * printed text back is not possible in ISL syntax, so check its value instead via
+ * the text itself for the simplest case. */
+static void test_print_triangle(void **state)
+{
+	(void)state;
+	isl_set *set = isl_set_read_from_str(ctx, "[n] -> { [i,j] : 0 <= i < n and 0 <= j <= i }");
+	isl_pw_qpolynomial *pw;
+	char *why;
+	assert_int_equal(count_points(&eng, set, &pw, &why), COUNT_EXACT);
+	char *text = count_print_formula(pw);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "n^2"));
+	assert_non_null(strstr(text, "/2"));
+	free(text);
+	isl_pw_qpolynomial_free(pw);
+	isl_set_free(set);
+}
+
+int main(void)
+{
+	size_t n = sizeof(table) / sizeof(table[0]);
+	struct CMUnitTest *tests = calloc(n + 4, sizeof(*tests));
+	if (!tests)
+		return 1;
+	for (size_t k = 0; k < n; k++) {
+		tests[k].name = table[k].name;
+		tests[k].test_func = run_entry;
+		tests[k].initial_state = (void *)&table[k];
+	}
+	tests[n] = (struct CMUnitTest)cmocka_unit_test(test_eval_missing_param);
+	tests[n + 1] = (struct CMUnitTest)cmocka_unit_test(test_refusal_names_variable);
+	tests[n + 2] = (struct CMUnitTest)cmocka_unit_test(test_operation_limit_refuses);
+	tests[n + 3] = (struct CMUnitTest)cmocka_unit_test(test_print_triangle);
+	int r = _cmocka_run_group_tests("count", tests, n + 4, setup, teardown);
+	free(tests);
+	return r;
+}
