@@ -14,7 +14,7 @@
 
 #include "analyzer/commands.h"
 #include "analyzer/count.h"
-#include "analyzer/count_print.h" /* TEMPORARY: replaced by analyzer/formula.h */
+#include "analyzer/formula.h"
 
 static void json_string(FILE *out, const char *s)
 {
@@ -31,29 +31,26 @@ static void json_string(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* The value of the count when every parameter has a -D value; NULL otherwise. */
-static isl_val *count_value(isl_pw_qpolynomial *pw, const struct options *opt)
+/* The exact value of F when -D gives every parameter it needs; NULL otherwise. */
+static char *count_value(const struct formula *f, const struct options *opt)
 {
-	if (opt->ndefs == 0) {
-		isl_size np = isl_pw_qpolynomial_dim(pw, isl_dim_param);
-		if (np != 0)
-			return NULL;
-	}
 	const char **names = calloc((size_t)opt->ndefs + 1, sizeof(*names));
 	long long *values = calloc((size_t)opt->ndefs + 1, sizeof(*values));
-	isl_val *v = NULL;
+	char *r = NULL;
 	if (names && values) {
 		for (int k = 0; k < opt->ndefs; k++) {
 			names[k] = opt->defs[k].name;
 			values[k] = opt->defs[k].value;
 		}
-		char *why = NULL;
-		v = count_eval(pw, opt->ndefs, names, values, &why);
-		free(why);
+		mpq_t v;
+		mpq_init(v);
+		if (formula_eval(f, names, values, opt->ndefs, v) == 0)
+			r = mpq_get_str(NULL, 10, v);
+		mpq_clear(v);
 	}
 	free(names);
 	free(values);
-	return v;
+	return r;
 }
 
 int cmd_count(const char *set_text, const struct options *opt)
@@ -96,9 +93,11 @@ int cmd_count(const char *set_text, const struct options *opt)
 		isl_ctx_free(ctx);
 		return EXIT_SPEC;
 	}
-	char *formula = count_print_formula(pw);
-	isl_val *v = count_value(pw, opt);
-	char *vstr = v ? isl_val_to_str(v) : NULL;
+	struct formula *f = formula_from_pw_qpolynomial_zero_outside(pw);
+	char *formula = f ? formula_to_string(f, opt->format == FORMAT_JSON ? FORMULA_EXPR
+									   : FORMULA_TEXT)
+			  : NULL;
+	char *vstr = f ? count_value(f, opt) : NULL;
 	if (!formula) {
 		fputs("bspcost: --count: cannot print the formula\n", opt->err);
 	} else if (opt->format == FORMAT_JSON) {
@@ -113,8 +112,8 @@ int cmd_count(const char *set_text, const struct options *opt)
 		status = EXIT_OK;
 	}
 	free(vstr);
-	isl_val_free(v);
 	free(formula);
+	formula_free(f);
 	isl_pw_qpolynomial_free(pw);
 	isl_set_free(set);
 	isl_ctx_free(ctx);
