@@ -98,7 +98,10 @@ static int analyze_file(isl_ctx *ctx, const char *path, const struct options *op
 		}
 		req.symbolic = false;
 		memcpy(req.sizes, opt->grid, sizeof(req.sizes));
-	} else if (m->naxes > 0) {
+	} else if (m->naxes > 0 && !all_values(m, opt)) {
+		/* -D for every axis (and not every size) asks for a concrete grid; with
+		 * every value given, the symbolic formulas are shown and the numbers
+		 * come from that very grid (below). */
 		bool every = true;
 		for (int a = 0; a < m->naxes; a++) {
 			const struct param_value *pv = options_find_def(opt, m->axes[a]);
@@ -119,6 +122,9 @@ static int analyze_file(isl_ctx *ctx, const char *path, const struct options *op
 
 	struct count_engine engine;
 	count_engine_init(&engine, ctx);
+	/* Boundary cases of a 2-D stencil on a symbolic grid (M == 1, M == 2,
+	 * M >= 3, times the same for N) need more pieces than a single count. */
+	engine.max_pieces = 64;
 	struct candidate_cost *costs = calloc((size_t)m->ncands + 1, sizeof(*costs));
 	struct candidate_cost *exact = NULL;
 	for (int c = 0; costs && c < m->ncands; c++) {

@@ -110,22 +110,28 @@ static struct formula *max_per_process(__isl_keep isl_pw_qpolynomial *g, const l
 	long n = 1;
 	for (int a = 0; a < naxes; a++)
 		n *= size[a];
-	struct formula *acc = formula_const_si(0);
-	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(g);
-	for (long q = 0; q < n && acc; q++) {
-		isl_pw_qpolynomial *h = isl_pw_qpolynomial_copy(g);
+	struct formula *acc = NULL;
+	for (long q = 0; q < n; q++) {
+		/* Fixing through a gist: isl_pw_qpolynomial_fix_val fails on pieces
+		 * with integer divisions in ISL 0.25. */
+		isl_set *pt = isl_set_universe(isl_space_domain(isl_pw_qpolynomial_get_space(g)));
 		for (int a = 0, rest = (int)q; a < naxes; a++) {
-			h = isl_pw_qpolynomial_fix_val(h, isl_dim_in, (unsigned)a,
-						       isl_val_int_from_si(ctx, rest % size[a]));
+			pt = isl_set_fix_si(pt, isl_dim_set, (unsigned)a, (int)(rest % size[a]));
 			rest /= (int)size[a];
 		}
+		isl_pw_qpolynomial *h = isl_pw_qpolynomial_intersect_domain(
+			isl_pw_qpolynomial_copy(g), isl_set_copy(pt));
+		h = isl_pw_qpolynomial_gist(h, pt);
 		h = isl_pw_qpolynomial_project_domain_on_params(h);
 		struct formula *f = h ? formula_from_pw_qpolynomial_zero_outside(h) : NULL;
 		isl_pw_qpolynomial_free(h);
-		struct formula *next = f ? formula_max(acc, f) : NULL;
-		formula_free(f);
+		struct formula *next = f && acc ? formula_max(acc, f) : f;
+		if (next != f)
+			formula_free(f);
 		formula_free(acc);
 		acc = next;
+		if (!acc)
+			return NULL;
 	}
 	return acc;
 }
@@ -149,8 +155,9 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	struct formula *fm = NULL;
 	if (st == COUNT_EXACT) {
 		fm = formula_from_pw_qpolynomial_zero_outside(r);
-	} else if (st == COUNT_REFUSED && j->sizes &&
-		   (fm = max_per_process(g, j->sizes, j->naxes))) {
+	} else if (j->sizes && (fm = max_per_process(g, j->sizes, j->naxes))) {
+		/* On a concrete grid the max of one exact formula per process is
+		 * exact too, whatever stopped the engine's own routes. */
 		free(reason);
 		reason = NULL;
 	} else {
@@ -271,9 +278,23 @@ static int add_assumption(struct candidate_cost *out, char *text)
 	return add_unique(&out->assumptions, &out->nassumptions, text);
 }
 
-static int add_condition(struct candidate_cost *out, char *text)
+/* Records condition COND (formula grammar) with TEXT, how people read it; both
+ * taken. */
+static int add_condition(struct candidate_cost *out, char *cond, char *text)
 {
-	return add_unique(&out->conditions, &out->nconditions, text);
+	int n = out->nconditions;
+	if (add_unique(&out->conditions, &out->nconditions, cond) < 0 || out->nconditions == n) {
+		free(text);
+		return out->nconditions == n ? 0 : -1;
+	}
+	char **t = realloc(out->condition_texts, sizeof(*t) * (size_t)out->nconditions);
+	if (!t) {
+		free(text);
+		return -1;
+	}
+	out->condition_texts = t;
+	t[n] = text ? text : strdup("?");
+	return 0;
 }
 
 /* X/(b*P) as a formula, from the ISL text of the extent X. */
@@ -339,19 +360,127 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		char *text = NULL;
 		int r = lp->block == 1 ? asprintf(&text, "%s divides %s", axis, lp->extent)
 				       : asprintf(&text, "%ld*%s divides %s", lp->block, axis, lp->extent);
-		add_assumption(out, r < 0 ? NULL : text);
-		r = asprintf(&text, "(%s) %% (%ld*%s) == 0", lp->extent, lp->block, axis);
-		add_condition(out, r < 0 ? NULL : text);
+		add_assumption(out, r < 0 ? NULL : strdup(text));
+		char *cond = NULL;
+		r = r < 0 ? r : asprintf(&cond, "(%s) %% (%ld*%s) == 0", lp->extent, lp->block, axis);
+		add_condition(out, r < 0 ? NULL : cond, r < 0 ? NULL : text);
 		if (!ok) {
+			char **names = realloc(out->local_names, sizeof(char *) * (size_t)(out->nlocals + 1));
+			if (names)
+				out->local_names = names;
+			char **values = realloc(out->local_values, sizeof(char *) * (size_t)(out->nlocals + 1));
+			if (values)
+				out->local_values = values;
+			if (names && values) {
+				char *v = NULL;
+				if (asprintf(&v, "(%s)/(%ld*%s)", lp->extent, lp->block, axis) < 0)
+					v = NULL;
+				names[out->nlocals] = strdup(lp->name);
+				values[out->nlocals++] = v;
+			}
 			char *s;
-			if (asprintf(&s, "%s = (%s)/(%ld*%s)", lp->name, lp->extent, lp->block, axis) >= 0)
+			const char *fmt = strpbrk(lp->extent, " +-*/") ? "%s = (%s)/" : "%s = %s/";
+			char *head = NULL;
+			int r = asprintf(&head, fmt, lp->name, lp->extent);
+			r = r < 0 ? r
+			    : lp->block == 1 ? asprintf(&s, "%s%s", head, axis)
+					     : asprintf(&s, "%s(%ld*%s)", head, lp->block, axis);
+			free(head);
+			if (r >= 0)
 				add_assumption(out, s);
 		}
 	}
 	for (int i = 0; i < info->nassumptions; i++) {
 		add_assumption(out, local_display(info, j->m, info->assumptions[i], false));
-		add_condition(out, local_display(info, j->m, info->assumptions[i], true));
+		add_condition(out, local_display(info, j->m, info->assumptions[i], true),
+			      local_display(info, j->m, info->assumptions[i], false));
 	}
+}
+
+struct facts {
+	FILE *out;
+	const struct model *m;
+	const struct local_param *lp;
+	int xpos, ppos;       /* the extent's and the axis's parameter positions */
+};
+
+/* One assumption a*X + c*P + k >= 0 (nothing else) about a block length L with
+ * X = b*P*L, P >= 1: then a*b*L + c >= -k/P, so a*b*L + c + k >= 0 when k >= 0
+ * and a*b*L + c >= 1 when k < 0.  Equalities with k = 0 carry over exactly. */
+static isl_stat local_fact(__isl_take isl_constraint *c, void *user)
+{
+	struct facts *fx = user;
+	long a = 0, cp = 0, k = 0;
+	int other = 0;
+	isl_size np = isl_constraint_dim(c, isl_dim_param);
+	for (int i = 0; i < np; i++) {
+		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_param, i);
+		long x = v ? isl_val_get_num_si(v) : 0;
+		isl_val_free(v);
+		if (i == fx->xpos)
+			a = x;
+		else if (i == fx->ppos)
+			cp = x;
+		else if (x)
+			other = 1;
+	}
+	isl_val *kv = isl_constraint_get_constant_val(c);
+	k = kv ? isl_val_get_num_si(kv) : 0;
+	isl_val_free(kv);
+	int eq = isl_constraint_is_equality(c) == isl_bool_true;
+	if (!other && a != 0 && isl_constraint_dim(c, isl_dim_div) == 0) {
+		long ab = a * fx->lp->block;
+		if (eq && k == 0)
+			fprintf(fx->out, " and %ld*%s + %ld = 0", ab, fx->lp->name, cp);
+		else if (!eq)
+			fprintf(fx->out, " and %ld*%s + %ld >= %ld", ab, fx->lp->name, cp,
+				k >= 0 ? -k : 1);
+	}
+	isl_constraint_free(c);
+	return isl_stat_ok;
+}
+
+static isl_stat local_facts_bset(__isl_take isl_basic_set *bset, void *user)
+{
+	isl_stat st = isl_basic_set_foreach_constraint(bset, &local_fact, user);
+	isl_basic_set_free(bset);
+	return st;
+}
+
+/* What the specification's assumptions say of each block length. */
+static void print_local_facts(FILE *out, isl_ctx *ctx, const struct model *m,
+			      const struct symbolic_info *info)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	fputs("[", f);
+	for (int i = 0; i < m->nparams; i++)
+		fprintf(f, "%s%s", i ? ", " : "", m->params[i]);
+	for (int a = 0; a < m->naxes; a++)
+		fprintf(f, "%s%s", m->nparams + a ? ", " : "", m->axes[a]);
+	fprintf(f, "] -> { : %s }", m->assumptions);
+	if (fclose(f) != 0) {
+		free(text);
+		return;
+	}
+	isl_set *set = isl_set_read_from_str(ctx, text);
+	free(text);
+	/* Only a conjunction says something of every point. */
+	if (set && isl_set_n_basic_set(set) == 1) {
+		for (int l = 0; l < info->nlocals; l++) {
+			const struct local_param *lp = &info->locals[l];
+			struct facts fx = {out, m, lp,
+					   isl_set_find_dim_by_name(set, isl_dim_param, lp->extent),
+					   isl_set_find_dim_by_name(set, isl_dim_param,
+								    m->axes[lp->axis])};
+			if (fx.xpos >= 0 && fx.ppos >= 0)
+				isl_set_foreach_basic_set(set, &local_facts_bset, &fx);
+		}
+	}
+	isl_set_free(set);
 }
 
 /* What the formulas may take for granted: the specification's assumptions, axis
@@ -385,6 +514,7 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 			fprintf(f, " and %s >= 1", m->arrays[x].extents[d]);
 	for (int l = 0; l < info->nlocals; l++)
 		fprintf(f, " and %s >= 1", info->locals[l].name);
+	print_local_facts(f, ctx, m, info);
 	fputs(" }", f);
 	if (fclose(f) != 0) {
 		free(text);
@@ -400,13 +530,16 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 	return set;
 }
 
-/* *F simplified in CONTEXT: conditions that always hold there go, and pieces with
- * the same value merge. */
+/* *F on CONTEXT only, simplified there: conditions that always hold there go,
+ * and pieces with the same value merge. */
 static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 {
 	if (!*f)
 		return;
-	struct formula *h = formula_coalesce(*f, context);
+	/* Values are claimed only under the assumptions: undefined outside them. */
+	struct formula *on = formula_on(*f, context);
+	struct formula *h = on ? formula_coalesce(on, context) : NULL;
+	formula_free(on);
 	if (!h) {
 		job_fail(j, COST_FAILED, NULL, "simplifying a formula");
 		return;
@@ -493,8 +626,18 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		else if (formula_n_pieces(out->cost) > 1)
 			tidy(&j, &out->cost, context);
-		if (context && req->symbolic)
+		if (context && req->symbolic) {
 			substitute_locals(&j, &info, context, out);
+			/* Conditions now speak of the sizes themselves (n >= 4*P):
+			 * simplify again under the specification's own assumptions. */
+			struct symbolic_info none = {0};
+			isl_set *sizes = cost_context(engine->ctx, m, req, &none);
+			if (!sizes)
+				job_fail(&j, COST_FAILED, NULL, "the assumptions");
+			for (int k = 0; sizes && k < nformulas(out); k++)
+				tidy(&j, formula_slot(out, k), sizes);
+			isl_set_free(sizes);
+		}
 		isl_set_free(context);
 	}
 	symbolic_info_clear(&info);
@@ -511,9 +654,18 @@ void candidate_cost_clear(struct candidate_cost *c)
 	for (int i = 0; i < c->nassumptions; i++)
 		free(c->assumptions[i]);
 	free(c->assumptions);
-	for (int i = 0; i < c->nconditions; i++)
+	for (int i = 0; i < c->nconditions; i++) {
 		free(c->conditions[i]);
+		free(c->condition_texts[i]);
+	}
 	free(c->conditions);
+	free(c->condition_texts);
+	for (int i = 0; i < c->nlocals; i++) {
+		free(c->local_names[i]);
+		free(c->local_values[i]);
+	}
+	free(c->local_names);
+	free(c->local_values);
 	free(c->reason);
 	memset(c, 0, sizeof(*c));
 }

@@ -54,6 +54,12 @@ struct candidate_cost {
 	 * the parameters and axes, so that a point can be tested against them. */
 	int nconditions;
 	char **conditions;
+	char **condition_texts;   /* each condition as people read it */
+	/* Block lengths the formulas could not do without (NAME = X/P), with their
+	 * values in the formula grammar, so that a point can give them values. */
+	int nlocals;
+	char **local_names;
+	char **local_values;
 };
 
 /* The cost of candidate CAND of M.  Fills *OUT (clear it with candidate_cost_clear)

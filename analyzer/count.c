@@ -2084,14 +2084,12 @@ static isl_stat max_collect(__isl_take isl_point *pt, void *user)
 		mp->failed = true;
 		return isl_stat_error;
 	}
-	isl_pw_qpolynomial *g = isl_pw_qpolynomial_copy(mp->f);
-	isl_space *psp = isl_point_get_space(pt);
-	isl_size ns = isl_space_dim(psp, isl_dim_set);
-	isl_space_free(psp);
-	for (int k = 0; k < ns; k++)
-		g = isl_pw_qpolynomial_fix_val(g, isl_dim_in, (unsigned)k,
-					       isl_point_get_coordinate_val(pt, isl_dim_set, k));
-	isl_point_free(pt);
+	/* Fix the coordinates through a gist: isl_pw_qpolynomial_fix_val fails
+	 * ("position out of bounds") on pieces with integer divisions in ISL 0.25. */
+	isl_set *at = isl_set_from_point(pt);
+	isl_pw_qpolynomial *g = isl_pw_qpolynomial_intersect_domain(isl_pw_qpolynomial_copy(mp->f),
+								    isl_set_copy(at));
+	g = isl_pw_qpolynomial_gist(g, at);
 	g = isl_pw_qpolynomial_project_domain_on_params(g);
 	if (!g) {
 		mp->failed = true;

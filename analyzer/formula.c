@@ -1518,12 +1518,13 @@ static int is_zero_piece(const struct formula *r, int j)
 	return r->p[j].val->kind == FK_POLY && fml_poly_is_zero(r->vars, r->p[j].val);
 }
 
-struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context)
+/* F on CONTEXT: every condition intersected with it; for a zero-outside formula
+ * the part of CONTEXT no piece covers becomes an explicit zero piece.  The result
+ * keeps F's outside. */
+static struct formula *on_context(const struct formula *f, __isl_keep isl_set *context)
 {
 	if (!f || !context)
 		return NULL;
-	/* Conditions keep all they know (M == 1 rather than M <= 1 given M >= 1)
-	 * while values are compared: the gist comes at the end. */
 	struct formula *r = formula_copy(f);
 	if (!r)
 		return NULL;
@@ -1538,12 +1539,10 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 		if (empty)
 			drop_piece(r, i--);
 	}
-	/* Where a zero-outside formula has no piece in CONTEXT, it is a zero piece. */
 	if (f->outside == FORMULA_ZERO_OUTSIDE) {
 		isl_set *rest = isl_set_copy(context);
 		for (int i = 0; i < r->n && rest; i++)
-			rest = r->p[i].cond ? isl_set_subtract(rest, isl_set_copy(r->p[i].cond))
-					    : isl_set_subtract(rest, isl_set_copy(context));
+			rest = isl_set_subtract(rest, isl_set_copy(r->p[i].cond));
 		isl_bool empty = isl_set_is_empty(rest);
 		struct fpiece *p = empty == isl_bool_false
 					   ? realloc(r->p, sizeof(*r->p) * (size_t)(r->n + 1))
@@ -1564,6 +1563,24 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 			return NULL;
 		}
 	}
+	return r;
+}
+
+struct formula *formula_on(const struct formula *f, __isl_keep isl_set *context)
+{
+	struct formula *r = on_context(f, context);
+	if (r)
+		r->outside = FORMULA_UNDEFINED_OUTSIDE;
+	return r;
+}
+
+struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context)
+{
+	/* Conditions keep all they know (M == 1 rather than M <= 1 given M >= 1)
+	 * while values are compared: the gist comes at the end. */
+	struct formula *r = on_context(f, context);
+	if (!r)
+		return NULL;
 	/* Disjoint pieces, so that any two can merge without changing who wins. */
 	for (int j = 1; j < r->n; j++)
 		for (int i = 0; i < j && r->p[j].cond; i++) {
@@ -1681,6 +1698,149 @@ static isl_val *val_from_fmpz(isl_ctx *ctx, const fmpz_t x, int negate)
 
 /* COND (taken) with parameter NAME replaced by R over V: the points where
  * (NAME = R) lies in COND.  Sets *ERROR when NAME matters and R is not affine. */
+/* Substituting R = A/P (A affine with integer coefficients over D, P one
+ * positive parameter) for the parameter at POS of COND: every constraint
+ * a*name + k >= 0 (or = 0) whose other terms are constants becomes
+ * a*(D*A) + (D*k)*P >= 0, which is the same where P > 0.  Any other use of the
+ * name makes it fail (*error). */
+struct quotient {
+	const struct fvars *V;
+	const fmpz *coef;   /* D*A = sum coef[i]*x_i + c0 over the ring's variables */
+	const fmpz *c0, *d;
+	const char *pname;  /* P */
+	int pos;            /* the replaced parameter in the condition's space */
+	isl_basic_set *out;
+	int error;
+};
+
+static isl_stat quotient_constraint(__isl_take isl_constraint *c, void *user)
+{
+	struct quotient *q = user;
+	isl_ctx *ctx = isl_constraint_get_ctx(c);
+	isl_val *a = isl_constraint_get_coefficient_val(c, isl_dim_param, q->pos);
+	if (!a || isl_val_is_zero(a)) {
+		isl_val_free(a);
+		q->out = isl_basic_set_add_constraint(q->out, c);
+		return q->out ? isl_stat_ok : isl_stat_error;
+	}
+	isl_size np = isl_constraint_dim(c, isl_dim_param);
+	for (int k = 0; k < np && !q->error; k++) {
+		if (k == q->pos)
+			continue;
+		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_param, k);
+		if (!v || !isl_val_is_zero(v))
+			q->error = 1;
+		isl_val_free(v);
+	}
+	if (q->error || isl_constraint_dim(c, isl_dim_div) != 0) {
+		q->error = 1;
+		isl_val_free(a);
+		isl_constraint_free(c);
+		return isl_stat_error;
+	}
+	isl_val *k = isl_constraint_get_constant_val(c);
+	int eq = isl_constraint_is_equality(c) == isl_bool_true;
+	isl_local_space *ls = isl_local_space_from_space(isl_constraint_get_space(c));
+	isl_space *space = isl_constraint_get_space(c);
+	isl_constraint_free(c);
+	isl_constraint *n = eq ? isl_constraint_alloc_equality(ls) : isl_constraint_alloc_inequality(ls);
+	for (slong i = 0; i < q->V->n; i++) {
+		if (!q->V->v[i].name || fmpz_is_zero(q->coef + i))
+			continue;
+		int p = isl_space_find_dim_by_name(space, isl_dim_param, q->V->v[i].name);
+		isl_val *v = isl_val_mul(isl_val_copy(a), val_from_fmpz(ctx, q->coef + i, 0));
+		n = isl_constraint_set_coefficient_val(n, isl_dim_param, p, v);
+	}
+	int pp = isl_space_find_dim_by_name(space, isl_dim_param, q->pname);
+	isl_val *pc = isl_val_mul(isl_val_copy(k), val_from_fmpz(ctx, q->d, 0));
+	n = isl_constraint_set_coefficient_val(n, isl_dim_param, pp, pc);
+	n = isl_constraint_set_constant_val(n, isl_val_mul(a, val_from_fmpz(ctx, q->c0, 0)));
+	isl_val_free(k);
+	q->out = isl_basic_set_add_constraint(q->out, n);
+	/* The rewrite multiplied by P: it holds where P >= 1, and says so. */
+	isl_constraint *pos = isl_constraint_alloc_inequality(isl_local_space_from_space(space));
+	pos = isl_constraint_set_coefficient_si(pos, isl_dim_param, pp, 1);
+	pos = isl_constraint_set_constant_si(pos, -1);
+	q->out = isl_basic_set_add_constraint(q->out, pos);
+	return q->out ? isl_stat_ok : isl_stat_error;
+}
+
+static isl_set *subst_cond_quotient(isl_set *cond, int pos, const struct fvars *V,
+	const struct fnode *r, int *error)
+{
+	slong pvar = -1;
+	for (slong i = 0; i < V->n && r->kind == FK_POLY; i++) {
+		if (r->den[i] == 0)
+			continue;
+		if (r->den[i] != 1 || pvar >= 0 || !V->v[i].name) {
+			pvar = -2;
+			break;
+		}
+		pvar = i;
+	}
+	if (pvar < 0) {
+		*error = 1;
+		return isl_set_free(cond);
+	}
+	/* A = R*P: the same numerator without the denominator. */
+	struct fnode a = *r;
+	slong *den = calloc(V->cap + 1, sizeof(slong));
+	fmpz *coef = _fmpz_vec_init(V->cap + 1);
+	fmpz_t c0, d;
+	fmpz_init(c0);
+	fmpz_init(d);
+	a.den = den;
+	if (!den || poly_affine(V, &a, coef, c0, d) < 0 || !fmpz_is_zero(coef + pvar)) {
+		*error = 1;
+		cond = isl_set_free(cond);
+		goto done;
+	}
+	/* Every name A and P use must be a parameter of the condition. */
+	const char *name = isl_set_get_dim_name(cond, isl_dim_param, pos);
+	char *kept = name ? strdup(name) : NULL;
+	isl_space *space = isl_set_get_space(cond);
+	for (slong i = 0; i < V->n; i++)
+		if (V->v[i].name && (i == pvar || !fmpz_is_zero(coef + i)) &&
+		    isl_space_find_dim_by_name(space, isl_dim_param, V->v[i].name) < 0) {
+			isl_size k = isl_space_dim(space, isl_dim_param);
+			space = isl_space_add_dims(space, isl_dim_param, 1);
+			space = isl_space_set_dim_name(space, isl_dim_param, k, V->v[i].name);
+		}
+	cond = isl_set_align_params(cond, space);
+	pos = kept ? isl_set_find_dim_by_name(cond, isl_dim_param, kept) : -1;
+	free(kept);
+	struct quotient q = {V, coef, c0, d, V->v[pvar].name, pos, NULL, 0};
+	isl_set *result = cond ? isl_set_empty(isl_set_get_space(cond)) : NULL;
+	isl_basic_set_list *list = cond ? isl_set_get_basic_set_list(cond) : NULL;
+	isl_size nb = list ? isl_basic_set_list_n_basic_set(list) : -1;
+	for (int b = 0; b < nb && !q.error && pos >= 0; b++) {
+		isl_basic_set *bset = isl_basic_set_list_get_basic_set(list, b);
+		q.out = isl_basic_set_universe(isl_basic_set_get_space(bset));
+		if (isl_basic_set_foreach_constraint(bset, &quotient_constraint, &q) < 0)
+			q.error = 1;
+		isl_basic_set_free(bset);
+		result = isl_set_union(result, isl_set_from_basic_set(q.out));
+		q.out = NULL;
+	}
+	isl_basic_set_list_free(list);
+	isl_set_free(cond);
+	if (q.error || nb < 0 || pos < 0 || !result) {
+		*error = 1;
+		cond = isl_set_free(result);
+		goto done;
+	}
+	cond = isl_set_project_out(result, isl_dim_param, pos, 1);
+	cond = isl_set_coalesce(cond);
+	if (!cond)
+		*error = 1;
+done:
+	free(den);
+	_fmpz_vec_clear(coef, V->cap + 1);
+	fmpz_clear(c0);
+	fmpz_clear(d);
+	return cond;
+}
+
 static isl_set *subst_cond(isl_set *cond, const char *name, const struct fvars *V,
 	const struct fnode *r, int *error)
 {
@@ -1710,8 +1870,9 @@ static isl_set *subst_cond(isl_set *cond, const char *name, const struct fvars *
 	fmpz_init(c0);
 	fmpz_init(d);
 	if (poly_affine(V, r, coef, c0, d) < 0) {
-		*error = 1;
-		cond = isl_set_free(cond);
+		/* R = A/P with A affine: each constraint a*name + c >= 0 (c a
+		 * constant) becomes a*A + c*P >= 0, P being positive. */
+		cond = subst_cond_quotient(cond, pos, V, r, error);
 		goto done;
 	}
 	cond = isl_set_set_dim_name(cond, isl_dim_param, pos, fresh);

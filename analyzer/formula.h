@@ -110,6 +110,11 @@ struct formula *formula_restrict(const struct formula *f, __isl_take isl_set *co
  * do not meet CONTEXT dropped: equal to F on CONTEXT, and printed shorter. */
 struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *context);
 
+/* F on CONTEXT and undefined outside it: every condition intersected with
+ * CONTEXT, and for a zero-outside formula an explicit zero piece where it has no
+ * piece in CONTEXT.  For values that are only claimed under assumptions. */
+struct formula *formula_on(const struct formula *f, __isl_keep isl_set *context);
+
 /* F on CONTEXT with as few pieces as can be proven: when one piece's value
  * equals another's on that other's condition (formula_equal proves it), the two
  * pieces become one; for a zero-outside formula the region with no piece counts

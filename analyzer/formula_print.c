@@ -877,8 +877,22 @@ static void push_terms(const struct pctx *P, const struct tlist *l, struct doc *
 			neg |= l->t[k].e[i] < 0;
 		tl_push(neg ? &frac : &poly, l->t[k].c, l->t[k].e);
 	}
-	push_fraction(P, &frac, S);
-	push_fraction(P, &poly, S);
+	if (frac.n == 0 || poly.n == 0) {
+		push_fraction(P, l, S);
+	} else {
+		/* Both kinds: over one denominator (n*(P-1)/P) unless that reads
+		 * much longer than the two parts (m*n*o/(M*N) + l). */
+		struct doc *split = doc_new(D_SUM, NULL), *one = doc_new(D_SUM, NULL);
+		push_fraction(P, &frac, split);
+		push_fraction(P, &poly, split);
+		push_fraction(P, l, one);
+		struct doc *pick = text_length(one) <= text_length(split) + 3 ? one : split;
+		for (int j = 0; j < pick->n; j++)
+			doc_push(S, pick->c[j], pick->neg[j]);
+		pick->n = 0;
+		doc_free(split);
+		doc_free(one);
+	}
 	tl_clear(&poly);
 	tl_clear(&frac);
 }

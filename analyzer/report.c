@@ -3,6 +3,7 @@
 
 #include <gmp.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *const quantity_name[Q_N] = {"w", "h", "h_in", "h_out", "ncom", "cost"};
 
@@ -53,4 +54,29 @@ char *report_value(const struct analysis *a, int c, int s, enum quantity q)
 	free(names);
 	free(values);
 	return r;
+}
+
+char *report_broken_condition(const struct analysis *a, int c)
+{
+	const struct candidate_cost *cc = &a->cands[c];
+	const struct options *opt = a->opt;
+	const char **names = calloc((size_t)opt->ndefs + 1, sizeof(*names));
+	long long *values = calloc((size_t)opt->ndefs + 1, sizeof(*values));
+	char *broken = NULL;
+	for (int i = 0; names && values && i < opt->ndefs; i++) {
+		names[i] = opt->defs[i].name;
+		values[i] = opt->defs[i].value;
+	}
+	for (int i = 0; names && values && i < cc->nconditions && !broken; i++) {
+		struct formula_expr *e = formula_parse_expr(cc->conditions[i], NULL);
+		mpq_t v;
+		mpq_init(v);
+		if (e && formula_expr_eval(e, names, values, opt->ndefs, v) == 0 && mpq_sgn(v) == 0)
+			broken = strdup(cc->condition_texts[i]);
+		mpq_clear(v);
+		formula_expr_free(e);
+	}
+	free(names);
+	free(values);
+	return broken;
 }

@@ -34,6 +34,10 @@ const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
  * as a malloc'd decimal or fraction, or NULL when some parameter has no value. */
 char *report_value(const struct analysis *a, int c, int s, enum quantity q);
 
+/* The first of candidate C's conditions (what its formulas rest on) that the -D
+ * values break, malloc'd, or NULL when they hold or cannot be tested. */
+char *report_broken_condition(const struct analysis *a, int c);
+
 void report_text(FILE *out, const struct analysis *a);
 void report_json(FILE *out, const struct analysis *a);
 void report_markdown(FILE *out, const struct analysis *a);

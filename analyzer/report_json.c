@@ -24,7 +24,9 @@ static void json_string(FILE *out, const char *s)
 static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
 			  const struct formula *f)
 {
-	char *text = formula_to_string(f, FORMULA_EXPR);
+	static const char *const cost_names[] = {"g", "l"};
+	char *text = q == Q_COST ? formula_to_string_by(f, FORMULA_EXPR, cost_names, 2)
+				 : formula_to_string(f, FORMULA_EXPR);
 	char *v = report_value(a, c, s, q);
 	fputs("{\"formula\": ", out);
 	json_string(out, text ? text : "");

@@ -13,7 +13,17 @@ static void latex_text(FILE *out, const char *s)
 	}
 }
 
-static const char *const tex_name[Q_N] = {"w", "h", "h_{in}", "h_{out}", "N_{Com}", "\\mathit{cost}"};
+/* printf formats taking the superstep number */
+static const char *const tex_name[Q_N] = {"w_{%d}", "h_{%d}", "h_{\\mathrm{in},%d}",
+					  "h_{\\mathrm{out},%d}", "N_{\\mathrm{Com},%d}",
+					  "\\mathit{cost}_{%d}"};
+static const char *const cost_names[] = {"g", "l"};
+
+static char *latex_formula(const struct formula *f, enum quantity q)
+{
+	return q == Q_COST ? formula_to_string_by(f, FORMULA_LATEX, cost_names, 2)
+			   : formula_to_string(f, FORMULA_LATEX);
+}
 
 void report_latex(FILE *out, const struct analysis *a)
 {
@@ -34,12 +44,13 @@ void report_latex(FILE *out, const struct analysis *a)
 		fputs("\\begin{align*}\n", out);
 		for (int s = 0; s < cc->nsteps; s++) {
 			for (int q = 0; q < Q_N; q++) {
-				char *f = formula_to_string(step_quantity(&cc->steps[s], q), FORMULA_LATEX);
-				fprintf(out, "%s_{%d} &= %s \\\\\n", tex_name[q], s, f ? f : "?");
+				char *f = latex_formula(step_quantity(&cc->steps[s], q), q);
+				fprintf(out, tex_name[q], s);
+				fprintf(out, " &= %s \\\\\n", f ? f : "?");
 				free(f);
 			}
 		}
-		char *f = formula_to_string(cc->cost, FORMULA_LATEX);
+		char *f = latex_formula(cc->cost, Q_COST);
 		fprintf(out, "\\mathit{cost} &= %s\n\\end{align*}\n\n", f ? f : "?");
 		free(f);
 	}

@@ -45,8 +45,8 @@ void report_markdown(FILE *out, const struct analysis *a)
 				cell(out, step_quantity(&cc->steps[s], q), q);
 			fputs("\n", out);
 		}
-		fputs("\nTotal cost:", out);
-		cell(out, cc->cost, Q_COST);
-		fputs("\n", out);
+		char *t = formula_to_string_by(cc->cost, FORMULA_TEXT, cost_names, 2);
+		fprintf(out, "\nTotal cost: `%s`\n", t ? t : "?");
+		free(t);
 	}
 }

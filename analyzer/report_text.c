@@ -1,22 +1,25 @@
 /* The text report: for people at a terminal. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyzer/report.h"
 
 static const char *const cost_names[] = {"g", "l"};
 
-static void print_formula(FILE *out, const struct formula *f, enum quantity q)
+/* Prints F and returns its text (malloc'd, or NULL). */
+static char *print_formula(FILE *out, const struct formula *f, enum quantity q)
 {
 	char *s = q == Q_COST ? formula_to_string_by(f, FORMULA_TEXT, cost_names, 2)
 			      : formula_to_string(f, FORMULA_TEXT);
 	fputs(s ? s : "(cannot print)", out);
-	free(s);
+	return s;
 }
 
-static void print_value(FILE *out, const struct analysis *a, int c, int s, enum quantity q)
+static void print_value(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
+			const char *formula)
 {
 	char *v = report_value(a, c, s, q);
-	if (v)
+	if (v && (!formula || strcmp(v, formula) != 0))
 		fprintf(out, "  [= %s]", v);
 	free(v);
 }
@@ -31,6 +34,26 @@ static void print_grid(FILE *out, const struct analysis *a)
 	}
 	if (a->naxes == 0)
 		fputs("(no grid)", out);
+}
+
+/* The exact numbers of candidate C on the grid of the -D values, for a candidate
+ * that has no symbolic formula. */
+static void print_values_only(FILE *out, const struct analysis *a, int c)
+{
+	const struct candidate_cost *ex = &a->exact[c];
+	fputs("  the values given, counted on that grid:\n", out);
+	for (int s = 0; s < ex->nsteps; s++) {
+		fprintf(out, "  superstep %s\n", ex->steps[s].name);
+		for (int q = 0; q < Q_N; q++) {
+			char *v = report_value(a, c, s, q);
+			fprintf(out, "    %-5s = %s\n", q == Q_NCOM ? "NCom" : quantity_name[q],
+				v ? v : "(needs g and l)");
+			free(v);
+		}
+	}
+	char *v = report_value(a, c, -1, Q_COST);
+	fprintf(out, "  cost = %s\n", v ? v : "(needs g and l)");
+	free(v);
 }
 
 void report_text(FILE *out, const struct analysis *a)
@@ -50,22 +73,31 @@ void report_text(FILE *out, const struct analysis *a)
 				cc->reason ? cc->reason : "unknown reason");
 			if (cc->status == COST_REFUSED && a->symbolic)
 				fputs("  (a concrete grid, e.g. --grid 4x4, gives exact formulas)\n", out);
+			if (a->exact && a->exact[c].status == COST_OK)
+				print_values_only(out, a, c);
 			continue;
 		}
 		for (int i = 0; i < cc->nassumptions; i++)
 			fprintf(out, "  assuming %s\n", cc->assumptions[i]);
+		char *broken = a->exact ? report_broken_condition(a, c) : NULL;
+		if (broken)
+			fprintf(out, "  note: the values given break '%s': the numbers in [] are exact "
+				     "counts on that grid, not values of these formulas\n", broken);
+		free(broken);
 		for (int s = 0; s < cc->nsteps; s++) {
 			fprintf(out, "  superstep %s\n", cc->steps[s].name);
 			for (int q = 0; q < Q_N; q++) {
 				fprintf(out, "    %-5s = ", q == Q_NCOM ? "NCom" : quantity_name[q]);
-				print_formula(out, step_quantity(&cc->steps[s], q), q);
-				print_value(out, a, c, s, q);
+				char *text = print_formula(out, step_quantity(&cc->steps[s], q), q);
+				print_value(out, a, c, s, q, text);
+				free(text);
 				fputs("\n", out);
 			}
 		}
 		fputs("  cost = ", out);
-		print_formula(out, cc->cost, Q_COST);
-		print_value(out, a, c, -1, Q_COST);
+		char *text = print_formula(out, cc->cost, Q_COST);
+		print_value(out, a, c, -1, Q_COST, text);
+		free(text);
 		fputs("\n", out);
 	}
 }

@@ -203,9 +203,10 @@ static void assign(struct sym *s, int v, const struct dist *d, const char *exten
 	}
 	if (!same_decomp(have, &want))
 		sym_stop(s, 1,
-			 "%s is distributed both %s and %s%s in one relation, which has no affine "
-			 "form over a symbolic grid",
-			 s->vars[v], kind_name(&have->d), kind_name(d), where);
+			 "%s is split both %s over %s (extent %s) and %s over %s (extent %s)%s in one "
+			 "relation, which has no affine form over a symbolic grid",
+			 s->vars[v], kind_name(&have->d), s->m->axes[have->d.axis], have->extent,
+			 kind_name(d), s->m->axes[d->axis], extent, where);
 }
 
 /* Assigns the decomposition a distributed dimension imposes on its subscript. */
@@ -337,6 +338,21 @@ static void add_assumption(struct sym *s, const char *fmt, ...)
 	p[info->nassumptions++] = a;
 }
 
+/* The offset C fits in a digit of SIZE: C <= SIZE (every size is at least 1,
+ * so C <= 1 goes without saying). */
+static void assume_at_most(struct sym *s, long long c, const char *size)
+{
+	if (c > 1)
+		add_assumption(s, "%lld <= %s", c, size);
+}
+
+/* C < SIZE, recorded unless C < 1. */
+static void assume_below(struct sym *s, long long c, const char *size)
+{
+	if (c >= 1)
+		add_assumption(s, "%lld < %s", c, size);
+}
+
 /* Prints "0 <= d < S" for every digit of every decomposed variable. */
 static void print_digit_ranges(FILE *out, struct sym *s)
 {
@@ -371,7 +387,7 @@ static void print_digits_of(FILE *out, struct sym *s, int v, long long c, const 
 	if (v < 0) {
 		snprintf(dg[last], 64, "0");
 		if (c != 0 && n > 1)
-			add_assumption(s, "%lld < %s", c, sz[last]);
+			assume_below(s, c, sz[last]);
 	}
 	if (c == 0 || n == 1) {
 		fputs("(", out);
@@ -382,7 +398,7 @@ static void print_digits_of(FILE *out, struct sym *s, int v, long long c, const 
 		return;
 	}
 	long long a = c > 0 ? c : -c;
-	add_assumption(s, "%lld <= %s", a, sz[last]);
+	assume_at_most(s, a, sz[last]);
 	fputs("(", out);
 	for (int j = 0; j < n; j++) {   /* j levels of carry (or borrow) */
 		fprintf(out, "%s(", j ? " or " : "");
@@ -458,7 +474,7 @@ static void print_digit_bound(FILE *out, struct sym *s, int v, int sign, const s
 			return; /* v >= -r <= 0: the digits already say so */
 		if (sign > 0) {
 			long long c = -r; /* v >= c, c >= 1: not (upper digits 0 and last < c) */
-			add_assumption(s, "%lld <= %s", c, sz[last]);
+			assume_at_most(s, c, sz[last]);
 			fputs(" and (", out);
 			for (int k = 0; k < last; k++)
 				fprintf(out, "%s >= 1 or ", dg[k]);
@@ -470,7 +486,7 @@ static void print_digit_bound(FILE *out, struct sym *s, int v, int sign, const s
 			fputs(" and false", out);
 			return;
 		}
-		add_assumption(s, "%lld < %s", r, sz[last]);
+		assume_below(s, r, sz[last]);
 		fputs(" and (", out);
 		for (int k = 0; k < last; k++)
 			fprintf(out, "%s = 0 and ", dg[k]);
@@ -504,7 +520,7 @@ static void print_digit_bound(FILE *out, struct sym *s, int v, int sign, const s
 		long long c = -k - 1; /* v <= X - 1 - c */
 		if (c <= 0)
 			return;
-		add_assumption(s, "%lld <= %s", c, sz[last]);
+		assume_at_most(s, c, sz[last]);
 		fputs(" and (", out);
 		for (int q = 0; q < last; q++)
 			fprintf(out, "%s <= %s - 2 or ", dg[q], sz[q]);
@@ -517,7 +533,7 @@ static void print_digit_bound(FILE *out, struct sym *s, int v, int sign, const s
 		fputs(" and false", out);
 		return;
 	}
-	add_assumption(s, "%lld <= %s", c, sz[last]);
+	assume_at_most(s, c, sz[last]);
 	fputs(" and (", out);
 	for (int q = 0; q < last; q++)
 		fprintf(out, "%s = %s - 1 and ", dg[q], sz[q]);

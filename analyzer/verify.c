@@ -212,8 +212,8 @@ static void compare(struct verify_result *vr, const struct formula *f, const str
 	mpq_t v;
 	mpq_init(v);
 	vr->checks++;
-	int ok = f && formula_eval(f, p->names, p->values, p->n, v) == 0 &&
-		 mpz_cmp_ui(mpq_denref(v), 1) == 0 && mpz_cmp_si(mpq_numref(v), want) == 0;
+	int defined = f && formula_eval(f, p->names, p->values, p->n, v) == 0;
+	int ok = defined && mpz_cmp_ui(mpq_denref(v), 1) == 0 && mpz_cmp_si(mpq_numref(v), want) == 0;
 	if (!ok) {
 		vr->mismatches++;
 		if (!vr->first) {
@@ -221,7 +221,7 @@ static void compare(struct verify_result *vr, const struct formula *f, const str
 			size_t len = 0;
 			FILE *s = open_memstream(&buf, &len);
 			if (s) {
-				char *got = f ? mpq_get_str(NULL, 10, v) : NULL;
+				char *got = defined ? mpq_get_str(NULL, 10, v) : NULL;
 				fprintf(s, "candidate %s, superstep %s: %s is %s by the formula but %ld by "
 					   "enumeration at ",
 					cand, step, what, got ? got : "undefined", want);
@@ -241,7 +241,8 @@ int verify_candidate(isl_ctx *ctx, const struct model *m, int cand, const struct
 {
 	memset(vr, 0, sizeof(*vr));
 	struct point p;
-	int cap = m->nparams + m->naxes + 2;
+	/* draw_point fills the first nparams + naxes + 2; block lengths follow */
+	int cap = m->nparams + m->naxes + 2 + cc->nlocals;
 	p.names = calloc((size_t)cap, sizeof(*p.names));
 	p.values = calloc((size_t)cap, sizeof(*p.values));
 	char *text = NULL;
@@ -274,6 +275,19 @@ int verify_candidate(isl_ctx *ctx, const struct model *m, int cand, const struct
 			if (vr->points == 0)
 				vr->skipped = strdup("no random point satisfies the assumptions");
 			break;
+		}
+		/* Block lengths the formulas kept get their values at this point. */
+		for (int l = 0; l < cc->nlocals; l++) {
+			struct formula_expr *e = formula_parse_expr(cc->local_values[l], NULL);
+			mpq_t v;
+			mpq_init(v);
+			if (e && formula_expr_eval(e, p.names, p.values, p.n, v) == 0 &&
+			    mpz_cmp_ui(mpq_denref(v), 1) == 0 && mpz_fits_slong_p(mpq_numref(v))) {
+				p.names[p.n] = cc->local_names[l];
+				p.values[p.n++] = mpz_get_si(mpq_numref(v));
+			}
+			mpq_clear(v);
+			formula_expr_free(e);
 		}
 		vr->points++;
 		long long g = 0, l = 0;
