@@ -10,13 +10,15 @@
 #   resilience  tests/resilience/*.sh: each script exits 0 when its case passes;
 #               it gets the binary as $1
 #   examples    every examples/*.bsp passes --check, and --print is a fixed point
+#   verify      each line of tests/verify.list: `bspcost --verify=10 ARGS` exits 0,
+#               checks some points and reports 0 mismatches
 #
 # Ends with the line `N passed, N failed`; exit status 1 if anything failed.
 # Run one section with TESTS=diag (or unit, golden, resilience, examples).
 
 O=${1:-build}
 BIN=$O/bspcost
-TESTS=${TESTS:-unit diag golden resilience examples}
+TESTS=${TESTS:-unit diag golden resilience examples verify}
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
@@ -109,6 +111,22 @@ run_examples() {
 			diff -u "$tmp/p1.bsp" "$tmp/p2.bsp" | head -n 30
 		fi
 	done
+}
+
+run_verify() {
+	while IFS= read -r line; do
+		case $line in '#'* | '') continue ;; esac
+		# shellcheck disable=SC2086  # the line is split like a command line
+		"$BIN" --verify=10 $line > "$tmp/out" 2>&1
+		st=$?
+		summary=$(grep '^verify: .*values compared' "$tmp/out")
+		if [ "$st" -eq 0 ] && echo "$summary" | grep -q ' 0 mismatches$' &&
+		   ! echo "$summary" | grep -q ': 0 points'; then
+			ok
+		else
+			not_ok "--verify $line: exit $st"; grep -v '^    ' "$tmp/out" | tail -n 12
+		fi
+	done < tests/verify.list
 }
 
 for section in $TESTS; do
