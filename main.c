@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <flint/flint.h>
+
 #include "analyzer/commands.h"
 #include "analyzer/options.h"
 
@@ -28,6 +30,7 @@ static const char usage_text[] =
 	"  --verify[=N]         check every formula against enumeration at N random\n"
 	"                       points (default 20)\n"
 	"  --seed S             seed for --verify\n"
+	"  --explain            show the derivation: local postconditions, NOcc, A.e\n"
 	"  --check              parse and check only; one summary line per file\n"
 	"  --print              print each specification in canonical form\n"
 	"  --count SET          count the points of an ISL set, e.g.\n"
@@ -107,7 +110,8 @@ static int parse_grid(const char *arg, struct options *opt)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED };
+	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
+	       OPT_EXPLAIN };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -116,6 +120,7 @@ int main(int argc, char **argv)
 		{"h", required_argument, NULL, OPT_H},
 		{"verify", optional_argument, NULL, OPT_VERIFY},
 		{"seed", required_argument, NULL, OPT_SEED},
+		{"explain", no_argument, NULL, OPT_EXPLAIN},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -170,6 +175,9 @@ int main(int argc, char **argv)
 			opt.verify = (int)n;
 			break;
 		}
+		case OPT_EXPLAIN:
+			opt.explain = true;
+			break;
 		case OPT_SEED: {
 			long n = parse_count(optarg, 1, 4294967295L);
 			if (n < 0) {
@@ -246,6 +254,7 @@ int main(int argc, char **argv)
 		status = cmd_analyze(argc - optind, argv + optind, &opt);
 out:
 	free(opt.defs);
+	flint_cleanup(); /* FLINT's caches, so that leak checkers see a clean exit */
 	if (fflush(stdout) != 0 && status == EXIT_OK) {
 		fputs("bspcost: error writing output\n", stderr);
 		status = EXIT_SPEC;

@@ -87,7 +87,8 @@ static int analyze_file(isl_ctx *ctx, const char *path, const struct options *op
 		return EXIT_SPEC;
 	}
 
-	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true};
+	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
+				   .explain = opt->explain};
 	if (opt->grid_naxes > 0) {
 		if (opt->grid_naxes != m->naxes) {
 			fprintf(opt->err, "bspcost: %s: --grid gives %d axis size%s but the grid has %d\n",
@@ -153,6 +154,7 @@ static int analyze_file(isl_ctx *ctx, const char *path, const struct options *op
 		.cands = costs,
 		.exact = exact,
 		.opt = opt,
+		.spec = ls.cs,
 	};
 	memcpy(a.sizes, req.sizes, sizeof(a.sizes));
 	a.assumptions = spec_assumptions(ls.ast, &a.nassumptions);

@@ -18,19 +18,37 @@
 /* Every formula of a candidate, by number: 6 per superstep, then the total. */
 enum { STEP_FORMULAS = 6 };
 
-static int nformulas(const struct candidate_cost *c)
+static int step_formulas(const struct step_cost *sc)
 {
-	return c->nsteps * STEP_FORMULAS + 1;
+	return STEP_FORMULAS + 3 * sc->narrays;
 }
 
+static int nformulas(const struct candidate_cost *c)
+{
+	int n = 1;
+	for (int s = 0; s < c->nsteps; s++)
+		n += step_formulas(&c->steps[s]);
+	return n;
+}
+
+/* Formula K of C: each superstep's, then the total. */
 static struct formula **formula_slot(struct candidate_cost *c, int k)
 {
-	if (k == c->nsteps * STEP_FORMULAS)
-		return &c->cost;
-	struct step_cost *sc = &c->steps[k / STEP_FORMULAS];
-	struct formula **all[STEP_FORMULAS] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom,
-					       &sc->cost};
-	return all[k % STEP_FORMULAS];
+	for (int s = 0; s < c->nsteps; s++) {
+		struct step_cost *sc = &c->steps[s];
+		if (k >= step_formulas(sc)) {
+			k -= step_formulas(sc);
+			continue;
+		}
+		struct formula **all[STEP_FORMULAS] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out,
+						       &sc->ncom, &sc->cost};
+		if (k < STEP_FORMULAS)
+			return all[k];
+		k -= STEP_FORMULAS;
+		struct array_occurrence *ao = &sc->arrays[k / 3];
+		return k % 3 == 0 ? &ao->nocc : k % 3 == 1 ? &ao->occurrences : &ao->unowned;
+	}
+	return &c->cost;
 }
 
 /* One computation's state: the first failure wins. */
@@ -220,6 +238,75 @@ static void count_step(struct job *j, const struct step_relations *r, struct per
 	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
 		p->work = sum(p->work, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
 					     "work"));
+}
+
+/* max over the elements of N (with its first NE parameters the element's
+ * indices) within RANGE, the elements read. */
+static struct formula *max_over_elements(struct job *j, __isl_take isl_pw_qpolynomial *n, int ne,
+					 __isl_take isl_set *range, const char *what)
+{
+	if (j->status != COST_OK || !n || !range) {
+		isl_pw_qpolynomial_free(n);
+		isl_set_free(range);
+		if (j->status == COST_OK)
+			job_fail(j, COST_FAILED, NULL, what);
+		return NULL;
+	}
+	n = isl_pw_qpolynomial_move_dims(n, isl_dim_in, 0, isl_dim_param, 0, (unsigned)ne);
+	range = isl_set_reset_tuple_id(range);
+	range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(n));
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = count_max(j->engine, n, range, &r, &reason);
+	isl_pw_qpolynomial_free(n);
+	isl_set_free(range);
+	if (st != COUNT_EXACT) {
+		job_fail(j, from_count(st), reason, what);
+		return NULL;
+	}
+	free(reason);
+	struct formula *f = formula_from_pw_qpolynomial_zero_outside(r);
+	isl_pw_qpolynomial_free(r);
+	if (!f)
+		job_fail(j, COST_FAILED, NULL, what);
+	return f;
+}
+
+/* NOcc, occurrences and A.e of the arrays read in a superstep (--explain). */
+static void count_occurrences(struct job *j, const struct step_relations *r, struct step_cost *sc)
+{
+	sc->arrays = calloc((size_t)r->narrays + 1, sizeof(*sc->arrays));
+	if (!sc->arrays) {
+		job_fail(j, COST_FAILED, NULL, "occurrences");
+		return;
+	}
+	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+		if (!r->use[a])
+			continue;
+		struct array_occurrence *ao = &sc->arrays[sc->narrays++];
+		ao->name = j->m->arrays[a].name;
+		isl_map *use = isl_map_copy(r->use[a]);
+		isl_size ne = isl_map_dim(use, isl_dim_out);
+		for (int d = 0; d < ne; d++) {
+			char name[32];
+			snprintf(name, sizeof(name), "e__%d", d);
+			use = isl_map_set_dim_name(use, isl_dim_out, (unsigned)d, name);
+		}
+		/* NOcc.e: the processes whose local postcondition reads e */
+		isl_map *users = isl_map_reverse(isl_map_copy(use));
+		users = isl_map_move_dims(users, isl_dim_param, 0, isl_dim_in, 0, (unsigned)ne);
+		isl_pw_qpolynomial *n = count(j, isl_map_range(users), ao->name);
+		ao->nocc = max_over_elements(j, n, ne, isl_map_range(isl_map_copy(use)), ao->name);
+		isl_pw_qpolynomial *occ = count(j, isl_map_wrap(isl_map_copy(use)), ao->name);
+		ao->occurrences = to_formula(j, occ, ao->name);
+		isl_pw_qpolynomial_free(occ);
+		/* A.e = 0: read, but not by its owner */
+		isl_map *mine = isl_map_intersect(isl_map_copy(use), isl_map_reverse(isl_map_copy(r->own[a])));
+		isl_set *unowned = isl_set_subtract(isl_map_range(use), isl_map_range(mine));
+		isl_pw_qpolynomial *u = count(j, unowned, ao->name);
+		ao->unowned = to_formula(j, u, ao->name);
+		isl_pw_qpolynomial_free(u);
+	}
 }
 
 /* w + g*h + l */
@@ -577,6 +664,8 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		}
 		struct per_process p = {0};
 		count_step(&j, &r, &p);
+		if (req->explain)
+			count_occurrences(&j, &r, sc);
 		/* The context this step's counts live in; tidy each quantity once,
 		 * and what is built from tidy parts only when it has pieces to merge. */
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
@@ -601,12 +690,22 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		tidy(&j, &sc->h_out, context);
 		tidy(&j, &sc->w, context);
 		tidy(&j, &sc->h, context);
+		for (int k = 0; k < sc->narrays; k++) {
+			tidy(&j, &sc->arrays[k].nocc, context);
+			tidy(&j, &sc->arrays[k].occurrences, context);
+			tidy(&j, &sc->arrays[k].unowned, context);
+		}
 		if (j.status == COST_OK && req->h == H_MAX)
 			sc->h = formula_max(sc->h_in, sc->h_out);
 		if (j.status == COST_OK) {
 			sc->cost = bsp_cost(sc->w, sc->h);
 			if (formula_n_pieces(sc->h) > 1)
 				tidy(&j, &sc->h, context);
+		for (int k = 0; k < sc->narrays; k++) {
+			tidy(&j, &sc->arrays[k].nocc, context);
+			tidy(&j, &sc->arrays[k].occurrences, context);
+			tidy(&j, &sc->arrays[k].unowned, context);
+		}
 			if (formula_n_pieces(sc->cost) > 1)
 				tidy(&j, &sc->cost, context);
 			struct formula *t = sc->cost ? formula_add(total, sc->cost) : NULL;
@@ -650,6 +749,8 @@ void candidate_cost_clear(struct candidate_cost *c)
 {
 	for (int k = 0; c->steps && k < nformulas(c); k++)
 		formula_free(*formula_slot(c, k));
+	for (int s = 0; c->steps && s < c->nsteps; s++)
+		free(c->steps[s].arrays);
 	free(c->steps);
 	for (int i = 0; i < c->nassumptions; i++)
 		free(c->assumptions[i]);

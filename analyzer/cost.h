@@ -27,12 +27,25 @@ enum h_rule {
 struct cost_request {
 	enum h_rule h;
 	bool symbolic;        /* axis sizes stay symbols */
+	bool explain;         /* also NOcc, occurrences and A.e per array */
 	long sizes[3];        /* the grid, when !symbolic */
+};
+
+/* How the elements of one array occur in a superstep's local postconditions
+ * (computed with cost_request.explain). */
+struct array_occurrence {
+	const char *name;              /* the model's */
+	struct formula *nocc;          /* max over the elements read of NOcc.e */
+	struct formula *occurrences;   /* sum over the elements of NOcc.e */
+	struct formula *unowned;       /* elements read whose owner does not read them
+					* (A.e = 0) */
 };
 
 struct step_cost {
 	const char *name;     /* the model's */
 	struct formula *w, *h, *h_in, *h_out, *ncom, *cost;
+	int narrays;          /* arrays read, with cost_request.explain */
+	struct array_occurrence *arrays;
 };
 
 enum cost_status {

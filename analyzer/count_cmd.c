@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <flint/flint.h>
 #include <isl/ctx.h>
 #include <isl/options.h>
 #include <isl/polynomial.h>
@@ -117,6 +116,5 @@ int cmd_count(const char *set_text, const struct options *opt)
 	isl_pw_qpolynomial_free(pw);
 	isl_set_free(set);
 	isl_ctx_free(ctx);
-	flint_cleanup(); /* FLINT's per-thread caches */
 	return status;
 }

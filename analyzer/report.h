@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "analyzer/check.h"
 #include "analyzer/cost.h"
 #include "analyzer/options.h"
 
@@ -22,7 +23,8 @@ struct analysis {
 	/* When every parameter has a value: the same candidates on that concrete
 	 * grid, whose formulas give the exact numbers (NULL otherwise). */
 	struct candidate_cost *exact;
-	const struct options *opt; /* -D values */
+	const struct options *opt; /* -D values, --explain */
+	const struct checked_spec *spec; /* for --explain: the statements */
 };
 
 /* The quantities of a superstep, in report order. */

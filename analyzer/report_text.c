@@ -56,6 +56,39 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
 	free(v);
 }
 
+static void print_short(FILE *out, const struct formula *f)
+{
+	char *s = f ? formula_to_string(f, FORMULA_TEXT) : NULL;
+	fputs(s ? s : "?", out);
+	free(s);
+}
+
+/* --explain: the derivation of superstep S in the paper's terms. */
+static void print_explanation(FILE *out, const struct analysis *a, const struct step_cost *sc,
+			      int s)
+{
+	fputs("    local postcondition R.q of process q (owner computes: q evaluates the\n"
+	      "    instances whose left-hand element it owns):\n", out);
+	const struct ast_superstep *ss = a->spec ? a->spec->supersteps[s] : NULL;
+	for (int i = 0; ss && i < ss->nstmts; i++) {
+		fputs("      ", out);
+		print_stmt_line(out, ss->stmts[i]);
+		fputs("\n", out);
+	}
+	for (int k = 0; k < sc->narrays; k++) {
+		const struct array_occurrence *ao = &sc->arrays[k];
+		fprintf(out, "    %s: NOcc.e = number of R.q reading e, at most ", ao->name);
+		print_short(out, ao->nocc);
+		fputs("\n      sum over e of NOcc.e = ", out);
+		print_short(out, ao->occurrences);
+		fputs("\n      elements read but not by their owner (A.e = 0): ", out);
+		print_short(out, ao->unowned);
+		fputs("\n", out);
+	}
+	fputs("    NCom = sum over e of (NOcc.e - A.e); h = max over q of max(fan_in_q, "
+	      "fan_out_q)\n", out);
+}
+
 void report_text(FILE *out, const struct analysis *a)
 {
 	fprintf(out, "%s: %d candidate%s, %s grid ", a->file, a->ncands, a->ncands == 1 ? "" : "s",
@@ -86,6 +119,8 @@ void report_text(FILE *out, const struct analysis *a)
 		free(broken);
 		for (int s = 0; s < cc->nsteps; s++) {
 			fprintf(out, "  superstep %s\n", cc->steps[s].name);
+			if (a->opt->explain)
+				print_explanation(out, a, &cc->steps[s], s);
 			for (int q = 0; q < Q_N; q++) {
 				fprintf(out, "    %-5s = ", q == Q_NCOM ? "NCom" : quantity_name[q]);
 				char *text = print_formula(out, step_quantity(&cc->steps[s], q), q);

@@ -315,6 +315,8 @@ const char *cmp_op_text(enum cmp_op op);
 #include <stdio.h>
 void print_spec(FILE *out, const struct ast_spec *spec);
 void print_expr(FILE *out, const struct ast_expr *e);
+/* A statement on one line, without its work weight: "forall i < n : v[i] = ...". */
+void print_stmt_line(FILE *out, const struct ast_stmt *s);
 /* The canonical text of an expression, malloc'd. */
 char *expr_to_string(const struct ast_expr *e);
 

@@ -182,6 +182,18 @@ static void print_stmt(FILE *out, const struct ast_stmt *s)
 	fputs(";\n", out);
 }
 
+void print_stmt_line(FILE *out, const struct ast_stmt *s)
+{
+	if (s->forall) {
+		fputs("forall ", out);
+		print_quant(out, s->forall);
+		fputs(" : ", out);
+	}
+	print_expr(out, s->lhs);
+	fputs(" = ", out);
+	print_expr(out, s->rhs);
+}
+
 static void print_item(FILE *out, const struct ast_item *it)
 {
 	switch (it->kind) {

@@ -10,6 +10,7 @@
 #   resilience  tests/resilience/*.sh: each script exits 0 when its case passes;
 #               it gets the binary as $1
 #   examples    every examples/*.bsp passes --check, and --print is a fixed point
+#   memory      tests/memory/*.sh, as resilience: valgrind over the examples
 #   verify      each line of tests/verify.list: `bspcost --verify=10 ARGS` exits 0,
 #               checks some points and reports 0 mismatches
 #
@@ -18,7 +19,7 @@
 
 O=${1:-build}
 BIN=$O/bspcost
-TESTS=${TESTS:-unit diag golden resilience examples verify}
+TESTS=${TESTS:-unit diag golden resilience examples verify memory}
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
@@ -91,6 +92,17 @@ run_resilience() {
 			ok
 		else
 			not_ok "$s"; head -n 20 "$tmp/out"
+		fi
+	done
+}
+
+run_memory() {
+	for s in tests/memory/*.sh; do
+		[ -e "$s" ] || continue
+		if sh "$s" "$BIN" > "$tmp/out" 2>&1; then
+			ok
+		else
+			not_ok "$s"; head -n 40 "$tmp/out"
 		fi
 	done
 }

@@ -1,0 +1,24 @@
+# valgrind finds no leak and no memory error when bspcost analyzes the examples
+# (and counts a set).  Skipped for a sanitizer build, which valgrind cannot run.
+bin=$1
+if nm "$bin" 2>/dev/null | grep -q __asan_init; then
+	echo "skipped: an AddressSanitizer build"
+	exit 0
+fi
+command -v valgrind > /dev/null || { echo "valgrind is not installed"; exit 1; }
+status=0
+count='[n] -> { [i,j] : 0 <= i < n and 0 <= j <= i }'
+for args in "examples/matmul2.bsp" "--explain examples/stencil1d.bsp" "examples/broadcast.bsp" \
+	    "--grid 2x2 examples/transpose.bsp" "--verify=2 examples/matmul2.bsp" "--count"; do
+	# shellcheck disable=SC2086  # split on purpose
+	set -- $args
+	[ "$1" = "--count" ] && set -- --count "$count" -D n=7
+	if ! valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect \
+		--error-exitcode=9 "$bin" "$@" > /dev/null 2> "${TMPDIR:-/tmp}/vg.$$"; then
+		echo "valgrind: bspcost $*"
+		head -n 30 "${TMPDIR:-/tmp}/vg.$$"
+		status=1
+	fi
+done
+rm -f "${TMPDIR:-/tmp}/vg.$$"
+exit $status
