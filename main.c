@@ -31,6 +31,7 @@ static const char usage_text[] =
 	"                       points (default 20)\n"
 	"  --seed S             seed for --verify\n"
 	"  --explain            show the derivation: local postconditions, NOcc, A.e\n"
+	"  --work terms|flops   w counts terms of sums (default) or every + - * /\n"
 	"  --check              parse and check only; one summary line per file\n"
 	"  --print              print each specification in canonical form\n"
 	"  --count SET          count the points of an ISL set, e.g.\n"
@@ -111,7 +112,7 @@ static int parse_grid(const char *arg, struct options *opt)
 int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
-	       OPT_EXPLAIN };
+	       OPT_EXPLAIN, OPT_WORK };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -121,6 +122,7 @@ int main(int argc, char **argv)
 		{"verify", optional_argument, NULL, OPT_VERIFY},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"explain", no_argument, NULL, OPT_EXPLAIN},
+		{"work", required_argument, NULL, OPT_WORK},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -175,6 +177,14 @@ int main(int argc, char **argv)
 			opt.verify = (int)n;
 			break;
 		}
+		case OPT_WORK:
+			if (strcmp(optarg, "terms") == 0 || strcmp(optarg, "flops") == 0)
+				opt.work_flops = strcmp(optarg, "flops") == 0;
+			else {
+				status = usage_error("bad --work '%s': expected terms or flops", optarg);
+				goto out;
+			}
+			break;
 		case OPT_EXPLAIN:
 			opt.explain = true;
 			break;

@@ -79,7 +79,7 @@ static int analyze_file(isl_ctx *ctx, const char *path, const struct options *op
 		return EXIT_SPEC;
 	}
 	char *reason = NULL;
-	struct model *m = lower_spec(ls.cs, &reason);
+	struct model *m = lower_spec(ls.cs, opt->work_flops ? WORK_FLOPS : WORK_TERMS, &reason);
 	if (!m) {
 		fprintf(opt->err, "bspcost: %s: cannot analyze: %s\n", ls.src.name, reason);
 		free(reason);

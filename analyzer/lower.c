@@ -9,6 +9,7 @@
 #include "analyzer/lower.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 struct lowering {
 	const struct checked_spec *cs;
+	bool flops;
 	struct model *m;
 	char *reason;
 };
@@ -203,6 +205,9 @@ static const struct ast_quant *const *sum_scopes(const struct ast_stmt *st,
 	return r->scopes + skip;
 }
 
+static void add_unit(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
+		     const struct ast_quant **stack, int depth);
+
 /* One unit of work per point of each term of the right-hand side. */
 static void add_terms(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
 		      const struct ast_expr *e, const struct ast_quant **stack, int depth)
@@ -226,18 +231,59 @@ static void add_terms(struct lowering *lw, const struct ast_stmt *st, struct mod
 	case EXPR_NEG:
 		add_terms(lw, st, ms, e->lhs, stack, depth);
 		return;
-	default: {
-		int n;
-		const char **extra = quant_vars(stack, depth, &n);
-		struct model_space *s = extra ? model_add_term(ms, n, extra, NULL) : NULL;
-		free(extra);
-		if (!s) {
-			refuse(lw, "out of memory");
-			return;
-		}
-		fill_space(lw, st, s, stack, depth);
+	default:
+		add_unit(lw, st, ms, stack, depth);
 		return;
 	}
+}
+
+/* One unit of work per point of the sums around E (STACK[0..depth)). */
+static void add_unit(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
+		     const struct ast_quant **stack, int depth)
+{
+	int n;
+	const char **extra = quant_vars(stack, depth, &n);
+	struct model_space *s = extra ? model_add_term(ms, n, extra, NULL) : NULL;
+	free(extra);
+	if (!s) {
+		refuse(lw, "out of memory");
+		return;
+	}
+	fill_space(lw, st, s, stack, depth);
+}
+
+/* --work flops: every + - * / (and unary minus) once per evaluation, and a sum
+ * of n terms n additions (accumulating from zero). */
+static void add_flops(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
+		      const struct ast_expr *e, const struct ast_quant **stack, int depth)
+{
+	if (lw->reason)
+		return;
+	switch (e->kind) {
+	case EXPR_SUM:
+		if (depth >= AST_MAX_DEPTH) {
+			refuse(lw, "sums nested too deeply");
+			return;
+		}
+		stack[depth] = e->quant;
+		add_unit(lw, st, ms, stack, depth + 1);
+		add_flops(lw, st, ms, e->lhs, stack, depth + 1);
+		return;
+	case EXPR_ADD:
+	case EXPR_SUB:
+	case EXPR_MUL:
+	case EXPR_DIV:
+	case EXPR_MOD:
+		add_unit(lw, st, ms, stack, depth);
+		add_flops(lw, st, ms, e->lhs, stack, depth);
+		add_flops(lw, st, ms, e->rhs, stack, depth);
+		return;
+	case EXPR_NEG:
+		add_unit(lw, st, ms, stack, depth);
+		add_flops(lw, st, ms, e->lhs, stack, depth);
+		return;
+	default:
+		return;
 	}
 }
 
@@ -314,7 +360,10 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 		return;
 	}
 	const struct ast_quant *stack[AST_MAX_DEPTH];
-	add_terms(lw, st, ms, st->rhs, stack, 0);
+	if (lw->flops)
+		add_flops(lw, st, ms, st->rhs, stack, 0);
+	else
+		add_terms(lw, st, ms, st->rhs, stack, 0);
 	(void)cs;
 }
 
@@ -328,9 +377,9 @@ static char *assumptions_text(struct lowering *lw)
 	return text_close(&t);
 }
 
-struct model *lower_spec(const struct checked_spec *cs, char **reason)
+struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, char **reason)
 {
-	struct lowering lw = {.cs = cs};
+	struct lowering lw = {.cs = cs, .flops = work == WORK_FLOPS};
 	char *assume = assumptions_text(&lw);
 	lw.m = assume ? model_new(assume) : NULL;
 	free(assume);

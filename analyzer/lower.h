@@ -6,8 +6,14 @@
 #include "analyzer/check.h"
 #include "analyzer/model.h"
 
+/* How the work of a statement is measured (a `work` weight overrides both). */
+enum work_measure {
+	WORK_TERMS,   /* one unit per term of a sum, as the paper counts */
+	WORK_FLOPS,   /* every + - * / once, and n additions for a sum of n terms */
+};
+
 /* The model of CS, or NULL with *REASON (malloc'd) saying what the analysis does
  * not support yet. */
-struct model *lower_spec(const struct checked_spec *cs, char **reason);
+struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, char **reason);
 
 #endif

@@ -41,6 +41,7 @@ struct options {
 	int verify;               /* --verify[=N]: random points per candidate, 0 = off */
 	unsigned seed;            /* --seed: for --verify */
 	bool explain;             /* --explain */
+	bool work_flops;          /* --work flops */
 	FILE *out;                /* results */
 	FILE *err;                /* diagnostics */
 };

@@ -32,7 +32,7 @@ static void load(struct fixture *fx, const char *path, const struct cost_request
 	count_engine_init(&fx->engine, fx->ctx);
 	assert_int_equal(spec_load(&fx->ls, path, stderr), 0);
 	char *reason = NULL;
-	fx->m = lower_spec(fx->ls.cs, &reason);
+	fx->m = lower_spec(fx->ls.cs, WORK_TERMS, &reason);
 	if (!fx->m)
 		fail_msg("%s: %s", path, reason);
 	fx->costs = calloc((size_t)fx->m->ncands, sizeof(*fx->costs));
