@@ -538,23 +538,7 @@ static isl_stat local_facts_bset(__isl_take isl_basic_set *bset, void *user)
 static void print_local_facts(FILE *out, isl_ctx *ctx, const struct model *m,
 			      const struct symbolic_info *info)
 {
-	char *text = NULL;
-	size_t len;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
-		return;
-	fputs("[", f);
-	for (int i = 0; i < m->nparams; i++)
-		fprintf(f, "%s%s", i ? ", " : "", m->params[i]);
-	for (int a = 0; a < m->naxes; a++)
-		fprintf(f, "%s%s", m->nparams + a ? ", " : "", m->axes[a]);
-	fprintf(f, "] -> { : %s }", m->assumptions);
-	if (fclose(f) != 0) {
-		free(text);
-		return;
-	}
-	isl_set *set = isl_set_read_from_str(ctx, text);
-	free(text);
+	isl_set *set = model_assumption_set(ctx, m);
 	/* Only a conjunction says something of every point. */
 	if (set && isl_set_n_basic_set(set) == 1) {
 		for (int l = 0; l < info->nlocals; l++) {
@@ -583,10 +567,7 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 	if (!f)
 		return NULL;
 	fputs("[", f);
-	for (int i = 0; i < m->nparams; i++)
-		fprintf(f, "%s%s", i ? ", " : "", m->params[i]);
-	for (int a = 0; a < m->naxes; a++)
-		fprintf(f, "%s%s", m->nparams + a ? ", " : "", m->axes[a]);
+	print_model_param_list(f, m);
 	for (int l = 0; l < info->nlocals; l++)
 		fprintf(f, ", %s", info->locals[l].name);
 	fprintf(f, "] -> { : (%s)", m->assumptions);

@@ -14,6 +14,7 @@
 #include "analyzer/commands.h"
 #include "analyzer/count.h"
 #include "analyzer/formula.h"
+#include "analyzer/report.h"
 
 static void json_string(FILE *out, const char *s)
 {
@@ -28,28 +29,6 @@ static void json_string(FILE *out, const char *s)
 			fputc(c, out);
 	}
 	fputc('"', out);
-}
-
-/* The exact value of F when -D gives every parameter it needs; NULL otherwise. */
-static char *count_value(const struct formula *f, const struct options *opt)
-{
-	const char **names = calloc((size_t)opt->ndefs + 1, sizeof(*names));
-	long long *values = calloc((size_t)opt->ndefs + 1, sizeof(*values));
-	char *r = NULL;
-	if (names && values) {
-		for (int k = 0; k < opt->ndefs; k++) {
-			names[k] = opt->defs[k].name;
-			values[k] = opt->defs[k].value;
-		}
-		mpq_t v;
-		mpq_init(v);
-		if (formula_eval(f, names, values, opt->ndefs, v) == 0)
-			r = mpq_get_str(NULL, 10, v);
-		mpq_clear(v);
-	}
-	free(names);
-	free(values);
-	return r;
 }
 
 int cmd_count(const char *set_text, const struct options *opt)
@@ -96,7 +75,7 @@ int cmd_count(const char *set_text, const struct options *opt)
 	char *formula = f ? formula_to_string(f, opt->format == FORMAT_JSON ? FORMULA_EXPR
 									   : FORMULA_TEXT)
 			  : NULL;
-	char *vstr = f ? count_value(f, opt) : NULL;
+	char *vstr = f ? formula_value_text(f, opt) : NULL;
 	if (!formula) {
 		fputs("bspcost: --count: cannot print the formula\n", opt->err);
 	} else if (opt->format == FORMAT_JSON) {

@@ -205,38 +205,6 @@ static const struct ast_quant *const *sum_scopes(const struct ast_stmt *st,
 	return r->scopes + skip;
 }
 
-static void add_unit(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
-		     const struct ast_quant **stack, int depth);
-
-/* One unit of work per point of each term of the right-hand side. */
-static void add_terms(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
-		      const struct ast_expr *e, const struct ast_quant **stack, int depth)
-{
-	if (lw->reason)
-		return;
-	switch (e->kind) {
-	case EXPR_SUM:
-		if (depth >= AST_MAX_DEPTH) {
-			refuse(lw, "sums nested too deeply");
-			return;
-		}
-		stack[depth] = e->quant;
-		add_terms(lw, st, ms, e->lhs, stack, depth + 1);
-		return;
-	case EXPR_ADD:
-	case EXPR_SUB:
-		add_terms(lw, st, ms, e->lhs, stack, depth);
-		add_terms(lw, st, ms, e->rhs, stack, depth);
-		return;
-	case EXPR_NEG:
-		add_terms(lw, st, ms, e->lhs, stack, depth);
-		return;
-	default:
-		add_unit(lw, st, ms, stack, depth);
-		return;
-	}
-}
-
 /* One unit of work per point of the sums around E (STACK[0..depth)). */
 static void add_unit(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
 		     const struct ast_quant **stack, int depth)
@@ -252,10 +220,13 @@ static void add_unit(struct lowering *lw, const struct ast_stmt *st, struct mode
 	fill_space(lw, st, s, stack, depth);
 }
 
-/* --work flops: every + - * / (and unary minus) once per evaluation, and a sum
- * of n terms n additions (accumulating from zero). */
-static void add_flops(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
-		      const struct ast_expr *e, const struct ast_quant **stack, int depth)
+/* The work of E, as units over the sums around it (STACK[0..depth)):
+ *   terms: one unit per term of a sum, and per operand of a top-level + or -
+ *          (the paper's convention: o per element of C = sum k < o : ...);
+ *   flops: every + - * / and unary minus once per evaluation, and a sum of n
+ *          terms n additions (accumulating from zero). */
+static void add_work(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
+		     const struct ast_expr *e, const struct ast_quant **stack, int depth)
 {
 	if (lw->reason)
 		return;
@@ -266,23 +237,36 @@ static void add_flops(struct lowering *lw, const struct ast_stmt *st, struct mod
 			return;
 		}
 		stack[depth] = e->quant;
-		add_unit(lw, st, ms, stack, depth + 1);
-		add_flops(lw, st, ms, e->lhs, stack, depth + 1);
+		if (lw->flops)
+			add_unit(lw, st, ms, stack, depth + 1);
+		add_work(lw, st, ms, e->lhs, stack, depth + 1);
 		return;
 	case EXPR_ADD:
 	case EXPR_SUB:
+		if (lw->flops)
+			add_unit(lw, st, ms, stack, depth);
+		add_work(lw, st, ms, e->lhs, stack, depth);
+		add_work(lw, st, ms, e->rhs, stack, depth);
+		return;
 	case EXPR_MUL:
 	case EXPR_DIV:
 	case EXPR_MOD:
+		if (!lw->flops) {
+			add_unit(lw, st, ms, stack, depth);
+			return;
+		}
 		add_unit(lw, st, ms, stack, depth);
-		add_flops(lw, st, ms, e->lhs, stack, depth);
-		add_flops(lw, st, ms, e->rhs, stack, depth);
+		add_work(lw, st, ms, e->lhs, stack, depth);
+		add_work(lw, st, ms, e->rhs, stack, depth);
 		return;
 	case EXPR_NEG:
-		add_unit(lw, st, ms, stack, depth);
-		add_flops(lw, st, ms, e->lhs, stack, depth);
+		if (lw->flops)
+			add_unit(lw, st, ms, stack, depth);
+		add_work(lw, st, ms, e->lhs, stack, depth);
 		return;
 	default:
+		if (!lw->flops)
+			add_unit(lw, st, ms, stack, depth);
 		return;
 	}
 }
@@ -360,10 +344,7 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 		return;
 	}
 	const struct ast_quant *stack[AST_MAX_DEPTH];
-	if (lw->flops)
-		add_flops(lw, st, ms, st->rhs, stack, 0);
-	else
-		add_terms(lw, st, ms, st->rhs, stack, 0);
+	add_work(lw, st, ms, st->rhs, stack, 0);
 	(void)cs;
 }
 

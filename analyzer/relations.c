@@ -12,13 +12,18 @@
 
 #include "analyzer/text.h"
 
-static void print_params(FILE *out, const struct model *m)
+void print_model_param_list(FILE *out, const struct model *m)
 {
-	fputs("[", out);
 	for (int i = 0; i < m->nparams; i++)
 		fprintf(out, "%s%s", i ? ", " : "", m->params[i]);
 	for (int a = 0; a < m->naxes; a++)
 		fprintf(out, "%s%s", m->nparams + a ? ", " : "", m->axes[a]);
+}
+
+void print_model_params(FILE *out, const struct model *m)
+{
+	fputs("[", out);
+	print_model_param_list(out, m);
 	fputs("] -> ", out);
 }
 
@@ -147,7 +152,7 @@ static char *use_text(const struct model *m, const struct model_candidate *c, co
 		return NULL;
 	const struct model_array *arr = &m->arrays[rd->array];
 	struct elem_names en;
-	print_params(t.f, m);
+	print_model_params(t.f, m);
 	fputs("{ ", t.f);
 	print_proc_tuple(t.f, m);
 	fputs(" -> ", t.f);
@@ -177,7 +182,7 @@ static char *own_text(const struct model *m, const struct model_candidate *c, co
 	const struct model_array *arr = &m->arrays[a];
 	struct elem_names en;
 	char *const *e = elem_names(&en, arr->ndims);
-	print_params(t.f, m);
+	print_model_params(t.f, m);
 	fputs("{ ", t.f);
 	print_tuple(t.f, arr->name, arr->ndims, e);
 	fputs(" -> ", t.f);
@@ -197,7 +202,7 @@ static char *work_text(const struct model *m, const struct model_candidate *c, c
 	struct text t;
 	if (text_open(&t) < 0)
 		return NULL;
-	print_params(t.f, m);
+	print_model_params(t.f, m);
 	fputs("{ ", t.f);
 	print_proc_tuple(t.f, m);
 	fputs(" -> ", t.f);
@@ -288,4 +293,17 @@ void step_relations_clear(struct step_relations *r)
 	free(r->own);
 	free(r->work);
 	memset(r, 0, sizeof(*r));
+}
+
+__isl_give isl_set *model_assumption_set(isl_ctx *ctx, const struct model *m)
+{
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	print_model_params(t.f, m);
+	fprintf(t.f, "{ : %s }", m->assumptions);
+	char *str = text_close(&t);
+	isl_set *set = str ? isl_set_read_from_str(ctx, str) : NULL;
+	free(str);
+	return set;
 }

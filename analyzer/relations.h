@@ -28,4 +28,13 @@ int relations_concrete(isl_ctx *ctx, const struct model *m, int cand, int step,
 
 void step_relations_clear(struct step_relations *r);
 
+/* Writes "[p1, ..., axis1, ...] -> ": the model's parameters and grid axes, the
+ * parameter list every relation of the model starts with; the _list variant
+ * writes the names alone. */
+void print_model_params(FILE *out, const struct model *m);
+void print_model_param_list(FILE *out, const struct model *m);
+
+/* [parameters, axes] -> { : the specification's assumptions }, or NULL. */
+__isl_give isl_set *model_assumption_set(isl_ctx *ctx, const struct model *m);
+
 #endif

@@ -28,19 +28,12 @@ const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
 	return NULL;
 }
 
-char *report_value(const struct analysis *a, int c, int s, enum quantity q)
+char *formula_value_text(const struct formula *f, const struct options *opt)
 {
-	const struct candidate_cost *cc = a->exact ? &a->exact[c] : &a->cands[c];
-	if (cc->status != COST_OK)
-		return NULL;
-	const struct formula *f = s < 0 ? cc->cost : step_quantity(&cc->steps[s], q);
-	if (!f)
-		return NULL;
-	const struct options *opt = a->opt;
 	const char **names = calloc((size_t)opt->ndefs + 1, sizeof(*names));
 	long long *values = calloc((size_t)opt->ndefs + 1, sizeof(*values));
 	char *r = NULL;
-	if (names && values) {
+	if (f && names && values) {
 		for (int i = 0; i < opt->ndefs; i++) {
 			names[i] = opt->defs[i].name;
 			values[i] = opt->defs[i].value;
@@ -54,6 +47,14 @@ char *report_value(const struct analysis *a, int c, int s, enum quantity q)
 	free(names);
 	free(values);
 	return r;
+}
+
+char *report_value(const struct analysis *a, int c, int s, enum quantity q)
+{
+	const struct candidate_cost *cc = a->exact ? &a->exact[c] : &a->cands[c];
+	if (cc->status != COST_OK)
+		return NULL;
+	return formula_value_text(s < 0 ? cc->cost : step_quantity(&cc->steps[s], q), a->opt);
 }
 
 char *report_broken_condition(const struct analysis *a, int c)

@@ -32,6 +32,10 @@ enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_N };
 extern const char *const quantity_name[Q_N];       /* "w", "h", "h_in", ... */
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
 
+/* The exact value of F at the -D values of OPT, as a malloc'd decimal or
+ * fraction, or NULL when some parameter it needs has no value. */
+char *formula_value_text(const struct formula *f, const struct options *opt);
+
 /* The exact value of quantity F of candidate C (step S, or the total when S < 0)
  * as a malloc'd decimal or fraction, or NULL when some parameter has no value. */
 char *report_value(const struct analysis *a, int c, int s, enum quantity q);

@@ -81,8 +81,7 @@ static const char *par_name(const struct model *m, int p)
 static void print_params(FILE *out, const struct model *m, const struct symbolic_info *info)
 {
 	fputs("[", out);
-	for (int p = 0; p < npar(m); p++)
-		fprintf(out, "%s%s", p ? ", " : "", par_name(m, p));
+	print_model_param_list(out, m);
 	for (int l = 0; l < info->nlocals; l++)
 		fprintf(out, ", %s", info->locals[l].name);
 	fputs("] -> ", out);
@@ -141,10 +140,8 @@ static int parse_lin(struct sym *s, const char *text, struct lin *out)
 		sym_stop(s, -1, "out of memory");
 		return -1;
 	}
-	fputs("[", t.f);
-	for (int p = 0; p < npar(m); p++)
-		fprintf(t.f, "%s%s", p ? ", " : "", par_name(m, p));
-	fputs("] -> { ", t.f);
+	print_model_params(t.f, m);
+	fputs("{ ", t.f);
 	print_vars(t.f, s->nvars, s->vars);
 	fprintf(t.f, " -> [(%s)] }", text);
 	char *str = text_close(&t);
@@ -549,10 +546,8 @@ static void print_cond(FILE *out, struct sym *s, const char *cond)
 		sym_stop(s, -1, "out of memory");
 		return;
 	}
-	fputs("[", t.f);
-	for (int p = 0; p < npar(m); p++)
-		fprintf(t.f, "%s%s", p ? ", " : "", par_name(m, p));
-	fputs("] -> { ", t.f);
+	print_model_params(t.f, m);
+	fputs("{ ", t.f);
 	print_vars(t.f, s->nvars, s->vars);
 	fprintf(t.f, " : %s }", cond);
 	char *str = text_close(&t);

@@ -245,22 +245,7 @@ int verify_candidate(isl_ctx *ctx, const struct model *m, int cand, const struct
 	int cap = m->nparams + m->naxes + 2 + cc->nlocals;
 	p.names = calloc((size_t)cap, sizeof(*p.names));
 	p.values = calloc((size_t)cap, sizeof(*p.values));
-	char *text = NULL;
-	{
-		size_t len;
-		FILE *f = open_memstream(&text, &len);
-		if (f) {
-			fputs("[", f);
-			for (int i = 0; i < m->nparams; i++)
-				fprintf(f, "%s%s", i ? ", " : "", m->params[i]);
-			for (int a = 0; a < m->naxes; a++)
-				fprintf(f, "%s%s", m->nparams + a ? ", " : "", m->axes[a]);
-			fprintf(f, "] -> { : %s }", m->assumptions);
-			fclose(f);
-		}
-	}
-	isl_set *assumptions = text ? isl_set_read_from_str(ctx, text) : NULL;
-	free(text);
+	isl_set *assumptions = model_assumption_set(ctx, m);
 	int status = 0;
 	if (!p.names || !p.values || !assumptions || cc->status != COST_OK) {
 		vr->first = strdup("cannot verify: no formulas or no assumptions");
