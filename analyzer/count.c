@@ -45,6 +45,14 @@
 #include <isl/point.h>
 #include <isl/space.h>
 
+/* Debugging output to stderr, compiled in only with -DBSPCOST_COUNT_DEBUG: the
+ * analyzer prints nothing of its own otherwise. */
+#ifdef BSPCOST_COUNT_DEBUG
+#define COUNT_DEBUG(var) getenv(var)
+#else
+#define COUNT_DEBUG(var) ((const char *)0)
+#endif
+
 #define NSLOT 48           /* slots per query: parameters + variables + helpers */
 #define W (NSLOT + 1)      /* row width: constant first, then one per slot */
 #define MAX_FAULHABER 24   /* highest power summed in closed form */
@@ -782,7 +790,7 @@ static int emit_piece(struct query *q, const struct sys *s)
 	isl_space_free(dom_space);
 	isl_set *domset = isl_set_from_basic_set(isl_basic_set_remove_redundancies(dom));
 	isl_pw_qpolynomial *piece = isl_pw_qpolynomial_alloc(domset, qp);
-	if (getenv("COUNT_TRACE")) {
+	if (COUNT_DEBUG("COUNT_TRACE")) {
 		char *str = isl_pw_qpolynomial_to_str(piece);
 		fprintf(stderr, "== piece %s\n", str);
 		free(str);
@@ -1359,10 +1367,11 @@ static void emit_flat(struct query *q, const struct sys *s)
 
 static void solve(struct query *q, struct sys *s);
 
-/* COUNT_TRACE=1 in the environment prints every state (debugging aid). */
+/* COUNT_TRACE=1 in the environment prints every state (a debugging aid, built
+ * only with -DBSPCOST_COUNT_DEBUG). */
 static void trace_sys(struct query *q, const struct sys *s, const char *what)
 {
-	if (!getenv("COUNT_TRACE"))
+	if (!COUNT_DEBUG("COUNT_TRACE"))
 		return;
 	fprintf(stderr, "-- %s:", what);
 	for (int k = 0; k < q->nslot; k++)
@@ -1696,7 +1705,7 @@ static enum count_status finish(struct query *q, isl_pw_qpolynomial **result, ch
 		isl_failed(q, "adding the pieces of the result");
 	isl_ctx_set_max_operations(q->ctx, old_max);
 	enum count_status st = q->status;
-	if (getenv("COUNT_STATS"))
+	if (COUNT_DEBUG("COUNT_STATS"))
 		fprintf(stderr, "count: %d steps, %d pieces, %d splits, %.2f ms adding, %lu ops\n",
 			q->steps, q->pieces, q->splits, q->add_ms, isl_ctx_get_max_operations(q->ctx));
 	if (st == COUNT_EXACT) {
