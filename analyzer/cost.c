@@ -61,6 +61,34 @@ struct job {
 	char *reason;
 };
 
+/* ISL operations allowed to one formula or set operation outside the counting
+ * engine (which has its own limit per count): enough for every example, and a
+ * bound on the time a large concrete grid can take before it is refused. */
+enum { OPERATION_BUDGET = 5000000 };
+
+static void budget(struct job *j)
+{
+	isl_ctx_reset_operations(j->engine->ctx);
+	isl_ctx_set_max_operations(j->engine->ctx, OPERATION_BUDGET);
+}
+
+/* Back to no limit: what follows (other candidates, --verify) is not charged. */
+static void unbudget(struct job *j)
+{
+	isl_ctx_set_max_operations(j->engine->ctx, 0);
+}
+
+/* The reason for a NULL result of a budgeted operation. */
+static char *budget_reason(struct job *j)
+{
+	if (isl_ctx_last_error(j->engine->ctx) == isl_error_quota) {
+		isl_ctx_reset_error(j->engine->ctx);
+		return strdup("too costly: the ISL operation budget ran out (a smaller grid or the "
+			      "symbolic grid may do)");
+	}
+	return NULL;
+}
+
 static void job_fail(struct job *j, enum cost_status st, char *reason, const char *what)
 {
 	if (j->status != COST_OK) {
@@ -307,6 +335,92 @@ static void count_occurrences(struct job *j, const struct step_relations *r, str
 		ao->unowned = to_formula(j, u, ao->name);
 		isl_pw_qpolynomial_free(u);
 	}
+}
+
+/* The point { P[q] } of process number Q of the concrete grid SIZES. */
+static __isl_give isl_set *process_point(__isl_keep isl_set *processes, int naxes,
+					 const long sizes[], long q)
+{
+	isl_set *pt = isl_set_copy(processes);
+	for (int a = 0; a < naxes; a++) {
+		pt = isl_set_fix_si(pt, isl_dim_set, (unsigned)a, (int)(q % sizes[a]));
+		q /= sizes[a];
+	}
+	return pt;
+}
+
+/* *ACC = max(*ACC, F) (F taken); *ACC NULL at first. */
+static void fold_max(struct job *j, struct formula **acc, struct formula *f)
+{
+	if (!f) {
+		job_fail(j, COST_FAILED, budget_reason(j), "maximum over the processes");
+		return;
+	}
+	budget(j);
+	struct formula *r = *acc ? formula_max(*acc, f) : f;
+	unbudget(j);
+	if (r != f)
+		formula_free(f);
+	formula_free(*acc);
+	*acc = r;
+	if (!r)
+		job_fail(j, COST_REFUSED, budget_reason(j), "maximum over the processes");
+}
+
+/* On a concrete grid: every process counted on its own, with its coordinates
+ * fixed before anything else, which keeps each set simple (one block of each
+ * layout): fan_in(q) = |used by q| - |owned by q|, fan_out(q) = the pairs
+ * (q', e) with q' != q using an e that q owns.  The maxima are the max of one
+ * exact formula per process, and NCom the sum of the fan-ins (each remote
+ * occurrence is received by exactly one process). */
+static void count_step_concrete(struct job *j, const struct step_relations *r,
+				const struct cost_request *req, struct step_cost *sc)
+{
+	long nproc = 1;
+	for (int a = 0; a < j->naxes; a++)
+		nproc *= req->sizes[a];
+	struct formula *ncom = NULL;
+	for (long q = 0; q < nproc && j->status == COST_OK; q++) {
+		budget(j);
+		isl_set *me = process_point(r->processes, j->naxes, req->sizes, q);
+		isl_pw_qpolynomial *fi = NULL, *fo = NULL, *w = NULL;
+		for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+			if (!r->use[a])
+				continue;
+			const char *name = j->m->arrays[a].name;
+			isl_set *owned = isl_map_domain(isl_map_intersect_range(isl_map_copy(r->own[a]),
+										isl_set_copy(me)));
+			isl_set *used = isl_set_apply(isl_set_copy(me), isl_map_copy(r->use[a]));
+			fi = sum(fi, count(j, isl_set_subtract(used, isl_set_copy(owned)), name));
+			isl_map *others = isl_map_subtract_domain(
+				isl_map_intersect_range(isl_map_copy(r->use[a]), owned), isl_set_copy(me));
+			fo = sum(fo, count(j, isl_map_wrap(others), name));
+		}
+		for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+			w = sum(w, count(j, isl_set_apply(isl_set_copy(me), isl_map_copy(r->work[k])),
+					 "work"));
+		isl_set_free(me);
+		if (j->status == COST_OK) {
+			struct formula *ffi = to_formula(j, fi, "fan-in");
+			struct formula *ffo = to_formula(j, fo, "fan-out");
+			fold_max(j, &sc->w, to_formula(j, w, "work"));
+			if (req->h == H_SUM && ffi && ffo)
+				fold_max(j, &sc->h, formula_add(ffi, ffo));
+			struct formula *n = ncom && ffi ? formula_add(ncom, ffi)
+				: ffi ? formula_copy(ffi) : NULL;
+			formula_free(ncom);
+			ncom = n;
+			fold_max(j, &sc->h_in, ffi);
+			fold_max(j, &sc->h_out, ffo);
+		}
+		isl_pw_qpolynomial_free(fi);
+		isl_pw_qpolynomial_free(fo);
+		isl_pw_qpolynomial_free(w);
+	}
+	unbudget(j);
+	sc->ncom = ncom;
+	if (!ncom && j->status == COST_OK)
+		job_fail(j, COST_FAILED, NULL, "NCom");
 }
 
 /* w + g*h + l */
@@ -605,11 +719,14 @@ static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 	if (!*f)
 		return;
 	/* Values are claimed only under the assumptions: undefined outside them. */
+	budget(j);
 	struct formula *on = formula_on(*f, context);
 	struct formula *h = on ? formula_coalesce(on, context) : NULL;
+	unbudget(j);
 	formula_free(on);
 	if (!h) {
-		job_fail(j, COST_FAILED, NULL, "simplifying a formula");
+		char *why = budget_reason(j);
+		job_fail(j, why ? COST_REFUSED : COST_FAILED, why, "simplifying a formula");
 		return;
 	}
 	formula_free(*f);
@@ -644,7 +761,10 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			break;
 		}
 		struct per_process p = {0};
-		count_step(&j, &r, &p);
+		if (req->symbolic)
+			count_step(&j, &r, &p);
+		else
+			count_step_concrete(&j, &r, req, sc);
 		if (req->explain)
 			count_occurrences(&j, &r, sc);
 		/* The context this step's counts live in; tidy each quantity once,
@@ -652,11 +772,13 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
 		if (!context)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
-		sc->ncom = to_formula(&j, p.ncom, "NCom");
-		sc->h_in = max_over(&j, p.fan_in, r.processes, "h_in");
-		sc->h_out = max_over(&j, p.fan_out, r.processes, "h_out");
-		sc->w = max_over(&j, p.work, r.processes, "w");
-		if (req->h == H_SUM) {
+		if (req->symbolic) {
+			sc->ncom = to_formula(&j, p.ncom, "NCom");
+			sc->h_in = max_over(&j, p.fan_in, r.processes, "h_in");
+			sc->h_out = max_over(&j, p.fan_out, r.processes, "h_out");
+			sc->w = max_over(&j, p.work, r.processes, "w");
+		}
+		if (req->h == H_SUM && req->symbolic) {
 			isl_pw_qpolynomial *both =
 				p.fan_in && p.fan_out
 					? isl_pw_qpolynomial_add(isl_pw_qpolynomial_copy(p.fan_in),
@@ -682,11 +804,6 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			sc->cost = bsp_cost(sc->w, sc->h);
 			if (formula_n_pieces(sc->h) > 1)
 				tidy(&j, &sc->h, context);
-		for (int k = 0; k < sc->narrays; k++) {
-			tidy(&j, &sc->arrays[k].nocc, context);
-			tidy(&j, &sc->arrays[k].occurrences, context);
-			tidy(&j, &sc->arrays[k].unowned, context);
-		}
 			if (formula_n_pieces(sc->cost) > 1)
 				tidy(&j, &sc->cost, context);
 			struct formula *t = sc->cost ? formula_add(total, sc->cost) : NULL;

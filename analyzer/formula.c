@@ -1270,6 +1270,9 @@ static struct formula *binop(const struct formula *a, const struct formula *b,
 	T = merge_rings(a->vars, b->vars, &va, &vb);
 	if (!T)
 		return NULL;
+	/* both lists are freed at the end, even when the first one failed */
+	memset(&la, 0, sizeof(la));
+	memset(&lb, 0, sizeof(lb));
 	if (plist_make(&la, a, T, va) < 0 || plist_make(&lb, b, T, vb) < 0)
 		goto done;
 	T->refs++;

@@ -130,7 +130,7 @@ static __isl_give isl_map *read_map(isl_ctx *ctx, char *text, const struct model
 
 /* The names e0, e1, ... of an element's indices. */
 struct elem_names {
-	char buf[MODEL_MAX_DIMS][8];
+	char buf[MODEL_MAX_DIMS][16];
 	char *name[MODEL_MAX_DIMS];
 };
 
