@@ -1603,10 +1603,12 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 				continue;
 			/* Does one value hold on the other's condition too? */
 			int keep = -1;
-			if (differ_at_sample(r, i, j) && differ_at_sample(r, j, i))
-				continue;
 			for (int dir = 0; dir < 2 && keep < 0; dir++) {
 				int from = dir ? i : j, to = dir ? j : i;
+				/* a point of FROM's condition where the two differ rules
+				 * this direction out without a proof */
+				if (differ_at_sample(r, to, from))
+					continue;
 				struct formula *a = value_on(r, to, from), *b = value_on(r, from, from);
 				if (a && b && formula_equal(a, b) == 1)
 					keep = to;
