@@ -1610,7 +1610,7 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 				if (differ_at_sample(r, to, from))
 					continue;
 				struct formula *a = value_on(r, to, from), *b = value_on(r, from, from);
-				if (a && b && formula_equal(a, b) == 1)
+				if (a && b && formula_proven_equal(a, b))
 					keep = to;
 				formula_free(a);
 				formula_free(b);

@@ -182,6 +182,10 @@ int formula_eval(const struct formula *f, const char *const names[],
  *      and for intersections whose points all lie far from the boxes. */
 int formula_equal(const struct formula *f, const struct formula *g);
 
+/* 1 when formula_equal would prove F and G identical, 0 otherwise, without the
+ * search for a witness point (for simplifying, where only a proof helps). */
+int formula_proven_equal(const struct formula *f, const struct formula *g);
+
 /* The names of the parameters F's values and conditions use, sorted (strcmp),
  * as a malloc'd array of malloc'd strings; *N gets the count.  NULL on error. */
 char **formula_params(const struct formula *f, int *n);

@@ -433,7 +433,8 @@ static int witness(isl_ctx *ctx, const struct fvars *V, const struct fnode *x,
 
 /* ---------------------------------------------------------------- the test */
 
-int formula_equal(const struct formula *f, const struct formula *g)
+/* The identity test; with SEARCH, a failed proof looks for a witness point. */
+static int equal(const struct formula *f, const struct formula *g, int search)
 {
 	struct formula *d;
 	isl_ctx *own = NULL;
@@ -477,7 +478,7 @@ int formula_equal(const struct formula *f, const struct formula *g)
 		}
 		if (!isl_says_zero(ctx, d->vars, x, cond, names, n) &&
 		    !periodic_zero(ctx, d->vars, x, cond, names, n)) {
-			if (witness(ctx, d->vars, x, cond, names, n))
+			if (search && witness(ctx, d->vars, x, cond, names, n))
 				result = 0;
 			else
 				result = -1;
@@ -489,4 +490,14 @@ int formula_equal(const struct formula *f, const struct formula *g)
 	if (own)
 		isl_ctx_free(own);
 	return result;
+}
+
+int formula_equal(const struct formula *f, const struct formula *g)
+{
+	return equal(f, g, 1);
+}
+
+int formula_proven_equal(const struct formula *f, const struct formula *g)
+{
+	return equal(f, g, 0) == 1;
 }
