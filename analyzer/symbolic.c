@@ -129,6 +129,18 @@ static int val_to_ll(__isl_take isl_val *v, long long *out)
 	return 0;
 }
 
+/* Opens T with "[params] -> { [vars of S]": the start of a set or a map over
+ * the current variables, to be finished by the caller. */
+static int open_space(struct text *t, const struct sym *s)
+{
+	if (text_open(t) < 0)
+		return -1;
+	print_model_params(t->f, s->m);
+	fputs("{ ", t->f);
+	print_vars(t->f, s->nvars, s->vars);
+	return 0;
+}
+
 /* TEXT (an affine expression over the space's variables) as a lin. */
 static int parse_lin(struct sym *s, const char *text, struct lin *out)
 {
@@ -136,13 +148,10 @@ static int parse_lin(struct sym *s, const char *text, struct lin *out)
 	const struct model *m = s->m;
 	out->var = calloc((size_t)s->nvars + 1, sizeof(*out->var));
 	out->par = calloc((size_t)npar(m) + 1, sizeof(*out->par));
-	if (!out->var || !out->par || text_open(&t) < 0) {
+	if (!out->var || !out->par || open_space(&t, s) < 0) {
 		sym_stop(s, -1, "out of memory");
 		return -1;
 	}
-	print_model_params(t.f, m);
-	fputs("{ ", t.f);
-	print_vars(t.f, s->nvars, s->vars);
 	fprintf(t.f, " -> [(%s)] }", text);
 	char *str = text_close(&t);
 	isl_aff *aff = str ? isl_aff_read_from_str(s->ctx, str) : NULL;
@@ -542,13 +551,10 @@ static void print_cond(FILE *out, struct sym *s, const char *cond)
 {
 	struct text t;
 	const struct model *m = s->m;
-	if (text_open(&t) < 0) {
+	if (open_space(&t, s) < 0) {
 		sym_stop(s, -1, "out of memory");
 		return;
 	}
-	print_model_params(t.f, m);
-	fputs("{ ", t.f);
-	print_vars(t.f, s->nvars, s->vars);
 	fprintf(t.f, " : %s }", cond);
 	char *str = text_close(&t);
 	isl_set *set = str ? isl_set_read_from_str(s->ctx, str) : NULL;
