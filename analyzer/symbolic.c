@@ -215,20 +215,26 @@ static void assign(struct sym *s, int v, const struct dist *d, const char *exten
 			 kind_name(d), s->m->axes[d->axis], extent, where);
 }
 
+/* SUB as variable + *C: the variable, -2 for a constant, -1 for anything else,
+ * -3 when SUB could not be read (the state says why). */
+static int sub_var_plus_const(struct sym *s, const char *sub, long long *c)
+{
+	struct lin l;
+	int r = parse_lin(s, sub, &l) < 0 ? -3 : lin_var_plus_const(s, &l, c);
+	lin_free(&l);
+	return r;
+}
+
 /* Assigns the decomposition a distributed dimension imposes on its subscript. */
 static void assign_from_sub(struct sym *s, const char *sub, const struct dist *d,
 			    const char *extent, const char *array)
 {
 	if (d->kind == DIST_NONE || s->status)
 		return;
-	struct lin l;
-	if (parse_lin(s, sub, &l) < 0) {
-		lin_free(&l);
-		return;
-	}
 	long long c;
-	int v = lin_var_plus_const(s, &l, &c);
-	lin_free(&l);
+	int v = sub_var_plus_const(s, sub, &c);
+	if (v == -3)
+		return;
 	if (v == -1) {
 		sym_stop(s, 1,
 			 "the subscript '%s' of %s is not a variable plus a constant in a "
@@ -682,14 +688,10 @@ static void fresh_names(struct sym *s, int n, char res[][64], FILE *names)
 static void print_sub_digits(FILE *out, struct sym *s, const char *sub, const struct decomp *d,
 			     char res[][64], FILE *names)
 {
-	struct lin l;
-	if (parse_lin(s, sub, &l) < 0) {
-		lin_free(&l);
-		return;
-	}
 	long long c;
-	int v = lin_var_plus_const(s, &l, &c);
-	lin_free(&l);
+	int v = sub_var_plus_const(s, sub, &c);
+	if (v == -3)
+		return;
 	int n = ndigits(d);
 	fresh_names(s, n, res, names);
 	if (d->d.kind == DIST_NONE) {
