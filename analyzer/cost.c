@@ -11,6 +11,7 @@
 #include <isl/polynomial.h>
 #include <isl/set.h>
 #include <isl/space.h>
+#include <isl/val.h>
 
 #include "analyzer/relations.h"
 #include "analyzer/symbolic.h"
@@ -238,6 +239,14 @@ static __isl_give isl_map *sends(__isl_keep isl_map *remote, __isl_keep isl_map 
 	return isl_map_reverse(pairs);
 }
 
+/* F (taken) times the weight W of a term of work. */
+static __isl_give isl_pw_qpolynomial *times(__isl_take isl_pw_qpolynomial *f, long w)
+{
+	if (!f || w == 1)
+		return f;
+	return isl_pw_qpolynomial_scale_val(f, isl_val_int_from_si(isl_pw_qpolynomial_get_ctx(f), w));
+}
+
 struct per_process {
 	isl_pw_qpolynomial *fan_in, *fan_out, *work, *ncom;
 };
@@ -264,8 +273,9 @@ static void count_step(struct job *j, const struct step_relations *r, struct per
 		p->fan_in = sum(p->fan_in, count(j, per_process(remote, j->naxes), name));
 	}
 	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
-		p->work = sum(p->work, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
-					     "work"));
+		p->work = sum(p->work, times(count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
+						   "work"),
+					     r->work_weight[k]));
 }
 
 /* max over the elements of N (with its first NE parameters the element's
@@ -397,8 +407,10 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 			fo = sum(fo, count(j, isl_map_wrap(others), name));
 		}
 		for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
-			w = sum(w, count(j, isl_set_apply(isl_set_copy(me), isl_map_copy(r->work[k])),
-					 "work"));
+			w = sum(w, times(count(j, isl_set_apply(isl_set_copy(me),
+								isl_map_copy(r->work[k])),
+					       "work"),
+					 r->work_weight[k]));
 		isl_set_free(me);
 		if (j->status == COST_OK) {
 			struct formula *ffi = to_formula(j, fi, "fan-in");

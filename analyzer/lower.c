@@ -16,6 +16,9 @@
 
 #include "analyzer/text.h"
 
+/* The largest `work` weight analyzed: --verify adds weights in 64 bits. */
+enum { WORK_WEIGHT_MAX = 1000000000 };
+
 struct lowering {
 	const struct checked_spec *cs;
 	bool flops;
@@ -332,19 +335,25 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 				   "supported by the analysis yet");
 			return;
 		}
-		for (long long k = 0; k < st->work->value && k < 64 && !lw->reason; k++) {
-			struct model_space *s = model_add_term(ms, 0, NULL, NULL);
-			if (!s)
-				refuse(lw, "out of memory");
-			else
-				fill_space(lw, st, s, NULL, 0);
+		if (st->work->value > WORK_WEIGHT_MAX) {
+			refuse(lw, "work weights above 1000000000 are not supported");
+			return;
 		}
-		if (st->work->value > 64)
-			refuse(lw, "work weights above 64 are not supported yet");
+		if (st->work->value == 0)
+			return;
+		struct model_space *s = model_add_term(ms, 0, NULL, NULL);
+		if (!s) {
+			refuse(lw, "out of memory");
+			return;
+		}
+		fill_space(lw, st, s, NULL, 0);
+		s->weight = (long)st->work->value;
 		return;
 	}
 	const struct ast_quant *stack[AST_MAX_DEPTH];
 	add_work(lw, st, ms, st->rhs, stack, 0);
+	/* a + b + c is three units on one space: counted once, weight 3 */
+	model_merge_terms(ms);
 	(void)cs;
 }
 

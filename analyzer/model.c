@@ -1,6 +1,7 @@
 /* Building and freeing the polyhedral model. */
 #include "analyzer/model.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -183,6 +184,7 @@ static int space_init(struct model_space *s, int nvars, const char *const vars[]
 		if (!(s->vars[i] = strdup(i < nvars ? vars[i] : extra[i - nvars])))
 			return -1;
 	s->cond = strdup(cond ? cond : "true");
+	s->weight = 1;
 	return s->cond ? 0 : -1;
 }
 
@@ -242,4 +244,37 @@ int model_space_add_pred(struct model_space *s, int dist, const char *index, con
 	if (!(p->index = strdup(index)) || !(p->coord = strdup(coord)))
 		return -1;
 	return 0;
+}
+
+static bool same_space(const struct model_space *a, const struct model_space *b)
+{
+	if (a->nvars != b->nvars || a->npreds != b->npreds || strcmp(a->cond, b->cond) != 0)
+		return false;
+	for (int i = 0; i < a->nvars; i++)
+		if (strcmp(a->vars[i], b->vars[i]) != 0)
+			return false;
+	for (int i = 0; i < a->npreds; i++)
+		if (a->preds[i].dist != b->preds[i].dist ||
+		    strcmp(a->preds[i].index, b->preds[i].index) != 0 ||
+		    strcmp(a->preds[i].coord, b->preds[i].coord) != 0)
+			return false;
+	return true;
+}
+
+void model_merge_terms(struct model_stmt *st)
+{
+	int n = 0;
+	for (int k = 0; k < st->nterms; k++) {
+		int same = -1;
+		for (int i = 0; i < n && same < 0; i++)
+			if (same_space(&st->terms[i], &st->terms[k]))
+				same = i;
+		if (same >= 0) {
+			st->terms[same].weight += st->terms[k].weight;
+			space_clear(&st->terms[k]);
+		} else {
+			st->terms[n++] = st->terms[k];
+		}
+	}
+	st->nterms = n;
 }

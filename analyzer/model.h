@@ -29,6 +29,7 @@ struct model_space {
 	char *cond;        /* ISL condition; "true" when unconstrained */
 	int npreds;
 	struct model_pred *preds;
+	long weight;       /* a term of work: units per point (1 for other spaces) */
 };
 
 /* One array element named by an instance of a space: array[subs[0]]...[subs[n-1]]. */
@@ -109,5 +110,8 @@ struct model_access *model_add_read(struct model *m, struct model_stmt *st, int 
 /* One term of work over the statement's variables and EXTRA ones with COND. */
 struct model_space *model_add_term(struct model_stmt *st, int nextra, const char *const extra[],
 				   const char *cond);
+/* Merges the terms of ST that are the same space into one, their weights added,
+ * so that each space is counted once. */
+void model_merge_terms(struct model_stmt *st);
 int model_space_add_pred(struct model_space *s, int dist, const char *index, const char *coord);
 #endif

@@ -241,7 +241,8 @@ int relations_concrete(isl_ctx *ctx, const struct model *m, int cand, int step,
 	for (int i = 0; i < s->nstmts; i++)
 		nwork += s->stmts[i].nterms;
 	out->work = calloc((size_t)nwork + 1, sizeof(*out->work));
-	if (!out->use || !out->own || !out->work)
+	out->work_weight = calloc((size_t)nwork + 1, sizeof(*out->work_weight));
+	if (!out->use || !out->own || !out->work || !out->work_weight)
 		goto nomem;
 
 	for (int i = 0; i < s->nstmts; i++) {
@@ -260,6 +261,7 @@ int relations_concrete(isl_ctx *ctx, const struct model *m, int cand, int step,
 					      reason);
 			if (!w)
 				goto fail;
+			out->work_weight[out->nwork] = st->terms[k].weight;
 			out->work[out->nwork++] = w;
 		}
 	}
@@ -292,6 +294,7 @@ void step_relations_clear(struct step_relations *r)
 	free(r->use);
 	free(r->own);
 	free(r->work);
+	free(r->work_weight);
 	memset(r, 0, sizeof(*r));
 }
 

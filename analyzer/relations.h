@@ -16,7 +16,8 @@ struct step_relations {
 	isl_map **use;        /* [array] { P[q] -> A[e] }: A[e] occurs in R.q; NULL if unread */
 	isl_map **own;        /* [array] { A[e] -> P[q] }: q owns A[e] */
 	int nwork;
-	isl_map **work;       /* { P[q] -> [v...] }: one unit of q's work per point */
+	isl_map **work;       /* { P[q] -> [v...] }: work_weight[k] units of q's work per point */
+	long *work_weight;
 };
 
 /* The relations of superstep STEP under candidate CAND on a concrete grid of

@@ -1025,7 +1025,8 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 	for (int i = 0; i < ss->nstmts; i++)
 		nwork += ss->stmts[i].nterms;
 	out->work = calloc((size_t)nwork + 1, sizeof(*out->work));
-	if (!shapes || !out->use || !out->own || !out->work)
+	out->work_weight = calloc((size_t)nwork + 1, sizeof(*out->work_weight));
+	if (!shapes || !out->use || !out->own || !out->work || !out->work_weight)
 		sym_stop(&s, -1, "out of memory");
 
 	for (int i = 0; i < ss->nstmts && !s.status; i++) {
@@ -1041,8 +1042,10 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 		}
 		for (int k = 0; k < st->nterms && !s.status; k++) {
 			isl_map *w = read_with_params(&s, work_text(&s, st, &st->terms[k]));
-			if (w)
+			if (w) {
+				out->work_weight[out->nwork] = st->terms[k].weight;
 				out->work[out->nwork++] = w;
+			}
 		}
 	}
 	for (int a = 0; a < m->narrays && !s.status; a++)

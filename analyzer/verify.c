@@ -173,7 +173,7 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 			}
 			long n = count_val(isl_map_range(mine));
 			bad |= n < 0;
-			work[q] += n;
+			work[q] += n * r.work_weight[k];
 		}
 		isl_map_free(wm);
 	}

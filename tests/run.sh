@@ -6,7 +6,8 @@
 #   diag        tests/diag/NAME.bsp: `bspcost --check` must print exactly
 #               tests/diag/NAME.err on stderr and exit with NAME.status (default 1)
 #   golden      tests/golden/NAME.args: `bspcost ARGS` (stdin from NAME.in if present)
-#               must print exactly NAME.out and exit with NAME.status (default 0)
+#               must print exactly NAME.out (and NAME.err on stderr, if present)
+#               and exit with NAME.status (default 0)
 #   resilience  tests/resilience/*.sh: each script exits 0 when its case passes;
 #               it gets the binary as $1
 #   examples    every examples/*.bsp passes --check, and --print is a fixed point
@@ -79,6 +80,8 @@ run_golden() {
 			not_ok "$a: exit $st, expected $want"; sed 's/^/  | /' "$tmp/err" | head -n 20
 		elif ! diff -u "$base.out" "$tmp/out" > "$tmp/diff"; then
 			not_ok "$a: output differs"; head -n 40 "$tmp/diff"
+		elif [ -f "$base.err" ] && ! diff -u "$base.err" "$tmp/err" > "$tmp/diff"; then
+			not_ok "$a: messages differ"; head -n 40 "$tmp/diff"
 		else
 			ok
 		fi
