@@ -206,6 +206,38 @@ static int isl_says_zero(isl_ctx *ctx, const struct fvars *V, const struct fnode
 
 /* ---------------------------------------------------------------- periodicity */
 
+/* 1 when COND (NULL: everything) meets the class p_k = L*t_k + R[k] of the
+ * parameters NAMES, 0 when it does not, -1 when ISL fails. */
+static int class_meets(isl_ctx *ctx, isl_set *cond, char **names, int n, long long L,
+	const long long *R)
+{
+	isl_space *space;
+	isl_local_space *ls;
+	isl_set *cls;
+	isl_bool empty;
+	int k;
+
+	if (!cond || n == 0)
+		return 1;
+	space = param_space(ctx, names, n);
+	ls = isl_local_space_from_space(isl_space_copy(space));
+	cls = isl_set_universe(space);
+	for (k = 0; k < n; k++) {
+		/* (p_k - R[k]) mod L == 0 */
+		isl_aff *a = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_param,
+						   (unsigned)k);
+		a = isl_aff_add_constant_si(a, (int)-R[k]);
+		a = isl_aff_mod_val(a, isl_val_int_from_si(ctx, (long)L));
+		cls = isl_set_intersect(cls, isl_set_from_basic_set(isl_aff_zero_basic_set(a)));
+	}
+	isl_local_space_free(ls);
+	cls = isl_set_intersect(isl_set_align_params(cls, isl_set_get_space(cond)),
+				isl_set_copy(cond));
+	empty = isl_set_is_empty(cls);
+	isl_set_free(cls);
+	return empty < 0 ? -1 : !empty;
+}
+
 /* 1 when X's numerator is shown to vanish on every residue class of the
  * parameters that meets COND.  With L the product of the atoms' denominators,
  * every floor atom is affine on a class p = L*t + r, so there the numerator is
@@ -270,59 +302,40 @@ static int periodic_zero(isl_ctx *ctx, const struct fvars *V, const struct fnode
 		goto done;
 	memset(y->den, 0, V->cap * sizeof(slong));
 	for (;;) {
-		int meets = 1;
-		if (cond && n > 0) {
-			/* does COND meet the class p = L*t + r? */
-			char buf[64];
-			struct { char *s; size_t len; } str = { NULL, 0 };
-			FILE *fp = open_memstream(&str.s, &str.len);
-			isl_set *cls;
-			isl_bool empty;
-			fputs("[", fp);
+		/* The value first: a class where it vanishes needs no look at COND,
+		 * and only a class where it does not must be shown to miss COND. */
+		int nonzero = 0;
+		for (k = 0; k < n; k++)
+			t[k] = 0;
+		for (;;) {
+			struct feval_env env;
+			fmpq_t val;
+			int e;
 			for (k = 0; k < n; k++)
-				fprintf(fp, "%s%s", k ? ", " : "", names[k]);
-			fputs("] -> { : exists (", fp);
-			for (k = 0; k < n; k++)
-				fprintf(fp, "%s__t%d", k ? ", " : "", k);
-			fputs(": ", fp);
-			for (k = 0; k < n; k++) {
-				snprintf(buf, sizeof(buf), "%lld*__t%d + %lld", L, k, r[k]);
-				fprintf(fp, "%s%s = %s", k ? " and " : "", names[k], buf);
-			}
-			fputs(") }", fp);
-			fclose(fp);
-			cls = isl_set_read_from_str(ctx, str.s);
-			free(str.s);
-			cls = isl_set_intersect(cls, isl_set_copy(cond));
-			empty = isl_set_is_empty(cls);
-			isl_set_free(cls);
-			if (empty < 0)
+				v[k] = L * t[k] + r[k];
+			if (fml_env_init(&env, V, (const char *const *)names, v, n) < 0)
 				goto done;
-			meets = !empty;
-		}
-		if (meets) {
-			for (k = 0; k < n; k++)
-				t[k] = 0;
-			for (;;) {
-				struct feval_env env;
-				fmpq_t val;
-				int e;
-				for (k = 0; k < n; k++)
-					v[k] = L * t[k] + r[k];
-				if (fml_env_init(&env, V, (const char *const *)names, v, n) < 0)
-					goto done;
-				fmpq_init(val);
-				e = fml_node_eval(V, y, &env, val);
-				e = e < 0 || !fmpq_is_zero(val);
+			fmpq_init(val);
+			e = fml_node_eval(V, y, &env, val);
+			if (e < 0) {
 				fmpq_clear(val);
 				fml_env_clear(&env, V);
-				if (e)
-					goto done;
-				for (k = 0; k < n && ++t[k] > D; k++)
-					t[k] = 0;
-				if (k == n)
-					break;
+				goto done;
 			}
+			nonzero = !fmpq_is_zero(val);
+			fmpq_clear(val);
+			fml_env_clear(&env, V);
+			if (nonzero)
+				break;
+			for (k = 0; k < n && ++t[k] > D; k++)
+				t[k] = 0;
+			if (k == n)
+				break;
+		}
+		if (nonzero) {
+			int meets = class_meets(ctx, cond, names, n, L, r);
+			if (meets != 0)
+				goto done; /* it meets COND (or ISL failed): not shown */
 		}
 		for (k = 0; k < n && ++r[k] >= L; k++)
 			r[k] = 0;
