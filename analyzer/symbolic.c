@@ -1033,7 +1033,7 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 		const struct model_stmt *st = &ss->stmts[i];
 		for (int r = 0; r < st->nreads && !s.status; r++) {
 			const struct model_access *rd = &st->reads[r];
-			isl_map *u = read_with_params(&s, read_text(&s, st, rd, &shapes[rd->array]));
+			isl_map *u = isl_map_coalesce(read_with_params(&s, read_text(&s, st, rd, &shapes[rd->array])));
 			if (!u)
 				break;
 			if (out->use[rd->array])
