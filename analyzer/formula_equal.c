@@ -446,6 +446,42 @@ static int witness(isl_ctx *ctx, const struct fvars *V, const struct fnode *x,
 
 /* ---------------------------------------------------------------- the test */
 
+struct zero_job {
+	isl_ctx *ctx;
+	const struct fvars *V;
+	const struct fnode *x;
+	char **names;
+	int n;
+	int all;
+};
+
+static isl_stat zero_on_bset(__isl_take isl_basic_set *bset, void *user)
+{
+	struct zero_job *zj = user;
+	isl_set *part = isl_set_from_basic_set(bset);
+	if (!isl_says_zero(zj->ctx, zj->V, zj->x, part, zj->names, zj->n) &&
+	    !periodic_zero(zj->ctx, zj->V, zj->x, part, zj->names, zj->n))
+		zj->all = 0;
+	isl_set_free(part);
+	return zj->all ? isl_stat_ok : isl_stat_error;
+}
+
+/* 1 when X's numerator is shown to vanish on COND (NULL: everywhere): on the
+ * whole of it, or else on each of its disjuncts (a value may vanish on each
+ * for a different reason: M == 1 on one, n == 2 on the other). */
+static int zero_on(isl_ctx *ctx, const struct fvars *V, const struct fnode *x, isl_set *cond,
+	char **names, int n)
+{
+	if (isl_says_zero(ctx, V, x, cond, names, n) || periodic_zero(ctx, V, x, cond, names, n))
+		return 1;
+	if (!cond || isl_set_n_basic_set(cond) < 2)
+		return 0;
+	struct zero_job zj = { ctx, V, x, names, n, 1 };
+	if (isl_set_foreach_basic_set(cond, &zero_on_bset, &zj) < 0)
+		return 0;
+	return zj.all;
+}
+
 /* The identity test; with SEARCH, a failed proof looks for a witness point. */
 static int equal(const struct formula *f, const struct formula *g, int search)
 {
@@ -489,8 +525,7 @@ static int equal(const struct formula *f, const struct formula *g, int search)
 			result = -1;
 			break;
 		}
-		if (!isl_says_zero(ctx, d->vars, x, cond, names, n) &&
-		    !periodic_zero(ctx, d->vars, x, cond, names, n)) {
+		if (!zero_on(ctx, d->vars, x, cond, names, n)) {
 			if (search && witness(ctx, d->vars, x, cond, names, n))
 				result = 0;
 			else

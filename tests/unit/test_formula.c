@@ -621,6 +621,12 @@ static const struct identity identities[] = {
 	{ "max(n, n + 1)", "n + 1", 0, 0, 1 },
 	/* Laurent: m/M against mb once m = mb*M */
 	{ "m/M*N", "N*m/M", 0, 0, 1 },
+	/* zero on each disjunct for a different reason (a = 2 on one, b = 2 on
+	 * the other): proven disjunct by disjunct */
+	{ "[a, b] -> { (a-2)*(b-2) + a : (a = 2 and b >= 0) or (b = 2 and a >= 0) }",
+	  "[a, b] -> { a : (a = 2 and b >= 0) or (b = 2 and a >= 0) }", 0, 0, 1 },
+	{ "[a, b] -> { (a-2)*(b-3) + a : (a = 2 and b >= 0) or (b = 2 and a >= 0) }",
+	  "[a, b] -> { a : (a = 2 and b >= 0) or (b = 2 and a >= 0) }", 0, 0, 0 },
 	{ "m/M", "m/N", 0, 0, 0 },
 };
 
