@@ -60,6 +60,10 @@ struct job {
 	const long *sizes;    /* the concrete grid, NULL when symbolic */
 	enum cost_status status;
 	char *reason;
+	/* the block lengths that will be written back as X/P: merges keep them
+	 * apart from other parameters (formula_coalesce_apart) */
+	const char **locals;
+	int nlocals;
 };
 
 /* ISL operations allowed to one formula or set operation outside the counting
@@ -733,7 +737,7 @@ static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 	/* Values are claimed only under the assumptions: undefined outside them. */
 	budget(j);
 	struct formula *on = formula_on(*f, context);
-	struct formula *h = on ? formula_coalesce(on, context) : NULL;
+	struct formula *h = on ? formula_coalesce_apart(on, context, j->locals, j->nlocals) : NULL;
 	unbudget(j);
 	formula_free(on);
 	if (!h) {
@@ -771,6 +775,12 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		if (st != 0) {
 			job_fail(&j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
 			break;
+		}
+		const char **names = realloc(j.locals, sizeof(*names) * (size_t)(info.nlocals + 1));
+		if (names) {
+			j.locals = names;
+			for (j.nlocals = 0; j.nlocals < info.nlocals; j.nlocals++)
+				names[j.nlocals] = info.locals[j.nlocals].name;
 		}
 		struct per_process p = {0};
 		if (req->symbolic)
@@ -839,6 +849,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			substitute_locals(&j, &info, context, out);
 			/* Conditions now speak of the sizes themselves (n >= 4*P):
 			 * simplify again under the specification's own assumptions. */
+			j.nlocals = 0; /* written back, or kept for good */
 			struct symbolic_info none = {0};
 			isl_set *sizes = cost_context(engine->ctx, m, req, &none);
 			if (!sizes)
@@ -850,6 +861,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		isl_set_free(context);
 	}
 	symbolic_info_clear(&info);
+	free(j.locals);
 	out->status = j.status;
 	out->reason = j.reason;
 	return j.status;

@@ -1479,27 +1479,103 @@ static void drop_piece(struct formula *r, int j)
 	r->n--;
 }
 
-/* 1 when the values of pieces I and J differ at a sample point of J's condition
- * (a cheap way to rule out most pairs before a proof is attempted). */
-static int differ_at_sample(const struct formula *r, int i, int j)
+/* A few points of a piece's condition at which values are compared before a
+ * proof is attempted: a sample point, and the points a step or a few steps
+ * away from it along each parameter that are still in the condition.  Values
+ * that agree on all of them rarely agree everywhere; values that differ at one
+ * need no proof to be told apart. */
+enum { WITNESS_MAX = 24 };
+
+struct witnesses {
+	int np, n;                  /* parameters, points */
+	const char **names;         /* the condition's, then the formula's others */
+	long long *values;          /* n rows of np values */
+};
+
+static void witnesses_clear(struct witnesses *w)
 {
-	isl_point *pt = isl_set_sample_point(isl_set_copy(r->p[j].cond));
-	if (!pt || isl_point_is_void(pt) != isl_bool_false) {
-		isl_point_free(pt);
-		return 0;
-	}
-	isl_size n = isl_set_dim(r->p[j].cond, isl_dim_param);
-	const char **names = calloc((size_t)n + 1, sizeof(*names));
-	long long *values = calloc((size_t)n + 1, sizeof(*values));
-	int differ = 0;
-	for (int k = 0; names && values && k < n; k++) {
+	free(w->names);
+	free(w->values);
+	memset(w, 0, sizeof(*w));
+}
+
+/* The coordinates of PT, the first NP of the NALL values of a witness row;
+ * the others (parameters the condition leaves free) get fixed values. */
+static int point_values(__isl_keep isl_point *pt, int np, int nall, long long *out)
+{
+	for (int k = 0; k < np; k++) {
 		isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_param, k);
-		names[k] = isl_set_get_dim_name(r->p[j].cond, isl_dim_param, k);
-		values[k] = v ? isl_val_get_num_si(v) : 0;
+		if (!v || !isl_val_is_int(v)) {
+			isl_val_free(v);
+			return -1;
+		}
+		out[k] = isl_val_get_num_si(v);
 		isl_val_free(v);
 	}
-	struct feval_env env;
-	if (names && values && fml_env_init(&env, r->vars, names, values, n) == 0) {
+	for (int k = np; k < nall; k++)
+		out[k] = 7 + 4 * (k - np); /* 7, 11, 15, ...: no special values */
+	return 0;
+}
+
+/* The witness points of COND (none when it has no point ISL finds); FNAMES,
+ * the formula's parameters, give values to those the condition leaves free. */
+static void witnesses_find(struct witnesses *w, __isl_keep isl_set *cond, char **fnames, int fn)
+{
+	memset(w, 0, sizeof(*w));
+	isl_size np = isl_set_dim(cond, isl_dim_param);
+	isl_point *pt = isl_set_sample_point(isl_set_copy(cond));
+	if (np < 0 || !pt || isl_point_is_void(pt) != isl_bool_false) {
+		isl_point_free(pt);
+		return;
+	}
+	w->names = calloc((size_t)(np + fn) + 1, sizeof(*w->names));
+	if (!w->names) {
+		isl_point_free(pt);
+		return;
+	}
+	for (int k = 0; k < np; k++)
+		w->names[w->np++] = isl_set_get_dim_name(cond, isl_dim_param, (unsigned)k);
+	for (int k = 0; k < fn; k++) {
+		if (isl_set_find_dim_by_name(cond, isl_dim_param, fnames[k]) < 0)
+			w->names[w->np++] = fnames[k];
+	}
+	w->values = calloc((size_t)(w->np + 1) * WITNESS_MAX, sizeof(*w->values));
+	if (!w->values || point_values(pt, (int)np, w->np, w->values) < 0) {
+		isl_point_free(pt);
+		witnesses_clear(w);
+		return;
+	}
+	w->n = 1;
+	/* For each parameter of COND, a point where it is larger than at the
+	 * sample, and one where it is smaller, when there are such points. */
+	for (int k = 0; k < np && w->n + 2 <= WITNESS_MAX; k++)
+		for (int dir = 0; dir < 2; dir++) {
+			long long s0 = w->values[k];
+			isl_set *part = dir == 0
+				? isl_set_lower_bound_si(isl_set_copy(cond), isl_dim_param, (unsigned)k,
+							 (int)(s0 + 1))
+				: isl_set_upper_bound_si(isl_set_copy(cond), isl_dim_param, (unsigned)k,
+							 (int)(s0 - 1));
+			isl_point *q = isl_set_sample_point(part);
+			if (q && isl_point_is_void(q) == isl_bool_false &&
+			    point_values(q, (int)np, w->np,
+					 w->values + (size_t)w->n * (size_t)w->np) == 0)
+				w->n++;
+			isl_point_free(q);
+		}
+	isl_point_free(pt);
+}
+
+/* 1 when the values of pieces I and J differ at a witness point of J's
+ * condition. */
+static int differ_at_witness(const struct formula *r, int i, int j, const struct witnesses *w)
+{
+	int differ = 0;
+	for (int p = 0; p < w->n && !differ; p++) {
+		struct feval_env env;
+		if (fml_env_init(&env, r->vars, w->names, w->values + (size_t)p * (size_t)w->np,
+				 w->np) != 0)
+			break;
 		fmpq_t a, b;
 		fmpq_init(a);
 		fmpq_init(b);
@@ -1510,9 +1586,6 @@ static int differ_at_sample(const struct formula *r, int i, int j)
 		fmpq_clear(b);
 		fml_env_clear(&env, r->vars);
 	}
-	free(names);
-	free(values);
-	isl_point_free(pt);
 	return differ;
 }
 
@@ -1577,7 +1650,62 @@ struct formula *formula_on(const struct formula *f, __isl_keep isl_set *context)
 	return r;
 }
 
+struct apart {
+	const char *const *names;
+	int n;
+	int found;
+};
+
+static isl_stat constraint_relates(__isl_take isl_constraint *c, void *user)
+{
+	struct apart *ap = user;
+	isl_size np = isl_constraint_dim(c, isl_dim_param);
+	int named = 0, others = 0;
+	for (int k = 0; k < np; k++) {
+		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_param, k);
+		int nonzero = v && !isl_val_is_zero(v);
+		isl_val_free(v);
+		if (!nonzero)
+			continue;
+		const char *name = isl_constraint_get_dim_name(c, isl_dim_param, (unsigned)k);
+		int listed = 0;
+		for (int i = 0; name && i < ap->n && !listed; i++)
+			listed = strcmp(name, ap->names[i]) == 0;
+		if (listed)
+			named++;
+		else
+			others++;
+	}
+	if (named && named + others > 1)
+		ap->found = 1;
+	isl_constraint_free(c);
+	return ap->found ? isl_stat_error : isl_stat_ok;
+}
+
+static isl_stat bset_relates(__isl_take isl_basic_set *bset, void *user)
+{
+	isl_stat st = isl_basic_set_foreach_constraint(bset, &constraint_relates, user);
+	isl_basic_set_free(bset);
+	return st;
+}
+
+/* 1 when a constraint of COND relates one of AP's names to another parameter. */
+static int relates(__isl_keep isl_set *cond, const char *const names[], int n)
+{
+	struct apart ap = {names, n, 0};
+	if (!cond || n == 0)
+		return 0;
+	isl_set_foreach_basic_set(cond, &bset_relates, &ap);
+	return ap.found;
+}
+
 struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context)
+{
+	return formula_coalesce_apart(f, context, NULL, 0);
+}
+
+struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_set *context,
+				       const char *const keep_apart[], int napart)
 {
 	/* Conditions keep all they know (M == 1 rather than M <= 1 given M >= 1)
 	 * while values are compared: the gist comes at the end. */
@@ -1597,6 +1725,18 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 				return NULL;
 			}
 		}
+	/* Witness points per piece; a merged piece's condition only grows, so its
+	 * points stay valid. */
+	struct witnesses *w = calloc((size_t)r->n + 1, sizeof(*w));
+	if (!w) {
+		formula_free(r);
+		return NULL;
+	}
+	int fn = 0;
+	char **fnames = formula_params(r, &fn);
+	for (int j = 0; fnames && j < r->n; j++)
+		if (r->p[j].cond)
+			witnesses_find(&w[j], r->p[j].cond, fnames, fn);
 	for (int j = 1; j < r->n; j++) {
 		for (int i = 0; i < j; i++) {
 			if (!r->p[i].cond || !r->p[j].cond)
@@ -1607,7 +1747,7 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 				int from = dir ? i : j, to = dir ? j : i;
 				/* a point of FROM's condition where the two differ rules
 				 * this direction out without a proof */
-				if (differ_at_sample(r, to, from))
+				if (differ_at_witness(r, to, from, &w[from]))
 					continue;
 				struct formula *a = value_on(r, to, from), *b = value_on(r, from, from);
 				if (a && b && formula_proven_equal(a, b))
@@ -1618,17 +1758,35 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 			if (keep < 0)
 				continue;
 			int gone = keep == i ? j : i;
-			r->p[keep].cond = isl_set_coalesce(
-				isl_set_union(r->p[keep].cond, isl_set_copy(r->p[gone].cond)));
+			isl_set *merged = isl_set_coalesce(
+				isl_set_union(isl_set_copy(r->p[keep].cond), isl_set_copy(r->p[gone].cond)));
+			if (merged && napart > 0 && relates(merged, keep_apart, napart) &&
+			    !relates(r->p[keep].cond, keep_apart, napart) &&
+			    !relates(r->p[gone].cond, keep_apart, napart)) {
+				isl_set_free(merged);
+				continue;
+			}
+			isl_set_free(r->p[keep].cond);
+			r->p[keep].cond = merged;
 			if (!r->p[keep].cond) {
+				for (int k = 0; k < r->n; k++)
+					witnesses_clear(&w[k]);
+				free(w);
+				formula_params_free(fnames, fn);
 				formula_free(r);
 				return NULL;
 			}
 			drop_piece(r, gone);
+			witnesses_clear(&w[gone]);
+			memmove(&w[gone], &w[gone + 1], sizeof(*w) * (size_t)(r->n - gone));
 			j = 0; /* start over: the merged piece may now meet others */
 			break;
 		}
 	}
+	for (int k = 0; k < r->n; k++)
+		witnesses_clear(&w[k]);
+	free(w);
+	formula_params_free(fnames, fn);
 	for (int j = 0; j < r->n && r->outside == FORMULA_ZERO_OUTSIDE; j++)
 		if (is_zero_piece(r, j))
 			drop_piece(r, j--);

@@ -123,6 +123,14 @@ struct formula *formula_on(const struct formula *f, __isl_keep isl_set *context)
  * one formula that holds in every case. */
 struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context);
 
+/* formula_coalesce, except that no merge gives a condition in which one of the
+ * N parameters KEEP_APART appears in a constraint with another parameter when
+ * neither merged condition had such a constraint: a block length L = n/M is
+ * written back as n/M only where each constraint on it is L against a constant
+ * (L >= 3 is n >= 3*M; M + L >= 4 has no affine form). */
+struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_set *context,
+				       const char *const keep_apart[], int n);
+
 /* Mark F as zero or undefined outside its pieces. */
 void formula_set_outside(struct formula *f, enum formula_outside outside);
 enum formula_outside formula_get_outside(const struct formula *f);

@@ -863,6 +863,34 @@ static void test_subst_quotient(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* Pieces with one value merge; formula_coalesce_apart refuses a merge whose
+ * condition would relate L to another parameter (L + M >= 4), which a block
+ * length L = n/M could not be written back into. */
+static void test_coalesce_apart(void **state)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct formula *f = make(ctx, "[L, M] -> { 7*L : M = 1 and L >= 3; 7*L : M >= 2 and L >= 2 }", 0);
+	isl_set *context = isl_set_read_from_str(ctx, "[L, M] -> { : L >= 1 and M >= 1 }");
+	const char *apart[] = { "L" };
+	struct formula *merged = formula_coalesce(f, context);
+	struct formula *kept = formula_coalesce_apart(f, context, apart, 1);
+	char *text;
+
+	(void)state;
+	assert_non_null(merged);
+	assert_non_null(kept);
+	text = formula_to_string(merged, FORMULA_TEXT);
+	assert_string_equal(text, "7*L if L + M >= 4 && L >= 2");
+	free(text);
+	assert_int_equal(formula_n_pieces(kept), 2);
+	assert_int_equal(formula_equal(merged, kept), 1);
+	formula_free(f);
+	formula_free(merged);
+	formula_free(kept);
+	isl_set_free(context);
+	isl_ctx_free(ctx);
+}
+
 /* Costs print grouped by g and l when asked. */
 static void test_print_by(void **state)
 {
@@ -901,6 +929,7 @@ int main(void)
 		cmocka_unit_test(test_algebra),
 		cmocka_unit_test(test_subst),
 		cmocka_unit_test(test_subst_quotient),
+		cmocka_unit_test(test_coalesce_apart),
 		cmocka_unit_test(test_print_by),
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
