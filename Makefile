@@ -18,8 +18,8 @@ FLEX    ?= flex
 BISON   ?= bison
 CFLAGS  ?= -O2 -g
 WARN     = -std=c11 -Wall -Wextra -Werror=implicit-function-declaration
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -I. -I$(O)/grammar -I/usr/include/flint
-LDLIBS  += -lisl -lflint -lgmp -lm
+CPPFLAGS += -pthread -D_POSIX_C_SOURCE=200809L -I. -I$(O)/grammar -I/usr/include/flint
+LDLIBS  += -lisl -lflint -lgmp -lm -pthread
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)

@@ -32,6 +32,7 @@ static const char usage_text[] =
 	"  --seed S             seed for --verify\n"
 	"  --explain            show the derivation: local postconditions, NOcc, A.e\n"
 	"  --work terms|flops   w counts terms of sums (default) or every + - * /\n"
+	"  -j, --jobs N         analyze N candidates at once (default: one per processor)\n"
 	"  --check              parse and check only; one summary line per file\n"
 	"  --print              print each specification in canonical form\n"
 	"  --count SET          count the points of an ISL set, e.g.\n"
@@ -123,6 +124,7 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"explain", no_argument, NULL, OPT_EXPLAIN},
 		{"work", required_argument, NULL, OPT_WORK},
+		{"jobs", required_argument, NULL, 'j'},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -141,7 +143,7 @@ int main(int argc, char **argv)
 
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":D:f:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":D:f:hj:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CHECK:
 			opt.check_only = true;
@@ -195,6 +197,16 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			opt.seed = (unsigned)n;
+			break;
+		}
+		case 'j': {
+			long n = parse_count(optarg, 1, 256);
+			if (n < 0) {
+				status = usage_error("bad --jobs '%s': expected a number of threads, 1 to 256",
+						     optarg);
+				goto out;
+			}
+			opt.jobs = (int)n;
 			break;
 		}
 		case 'D':

@@ -11,6 +11,7 @@
 #include "analyzer/lower.h"
 #include "analyzer/report.h"
 #include "analyzer/verify.h"
+#include "analyzer/workers.h"
 
 /* The specification's own assumptions, as written (canonical form). */
 static char **spec_assumptions(const struct ast_spec *ast, int *n)
@@ -70,7 +71,41 @@ static void clear_costs(struct candidate_cost *c, int n)
 	free(c);
 }
 
-static int analyze_file(isl_ctx *ctx, const char *path, const struct options *opt)
+/* Everything computed for the candidates, one slot each, filled by the workers. */
+struct candidates_job {
+	const struct model *m;
+	const struct cost_request *req;
+	struct cost_request at;             /* the grid of the -D values, when all are given */
+	int verify;                         /* --verify points, 0 when off */
+	unsigned seed;
+	struct candidate_cost *costs;
+	struct candidate_cost *exact;       /* on the grid AT, or NULL */
+	struct verify_result *vr;           /* with --verify */
+	int *vstatus;
+};
+
+static void engine_setup(struct count_engine *e)
+{
+	/* Boundary cases of a 2-D stencil on a symbolic grid (M == 1, M == 2,
+	 * M >= 3, times the same for N) need more pieces than a single count. */
+	e->max_pieces = 64;
+}
+
+static void analyze_candidate(struct worker *w, int c, void *user)
+{
+	struct candidates_job *job = user;
+	cost_candidate(&w->engine, job->m, c, job->req, &job->costs[c]);
+	if (job->exact)
+		cost_candidate(&w->engine, job->m, c, &job->at, &job->exact[c]);
+	if (job->verify > 0 && job->costs[c].status == COST_OK) {
+		/* each candidate its own points, whatever thread draws them */
+		unsigned seed = job->seed + 7919u * (unsigned)c;
+		job->vstatus[c] = verify_candidate(w->ctx, job->m, c, job->req, &job->costs[c],
+						   job->verify, &seed, &job->vr[c]);
+	}
+}
+
+static int analyze_file(const char *path, const struct options *opt)
 {
 	struct loaded_spec ls;
 	int status = EXIT_OK;
@@ -121,28 +156,37 @@ static int analyze_file(isl_ctx *ctx, const char *path, const struct options *op
 			return EXIT_USAGE;
 		}
 
-	struct count_engine engine;
-	count_engine_init(&engine, ctx);
-	/* Boundary cases of a 2-D stencil on a symbolic grid (M == 1, M == 2,
-	 * M >= 3, times the same for N) need more pieces than a single count. */
-	engine.max_pieces = 64;
-	struct candidate_cost *costs = calloc((size_t)m->ncands + 1, sizeof(*costs));
-	struct candidate_cost *exact = NULL;
+	struct candidates_job job = {.m = m, .req = &req, .verify = opt->verify,
+				     .seed = opt->seed ? opt->seed : 20260101u};
+	job.costs = calloc((size_t)m->ncands + 1, sizeof(*job.costs));
+	/* Every value known: exact numbers come from that very grid. */
+	bool need_exact = req.symbolic && all_values(m, opt);
+	if (need_exact) {
+		job.at = req;
+		job.at.symbolic = false;
+		for (int a = 0; a < m->naxes; a++)
+			job.at.sizes[a] = (long)options_find_def(opt, m->axes[a])->value;
+		job.exact = calloc((size_t)m->ncands + 1, sizeof(*job.exact));
+	}
+	if (opt->verify > 0) {
+		job.vr = calloc((size_t)m->ncands + 1, sizeof(*job.vr));
+		job.vstatus = calloc((size_t)m->ncands + 1, sizeof(*job.vstatus));
+	}
+	struct worker_pool *pool = NULL;
+	if (job.costs && (!need_exact || job.exact) && (!opt->verify || (job.vr && job.vstatus)))
+		pool = workers_run(workers_threads(opt->jobs, m->ncands), m->ncands, analyze_candidate,
+				   &job, engine_setup);
+	struct candidate_cost *costs = pool ? job.costs : NULL, *exact = pool ? job.exact : NULL;
+	if (!pool) {
+		fprintf(opt->err, "bspcost: %s: out of memory\n", ls.src.name);
+		status = EXIT_SPEC;
+	}
 	for (int c = 0; costs && c < m->ncands; c++) {
-		enum cost_status st = cost_candidate(&engine, m, c, &req, &costs[c]);
+		enum cost_status st = costs[c].status;
 		if (st == COST_FAILED || (st == COST_REFUSED && !req.symbolic))
 			status = EXIT_SPEC;
-	}
-	/* Every value known: exact numbers come from that very grid. */
-	if (costs && req.symbolic && all_values(m, opt)) {
-		struct cost_request at = req;
-		at.symbolic = false;
-		for (int a = 0; a < m->naxes; a++)
-			at.sizes[a] = (long)options_find_def(opt, m->axes[a])->value;
-		exact = calloc((size_t)m->ncands + 1, sizeof(*exact));
-		for (int c = 0; exact && c < m->ncands; c++)
-			if (cost_candidate(&engine, m, c, &at, &exact[c]) != COST_OK)
-				status = EXIT_SPEC;
+		if (exact && exact[c].status != COST_OK)
+			status = EXIT_SPEC;
 	}
 
 	struct analysis a = {
@@ -180,24 +224,21 @@ static int analyze_file(isl_ctx *ctx, const char *path, const struct options *op
 		/* The summary goes with a text report, or to the diagnostics stream
 		 * so that machine formats stay well formed. */
 		FILE *vout = opt->format == FORMAT_TEXT ? opt->out : opt->err;
-		unsigned seed = opt->seed ? opt->seed : 20260101u;
 		int points = 0, checks = 0, bad = 0;
 		for (int c = 0; c < m->ncands; c++) {
 			if (costs[c].status != COST_OK)
 				continue;
-			struct verify_result vr;
-			int r = verify_candidate(ctx, m, c, &req, &costs[c], opt->verify, &seed, &vr);
-			points += vr.points;
-			checks += vr.checks;
-			bad += vr.mismatches;
-			if (r < 0 || vr.mismatches > 0) {
+			struct verify_result *vr = &job.vr[c];
+			points += vr->points;
+			checks += vr->checks;
+			bad += vr->mismatches;
+			if (job.vstatus[c] < 0 || vr->mismatches > 0) {
 				fprintf(vout, "verify: %s: %s\n", costs[c].name,
-					vr.first ? vr.first : "verification failed");
+					vr->first ? vr->first : "verification failed");
 				status = EXIT_SPEC;
-			} else if (vr.skipped) {
-				fprintf(vout, "verify: %s: %s\n", costs[c].name, vr.skipped);
+			} else if (vr->skipped) {
+				fprintf(vout, "verify: %s: %s\n", costs[c].name, vr->skipped);
 			}
-			verify_result_clear(&vr);
 		}
 		fprintf(vout, "verify: %s: %d points, %d values compared, %d mismatch%s\n",
 			ls.src.name, points, checks, bad, bad == 1 ? "" : "es");
@@ -206,8 +247,14 @@ static int analyze_file(isl_ctx *ctx, const char *path, const struct options *op
 	for (int i = 0; i < a.nassumptions; i++)
 		free(a.assumptions[i]);
 	free(a.assumptions);
-	clear_costs(exact, m->ncands);
-	clear_costs(costs, m->ncands);
+	for (int c = 0; job.vr && c < m->ncands; c++)
+		verify_result_clear(&job.vr[c]);
+	free(job.vr);
+	free(job.vstatus);
+	/* The formulas live in the workers' contexts: freed first. */
+	clear_costs(job.exact, m->ncands);
+	clear_costs(job.costs, m->ncands);
+	workers_free(pool);
 	model_free(m);
 	spec_unload(&ls);
 	return status;
@@ -215,18 +262,11 @@ static int analyze_file(isl_ctx *ctx, const char *path, const struct options *op
 
 int cmd_analyze(int nfiles, char *const files[], const struct options *opt)
 {
-	isl_ctx *ctx = isl_ctx_alloc();
-	if (!ctx) {
-		fputs("bspcost: cannot start ISL\n", opt->err);
-		return EXIT_SPEC;
-	}
-	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
 	int status = EXIT_OK;
 	for (int i = 0; i < nfiles; i++) {
-		int st = analyze_file(ctx, files[i], opt);
+		int st = analyze_file(files[i], opt);
 		if (st > status)
 			status = st;
 	}
-	isl_ctx_free(ctx);
 	return status;
 }

@@ -42,6 +42,7 @@ struct options {
 	unsigned seed;            /* --seed: for --verify */
 	bool explain;             /* --explain */
 	bool work_flops;          /* --work flops */
+	int jobs;                 /* -j, --jobs: candidates analyzed at once (0: one per processor) */
 	FILE *out;                /* results */
 	FILE *err;                /* diagnostics */
 };
