@@ -5,7 +5,9 @@
  * subscripts (in the left-hand side, in the read array) or of a distribution
  * predicate it is the index of.  Its digits replace it; conditions on it become
  * conditions on the digits; a subscript v + c becomes digits with a carry.  All of
- * it is printed as ISL text and parsed. */
+ * it is printed as ISL text and parsed: a read as the composition of its
+ * instances { P[q] -> [digits] } (shared by the reads of a statement, parsed
+ * once) with the element each instance reads { [digits] -> A[...] }. */
 #define _GNU_SOURCE /* asprintf, vasprintf */
 #include "analyzer/symbolic.h"
 
@@ -840,10 +842,16 @@ static char *join(struct sym *s, const char *head, const char *names, const char
 	return r;
 }
 
-/* Body text of the use relation of read RD; the caller adds the parameters. */
+static char *instance_text(struct sym *s, const struct model_stmt *st,
+			   const struct model_space *space);
+
+/* The use relation of read RD, as two body texts (the caller adds the
+ * parameters): the instances that read it (*INSTANCE, malloc'd) and, returned,
+ * the element each instance reads; their composition is the relation. */
 static char *read_text(struct sym *s, const struct model_stmt *st, const struct model_access *rd,
-		       struct elem_shape *shape)
+		       struct elem_shape *shape, char **instance)
 {
+	*instance = NULL;
 	const struct model_array *arr = &s->m->arrays[rd->array];
 	sym_begin(s, &rd->space);
 	assign_from_lhs(s, st);
@@ -872,23 +880,59 @@ static char *read_text(struct sym *s, const struct model_stmt *st, const struct 
 		memcpy(shape->dim, dims, sizeof(dims));
 	}
 
-	struct text head, names, body;
-	if (text_open(&head) < 0 || text_open(&names) < 0 || text_open(&body) < 0) {
+	/* The instances first: the block lengths they name come first. */
+	*instance = instance_text(s, st, &rd->space);
+	if (!*instance)
+		return NULL;
+	/* The element read, from the digits: { [digits] -> A[element digits] }. */
+	struct text head, body;
+	if (text_open(&head) < 0 || text_open(&body) < 0) {
 		sym_stop(s, -1, "out of memory");
 		return NULL;
 	}
-	print_all_digit_names(names.f, s);
-	print_instance(body.f, s, st, &rd->space, names.f);
-	fputs("{ ", head.f);
-	print_proc(head.f, s->m);
-	fprintf(head.f, " -> %s[", arr->name);
+	fputs("{ [", head.f);
+	print_all_digit_names(head.f, s);
+	fprintf(head.f, "] -> %s[", arr->name);
+	fputs("true", body.f);
 	for (int d = 0, first = 1; d < arr->ndims; d++) {
 		char res[3][64];
 		print_sub_digits(body.f, s, rd->subs[d], &dims[d], res, NULL);
 		for (int k = 0; k < ndigits(&dims[d]); k++, first = 0)
 			fprintf(head.f, "%s%s", first ? "" : ", ", res[k]);
 	}
+	fputs("] : ", head.f);
+	char *h = text_close(&head), *b = text_close(&body);
+	char *r = NULL;
+	if (h && b && !s->status && asprintf(&r, "%s%s }", h, b) < 0)
+		r = NULL;
+	free(h);
+	free(b);
+	if (!r)
+		sym_stop(s, -1, "out of memory");
+	return r;
+}
+
+/* Body text of { P[q] -> [digits of the current variables] : the instances of
+ * SPACE (a statement's, a read's or a term's) that q computes }, with the
+ * decompositions already assigned.  Its names are its own (the fresh counter
+ * restarts), so equal texts are equal relations. */
+static char *instance_text(struct sym *s, const struct model_stmt *st, const struct model_space *space)
+{
+	struct text head, names, body;
+	if (text_open(&head) < 0 || text_open(&names) < 0 || text_open(&body) < 0) {
+		sym_stop(s, -1, "out of memory");
+		return NULL;
+	}
+	int fresh = s->fresh;
+	s->fresh = 0;
+	fputs("{ ", head.f);
+	print_proc(head.f, s->m);
+	fputs(" -> [", head.f);
+	print_all_digit_names(head.f, s);
 	fputs("] :", head.f);
+	fputs("q__unused", names.f); /* a name no condition mentions, so the list is never empty */
+	print_instance(body.f, s, st, space, names.f);
+	s->fresh = fresh;
 	char *h = text_close(&head), *n = text_close(&names), *b = text_close(&body);
 	char *r = h && n && b && !s->status ? join(s, h, n, b) : NULL;
 	free(h);
@@ -905,24 +949,7 @@ static char *work_text(struct sym *s, const struct model_stmt *st, const struct 
 	assign_from_preds(s, term);
 	if (s->status)
 		return NULL;
-	struct text head, names, body;
-	if (text_open(&head) < 0 || text_open(&names) < 0 || text_open(&body) < 0) {
-		sym_stop(s, -1, "out of memory");
-		return NULL;
-	}
-	fputs("{ ", head.f);
-	print_proc(head.f, s->m);
-	fputs(" -> [", head.f);
-	print_all_digit_names(head.f, s);
-	fputs("] :", head.f);
-	fputs("q__unused", names.f); /* a name no condition mentions, so the list is never empty */
-	print_instance(body.f, s, st, term, names.f);
-	char *h = text_close(&head), *n = text_close(&names), *b = text_close(&body);
-	char *r = h && n && b && !s->status ? join(s, h, n, b) : NULL;
-	free(h);
-	free(n);
-	free(b);
-	return r;
+	return instance_text(s, st, term);
 }
 
 /* Body text of the ownership of array A with element shape SHAPE. */
@@ -991,6 +1018,67 @@ static __isl_give isl_map *read_with_params(struct sym *s, char *body)
 	return map;
 }
 
+/* The instance relations of one step, parsed once each: the reads of a
+ * statement and its work usually share theirs. */
+struct instance_cache {
+	int n;
+	char **text;
+	isl_map **map;        /* as parsed */
+	isl_map **coalesced;  /* the same, coalesced (NULL until asked for) */
+};
+
+static void instance_cache_clear(struct instance_cache *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		free(c->text[i]);
+		isl_map_free(c->map[i]);
+		isl_map_free(c->coalesced[i]);
+	}
+	free(c->text);
+	free(c->map);
+	free(c->coalesced);
+	memset(c, 0, sizeof(*c));
+}
+
+/* The relation of instance text TEXT (taken), from CACHE or parsed and added
+ * to it; COALESCED asks for it coalesced.  (The reads are composed with it
+ * coalesced, which is cheaper; the work is counted as parsed: coalesced, its
+ * count's pieces can defeat ISL's tight bound on the maximum over processes.) */
+static __isl_give isl_map *instances(struct sym *s, struct instance_cache *c, char *text,
+				     bool coalesced)
+{
+	int i = 0;
+	while (i < c->n && strcmp(c->text[i], text) != 0)
+		i++;
+	if (i == c->n) {
+		char *key = strdup(text);
+		isl_map *map = read_with_params(s, text);
+		char **t = key && map ? realloc(c->text, sizeof(*t) * (size_t)(c->n + 1)) : NULL;
+		if (t)
+			c->text = t;
+		isl_map **mp = t ? realloc(c->map, sizeof(*mp) * (size_t)(c->n + 1)) : NULL;
+		if (mp)
+			c->map = mp;
+		isl_map **cp = mp ? realloc(c->coalesced, sizeof(*cp) * (size_t)(c->n + 1)) : NULL;
+		if (cp)
+			c->coalesced = cp;
+		if (!cp) {
+			free(key);
+			return coalesced ? isl_map_coalesce(map) : map;
+		}
+		c->text[c->n] = key;
+		c->map[c->n] = map;
+		c->coalesced[c->n++] = NULL;
+	} else {
+		free(text);
+	}
+	if (!coalesced)
+		return isl_map_copy(c->map[i]);
+	if (!c->coalesced[i])
+		c->coalesced[i] = isl_map_coalesce(isl_map_copy(c->map[i]));
+	return isl_map_copy(c->coalesced[i]);
+}
+
 /* The context: axes and block lengths are positive, the user's assumptions. */
 static __isl_give isl_set *context(struct sym *s)
 {
@@ -1015,6 +1103,7 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 {
 	const struct model_superstep *ss = &m->steps[step];
 	struct sym s = {.ctx = ctx, .m = m, .c = &m->cands[cand], .info = info};
+	struct instance_cache cache = {0};
 	struct elem_shape *shapes = calloc((size_t)m->narrays + 1, sizeof(*shapes));
 	memset(out, 0, sizeof(*out));
 	*reason = NULL;
@@ -1033,15 +1122,30 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 		const struct model_stmt *st = &ss->stmts[i];
 		for (int r = 0; r < st->nreads && !s.status; r++) {
 			const struct model_access *rd = &st->reads[r];
-			isl_map *u = isl_map_coalesce(read_with_params(&s, read_text(&s, st, rd, &shapes[rd->array])));
-			if (!u)
+			char *inst = NULL;
+			char *access = read_text(&s, st, rd, &shapes[rd->array], &inst);
+			isl_map *u = NULL;
+			if (access && inst) {
+				isl_map *d = instances(&s, &cache, inst, true);
+				isl_map *a = read_with_params(&s, access);
+				u = d && a ? isl_map_coalesce(isl_map_apply_range(d, a))
+					   : (isl_map_free(d), isl_map_free(a), NULL);
+				access = inst = NULL; /* taken */
+			}
+			free(access);
+			free(inst);
+			if (!u) {
+				if (!s.status)
+					sym_stop(&s, -1, "ISL failed on a read relation");
 				break;
+			}
 			if (out->use[rd->array])
 				u = isl_map_union(out->use[rd->array], u);
 			out->use[rd->array] = u;
 		}
 		for (int k = 0; k < st->nterms && !s.status; k++) {
-			isl_map *w = read_with_params(&s, work_text(&s, st, &st->terms[k]));
+			char *inst = work_text(&s, st, &st->terms[k]);
+			isl_map *w = inst ? instances(&s, &cache, inst, false) : NULL;
 			if (w) {
 				out->work_weight[out->nwork] = st->terms[k].weight;
 				out->work[out->nwork++] = w;
@@ -1086,6 +1190,7 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 	}
 	free(shapes);
 	free(s.dec);
+	instance_cache_clear(&cache);
 	if (s.status) {
 		*reason = s.reason ? s.reason : strdup("out of memory");
 		step_relations_clear(out);
