@@ -2143,6 +2143,35 @@ static isl_stat fold_piece_to_pw(__isl_take isl_set *set, __isl_take isl_qpolyno
 	return fc->acc ? isl_stat_ok : isl_stat_error;
 }
 
+/* The pieces of a function whose values do not involve its NS set dimensions,
+ * each folded (max) over its domain projected on the parameters. */
+struct qfree {
+	isl_pw_qpolynomial_fold *acc;
+	int ns;
+	bool ok;
+};
+
+static isl_stat qfree_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
+{
+	struct qfree *fq = user;
+	/* equalities of the domain (q = 0) substituted first */
+	qp = isl_qpolynomial_gist(qp, isl_set_copy(set));
+	isl_bool dep = isl_qpolynomial_involves_dims(qp, isl_dim_in, 0, (unsigned)fq->ns);
+	if (dep != isl_bool_false) {
+		fq->ok = false;
+		isl_set_free(set);
+		isl_qpolynomial_free(qp);
+		return isl_stat_error;
+	}
+	qp = isl_qpolynomial_project_domain_on_params(qp);
+	isl_pw_qpolynomial_fold *f = isl_pw_qpolynomial_fold_from_pw_qpolynomial(
+		isl_fold_max, isl_pw_qpolynomial_alloc(isl_set_params(set), qp));
+	fq->acc = fq->acc ? isl_pw_qpolynomial_fold_fold(fq->acc, f) : f;
+	if (!fq->acc)
+		fq->ok = false;
+	return fq->acc ? isl_stat_ok : isl_stat_error;
+}
+
 static enum count_status max_result(isl_ctx *ctx, enum count_status st, const char *msg,
 				    __isl_take isl_pw_qpolynomial *r, isl_pw_qpolynomial **result,
 				    char **reason, unsigned long old)
@@ -2250,7 +2279,28 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 		}
 	}
 	isl_set_free(box);
-	/* Route 3: ISL's bound, when it says the bound is tight and each piece is a
+	/* Route 3: no piece's value depends on the coordinates (only its domain
+	 * does): the maximum is that of the values of the pieces some coordinate
+	 * reaches, each piece a fold over its domain's projection on the
+	 * parameters; exact when the folds reduce to one value per piece. */
+	{
+		struct qfree fq = {NULL, ns, true};
+		if (isl_pw_qpolynomial_foreach_piece(g, qfree_piece, &fq) >= 0 && fq.ok && fq.acc) {
+			struct fold_conv fc = {NULL, true};
+			fc.acc = isl_pw_qpolynomial_zero(isl_space_add_dims(
+				isl_space_params(isl_pw_qpolynomial_fold_get_domain_space(fq.acc)),
+				isl_dim_out, 1));
+			if (isl_pw_qpolynomial_fold_foreach_piece(fq.acc, fold_piece_to_pw, &fc) >= 0 &&
+			    fc.single) {
+				isl_pw_qpolynomial_fold_free(fq.acc);
+				isl_pw_qpolynomial_free(g);
+				return max_result(ctx, COUNT_EXACT, NULL, fc.acc, result, reason, old);
+			}
+			isl_pw_qpolynomial_free(fc.acc);
+		}
+		isl_pw_qpolynomial_fold_free(fq.acc);
+	}
+	/* Route 4: ISL's bound, when it says the bound is tight and each piece is a
 	 * single quasi-polynomial. */
 	isl_bool tight = isl_bool_false;
 	isl_pw_qpolynomial_fold *ub = isl_pw_qpolynomial_bound(isl_pw_qpolynomial_copy(g),

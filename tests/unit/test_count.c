@@ -200,6 +200,13 @@ static const struct entry table[] = {
 	{"max_independent_of_process", K_MAX,
 	 "[mb,o] -> { [s,u,k] : 0 <= s < 4 and 0 <= u < mb and 0 <= k < o }",
 	 "[mb,o] -> { mb*o : mb >= 0 and o >= 0 }", NULL, 1},
+	/* symbolic grid: each process's count is constant, the boundary processes
+	 * (s = 0, s = M - 1) own one element fewer of the interior 1 <= i <= n - 2 */
+	{"max_block_halo_symbolic", K_MAX,
+	 "[M,L] -> { [s,u] : M >= 1 and L >= 3 and 0 <= s < M and 0 <= u < L and "
+	 "(s >= 1 or u >= 1) and (s <= M - 2 or u <= L - 2) }",
+	 "[M,L] -> { L : M >= 3 and L >= 3; L - 1 : M = 2 and L >= 3; L - 2 : M = 1 and L >= 3 }",
+	 NULL, 1},
 	/* honest refusals */
 	{"refuse_unbounded", K_REFUSED, "[n] -> { [i] : i >= n }", NULL},
 	{"refuse_unbounded_2d", K_REFUSED, "[n] -> { [i,j] : 0 <= i < n and j >= i }", NULL},
