@@ -2144,24 +2144,29 @@ static isl_stat fold_piece_to_pw(__isl_take isl_set *set, __isl_take isl_qpolyno
 }
 
 /* The pieces of a function whose values do not involve its NS set dimensions,
- * each folded (max) over its domain projected on the parameters. */
+ * each folded (max) over its domain projected on the parameters: a first pass
+ * (FOLD false) only checks that no value involves them. */
 struct qfree {
 	isl_pw_qpolynomial_fold *acc;
 	int ns;
+	bool fold;
 	bool ok;
 };
 
 static isl_stat qfree_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
 {
 	struct qfree *fq = user;
-	/* equalities of the domain (q = 0) substituted first */
-	qp = isl_qpolynomial_gist(qp, isl_set_copy(set));
 	isl_bool dep = isl_qpolynomial_involves_dims(qp, isl_dim_in, 0, (unsigned)fq->ns);
-	if (dep != isl_bool_false) {
-		fq->ok = false;
+	if (dep == isl_bool_true) {
+		/* equalities of the domain (q = 0) substituted, it may not */
+		qp = isl_qpolynomial_gist(qp, isl_set_copy(set));
+		dep = isl_qpolynomial_involves_dims(qp, isl_dim_in, 0, (unsigned)fq->ns);
+	}
+	if (dep != isl_bool_false || !fq->fold) {
+		fq->ok = dep == isl_bool_false;
 		isl_set_free(set);
 		isl_qpolynomial_free(qp);
-		return isl_stat_error;
+		return fq->ok ? isl_stat_ok : isl_stat_error;
 	}
 	qp = isl_qpolynomial_project_domain_on_params(qp);
 	isl_pw_qpolynomial_fold *f = isl_pw_qpolynomial_fold_from_pw_qpolynomial(
@@ -2284,8 +2289,9 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 	 * reaches, each piece a fold over its domain's projection on the
 	 * parameters; exact when the folds reduce to one value per piece. */
 	{
-		struct qfree fq = {NULL, ns, true};
-		if (isl_pw_qpolynomial_foreach_piece(g, qfree_piece, &fq) >= 0 && fq.ok && fq.acc) {
+		struct qfree check = {NULL, ns, false, true}, fq = {NULL, ns, true, true};
+		if (isl_pw_qpolynomial_foreach_piece(g, qfree_piece, &check) >= 0 && check.ok &&
+		    isl_pw_qpolynomial_foreach_piece(g, qfree_piece, &fq) >= 0 && fq.ok && fq.acc) {
 			struct fold_conv fc = {NULL, true};
 			fc.acc = isl_pw_qpolynomial_zero(isl_space_add_dims(
 				isl_space_params(isl_pw_qpolynomial_fold_get_domain_space(fq.acc)),
