@@ -459,7 +459,10 @@ static void subst_local(struct formula **f, const char *name, const struct formu
 {
 	if (!*f)
 		return;
-	struct formula *g = formula_gist(*f, context);
+	int involved = formula_involves(*f, name);
+	if (involved == 0)
+		return;
+	struct formula *g = involved > 0 ? formula_gist(*f, context) : NULL;
 	struct formula *s = g ? formula_subst(g, name, value) : NULL;
 	formula_free(g);
 	if (!s) {

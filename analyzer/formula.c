@@ -2553,6 +2553,34 @@ int formula_eval(const struct formula *f, const char *const names[],
 
 /* ---------------------------------------------------------------- parameters */
 
+int formula_involves(const struct formula *f, const char *name)
+{
+	if (!f)
+		return -1;
+	slong v = -1;
+	for (slong i = 0; i < f->vars->n && v < 0; i++)
+		if (f->vars->v[i].name && strcmp(f->vars->v[i].name, name) == 0)
+			v = i;
+	char *used = v >= 0 ? calloc(f->vars->cap + 1, 1) : NULL;
+	if (v >= 0 && !used)
+		return -1;
+	int r = 0;
+	for (int i = 0; i < f->n && !r; i++) {
+		if (used) {
+			fml_node_used(f->vars, f->p[i].val, used);
+			r = used[v] != 0;
+		}
+		if (!r && f->p[i].cond) {
+			int pos = isl_set_find_dim_by_name(f->p[i].cond, isl_dim_param, name);
+			isl_bool inv = pos < 0 ? isl_bool_false
+				: isl_set_involves_dims(f->p[i].cond, isl_dim_param, (unsigned)pos, 1);
+			r = inv < 0 ? -1 : inv == isl_bool_true;
+		}
+	}
+	free(used);
+	return r;
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);

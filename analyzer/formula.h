@@ -197,6 +197,10 @@ int formula_proven_equal(const struct formula *f, const struct formula *g);
 /* The names of the parameters F's values and conditions use, sorted (strcmp),
  * as a malloc'd array of malloc'd strings; *N gets the count.  NULL on error. */
 char **formula_params(const struct formula *f, int *n);
+
+/* 1 when a value or a condition of F involves parameter NAME, 0 when none
+ * does, -1 on failure. */
+int formula_involves(const struct formula *f, const char *name);
 void formula_params_free(char **names, int n);
 
 /* --- Printing -------------------------------------------------------------- */
