@@ -2,9 +2,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <isl/ctx.h>
-#include <isl/options.h>
-
 #include "analyzer/commands.h"
 #include "analyzer/cost.h"
 #include "analyzer/load.h"
@@ -91,6 +88,38 @@ static void engine_setup(struct count_engine *e)
 	e->max_pieces = 64;
 }
 
+/* The order in which the candidates are handed to the threads: the likely
+ * longest first, so that no thread starts a long one when the others are done.
+ * A guess only (it changes no result): each cyclic or block-cyclic dimension
+ * adds boundary cases (the neighbours of the last process wrap around), so
+ * candidates with more of them come first; ties keep their order. */
+static int *schedule(const struct model *m)
+{
+	int *order = calloc((size_t)m->ncands + 1, sizeof(*order));
+	int *weight = calloc((size_t)m->ncands + 1, sizeof(*weight));
+	if (!order || !weight) {
+		free(order);
+		free(weight);
+		return NULL;
+	}
+	for (int c = 0; c < m->ncands; c++) {
+		for (int a = 0; a < m->narrays; a++)
+			for (int d = 0; d < m->arrays[a].ndims; d++) {
+				enum dist_kind k = m->cands[c].layout[a][d].kind;
+				weight[c] += k == DIST_CYCLIC || k == DIST_BLOCK_CYCLIC;
+			}
+		/* insertion: stable, descending weight */
+		int i = c;
+		while (i > 0 && weight[order[i - 1]] < weight[c]) {
+			order[i] = order[i - 1];
+			i--;
+		}
+		order[i] = c;
+	}
+	free(weight);
+	return order;
+}
+
 static void analyze_candidate(struct worker *w, int c, void *user)
 {
 	struct candidates_job *job = user;
@@ -173,9 +202,12 @@ static int analyze_file(const char *path, const struct options *opt)
 		job.vstatus = calloc((size_t)m->ncands + 1, sizeof(*job.vstatus));
 	}
 	struct worker_pool *pool = NULL;
-	if (job.costs && (!need_exact || job.exact) && (!opt->verify || (job.vr && job.vstatus)))
-		pool = workers_run(workers_threads(opt->jobs, m->ncands), m->ncands, analyze_candidate,
-				   &job, engine_setup);
+	int *order = schedule(m);
+	if (job.costs && order && (!need_exact || job.exact) &&
+	    (!opt->verify || (job.vr && job.vstatus)))
+		pool = workers_run_ordered(workers_threads(opt->jobs, m->ncands), m->ncands, order,
+					   analyze_candidate, &job, engine_setup);
+	free(order);
 	struct candidate_cost *costs = pool ? job.costs : NULL, *exact = pool ? job.exact : NULL;
 	if (!pool) {
 		fprintf(opt->err, "bspcost: %s: out of memory\n", ls.src.name);

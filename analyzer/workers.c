@@ -13,6 +13,7 @@ struct worker_pool {
 	/* the next job to hand out, under lock */
 	pthread_mutex_t lock;
 	int next, n;
+	const int *order;   /* NULL: 0, 1, ... */
 	void (*job)(struct worker *w, int i, void *user);
 	void *user;
 };
@@ -38,7 +39,7 @@ static int take(struct worker_pool *pool)
 	pthread_mutex_lock(&pool->lock);
 	int i = pool->next < pool->n ? pool->next++ : -1;
 	pthread_mutex_unlock(&pool->lock);
-	return i;
+	return i >= 0 && pool->order ? pool->order[i] : i;
 }
 
 static void drain(struct worker_pool *pool, struct worker *w)
@@ -58,6 +59,13 @@ static void *thread_main(void *p)
 struct worker_pool *workers_run(int nthreads, int n, void (*job)(struct worker *w, int i, void *user),
 				void *user, void (*engine_setup)(struct count_engine *e))
 {
+	return workers_run_ordered(nthreads, n, NULL, job, user, engine_setup);
+}
+
+struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
+					void (*job)(struct worker *w, int i, void *user), void *user,
+					void (*engine_setup)(struct count_engine *e))
+{
 	struct worker_pool *pool = calloc(1, sizeof(*pool));
 	if (!pool)
 		return NULL;
@@ -70,6 +78,7 @@ struct worker_pool *workers_run(int nthreads, int n, void (*job)(struct worker *
 		return NULL;
 	}
 	pool->n = n;
+	pool->order = order;
 	pool->job = job;
 	pool->user = user;
 	for (; pool->nworkers < nthreads; pool->nworkers++) {

@@ -33,6 +33,13 @@ int workers_threads(int jobs, int n);
 struct worker_pool *workers_run(int nthreads, int n, void (*job)(struct worker *w, int i, void *user),
 				void *user, void (*engine_setup)(struct count_engine *e));
 
+/* workers_run, with the jobs handed out in the order ORDER[0..N) (a
+ * permutation of 0..N-1; NULL: 0, 1, ...): the longest first keeps the threads
+ * busy to the end. */
+struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
+					void (*job)(struct worker *w, int i, void *user), void *user,
+					void (*engine_setup)(struct count_engine *e));
+
 /* Frees the workers' contexts: every ISL object built by the jobs must be gone. */
 void workers_free(struct worker_pool *pool);
 
