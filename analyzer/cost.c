@@ -314,6 +314,27 @@ static struct formula *max_over_elements(struct job *j, __isl_take isl_pw_qpolyn
 	return f;
 }
 
+/* A job for one quantity of --explain: its failure is its own, recorded with
+ * the quantity, and leaves the candidate's costs alone. */
+static struct job explain_job(const struct job *j)
+{
+	struct job sub = *j;
+	sub.status = COST_OK;
+	sub.reason = NULL;
+	return sub;
+}
+
+/* *WHY = the reason SUB failed (or NULL); the formula of a failed quantity is
+ * dropped. */
+static void explain_done(struct job *sub, struct formula **f, char **why)
+{
+	if (sub->status == COST_OK)
+		return;
+	formula_free(*f);
+	*f = NULL;
+	*why = sub->reason ? sub->reason : strdup("failed");
+}
+
 /* NOcc, occurrences and A.e of the arrays read in a superstep (--explain). */
 static void count_occurrences(struct job *j, const struct step_relations *r, struct step_cost *sc)
 {
@@ -335,19 +356,25 @@ static void count_occurrences(struct job *j, const struct step_relations *r, str
 			use = isl_map_set_dim_name(use, isl_dim_out, (unsigned)d, name);
 		}
 		/* NOcc.e: the processes whose local postcondition reads e */
+		struct job sub = explain_job(j);
 		isl_map *users = isl_map_reverse(isl_map_copy(use));
 		users = isl_map_move_dims(users, isl_dim_param, 0, isl_dim_in, 0, (unsigned)ne);
-		isl_pw_qpolynomial *n = count(j, isl_map_range(users), ao->name);
-		ao->nocc = max_over_elements(j, n, ne, isl_map_range(isl_map_copy(use)), ao->name);
-		isl_pw_qpolynomial *occ = count(j, isl_map_wrap(isl_map_copy(use)), ao->name);
-		ao->occurrences = to_formula(j, occ, ao->name);
+		isl_pw_qpolynomial *n = count(&sub, isl_map_range(users), "NOcc");
+		ao->nocc = max_over_elements(&sub, n, ne, isl_map_range(isl_map_copy(use)), "NOcc");
+		explain_done(&sub, &ao->nocc, &ao->nocc_why);
+		sub = explain_job(j);
+		isl_pw_qpolynomial *occ = count(&sub, isl_map_wrap(isl_map_copy(use)), "occurrences");
+		ao->occurrences = to_formula(&sub, occ, "occurrences");
 		isl_pw_qpolynomial_free(occ);
+		explain_done(&sub, &ao->occurrences, &ao->occurrences_why);
 		/* A.e = 0: read, but not by its owner */
+		sub = explain_job(j);
 		isl_map *mine = isl_map_intersect(isl_map_copy(use), isl_map_reverse(isl_map_copy(r->own[a])));
 		isl_set *unowned = isl_set_subtract(isl_map_range(use), isl_map_range(mine));
-		isl_pw_qpolynomial *u = count(j, unowned, ao->name);
-		ao->unowned = to_formula(j, u, ao->name);
+		isl_pw_qpolynomial *u = count(&sub, unowned, "A.e");
+		ao->unowned = to_formula(&sub, u, "A.e");
 		isl_pw_qpolynomial_free(u);
+		explain_done(&sub, &ao->unowned, &ao->unowned_why);
 	}
 }
 
@@ -874,8 +901,14 @@ void candidate_cost_clear(struct candidate_cost *c)
 {
 	for (int k = 0; c->steps && k < nformulas(c); k++)
 		formula_free(*formula_slot(c, k));
-	for (int s = 0; c->steps && s < c->nsteps; s++)
+	for (int s = 0; c->steps && s < c->nsteps; s++) {
+		for (int k = 0; c->steps[s].arrays && k < c->steps[s].narrays; k++) {
+			free(c->steps[s].arrays[k].nocc_why);
+			free(c->steps[s].arrays[k].occurrences_why);
+			free(c->steps[s].arrays[k].unowned_why);
+		}
 		free(c->steps[s].arrays);
+	}
 	free(c->steps);
 	for (int i = 0; i < c->nassumptions; i++)
 		free(c->assumptions[i]);

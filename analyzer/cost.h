@@ -39,6 +39,9 @@ struct array_occurrence {
 	struct formula *occurrences;   /* sum over the elements of NOcc.e */
 	struct formula *unowned;       /* elements read whose owner does not read them
 					* (A.e = 0) */
+	/* why a quantity above is NULL: it has no exact form here (it does not
+	 * stop the candidate's costs) */
+	char *nocc_why, *occurrences_why, *unowned_why;
 };
 
 struct step_cost {

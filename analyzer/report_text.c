@@ -56,10 +56,13 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
 	free(v);
 }
 
-static void print_short(FILE *out, const struct formula *f)
+static void print_short(FILE *out, const struct formula *f, const char *why)
 {
 	char *s = f ? formula_to_string(f, FORMULA_TEXT) : NULL;
-	fputs(s ? s : "?", out);
+	if (s)
+		fputs(s, out);
+	else
+		fprintf(out, "no exact formula (%s)", why ? why : "unknown reason");
 	free(s);
 }
 
@@ -78,11 +81,11 @@ static void print_explanation(FILE *out, const struct analysis *a, const struct 
 	for (int k = 0; k < sc->narrays; k++) {
 		const struct array_occurrence *ao = &sc->arrays[k];
 		fprintf(out, "    %s: NOcc.e = number of R.q reading e, at most ", ao->name);
-		print_short(out, ao->nocc);
+		print_short(out, ao->nocc, ao->nocc_why);
 		fputs("\n      sum over e of NOcc.e = ", out);
-		print_short(out, ao->occurrences);
+		print_short(out, ao->occurrences, ao->occurrences_why);
 		fputs("\n      elements read but not by their owner (A.e = 0): ", out);
-		print_short(out, ao->unowned);
+		print_short(out, ao->unowned, ao->unowned_why);
 		fputs("\n", out);
 	}
 	fputs("    NCom = sum over e of (NOcc.e - A.e); h = max over q of max(fan_in_q, "

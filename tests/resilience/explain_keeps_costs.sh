@@ -1,0 +1,18 @@
+# --explain adds NOcc, occurrences and A.e; where one of them has no exact
+# formula, it says so on its own line and the candidate keeps its costs
+# (stencil2d: NOcc of the cyclic candidates is refused).
+. "$(dirname "$0")/lib.inc"
+run examples/stencil2d.bsp
+expect_status 0
+n=$(grep -c '^  cost = ' "$dir/out")
+[ "$n" -eq 4 ] || fail "$n candidate costs without --explain, expected 4"
+cp "$dir/out" "$dir/plain"
+run --explain examples/stencil2d.bsp
+expect_status 0
+n=$(grep -c '^  cost = ' "$dir/out")
+[ "$n" -eq 4 ] || fail "$n candidate costs with --explain, expected 4"
+expect_out "at most no exact formula (NOcc: "
+# the costs themselves are the same with and without --explain
+grep '^  cost = ' "$dir/out" > "$dir/a"
+grep '^  cost = ' "$dir/plain" > "$dir/b"
+cmp -s "$dir/a" "$dir/b" || fail "--explain changed a candidate's cost"
