@@ -873,8 +873,8 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
 		if (!context)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
-		else if (formula_n_pieces(out->cost) > 1)
-			tidy(&j, &out->cost, context);
+		else if (formula_n_pieces(out->cost) > 1 && m->nsteps > 1)
+			tidy(&j, &out->cost, context); /* one step: its cost, tidy already */
 		if (context && req->symbolic) {
 			substitute_locals(&j, &info, context, out);
 			/* Conditions now speak of the sizes themselves (n >= 4*P):
