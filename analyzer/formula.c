@@ -1146,6 +1146,8 @@ static isl_set *complement(const struct formula *f, int *none, int *error)
 	}
 	if (!u)
 		return NULL;
+	/* fewer, larger pieces make a cheaper complement */
+	u = isl_set_coalesce(u);
 	c = isl_set_subtract(isl_set_universe(isl_set_get_space(u)), u);
 	c = isl_set_coalesce(c);
 	empty = isl_set_is_empty(c);
