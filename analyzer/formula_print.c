@@ -1540,6 +1540,85 @@ static char *constraint_text(isl_constraint *c, enum formula_style style)
 	return sb_finish(&b);
 }
 
+/* 1 when inequality C only restates the definition of one of its divisions
+ * e = floor(f/d): f - d*e >= k with k <= 0, or d*e - f >= k with k <= -(d-1).
+ * Such a constraint holds wherever the division does; printed, it reads like a
+ * condition (5*floor((n - 1)/5) >= n - 5) but says nothing. */
+static int div_definition(isl_constraint *c)
+{
+	isl_size np = isl_constraint_dim(c, isl_dim_param);
+	isl_size nd = isl_constraint_dim(c, isl_dim_div);
+	int k = -1, ok = 1, i, sign;
+	fmpz_t ce, d, a, ci, t;
+	isl_aff *div;
+
+	if (isl_constraint_is_equality(c) || np < 0 || nd < 0)
+		return 0;
+	for (i = 0; i < nd; i++) {
+		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_div, i);
+		int zero = isl_val_is_zero(v);
+		isl_val_free(v);
+		if (zero)
+			continue;
+		if (k >= 0)
+			return 0;
+		k = i;
+	}
+	if (k < 0)
+		return 0;
+	div = isl_constraint_get_div(c, k);
+	if (!div || isl_aff_is_nan(div) != isl_bool_false) {
+		isl_aff_free(div);
+		return 0; /* an existential without a known definition */
+	}
+	for (i = 0; i < isl_aff_dim(div, isl_dim_div) && ok; i++) {
+		isl_val *v = isl_aff_get_coefficient_val(div, isl_dim_div, i);
+		ok = isl_val_is_zero(v) == isl_bool_true;
+		isl_val_free(v);
+	}
+	fmpz_init(ce);
+	fmpz_init(d);
+	fmpz_init(a);
+	fmpz_init(ci);
+	fmpz_init(t);
+	val_fmpz(ce, isl_constraint_get_coefficient_val(c, isl_dim_div, k));
+	val_fmpz(d, isl_aff_get_denominator_val(div));
+	/* ce = -d: f - d*e + rest; ce = d: d*e - f + rest */
+	sign = fmpz_equal(ce, d) ? 1 : 0;
+	fmpz_neg(t, d);
+	if (!sign && !fmpz_equal(ce, t))
+		ok = 0;
+	for (i = 0; i <= np && ok; i++) {
+		/* the numerator's coefficient: the aff's times d */
+		isl_val *av = i < np ? isl_aff_get_coefficient_val(div, isl_dim_param, i)
+			: isl_aff_get_constant_val(div);
+		av = isl_val_mul(av, isl_aff_get_denominator_val(div));
+		val_fmpz(a, av);
+		val_fmpz(ci, i < np ? isl_constraint_get_coefficient_val(c, isl_dim_param, i)
+			: isl_constraint_get_constant_val(c));
+		if (sign)
+			fmpz_neg(a, a);
+		if (i < np) {
+			ok = fmpz_equal(ci, a);
+		} else {
+			/* constant: f - d*e + ci >= 0 needs ci >= a0 (k <= 0);
+			 * d*e - f + ci >= 0 needs ci >= -a0 + d - 1 */
+			if (sign) {
+				fmpz_add(a, a, d);
+				fmpz_sub_ui(a, a, 1);
+			}
+			ok = fmpz_cmp(ci, a) >= 0;
+		}
+	}
+	isl_aff_free(div);
+	fmpz_clear(ce);
+	fmpz_clear(d);
+	fmpz_clear(a);
+	fmpz_clear(ci);
+	fmpz_clear(t);
+	return ok;
+}
+
 struct cons_data {
 	struct cstr *c;
 	int n, size;
@@ -1549,6 +1628,10 @@ struct cons_data {
 static isl_stat cons_fn(isl_constraint *c, void *user)
 {
 	struct cons_data *data = user;
+	if (div_definition(c)) {
+		isl_constraint_free(c);
+		return isl_stat_ok;
+	}
 	char *s = divisibility(c, data->style);
 	int is_mod = s != NULL;
 

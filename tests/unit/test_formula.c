@@ -50,6 +50,13 @@ static const struct fcase cases[] = {
 	  "floor((m + 3)/4) if m >= 0; 0 otherwise",
 	  "m >= 0 ? floor((m + 3)/4) : 0",
 	  "\\begin{cases} \\left\\lfloor \\frac{m + 3}{4} \\right\\rfloor & \\text{if } m \\geq 0 \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	/* the defining inequalities of e = floor((n - 1)/5) say nothing and are
+	 * not printed; the condition left is 4*e >= n - 4 */
+	{ "div_definition_dropped",
+	  "[n] -> { 1 : exists e: 5e >= n - 5 and n > 5e and 4e >= n - 4 }", 1, NULL, NULL,
+	  "1 if 4*floor((n - 1)/5) >= n - 4; 0 otherwise",
+	  "4*floor((n - 1)/5) >= n - 4 ? 1 : 0",
+	  "\\begin{cases} 1 & \\text{if } 4\\left\\lfloor \\frac{n - 1}{5} \\right\\rfloor \\geq n - 4 \\\\ 0 & \\text{otherwise} \\end{cases}" },
 	{ "constant", "[n] -> { 7 }", 0, NULL, NULL, "7", "7", "7" },
 	/* ISL drops pieces whose value is 0: a zero is zero-outside */
 	{ "zero", "[n] -> { 0 }", 1, NULL, NULL, "0", "0", "0" },
