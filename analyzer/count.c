@@ -2108,6 +2108,125 @@ static isl_stat max_collect(__isl_take isl_point *pt, void *user)
 	return isl_stat_ok;
 }
 
+/* The values of the N candidates CAND at a few points of the parameters:
+ * only a candidate that is the largest at every such point can be proven >=
+ * every other, so only those are tried (the proofs are the cost).  An
+ * unevaluable value rules nothing out.  NULL when out of memory. */
+static bool *dominator_candidates(isl_pw_qpolynomial *const *cand, int n)
+{
+	bool *possible = calloc((size_t)n + 1, sizeof(*possible));
+	isl_val **v = calloc((size_t)n + 1, sizeof(*v));
+	if (!possible || !v) {
+		free(possible);
+		free(v);
+		return NULL;
+	}
+	for (int i = 0; i < n; i++)
+		possible[i] = true;
+	isl_set *params = NULL;
+	for (int i = 0; i < n; i++) {
+		isl_set *d = isl_set_params(isl_pw_qpolynomial_domain(isl_pw_qpolynomial_copy(cand[i])));
+		params = params ? isl_set_union(params, d) : d;
+	}
+	isl_size np = params ? isl_set_dim(params, isl_dim_param) : -1;
+	isl_point *base = params ? isl_set_sample_point(isl_set_copy(params)) : NULL;
+	/* the sample, then for each parameter the points where it is 1, 2, 3 and
+	 * 5 larger (other residues: a block's last process has less) */
+	static const unsigned step[] = {1, 2, 3, 5};
+	int nstep = (int)(sizeof(step) / sizeof(step[0]));
+	for (int t = -1; base && np >= 0 && t < np * nstep; t++) {
+		isl_point *pt = NULL;
+		if (t < 0) {
+			pt = isl_point_copy(base);
+		} else {
+			int k = t / nstep;
+			isl_val *b = isl_point_get_coordinate_val(base, isl_dim_param, k);
+			isl_set *more = isl_set_lower_bound_val(isl_set_copy(params), isl_dim_param,
+								(unsigned)k,
+								isl_val_add_ui(b, step[t % nstep]));
+			pt = isl_set_sample_point(more);
+		}
+		if (!pt || isl_point_is_void(pt) != isl_bool_false) {
+			isl_point_free(pt);
+			continue;
+		}
+		isl_val *best = NULL;
+		for (int i = 0; i < n; i++) {
+			v[i] = isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(cand[i]),
+						       isl_point_copy(pt));
+			if (v[i] && !isl_val_is_rat(v[i]))
+				v[i] = isl_val_free(v[i]);
+			if (v[i] && (!best || isl_val_gt(v[i], best)))
+				best = v[i];
+		}
+		for (int i = 0; i < n; i++) {
+			if (v[i] && best && isl_val_lt(v[i], best))
+				possible[i] = false;
+		}
+		for (int i = 0; i < n; i++)
+			v[i] = isl_val_free(v[i]);
+		isl_point_free(pt);
+	}
+	isl_point_free(base);
+	isl_set_free(params);
+	free(v);
+	return possible;
+}
+
+/* The index of a candidate proven >= every other for all parameters, -1 when
+ * none is, -2 when a proof failed. */
+static int dominator(isl_pw_qpolynomial *const *cand, int n)
+{
+	bool *possible = dominator_candidates(cand, n);
+	if (!possible)
+		return -2;
+	int winner = -1;
+	for (int i = 0; i < n && winner == -1; i++) {
+		if (!possible[i])
+			continue;
+		bool dominates = true;
+		for (int j = 0; j < n && dominates; j++) {
+			if (j == i)
+				continue;
+			int pr = proven_nonneg(isl_pw_qpolynomial_sub(isl_pw_qpolynomial_copy(cand[i]),
+								      isl_pw_qpolynomial_copy(cand[j])));
+			if (pr < 0)
+				winner = -2;
+			dominates = pr == 1;
+		}
+		if (dominates && winner == -1)
+			winner = i;
+	}
+	free(possible);
+	return winner;
+}
+
+static enum count_status max_result(isl_ctx *ctx, enum count_status st, const char *msg,
+				    __isl_take isl_pw_qpolynomial *r, isl_pw_qpolynomial **result,
+				    char **reason, unsigned long old);
+
+enum count_status count_max_of(struct count_engine *engine, isl_pw_qpolynomial *const *cand, int n,
+			       __isl_give isl_pw_qpolynomial **result, char **reason)
+{
+	*result = NULL;
+	*reason = NULL;
+	if (n < 1) {
+		*reason = dup_msg("no function to maximize");
+		return COUNT_ERROR;
+	}
+	unsigned long old = start_limits(engine);
+	int w = dominator(cand, n);
+	if (w >= 0)
+		return max_result(engine->ctx, COUNT_EXACT, NULL, isl_pw_qpolynomial_copy(cand[w]),
+				  result, reason, old);
+	if (w == -2)
+		return max_result(engine->ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
+	return max_result(engine->ctx, COUNT_REFUSED,
+			  "maximum over the processes: no process's value is proven the "
+			  "largest for all parameters",
+			  NULL, result, reason, old);
+}
+
 struct fold_conv {
 	isl_pw_qpolynomial *acc;
 	bool single;
@@ -2250,22 +2369,9 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 		struct max_point mp = {g, NULL, 0, (int)count, false};
 		mp.cand = calloc((size_t)count + 1, sizeof(*mp.cand));
 		isl_stat st = mp.cand ? isl_set_foreach_point(box, max_collect, &mp) : isl_stat_error;
-		int winner = -1;
-		for (int i = 0; st >= 0 && !mp.failed && i < mp.n && winner < 0; i++) {
-			bool dominates = true;
-			for (int j = 0; j < mp.n && dominates; j++) {
-				if (j == i)
-					continue;
-				int pr = proven_nonneg(isl_pw_qpolynomial_sub(
-					isl_pw_qpolynomial_copy(mp.cand[i]),
-					isl_pw_qpolynomial_copy(mp.cand[j])));
-				if (pr < 0)
-					mp.failed = true;
-				dominates = pr == 1;
-			}
-			if (dominates)
-				winner = i;
-		}
+		int winner = st >= 0 && !mp.failed && mp.n > 0 ? dominator(mp.cand, mp.n) : -1;
+		if (winner == -2)
+			mp.failed = true;
 		isl_pw_qpolynomial *r = NULL;
 		if (winner >= 0)
 			r = isl_pw_qpolynomial_copy(mp.cand[winner]);

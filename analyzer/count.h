@@ -72,6 +72,12 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 			    __isl_keep isl_set *range, __isl_give isl_pw_qpolynomial **result,
 			    char **reason);
 
+/* The maximum of the N functions CAND[i] (kept), all on the same parameter
+ * space: one of them, proven >= every other for all parameters (only those
+ * largest at a few sample points are tried).  COUNT_REFUSED when none is. */
+enum count_status count_max_of(struct count_engine *engine, isl_pw_qpolynomial *const *cand, int n,
+			       __isl_give isl_pw_qpolynomial **result, char **reason);
+
 /* max over the first n_max set dimensions of set (the coordinates) of the number
  * of points of the rest: count_points with the coordinates as parameters, then
  * count_max over the coordinates that occur in set.  Result on set's parameters. */
