@@ -152,41 +152,6 @@ static __isl_give isl_pw_qpolynomial *sum(__isl_take isl_pw_qpolynomial *a,
 	return isl_pw_qpolynomial_add(a, b);
 }
 
-/* max over the processes of G (a function of the coordinates, its set
- * dimensions) on a concrete grid, as the max of one formula per process: exact
- * where no single process is the largest for every parameter value. */
-static struct formula *max_per_process(__isl_keep isl_pw_qpolynomial *g, const long size[],
-				       int naxes)
-{
-	long n = 1;
-	for (int a = 0; a < naxes; a++)
-		n *= size[a];
-	struct formula *acc = NULL;
-	for (long q = 0; q < n; q++) {
-		/* Fixing through a gist: isl_pw_qpolynomial_fix_val fails on pieces
-		 * with integer divisions in ISL 0.25. */
-		isl_set *pt = isl_set_universe(isl_space_domain(isl_pw_qpolynomial_get_space(g)));
-		for (int a = 0, rest = (int)q; a < naxes; a++) {
-			pt = isl_set_fix_si(pt, isl_dim_set, (unsigned)a, (int)(rest % size[a]));
-			rest /= (int)size[a];
-		}
-		isl_pw_qpolynomial *h = isl_pw_qpolynomial_intersect_domain(
-			isl_pw_qpolynomial_copy(g), isl_set_copy(pt));
-		h = isl_pw_qpolynomial_gist(h, pt);
-		h = isl_pw_qpolynomial_project_domain_on_params(h);
-		struct formula *f = h ? formula_from_pw_qpolynomial_zero_outside(h) : NULL;
-		isl_pw_qpolynomial_free(h);
-		struct formula *next = f && acc ? formula_max(acc, f) : f;
-		if (next != f)
-			formula_free(f);
-		formula_free(acc);
-		acc = next;
-		if (!acc)
-			return NULL;
-	}
-	return acc;
-}
-
 /* max over the processes of F (a function of the coordinates, the first
  * parameters), as a formula. */
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
@@ -206,11 +171,6 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	struct formula *fm = NULL;
 	if (st == COUNT_EXACT) {
 		fm = formula_from_pw_qpolynomial_zero_outside(r);
-	} else if (j->sizes && (fm = max_per_process(g, j->sizes, j->naxes))) {
-		/* On a concrete grid the max of one exact formula per process is
-		 * exact too, whatever stopped the engine's own routes. */
-		free(reason);
-		reason = NULL;
 	} else {
 		job_fail(j, from_count(st), reason, what);
 		reason = NULL;
@@ -390,41 +350,97 @@ static __isl_give isl_set *process_point(__isl_keep isl_set *processes, int naxe
 	return pt;
 }
 
-/* *ACC = max(*ACC, F) (F taken); *ACC NULL at first. */
-static void fold_max(struct job *j, struct formula **acc, struct formula *f)
+/* The maximum of the N per-process functions CAND (NULL: 0) on a concrete grid:
+ * one of them when it is proven the largest for all sizes (count_max_of), or
+ * else the max of their formulas, each put on CONTEXT first (its zero outside a
+ * piece of its own, so that the max needs no complement of the ever more
+ * pieces it has): exact either way. */
+static struct formula *max_of_processes(struct job *j, isl_pw_qpolynomial **cand, long n,
+					__isl_keep isl_set *context, const char *what)
 {
-	if (!f) {
-		job_fail(j, COST_FAILED, budget_reason(j), "maximum over the processes");
-		return;
+	if (j->status != COST_OK)
+		return NULL;
+	for (long q = 0; q < n; q++)
+		if (!cand[q]) {
+			isl_space *space = isl_set_get_space(context);
+			cand[q] = isl_pw_qpolynomial_zero(isl_space_add_dims(space, isl_dim_out, 1));
+		}
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = count_max_of(j->engine, cand, (int)n, &r, &reason);
+	free(reason);
+	if (st == COUNT_EXACT) {
+		struct formula *f = formula_from_pw_qpolynomial_zero_outside(r);
+		isl_pw_qpolynomial_free(r);
+		if (!f)
+			job_fail(j, COST_FAILED, NULL, what);
+		return f;
 	}
+	struct formula *acc = NULL;
 	budget(j);
-	struct formula *r = *acc ? formula_max(*acc, f) : f;
+	for (long q = 0; q < n; q++) {
+		struct formula *z = formula_from_pw_qpolynomial_zero_outside(cand[q]);
+		struct formula *f = z ? formula_on(z, context) : NULL;
+		formula_free(z);
+		struct formula *next = f && acc ? formula_max(acc, f) : f;
+		if (next != f)
+			formula_free(f);
+		formula_free(acc);
+		acc = next;
+		if (!acc)
+			break;
+	}
 	unbudget(j);
-	if (r != f)
-		formula_free(f);
-	formula_free(*acc);
-	*acc = r;
-	if (!r)
-		job_fail(j, COST_REFUSED, budget_reason(j), "maximum over the processes");
+	if (!acc) {
+		char *why = budget_reason(j);
+		job_fail(j, why ? COST_REFUSED : COST_FAILED, why, what);
+	}
+	return acc;
+}
+
+/* The sum of F[0..N) (kept; NULL: 0), added as a balanced tree: no sum of
+ * many pieces is refined against each new one. */
+static __isl_give isl_pw_qpolynomial *sum_tree(isl_pw_qpolynomial *const *f, long n)
+{
+	if (n <= 0)
+		return NULL;
+	if (n == 1)
+		return f[0] ? isl_pw_qpolynomial_copy(f[0]) : NULL;
+	return sum(sum_tree(f, n / 2), sum_tree(f + n / 2, n - n / 2));
+}
+
+static void free_all(isl_pw_qpolynomial **f, long n)
+{
+	for (long q = 0; f && q < n; q++)
+		isl_pw_qpolynomial_free(f[q]);
+	free(f);
 }
 
 /* On a concrete grid: every process counted on its own, with its coordinates
  * fixed before anything else, which keeps each set simple (one block of each
  * layout): fan_in(q) = |used by q| - |owned by q|, fan_out(q) = the pairs
- * (q', e) with q' != q using an e that q owns.  The maxima are the max of one
- * exact formula per process, and NCom the sum of the fan-ins (each remote
- * occurrence is received by exactly one process). */
+ * (q', e) with q' != q using an e that q owns.  The maxima are taken over one
+ * function per process (max_of_processes), and NCom is the sum of the fan-ins
+ * (each remote occurrence is received by exactly one process). */
 static void count_step_concrete(struct job *j, const struct step_relations *r,
-				const struct cost_request *req, struct step_cost *sc)
+				const struct cost_request *req, __isl_keep isl_set *context,
+				struct step_cost *sc)
 {
 	long nproc = 1;
 	for (int a = 0; a < j->naxes; a++)
 		nproc *= req->sizes[a];
-	struct formula *ncom = NULL;
+	isl_pw_qpolynomial **fi = calloc((size_t)nproc, sizeof(*fi));
+	isl_pw_qpolynomial **fo = calloc((size_t)nproc, sizeof(*fo));
+	isl_pw_qpolynomial **w = calloc((size_t)nproc, sizeof(*w));
+	isl_pw_qpolynomial **both = req->h == H_SUM ? calloc((size_t)nproc, sizeof(*both)) : NULL;
+	/* NCom is summed by ISL: pieces with divisions add more cheaply there than
+	 * as formulas */
+	isl_pw_qpolynomial *ncom = NULL;
+	if (!fi || !fo || !w || (req->h == H_SUM && !both))
+		job_fail(j, COST_FAILED, NULL, "out of memory");
 	for (long q = 0; q < nproc && j->status == COST_OK; q++) {
 		budget(j);
 		isl_set *me = process_point(r->processes, j->naxes, req->sizes, q);
-		isl_pw_qpolynomial *fi = NULL, *fo = NULL, *w = NULL;
 		for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
 			if (!r->use[a])
 				continue;
@@ -432,38 +448,35 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 			isl_set *owned = isl_map_domain(isl_map_intersect_range(isl_map_copy(r->own[a]),
 										isl_set_copy(me)));
 			isl_set *used = isl_set_apply(isl_set_copy(me), isl_map_copy(r->use[a]));
-			fi = sum(fi, count(j, isl_set_subtract(used, isl_set_copy(owned)), name));
+			fi[q] = sum(fi[q], count(j, isl_set_subtract(used, isl_set_copy(owned)), name));
 			isl_map *others = isl_map_subtract_domain(
 				isl_map_intersect_range(isl_map_copy(r->use[a]), owned), isl_set_copy(me));
-			fo = sum(fo, count(j, isl_map_wrap(others), name));
+			fo[q] = sum(fo[q], count(j, isl_map_wrap(others), name));
 		}
 		for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
-			w = sum(w, times(count(j, isl_set_apply(isl_set_copy(me),
-								isl_map_copy(r->work[k])),
-					       "work"),
-					 r->work_weight[k]));
+			w[q] = sum(w[q], times(count(j, isl_set_apply(isl_set_copy(me),
+								      isl_map_copy(r->work[k])),
+						     "work"),
+					       r->work_weight[k]));
 		isl_set_free(me);
-		if (j->status == COST_OK) {
-			struct formula *ffi = to_formula(j, fi, "fan-in");
-			struct formula *ffo = to_formula(j, fo, "fan-out");
-			fold_max(j, &sc->w, to_formula(j, w, "work"));
-			if (req->h == H_SUM && ffi && ffo)
-				fold_max(j, &sc->h, formula_add(ffi, ffo));
-			struct formula *n = ncom && ffi ? formula_add(ncom, ffi)
-				: ffi ? formula_copy(ffi) : NULL;
-			formula_free(ncom);
-			ncom = n;
-			fold_max(j, &sc->h_in, ffi);
-			fold_max(j, &sc->h_out, ffo);
-		}
-		isl_pw_qpolynomial_free(fi);
-		isl_pw_qpolynomial_free(fo);
-		isl_pw_qpolynomial_free(w);
+		if (both && (fi[q] || fo[q]))
+			both[q] = sum(fi[q] ? isl_pw_qpolynomial_copy(fi[q]) : NULL,
+				      fo[q] ? isl_pw_qpolynomial_copy(fo[q]) : NULL);
 	}
 	unbudget(j);
-	sc->ncom = ncom;
-	if (!ncom && j->status == COST_OK)
-		job_fail(j, COST_FAILED, NULL, "NCom");
+	sc->w = max_of_processes(j, w, nproc, context, "w");
+	sc->h_in = max_of_processes(j, fi, nproc, context, "h_in");
+	sc->h_out = max_of_processes(j, fo, nproc, context, "h_out");
+	if (both)
+		sc->h = max_of_processes(j, both, nproc, context, "h");
+	if (j->status == COST_OK)
+		ncom = sum_tree(fi, nproc);
+	sc->ncom = to_formula(j, ncom, "NCom");
+	isl_pw_qpolynomial_free(ncom);
+	free_all(fi, nproc);
+	free_all(fo, nproc);
+	free_all(w, nproc);
+	free_all(both, nproc);
 }
 
 /* w + g*h + l */
@@ -812,18 +825,18 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			for (j.nlocals = 0; j.nlocals < info.nlocals; j.nlocals++)
 				names[j.nlocals] = info.locals[j.nlocals].name;
 		}
-		struct per_process p = {0};
-		if (req->symbolic)
-			count_step(&j, &r, &p);
-		else
-			count_step_concrete(&j, &r, req, sc);
-		if (req->explain)
-			count_occurrences(&j, &r, sc);
 		/* The context this step's counts live in; tidy each quantity once,
 		 * and what is built from tidy parts only when it has pieces to merge. */
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
 		if (!context)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
+		struct per_process p = {0};
+		if (req->symbolic)
+			count_step(&j, &r, &p);
+		else if (context)
+			count_step_concrete(&j, &r, req, context, sc);
+		if (req->explain)
+			count_occurrences(&j, &r, sc);
 		if (req->symbolic) {
 			sc->ncom = to_formula(&j, p.ncom, "NCom");
 			sc->h_in = max_over(&j, p.fan_in, r.processes, "h_in");
