@@ -32,6 +32,26 @@ static int nformulas(const struct candidate_cost *c)
 	return n;
 }
 
+/* Where formula K of C records why it is missing when it may be (an --explain
+ * quantity, whose failure is its own), or NULL. */
+static char **formula_why(struct candidate_cost *c, int k)
+{
+	for (int s = 0; s < c->nsteps; s++) {
+		struct step_cost *sc = &c->steps[s];
+		if (k >= step_formulas(sc)) {
+			k -= step_formulas(sc);
+			continue;
+		}
+		if (k < STEP_FORMULAS)
+			return NULL;
+		k -= STEP_FORMULAS;
+		struct array_occurrence *ao = &sc->arrays[k / 3];
+		return k % 3 == 0 ? &ao->nocc_why : k % 3 == 1 ? &ao->occurrences_why
+							       : &ao->unowned_why;
+	}
+	return NULL;
+}
+
 /* Formula K of C: each superstep's, then the total. */
 static struct formula **formula_slot(struct candidate_cost *c, int k)
 {
@@ -793,6 +813,20 @@ static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 }
 
 
+/* tidy for an --explain quantity: a failure is recorded in *WHY and drops the
+ * quantity, not the candidate. */
+static void tidy_explain(struct job *j, struct formula **f, char **why, __isl_keep isl_set *context)
+{
+	if (j->status != COST_OK)
+		return;
+	struct job sub = explain_job(j);
+	tidy(&sub, f, context);
+	if (sub.status != COST_OK && !*why)
+		explain_done(&sub, f, why);
+	else
+		free(sub.reason);
+}
+
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
 				const struct cost_request *req, struct candidate_cost *out)
 {
@@ -859,9 +893,10 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		tidy(&j, &sc->w, context);
 		tidy(&j, &sc->h, context);
 		for (int k = 0; k < sc->narrays; k++) {
-			tidy(&j, &sc->arrays[k].nocc, context);
-			tidy(&j, &sc->arrays[k].occurrences, context);
-			tidy(&j, &sc->arrays[k].unowned, context);
+			struct array_occurrence *ao = &sc->arrays[k];
+			tidy_explain(&j, &ao->nocc, &ao->nocc_why, context);
+			tidy_explain(&j, &ao->occurrences, &ao->occurrences_why, context);
+			tidy_explain(&j, &ao->unowned, &ao->unowned_why, context);
 		}
 		if (j.status == COST_OK && req->h == H_MAX)
 			sc->h = formula_max(sc->h_in, sc->h_out);
@@ -897,8 +932,13 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			isl_set *sizes = cost_context(engine->ctx, m, req, &none);
 			if (!sizes)
 				job_fail(&j, COST_FAILED, NULL, "the assumptions");
-			for (int k = 0; sizes && k < nformulas(out); k++)
-				tidy(&j, formula_slot(out, k), sizes);
+			for (int k = 0; sizes && k < nformulas(out); k++) {
+				char **why = formula_why(out, k);
+				if (why)
+					tidy_explain(&j, formula_slot(out, k), why, sizes);
+				else
+					tidy(&j, formula_slot(out, k), sizes);
+			}
 			isl_set_free(sizes);
 		}
 		isl_set_free(context);
