@@ -1,6 +1,7 @@
 /* Exact symbolic values: representation, construction, algebra, evaluation.
  * Printing is in formula_print.c, the machine grammar in formula_parse.c and the
  * identity test in formula_equal.c.  See formula_internal.h for the ring model. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1507,7 +1508,8 @@ static int point_values(__isl_keep isl_point *pt, int np, int nall, long long *o
 {
 	for (int k = 0; k < np; k++) {
 		isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_param, k);
-		if (!v || !isl_val_is_int(v)) {
+		if (!v || !isl_val_is_int(v) ||
+		    isl_val_cmp_si(v, LLONG_MAX / 2) > 0 || isl_val_cmp_si(v, LLONG_MIN / 2) < 0) {
 			isl_val_free(v);
 			return -1;
 		}
@@ -1553,6 +1555,8 @@ static void witnesses_find(struct witnesses *w, __isl_keep isl_set *cond, char *
 	for (int k = 0; k < np && w->n + 2 <= WITNESS_MAX; k++)
 		for (int dir = 0; dir < 2; dir++) {
 			long long s0 = w->values[k];
+			if (s0 <= INT_MIN + 1 || s0 >= INT_MAX - 1)
+				continue; /* a witness is a hint: not worth an overflow */
 			isl_set *part = dir == 0
 				? isl_set_lower_bound_si(isl_set_copy(cond), isl_dim_param, (unsigned)k,
 							 (int)(s0 + 1))
