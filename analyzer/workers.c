@@ -48,6 +48,10 @@ static void drain(struct worker_pool *pool, struct worker *w)
 		pool->job(w, i, pool->user);
 }
 
+/* FLINT 2.9 (built with FLINT_USES_TLS) keeps its mpz caches per thread, so
+ * objects made in a worker may be freed by the main thread after the join.
+ * Helgrind reports races inside libflint's _fmpz_new_mpz on a few statics
+ * that every thread sets to the same values; they are FLINT's, and harmless. */
 static void *thread_main(void *p)
 {
 	struct thread_arg *arg = p;
