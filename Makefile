@@ -3,7 +3,7 @@
 #   make            build $(O)/bspcost (O defaults to build)
 #   make check      unit, diagnostics, golden and resilience tests, then the same
 #                   suite again built with AddressSanitizer + UndefinedBehaviorSanitizer
-#   make bench      counting-engine benchmark (figures, not assertions)
+#   make bench      counting-engine and example benchmarks (figures, not assertions)
 #   make install    honours PREFIX and DESTDIR
 #
 # O=DIR puts every generated file under DIR, so several builds (plain, sanitized,

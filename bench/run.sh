@@ -7,4 +7,6 @@ for b in "$O"/bench/*; do
 	echo "== $(basename "$b")"
 	"$b" || status=1
 done
+echo "== examples"
+sh bench/examples.sh "$O/bspcost" || status=1
 exit $status

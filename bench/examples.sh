@@ -1,0 +1,30 @@
+#!/bin/sh
+# The analysis of each example: median wall time of 3 runs on one thread and
+# on the default number of threads (one per processor), and peak memory
+# (with GNU time, when installed).  Figures, not assertions: compare the
+# columns of one run, as these machines are noisy.
+BIN=${1:?usage: sh bench/examples.sh path/to/bspcost}
+median3() { sort -n | sed -n 2p; }
+wall() { # wall ARGS...: seconds of one run
+	s=$(date +%s.%N)
+	"$BIN" "$@" > /dev/null 2>&1
+	e=$(date +%s.%N)
+	echo "$s $e" | awk '{ printf "%.3f\n", $2 - $1 }'
+}
+printf '%-34s %8s %8s %9s\n' "example" "-j 1 s" "-j N s" "peak MiB"
+for args in examples/broadcast.bsp examples/matmul.bsp examples/matmul2.bsp \
+	    examples/stencil1d.bsp examples/stencil2d.bsp examples/transpose.bsp \
+	    "--grid 8 examples/stencil1d.bsp" "--grid 2x3 examples/stencil2d.bsp"; do
+	# shellcheck disable=SC2086  # split on purpose
+	one=$(for i in 1 2 3; do wall -j 1 $args; done | median3)
+	# shellcheck disable=SC2086
+	all=$(for i in 1 2 3; do wall $args; done | median3)
+	rss=-
+	if [ -x /usr/bin/time ]; then
+		# shellcheck disable=SC2086
+		rss=$(/usr/bin/time -f %M "$BIN" $args 2>&1 > /dev/null | tail -n 1 |
+			awk '{ printf "%.1f", $1 / 1024 }')
+	fi
+	printf '%-34s %8s %8s %9s\n' "$args" "$one" "$all" "$rss"
+done
+echo "($(getconf _NPROCESSORS_ONLN) processors)"
