@@ -1705,6 +1705,194 @@ static int relates(__isl_keep isl_set *cond, const char *const names[], int n)
 	return ap.found;
 }
 
+/* 1 when every value of COND has parameter NAME >= LO. */
+static int param_at_least(__isl_keep isl_set *cond, const char *name, int lo)
+{
+	int pos = isl_set_find_dim_by_name(cond, isl_dim_param, name);
+	if (pos < 0)
+		return 0;
+	isl_set *bound = isl_set_lower_bound_si(isl_set_universe(isl_set_get_space(cond)),
+						isl_dim_param, (unsigned)pos, lo);
+	isl_bool sub = isl_set_is_subset(cond, bound);
+	isl_set_free(bound);
+	return sub == isl_bool_true;
+}
+
+static isl_val *val_from_fmpz(isl_ctx *ctx, const fmpz_t x, int negate);
+
+/* The sign on COND of the polynomial NUM (in ring V, no denominator): 1 for
+ * >= 0, -1 for <= 0, 0 when not shown.  Shown when its coefficients share a
+ * sign and its variables are parameters >= 0 there, or, for an affine NUM,
+ * when ISL finds COND on one side of NUM = 0. */
+static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, __isl_keep isl_set *cond)
+{
+	slong len = fmpq_mpoly_length(num, V->ctx);
+	if (len == 0)
+		return 1;
+	int pos = 0, neg = 0, vars_nonneg = 1;
+	fmpq_t c;
+	fmpq_init(c);
+	for (slong t = 0; t < len; t++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, num, t, V->ctx);
+		pos |= fmpq_sgn(c) > 0;
+		neg |= fmpq_sgn(c) < 0;
+	}
+	fmpq_clear(c);
+	for (slong i = 0; i < V->n && vars_nonneg; i++)
+		if (fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
+			vars_nonneg = V->v[i].name && param_at_least(cond, V->v[i].name, 0);
+	if (!(pos && neg) && vars_nonneg)
+		return pos ? 1 : -1;
+	if (fmpq_mpoly_total_degree_si(num, V->ctx) > 1)
+		return 0;
+	/* affine: sum a_i x_i + a_0 >= 0 (or <= 0) on COND? */
+	isl_ctx *ctx = isl_set_get_ctx(cond);
+	fmpz *coef = _fmpz_vec_init(V->cap + 1);
+	fmpz_t c0, d, t;
+	slong *e = calloc((size_t)V->cap + 1, sizeof(*e));
+	int sign = 0, ok = e != NULL;
+	fmpz_init(c0);
+	fmpz_init(d);
+	fmpz_init(t);
+	fmpq_init(c);
+	fmpz_one(d);
+	for (slong j = 0; j < len && ok; j++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, num, j, V->ctx);
+		fmpz_lcm(d, d, fmpq_denref(c));
+	}
+	for (slong j = 0; j < len && ok; j++) {
+		slong var = -1;
+		fmpq_mpoly_get_term_exp_si(e, num, j, V->ctx);
+		fmpq_mpoly_get_term_coeff_fmpq(c, num, j, V->ctx);
+		for (slong i = 0; i < V->cap; i++)
+			if (e[i])
+				var = i;
+		fmpz_divexact(t, d, fmpq_denref(c));
+		fmpz_mul(t, t, fmpq_numref(c));
+		fmpz_set(var >= 0 ? coef + var : c0, t);
+	}
+	for (int negate = 0; negate < 2 && ok && !sign; negate++) {
+		isl_constraint *ge = isl_constraint_alloc_inequality(
+			isl_local_space_from_space(isl_set_get_space(cond)));
+		int known = 1;
+		for (slong i = 0; i < V->n && known; i++) {
+			if (fmpz_is_zero(coef + i))
+				continue;
+			int p = V->v[i].name ? isl_set_find_dim_by_name(cond, isl_dim_param,
+									V->v[i].name) : -1;
+			known = p >= 0;
+			if (known)
+				ge = isl_constraint_set_coefficient_val(ge, isl_dim_param, p,
+									val_from_fmpz(ctx, coef + i, negate));
+		}
+		ge = isl_constraint_set_constant_val(ge, val_from_fmpz(ctx, c0, negate));
+		isl_set *side = isl_set_add_constraint(isl_set_universe(isl_set_get_space(cond)), ge);
+		if (known && isl_set_is_subset(cond, side) == isl_bool_true)
+			sign = negate ? -1 : 1;
+		isl_set_free(side);
+	}
+	free(e);
+	_fmpz_vec_clear(coef, V->cap + 1);
+	fmpz_clear(c0);
+	fmpz_clear(d);
+	fmpz_clear(t);
+	fmpq_clear(c);
+	return sign;
+}
+
+/* The sign of the Laurent polynomial X on COND: its denominator is a product
+ * of parameters (positive when each is >= 1 there), and its numerator's sign is
+ * that of its factors (factor_sign_on).  1 for X >= 0, -1 for X <= 0, 0 when
+ * that is not shown. */
+static int poly_sign_on(const struct fvars *V, const struct fnode *x, __isl_keep isl_set *cond)
+{
+	if (x->kind != FK_POLY || !cond)
+		return 0;
+	for (slong i = 0; i < V->n; i++)
+		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(cond, V->v[i].name, 1)))
+			return 0;
+	int sign = factor_sign_on(V, x->num, cond);
+	if (sign)
+		return sign;
+	fmpq_mpoly_factor_t f;
+	fmpq_mpoly_factor_init(f, V->ctx);
+	if (fmpq_mpoly_factor(f, x->num, V->ctx)) {
+		fmpq_t c;
+		fmpq_init(c);
+		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
+		sign = fmpq_sgn(c);
+		fmpq_clear(c);
+		for (slong k = 0; k < f->num && sign; k++) {
+			int sk = factor_sign_on(V, f->poly + k, cond);
+			if (fmpz_is_even(f->exp + k))
+				sk = 1; /* an even power is >= 0 */
+			sign *= sk;
+		}
+	}
+	fmpq_mpoly_factor_clear(f, V->ctx);
+	return sign;
+}
+
+/* X with, in each max and min, the operands another is shown to bound on COND
+ * (their difference has a sign there, poly_sign_on) left out; NULL on failure. */
+static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
+				  __isl_keep isl_set *cond)
+{
+	if (x->kind == FK_POLY)
+		return fml_node_copy(V, x);
+	int n = x->n;
+	struct fnode **c = calloc((size_t)n + 1, sizeof(*c));
+	if (!c)
+		return NULL;
+	int ok = 1;
+	for (int i = 0; i < n && ok; i++)
+		ok = (c[i] = drop_bounded(V, x->c[i], cond)) != NULL;
+	if (ok && (x->kind == FK_MAX || x->kind == FK_MIN)) {
+		for (int i = 0; i < n && ok; i++)
+			for (int j = 0; j < n && ok && c[i]; j++) {
+				if (i == j || !c[j] || c[i]->kind != FK_POLY || c[j]->kind != FK_POLY)
+					continue;
+				struct fnode *d = poly_add(V, c[i], c[j], 1); /* c[i] - c[j] */
+				if (!d) {
+					ok = 0;
+					break;
+				}
+				int sg = poly_sign_on(V, d, cond);
+				fml_node_free(V, d);
+				/* for max, c[i] >= c[j] makes c[j] useless; for min, <= */
+				if ((x->kind == FK_MAX && sg > 0) || (x->kind == FK_MIN && sg < 0)) {
+					fml_node_free(V, c[j]);
+					c[j] = NULL;
+				}
+			}
+	}
+	struct fnode *r = NULL;
+	for (int i = 0; i < n && ok; i++) {
+		if (!c[i])
+			continue;
+		struct fnode *ci = c[i];
+		c[i] = NULL;
+		if (!r)
+			r = ci;
+		else if (x->kind == FK_ADD)
+			r = fml_add_take(V, r, ci);
+		else if (x->kind == FK_MUL)
+			r = fml_mul_take(V, r, ci);
+		else
+			r = fml_maxmin_take(V, x->kind, r, ci);
+		if (!r)
+			ok = 0;
+	}
+	for (int i = 0; i < n; i++)
+		fml_node_free(V, c[i]);
+	free(c);
+	if (!ok) {
+		fml_node_free(V, r);
+		return NULL;
+	}
+	return r;
+}
+
 struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context)
 {
 	return formula_coalesce_apart(f, context, NULL, 0);
@@ -1718,6 +1906,18 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 	struct formula *r = on_context(f, context);
 	if (!r)
 		return NULL;
+	/* max(a, b) is b where b - a >= 0 is plain from the signs */
+	for (int i = 0; i < r->n; i++) {
+		if (r->p[i].val->kind == FK_POLY || !r->p[i].cond)
+			continue;
+		struct fnode *v = drop_bounded(r->vars, r->p[i].val, r->p[i].cond);
+		if (!v) {
+			formula_free(r);
+			return NULL;
+		}
+		fml_node_free(r->vars, r->p[i].val);
+		r->p[i].val = v;
+	}
 	/* Disjoint pieces, so that any two can merge without changing who wins. */
 	for (int j = 1; j < r->n; j++)
 		for (int i = 0; i < j && r->p[j].cond; i++) {

@@ -898,6 +898,68 @@ static void test_coalesce_apart(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* formula_coalesce leaves out of a max the operands another one bounds where
+ * the sign of their difference is plain: shared coefficient signs over
+ * non-negative parameters, an affine side of the condition, or a product of
+ * such factors (an even power is >= 0).  Otherwise the max stays. */
+static void test_max_dropped(void **state)
+{
+	static const struct { const char *f, *context, *want; } t[] = {
+		{ "max(n, n - M)", "[n, M] -> { : n >= 0 and M >= 1 }", "n" },
+		{ "max(n*(P-1)/P, n/P)", "[n, P] -> { : n >= 0 and P >= 2 }", "n*(P-1)/P" },
+		{ "max((2*M - n)/M, 0)", "[n, M] -> { : M >= 1 and n >= 2*M }", "0" },
+		{ "max((n-3)^2, 0)", "[n] -> { : n >= 0 }", "(n-3)^2" },
+		{ "max(n - 2*M, 0)", "[n, M] -> { : n >= 0 and M >= 1 }", "max(0, n - 2*M)" },
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		isl_ctx *ctx = isl_ctx_alloc();
+		struct formula *f = make(ctx, t[i].f, 0);
+		isl_set *context = isl_set_read_from_str(ctx, t[i].context);
+		struct formula *g = formula_coalesce(f, context);
+		assert_non_null(g);
+		char *text = formula_to_string(g, FORMULA_TEXT);
+		if (strcmp(text, t[i].want) != 0)
+			fail_msg("%s on %s: %s, expected %s", t[i].f, t[i].context, text, t[i].want);
+		/* and the value is the max's, wherever the context holds */
+		int n = 0, checked = 0;
+		char **names = formula_params(f, &n);
+		assert_true(n <= 3);
+		long long v[3] = {0, 0, 0};
+		mpq_t a, b;
+		mpq_init(a);
+		mpq_init(b);
+		for (v[0] = 0; v[0] < 9; v[0]++)
+			for (v[1] = 0; v[1] < (n > 1 ? 9 : 1); v[1]++) {
+				/* g holds on the context only */
+				isl_set *at = isl_set_copy(context);
+				for (int k = 0; k < n; k++) {
+					int pos = isl_set_find_dim_by_name(at, isl_dim_param, names[k]);
+					if (pos >= 0)
+						at = isl_set_fix_si(at, isl_dim_param, (unsigned)pos, (int)v[k]);
+				}
+				isl_bool out = isl_set_is_empty(at);
+				isl_set_free(at);
+				if (out != isl_bool_false)
+					continue;
+				assert_int_equal(formula_eval(g, (const char *const *)names, v, n, b), 0);
+				assert_int_equal(formula_eval(f, (const char *const *)names, v, n, a), 0);
+				if (!mpq_equal(a, b))
+					fail_msg("%s on %s: %s differs at %s=%lld %s=%lld", t[i].f, t[i].context, text, names[0], v[0], n > 1 ? names[1] : "-", v[1]);
+				checked++;
+			}
+		assert_true(checked > 5);
+		mpq_clear(a);
+		mpq_clear(b);
+		formula_params_free(names, n);
+		free(text);
+		formula_free(f);
+		formula_free(g);
+		isl_set_free(context);
+		isl_ctx_free(ctx);
+	}
+}
+
 /* Costs print grouped by g and l when asked. */
 static void test_print_by(void **state)
 {
@@ -937,6 +999,7 @@ int main(void)
 		cmocka_unit_test(test_subst),
 		cmocka_unit_test(test_subst_quotient),
 		cmocka_unit_test(test_coalesce_apart),
+		cmocka_unit_test(test_max_dropped),
 		cmocka_unit_test(test_print_by),
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
