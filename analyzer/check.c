@@ -460,8 +460,12 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, st
 			struct ast_expr *x = cmp->operands[i];
 			if (x->kind == EXPR_CALL)
 				ok[i] = resolve_call_operand(ck, x);
-			else if (x->kind == EXPR_MOD)
-				ok[i] = resolve(ck, x->lhs, CX_AFFINE) & resolve(ck, x->rhs, CX_AFFINE);
+			else if (x->kind == EXPR_MOD) {
+				/* both sides, so that both report their errors */
+				bool lhs = resolve(ck, x->lhs, CX_AFFINE);
+				bool rhs = resolve(ck, x->rhs, CX_AFFINE);
+				ok[i] = lhs && rhs;
+			}
 			else
 				ok[i] = resolve(ck, x, CX_AFFINE);
 		}
