@@ -2321,7 +2321,7 @@ static enum count_status max_result(isl_ctx *ctx, enum count_status st, const ch
 	} else {
 		isl_pw_qpolynomial_free(r);
 		*result = NULL;
-		*reason = dup_msg(msg);
+		*reason = dup_msg(msg ? msg : "maximum: no exact route");
 	}
 	return st;
 }

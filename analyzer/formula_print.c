@@ -1807,7 +1807,7 @@ static char *value_text(const struct pctx *P, const struct fnode *x,
 char *formula_to_string_by(const struct formula *f, enum formula_style style,
 	const char *const names[], int n)
 {
-	struct pctx P;
+	struct pctx P = { 0 };
 	struct sbuf b = { 0 };
 	int i, zero = 0, everywhere = 0;
 

@@ -269,7 +269,7 @@ struct ast_expr *ast_error_expr(struct span sp);
 struct ast_cmp *ast_cmp_new(struct span sp, struct ast_expr *l, enum cmp_op op, struct ast_expr *r);
 struct ast_cmp *ast_cmp_extend(struct ast_cmp *c, struct span sp, enum cmp_op op, struct ast_expr *r);
 struct ast_cond *ast_cond_new(struct ast_cmp *c);
-struct ast_cond *ast_cond_and(struct ast_cond *c, struct ast_cmp *more);
+struct ast_cond *ast_cond_and(struct ast_cond *k, struct ast_cmp *c);
 /* Turns a comparison chain into a variable range, or returns NULL (and frees
  * the chain) when it does not have the shape "v < e" or "lo <= v < hi". */
 struct ast_var *ast_var_from_cmp(struct ast_cmp *c);
