@@ -33,6 +33,7 @@ static const char usage_text[] =
 	"  --explain            show the derivation: local postconditions, NOcc, A.e\n"
 	"  --work terms|flops   w counts terms of sums (default) or every + - * /\n"
 	"  -j, --jobs N         analyze N candidates at once (default: one per processor)\n"
+	"  --timeout S          give up on a candidate after S seconds (default: never)\n"
 	"  --check              parse and check only; one summary line per file\n"
 	"  --print              print each specification in canonical form\n"
 	"  --count SET          count the points of an ISL set, e.g.\n"
@@ -113,7 +114,7 @@ static int parse_grid(const char *arg, struct options *opt)
 int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
-	       OPT_EXPLAIN, OPT_WORK };
+	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -125,6 +126,7 @@ int main(int argc, char **argv)
 		{"explain", no_argument, NULL, OPT_EXPLAIN},
 		{"work", required_argument, NULL, OPT_WORK},
 		{"jobs", required_argument, NULL, 'j'},
+		{"timeout", required_argument, NULL, OPT_TIMEOUT},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -207,6 +209,18 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			opt.jobs = (int)n;
+			break;
+		}
+		case OPT_TIMEOUT: {
+			char *end;
+			errno = 0;
+			double t = strtod(optarg, &end);
+			if (errno || end == optarg || *end != '\0' || !(t > 0) || t > 1e6) {
+				status = usage_error("bad --timeout '%s': expected seconds, more than 0 and at most 1000000",
+						     optarg);
+				goto out;
+			}
+			opt.timeout = t;
 			break;
 		}
 		case 'D':

@@ -152,7 +152,7 @@ static int analyze_file(const char *path, const struct options *opt)
 	}
 
 	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
-				   .explain = opt->explain};
+				   .explain = opt->explain, .timeout = opt->timeout};
 	if (opt->grid_naxes > 0) {
 		if (opt->grid_naxes != m->naxes) {
 			fprintf(opt->err, "bspcost: %s: --grid gives %d axis size%s but the grid has %d\n",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <isl/map.h>
 #include <isl/polynomial.h>
@@ -84,6 +85,8 @@ struct job {
 	 * apart from other parameters (formula_coalesce_apart) */
 	const char **locals;
 	int nlocals;
+	double timeout;             /* --timeout, 0: none */
+	struct timespec start;      /* of the candidate */
 };
 
 /* ISL operations allowed to one formula or set operation outside the counting
@@ -126,6 +129,27 @@ static void job_fail(struct job *j, enum cost_status st, char *reason, const cha
 	free(reason);
 }
 
+/* Seconds since the candidate started. */
+static double elapsed(const struct job *j)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - j->start.tv_sec) + (now.tv_nsec - j->start.tv_nsec) / 1e9;
+}
+
+/* With --timeout: true, and the candidate refused, once its time is up. */
+static bool out_of_time(struct job *j)
+{
+	if (j->timeout <= 0 || j->status != COST_OK || elapsed(j) <= j->timeout)
+		return false;
+	char *why = NULL;
+	if (asprintf(&why, "the time limit (--timeout %g) ran out; a smaller grid or the symbolic "
+			   "grid may do", j->timeout) < 0)
+		why = NULL;
+	job_fail(j, COST_REFUSED, why, "time");
+	return true;
+}
+
 static enum cost_status from_count(enum count_status st)
 {
 	return st == COUNT_REFUSED ? COST_REFUSED : COST_FAILED;
@@ -142,12 +166,22 @@ static __isl_give isl_pw_qpolynomial *count(struct job *j, __isl_take isl_set *s
 			job_fail(j, COST_FAILED, NULL, what);
 		return NULL;
 	}
+	if (out_of_time(j)) {
+		isl_set_free(set);
+		return NULL;
+	}
 	isl_pw_qpolynomial *r = NULL;
 	char *reason = NULL;
+	/* the engine stops a query that would overrun the candidate's time */
+	j->engine->max_seconds = j->timeout > 0 ? j->timeout - elapsed(j) + 1e-3 : 0;
 	enum count_status st = count_points(j->engine, set, &r, &reason);
+	j->engine->max_seconds = 0;
 	isl_set_free(set);
 	if (st != COUNT_EXACT) {
-		job_fail(j, from_count(st), reason, what);
+		if (out_of_time(j)) /* the engine stopped for the candidate's time */
+			free(reason);
+		else
+			job_fail(j, from_count(st), reason, what);
 		return NULL;
 	}
 	free(reason);
@@ -399,6 +433,11 @@ static struct formula *max_of_processes(struct job *j, isl_pw_qpolynomial **cand
 	struct formula *acc = NULL;
 	budget(j);
 	for (long q = 0; q < n; q++) {
+		if (out_of_time(j)) {
+			unbudget(j);
+			formula_free(acc);
+			return NULL;
+		}
 		struct formula *z = formula_from_pw_qpolynomial_zero_outside(cand[q]);
 		struct formula *f = z ? formula_on(z, context) : NULL;
 		formula_free(z);
@@ -458,7 +497,7 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 	isl_pw_qpolynomial *ncom = NULL;
 	if (!fi || !fo || !w || (req->h == H_SUM && !both))
 		job_fail(j, COST_FAILED, NULL, "out of memory");
-	for (long q = 0; q < nproc && j->status == COST_OK; q++) {
+	for (long q = 0; q < nproc && !out_of_time(j); q++) {
 		budget(j);
 		isl_set *me = process_point(r->processes, j->naxes, req->sizes, q);
 		for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
@@ -795,7 +834,7 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
  * and pieces with the same value merge. */
 static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 {
-	if (!*f)
+	if (!*f || out_of_time(j))
 		return;
 	/* Values are claimed only under the assumptions: undefined outside them. */
 	budget(j);
@@ -834,7 +873,8 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	out->name = m->cands[cand].name;
 	out->steps = calloc((size_t)m->nsteps + 1, sizeof(*out->steps));
 	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
-			.sizes = req->symbolic ? NULL : req->sizes};
+			.sizes = req->symbolic ? NULL : req->sizes, .timeout = req->timeout};
+	clock_gettime(CLOCK_MONOTONIC, &j.start);
 	if (!out->steps)
 		job_fail(&j, COST_FAILED, NULL, "cost");
 	struct symbolic_info info = {0};

@@ -29,6 +29,7 @@ struct cost_request {
 	bool symbolic;        /* axis sizes stay symbols */
 	bool explain;         /* also NOcc, occurrences and A.e per array */
 	long sizes[3];        /* the grid, when !symbolic */
+	double timeout;       /* seconds per candidate (--timeout), 0: none */
 };
 
 /* How the elements of one array occur in a superstep's local postconditions

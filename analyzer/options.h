@@ -43,6 +43,7 @@ struct options {
 	bool explain;             /* --explain */
 	bool work_flops;          /* --work flops */
 	int jobs;                 /* -j, --jobs: candidates analyzed at once (0: one per processor) */
+	double timeout;           /* --timeout: seconds per candidate, 0: none */
 	FILE *out;                /* results */
 	FILE *err;                /* diagnostics */
 };
