@@ -94,8 +94,13 @@ struct job {
  * bound on the time a large concrete grid can take before it is refused. */
 enum { OPERATION_BUDGET = 5000000 };
 
+/* The most processes a concrete grid is analyzed for, one by one. */
+enum { MAX_PROCESSES = 65536 };
+
 static void budget(struct job *j)
 {
+	/* a failure before this one must not be taken for this one's */
+	isl_ctx_reset_error(j->engine->ctx);
 	isl_ctx_reset_operations(j->engine->ctx);
 	isl_ctx_set_max_operations(j->engine->ctx, OPERATION_BUDGET);
 }
@@ -173,7 +178,10 @@ static __isl_give isl_pw_qpolynomial *count(struct job *j, __isl_take isl_set *s
 	isl_pw_qpolynomial *r = NULL;
 	char *reason = NULL;
 	/* the engine stops a query that would overrun the candidate's time */
-	j->engine->max_seconds = j->timeout > 0 ? j->timeout - elapsed(j) + 1e-3 : 0;
+	if (j->timeout > 0) {
+		double left = j->timeout - elapsed(j) + 1e-3;
+		j->engine->max_seconds = left > 1e-3 ? left : 1e-3; /* <= 0 would mean none */
+	}
 	enum count_status st = count_points(j->engine, set, &r, &reason);
 	j->engine->max_seconds = 0;
 	isl_set_free(set);
@@ -195,7 +203,18 @@ static __isl_give isl_set *per_process(__isl_take isl_map *map, int naxes)
 	return isl_map_range(map);
 }
 
-static __isl_give isl_pw_qpolynomial *sum(__isl_take isl_pw_qpolynomial *a,
+/* ISL failed on an operation of J's that had its operands (the quota of
+ * budget(), or memory): the candidate fails with the reason, never with a
+ * NULL taken for 0. */
+static void isl_op_failed(struct job *j, const char *what)
+{
+	char *why = budget_reason(j);
+	job_fail(j, why ? COST_REFUSED : COST_FAILED, why, what);
+}
+
+/* A + B; NULL stands for 0 (no count yet), so a NULL result from two operands
+ * fails the job. */
+static __isl_give isl_pw_qpolynomial *sum(struct job *j, __isl_take isl_pw_qpolynomial *a,
 					  __isl_take isl_pw_qpolynomial *b)
 {
 	/* Counts are 0 where they have no piece, so ISL's union-sum is the sum. */
@@ -203,7 +222,10 @@ static __isl_give isl_pw_qpolynomial *sum(__isl_take isl_pw_qpolynomial *a,
 		return b;
 	if (!b)
 		return a;
-	return isl_pw_qpolynomial_add(a, b);
+	isl_pw_qpolynomial *r = isl_pw_qpolynomial_add(a, b);
+	if (!r)
+		isl_op_failed(j, "adding counts");
+	return r;
 }
 
 /* max over the processes of F (a function of the coordinates, the first
@@ -258,11 +280,15 @@ static __isl_give isl_map *sends(__isl_keep isl_map *remote, __isl_keep isl_map 
 }
 
 /* F (taken) times the weight W of a term of work. */
-static __isl_give isl_pw_qpolynomial *times(__isl_take isl_pw_qpolynomial *f, long w)
+static __isl_give isl_pw_qpolynomial *times(struct job *j, __isl_take isl_pw_qpolynomial *f, long w)
 {
 	if (!f || w == 1)
 		return f;
-	return isl_pw_qpolynomial_scale_val(f, isl_val_int_from_si(isl_pw_qpolynomial_get_ctx(f), w));
+	isl_pw_qpolynomial *r = isl_pw_qpolynomial_scale_val(
+		f, isl_val_int_from_si(isl_pw_qpolynomial_get_ctx(f), w));
+	if (!r)
+		isl_op_failed(j, "weighting work");
+	return r;
 }
 
 struct per_process {
@@ -285,13 +311,13 @@ static void count_step(struct job *j, const struct step_relations *r, struct per
 		isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
 						   isl_map_reverse(isl_map_copy(r->own[a])));
 		const char *name = j->m->arrays[a].name;
-		p->ncom = sum(p->ncom, count(j, isl_map_wrap(isl_map_copy(remote)), name));
-		p->fan_out = sum(p->fan_out, count(j, per_process(sends(remote, r->own[a]), j->naxes),
+		p->ncom = sum(j, p->ncom, count(j, isl_map_wrap(isl_map_copy(remote)), name));
+		p->fan_out = sum(j, p->fan_out, count(j, per_process(sends(remote, r->own[a]), j->naxes),
 						   name));
-		p->fan_in = sum(p->fan_in, count(j, per_process(remote, j->naxes), name));
+		p->fan_in = sum(j, p->fan_in, count(j, per_process(remote, j->naxes), name));
 	}
 	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
-		p->work = sum(p->work, times(count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
+		p->work = sum(j, p->work, times(j, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
 						   "work"),
 					     r->work_weight[k]));
 }
@@ -459,13 +485,14 @@ static struct formula *max_of_processes(struct job *j, isl_pw_qpolynomial **cand
 
 /* The sum of F[0..N) (kept; NULL: 0), added as a balanced tree: no sum of
  * many pieces is refined against each new one. */
-static __isl_give isl_pw_qpolynomial *sum_tree(isl_pw_qpolynomial *const *f, long n)
+static __isl_give isl_pw_qpolynomial *sum_tree(struct job *j, isl_pw_qpolynomial *const *f,
+					       long n)
 {
-	if (n <= 0)
+	if (n <= 0 || j->status != COST_OK)
 		return NULL;
 	if (n == 1)
 		return f[0] ? isl_pw_qpolynomial_copy(f[0]) : NULL;
-	return sum(sum_tree(f, n / 2), sum_tree(f + n / 2, n - n / 2));
+	return sum(j, sum_tree(j, f, n / 2), sum_tree(j, f + n / 2, n - n / 2));
 }
 
 static void free_all(isl_pw_qpolynomial **f, long n)
@@ -497,7 +524,7 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 	isl_pw_qpolynomial *ncom = NULL;
 	if (!fi || !fo || !w || (req->h == H_SUM && !both))
 		job_fail(j, COST_FAILED, NULL, "out of memory");
-	for (long q = 0; q < nproc && !out_of_time(j); q++) {
+	for (long q = 0; q < nproc && j->status == COST_OK && !out_of_time(j); q++) {
 		budget(j);
 		isl_set *me = process_point(r->processes, j->naxes, req->sizes, q);
 		for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
@@ -507,19 +534,19 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 			isl_set *owned = isl_map_domain(isl_map_intersect_range(isl_map_copy(r->own[a]),
 										isl_set_copy(me)));
 			isl_set *used = isl_set_apply(isl_set_copy(me), isl_map_copy(r->use[a]));
-			fi[q] = sum(fi[q], count(j, isl_set_subtract(used, isl_set_copy(owned)), name));
+			fi[q] = sum(j, fi[q], count(j, isl_set_subtract(used, isl_set_copy(owned)), name));
 			isl_map *others = isl_map_subtract_domain(
 				isl_map_intersect_range(isl_map_copy(r->use[a]), owned), isl_set_copy(me));
-			fo[q] = sum(fo[q], count(j, isl_map_wrap(others), name));
+			fo[q] = sum(j, fo[q], count(j, isl_map_wrap(others), name));
 		}
 		for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
-			w[q] = sum(w[q], times(count(j, isl_set_apply(isl_set_copy(me),
+			w[q] = sum(j, w[q], times(j, count(j, isl_set_apply(isl_set_copy(me),
 								      isl_map_copy(r->work[k])),
 						     "work"),
 					       r->work_weight[k]));
 		isl_set_free(me);
 		if (both && (fi[q] || fo[q]))
-			both[q] = sum(fi[q] ? isl_pw_qpolynomial_copy(fi[q]) : NULL,
+			both[q] = sum(j, fi[q] ? isl_pw_qpolynomial_copy(fi[q]) : NULL,
 				      fo[q] ? isl_pw_qpolynomial_copy(fo[q]) : NULL);
 	}
 	unbudget(j);
@@ -529,7 +556,7 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 	if (both)
 		sc->h = max_of_processes(j, both, nproc, context, "h");
 	if (j->status == COST_OK)
-		ncom = sum_tree(fi, nproc);
+		ncom = sum_tree(j, fi, nproc);
 	sc->ncom = to_formula(j, ncom, "NCom");
 	isl_pw_qpolynomial_free(ncom);
 	free_all(fi, nproc);
@@ -875,6 +902,17 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
 			.sizes = req->symbolic ? NULL : req->sizes, .timeout = req->timeout};
 	clock_gettime(CLOCK_MONOTONIC, &j.start);
+	long nproc = 1;
+	for (int a = 0; !req->symbolic && a < m->naxes; a++)
+		nproc *= req->sizes[a];
+	if (nproc > MAX_PROCESSES) {
+		char *why = NULL;
+		if (asprintf(&why, "a concrete grid of %ld processes (more than %d) is not analyzed "
+				   "process by process; the symbolic grid may do", nproc,
+			     MAX_PROCESSES) < 0)
+			why = NULL;
+		job_fail(&j, COST_REFUSED, why, "grid");
+	}
 	if (!out->steps)
 		job_fail(&j, COST_FAILED, NULL, "cost");
 	struct symbolic_info info = {0};
@@ -919,12 +957,9 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		}
 		if (req->h == H_SUM && req->symbolic) {
 			isl_pw_qpolynomial *both =
-				p.fan_in && p.fan_out
-					? isl_pw_qpolynomial_add(isl_pw_qpolynomial_copy(p.fan_in),
-								 isl_pw_qpolynomial_copy(p.fan_out))
-					: NULL;
-			sc->h = max_over(&j, both ? both : p.fan_in ? p.fan_in : p.fan_out,
-					 r.processes, "h");
+				sum(&j, p.fan_in ? isl_pw_qpolynomial_copy(p.fan_in) : NULL,
+				    p.fan_out ? isl_pw_qpolynomial_copy(p.fan_out) : NULL);
+			sc->h = max_over(&j, both, r.processes, "h");
 			isl_pw_qpolynomial_free(both);
 		}
 		tidy(&j, &sc->ncom, context);
