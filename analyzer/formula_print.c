@@ -1339,12 +1339,48 @@ struct cstr {
 	int is_mod;
 };
 
+/* The definition of the one division of constraint C with a non-zero
+ * coefficient (*K its position), when it is known and has no division in
+ * turn; NULL otherwise. */
+static isl_aff *only_div(isl_constraint *c, int *k)
+{
+	isl_size nd = isl_constraint_dim(c, isl_dim_div);
+	isl_aff *div;
+	int i, ok = 1;
+
+	*k = -1;
+	for (i = 0; i < nd; i++) {
+		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_div, i);
+		int zero = isl_val_is_zero(v) == isl_bool_true;
+		isl_val_free(v);
+		if (zero)
+			continue;
+		if (*k >= 0)
+			return NULL;
+		*k = i;
+	}
+	if (*k < 0)
+		return NULL;
+	div = isl_constraint_get_div(c, *k);
+	if (!div || isl_aff_is_nan(div) != isl_bool_false) {
+		isl_aff_free(div);
+		return NULL; /* an existential without a known definition */
+	}
+	for (i = 0; i < isl_aff_dim(div, isl_dim_div) && ok; i++) {
+		isl_val *v = isl_aff_get_coefficient_val(div, isl_dim_div, i);
+		ok = isl_val_is_zero(v) == isl_bool_true;
+		isl_val_free(v);
+	}
+	if (!ok)
+		return isl_aff_free(div);
+	return div;
+}
+
 /* "g % d == k" when constraint C (an equality) says that an affine g is a
  * multiple of d plus k through its one division; NULL otherwise. */
 static char *divisibility(isl_constraint *c, enum formula_style style)
 {
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
-	isl_size nd = isl_constraint_dim(c, isl_dim_div);
 	int k = -1, i, ok = 1;
 	fmpz_t ck, d, r, g, t;
 	isl_aff *div;
@@ -1355,32 +1391,9 @@ static char *divisibility(isl_constraint *c, enum formula_style style)
 
 	if (!isl_constraint_is_equality(c))
 		return NULL;
-	for (i = 0; i < nd; i++) {
-		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_div, i);
-		int zero = isl_val_is_zero(v);
-		isl_val_free(v);
-		if (zero)
-			continue;
-		if (k >= 0)
-			return NULL;
-		k = i;
-	}
-	if (k < 0)
-		return NULL;
-	div = isl_constraint_get_div(c, k);
+	div = only_div(c, &k);
 	if (!div)
 		return NULL;
-	if (isl_aff_dim(div, isl_dim_div) > 0) {
-		for (i = 0; i < isl_aff_dim(div, isl_dim_div); i++) {
-			isl_val *v = isl_aff_get_coefficient_val(div, isl_dim_div, i);
-			ok &= isl_val_is_zero(v);
-			isl_val_free(v);
-		}
-		if (!ok) {
-			isl_aff_free(div);
-			return NULL;
-		}
-	}
 	fmpz_init(ck);
 	fmpz_init(d);
 	fmpz_init(r);
@@ -1547,35 +1560,15 @@ static char *constraint_text(isl_constraint *c, enum formula_style style)
 static int div_definition(isl_constraint *c)
 {
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
-	isl_size nd = isl_constraint_dim(c, isl_dim_div);
 	int k = -1, ok = 1, i, sign;
 	fmpz_t ce, d, a, ci, t;
 	isl_aff *div;
 
-	if (isl_constraint_is_equality(c) || np < 0 || nd < 0)
+	if (isl_constraint_is_equality(c) || np < 0)
 		return 0;
-	for (i = 0; i < nd; i++) {
-		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_div, i);
-		int zero = isl_val_is_zero(v);
-		isl_val_free(v);
-		if (zero)
-			continue;
-		if (k >= 0)
-			return 0;
-		k = i;
-	}
-	if (k < 0)
+	div = only_div(c, &k);
+	if (!div)
 		return 0;
-	div = isl_constraint_get_div(c, k);
-	if (!div || isl_aff_is_nan(div) != isl_bool_false) {
-		isl_aff_free(div);
-		return 0; /* an existential without a known definition */
-	}
-	for (i = 0; i < isl_aff_dim(div, isl_dim_div) && ok; i++) {
-		isl_val *v = isl_aff_get_coefficient_val(div, isl_dim_div, i);
-		ok = isl_val_is_zero(v) == isl_bool_true;
-		isl_val_free(v);
-	}
 	fmpz_init(ce);
 	fmpz_init(d);
 	fmpz_init(a);
