@@ -1719,6 +1719,8 @@ static int param_at_least(__isl_keep isl_set *cond, const char *name, int lo)
 }
 
 static isl_val *val_from_fmpz(isl_ctx *ctx, const fmpz_t x, int negate);
+static int mpoly_affine(const struct fvars *V, const fmpq_mpoly_t num, fmpz *coef,
+	fmpz_t c0, fmpz_t d);
 
 /* The sign on COND of the polynomial NUM (in ring V, no denominator): 1 for
  * >= 0, -1 for <= 0, 0 when not shown.  Shown when its coefficients share a
@@ -1743,34 +1745,13 @@ static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, __isl_k
 			vars_nonneg = V->v[i].name && param_at_least(cond, V->v[i].name, 0);
 	if (!(pos && neg) && vars_nonneg)
 		return pos ? 1 : -1;
-	if (fmpq_mpoly_total_degree_si(num, V->ctx) > 1)
-		return 0;
 	/* affine: sum a_i x_i + a_0 >= 0 (or <= 0) on COND? */
 	isl_ctx *ctx = isl_set_get_ctx(cond);
 	fmpz *coef = _fmpz_vec_init(V->cap + 1);
-	fmpz_t c0, d, t;
-	slong *e = calloc((size_t)V->cap + 1, sizeof(*e));
-	int sign = 0, ok = e != NULL;
+	fmpz_t c0, d;
 	fmpz_init(c0);
 	fmpz_init(d);
-	fmpz_init(t);
-	fmpq_init(c);
-	fmpz_one(d);
-	for (slong j = 0; j < len && ok; j++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, num, j, V->ctx);
-		fmpz_lcm(d, d, fmpq_denref(c));
-	}
-	for (slong j = 0; j < len && ok; j++) {
-		slong var = -1;
-		fmpq_mpoly_get_term_exp_si(e, num, j, V->ctx);
-		fmpq_mpoly_get_term_coeff_fmpq(c, num, j, V->ctx);
-		for (slong i = 0; i < V->cap; i++)
-			if (e[i])
-				var = i;
-		fmpz_divexact(t, d, fmpq_denref(c));
-		fmpz_mul(t, t, fmpq_numref(c));
-		fmpz_set(var >= 0 ? coef + var : c0, t);
-	}
+	int sign = 0, ok = mpoly_affine(V, num, coef, c0, d) == 0;
 	for (int negate = 0; negate < 2 && ok && !sign; negate++) {
 		isl_constraint *ge = isl_constraint_alloc_inequality(
 			isl_local_space_from_space(isl_set_get_space(cond)));
@@ -1791,12 +1772,9 @@ static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, __isl_k
 			sign = negate ? -1 : 1;
 		isl_set_free(side);
 	}
-	free(e);
 	_fmpz_vec_clear(coef, V->cap + 1);
 	fmpz_clear(c0);
 	fmpz_clear(d);
-	fmpz_clear(t);
-	fmpq_clear(c);
 	return sign;
 }
 
@@ -2008,32 +1986,43 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 static int poly_affine(const struct fvars *V, const struct fnode *r, fmpz *coef,
 	fmpz_t c0, fmpz_t d)
 {
-	slong i, j, len, *e;
-	fmpq_t c;
-	fmpz_t t;
-	int ok = 0;
+	slong i;
 
 	if (r->kind != FK_POLY)
 		return -1;
 	for (i = 0; i < V->cap; i++)
 		if (r->den[i])
 			return -1;
-	if (fmpq_mpoly_total_degree_si(r->num, V->ctx) > 1)
+	return mpoly_affine(V, r->num, coef, c0, d);
+}
+
+/* NUM (in ring V) as D*NUM = sum COEF[i]*x_i + C0, as poly_affine. */
+static int mpoly_affine(const struct fvars *V, const fmpq_mpoly_t num, fmpz *coef,
+	fmpz_t c0, fmpz_t d)
+{
+	slong i, j, len, *e;
+	fmpq_t c;
+	fmpz_t t;
+	int ok = 0;
+
+	if (fmpq_mpoly_total_degree_si(num, V->ctx) > 1)
 		return -1;
 	e = calloc(V->cap + 1, sizeof(slong));
+	if (!e)
+		return -1;
 	fmpq_init(c);
 	fmpz_init(t);
 	fmpz_one(d);
 	fmpz_zero(c0);
-	len = fmpq_mpoly_length(r->num, V->ctx);
+	len = fmpq_mpoly_length(num, V->ctx);
 	for (j = 0; j < len; j++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, r->num, j, V->ctx);
+		fmpq_mpoly_get_term_coeff_fmpq(c, num, j, V->ctx);
 		fmpz_lcm(d, d, fmpq_denref(c));
 	}
 	for (j = 0; j < len; j++) {
 		slong var = -1;
-		fmpq_mpoly_get_term_exp_si(e, r->num, j, V->ctx);
-		fmpq_mpoly_get_term_coeff_fmpq(c, r->num, j, V->ctx);
+		fmpq_mpoly_get_term_exp_si(e, num, j, V->ctx);
+		fmpq_mpoly_get_term_coeff_fmpq(c, num, j, V->ctx);
 		for (i = 0; i < V->cap; i++)
 			if (e[i])
 				var = i;
