@@ -78,7 +78,6 @@ struct job {
 	struct count_engine *engine;
 	const struct model *m;
 	int naxes;
-	const long *sizes;    /* the concrete grid, NULL when symbolic */
 	enum cost_status status;
 	char *reason;
 	/* the block lengths that will be written back as X/P: merges keep them
@@ -900,7 +899,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	out->name = m->cands[cand].name;
 	out->steps = calloc((size_t)m->nsteps + 1, sizeof(*out->steps));
 	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
-			.sizes = req->symbolic ? NULL : req->sizes, .timeout = req->timeout};
+			.timeout = req->timeout};
 	clock_gettime(CLOCK_MONOTONIC, &j.start);
 	long nproc = 1;
 	for (int a = 0; !req->symbolic && a < m->naxes; a++)
