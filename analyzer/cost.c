@@ -941,6 +941,13 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
 		if (!context)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
+		/* On the symbolic grid the formulas hold only under the assumptions
+		 * (with each block length X/P), so the counts need not cover the
+		 * rest: a block length of 1 where the assumptions give it 2 or more
+		 * only adds pieces.  A concrete grid counts for any sizes, so that
+		 * values given with -D are exact even outside the assumptions. */
+		if (context && req->symbolic && step_relations_restrict(&r, context) < 0)
+			job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		struct per_process p = {0};
 		if (req->symbolic)
 			count_step(&j, &r, &p);

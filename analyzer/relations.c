@@ -280,6 +280,28 @@ fail:
 	return -1;
 }
 
+int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params)
+{
+	bool ok = true;
+	r->processes = isl_set_intersect_params(r->processes, isl_set_copy(params));
+	ok &= r->processes != NULL;
+	for (int a = 0; a < r->narrays; a++) {
+		if (r->use[a]) {
+			r->use[a] = isl_map_intersect_params(r->use[a], isl_set_copy(params));
+			ok &= r->use[a] != NULL;
+		}
+		if (r->own[a]) {
+			r->own[a] = isl_map_intersect_params(r->own[a], isl_set_copy(params));
+			ok &= r->own[a] != NULL;
+		}
+	}
+	for (int k = 0; k < r->nwork; k++) {
+		r->work[k] = isl_map_intersect_params(r->work[k], isl_set_copy(params));
+		ok &= r->work[k] != NULL;
+	}
+	return ok ? 0 : -1;
+}
+
 void step_relations_clear(struct step_relations *r)
 {
 	isl_set_free(r->processes);

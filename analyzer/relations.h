@@ -27,6 +27,11 @@ struct step_relations {
 int relations_concrete(isl_ctx *ctx, const struct model *m, int cand, int step,
 		       const long sizes[], struct step_relations *out, char **reason);
 
+/* Restricts every relation of R to the parameter values of PARAMS (on the same
+ * parameters or fewer).  Returns 0, or -1 if ISL failed (R is then only fit to
+ * be cleared). */
+int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params);
+
 void step_relations_clear(struct step_relations *r);
 
 /* Writes "[p1, ..., axis1, ...] -> ": the model's parameters and grid axes, the
