@@ -247,7 +247,9 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	if (st == COUNT_EXACT) {
 		fm = formula_from_pw_qpolynomial_zero_outside(r);
 	} else {
-		job_fail(j, from_count(st), reason, what);
+		char over[64];
+		snprintf(over, sizeof(over), "%s: maximum over the processes", what);
+		job_fail(j, from_count(st), reason, over);
 		reason = NULL;
 	}
 	free(reason);
@@ -342,7 +344,9 @@ static struct formula *max_over_elements(struct job *j, __isl_take isl_pw_qpolyn
 	isl_pw_qpolynomial_free(n);
 	isl_set_free(range);
 	if (st != COUNT_EXACT) {
-		job_fail(j, from_count(st), reason, what);
+		char over[64];
+		snprintf(over, sizeof(over), "%s: maximum over the elements", what);
+		job_fail(j, from_count(st), reason, over);
 		return NULL;
 	}
 	free(reason);

@@ -2222,8 +2222,7 @@ enum count_status count_max_of(struct count_engine *engine, isl_pw_qpolynomial *
 	if (w == -2)
 		return max_result(engine->ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
 	return max_result(engine->ctx, COUNT_REFUSED,
-			  "maximum over the processes: no process's value is proven the "
-			  "largest for all parameters",
+			  "no function is proven the largest for all parameters",
 			  NULL, result, reason, old);
 }
 
@@ -2305,7 +2304,7 @@ static enum count_status max_result(isl_ctx *ctx, enum count_status st, const ch
 		st = isl_ctx_last_error(ctx) == isl_error_quota ? COUNT_REFUSED : COUNT_ERROR;
 		const char *m = isl_ctx_last_error_msg(ctx);
 		char buf[512];
-		snprintf(buf, sizeof(buf), "maximum: %s",
+		snprintf(buf, sizeof(buf), "%s",
 			 st == COUNT_REFUSED ? "ISL operation limit exceeded" : m ? m : "ISL error");
 		*reason = dup_msg(buf);
 		*result = NULL;
@@ -2315,13 +2314,13 @@ static enum count_status max_result(isl_ctx *ctx, enum count_status st, const ch
 		*result = clean_result(r);
 		*reason = NULL;
 		if (!*result) {
-			*reason = dup_msg("maximum: ISL failed simplifying the result");
+			*reason = dup_msg("ISL failed simplifying the result");
 			return COUNT_ERROR;
 		}
 	} else {
 		isl_pw_qpolynomial_free(r);
 		*result = NULL;
-		*reason = dup_msg(msg ? msg : "maximum: no exact route");
+		*reason = dup_msg(msg ? msg : "no exact route");
 	}
 	return st;
 }
@@ -2432,10 +2431,9 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 	}
 	isl_pw_qpolynomial_fold_free(ub);
 	return max_result(ctx, COUNT_REFUSED,
-			  "maximum over the process coordinates: no coordinate value dominates "
-			  "the others for all parameters, the coordinates do not range over a "
-			  "finite box independent of the parameters, and ISL's bound is not "
-			  "tight",
+			  "no value of the maximized variables dominates the others for all "
+			  "parameters, they do not range over a finite box independent of the "
+			  "parameters, and ISL's bound is not tight",
 			  NULL, result, reason, old);
 }
 

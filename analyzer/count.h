@@ -57,7 +57,7 @@ enum count_status count_sum(struct count_engine *engine, __isl_keep isl_set *set
 			    __isl_keep isl_pw_qpolynomial *weight,
 			    __isl_give isl_pw_qpolynomial **result, char **reason);
 
-/* The exact maximum of f over its set dimensions (the process coordinates):
+/* The exact maximum of f over its set dimensions (e.g. the process coordinates):
  * f is a piecewise quasi-polynomial on [P] -> { [s...] } (a count, so >= 0,
  * absent pieces are 0), range (may be NULL: f's domain) a set in the same space
  * that bounds the coordinates, e.g. 0 <= s < 4.  The result is on the parameter

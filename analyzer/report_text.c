@@ -80,7 +80,7 @@ static void print_explanation(FILE *out, const struct analysis *a, const struct 
 	}
 	for (int k = 0; k < sc->narrays; k++) {
 		const struct array_occurrence *ao = &sc->arrays[k];
-		fprintf(out, "    %s: NOcc.e = number of R.q reading e, at most ", ao->name);
+		fprintf(out, "    %s: NOcc.e = number of R.q reading e; its maximum over e: ", ao->name);
 		print_short(out, ao->nocc, ao->nocc_why);
 		fputs("\n      sum over e of NOcc.e = ", out);
 		print_short(out, ao->occurrences, ao->occurrences_why);

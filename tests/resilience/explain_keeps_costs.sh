@@ -11,7 +11,7 @@ run --explain examples/stencil2d.bsp
 expect_status 0
 n=$(grep -c '^  cost = ' "$dir/out")
 [ "$n" -eq 4 ] || fail "$n candidate costs with --explain, expected 4"
-expect_out "at most no exact formula (NOcc: "
+expect_out "its maximum over e: no exact formula (NOcc: maximum over the elements: "
 # the costs themselves are the same with and without --explain
 grep '^  cost = ' "$dir/out" > "$dir/a"
 grep '^  cost = ' "$dir/plain" > "$dir/b"
