@@ -85,6 +85,8 @@ struct job {
 	const char **locals;
 	int nlocals;
 	double timeout;             /* --timeout, 0: none */
+	bool symbolic;              /* the grid's axes are symbols */
+	bool timed_out;             /* the failure is the time limit's */
 	struct timespec start;      /* of the candidate */
 };
 
@@ -147,10 +149,12 @@ static bool out_of_time(struct job *j)
 	if (j->timeout <= 0 || j->status != COST_OK || elapsed(j) <= j->timeout)
 		return false;
 	char *why = NULL;
-	if (asprintf(&why, "the time limit (--timeout %g) ran out; a smaller grid or the symbolic "
-			   "grid may do", j->timeout) < 0)
+	if (asprintf(&why, "the time limit (--timeout %g) ran out; %s", j->timeout,
+		     j->symbolic ? "a longer limit may do"
+				 : "a smaller grid or the symbolic grid may do") < 0)
 		why = NULL;
 	job_fail(j, COST_REFUSED, why, "time");
+	j->timed_out = true;
 	return true;
 }
 
@@ -903,7 +907,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	out->name = m->cands[cand].name;
 	out->steps = calloc((size_t)m->nsteps + 1, sizeof(*out->steps));
 	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
-			.timeout = req->timeout};
+			.timeout = req->timeout, .symbolic = req->symbolic};
 	clock_gettime(CLOCK_MONOTONIC, &j.start);
 	long nproc = 1;
 	for (int a = 0; !req->symbolic && a < m->naxes; a++)
@@ -1032,6 +1036,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	free(j.locals);
 	out->status = j.status;
 	out->reason = j.reason;
+	out->timed_out = j.timed_out;
 	return j.status;
 }
 

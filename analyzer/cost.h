@@ -62,6 +62,7 @@ struct candidate_cost {
 	const char *name;     /* the model's */
 	enum cost_status status;
 	char *reason;
+	bool timed_out;       /* refused because --timeout ran out */
 	int nsteps;
 	struct step_cost *steps;
 	struct formula *cost;

@@ -107,7 +107,8 @@ void report_text(FILE *out, const struct analysis *a)
 			fprintf(out, "  %s: %s\n",
 				cc->status == COST_REFUSED ? "no exact formula" : "analysis failed",
 				cc->reason ? cc->reason : "unknown reason");
-			if (cc->status == COST_REFUSED && a->symbolic)
+			/* a time limit is no reason to leave the symbolic grid */
+			if (cc->status == COST_REFUSED && a->symbolic && !cc->timed_out)
 				fputs("  (a concrete grid, e.g. --grid 4x4, gives exact formulas)\n", out);
 			if (a->exact && a->exact[c].status == COST_OK)
 				print_values_only(out, a, c);
