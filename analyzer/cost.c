@@ -587,8 +587,66 @@ static struct formula *bsp_cost(const struct formula *w, const struct formula *h
 }
 
 /* Replaces *F by REPLACE(*F) when that succeeds. */
+/* { AXIS = V } (V > 0) or { AXIS >= -V } (V < 0), over AXIS alone. */
+static __isl_give isl_set *axis_part(isl_ctx *ctx, const char *axis, long v)
+{
+	char *text = NULL;
+	if (asprintf(&text, "[%s] -> { : %s %s %ld }", axis, axis, v > 0 ? "=" : ">=",
+		     v > 0 ? v : -v) < 0)
+		return NULL;
+	isl_set *set = isl_set_read_from_str(ctx, text);
+	free(text);
+	return set;
+}
+
+/* G (gisted in CONTEXT) with NAME = VALUE, where VALUE is X/AXIS: case by case
+ * of AXIS = 1, ..., K-1 and AXIS >= K for the smallest K <= 4 that rids every
+ * condition of what has no affine form (M + n__M >= 4 is n >= 3 where M = 1,
+ * and holds where M >= 2 if n__M >= 2).  NULL when no K does. */
+static struct formula *subst_by_axis(const struct formula *g, const char *name,
+				     const struct formula *value, const char *axis,
+				     __isl_keep isl_set *context)
+{
+	isl_ctx *ctx = isl_set_get_ctx(context);
+	for (long k = 2; k <= 4; k++) {
+		struct formula *acc = NULL;
+		bool good = true;
+		for (long v = 1; v <= k && good; v++) {
+			long which = v < k ? v : -k;
+			isl_set *part = axis_part(ctx, axis, which);
+			isl_set *here = part ? isl_set_intersect_params(isl_set_copy(context),
+									isl_set_copy(part))
+					     : NULL;
+			isl_bool empty = here ? isl_set_is_empty(here) : isl_bool_error;
+			struct formula *s = NULL;
+			if (empty == isl_bool_false) {
+				struct formula *r = formula_restrict(g, isl_set_copy(part));
+				struct formula *h = r ? formula_gist(r, here) : NULL;
+				struct formula *t = h ? formula_subst(h, name, value) : NULL;
+				s = t ? formula_restrict(t, isl_set_copy(part)) : NULL;
+				formula_free(r);
+				formula_free(h);
+				formula_free(t);
+				struct formula *j = s && acc ? formula_join(acc, s) : s;
+				if (acc && s) {
+					formula_free(acc);
+					formula_free(s);
+				}
+				acc = j;
+			}
+			good = empty == isl_bool_true || (empty == isl_bool_false && acc);
+			isl_set_free(here);
+			isl_set_free(part);
+		}
+		if (good && acc)
+			return acc;
+		formula_free(acc);
+	}
+	return NULL;
+}
+
 static void subst_local(struct formula **f, const char *name, const struct formula *value,
-			__isl_keep isl_set *context, bool *ok)
+			const char *axis, __isl_keep isl_set *context, bool *ok)
 {
 	if (!*f)
 		return;
@@ -597,6 +655,8 @@ static void subst_local(struct formula **f, const char *name, const struct formu
 		return;
 	struct formula *g = involved > 0 ? formula_gist(*f, context) : NULL;
 	struct formula *s = g ? formula_subst(g, name, value) : NULL;
+	if (g && !s)
+		s = subst_by_axis(g, name, value, axis, context);
 	formula_free(g);
 	if (!s) {
 		*ok = false;
@@ -606,7 +666,6 @@ static void subst_local(struct formula **f, const char *name, const struct formu
 	*f = s;
 }
 
-/* Appends TEXT (taken) to the list unless it is there already. */
 static int add_unique(char ***list, int *n, char *text)
 {
 	if (!text)
@@ -708,7 +767,7 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		struct formula *v = local_value(lp, axis);
 		bool ok = v != NULL;
 		for (int k = 0; v && k < nformulas(out); k++)
-			subst_local(formula_slot(out, k), lp->name, v, context, &ok);
+			subst_local(formula_slot(out, k), lp->name, v, axis, context, &ok);
 		formula_free(v);
 		char *text = NULL;
 		int r = lp->block == 1 ? asprintf(&text, "%s divides %s", axis, lp->extent)

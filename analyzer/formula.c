@@ -1310,6 +1310,53 @@ done:
 	return r;
 }
 
+struct formula *formula_join(const struct formula *a, const struct formula *b)
+{
+	struct fnode **va, **vb;
+	struct fvars *T;
+	struct plist la, lb;
+	struct formula *r = NULL;
+	int i, size = 0, ok = 0;
+
+	if (!a || !b)
+		return NULL;
+	T = merge_rings(a->vars, b->vars, &va, &vb);
+	if (!T)
+		return NULL;
+	memset(&la, 0, sizeof(la));
+	memset(&lb, 0, sizeof(lb));
+	if (plist_make(&la, a, T, va) < 0 || plist_make(&lb, b, T, vb) < 0)
+		goto done;
+	T->refs++;
+	r = fml_formula_alloc(T, 0);
+	if (!r)
+		goto done;
+	free(r->p);
+	r->p = NULL;
+	for (i = 0; i < la.n + lb.n; i++) {
+		struct plist *l = i < la.n ? &la : &lb;
+		int k = i < la.n ? i : i - la.n;
+		if (l->is_zero_fill[k])
+			continue; /* only the pieces themselves */
+		if (push_piece(r, &size, l->cond[k] ? isl_set_copy(l->cond[k]) : NULL,
+			fml_node_copy(T, l->val[k])) < 0)
+			goto done;
+	}
+	r->outside = FORMULA_UNDEFINED_OUTSIDE;
+	ok = 1;
+done:
+	plist_free(T, &la);
+	plist_free(T, &lb);
+	vmap_free(T, va, a->vars->n);
+	vmap_free(T, vb, b->vars->n);
+	fml_vars_unref(T);
+	if (!ok) {
+		formula_free(r);
+		return NULL;
+	}
+	return r;
+}
+
 struct formula *formula_add(const struct formula *a, const struct formula *b)
 {
 	return binop(a, b, OP_ADD);

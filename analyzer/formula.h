@@ -131,6 +131,11 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_set *context,
 				       const char *const keep_apart[], int n);
 
+/* The pieces of A and then those of B, undefined outside them: for parts of
+ * one function on disjoint conditions (the caller sees to it that they are;
+ * a zero-outside operand gives its pieces only, not its zero elsewhere). */
+struct formula *formula_join(const struct formula *a, const struct formula *b);
+
 /* Mark F as zero or undefined outside its pieces. */
 void formula_set_outside(struct formula *f, enum formula_outside outside);
 enum formula_outside formula_get_outside(const struct formula *f);

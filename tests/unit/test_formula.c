@@ -870,6 +870,37 @@ static void test_subst_quotient(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* formula_join: the pieces of both parts, each keeping its own variables (x
+ * only in one part), undefined outside; a zero-outside part brings its pieces
+ * and not its zero elsewhere. */
+static void test_join(void **state)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct formula *a = make(ctx, "[n, M] -> { n : M = 1 }", 0);
+	struct formula *b = make(ctx, "[x, M] -> { 2*x : M >= 2 }", 1);
+	struct formula *j = formula_join(a, b);
+	const char *names[] = { "n", "x", "M" };
+	long long one[] = { 5, 7, 1 }, two[] = { 5, 7, 3 }, none[] = { 5, 7, 0 };
+	mpq_t v;
+
+	(void)state;
+	mpq_init(v);
+	assert_non_null(j);
+	assert_int_equal(formula_n_pieces(j), 2);
+	assert_int_equal(formula_get_outside(j), FORMULA_UNDEFINED_OUTSIDE);
+	assert_int_equal(formula_eval(j, names, one, 3, v), 0);
+	assert_int_equal(mpz_get_si(mpq_numref(v)), 5);
+	assert_int_equal(formula_eval(j, names, two, 3, v), 0);
+	assert_int_equal(mpz_get_si(mpq_numref(v)), 14);
+	assert_int_equal(formula_eval(j, names, none, 3, v), -1); /* M = 0: no piece */
+	assert_null(formula_join(a, NULL));
+	mpq_clear(v);
+	formula_free(a);
+	formula_free(b);
+	formula_free(j);
+	isl_ctx_free(ctx);
+}
+
 /* Pieces with one value merge; formula_coalesce_apart refuses a merge whose
  * condition would relate L to another parameter (L + M >= 4), which a block
  * length L = n/M could not be written back into. */
@@ -998,6 +1029,7 @@ int main(void)
 		cmocka_unit_test(test_algebra),
 		cmocka_unit_test(test_subst),
 		cmocka_unit_test(test_subst_quotient),
+		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_coalesce_apart),
 		cmocka_unit_test(test_max_dropped),
 		cmocka_unit_test(test_print_by),
