@@ -111,14 +111,58 @@ static __isl_give isl_map *fix_point(__isl_take isl_map *map, const struct point
 	return map;
 }
 
-/* The quantities of one superstep at one point, by enumeration. */
-struct measured {
-	long w, h, h_in, h_out, ncom;
+/* --explain's quantities of one array read in a superstep, by enumeration. */
+struct measured_array {
+	long nocc;          /* max over the elements read of the processes reading it */
+	long occurrences;   /* (process, element) pairs */
+	long unowned;       /* elements read, but not by their owner */
 };
 
+/* The quantities of one superstep at one point, by enumeration; ARRAYS (when
+ * asked for) in the order of --explain's: the arrays read, by number. */
+struct measured {
+	long w, h, h_in, h_out, ncom;
+	int narrays;
+	struct measured_array *arrays;
+};
+
+struct nocc_scan {
+	isl_map *readers;   /* e -> q */
+	long max;
+	bool bad;
+};
+
+static isl_stat nocc_point(__isl_take isl_point *pt, void *user)
+{
+	struct nocc_scan *ns = user;
+	long n = count_val(isl_set_apply(isl_set_from_point(pt), isl_map_copy(ns->readers)));
+	if (n < 0)
+		ns->bad = true;
+	if (n > ns->max)
+		ns->max = n;
+	return ns->bad ? isl_stat_error : isl_stat_ok;
+}
+
+/* NOcc, occurrences and A.e of the read USE { q -> e } with ownership OWN
+ * { e -> q }, both at a point: -1 in *BAD's place when a set is unbounded. */
+static void measure_array(__isl_keep isl_map *use, __isl_keep isl_map *own,
+			  struct measured_array *out, int *bad)
+{
+	struct nocc_scan ns = {isl_map_reverse(isl_map_copy(use)), 0, false};
+	isl_set *read = isl_map_range(isl_map_copy(use));
+	if (isl_set_foreach_point(read, &nocc_point, &ns) < 0 || ns.bad)
+		*bad = 1;
+	isl_map_free(ns.readers);
+	out->nocc = ns.max;
+	out->occurrences = count_val(isl_map_wrap(isl_map_copy(use)));
+	isl_map *mine = isl_map_intersect(isl_map_copy(use), isl_map_reverse(isl_map_copy(own)));
+	out->unowned = count_val(isl_set_subtract(read, isl_map_range(mine)));
+	*bad |= out->occurrences < 0 || out->unowned < 0;
+}
+
 static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int step,
-			  const struct cost_request *req, const struct point *p, struct measured *out,
-			  char **reason)
+			  const struct cost_request *req, const struct point *p, bool occurrences,
+			  struct measured *out, char **reason)
 {
 	long sizes[3] = {1, 1, 1};
 	for (int a = 0; a < m->naxes; a++) {
@@ -134,14 +178,18 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 		nproc *= sizes[a];
 	long *fin = calloc((size_t)nproc, sizeof(long)), *fout = calloc((size_t)nproc, sizeof(long));
 	long *work = calloc((size_t)nproc, sizeof(long));
-	int bad = !fin || !fout || !work;
 	memset(out, 0, sizeof(*out));
+	if (occurrences)
+		out->arrays = calloc((size_t)r.narrays + 1, sizeof(*out->arrays));
+	int bad = !fin || !fout || !work || (occurrences && !out->arrays);
 	for (int a = 0; a < r.narrays && !bad; a++) {
 		if (!r.use[a])
 			continue;
 		isl_map *own = fix_point(isl_map_copy(r.own[a]), p);
-		isl_map *remote = isl_map_subtract(fix_point(isl_map_copy(r.use[a]), p),
-						   isl_map_reverse(isl_map_copy(own)));
+		isl_map *use = fix_point(isl_map_copy(r.use[a]), p);
+		if (occurrences)
+			measure_array(use, own, &out->arrays[out->narrays++], &bad);
+		isl_map *remote = isl_map_subtract(use, isl_map_reverse(isl_map_copy(own)));
 		long n = count_val(isl_map_wrap(isl_map_copy(remote)));
 		bad |= n < 0;
 		out->ncom += n;
@@ -193,6 +241,8 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 	free(work);
 	step_relations_clear(&r);
 	if (bad) {
+		free(out->arrays);
+		out->arrays = NULL;
 		*reason = strdup("enumeration failed (a set was unbounded at a fixed point)");
 		return -1;
 	}
@@ -282,13 +332,14 @@ int verify_candidate(isl_ctx *ctx, const struct model *m, int cand, const struct
 		for (int s = 0; s < m->nsteps && status == 0; s++) {
 			struct measured mv;
 			char *reason = NULL;
-			if (enumerate_step(ctx, m, cand, s, req, &p, &mv, &reason) < 0) {
+			const struct step_cost *sc = &cc->steps[s];
+			if (enumerate_step(ctx, m, cand, s, req, &p, sc->arrays != NULL, &mv,
+					   &reason) < 0) {
 				free(vr->first);
 				vr->first = reason;
 				status = -1;
 				break;
 			}
-			const struct step_cost *sc = &cc->steps[s];
 			compare(vr, sc->w, &p, mv.w, cc->name, sc->name, "w");
 			compare(vr, sc->h, &p, mv.h, cc->name, sc->name, "h");
 			compare(vr, sc->h_in, &p, mv.h_in, cc->name, sc->name, "h_in");
@@ -297,6 +348,24 @@ int verify_candidate(isl_ctx *ctx, const struct model *m, int cand, const struct
 			long cost = mv.w + (long)g * mv.h + (long)l;
 			compare(vr, sc->cost, &p, cost, cc->name, sc->name, "cost");
 			total += cost;
+			/* --explain's: those with a formula (a refused one says so) */
+			for (int k = 0; k < sc->narrays && k < mv.narrays; k++) {
+				const struct array_occurrence *ao = &sc->arrays[k];
+				const struct measured_array *ma = &mv.arrays[k];
+				char what[96];
+				snprintf(what, sizeof(what), "NOcc of %s", ao->name);
+				if (ao->nocc)
+					compare(vr, ao->nocc, &p, ma->nocc, cc->name, sc->name, what);
+				snprintf(what, sizeof(what), "the sum of NOcc.e of %s", ao->name);
+				if (ao->occurrences)
+					compare(vr, ao->occurrences, &p, ma->occurrences, cc->name,
+						sc->name, what);
+				snprintf(what, sizeof(what), "A.e = 0 elements of %s", ao->name);
+				if (ao->unowned)
+					compare(vr, ao->unowned, &p, ma->unowned, cc->name, sc->name,
+						what);
+			}
+			free(mv.arrays);
 		}
 		if (status == 0)
 			compare(vr, cc->cost, &p, total, cc->name, "(all)", "cost");
