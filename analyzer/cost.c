@@ -627,14 +627,16 @@ static struct formula *subst_by_axis(const struct formula *g, const char *name,
 				formula_free(r);
 				formula_free(h);
 				formula_free(t);
-				struct formula *j = s && acc ? formula_join(acc, s) : s;
-				if (acc && s) {
+				if (s && acc) {
+					struct formula *j = formula_join(acc, s);
 					formula_free(acc);
 					formula_free(s);
+					s = acc = j;
+				} else if (s) {
+					acc = s;
 				}
-				acc = j;
 			}
-			good = empty == isl_bool_true || (empty == isl_bool_false && acc);
+			good = empty == isl_bool_true || (empty == isl_bool_false && s);
 			isl_set_free(here);
 			isl_set_free(part);
 		}
