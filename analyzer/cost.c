@@ -98,6 +98,10 @@ enum { OPERATION_BUDGET = 5000000 };
 /* The most processes a concrete grid is analyzed for, one by one. */
 enum { MAX_PROCESSES = 65536 };
 
+/* A block length is written back case by case of its axis up to AXIS >= this
+ * (stencil2d's NOcc needs M + n__M >= 6: M = 1, ..., 4 and M >= 5). */
+enum { MAX_AXIS_CASES = 6 };
+
 static void budget(struct job *j)
 {
 	/* a failure before this one must not be taken for this one's */
@@ -600,15 +604,15 @@ static __isl_give isl_set *axis_part(isl_ctx *ctx, const char *axis, long v)
 }
 
 /* G (gisted in CONTEXT) with NAME = VALUE, where VALUE is X/AXIS: case by case
- * of AXIS = 1, ..., K-1 and AXIS >= K for the smallest K <= 4 that rids every
- * condition of what has no affine form (M + n__M >= 4 is n >= 3 where M = 1,
- * and holds where M >= 2 if n__M >= 2).  NULL when no K does. */
+ * of AXIS = 1, ..., K-1 and AXIS >= K for the smallest K <= MAX_AXIS_CASES that
+ * rids every condition of what has no affine form (M + n__M >= 4 is n >= 3
+ * where M = 1, and holds where M >= 2 if n__M >= 2).  NULL when no K does. */
 static struct formula *subst_by_axis(const struct formula *g, const char *name,
 				     const struct formula *value, const char *axis,
 				     __isl_keep isl_set *context)
 {
 	isl_ctx *ctx = isl_set_get_ctx(context);
-	for (long k = 2; k <= 4; k++) {
+	for (long k = 2; k <= MAX_AXIS_CASES; k++) {
 		struct formula *acc = NULL;
 		bool good = true;
 		for (long v = 1; v <= k && good; v++) {
