@@ -1880,46 +1880,45 @@ struct aff_conv {
 	bool affine;
 };
 
-/* One term of degree <= 1 (a constant, a parameter or a floor) into an isl_aff. */
+/* One term of degree <= 1 (a constant, a parameter, a set variable or a floor)
+ * into an isl_aff on the term's domain. */
 static isl_stat term_to_aff(__isl_take isl_term *term, void *user)
 {
 	struct aff_conv *ac = user;
-	isl_size np = isl_term_dim(term, isl_dim_param);
-	isl_size ndiv = isl_term_dim(term, isl_dim_div);
+	static const enum isl_dim_type types[] = {isl_dim_param, isl_dim_set, isl_dim_div};
 	isl_val *c = isl_term_get_coefficient_val(term);
-	int deg = 0, var = -1;
-	bool isdiv = false;
-	for (int k = 0; k < np; k++) {
-		isl_size e = isl_term_get_exp(term, isl_dim_param, (unsigned)k);
-		deg += e;
-		if (e)
-			var = k;
-	}
-	for (int k = 0; k < ndiv; k++) {
-		isl_size e = isl_term_get_exp(term, isl_dim_div, (unsigned)k);
-		deg += e;
-		if (e) {
-			var = k;
-			isdiv = true;
+	int deg = 0, var = -1, vtype = -1;
+	for (int t = 0; t < 3; t++) {
+		isl_size n = isl_term_dim(term, types[t]);
+		if (n < 0)
+			deg = 2;
+		for (int k = 0; k < n; k++) {
+			isl_size e = isl_term_get_exp(term, types[t], (unsigned)k);
+			deg += e;
+			if (e) {
+				var = k;
+				vtype = t;
+			}
 		}
 	}
-	isl_aff *t = NULL;
-	if (deg > 1 || np < 0 || ndiv < 0 || !c) {
+	isl_aff *x = NULL;
+	if (deg > 1 || !c) {
 		ac->affine = false;
 	} else if (deg == 0) {
-		t = isl_aff_val_on_domain(isl_aff_get_domain_local_space(ac->aff), isl_val_copy(c));
-	} else if (!isdiv) {
-		t = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(ac->aff));
-		t = isl_aff_set_coefficient_val(t, isl_dim_param, var, isl_val_copy(c));
+		x = isl_aff_val_on_domain(isl_aff_get_domain_local_space(ac->aff), isl_val_copy(c));
+	} else if (vtype == 2) {
+		x = isl_aff_scale_val(isl_aff_floor(isl_term_get_div(term, (unsigned)var)),
+				      isl_val_copy(c));
 	} else {
-		t = isl_aff_floor(isl_term_get_div(term, (unsigned)var));
-		t = isl_aff_scale_val(t, isl_val_copy(c));
+		x = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(ac->aff));
+		x = isl_aff_set_coefficient_val(x, vtype == 0 ? isl_dim_param : isl_dim_in, var,
+						isl_val_copy(c));
 	}
 	isl_val_free(c);
 	isl_term_free(term);
 	if (!ac->affine)
 		return isl_stat_error;
-	ac->aff = isl_aff_add(ac->aff, t);
+	ac->aff = isl_aff_add(ac->aff, x);
 	return ac->aff ? isl_stat_ok : isl_stat_error;
 }
 
@@ -2295,6 +2294,242 @@ static isl_stat qfree_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial 
 	return fq->acc ? isl_stat_ok : isl_stat_error;
 }
 
+/* QP (kept) as an isl_aff on its domain space, or NULL when it is not affine. */
+static __isl_give isl_aff *coord_aff(__isl_keep isl_qpolynomial *qp)
+{
+	struct aff_conv ac = {isl_aff_zero_on_domain(isl_local_space_from_space(
+				      isl_qpolynomial_get_domain_space(qp))),
+			      true};
+	if (isl_qpolynomial_foreach_term(qp, term_to_aff, &ac) < 0 || !ac.affine)
+		return isl_aff_free(ac.aff);
+	return ac.aff;
+}
+
+enum { MAX_SPREAD = 8, MAX_SPLITS = 3 };
+
+/* Bounds of one coordinate read off a basic set's constraints: e_i >= L(P)
+ * and e_i <= U(P), L and U affine in the parameters with integer coefficients. */
+struct spread_scan {
+	int i, np;
+	int nlo, nhi;
+	long lo[8][NSLOT + 1], hi[8][NSLOT + 1]; /* parameter coefficients, then constant */
+};
+
+static isl_stat spread_constraint(__isl_take isl_constraint *c, void *user)
+{
+	struct spread_scan *sc = user;
+	isl_size ns = isl_constraint_dim(c, isl_dim_set);
+	isl_size nd = isl_constraint_dim(c, isl_dim_div);
+	long a = 0;
+	bool plain = ns >= 0 && nd >= 0;
+	for (int k = 0; k < ns && plain; k++) {
+		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_set, k);
+		long x = v && isl_val_is_int(v) ? isl_val_get_num_si(v) : 99;
+		isl_val_free(v);
+		if (k == sc->i)
+			a = x;
+		else
+			plain = x == 0;
+	}
+	for (int k = 0; k < nd && plain; k++) {
+		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_div, k);
+		plain = v && isl_val_is_zero(v);
+		isl_val_free(v);
+	}
+	long row[NSLOT + 1];
+	for (int k = 0; k <= sc->np && plain; k++) {
+		isl_val *v = k < sc->np ? isl_constraint_get_coefficient_val(c, isl_dim_param, k)
+					: isl_constraint_get_constant_val(c);
+		plain = v && isl_val_is_int(v) && isl_val_cmp_si(v, 1L << 30) < 0 &&
+			isl_val_cmp_si(v, -(1L << 30)) > 0;
+		row[k] = plain ? isl_val_get_num_si(v) : 0;
+		isl_val_free(v);
+	}
+	bool eq = isl_constraint_is_equality(c) == isl_bool_true;
+	isl_constraint_free(c);
+	if (!plain || (a != 1 && a != -1))
+		return isl_stat_ok;
+	/* a*e + row >= 0: a = 1 gives e >= -row, a = -1 gives e <= row */
+	for (int side = 0; side < (eq ? 2 : 1); side++) {
+		long s = side ? -a : a;
+		if (s > 0 && sc->nlo < 8) {
+			for (int k = 0; k <= sc->np; k++)
+				sc->lo[sc->nlo][k] = -(side ? -row[k] : row[k]);
+			sc->nlo++;
+		} else if (s < 0 && sc->nhi < 8) {
+			for (int k = 0; k <= sc->np; k++)
+				sc->hi[sc->nhi][k] = side ? -row[k] : row[k];
+			sc->nhi++;
+		}
+	}
+	return isl_stat_ok;
+}
+
+static __isl_give isl_pw_aff *piece_max(__isl_take isl_set *dom, __isl_take isl_qpolynomial *qp,
+					int splits);
+
+/* DOM (a basic set) bounds its coordinate I by L(P) <= e_i <= L(P) + c for a
+ * constant c <= MAX_SPREAD, read off its constraints: the maximum of QP over DOM
+ * is the largest of its maxima with e_i = L + t, t = 0..c. */
+static __isl_give isl_pw_aff *max_by_spread(__isl_keep isl_set *dom,
+					    __isl_keep isl_qpolynomial *qp, int i, int splits)
+{
+	isl_size np = isl_set_dim(dom, isl_dim_param);
+	if (np < 0 || np > NSLOT || isl_set_n_basic_set(dom) != 1)
+		return NULL;
+	isl_basic_set_list *list = isl_set_get_basic_set_list(dom);
+	isl_basic_set *bset = isl_basic_set_list_get_basic_set(list, 0);
+	isl_basic_set_list_free(list);
+	struct spread_scan *sc = calloc(1, sizeof(*sc));
+	if (!sc || !bset) {
+		free(sc);
+		isl_basic_set_free(bset);
+		return NULL;
+	}
+	sc->i = i;
+	sc->np = np;
+	isl_basic_set_foreach_constraint(bset, spread_constraint, sc);
+	isl_basic_set_free(bset);
+	int best = -1;
+	long spread = MAX_SPREAD + 1;
+	for (int l = 0; l < sc->nlo; l++)
+		for (int h = 0; h < sc->nhi; h++) {
+			bool same = true;
+			for (int k = 0; k < np && same; k++)
+				same = sc->lo[l][k] == sc->hi[h][k];
+			long w = sc->hi[h][np] - sc->lo[l][np];
+			if (same && w >= 0 && w < spread) {
+				spread = w;
+				best = l;
+			}
+		}
+	isl_pw_aff *r = NULL;
+	bool ok = best >= 0;
+	for (long t = 0; ok && t <= spread; t++) {
+		/* e_i - L - t = 0 */
+		isl_constraint *e = isl_constraint_alloc_equality(
+			isl_local_space_from_space(isl_set_get_space(dom)));
+		e = isl_constraint_set_coefficient_si(e, isl_dim_set, i, 1);
+		for (int k = 0; k < np; k++)
+			e = isl_constraint_set_coefficient_si(e, isl_dim_param, k,
+							      (int)-sc->lo[best][k]);
+		e = isl_constraint_set_constant_si(e, (int)(-sc->lo[best][np] - t));
+		isl_set *part = isl_set_add_constraint(isl_set_copy(dom), e);
+		isl_bool empty = isl_set_is_empty(part);
+		if (empty != isl_bool_false) {
+			isl_set_free(part);
+			ok = empty == isl_bool_true;
+			continue;
+		}
+		isl_pw_aff *m = piece_max(part, isl_qpolynomial_copy(qp), splits + 1);
+		ok = m != NULL;
+		r = !m ? r : r ? isl_pw_aff_union_max(r, m) : m;
+	}
+	free(sc);
+	if (!ok)
+		r = isl_pw_aff_free(r);
+	return r;
+}
+
+/* The maximum of QP over DOM (both taken) as a piecewise affine function of the
+ * parameters (on the parameters where DOM has points), or NULL: exact, by ISL's
+ * parametric integer programming, when QP is affine; otherwise after
+ * enumerating the few values of a coordinate that QP involves. */
+static __isl_give isl_pw_aff *piece_max(__isl_take isl_set *dom, __isl_take isl_qpolynomial *qp,
+					int splits)
+{
+	qp = isl_qpolynomial_gist(qp, isl_set_copy(dom));
+	isl_aff *aff = qp ? coord_aff(qp) : NULL;
+	isl_pw_aff *r = NULL;
+	if (aff) {
+		isl_map *val = isl_map_intersect_domain(isl_map_from_aff(aff), isl_set_copy(dom));
+		r = isl_set_dim_max(isl_map_range(val), 0);
+		/* unbounded above: ISL gives NaN there, which is no maximum */
+		if (isl_pw_aff_involves_nan(r) != isl_bool_false)
+			r = isl_pw_aff_free(r);
+	} else if (qp && splits < MAX_SPLITS) {
+		isl_size ns = isl_set_dim(dom, isl_dim_set);
+		for (int i = 0; i < ns && !r; i++)
+			if (isl_qpolynomial_involves_dims(qp, isl_dim_in, (unsigned)i, 1) ==
+			    isl_bool_true)
+				r = max_by_spread(dom, qp, i, splits);
+	}
+	isl_set_free(dom);
+	isl_qpolynomial_free(qp);
+	return r;
+}
+
+struct affine_max {
+	isl_pw_aff *acc;
+	bool failed;
+};
+
+struct affine_piece {
+	struct affine_max *am;
+	isl_qpolynomial *qp;
+};
+
+static isl_stat affine_max_bset(__isl_take isl_basic_set *bset, void *user)
+{
+	struct affine_piece *ap = user;
+	isl_pw_aff *m = piece_max(isl_set_from_basic_set(bset), isl_qpolynomial_copy(ap->qp), 0);
+	if (!m) {
+		ap->am->failed = true;
+		return isl_stat_error;
+	}
+	ap->am->acc = ap->am->acc ? isl_pw_aff_union_max(ap->am->acc, m) : m;
+	return ap->am->acc ? isl_stat_ok : isl_stat_error;
+}
+
+/* A piece this route may do: its value is affine, or involves a coordinate
+ * (which may have few values on the piece).  A value that is not affine in the
+ * parameters alone (n__M*m__N) has no affine maximum. */
+static isl_stat affine_candidate(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp,
+				 void *user)
+{
+	struct affine_max *am = user;
+	isl_size ns = isl_set_dim(set, isl_dim_set);
+	qp = isl_qpolynomial_gist(qp, set);
+	isl_bool dep = ns < 0 || !qp ? isl_bool_error
+				     : isl_qpolynomial_involves_dims(qp, isl_dim_in, 0, (unsigned)ns);
+	isl_aff *aff = dep == isl_bool_false ? coord_aff(qp) : NULL;
+	am->failed |= dep < 0 || (dep == isl_bool_false && !aff);
+	isl_aff_free(aff);
+	isl_qpolynomial_free(qp);
+	return am->failed ? isl_stat_error : isl_stat_ok;
+}
+
+/* A piece whose value is affine in the coordinates and the parameters, or
+ * becomes so once a coordinate with few values is fixed; each basic set of its
+ * domain on its own, where the ranges of the coordinates are plainer. */
+static isl_stat affine_max_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp,
+				 void *user)
+{
+	struct affine_max *am = user;
+	struct affine_piece ap = {am, qp};
+	isl_stat st = isl_set_foreach_basic_set(set, affine_max_bset, &ap);
+	isl_set_free(set);
+	isl_qpolynomial_free(qp);
+	return st;
+}
+
+/* Route 3c of count_max: G (a count: absent means 0) piece by piece as the
+ * maximum of an affine value over the piece (see piece_max), and the largest
+ * of those; NULL when a piece has no such form, or ISL failed. */
+static __isl_give isl_pw_qpolynomial *max_affine_pieces(__isl_keep isl_pw_qpolynomial *g)
+{
+	struct affine_max am = {NULL, false};
+	/* first, without any maximum: no piece is beyond this route */
+	if (isl_pw_qpolynomial_foreach_piece(g, affine_candidate, &am) < 0 || am.failed)
+		return NULL;
+	if (isl_pw_qpolynomial_foreach_piece(g, affine_max_piece, &am) < 0 || am.failed ||
+	    !am.acc) {
+		isl_pw_aff_free(am.acc);
+		return NULL;
+	}
+	return isl_pw_qpolynomial_from_pw_aff(am.acc);
+}
+
 static enum count_status max_result(isl_ctx *ctx, enum count_status st, const char *msg,
 				    __isl_take isl_pw_qpolynomial *r, isl_pw_qpolynomial **result,
 				    char **reason, unsigned long old)
@@ -2410,6 +2645,18 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 			isl_pw_qpolynomial_free(fc.acc);
 		}
 		isl_pw_qpolynomial_fold_free(fq.acc);
+	}
+	/* Route 3c: each piece's value is affine, or becomes so once the few
+	 * values of a coordinate are fixed: the parametric integer maximum of each,
+	 * and the largest of those (before ISL's bound, which can spend its whole
+	 * operation limit on such pieces and fail). */
+	{
+		isl_pw_qpolynomial *am = max_affine_pieces(g);
+		if (am) {
+			isl_pw_qpolynomial_free(g);
+			return max_result(ctx, COUNT_EXACT, NULL, am, result, reason, old);
+		}
+		isl_ctx_reset_error(ctx);
 	}
 	/* Route 4: ISL's bound, when it says the bound is tight and each piece is a
 	 * single quasi-polynomial. */

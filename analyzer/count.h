@@ -67,8 +67,11 @@ enum count_status count_sum(struct count_engine *engine, __isl_keep isl_set *set
  * >= every other for all parameters; no piece's value depends on s (only its
  * domain does): the pieces' values, each where some s reaches it, folded when
  * ISL reduces the fold to one value per region (exact because f >= 0: an s in
- * no piece, whose value is 0, cannot be the maximum); isl_pw_qpolynomial_bound says
- * its bound is tight.  Otherwise COUNT_REFUSED, never a loose bound. */
+ * no piece, whose value is 0, cannot be the maximum); every piece's value is
+ * affine, or becomes so once a coordinate that the piece's constraints hold
+ * within a few values is fixed value by value: ISL's parametric integer maximum
+ * of each, and their union maximum; isl_pw_qpolynomial_bound says its bound is
+ * tight.  Otherwise COUNT_REFUSED, never a loose bound. */
 enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpolynomial *f,
 			    __isl_keep isl_set *range, __isl_give isl_pw_qpolynomial **result,
 			    char **reason);

@@ -207,6 +207,13 @@ static const struct entry table[] = {
 	 "(s >= 1 or u >= 1) and (s <= M - 2 or u <= L - 2) }",
 	 "[M,L] -> { L : M >= 3 and L >= 3; L - 1 : M = 2 and L >= 3; L - 2 : M = 1 and L >= 3 }",
 	 NULL, 1},
+	/* values that depend on the maximized variable: s on 0 <= s <= N - 3,
+	 * affine (ISL's parametric maximum), and (N - s)^2 on the two values
+	 * s = N - 2, N - 1 (fixed one by one): max(N - 3, 4) */
+	{"max_affine_and_spread", K_MAX,
+	 "[N] -> { [s,i,j] : s >= 0 and ((s <= N - 3 and 0 <= i < s and j = 0) or "
+	 "(N - 2 <= s <= N - 1 and 0 <= i < N - s and 0 <= j < N - s)) }",
+	 "[N] -> { 1 : N = 1; 4 : 2 <= N <= 7; N - 3 : N >= 8 }", NULL, 1},
 	/* honest refusals */
 	{"refuse_unbounded", K_REFUSED, "[n] -> { [i] : i >= n }", NULL},
 	{"refuse_unbounded_2d", K_REFUSED, "[n] -> { [i,j] : 0 <= i < n and j >= i }", NULL},
