@@ -1052,12 +1052,15 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			tidy_explain(&j, &ao->occurrences, &ao->occurrences_why, context);
 			tidy_explain(&j, &ao->unowned, &ao->unowned_why, context);
 		}
-		if (j.status == COST_OK && req->h == H_MAX)
+		/* h before the cost, which then has h's simpler form: tidy merges
+		 * pieces and leaves out of the max an operand the other bounds
+		 * (2*floor((n + 5)/8) >= floor((n + 3)/8) + floor((n + 5)/8)) */
+		if (j.status == COST_OK && req->h == H_MAX) {
 			sc->h = formula_max(sc->h_in, sc->h_out);
+			tidy(&j, &sc->h, context);
+		}
 		if (j.status == COST_OK) {
 			sc->cost = bsp_cost(sc->w, sc->h);
-			if (formula_n_pieces(sc->h) > 1)
-				tidy(&j, &sc->h, context);
 			if (formula_n_pieces(sc->cost) > 1)
 				tidy(&j, &sc->cost, context);
 			struct formula *t = sc->cost ? formula_add(total, sc->cost) : NULL;

@@ -1792,36 +1792,20 @@ static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, __isl_k
 			vars_nonneg = V->v[i].name && param_at_least(cond, V->v[i].name, 0);
 	if (!(pos && neg) && vars_nonneg)
 		return pos ? 1 : -1;
-	/* affine: sum a_i x_i + a_0 >= 0 (or <= 0) on COND? */
-	isl_ctx *ctx = isl_set_get_ctx(cond);
-	fmpz *coef = _fmpz_vec_init(V->cap + 1);
-	fmpz_t c0, d;
-	fmpz_init(c0);
-	fmpz_init(d);
-	int sign = 0, ok = mpoly_affine(V, num, coef, c0, d) == 0;
-	for (int negate = 0; negate < 2 && ok && !sign; negate++) {
-		isl_constraint *ge = isl_constraint_alloc_inequality(
-			isl_local_space_from_space(isl_set_get_space(cond)));
-		int known = 1;
-		for (slong i = 0; i < V->n && known; i++) {
-			if (fmpz_is_zero(coef + i))
-				continue;
-			int p = V->v[i].name ? isl_set_find_dim_by_name(cond, isl_dim_param,
-									V->v[i].name) : -1;
-			known = p >= 0;
-			if (known)
-				ge = isl_constraint_set_coefficient_val(ge, isl_dim_param, p,
-									val_from_fmpz(ctx, coef + i, negate));
-		}
-		ge = isl_constraint_set_constant_val(ge, val_from_fmpz(ctx, c0, negate));
-		isl_set *side = isl_set_add_constraint(isl_set_universe(isl_set_get_space(cond)), ge);
-		if (known && isl_set_is_subset(cond, side) == isl_bool_true)
+	/* affine in the parameters and floors: NUM >= 0 (or <= 0) on all of COND? */
+	isl_space *space = isl_set_get_space(cond);
+	isl_aff *aff = fml_mpoly_aff(V, num, space);
+	isl_space_free(space);
+	int sign = 0;
+	for (int negate = 0; negate < 2 && aff && !sign; negate++) {
+		isl_aff *a = negate ? isl_aff_neg(isl_aff_copy(aff)) : isl_aff_copy(aff);
+		isl_aff *z = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(a));
+		isl_set *side = isl_set_from_basic_set(isl_aff_ge_basic_set(a, z));
+		if (isl_set_is_subset(cond, side) == isl_bool_true)
 			sign = negate ? -1 : 1;
 		isl_set_free(side);
 	}
-	_fmpz_vec_clear(coef, V->cap + 1);
-	fmpz_clear(c0);
-	fmpz_clear(d);
+	isl_aff_free(aff);
 	return sign;
 }
 

@@ -48,28 +48,26 @@ static isl_val *val_from_fmpq(isl_ctx *ctx, const fmpq_t c)
 
 static isl_aff *var_aff(const struct fvars *V, slong i, isl_space *space);
 
-/* The affine value of polynomial X (degree <= 1, no denominator) on SPACE. */
-static isl_aff *poly_aff(const struct fvars *V, const struct fnode *x, isl_space *space)
+isl_aff *fml_mpoly_aff(const struct fvars *V, const fmpq_mpoly_t num, isl_space *space)
 {
 	isl_ctx *ctx = isl_space_get_ctx(space);
 	isl_aff *aff;
 	slong i, j, len, *e;
 	fmpq_t c;
 
-	if (x->kind != FK_POLY || fmpq_mpoly_total_degree_si(x->num, V->ctx) > 1)
+	if (fmpq_mpoly_total_degree_si(num, V->ctx) > 1)
 		return NULL;
-	for (i = 0; i < V->cap; i++)
-		if (x->den[i])
-			return NULL;
 	aff = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(space)));
 	e = calloc(V->cap + 1, sizeof(slong));
+	if (!e)
+		return isl_aff_free(aff);
 	fmpq_init(c);
-	len = fmpq_mpoly_length(x->num, V->ctx);
+	len = fmpq_mpoly_length(num, V->ctx);
 	for (j = 0; j < len && aff; j++) {
 		slong var = -1;
 		isl_aff *t;
-		fmpq_mpoly_get_term_exp_si(e, x->num, j, V->ctx);
-		fmpq_mpoly_get_term_coeff_fmpq(c, x->num, j, V->ctx);
+		fmpq_mpoly_get_term_exp_si(e, num, j, V->ctx);
+		fmpq_mpoly_get_term_coeff_fmpq(c, num, j, V->ctx);
 		for (i = 0; i < V->cap; i++)
 			if (e[i])
 				var = i;
@@ -87,6 +85,17 @@ static isl_aff *poly_aff(const struct fvars *V, const struct fnode *x, isl_space
 	fmpq_clear(c);
 	free(e);
 	return aff;
+}
+
+/* The affine value of polynomial X (degree <= 1, no denominator) on SPACE. */
+static isl_aff *poly_aff(const struct fvars *V, const struct fnode *x, isl_space *space)
+{
+	if (x->kind != FK_POLY)
+		return NULL;
+	for (slong i = 0; i < V->cap; i++)
+		if (x->den[i])
+			return NULL;
+	return fml_mpoly_aff(V, x->num, space);
 }
 
 /* Variable I of V as an affine function on SPACE (a floor for an atom). */

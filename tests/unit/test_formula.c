@@ -941,6 +941,12 @@ static void test_max_dropped(void **state)
 		{ "max((2*M - n)/M, 0)", "[n, M] -> { : M >= 1 and n >= 2*M }", "0" },
 		{ "max((n-3)^2, 0)", "[n] -> { : n >= 0 }", "(n-3)^2" },
 		{ "max(n - 2*M, 0)", "[n, M] -> { : n >= 0 and M >= 1 }", "max(0, n - 2*M)" },
+		/* floors: ISL decides the sign of an affine difference of them */
+		{ "max(2*floor((n + 5)/8), floor((n + 3)/8) + floor((n + 5)/8))",
+		  "[n] -> { : n >= 0 }", "2*floor((n + 5)/8)" },
+		{ "max(0, floor(m/2)*(n - floor(n/2)))", "[n, m] -> { : n >= 0 and m >= 0 }",
+		  "floor(m/2)*(n-floor(n/2))" },
+		{ "max(floor(n/2), 3 - n)", "[n] -> { : n >= 0 }", "max(3 - n, floor(n/2))" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
