@@ -2,10 +2,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/ctx.h>
+#include <isl/set.h>
+
 #include "analyzer/commands.h"
 #include "analyzer/cost.h"
 #include "analyzer/load.h"
 #include "analyzer/lower.h"
+#include "analyzer/relations.h"
 #include "analyzer/report.h"
 #include "analyzer/verify.h"
 #include "analyzer/workers.h"
@@ -59,6 +63,51 @@ static bool all_values(const struct model *m, const struct options *opt)
 		if (!options_find_def(opt, m->axes[a]))
 			return false;
 	return true;
+}
+
+/* Whether the values given (-D, and the grid of REQ when concrete) leave some
+ * point of M's assumptions: 1 yes, 0 no, -1 when ISL failed.  The formulas are
+ * only claimed there, and every number printed comes from them. */
+static int values_meet_assumptions(const struct model *m, const struct options *opt,
+				   const struct cost_request *req)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	isl_set *set = ctx ? model_assumption_set(ctx, m) : NULL;
+	for (int i = 0; set && i < opt->ndefs; i++) {
+		int pos = isl_set_find_dim_by_name(set, isl_dim_param, opt->defs[i].name);
+		if (pos >= 0)
+			set = isl_set_fix_val(set, isl_dim_param, (unsigned)pos,
+					      isl_val_int_from_si(ctx, (long)opt->defs[i].value));
+	}
+	for (int a = 0; set && !req->symbolic && a < m->naxes; a++) {
+		int pos = isl_set_find_dim_by_name(set, isl_dim_param, m->axes[a]);
+		if (pos >= 0)
+			set = isl_set_fix_si(set, isl_dim_param, (unsigned)pos, (int)req->sizes[a]);
+	}
+	isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
+	isl_set_free(set);
+	isl_ctx_free(ctx);
+	return empty < 0 ? -1 : !empty;
+}
+
+/* "n = 2, P = 3": the values that went into the check above. */
+static void print_given(FILE *out, const struct model *m, const struct options *opt,
+			const struct cost_request *req)
+{
+	int k = 0;
+	for (int a = 0; !req->symbolic && a < m->naxes; a++)
+		if (!options_find_def(opt, m->axes[a]))
+			fprintf(out, "%s%s = %ld", k++ ? ", " : "", m->axes[a], req->sizes[a]);
+	for (int i = 0; i < opt->ndefs; i++) {
+		bool known = false;
+		for (int p = 0; p < m->nparams && !known; p++)
+			known = strcmp(m->params[p], opt->defs[i].name) == 0;
+		for (int a = 0; a < m->naxes && !known; a++)
+			known = strcmp(m->axes[a], opt->defs[i].name) == 0;
+		if (known)
+			fprintf(out, "%s%s = %lld", k++ ? ", " : "", opt->defs[i].name,
+				opt->defs[i].value);
+	}
 }
 
 static void clear_costs(struct candidate_cost *c, int n)
@@ -184,6 +233,28 @@ static int analyze_file(const char *path, const struct options *opt)
 			spec_unload(&ls);
 			return EXIT_USAGE;
 		}
+
+	int meet = values_meet_assumptions(m, opt, &req);
+	if (meet <= 0) {
+		if (meet == 0) {
+			int na = 0;
+			char **as = spec_assumptions(ls.ast, &na);
+			fprintf(opt->err, "bspcost: %s: the values given (", ls.src.name);
+			print_given(opt->err, m, opt, &req);
+			fputs(") break the assumptions (", opt->err);
+			for (int i = 0; i < na; i++) {
+				fprintf(opt->err, "%s%s", i ? ", " : "", as[i]);
+				free(as[i]);
+			}
+			fputs("), under which alone the formulas hold\n", opt->err);
+			free(as);
+		} else {
+			fprintf(opt->err, "bspcost: %s: out of memory\n", ls.src.name);
+		}
+		model_free(m);
+		spec_unload(&ls);
+		return meet == 0 ? EXIT_USAGE : EXIT_SPEC;
+	}
 
 	struct candidates_job job = {.m = m, .req = &req, .verify = opt->verify,
 				     .seed = opt->seed ? opt->seed : 20260101u};
