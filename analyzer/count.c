@@ -2324,7 +2324,10 @@ static isl_stat spread_constraint(__isl_take isl_constraint *c, void *user)
 	bool plain = ns >= 0 && nd >= 0;
 	for (int k = 0; k < ns && plain; k++) {
 		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_set, k);
-		long x = v && isl_val_is_int(v) ? isl_val_get_num_si(v) : 99;
+		long x = v && isl_val_is_int(v) && isl_val_cmp_si(v, 1L << 30) < 0 &&
+				 isl_val_cmp_si(v, -(1L << 30)) > 0
+			 ? isl_val_get_num_si(v)
+			 : 99;
 		isl_val_free(v);
 		if (k == sc->i)
 			a = x;
@@ -2513,6 +2516,31 @@ static isl_stat affine_max_piece(__isl_take isl_set *set, __isl_take isl_qpolyno
 	return st;
 }
 
+/* Whether a floor of AFF has another floor in its argument.  ISL 0.25 turns
+ * such an affine function into a wrong quasi-polynomial (see emit_flat), and
+ * the formulas cannot print it, so route 3c refuses those. */
+static isl_stat nested_floor(__isl_take isl_set *set, __isl_take isl_aff *aff, void *user)
+{
+	bool *nested = user;
+	isl_size nd = isl_aff_dim(aff, isl_dim_div);
+	for (int k = 0; k < nd && !*nested; k++) {
+		isl_aff *d = isl_aff_get_div(aff, k);
+		isl_size inner = d ? isl_aff_dim(d, isl_dim_div) : -1;
+		isl_bool uses = isl_bool_false;
+		for (int i = 0; i < inner && uses == isl_bool_false; i++) {
+			isl_val *c = isl_aff_get_coefficient_val(d, isl_dim_div, i);
+			uses = c ? isl_bool_not(isl_val_is_zero(c)) : isl_bool_error;
+			isl_val_free(c);
+		}
+		*nested = inner < 0 || uses != isl_bool_false;
+		isl_aff_free(d);
+	}
+	*nested |= nd < 0;
+	isl_set_free(set);
+	isl_aff_free(aff);
+	return *nested ? isl_stat_error : isl_stat_ok;
+}
+
 /* Route 3c of count_max: G (a count: absent means 0) piece by piece as the
  * maximum of an affine value over the piece (see piece_max), and the largest
  * of those; NULL when a piece has no such form, or ISL failed. */
@@ -2522,8 +2550,9 @@ static __isl_give isl_pw_qpolynomial *max_affine_pieces(__isl_keep isl_pw_qpolyn
 	/* first, without any maximum: no piece is beyond this route */
 	if (isl_pw_qpolynomial_foreach_piece(g, affine_candidate, &am) < 0 || am.failed)
 		return NULL;
+	bool nested = false;
 	if (isl_pw_qpolynomial_foreach_piece(g, affine_max_piece, &am) < 0 || am.failed ||
-	    !am.acc) {
+	    !am.acc || isl_pw_aff_foreach_piece(am.acc, nested_floor, &nested) < 0 || nested) {
 		isl_pw_aff_free(am.acc);
 		return NULL;
 	}
