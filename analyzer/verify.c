@@ -70,16 +70,18 @@ static int satisfies(const struct point *p, __isl_keep isl_set *assumptions,
 	return ok;
 }
 
-/* Draws a point: axes in [1, 3] on a symbolic grid, parameters in [0, 24], g and
- * l at random.  The caller rejects points that miss an assumption or condition
- * (divisibility included), which keeps the drawing honest and simple. */
+/* Draws a point: axes in [1, 6] on a symbolic grid (block lengths are written
+ * back case by case up to AXIS >= 6, see cost.c), parameters in [0, 24], g
+ * and l at random.  The caller rejects points that miss an assumption or
+ * condition (divisibility included), which keeps the drawing honest and
+ * simple. */
 static void draw_point(struct point *p, const struct model *m, const struct cost_request *req,
 		       unsigned *seed)
 {
 	int k = 0;
 	for (int a = 0; a < m->naxes; a++) {
 		p->names[k] = m->axes[a];
-		p->values[k++] = req->symbolic ? draw(seed, 1, 3) : req->sizes[a];
+		p->values[k++] = req->symbolic ? draw(seed, 1, 6) : req->sizes[a];
 	}
 	for (int i = 0; i < m->nparams; i++) {
 		p->names[k] = m->params[i];
