@@ -1239,7 +1239,9 @@ static struct fvars *merge_rings(const struct fvars *A, const struct fvars *B,
 	return T;
 }
 
-enum binop { OP_ADD, OP_SUB, OP_MUL, OP_MAX, OP_MIN };
+/* OP_JOIN is no operation on values: the pieces of both operands, side by
+ * side (formula_join). */
+enum binop { OP_ADD, OP_SUB, OP_MUL, OP_MAX, OP_MIN, OP_JOIN };
 
 static struct fnode *apply(const struct fvars *T, enum binop op, struct fnode *a,
 	struct fnode *b)
@@ -1255,7 +1257,11 @@ static struct fnode *apply(const struct fvars *T, enum binop op, struct fnode *a
 		return fml_maxmin_take(T, FK_MAX, a, b);
 	case OP_MIN:
 		return fml_maxmin_take(T, FK_MIN, a, b);
+	case OP_JOIN:
+		break;
 	}
+	fml_node_free(T, a);
+	fml_node_free(T, b);
 	return NULL;
 }
 
@@ -1284,7 +1290,16 @@ static struct formula *binop(const struct formula *a, const struct formula *b,
 		goto done;
 	free(r->p);
 	r->p = NULL;
-	for (i = 0; i < la.n; i++)
+	for (i = 0; op == OP_JOIN && i < la.n + lb.n; i++) {
+		struct plist *l = i < la.n ? &la : &lb;
+		int k = i < la.n ? i : i - la.n;
+		if (l->is_zero_fill[k])
+			continue; /* the pieces themselves, not the zero elsewhere */
+		if (push_piece(r, &size, l->cond[k] ? isl_set_copy(l->cond[k]) : NULL,
+			fml_node_copy(T, l->val[k])) < 0)
+			goto done;
+	}
+	for (i = 0; op != OP_JOIN && i < la.n; i++)
 		for (j = 0; j < lb.n; j++) {
 			if (la.is_zero_fill[i] && lb.is_zero_fill[j])
 				continue;
@@ -1293,7 +1308,7 @@ static struct formula *binop(const struct formula *a, const struct formula *b,
 					fml_node_copy(T, lb.val[j]))) < 0)
 				goto done;
 		}
-	r->outside = a->outside == FORMULA_ZERO_OUTSIDE &&
+	r->outside = op != OP_JOIN && a->outside == FORMULA_ZERO_OUTSIDE &&
 		b->outside == FORMULA_ZERO_OUTSIDE ?
 		FORMULA_ZERO_OUTSIDE : FORMULA_UNDEFINED_OUTSIDE;
 	ok = 1;
@@ -1312,49 +1327,7 @@ done:
 
 struct formula *formula_join(const struct formula *a, const struct formula *b)
 {
-	struct fnode **va, **vb;
-	struct fvars *T;
-	struct plist la, lb;
-	struct formula *r = NULL;
-	int i, size = 0, ok = 0;
-
-	if (!a || !b)
-		return NULL;
-	T = merge_rings(a->vars, b->vars, &va, &vb);
-	if (!T)
-		return NULL;
-	memset(&la, 0, sizeof(la));
-	memset(&lb, 0, sizeof(lb));
-	if (plist_make(&la, a, T, va) < 0 || plist_make(&lb, b, T, vb) < 0)
-		goto done;
-	T->refs++;
-	r = fml_formula_alloc(T, 0);
-	if (!r)
-		goto done;
-	free(r->p);
-	r->p = NULL;
-	for (i = 0; i < la.n + lb.n; i++) {
-		struct plist *l = i < la.n ? &la : &lb;
-		int k = i < la.n ? i : i - la.n;
-		if (l->is_zero_fill[k])
-			continue; /* only the pieces themselves */
-		if (push_piece(r, &size, l->cond[k] ? isl_set_copy(l->cond[k]) : NULL,
-			fml_node_copy(T, l->val[k])) < 0)
-			goto done;
-	}
-	r->outside = FORMULA_UNDEFINED_OUTSIDE;
-	ok = 1;
-done:
-	plist_free(T, &la);
-	plist_free(T, &lb);
-	vmap_free(T, va, a->vars->n);
-	vmap_free(T, vb, b->vars->n);
-	fml_vars_unref(T);
-	if (!ok) {
-		formula_free(r);
-		return NULL;
-	}
-	return r;
+	return binop(a, b, OP_JOIN);
 }
 
 struct formula *formula_add(const struct formula *a, const struct formula *b)
