@@ -83,6 +83,86 @@ static char *affine_text(struct lowering *lw, struct ast_var *const *vars, const
 	return text_close(&t);
 }
 
+/* F by position, plus VCOEF times statement variable VAR (none when VCOEF is
+ * 0), all times SCALE, plus ADD: coefficients and constant checked for
+ * overflow.  Returns 0, or -1 (and the lowering refused) on overflow or when
+ * out of memory; *OUT is then empty. */
+static int pos_aff(struct lowering *lw, struct model_aff *out, const struct affine *f,
+		   long long scale, int var, long long vcoef, long long add)
+{
+	memset(out, 0, sizeof(*out));
+	int n = (f ? f->nterms : 0) + (vcoef != 0);
+	out->terms = calloc((size_t)n + 1, sizeof(*out->terms));
+	if (!out->terms) {
+		refuse(lw, "out of memory");
+		return -1;
+	}
+	bool overflow = false;
+	long long c = 0;
+	if (f)
+		overflow |= __builtin_mul_overflow(f->constant, scale, &c);
+	overflow |= __builtin_add_overflow(c, add, &out->constant);
+	bool merged = false;
+	for (int i = 0; f && i < f->nterms; i++) {
+		const struct affine_term *t = &f->terms[i];
+		struct model_term *mt = &out->terms[out->nterms];
+		mt->kind = t->kind == SYM_PARAM ? MODEL_PARAM : t->kind == SYM_GRID_AXIS ? MODEL_AXIS
+											 : MODEL_VAR;
+		mt->index = t->index;
+		overflow |= __builtin_mul_overflow(t->coef, scale, &mt->coef);
+		if (vcoef && mt->kind == MODEL_VAR && mt->index == var) {
+			overflow |= __builtin_add_overflow(mt->coef, vcoef, &mt->coef);
+			merged = true;
+		}
+		if (mt->coef != 0)
+			out->nterms++;
+	}
+	if (vcoef && !merged)
+		out->terms[out->nterms++] = (struct model_term){MODEL_VAR, var, vcoef};
+	if (overflow) {
+		refuse(lw, "a coefficient or constant does not fit in 64 bits");
+		model_aff_clear(out);
+		return -1;
+	}
+	return 0;
+}
+
+/* Adds the atoms that are plain conditions to *CONS (of *N), by position. */
+static void atoms_to_cons(struct lowering *lw, const struct cond_atom *atoms, int n,
+			  struct model_cons **cons, int *ncons)
+{
+	for (int i = 0; i < n && !lw->reason; i++) {
+		const struct cond_atom *a = &atoms[i];
+		enum model_cons_kind kind;
+		long long divisor = 0;
+		switch (a->kind) {
+		case ATOM_GE0:
+			kind = MODEL_GE0;
+			break;
+		case ATOM_EQ0:
+			kind = MODEL_EQ0;
+			break;
+		case ATOM_NE0:
+			kind = MODEL_NE0;
+			break;
+		case ATOM_DIVIDES:
+			if (a->divisor.nterms != 0)
+				continue; /* a fact for people (print_atoms) */
+			kind = MODEL_DIVIDES;
+			divisor = a->divisor.constant;
+			break;
+		default:
+			continue; /* predicates: print_atoms */
+		}
+		struct model_aff f;
+		if (pos_aff(lw, &f, &a->f, 1, 0, 0, 0) < 0)
+			return;
+		if (model_cons_add(cons, ncons, kind, &f, divisor) < 0)
+			refuse(lw, "out of memory");
+		model_aff_clear(&f);
+	}
+}
+
 /* The extent of the dimensions distribution D spreads, from the first array
  * dimension any candidate lays out with it. */
 static const struct affine *dist_extent(const struct checked_spec *cs, const struct ast_dist *d)
@@ -142,6 +222,14 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 				refuse(lw, "out of memory");
 			free(idx);
 			free(val);
+			struct model_aff fi, fv;
+			if (!lw->reason && pos_aff(lw, &fi, &a->f, 1, 0, 0, 0) == 0) {
+				if (pos_aff(lw, &fv, &a->value, 1, 0, 0, 0) == 0 &&
+				    model_pred_set_affs(preds, preds->npreds - 1, &fi, &fv) < 0)
+					refuse(lw, "out of memory");
+				model_aff_clear(&fv);
+			}
+			model_aff_clear(&fi);
 			break;
 		}
 	}
@@ -185,10 +273,38 @@ static const char **quant_vars(const struct ast_quant *const *q, int n, int *nva
 	return names;
 }
 
+/* The positional form of the quantifiers Q[0..n): each variable's range
+ * (v - lo >= 0, hi - v - 1 >= 0) and each condition, into S. */
+static void quant_cons(struct lowering *lw, struct model_space *s, const struct ast_quant *const *q,
+		       int n)
+{
+	for (int k = 0; k < n && !lw->reason; k++) {
+		for (int v = 0; v < q[k]->nvars && !lw->reason; v++) {
+			const struct ast_var *var = q[k]->vars[v];
+			struct model_aff lo, hi;
+			if (pos_aff(lw, &lo, var->lo_aff, -1, var->index, 1, 0) < 0)
+				return;
+			if (pos_aff(lw, &hi, var->hi_aff, 1, var->index, -1, -1) < 0) {
+				model_aff_clear(&lo);
+				return;
+			}
+			if (model_cons_add(&s->cons, &s->ncons, MODEL_GE0, &lo, 0) < 0 ||
+			    model_cons_add(&s->cons, &s->ncons, MODEL_GE0, &hi, 0) < 0)
+				refuse(lw, "out of memory");
+			model_aff_clear(&lo);
+			model_aff_clear(&hi);
+		}
+		if (q[k]->cond)
+			atoms_to_cons(lw, q[k]->cond->atoms, q[k]->cond->natoms, &s->cons, &s->ncons);
+	}
+}
+
 /* Fills a space created by the model with the condition and predicates of the
- * sums Q[0..n) (the statement's own condition is the lhs space's). */
+ * sums Q[0..n) (the statement's own condition is the lhs space's).  The
+ * space's variables are those of Q, after the statement's forall's when
+ * WITH_FORALL. */
 static void fill_space(struct lowering *lw, const struct ast_stmt *st, struct model_space *s,
-		       const struct ast_quant *const *q, int n)
+		       const struct ast_quant *const *q, int n, bool with_forall)
 {
 	char *cond = quant_cond(lw, st->vars, q, n, s);
 	if (!cond) {
@@ -197,6 +313,18 @@ static void fill_space(struct lowering *lw, const struct ast_stmt *st, struct mo
 	}
 	free(s->cond);
 	s->cond = cond;
+	quant_cons(lw, s, q, n);
+	int *vidx = calloc((size_t)s->nvars + 1, sizeof(*vidx));
+	int k = 0;
+	if (vidx && with_forall && st->forall)
+		for (int v = 0; v < st->forall->nvars && k < s->nvars; v++)
+			vidx[k++] = st->forall->vars[v]->index;
+	for (int j = 0; vidx && j < n; j++)
+		for (int v = 0; v < q[j]->nvars && k < s->nvars; v++)
+			vidx[k++] = q[j]->vars[v]->index;
+	if (!vidx || k != s->nvars || model_space_set_vidx(s, vidx) < 0)
+		refuse(lw, "out of memory");
+	free(vidx);
 }
 
 /* The sums around a reference: its scopes without the statement's forall. */
@@ -220,7 +348,7 @@ static void add_unit(struct lowering *lw, const struct ast_stmt *st, struct mode
 		refuse(lw, "out of memory");
 		return;
 	}
-	fill_space(lw, st, s, stack, depth);
+	fill_space(lw, st, s, stack, depth, true);
 }
 
 /* The work of E, as units over the sums around it (STACK[0..depth)):
@@ -274,6 +402,19 @@ static void add_work(struct lowering *lw, const struct ast_stmt *st, struct mode
 	}
 }
 
+/* The subscripts of REF by position, into A. */
+static void set_subs(struct lowering *lw, struct model_access *a, const struct ref_info *ref)
+{
+	for (int d = 0; d < ref->array->rank && !lw->reason; d++) {
+		struct model_aff f;
+		if (pos_aff(lw, &f, &ref->subs[d], 1, 0, 0, 0) < 0)
+			return;
+		if (model_access_set_sub(a, ref->array->rank, d, &f) < 0)
+			refuse(lw, "out of memory");
+		model_aff_clear(&f);
+	}
+}
+
 static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 {
 	const struct checked_spec *cs = lw->cs;
@@ -301,7 +442,8 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 		refuse(lw, "out of memory");
 		return;
 	}
-	fill_space(lw, st, &ms->lhs.space, forall, nf);
+	set_subs(lw, &ms->lhs, lhs);
+	fill_space(lw, st, &ms->lhs.space, forall, nf, false);
 
 	for (int r = 1; r < st->nrefs && !lw->reason; r++) {
 		const struct ref_info *ref = &st->refs[r];
@@ -327,7 +469,8 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 			refuse(lw, "out of memory");
 			return;
 		}
-		fill_space(lw, st, &a->space, sums, ns);
+		set_subs(lw, a, ref);
+		fill_space(lw, st, &a->space, sums, ns, true);
 	}
 	if (st->work) {
 		if (st->work->kind != EXPR_INT || st->work->value < 0) {
@@ -346,7 +489,7 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 			refuse(lw, "out of memory");
 			return;
 		}
-		fill_space(lw, st, s, NULL, 0);
+		fill_space(lw, st, s, NULL, 0, true);
 		s->weight = (long)st->work->value;
 		return;
 	}
@@ -378,6 +521,7 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 		return NULL;
 	}
 	struct model *m = lw.m;
+	atoms_to_cons(&lw, cs->assumptions, cs->nassumptions, &m->assume, &m->nassume);
 	for (int p = 0; p < cs->nparams; p++)
 		model_add_param(m, cs->params[p]->name);
 	for (int a = 0; a < cs->naxes; a++)
@@ -388,6 +532,12 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 		if (!text || model_add_dist(m, cs->dists[d]->name, text) < 0)
 			refuse(&lw, "out of memory");
 		free(text);
+		struct model_aff f;
+		if (!lw.reason && pos_aff(&lw, &f, ext, 1, 0, 0, 0) == 0) {
+			if (model_dist_set_extent(m, d, &f) < 0)
+				refuse(&lw, "out of memory");
+			model_aff_clear(&f);
+		}
 	}
 	for (int a = 0; a < cs->narrays && !lw.reason; a++) {
 		const struct ast_array *arr = cs->arrays[a];
@@ -399,8 +549,17 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 		char *ext[MODEL_MAX_DIMS];
 		for (int d = 0; d < arr->rank; d++)
 			ext[d] = affine_text(&lw, NULL, arr->extents[d]->aff);
-		if (model_add_array(m, arr->name, arr->rank, (const char *const *)ext) < 0)
+		int k = model_add_array(m, arr->name, arr->rank, (const char *const *)ext);
+		if (k < 0)
 			refuse(&lw, "out of memory");
+		for (int d = 0; d < arr->rank && !lw.reason; d++) {
+			struct model_aff f;
+			if (pos_aff(&lw, &f, arr->extents[d]->aff, 1, 0, 0, 0) < 0)
+				break;
+			if (model_array_set_extent(&m->arrays[k], d, &f) < 0)
+				refuse(&lw, "out of memory");
+			model_aff_clear(&f);
+		}
 		for (int d = 0; d < arr->rank; d++)
 			free(ext[d]);
 	}

@@ -37,21 +37,73 @@ static void free_array(int n, char **a)
 	free(a);
 }
 
+void model_aff_clear(struct model_aff *f)
+{
+	free(f->terms);
+	memset(f, 0, sizeof(*f));
+}
+
+int model_aff_copy(struct model_aff *dst, const struct model_aff *src)
+{
+	*dst = *src;
+	dst->terms = NULL;
+	if (src->nterms == 0)
+		return 0;
+	dst->terms = malloc(sizeof(*dst->terms) * (size_t)src->nterms);
+	if (!dst->terms) {
+		dst->nterms = 0;
+		return -1;
+	}
+	memcpy(dst->terms, src->terms, sizeof(*dst->terms) * (size_t)src->nterms);
+	return 0;
+}
+
+static void cons_free(struct model_cons *cons, int n)
+{
+	for (int i = 0; i < n; i++)
+		model_aff_clear(&cons[i].f);
+	free(cons);
+}
+
+int model_cons_add(struct model_cons **cons, int *n, enum model_cons_kind kind,
+		   const struct model_aff *f, long long divisor)
+{
+	struct model_cons *c = grow(cons, n, sizeof(**cons));
+	if (!c)
+		return -1;
+	c->kind = kind;
+	c->divisor = divisor;
+	return model_aff_copy(&c->f, f);
+}
+
 static void space_clear(struct model_space *s)
 {
 	free_array(s->nvars, s->vars);
+	free(s->vidx);
 	free(s->cond);
+	cons_free(s->cons, s->ncons);
 	for (int i = 0; i < s->npreds; i++) {
 		free(s->preds[i].index);
 		free(s->preds[i].coord);
+		model_aff_clear(&s->preds[i].index_aff);
+		model_aff_clear(&s->preds[i].coord_aff);
 	}
 	free(s->preds);
+}
+
+static void affs_free(struct model_aff *f, int n)
+{
+	for (int i = 0; f && i < n; i++)
+		model_aff_clear(&f[i]);
+	free(f);
 }
 
 static void access_clear(const struct model *m, struct model_access *a)
 {
 	space_clear(&a->space);
-	free_array(a->array >= 0 ? m->arrays[a->array].ndims : 0, a->subs);
+	int ndims = a->array >= 0 ? m->arrays[a->array].ndims : 0;
+	free_array(ndims, a->subs);
+	affs_free(a->sub_affs, ndims);
 }
 
 void model_free(struct model *m)
@@ -85,13 +137,16 @@ void model_free(struct model *m)
 	for (int a = 0; a < m->narrays; a++) {
 		free(m->arrays[a].name);
 		free_array(m->arrays[a].ndims, m->arrays[a].extents);
+		affs_free(m->arrays[a].extent_affs, m->arrays[a].ndims);
 	}
 	free(m->arrays);
 	free_array(m->ndists, m->dists);
 	free_array(m->ndists, m->dist_extents);
+	affs_free(m->dist_extent_affs, m->ndists);
 	free_array(m->naxes, m->axes);
 	free_array(m->nparams, m->params);
 	free(m->assumptions);
+	cons_free(m->assume, m->nassume);
 	free(m);
 }
 
@@ -125,10 +180,19 @@ int model_add_axis(struct model *m, const char *name)
 
 int model_add_dist(struct model *m, const char *name, const char *extent)
 {
-	int n = m->ndists;
-	if (add_name(&m->dist_extents, &n, extent) < 0)
+	int n = m->ndists, k = m->ndists;
+	if (add_name(&m->dist_extents, &n, extent) < 0 ||
+	    !grow(&m->dist_extent_affs, &k, sizeof(*m->dist_extent_affs)))
 		return -1;
 	return add_name(&m->dists, &m->ndists, name);
+}
+
+int model_dist_set_extent(struct model *m, int d, const struct model_aff *f)
+{
+	if (d < 0 || d >= m->ndists)
+		return -1;
+	model_aff_clear(&m->dist_extent_affs[d]);
+	return model_aff_copy(&m->dist_extent_affs[d], f);
 }
 
 int model_add_array(struct model *m, const char *name, int ndims, const char *const extents[])
@@ -139,7 +203,8 @@ int model_add_array(struct model *m, const char *name, int ndims, const char *co
 	if (!a)
 		return -1;
 	a->ndims = ndims;
-	if (!(a->name = strdup(name)) || !(a->extents = strdup_array(ndims, extents)))
+	if (!(a->name = strdup(name)) || !(a->extents = strdup_array(ndims, extents)) ||
+	    !(a->extent_affs = calloc((size_t)ndims + 1, sizeof(*a->extent_affs))))
 		return -1;
 	return m->narrays - 1;
 }
@@ -193,7 +258,8 @@ static int access_init(const struct model *m, struct model_access *a, int array,
 {
 	a->array = array;
 	a->subs = strdup_array(m->arrays[array].ndims, subs);
-	return a->subs ? 0 : -1;
+	a->sub_affs = calloc((size_t)m->arrays[array].ndims + 1, sizeof(*a->sub_affs));
+	return a->subs && a->sub_affs ? 0 : -1;
 }
 
 struct model_stmt *model_add_stmt(struct model *m, int step, int nvars, const char *const vars[],
@@ -244,6 +310,41 @@ int model_space_add_pred(struct model_space *s, int dist, const char *index, con
 	if (!(p->index = strdup(index)) || !(p->coord = strdup(coord)))
 		return -1;
 	return 0;
+}
+
+int model_space_set_vidx(struct model_space *s, const int vidx[])
+{
+	free(s->vidx);
+	s->vidx = malloc(sizeof(*s->vidx) * (size_t)(s->nvars + 1));
+	if (!s->vidx)
+		return -1;
+	memcpy(s->vidx, vidx, sizeof(*s->vidx) * (size_t)s->nvars);
+	return 0;
+}
+
+int model_pred_set_affs(struct model_space *s, int k, const struct model_aff *index,
+			const struct model_aff *coord)
+{
+	struct model_pred *p = &s->preds[k];
+	model_aff_clear(&p->index_aff);
+	model_aff_clear(&p->coord_aff);
+	return model_aff_copy(&p->index_aff, index) | model_aff_copy(&p->coord_aff, coord);
+}
+
+int model_access_set_sub(struct model_access *a, int ndims, int d, const struct model_aff *f)
+{
+	if (d < 0 || d >= ndims)
+		return -1;
+	model_aff_clear(&a->sub_affs[d]);
+	return model_aff_copy(&a->sub_affs[d], f);
+}
+
+int model_array_set_extent(struct model_array *a, int d, const struct model_aff *f)
+{
+	if (d < 0 || d >= a->ndims)
+		return -1;
+	model_aff_clear(&a->extent_affs[d]);
+	return model_aff_copy(&a->extent_affs[d], f);
 }
 
 static bool same_space(const struct model_space *a, const struct model_space *b)

@@ -1,9 +1,12 @@
 /* The polyhedral model of a checked specification: what the cost analysis reads.
  *
- * Lowered from the checked AST (analyzer/lower.c), written in ISL's own notation so
- * that relations are built by printing and parsing text: every condition and
- * subscript below is an ISL affine expression or condition over the size
- * parameters, the grid axis names and the space's variables.
+ * Lowered from the checked AST (analyzer/lower.c), twice over:
+ *   - by position (struct model_aff, struct model_cons): every affine form is a
+ *     constant and coefficients of parameters, axes and variables known by their
+ *     index, never by name.  Relations built from these (analyzer/direct.c) can
+ *     not be confused by any name a user chooses.
+ *   - as ISL text (the char * fields), read by the symbolic and concrete grids'
+ *     builders (symbolic.c, relations.c), which glue names together.
  *
  * Distribution predicates (`d2(k) == v`) stay symbolic here because the
  * distribution they name differs from one candidate to the next. */
@@ -15,18 +18,58 @@
 /* The most dimensions an array may have (the checker enforces it). */
 #define MODEL_MAX_DIMS 8
 
+/* What a term of a positional affine form multiplies. */
+enum model_sym {
+	MODEL_PARAM,       /* size parameter number index (model.params) */
+	MODEL_AXIS,        /* the size of grid axis number index (model.axes) */
+	MODEL_VAR,         /* variable number index of the statement (see model_space.vidx) */
+};
+
+struct model_term {
+	enum model_sym kind;
+	int index;
+	long long coef;    /* never 0 */
+};
+
+/* constant + sum of coef * symbol, by position. */
+struct model_aff {
+	long long constant;
+	int nterms;
+	struct model_term *terms;
+};
+
+enum model_cons_kind {
+	MODEL_GE0,         /* f >= 0 */
+	MODEL_EQ0,         /* f == 0 */
+	MODEL_NE0,         /* f != 0 */
+	MODEL_DIVIDES,     /* divisor divides f (divisor a positive constant) */
+};
+
+/* One constraint of a space, by position. */
+struct model_cons {
+	enum model_cons_kind kind;
+	struct model_aff f;
+	long long divisor;
+};
+
 /* owner_dist(index) == coord, for the named distribution `dist`. */
 struct model_pred {
 	int dist;          /* index into model.dists */
 	char *index;       /* ISL affine text */
 	char *coord;       /* ISL affine text */
+	struct model_aff index_aff, coord_aff;
 };
 
 /* An iteration space: integer variables and the condition they satisfy. */
 struct model_space {
 	int nvars;
 	char **vars;
+	/* the statement's number of each variable (MODEL_VAR index): the forall's
+	 * variables come first, in the same order in every space of a statement */
+	int *vidx;
 	char *cond;        /* ISL condition; "true" when unconstrained */
+	int ncons;
+	struct model_cons *cons;   /* cond by position: ranges and conditions */
 	int npreds;
 	struct model_pred *preds;
 	long weight;       /* a term of work: units per point (1 for other spaces) */
@@ -37,6 +80,7 @@ struct model_access {
 	int array;
 	struct model_space space;
 	char **subs;       /* one ISL affine text per dimension of the array */
+	struct model_aff *sub_affs;   /* the same by position */
 };
 
 /* forall space : lhs = f(reads...).  The lhs space is the forall; each read's
@@ -61,6 +105,7 @@ struct model_array {
 	char *name;
 	int ndims;
 	char **extents;    /* ISL affine text over the parameters and grid axes */
+	struct model_aff *extent_affs;   /* the same by position */
 };
 
 /* One candidate: a distribution for each named distribution and for each dimension
@@ -77,9 +122,12 @@ struct model {
 	int naxes;
 	char **axes;            /* grid axis names, also symbolic axis sizes */
 	char *assumptions;      /* ISL condition over params and axes ("true" if none) */
+	int nassume;
+	struct model_cons *assume;  /* the same by position (symbolic divisors left out) */
 	int ndists;
 	char **dists;           /* names of the named distributions */
 	char **dist_extents;    /* the extent of the dimensions each one spreads */
+	struct model_aff *dist_extent_affs;   /* the same by position */
 	int narrays;
 	struct model_array *arrays;
 	int ncands;
@@ -114,4 +162,21 @@ struct model_space *model_add_term(struct model_stmt *st, int nextra, const char
  * so that each space is counted once. */
 void model_merge_terms(struct model_stmt *st);
 int model_space_add_pred(struct model_space *s, int dist, const char *index, const char *coord);
+
+/* The positional forms.  Each copies what it is given and returns 0, or -1 when
+ * out of memory. */
+int model_aff_copy(struct model_aff *dst, const struct model_aff *src);
+void model_aff_clear(struct model_aff *f);
+/* Appends a constraint (F copied) to *CONS of *N. */
+int model_cons_add(struct model_cons **cons, int *n, enum model_cons_kind kind,
+		   const struct model_aff *f, long long divisor);
+/* The statement variable numbers of S's variables (S->nvars of them). */
+int model_space_set_vidx(struct model_space *s, const int vidx[]);
+/* Sets the positional form of predicate K of S, of subscript D of access A, of
+ * extent D of array A. */
+int model_pred_set_affs(struct model_space *s, int k, const struct model_aff *index,
+			const struct model_aff *coord);
+int model_access_set_sub(struct model_access *a, int ndims, int d, const struct model_aff *f);
+int model_array_set_extent(struct model_array *a, int d, const struct model_aff *f);
+int model_dist_set_extent(struct model *m, int d, const struct model_aff *f);
 #endif
