@@ -82,6 +82,18 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 enum count_status count_max_of(struct count_engine *engine, isl_pw_qpolynomial *const *cand, int n,
 			       __isl_give isl_pw_qpolynomial **result, char **reason);
 
+/* The exact maximum of f over the integer points of box, with every value known:
+ * f is a piecewise quasi-polynomial whose parameters are all coordinates of the
+ * processes (a count, so >= 0: a point of box in none of f's pieces counts 0)
+ * and box a bounded set on those parameters.  Piece by piece: a value affine in
+ * the coordinates (floors included) by ISL's exact integer maximum over the
+ * piece, which costs the same for 4 processes as for 65536; any other value
+ * at each point of the piece, up to max_points points in all, and refused
+ * beyond.  Nothing is bounded loosely. */
+enum count_status count_max_values(struct count_engine *engine, __isl_keep isl_pw_qpolynomial *f,
+				   __isl_keep isl_set *box, long max_points,
+				   __isl_give isl_val **result, char **reason);
+
 /* max over the first n_max set dimensions of set (the coordinates) of the number
  * of points of the rest: count_points with the coordinates as parameters, then
  * count_max over the coordinates that occur in set.  Result on set's parameters. */
