@@ -31,6 +31,8 @@ static const char usage_text[] =
 	"                       points (default 20)\n"
 	"  --seed S             seed for --verify\n"
 	"  --explain            show the derivation: local postconditions, NOcc, A.e\n"
+	"  --values             with every size and axis given: the values only, no\n"
+	"                       formulas (milliseconds at any size)\n"
 	"  --work terms|flops   w counts terms of sums (default) or every + - * /\n"
 	"  -j, --jobs N         analyze N candidates at once (default: one per processor)\n"
 	"  --timeout S          give up on a candidate after S seconds (default: never)\n"
@@ -114,7 +116,7 @@ static int parse_grid(const char *arg, struct options *opt)
 int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
-	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT };
+	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -124,6 +126,7 @@ int main(int argc, char **argv)
 		{"verify", optional_argument, NULL, OPT_VERIFY},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"explain", no_argument, NULL, OPT_EXPLAIN},
+		{"values", no_argument, NULL, OPT_VALUES},
 		{"work", required_argument, NULL, OPT_WORK},
 		{"jobs", required_argument, NULL, 'j'},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -191,6 +194,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_EXPLAIN:
 			opt.explain = true;
+			break;
+		case OPT_VALUES:
+			opt.values_only = true;
 			break;
 		case OPT_SEED: {
 			long n = parse_count(optarg, 1, 4294967295L);

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* asprintf */
 /* The default command: analyze each specification and report its costs. */
 #include <stdlib.h>
 #include <string.h>
@@ -53,12 +54,20 @@ static char **spec_assumptions(const struct ast_spec *ast, int *n)
 	return v;
 }
 
-/* Whether -D gives every parameter and axis of M. */
-static bool all_values(const struct model *m, const struct options *opt)
+/* Whether -D gives every size parameter of M. */
+static bool all_params(const struct model *m, const struct options *opt)
 {
 	for (int i = 0; i < m->nparams; i++)
 		if (!options_find_def(opt, m->params[i]))
 			return false;
+	return true;
+}
+
+/* Whether -D gives every parameter and axis of M. */
+static bool all_values(const struct model *m, const struct options *opt)
+{
+	if (!all_params(m, opt))
+		return false;
 	for (int a = 0; a < m->naxes; a++)
 		if (!options_find_def(opt, m->axes[a]))
 			return false;
@@ -126,6 +135,8 @@ struct candidates_job {
 	unsigned seed;
 	struct candidate_cost *costs;
 	struct candidate_cost *exact;       /* on the grid AT, or NULL */
+	bool skip_formulas;                 /* values only (VALUES_FORMULA_PROCESSES) */
+	bool opt_values;                    /* ... because of --values */
 	struct verify_result *vr;           /* with --verify */
 	int *vstatus;
 };
@@ -134,7 +145,7 @@ static void engine_setup(struct count_engine *e)
 {
 	/* Boundary cases of a 2-D stencil on a symbolic grid (M == 1, M == 2,
 	 * M >= 3, times the same for N) need more pieces than a single count. */
-	e->max_pieces = 64;
+	e->max_pieces = 4096;
 }
 
 /* The order in which the candidates are handed to the threads: the likely
@@ -169,17 +180,38 @@ static int *schedule(const struct model *m)
 	return order;
 }
 
+/* With every value given, the formulas of a concrete grid larger than this
+ * are not computed: they are counted process by process (seconds at 16
+ * processes, minutes at 64), while the values take milliseconds. */
+enum { VALUES_FORMULA_PROCESSES = 16 };
+
 static void analyze_candidate(struct worker *w, int c, void *user)
 {
 	struct candidates_job *job = user;
-	cost_candidate(&w->engine, job->m, c, job->req, &job->costs[c]);
+	if (job->skip_formulas) {
+		struct candidate_cost *cc = &job->costs[c];
+		memset(cc, 0, sizeof(*cc));
+		cc->name = job->m->cands[c].name;
+		cc->status = COST_REFUSED;
+		int r = job->opt_values
+			? asprintf(&cc->reason, "formulas not computed (--values)")
+			: asprintf(&cc->reason, "with every value given, the formulas of a concrete "
+						"grid of more than %d processes are not computed "
+						"(leave out -D for them, or --grid for the symbolic "
+						"grid's)",
+				   VALUES_FORMULA_PROCESSES);
+		if (r < 0)
+			cc->reason = NULL;
+	} else {
+		cost_candidate(&w->engine, job->m, c, job->req, &job->costs[c]);
+	}
 	if (job->exact)
 		cost_candidate(&w->engine, job->m, c, &job->at, &job->exact[c]);
-	if (job->verify > 0 && job->costs[c].status == COST_OK) {
+	if (job->verify > 0) {
 		/* each candidate its own points, whatever thread draws them */
 		unsigned seed = job->seed + 7919u * (unsigned)c;
-		job->vstatus[c] = verify_candidate(w->ctx, job->m, c, job->req, &job->costs[c],
-						   job->verify, &seed, &job->vr[c]);
+		job->vstatus[c] = verify_candidate(w->ctx, &w->engine, job->m, c, job->req,
+						   &job->costs[c], job->verify, &seed, &job->vr[c]);
 	}
 }
 
@@ -259,14 +291,34 @@ static int analyze_file(const char *path, const struct options *opt)
 	struct candidates_job job = {.m = m, .req = &req, .verify = opt->verify,
 				     .seed = opt->seed ? opt->seed : 20260101u};
 	job.costs = calloc((size_t)m->ncands + 1, sizeof(*job.costs));
-	/* Every value known: exact numbers come from that very grid. */
-	bool need_exact = req.symbolic && all_values(m, opt);
+	/* Every value known (-D, and --grid or -D for the axes): the numbers are
+	 * counted directly for those values. */
+	long long *values = calloc((size_t)m->nparams + 1, sizeof(*values));
+	bool need_exact = values && (req.symbolic ? all_values(m, opt) : all_params(m, opt));
 	if (need_exact) {
 		job.at = req;
 		job.at.symbolic = false;
-		for (int a = 0; a < m->naxes; a++)
+		job.at.explain = false;
+		job.at.values = values;
+		for (int i = 0; i < m->nparams; i++)
+			values[i] = options_find_def(opt, m->params[i])->value;
+		for (int a = 0; req.symbolic && a < m->naxes; a++)
 			job.at.sizes[a] = (long)options_find_def(opt, m->axes[a])->value;
 		job.exact = calloc((size_t)m->ncands + 1, sizeof(*job.exact));
+		long nproc = 1;
+		for (int a = 0; a < m->naxes; a++)
+			nproc *= req.sizes[a];
+		job.opt_values = opt->values_only;
+		job.skip_formulas = opt->values_only ||
+				    (!req.symbolic && nproc > VALUES_FORMULA_PROCESSES);
+	} else if (opt->values_only) {
+		fprintf(opt->err, "bspcost: %s: --values needs a value for every size and axis "
+				  "(-D, and -D or --grid for the axes)\n", ls.src.name);
+		free(values);
+		free(job.costs);
+		model_free(m);
+		spec_unload(&ls);
+		return EXIT_USAGE;
 	}
 	if (opt->verify > 0) {
 		job.vr = calloc((size_t)m->ncands + 1, sizeof(*job.vr));
@@ -286,7 +338,9 @@ static int analyze_file(const char *path, const struct options *opt)
 	}
 	for (int c = 0; costs && c < m->ncands; c++) {
 		enum cost_status st = costs[c].status;
-		if (st == COST_FAILED || (st == COST_REFUSED && !req.symbolic))
+		/* with every value given, the values decide (a formula's refusal is
+		 * said in the report) */
+		if (st == COST_FAILED || (st == COST_REFUSED && !req.symbolic && !exact))
 			status = EXIT_SPEC;
 		if (exact && exact[c].status != COST_OK)
 			status = EXIT_SPEC;
@@ -329,8 +383,6 @@ static int analyze_file(const char *path, const struct options *opt)
 		FILE *vout = opt->format == FORMAT_TEXT ? opt->out : opt->err;
 		int points = 0, checks = 0, bad = 0;
 		for (int c = 0; c < m->ncands; c++) {
-			if (costs[c].status != COST_OK)
-				continue;
 			struct verify_result *vr = &job.vr[c];
 			points += vr->points;
 			checks += vr->checks;
@@ -354,6 +406,7 @@ static int analyze_file(const char *path, const struct options *opt)
 		verify_result_clear(&job.vr[c]);
 	free(job.vr);
 	free(job.vstatus);
+	free(values);
 	/* The formulas live in the workers' contexts: freed first. */
 	clear_costs(job.exact, m->ncands);
 	clear_costs(job.costs, m->ncands);

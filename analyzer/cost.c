@@ -9,11 +9,13 @@
 #include <time.h>
 
 #include <isl/map.h>
+#include <isl/point.h>
 #include <isl/polynomial.h>
 #include <isl/set.h>
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include "analyzer/direct.h"
 #include "analyzer/relations.h"
 #include "analyzer/symbolic.h"
 
@@ -576,6 +578,238 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 	free_all(both, nproc);
 }
 
+/* With every value known: the exact maximum over the processes of F (a
+ * function of the coordinates, the first parameters; NULL: 0), a number. */
+static __isl_give isl_val *max_values(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+				      __isl_keep isl_set *processes, const char *what)
+{
+	if (j->status != COST_OK)
+		return NULL;
+	isl_ctx *ctx = j->engine->ctx;
+	if (!f)
+		return isl_val_zero(ctx);
+	isl_set *box = isl_set_move_dims(isl_set_copy(processes), isl_dim_param, 0, isl_dim_set, 0,
+					 (unsigned)j->naxes);
+	isl_val *v = NULL;
+	char *reason = NULL;
+	if (!box) {
+		isl_op_failed(j, what);
+		return NULL;
+	}
+	enum count_status st = count_max_values(j->engine, f, box, MAX_PROCESSES, &v, &reason);
+	isl_set_free(box);
+	if (st != COUNT_EXACT) {
+		char over[64];
+		snprintf(over, sizeof(over), "%s: maximum over the processes", what);
+		job_fail(j, from_count(st), reason, over);
+		return NULL;
+	}
+	free(reason);
+	return v;
+}
+
+/* V (taken) as a formula, or NULL after a failure. */
+static struct formula *number(struct job *j, __isl_take isl_val *v, const char *what)
+{
+	if (j->status != COST_OK || !v) {
+		isl_val_free(v);
+		if (j->status == COST_OK)
+			job_fail(j, COST_FAILED, NULL, what);
+		return NULL;
+	}
+	struct formula *f = formula_const_val(v);
+	if (!f)
+		job_fail(j, COST_FAILED, NULL, what);
+	return f;
+}
+
+/* A - B (both taken; NULL: 0) */
+static __isl_give isl_pw_qpolynomial *difference(struct job *j, __isl_take isl_pw_qpolynomial *a,
+						 __isl_take isl_pw_qpolynomial *b)
+{
+	if (!b)
+		return a;
+	return sum(j, a, isl_pw_qpolynomial_neg(b));
+}
+
+/* The counts of count_step, with every value known, as differences of sets
+ * that need no complement (a complement of a cyclic layout over two axes is a
+ * union of many pieces; these sets stay as simple as the layouts):
+ *   self(q)    = |used by q and owned by q|
+ *   fan_in(q)  = |used by q| - self(q)
+ *   fan_out(q) = |{(q', e) : q' uses e, q owns e}| - self(q), the pairs built
+ *                directly (step_relations.readers)
+ *   NCom       = |{(q, e) : q uses e}| - |{(q, e) : q uses e, q owns e}| */
+static void count_step_direct(struct job *j, const struct step_relations *r, struct per_process *p)
+{
+	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+		if (!r->use[a])
+			continue;
+		const char *name = j->m->arrays[a].name;
+		isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
+						  isl_map_reverse(isl_map_copy(r->own[a])));
+		isl_pw_qpolynomial *self = count(j, per_process(isl_map_copy(mine), j->naxes), name);
+		isl_pw_qpolynomial *in = difference(
+			j, count(j, per_process(isl_map_copy(r->use[a]), j->naxes), name),
+			self ? isl_pw_qpolynomial_copy(self) : NULL);
+		isl_pw_qpolynomial *out = difference(
+			j, count(j, per_process(isl_map_copy(r->readers[a]), j->naxes), name), self);
+		isl_pw_qpolynomial *ncom = difference(
+			j, count(j, isl_map_wrap(isl_map_copy(r->use[a])), name),
+			count(j, isl_map_wrap(mine), name));
+		p->fan_in = sum(j, p->fan_in, in);
+		p->fan_out = sum(j, p->fan_out, out);
+		p->ncom = sum(j, p->ncom, ncom);
+	}
+	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+		p->work = sum(j, p->work, times(j, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
+						   "work"),
+					     r->work_weight[k]));
+}
+
+/* The most processes counted one by one when the counts have no exact form as
+ * functions of the coordinates (count_step_each). */
+enum { EACH_PROCESS_MAX = 1024 };
+
+/* The number of points of SET (taken; the coordinates its first parameters)
+ * at the process Q, a number; NULL after a failure. */
+static __isl_give isl_val *count_at(struct job *j, __isl_take isl_set *set, const long q[],
+				    const char *what)
+{
+	for (int a = 0; set && a < j->naxes; a++)
+		set = isl_set_fix_si(set, isl_dim_param, (unsigned)a, (int)q[a]);
+	set = set ? isl_set_project_out(set, isl_dim_param, 0, (unsigned)j->naxes) : NULL;
+	isl_pw_qpolynomial *c = count(j, set, what);
+	if (!c)
+		return j->status == COST_OK ? isl_val_zero(j->engine->ctx) : NULL;
+	isl_space *space = isl_pw_qpolynomial_get_domain_space(c);
+	isl_val *v = isl_pw_qpolynomial_eval(c, isl_point_zero(space));
+	if (!v)
+		isl_op_failed(j, what);
+	return v;
+}
+
+/* *ACC = max(*ACC, V) (V taken; *ACC NULL: none yet) */
+static void keep_max(isl_val **acc, __isl_take isl_val *v)
+{
+	*acc = *acc ? isl_val_max(*acc, v) : v;
+}
+
+struct each_process {
+	struct job *j;
+	const struct step_relations *r;
+	const struct cost_request *req;
+	isl_val *w, *h, *h_in, *h_out, *ncom;
+};
+
+static isl_stat count_process(__isl_take isl_point *pt, void *user)
+{
+	struct each_process *e = user;
+	struct job *j = e->j;
+	const struct step_relations *r = e->r;
+	long q[3] = {0, 0, 0};
+	for (int a = 0; a < j->naxes; a++) {
+		isl_val *c = isl_point_get_coordinate_val(pt, isl_dim_set, a);
+		q[a] = c ? isl_val_get_num_si(c) : 0;
+		isl_val_free(c);
+	}
+	isl_point_free(pt);
+	isl_ctx *ctx = j->engine->ctx;
+	isl_val *in = isl_val_zero(ctx), *out = isl_val_zero(ctx), *work = isl_val_zero(ctx);
+	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+		if (!r->use[a])
+			continue;
+		const char *name = j->m->arrays[a].name;
+		isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
+						  isl_map_reverse(isl_map_copy(r->own[a])));
+		isl_val *self = count_at(j, per_process(mine, j->naxes), q, name);
+		isl_val *used = count_at(j, per_process(isl_map_copy(r->use[a]), j->naxes), q, name);
+		isl_val *pairs = count_at(j, per_process(isl_map_copy(r->readers[a]), j->naxes), q, name);
+		in = isl_val_add(in, isl_val_sub(used, isl_val_copy(self)));
+		out = isl_val_add(out, isl_val_sub(pairs, self));
+	}
+	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+		work = isl_val_add(work, isl_val_mul_ui(count_at(j, per_process(isl_map_copy(r->work[k]),
+										 j->naxes),
+								 q, "work"),
+							(unsigned long)r->work_weight[k]));
+	if (!in || !out || !work) {
+		isl_val_free(in);
+		isl_val_free(out);
+		isl_val_free(work);
+		if (j->status == COST_OK)
+			isl_op_failed(j, "counting process by process");
+		return isl_stat_error;
+	}
+	keep_max(&e->h, e->req->h == H_SUM ? isl_val_add(isl_val_copy(in), isl_val_copy(out))
+					    : isl_val_max(isl_val_copy(in), isl_val_copy(out)));
+	e->ncom = isl_val_add(e->ncom, isl_val_copy(in));
+	keep_max(&e->h_in, in);
+	keep_max(&e->h_out, out);
+	keep_max(&e->w, work);
+	if (j->status == COST_OK && (!e->h || !e->ncom || !e->h_in || !e->h_out || !e->w))
+		isl_op_failed(j, "counting process by process");
+	return j->status == COST_OK && !out_of_time(j) ? isl_stat_ok : isl_stat_error;
+}
+
+/* count_step_values for a step whose counts have no exact form as functions
+ * of the coordinates: every process on its own, its coordinates fixed, so that
+ * each count is of a set without parameters. */
+static void count_step_each(struct job *j, const struct step_relations *r,
+			    const struct cost_request *req, struct step_cost *sc)
+{
+	struct each_process e = {j, r, req, NULL, NULL, NULL, NULL,
+				 isl_val_zero(j->engine->ctx)};
+	isl_set_foreach_point(r->processes, count_process, &e);
+	sc->w = number(j, e.w, "w");
+	sc->h = number(j, e.h, "h");
+	sc->h_in = number(j, e.h_in, "h_in");
+	sc->h_out = number(j, e.h_out, "h_out");
+	sc->ncom = number(j, e.ncom, "NCom");
+}
+
+/* With every value known: every quantity of the step, a number.  fan_in and
+ * fan_out are counted once for all processes, as functions of the coordinates
+ * (count_step_direct), and their maxima taken by ISL's integer optimization;
+ * when those counts have no exact form, a grid of at most EACH_PROCESS_MAX
+ * processes is counted process by process (count_step_each). */
+static void count_step_values(struct job *j, const struct step_relations *r,
+			      const struct cost_request *req, struct step_cost *sc)
+{
+	struct per_process p = {0};
+	count_step_direct(j, r, &p);
+	long nproc = 1;
+	for (int a = 0; a < j->naxes; a++)
+		nproc *= req->sizes[a];
+	if (j->status == COST_REFUSED && !j->timed_out && nproc <= EACH_PROCESS_MAX) {
+		per_process_clear(&p);
+		free(j->reason);
+		j->reason = NULL;
+		j->status = COST_OK;
+		count_step_each(j, r, req, sc);
+		return;
+	}
+	isl_val *h_in = max_values(j, p.fan_in, r->processes, "h_in");
+	isl_val *h_out = max_values(j, p.fan_out, r->processes, "h_out");
+	isl_val *h = NULL;
+	if (req->h == H_SUM) {
+		isl_pw_qpolynomial *both =
+			sum(j, p.fan_in ? isl_pw_qpolynomial_copy(p.fan_in) : NULL,
+			    p.fan_out ? isl_pw_qpolynomial_copy(p.fan_out) : NULL);
+		h = max_values(j, both, r->processes, "h");
+		isl_pw_qpolynomial_free(both);
+	} else if (h_in && h_out) {
+		h = isl_val_max(isl_val_copy(h_in), isl_val_copy(h_out));
+	}
+	sc->w = number(j, max_values(j, p.work, r->processes, "w"), "w");
+	/* NCom does not depend on the coordinates: its maximum is its value */
+	sc->ncom = number(j, max_values(j, p.ncom, r->processes, "NCom"), "NCom");
+	sc->h_in = number(j, h_in, "h_in");
+	sc->h_out = number(j, h_out, "h_out");
+	sc->h = number(j, h, "h");
+	per_process_clear(&p);
+}
+
 /* w + g*h + l */
 static struct formula *bsp_cost(const struct formula *w, const struct formula *h)
 {
@@ -965,6 +1199,21 @@ static void tidy_explain(struct job *j, struct formula **f, char **why, __isl_ke
 		free(sub.reason);
 }
 
+/* The step's cost (computed first when it is not) added to *TOTAL. */
+static void finish_step(struct job *j, const struct model *m, int s, struct step_cost *sc,
+			struct formula **total)
+{
+	if (j->status != COST_OK)
+		return;
+	if (!sc->cost)
+		sc->cost = bsp_cost(sc->w, sc->h);
+	struct formula *t = sc->cost ? formula_add(*total, sc->cost) : NULL;
+	formula_free(*total);
+	*total = t;
+	if (!sc->h || !sc->cost || !*total)
+		job_fail(j, COST_FAILED, NULL, m->steps[s].name);
+}
+
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
 				const struct cost_request *req, struct candidate_cost *out)
 {
@@ -977,7 +1226,8 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	long nproc = 1;
 	for (int a = 0; !req->symbolic && a < m->naxes; a++)
 		nproc *= req->sizes[a];
-	if (nproc > MAX_PROCESSES) {
+	/* with every value known, the processes are not analyzed one by one */
+	if (!req->values && nproc > MAX_PROCESSES) {
 		char *why = NULL;
 		if (asprintf(&why, "a concrete grid of %ld processes (more than %d) is not analyzed "
 				   "process by process; the symbolic grid may do", nproc,
@@ -994,14 +1244,21 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		struct step_cost *sc = &out->steps[s];
 		struct step_relations r;
 		char *reason = NULL;
-		int st = req->symbolic
-			 ? relations_symbolic(engine->ctx, m, cand, s, &r, &info, &reason)
-			 : relations_concrete(engine->ctx, m, cand, s, req->sizes, &r, &reason);
+		struct model_values mv = {req->values, req->sizes};
+		int st = req->values	 ? relations_values(engine->ctx, m, cand, s, &mv, &r, &reason)
+			 : req->symbolic ? relations_symbolic(engine->ctx, m, cand, s, &r, &info, &reason)
+					 : relations_concrete(engine->ctx, m, cand, s, req->sizes, &r, &reason);
 		out->nsteps++;
 		sc->name = m->steps[s].name;
 		if (st != 0) {
 			job_fail(&j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
 			break;
+		}
+		if (req->values) {
+			count_step_values(&j, &r, req, sc);
+			finish_step(&j, m, s, sc, &total);
+			step_relations_clear(&r);
+			continue;
 		}
 		const char **names = realloc(j.locals, sizeof(*names) * (size_t)(info.nlocals + 1));
 		if (names) {
@@ -1063,18 +1320,14 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			sc->cost = bsp_cost(sc->w, sc->h);
 			if (formula_n_pieces(sc->cost) > 1)
 				tidy(&j, &sc->cost, context);
-			struct formula *t = sc->cost ? formula_add(total, sc->cost) : NULL;
-			formula_free(total);
-			total = t;
-			if (!sc->h || !sc->cost || !total)
-				job_fail(&j, COST_FAILED, NULL, m->steps[s].name);
+			finish_step(&j, m, s, sc, &total);
 		}
 		isl_set_free(context);
 		per_process_clear(&p);
 		step_relations_clear(&r);
 	}
 	out->cost = total;
-	if (j.status == COST_OK) {
+	if (j.status == COST_OK && !req->values) {
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
 		if (!context)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");

@@ -1064,6 +1064,26 @@ struct formula *formula_const_mpq(const mpq_t value)
 	return single(V, x);
 }
 
+static void val_to_fmpq(fmpq_t out, isl_val *v);
+
+struct formula *formula_const_val(__isl_take isl_val *value)
+{
+	struct fvars *V = value ? fml_vars_new(0) : NULL;
+	fmpq_t c;
+
+	if (!V || !isl_val_is_rat(value)) {
+		isl_val_free(value);
+		if (V)
+			fml_vars_unref(V);
+		return NULL;
+	}
+	fmpq_init(c);
+	val_to_fmpq(c, value);
+	struct fnode *x = fml_poly_fmpq(V, c);
+	fmpq_clear(c);
+	return single(V, x);
+}
+
 struct formula *formula_param(const char *name)
 {
 	struct fvars *V = fml_vars_new(1);

@@ -99,6 +99,8 @@ struct formula *formula_from_pw_qpolynomial_zero_outside(
 /* Constants and parameters: one piece, condition everything. */
 struct formula *formula_const_si(long value);
 struct formula *formula_const_mpq(const mpq_t value);
+/* VALUE (taken), a rational; NULL if it is not one (or is NULL). */
+struct formula *formula_const_val(__isl_take isl_val *value);
 struct formula *formula_param(const char *name);
 
 /* F restricted to COND: every piece condition intersected with COND (pieces that

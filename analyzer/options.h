@@ -41,6 +41,7 @@ struct options {
 	int verify;               /* --verify[=N]: random points per candidate, 0 = off */
 	unsigned seed;            /* --seed: for --verify */
 	bool explain;             /* --explain */
+	bool values_only;         /* --values: no formulas when every value is given */
 	bool work_flops;          /* --work flops */
 	int jobs;                 /* -j, --jobs: candidates analyzed at once (0: one per processor) */
 	double timeout;           /* --timeout: seconds per candidate, 0: none */

@@ -1,4 +1,5 @@
 /* The JSON report: the contract of bspcost(1), for tools. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,7 +30,10 @@ static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enu
 				 : formula_to_string(f, FORMULA_EXPR);
 	char *v = report_value(a, c, s, q);
 	fputs("{\"formula\": ", out);
-	json_string(out, text ? text : "");
+	if (f)
+		json_string(out, text ? text : "");
+	else
+		fputs("null", out);
 	fputs(", \"value\": ", out);
 	if (!v)
 		fputs("null", out);
@@ -72,27 +76,46 @@ void report_json(FILE *out, const struct analysis *a)
 		if (cc->status != COST_OK) {
 			fputs(", \"reason\": ", out);
 			json_string(out, cc->reason ? cc->reason : "");
+		}
+		/* With every value given: whether the values were counted, and why
+		 * not when they were not (a null value is never left unexplained). */
+		const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+		if (ex) {
+			fputs(", \"values\": ", out);
+			json_string(out, ex->status == COST_OK ? "ok" : ex->status == COST_REFUSED ? "refused"
+												 : "failed");
+			if (ex->status != COST_OK) {
+				fputs(", \"values_reason\": ", out);
+				json_string(out, ex->reason ? ex->reason : "");
+			}
+		}
+		/* the steps: the formulas' own, or (no formula) the values' */
+		const struct candidate_cost *steps = cc->status == COST_OK ? cc
+						     : ex && ex->status == COST_OK ? ex : NULL;
+		if (!steps) {
 			fputs("}", out);
 			continue;
 		}
+		bool formulas = steps == cc;
 		fputs(", \"assumptions\": [", out);
-		for (int i = 0; i < cc->nassumptions; i++) {
+		for (int i = 0; formulas && i < cc->nassumptions; i++) {
 			fputs(i ? ", " : "", out);
 			json_string(out, cc->assumptions[i]);
 		}
 		fputs("],\n   \"supersteps\": [", out);
-		for (int s = 0; s < cc->nsteps; s++) {
+		for (int s = 0; s < steps->nsteps; s++) {
 			fputs(s ? ",\n    {" : "\n    {", out);
 			fputs("\"name\": ", out);
-			json_string(out, cc->steps[s].name);
+			json_string(out, steps->steps[s].name);
 			for (int q = 0; q < Q_N; q++) {
 				fprintf(out, ",\n     \"%s\": ", quantity_name[q]);
-				json_quantity(out, a, c, s, q, step_quantity(&cc->steps[s], q));
+				json_quantity(out, a, c, s, q,
+					      formulas ? step_quantity(&cc->steps[s], q) : NULL);
 			}
 			fputs("}", out);
 		}
 		fputs("],\n   \"cost\": ", out);
-		json_quantity(out, a, c, -1, Q_COST, cc->cost);
+		json_quantity(out, a, c, -1, Q_COST, formulas ? cc->cost : NULL);
 		fputs("}", out);
 	}
 	fputs("]}\n", out);

@@ -56,6 +56,13 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
 	free(v);
 }
 
+/* Why candidate EX has no values for the values given. */
+static void print_no_values(FILE *out, const struct candidate_cost *ex)
+{
+	fprintf(out, "  no values for the values given: %s\n",
+		ex->reason ? ex->reason : "unknown reason");
+}
+
 static void print_short(FILE *out, const struct formula *f, const char *why)
 {
 	char *s = f ? formula_to_string(f, FORMULA_TEXT) : NULL;
@@ -108,14 +115,19 @@ void report_text(FILE *out, const struct analysis *a)
 				cc->status == COST_REFUSED ? "no exact formula" : "analysis failed",
 				cc->reason ? cc->reason : "unknown reason");
 			/* a time limit is no reason to leave the symbolic grid */
-			if (cc->status == COST_REFUSED && a->symbolic && !cc->timed_out)
+			if (cc->status == COST_REFUSED && a->symbolic && !cc->timed_out &&
+			    !a->opt->values_only)
 				fputs("  (a concrete grid, e.g. --grid 4x4, gives exact formulas)\n", out);
 			if (a->exact && a->exact[c].status == COST_OK)
 				print_values_only(out, a, c);
+			else if (a->exact)
+				print_no_values(out, &a->exact[c]);
 			continue;
 		}
 		for (int i = 0; i < cc->nassumptions; i++)
 			fprintf(out, "  assuming %s\n", cc->assumptions[i]);
+		if (a->exact && a->exact[c].status != COST_OK)
+			print_no_values(out, &a->exact[c]);
 		char *broken = a->exact ? report_broken_condition(a, c) : NULL;
 		if (broken)
 			fprintf(out, "  note: the values given break '%s': the numbers in [] are exact "

@@ -3,6 +3,7 @@
 #include "analyzer/verify.h"
 
 #include <gmp.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,7 +60,7 @@ static int satisfies(const struct point *p, __isl_keep isl_set *assumptions,
 	}
 	int ok = isl_set_is_empty(s) == isl_bool_false;
 	isl_set_free(s);
-	for (int i = 0; i < cc->nconditions && ok; i++) {
+	for (int i = 0; cc && i < cc->nconditions && ok; i++) {
 		struct formula_expr *e = formula_parse_expr(cc->conditions[i], NULL);
 		mpq_t v;
 		mpq_init(v);
@@ -287,19 +288,55 @@ static void compare(struct verify_result *vr, const struct formula *f, const str
 	mpq_clear(v);
 }
 
-int verify_candidate(isl_ctx *ctx, const struct model *m, int cand, const struct cost_request *req,
-		     const struct candidate_cost *cc, int npoints, unsigned *seed,
-		     struct verify_result *vr)
+/* The values counted directly at P (cost_candidate with every value known),
+ * into *OUT; -1 with VR's first failure set when they could not be. */
+static int direct_values(struct count_engine *engine, const struct model *m, int cand,
+			 const struct cost_request *req, const struct point *p,
+			 struct candidate_cost *out, struct verify_result *vr)
+{
+	long long *values = calloc((size_t)m->nparams + 1, sizeof(*values));
+	struct cost_request at = *req;
+	at.symbolic = false;
+	at.explain = false;
+	at.values = values;
+	for (int i = 0; values && i < m->nparams; i++)
+		point_value(p, m->params[i], &values[i]);
+	for (int a = 0; a < m->naxes; a++) {
+		long long v = 1;
+		point_value(p, m->axes[a], &v);
+		at.sizes[a] = (long)v;
+	}
+	int st = values && cost_candidate(engine, m, cand, &at, out) == COST_OK ? 0 : -1;
+	free(values);
+	if (st < 0 && !vr->first) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *s = open_memstream(&buf, &len);
+		if (s) {
+			fprintf(s, "candidate %s: no values counted directly at ", out->name);
+			describe_point(s, p);
+			fprintf(s, ": %s", out->reason ? out->reason : "out of memory");
+			fclose(s);
+			vr->first = buf;
+		}
+	}
+	return st;
+}
+
+int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct model *m, int cand,
+		     const struct cost_request *req, const struct candidate_cost *cc, int npoints,
+		     unsigned *seed, struct verify_result *vr)
 {
 	memset(vr, 0, sizeof(*vr));
 	struct point p;
+	bool formulas = cc->status == COST_OK;
 	/* draw_point fills the first nparams + naxes + 2; block lengths follow */
-	int cap = m->nparams + m->naxes + 2 + cc->nlocals;
+	int cap = m->nparams + m->naxes + 2 + (formulas ? cc->nlocals : 0);
 	p.names = calloc((size_t)cap, sizeof(*p.names));
 	p.values = calloc((size_t)cap, sizeof(*p.values));
 	isl_set *assumptions = model_assumption_set(ctx, m);
 	int status = 0;
-	if (!p.names || !p.values || !assumptions || cc->status != COST_OK) {
+	if (!p.names || !p.values || !assumptions || (!formulas && !engine)) {
 		vr->first = strdup("cannot verify: no formulas or no assumptions");
 		status = -1;
 	}
@@ -307,14 +344,14 @@ int verify_candidate(isl_ctx *ctx, const struct model *m, int cand, const struct
 		int tries = 0;
 		do
 			draw_point(&p, m, req, seed);
-		while (!satisfies(&p, assumptions, cc) && ++tries < 5000);
+		while (!satisfies(&p, assumptions, formulas ? cc : NULL) && ++tries < 5000);
 		if (tries >= 5000) {
 			if (vr->points == 0)
 				vr->skipped = strdup("no random point satisfies the assumptions");
 			break;
 		}
 		/* Block lengths the formulas kept get their values at this point. */
-		for (int l = 0; l < cc->nlocals; l++) {
+		for (int l = 0; formulas && l < cc->nlocals; l++) {
 			struct formula_expr *e = formula_parse_expr(cc->local_values[l], NULL);
 			mpq_t v;
 			mpq_init(v);
@@ -331,25 +368,48 @@ int verify_candidate(isl_ctx *ctx, const struct model *m, int cand, const struct
 		point_value(&p, "g", &g);
 		point_value(&p, "l", &l);
 		long total = 0;
+		/* the values counted directly are checked too, formula or not */
+		struct candidate_cost dc = {0};
+		bool direct = engine && direct_values(engine, m, cand, req, &p, &dc, vr) == 0;
+		if (engine && !direct) {
+			vr->mismatches++;
+			vr->checks++;
+		}
 		for (int s = 0; s < m->nsteps && status == 0; s++) {
 			struct measured mv;
 			char *reason = NULL;
-			const struct step_cost *sc = &cc->steps[s];
-			if (enumerate_step(ctx, m, cand, s, req, &p, sc->arrays != NULL, &mv,
+			const struct step_cost *sc = formulas ? &cc->steps[s] : NULL;
+			if (enumerate_step(ctx, m, cand, s, req, &p, sc && sc->arrays != NULL, &mv,
 					   &reason) < 0) {
 				free(vr->first);
 				vr->first = reason;
 				status = -1;
 				break;
 			}
+			long cost = mv.w + (long)g * mv.h + (long)l;
+			total += cost;
+			if (direct) {
+				const struct step_cost *d = &dc.steps[s];
+				compare(vr, d->w, &p, mv.w, cc->name, d->name, "w (counted directly)");
+				compare(vr, d->h, &p, mv.h, cc->name, d->name, "h (counted directly)");
+				compare(vr, d->h_in, &p, mv.h_in, cc->name, d->name,
+					"h_in (counted directly)");
+				compare(vr, d->h_out, &p, mv.h_out, cc->name, d->name,
+					"h_out (counted directly)");
+				compare(vr, d->ncom, &p, mv.ncom, cc->name, d->name,
+					"NCom (counted directly)");
+				compare(vr, d->cost, &p, cost, cc->name, d->name, "cost (counted directly)");
+			}
+			if (!sc) {
+				free(mv.arrays);
+				continue;
+			}
 			compare(vr, sc->w, &p, mv.w, cc->name, sc->name, "w");
 			compare(vr, sc->h, &p, mv.h, cc->name, sc->name, "h");
 			compare(vr, sc->h_in, &p, mv.h_in, cc->name, sc->name, "h_in");
 			compare(vr, sc->h_out, &p, mv.h_out, cc->name, sc->name, "h_out");
 			compare(vr, sc->ncom, &p, mv.ncom, cc->name, sc->name, "NCom");
-			long cost = mv.w + (long)g * mv.h + (long)l;
 			compare(vr, sc->cost, &p, cost, cc->name, sc->name, "cost");
-			total += cost;
 			/* --explain's: those with a formula (a refused one says so) */
 			for (int k = 0; k < sc->narrays && k < mv.narrays; k++) {
 				const struct array_occurrence *ao = &sc->arrays[k];
@@ -369,8 +429,11 @@ int verify_candidate(isl_ctx *ctx, const struct model *m, int cand, const struct
 			}
 			free(mv.arrays);
 		}
-		if (status == 0)
+		if (status == 0 && formulas)
 			compare(vr, cc->cost, &p, total, cc->name, "(all)", "cost");
+		if (status == 0 && direct)
+			compare(vr, dc.cost, &p, total, cc->name, "(all)", "cost (counted directly)");
+		candidate_cost_clear(&dc);
 	}
 	isl_set_free(assumptions);
 	free(p.names);

@@ -9,4 +9,6 @@ for b in "$O"/bench/*; do
 done
 echo "== examples"
 sh bench/examples.sh "$O/bspcost" || status=1
+echo "== values at real sizes"
+sh bench/values.sh "$O/bspcost" || status=1
 exit $status

@@ -16,3 +16,19 @@ const struct dist_ops *dist_ops(enum dist_kind kind)
 		return NULL;
 	return kinds[kind];
 }
+
+__isl_give isl_set *dist_multiple_of(__isl_take isl_aff *f, __isl_take isl_val *m)
+{
+	isl_size n = isl_aff_dim(f, isl_dim_in);
+	if (n < 0) {
+		isl_aff_free(f);
+		isl_val_free(m);
+		return NULL;
+	}
+	f = isl_aff_add_dims(f, isl_dim_in, 1);
+	isl_aff *k = isl_aff_var_on_domain(isl_aff_get_domain_local_space(f), isl_dim_set,
+					   (unsigned)n);
+	f = isl_aff_sub(f, isl_aff_scale_val(k, m));
+	isl_set *set = isl_set_from_basic_set(isl_aff_zero_basic_set(f));
+	return isl_set_project_out(set, isl_dim_set, (unsigned)n, 1);
+}

@@ -18,6 +18,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include <isl/aff.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
 #include "grammar/dist_kind.h"
 
 /* One dimension's distribution: a kind, the grid axis it spreads over (-1 for
@@ -59,11 +63,25 @@ struct dist_ops {
 	 * and the last ones may be short or empty (as HPF's BLOCK). */
 	void (*owner_concrete)(FILE *out, const struct dist *d, const char *index,
 			       const char *coord, const char *extent, long size);
+	/* Every value known (analyzer/direct.c): the set, on the common space of
+	 * INDEX and COORD (both taken), where coordinate COORD owns index INDEX of
+	 * a dimension of EXTENT elements (kept, a known integer) on an axis of
+	 * SIZE processes; COORD is known to lie in [0, SIZE).  Built by position,
+	 * with no name read or written.  NULL when ISL failed. */
+	__isl_give isl_set *(*owner_values)(const struct dist *d, __isl_take isl_aff *index,
+					    __isl_take isl_aff *coord, __isl_keep isl_val *extent,
+					    long size);
 	/* The digits of an index in the symbolic grid. */
 	struct digits digits;
 };
 
 const struct dist_ops *dist_ops(enum dist_kind kind);
+
+/* { f = M*k for some integer k } on F's space (F and M taken): an existential
+ * equality rather than a floor of F, which keeps what F names free to be
+ * eliminated by the equalities around it (ISL then never has to rewrite a
+ * floor of a projected variable as inequalities). */
+__isl_give isl_set *dist_multiple_of(__isl_take isl_aff *f, __isl_take isl_val *m);
 
 /* The ops of each kind, defined in their own modules. */
 extern const struct dist_ops dist_none_ops;

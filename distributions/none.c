@@ -12,8 +12,20 @@ static void none_owner_concrete(FILE *out, const struct dist *d, const char *ind
 	fprintf(out, "((%s) = 0)", coord);
 }
 
+static __isl_give isl_set *none_owner_values(const struct dist *d, __isl_take isl_aff *index,
+					     __isl_take isl_aff *coord, __isl_keep isl_val *extent,
+					     long size)
+{
+	(void)d;
+	(void)extent;
+	(void)size;
+	isl_aff_free(index);
+	return isl_set_from_basic_set(isl_aff_zero_basic_set(coord));
+}
+
 const struct dist_ops dist_none_ops = {
 	.name = "*",
 	.owner_concrete = none_owner_concrete,
+	.owner_values = none_owner_values,
 	.digits = {.n = 1, .size = {DIGIT_EXTENT}, .owner = -1},
 };

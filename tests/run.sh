@@ -14,13 +14,20 @@
 #   memory      tests/memory/*.sh, as resilience: valgrind over the examples
 #   verify      each line of tests/verify.list: `bspcost --verify=10 ARGS` exits 0,
 #               checks some points and reports 0 mismatches
+#   brute       the values (every size given) and the formulas of every example,
+#               at small points that mostly do not divide, against the
+#               independent enumerator tests/brute/bspenum.py (plain, --h sum,
+#               --work flops); each case counts once, and a deliberately broken
+#               bspcost (tests/brute/broken.sh) must be caught; and at real
+#               sizes (n = 2^40, 65536 processes) the values against the formulas
+#               (tests/brute/large.py)
 #
 # Ends with the line `N passed, N failed`; exit status 1 if anything failed.
 # Run one section with TESTS=diag (or unit, golden, resilience, examples).
 
 O=${1:-build}
 BIN=$O/bspcost
-TESTS=${TESTS:-unit diag golden resilience examples verify memory}
+TESTS=${TESTS:-unit diag golden resilience examples verify brute memory}
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
@@ -142,6 +149,40 @@ run_verify() {
 			not_ok "--verify $line: exit $st"; grep -v '^    ' "$tmp/out" | tail -n 12
 		fi
 	done < tests/verify.list
+}
+
+# Runs a checker that ends with `N passed, N failed` and adds its totals.
+run_tally() {
+	"$@" > "$tmp/tally" 2>&1
+	st=$?
+	last=$(tail -n 1 "$tmp/tally")
+	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
+	f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
+	if [ -z "$p" ]; then
+		not_ok "$*: no totals (exit $st)"; tail -n 20 "$tmp/tally"
+		return
+	fi
+	pass=$((pass + p))
+	fail=$((fail + f))
+	if [ "$f" -ne 0 ] || [ "$st" -ne 0 ]; then
+		[ "$f" -gt 0 ] || fail=$((fail + 1))
+		echo "FAIL: $*"; grep -v '^  bspenum' "$tmp/tally" | head -n 30
+	fi
+}
+
+run_brute() {
+	MODES=plain,hsum,flops run_tally python3 tests/brute/compare.py "$BIN"
+	# real sizes: the values against the formulas, where those apply
+	run_tally python3 tests/brute/large.py "$BIN"
+	# the comparison can fail: one value off by one is found
+	if BSPCOST_REAL=$BIN SPECS=stencil1d POINTS_LIMIT=1 FORMULAS=0 \
+	   python3 tests/brute/compare.py tests/brute/broken.sh > "$tmp/broken" 2>&1; then
+		not_ok "tests/brute/broken.sh: a wrong h_out went unnoticed"
+	elif grep -q 'h_out: bspcost' "$tmp/broken"; then
+		ok
+	else
+		not_ok "tests/brute/broken.sh: failed, but not on h_out"; tail -n 5 "$tmp/broken"
+	fi
 }
 
 for section in $TESTS; do

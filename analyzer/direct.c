@@ -1,0 +1,413 @@
+/* Relations with every value known, built by position (see direct.h).
+ *
+ * Each relation is first a set on the dimensions [q, e, x]: the process
+ * coordinates, the array element (when there is one) and the variables of the
+ * statement's space (when there are any), in that order.  Affine forms of the
+ * model become isl_aff on that space by position: a parameter or an axis is
+ * replaced by its value, a variable is looked up by its statement number.  The
+ * variables are then projected out, and the set becomes a map from q. */
+#define _GNU_SOURCE /* asprintf */
+#include "analyzer/direct.h"
+
+#include <stdbool.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/local_space.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include "distributions/dist.h"
+
+/* Where the affine forms of one relation live. */
+struct frame {
+	isl_ctx *ctx;
+	const struct model *m;
+	const struct model_candidate *c;
+	const struct model_values *v;
+	int nq;                  /* the number of coordinates of a process */
+	int nc, ne, nx;          /* dimensions: coordinates (of one or two
+				  * processes), element, variables */
+	const int *vidx;         /* the statement number of each variable */
+	isl_space *space;        /* the set space [q, e, x] */
+};
+
+/* X exactly, whatever the width of long. */
+static __isl_give isl_val *val_ll(isl_ctx *ctx, long long x)
+{
+	if (x >= LONG_MIN && x <= LONG_MAX)
+		return isl_val_int_from_si(ctx, (long)x);
+	/* x = hi * 2^32 + lo with 0 <= lo < 2^32 */
+	long long lo = x & 0xffffffffLL, hi = (x - lo) / 4294967296LL;
+	isl_val *r = isl_val_mul(isl_val_int_from_si(ctx, (long)hi),
+				 isl_val_int_from_ui(ctx, 4294967296UL));
+	return isl_val_add(r, isl_val_int_from_ui(ctx, (unsigned long)lo));
+}
+
+/* The value of symbol T (a parameter or an axis) times its coefficient. */
+static __isl_give isl_val *term_value(const struct frame *f, const struct model_term *t)
+{
+	long long x = t->kind == MODEL_PARAM ? f->v->params[t->index] : f->v->sizes[t->index];
+	return isl_val_mul(val_ll(f->ctx, t->coef), val_ll(f->ctx, x));
+}
+
+/* The value of A, which names no variable. */
+static __isl_give isl_val *known_value(const struct frame *f, const struct model_aff *a)
+{
+	isl_val *r = val_ll(f->ctx, a->constant);
+	for (int i = 0; i < a->nterms; i++) {
+		if (a->terms[i].kind == MODEL_VAR)
+			return isl_val_free(r);
+		r = isl_val_add(r, term_value(f, &a->terms[i]));
+	}
+	return r;
+}
+
+static __isl_give isl_set *nonneg(__isl_take isl_aff *a)
+{
+	isl_aff *z = isl_aff_zero_on_domain(isl_local_space_from_space(isl_aff_get_domain_space(a)));
+	return isl_aff_ge_set(a, z);
+}
+
+static __isl_give isl_set *zero(__isl_take isl_aff *a)
+{
+	return isl_set_from_basic_set(isl_aff_zero_basic_set(a));
+}
+
+static __isl_give isl_aff *zero_aff(const struct frame *f)
+{
+	return isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(f->space)));
+}
+
+/* Dimension K of the frame as an affine form. */
+static __isl_give isl_aff *dim_aff(const struct frame *f, int k)
+{
+	return isl_aff_var_on_domain(isl_local_space_from_space(isl_space_copy(f->space)),
+				     isl_dim_set, (unsigned)k);
+}
+
+/* A on the frame; NULL when it names a variable the frame does not have. */
+static __isl_give isl_aff *frame_aff(const struct frame *f, const struct model_aff *a)
+{
+	isl_aff *aff = zero_aff(f);
+	isl_val *c = val_ll(f->ctx, a->constant);
+	for (int i = 0; i < a->nterms && aff; i++) {
+		const struct model_term *t = &a->terms[i];
+		if (t->kind != MODEL_VAR) {
+			c = isl_val_add(c, term_value(f, t));
+			continue;
+		}
+		int pos = -1;
+		for (int k = 0; k < f->nx && pos < 0; k++)
+			if (f->vidx[k] == t->index)
+				pos = f->nc + f->ne + k;
+		if (pos < 0) {
+			aff = isl_aff_free(aff);
+			break;
+		}
+		aff = isl_aff_set_coefficient_val(aff, isl_dim_in, pos, val_ll(f->ctx, t->coef));
+	}
+	if (!aff) {
+		isl_val_free(c);
+		return NULL;
+	}
+	return isl_aff_set_constant_val(aff, c);
+}
+
+static __isl_give isl_set *cons_set(const struct frame *f, const struct model_cons *c)
+{
+	isl_aff *a = frame_aff(f, &c->f);
+	switch (c->kind) {
+	case MODEL_GE0:
+		return nonneg(a);
+	case MODEL_EQ0:
+		return zero(a);
+	case MODEL_NE0:
+		return isl_aff_ne_set(a, zero_aff(f));
+	case MODEL_DIVIDES:
+		return zero(isl_aff_mod_val(a, val_ll(f->ctx, c->divisor)));
+	}
+	isl_aff_free(a);
+	return NULL;
+}
+
+/* 0 <= COORD < SIZE (COORD taken). */
+static __isl_give isl_set *coord_range(__isl_take isl_aff *coord, long size)
+{
+	isl_ctx *ctx = isl_aff_get_ctx(coord);
+	isl_aff *top = isl_aff_add_constant_val(isl_aff_neg(isl_aff_copy(coord)),
+						isl_val_int_from_si(ctx, size - 1));
+	return isl_set_intersect(nonneg(coord), nonneg(top));
+}
+
+/* Coordinate COORD (taken) owns INDEX (taken) under D, a dimension of EXTENT. */
+static __isl_give isl_set *owns(const struct frame *f, const struct dist *d, __isl_take isl_aff *index,
+				__isl_take isl_aff *coord, const struct model_aff *extent)
+{
+	if (d->kind == DIST_NONE || d->axis < 0) {
+		isl_aff_free(index);
+		return zero(coord);
+	}
+	long size = f->v->sizes[d->axis];
+	isl_val *x = known_value(f, extent);
+	isl_set *range = coord_range(isl_aff_copy(coord), size);
+	isl_set *own = x ? dist_ops(d->kind)->owner_values(d, index, coord, x, size) : NULL;
+	if (!x) {
+		isl_aff_free(index);
+		isl_aff_free(coord);
+	}
+	isl_val_free(x);
+	return isl_set_intersect(range, own);
+}
+
+/* The condition of space S: its constraints and distribution predicates. */
+static __isl_give isl_set *space_set(const struct frame *f, const struct model_space *s,
+				     __isl_take isl_set *acc)
+{
+	for (int i = 0; i < s->ncons && acc; i++)
+		acc = isl_set_intersect(acc, cons_set(f, &s->cons[i]));
+	for (int i = 0; i < s->npreds && acc; i++) {
+		const struct model_pred *p = &s->preds[i];
+		acc = isl_set_intersect(acc, owns(f, &f->c->named[p->dist], frame_aff(f, &p->index_aff),
+						  frame_aff(f, &p->coord_aff),
+						  &f->m->dist_extent_affs[p->dist]));
+	}
+	return acc;
+}
+
+/* The coordinates starting at dimension AT own element SUBS (kept) of array A:
+ * along each axis, the dimension of A's layout spread over it decides, and an
+ * axis no dimension uses is coordinate 0. */
+static __isl_give isl_set *owner_set(const struct frame *f, int at, int a, isl_aff *const subs[])
+{
+	const struct model_array *arr = &f->m->arrays[a];
+	isl_set *acc = isl_set_universe(isl_space_copy(f->space));
+	for (int ax = 0; ax < f->m->naxes && acc; ax++) {
+		int dim = -1;
+		for (int d = 0; d < arr->ndims; d++)
+			if (f->c->layout[a][d].kind != DIST_NONE && f->c->layout[a][d].axis == ax)
+				dim = d;
+		acc = isl_set_intersect(acc, coord_range(dim_aff(f, at + ax), f->v->sizes[ax]));
+		if (dim < 0) {
+			acc = isl_set_intersect(acc, zero(dim_aff(f, at + ax)));
+			continue;
+		}
+		acc = isl_set_intersect(acc, owns(f, &f->c->layout[a][dim], isl_aff_copy(subs[dim]),
+						  dim_aff(f, at + ax), &arr->extent_affs[dim]));
+	}
+	return acc;
+}
+
+/* A frame for the coordinates of NPROC processes, an element of NE dimensions
+ * and the variables of S (if any). */
+static void frame_init(struct frame *f, isl_ctx *ctx, const struct model *m, int cand,
+		       const struct model_values *v, int nproc, int ne, const struct model_space *s)
+{
+	*f = (struct frame){.ctx = ctx, .m = m, .c = &m->cands[cand], .v = v, .nq = m->naxes,
+			    .nc = nproc * m->naxes, .ne = ne, .nx = s ? s->nvars : 0,
+			    .vidx = s ? s->vidx : NULL};
+	f->space = isl_space_set_alloc(ctx, 0, (unsigned)(f->nc + f->ne + f->nx));
+}
+
+/* The affine forms F[0..n) on the frame, into OUT; -1 if one failed. */
+static int frame_affs(const struct frame *f, const struct model_aff *F, int n, isl_aff **out)
+{
+	int bad = 0;
+	for (int d = 0; d < n; d++)
+		bad |= !(out[d] = frame_aff(f, &F[d]));
+	return bad ? -1 : 0;
+}
+
+static void free_affs(isl_aff **a, int n)
+{
+	for (int d = 0; d < n; d++)
+		isl_aff_free(a[d]);
+}
+
+/* The instances of ST that the coordinates starting at dimension AT compute,
+ * on frame F (whose variables start with the lhs space's): the lhs space's
+ * condition, and its left-hand element owned by those coordinates. */
+static __isl_give isl_set *computed(const struct frame *f, int at, const struct model_stmt *st)
+{
+	const struct model_array *arr = &f->m->arrays[st->lhs.array];
+	isl_aff *subs[MODEL_MAX_DIMS];
+	if (frame_affs(f, st->lhs.sub_affs, arr->ndims, subs) < 0) {
+		free_affs(subs, arr->ndims);
+		return NULL;
+	}
+	isl_set *set = owner_set(f, at, st->lhs.array, subs);
+	free_affs(subs, arr->ndims);
+	return space_set(f, &st->lhs.space, set);
+}
+
+/* The set on [q, c, e, x] as a map { [q] -> [c, e, x] } (C the coordinates of
+ * a second process, if any), with the variables X projected out when KEEP_X is
+ * false. */
+static __isl_give isl_map *to_map(const struct frame *f, __isl_take isl_set *set, bool keep_x)
+{
+	if (!keep_x)
+		set = isl_set_project_out(set, isl_dim_set, (unsigned)(f->nc + f->ne), (unsigned)f->nx);
+	int nout = f->nc - f->nq + f->ne + (keep_x ? f->nx : 0);
+	isl_map *map = isl_map_from_domain(set);
+	map = isl_map_move_dims(map, isl_dim_out, 0, isl_dim_in, (unsigned)f->nq, (unsigned)nout);
+	for (int a = 0; a < f->nq && map; a++) {
+		char name[16];
+		snprintf(name, sizeof(name), "q%d", a);
+		map = isl_map_set_dim_name(map, isl_dim_in, (unsigned)a, name);
+	}
+	return map;
+}
+
+/* { [q] -> [e] : an instance of ST that q computes reads element e through RD },
+ * or with READERS { [q] -> [q', e] : the same for q', and q owns e }. */
+static __isl_give isl_map *use_map(isl_ctx *ctx, const struct model *m, int cand,
+				   const struct model_values *v, const struct model_stmt *st,
+				   const struct model_access *rd, bool readers)
+{
+	int ne = m->arrays[rd->array].ndims;
+	struct frame f;
+	frame_init(&f, ctx, m, cand, v, readers ? 2 : 1, ne, &rd->space);
+	isl_aff *e[MODEL_MAX_DIMS];
+	for (int d = 0; d < ne; d++)
+		e[d] = dim_aff(&f, f.nc + d);
+	isl_set *set = readers ? owner_set(&f, 0, rd->array, e)
+			       : isl_set_universe(isl_space_copy(f.space));
+	set = isl_set_intersect(set, computed(&f, readers ? f.nq : 0, st));
+	set = space_set(&f, &rd->space, set);
+	for (int d = 0; d < ne; d++) {
+		isl_aff *sub = frame_aff(&f, &rd->sub_affs[d]);
+		set = isl_set_intersect(set, isl_aff_eq_set(isl_aff_copy(e[d]), sub));
+	}
+	free_affs(e, ne);
+	isl_map *map = to_map(&f, set, false);
+	isl_space_free(f.space);
+	return map;
+}
+
+/* { [e] -> [q] : q owns element e of array A, within A's bounds } */
+static __isl_give isl_map *own_map(isl_ctx *ctx, const struct model *m, int cand,
+				   const struct model_values *v, int a)
+{
+	const struct model_array *arr = &m->arrays[a];
+	struct frame f;
+	frame_init(&f, ctx, m, cand, v, 1, arr->ndims, NULL);
+	isl_aff *e[MODEL_MAX_DIMS];
+	isl_set *set = isl_set_universe(isl_space_copy(f.space));
+	for (int d = 0; d < arr->ndims; d++) {
+		e[d] = dim_aff(&f, f.nc + d);
+		isl_val *x = known_value(&f, &arr->extent_affs[d]);
+		isl_aff *top = x ? isl_aff_add_constant_val(isl_aff_neg(isl_aff_copy(e[d])),
+							    isl_val_sub_ui(x, 1))
+				 : NULL;
+		set = isl_set_intersect(set, nonneg(isl_aff_copy(e[d])));
+		set = isl_set_intersect(set, nonneg(top));
+	}
+	set = isl_set_intersect(set, owner_set(&f, 0, a, e));
+	free_affs(e, arr->ndims);
+	isl_map *map = to_map(&f, set, false);
+	isl_space_free(f.space);
+	return isl_map_reverse(map);
+}
+
+/* { [q] -> [x] : a point of work term T of ST in an instance q computes } */
+static __isl_give isl_map *work_map(isl_ctx *ctx, const struct model *m, int cand,
+				    const struct model_values *v, const struct model_stmt *st,
+				    const struct model_space *t)
+{
+	struct frame f;
+	frame_init(&f, ctx, m, cand, v, 1, 0, t);
+	isl_set *set = space_set(&f, t, computed(&f, 0, st));
+	isl_map *map = to_map(&f, set, true);
+	isl_space_free(f.space);
+	return map;
+}
+
+static char *isl_reason(isl_ctx *ctx)
+{
+	const char *msg = isl_ctx_last_error_msg(ctx);
+	char *r = NULL;
+	if (isl_ctx_last_error(ctx) == isl_error_quota)
+		r = strdup("too costly: the ISL operation budget ran out");
+	else if (asprintf(&r, "ISL failed building a relation (%s)",
+			  msg ? msg : "out of memory") < 0)
+		r = NULL;
+	isl_ctx_reset_error(ctx);
+	return r;
+}
+
+int relations_values(isl_ctx *ctx, const struct model *m, int cand, int step,
+		     const struct model_values *v, struct step_relations *out, char **reason)
+{
+	const struct model_superstep *s = &m->steps[step];
+	memset(out, 0, sizeof(*out));
+	*reason = NULL;
+
+	struct frame f;
+	frame_init(&f, ctx, m, cand, v, 1, 0, NULL);
+	isl_set *procs = isl_set_universe(isl_space_copy(f.space));
+	for (int a = 0; a < m->naxes; a++)
+		procs = isl_set_intersect(procs, coord_range(dim_aff(&f, a), v->sizes[a]));
+	for (int a = 0; a < m->naxes && procs; a++) {
+		char name[16];
+		snprintf(name, sizeof(name), "q%d", a);
+		procs = isl_set_set_dim_name(procs, isl_dim_set, (unsigned)a, name);
+	}
+	isl_space_free(f.space);
+	out->processes = procs;
+
+	out->narrays = m->narrays;
+	out->use = calloc((size_t)m->narrays + 1, sizeof(*out->use));
+	out->own = calloc((size_t)m->narrays + 1, sizeof(*out->own));
+	out->readers = calloc((size_t)m->narrays + 1, sizeof(*out->readers));
+	int nwork = 0;
+	for (int i = 0; i < s->nstmts; i++)
+		nwork += s->stmts[i].nterms;
+	out->work = calloc((size_t)nwork + 1, sizeof(*out->work));
+	out->work_weight = calloc((size_t)nwork + 1, sizeof(*out->work_weight));
+	if (!out->use || !out->own || !out->readers || !out->work || !out->work_weight) {
+		*reason = strdup("out of memory");
+		goto fail;
+	}
+	if (!procs)
+		goto isl_fail;
+	for (int i = 0; i < s->nstmts; i++) {
+		const struct model_stmt *st = &s->stmts[i];
+		for (int r = 0; r < st->nreads; r++) {
+			const struct model_access *rd = &st->reads[r];
+			for (int k = 0; k < 2; k++) {
+				isl_map **slot = k ? &out->readers[rd->array] : &out->use[rd->array];
+				isl_map *u = use_map(ctx, m, cand, v, st, rd, k);
+				if (u && *slot)
+					u = isl_map_union(*slot, u);
+				*slot = u;
+				if (!u)
+					goto isl_fail;
+			}
+		}
+		for (int k = 0; k < st->nterms; k++) {
+			isl_map *w = work_map(ctx, m, cand, v, st, &st->terms[k]);
+			if (!w)
+				goto isl_fail;
+			out->work_weight[out->nwork] = st->terms[k].weight;
+			out->work[out->nwork++] = w;
+		}
+	}
+	for (int a = 0; a < m->narrays; a++) {
+		if (!out->use[a])
+			continue;
+		out->own[a] = own_map(ctx, m, cand, v, a);
+		if (!out->own[a])
+			goto isl_fail;
+	}
+	return 0;
+isl_fail:
+	*reason = isl_reason(ctx);
+fail:
+	step_relations_clear(out);
+	return -1;
+}

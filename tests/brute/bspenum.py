@@ -1,0 +1,761 @@
+#!/usr/bin/env python3
+"""bspenum: an independent brute-force evaluator of bspcost specifications.
+
+    python3 tests/brute/bspenum.py SPEC.bsp -D name=value ... [--h-sum] [--flops]
+
+Every size parameter and every grid axis needs a value (-D name=value); g and l
+are optional (0 by default).  For every candidate (same names and order as
+bspcost) and every superstep, the statement instances are enumerated one by one
+and every process of the grid is looked at on its own:
+
+  owner(A[e])  for each grid axis, the coordinate given by the dimension of A's
+               layout distributed over that axis, or 0 when none is
+               (block: e / ceil(X/P); cyclic: e mod P; cyclic(b): (e / b) mod P;
+               identity: e);
+  an instance is computed by the owner of its left-hand element;
+  use(q)       the array elements read by the right-hand sides (sums included)
+               of the instances q computes;
+  fan_in(q)    the elements of use(q) that q does not own;
+  fan_out(q)   the pairs (q', e), q' != q, e in use(q'), owner(e) = q;
+  h            max over q of max(fan_in, fan_out)  (--h-sum: of fan_in + fan_out);
+  h_in, h_out  max over q of fan_in, of fan_out;  ncom = sum over q of fan_in;
+  w            max over q of the work of the instances q computes;
+  cost         w + h*g + l, and the candidate's cost is the sum over supersteps.
+
+Communication counts words: an element of an array declared with `size s`
+counts s (1 by default).  --elements counts elements instead.
+
+Work of one instance (bspcost(5)): `work W` gives it; otherwise, by default
+(terms), a top-level + or - adds the terms of its operands, unary minus and
+parentheses are transparent, a sum counts the terms of its body at each of its
+points, and anything else (a product, a quotient, an element, a number) is one
+term.  --flops counts every + - * / % and unary minus once per evaluation, and a
+sum of n terms as n additions (plus the operations of its body at each point).
+
+The program is written from the language manual (man/bspcost.5) only; it shares
+no code with bspcost.  --detail prints the per-process counts on stderr.
+"""
+
+import itertools
+import json
+import sys
+
+# ---------------------------------------------------------------------------
+# Lexer
+
+
+class SpecError(Exception):
+    pass
+
+
+KEYWORDS = {
+    "and", "array", "assume", "block", "candidate", "cyclic", "dist", "forall",
+    "grid", "identity", "import", "layout", "over", "param", "size", "sum",
+    "superstep", "where", "work",
+}
+
+
+def tokenize(text):
+    toks = []
+    i, n, line = 0, len(text), 1
+    while i < n:
+        c = text[i]
+        if c == "\n":
+            line += 1
+            i += 1
+        elif c in " \t\r\f\v":
+            i += 1
+        elif c == "#":
+            while i < n and text[i] != "\n":
+                i += 1
+        elif c.isascii() and (c.isalpha() or c == "_"):
+            j = i
+            while j < n and text[j].isascii() and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            w = text[i:j]
+            toks.append(("kw" if w in KEYWORDS else "id", w, line))
+            i = j
+        elif c in "0123456789":
+            j = i
+            while j < n and text[j] in "0123456789":
+                j += 1
+            toks.append(("int", int(text[i:j]), line))
+            i = j
+        elif c == '"':
+            j = text.index('"', i + 1)
+            toks.append(("str", text[i + 1:j], line))
+            i = j + 1
+        elif text[i:i + 2] in ("<=", ">=", "==", "!="):
+            toks.append(("op", text[i:i + 2], line))
+            i += 2
+        elif c in ",:=|*+-/%<>()[]{};":
+            toks.append(("op", c, line))
+            i += 1
+        else:
+            raise SpecError("line %d: unexpected character %r" % (line, c))
+    toks.append(("eof", None, line))
+    return toks
+
+
+# ---------------------------------------------------------------------------
+# AST: tuples
+#   ("int", v) ("name", s) ("ref", array, [subs]) ("call", dist, expr)
+#   ("neg", e) ("bin", op, l, r) ("sum", quant, body)
+# quant = (ranges, cond) with ranges = [(var, lo_expr, lo_strict, hi_expr, hi_strict)]
+# cond = [cmp, ...] (and); cmp = ([e0, e1, ...], [op0, op1, ...])
+
+RELOPS = ("<", "<=", ">", ">=", "==", "!=")
+
+
+class Parser:
+    def __init__(self, toks):
+        self.toks = toks
+        self.pos = 0
+
+    def peek(self, k=0):
+        return self.toks[self.pos + k]
+
+    def next(self):
+        t = self.toks[self.pos]
+        self.pos += 1
+        return t
+
+    def at(self, val, kind=None):
+        t = self.peek()
+        return t[1] == val and (kind is None or t[0] == kind) and t[0] != "eof"
+
+    def expect(self, val):
+        t = self.next()
+        if t[1] != val or t[0] in ("id", "int", "str", "eof"):
+            raise SpecError("line %d: expected %r, found %r" % (t[2], val, t[1]))
+        return t
+
+    def ident(self):
+        t = self.next()
+        if t[0] != "id":
+            raise SpecError("line %d: expected a name, found %r" % (t[2], t[1]))
+        return t[1]
+
+    def integer(self):
+        t = self.next()
+        if t[0] != "int":
+            raise SpecError("line %d: expected an integer, found %r" % (t[2], t[1]))
+        return t[1]
+
+    # -- expressions
+    def expr(self):
+        return self.additive()
+
+    def additive(self):
+        e = self.multiplicative()
+        while self.peek()[0] == "op" and self.peek()[1] in ("+", "-"):
+            op = self.next()[1]
+            e = ("bin", op, e, self.multiplicative())
+        return e
+
+    def multiplicative(self):
+        e = self.unary()
+        while self.peek()[0] == "op" and self.peek()[1] in ("*", "/", "%"):
+            op = self.next()[1]
+            e = ("bin", op, e, self.unary())
+        return e
+
+    def unary(self):
+        if self.peek()[0] == "op" and self.peek()[1] == "-":
+            self.next()
+            return ("neg", self.unary())
+        return self.primary()
+
+    def primary(self):
+        t = self.peek()
+        if t[0] == "int":
+            self.next()
+            return ("int", t[1])
+        if t[0] == "kw" and t[1] == "sum":
+            self.next()
+            q = self.quant()
+            self.expect(":")
+            body = self.expr()           # the body extends as far as possible
+            return ("sum", q, body)
+        if t[0] == "op" and t[1] == "(":
+            self.next()
+            e = self.expr()
+            self.expect(")")
+            return e
+        if t[0] == "id":
+            self.next()
+            if self.at("[", "op"):
+                subs = []
+                while self.at("[", "op"):
+                    self.next()
+                    subs.append(self.expr())
+                    self.expect("]")
+                return ("ref", t[1], subs)
+            if self.at("(", "op"):
+                self.next()
+                e = self.expr()
+                self.expect(")")
+                return ("call", t[1], e)
+            return ("name", t[1])
+        raise SpecError("line %d: expected an expression, found %r" % (t[2], t[1]))
+
+    # -- conditions
+    def cmp(self):
+        es = [self.expr()]
+        ops = []
+        while self.peek()[0] == "op" and self.peek()[1] in RELOPS:
+            ops.append(self.next()[1])
+            es.append(self.expr())
+        if not ops:
+            t = self.peek()
+            raise SpecError("line %d: expected a comparison" % t[2])
+        return (es, ops)
+
+    def cond(self):
+        c = [self.cmp()]
+        while self.at("and", "kw"):
+            self.next()
+            c.append(self.cmp())
+        return c
+
+    def range_(self):
+        line = self.peek()[2]
+        es, ops = self.cmp()
+        bad = SpecError("line %d: a range must look like 'i < n' or 'lo <= i < hi'" % line)
+        if len(ops) == 1 and ops[0] in ("<", "<=") and es[0][0] == "name":
+            return (es[0][1], ("int", 0), False, es[1], ops[0] == "<")
+        if len(ops) == 2 and all(o in ("<", "<=") for o in ops) and es[1][0] == "name":
+            return (es[1][1], es[0], ops[0] == "<", es[2], ops[1] == "<")
+        raise bad
+
+    def quant(self):
+        ranges = [self.range_()]
+        while self.at(",", "op"):
+            self.next()
+            ranges.append(self.range_())
+        cond = None
+        if self.at("|", "op") or self.at("where", "kw"):
+            self.next()
+            cond = self.cond()
+        return (ranges, cond)
+
+    # -- declarations
+    def dkind(self):
+        t = self.next()
+        if t[1] == "block" and t[0] == "kw":
+            return ("block", 0)
+        if t[1] == "identity" and t[0] == "kw":
+            return ("identity", 0)
+        if t[1] == "cyclic" and t[0] == "kw":
+            if self.at("(", "op"):
+                self.next()
+                b = self.integer()
+                self.expect(")")
+                if b <= 0:
+                    raise SpecError("line %d: block size must be positive" % t[2])
+                return ("bcyclic", b)
+            return ("cyclic", 0)
+        raise SpecError("line %d: expected a distribution kind, found %r" % (t[2], t[1]))
+
+    def ldim(self):
+        t = self.peek()
+        if t[0] == "op" and t[1] == "*":
+            self.next()
+            return ("star",)
+        if t[0] == "kw":
+            k = self.dkind()
+            if not self.at("over", "kw"):
+                raise SpecError("line %d: expected 'over'" % t[2])
+            self.next()
+            return ("inline", k, self.ident())
+        return ("named", self.ident())
+
+    def layout(self):
+        self.expect("layout")
+        name = self.ident()
+        self.expect(":")
+        dims = [self.ldim()]
+        while not self.at(";", "op"):
+            t = self.next()
+            if t != ("id", "x", t[2]):
+                raise SpecError("line %d: expected 'x' between layout dimensions" % t[2])
+            dims.append(self.ldim())
+        self.expect(";")
+        return (name, dims)
+
+    def stmt(self):
+        quant = None
+        if self.at("forall", "kw"):
+            self.next()
+            quant = self.quant()
+            self.expect(":")
+        lhs = self.expr()
+        if lhs[0] != "ref":
+            raise SpecError("line %d: the left-hand side must be an array element" % self.peek()[2])
+        self.expect("=")
+        rhs = self.expr()
+        work = None
+        if self.at("work", "kw"):
+            self.next()
+            work = self.expr()
+        self.expect(";")
+        return {"quant": quant, "lhs": lhs, "rhs": rhs, "work": work}
+
+    def spec(self):
+        s = {"params": [], "axes": [], "assume": [], "arrays": {}, "array_order": [],
+             "dists": {}, "dist_order": [], "layouts": {}, "candidates": [],
+             "supersteps": []}
+        while self.peek()[0] != "eof":
+            t = self.next()
+            kw = t[1] if t[0] == "kw" else None
+            if kw == "param":
+                s["params"].append(self.ident())
+                while self.at(",", "op"):
+                    self.next()
+                    s["params"].append(self.ident())
+                self.expect(";")
+            elif kw == "grid":
+                if s["axes"]:
+                    raise SpecError("line %d: a second grid" % t[2])
+                s["axes"].append(self.ident())
+                while self.at(",", "op"):
+                    self.next()
+                    s["axes"].append(self.ident())
+                self.expect(";")
+            elif kw == "assume":
+                s["assume"].append(self.cond())
+                while self.at(",", "op"):
+                    self.next()
+                    s["assume"].append(self.cond())
+                self.expect(";")
+            elif kw == "array":
+                while True:
+                    name = self.ident()
+                    ext = []
+                    while self.at("[", "op"):
+                        self.next()
+                        ext.append(self.expr())
+                        self.expect("]")
+                    size = 1
+                    if self.at("size", "kw"):
+                        self.next()
+                        size = self.integer()
+                    s["arrays"][name] = {"extents": ext, "size": size}
+                    s["array_order"].append(name)
+                    if not self.at(",", "op"):
+                        break
+                    self.next()
+                self.expect(";")
+            elif kw == "dist":
+                name = self.ident()
+                self.expect("=")
+                kinds = [self.dkind()]
+                while self.at("|", "op"):
+                    self.next()
+                    kinds.append(self.dkind())
+                if not self.at("over", "kw"):
+                    raise SpecError("line %d: expected 'over'" % t[2])
+                self.next()
+                axis = self.ident()
+                self.expect(";")
+                s["dists"][name] = {"kinds": kinds, "axis": axis}
+                s["dist_order"].append(name)
+            elif kw == "layout":
+                self.pos -= 1
+                name, dims = self.layout()
+                s["layouts"][name] = dims
+            elif kw == "candidate":
+                name = self.ident()
+                self.expect("{")
+                lays = {}
+                while not self.at("}", "op"):
+                    n, d = self.layout()
+                    lays[n] = d
+                self.expect("}")
+                s["candidates"].append((name, lays))
+            elif kw == "superstep":
+                name = self.ident()
+                self.expect("{")
+                stmts = []
+                while not self.at("}", "op"):
+                    stmts.append(self.stmt())
+                self.expect("}")
+                s["supersteps"].append((name, stmts))
+            elif kw == "import":
+                raise SpecError("line %d: import is not supported" % t[2])
+            else:
+                raise SpecError("line %d: unexpected %r" % (t[2], t[1]))
+        return s
+
+
+# ---------------------------------------------------------------------------
+# Evaluation
+
+
+def floordiv(a, b):
+    if b == 0:
+        raise SpecError("division by zero")
+    return a // b
+
+
+def kind_name(k):
+    if k[0] == "bcyclic":
+        return "cyclic(%d)" % k[1]
+    return k[0]
+
+
+def coordinate(kind, i, extent, p):
+    """Grid coordinate of index i of a dimension of this extent over an axis of size p."""
+    if kind[0] == "block":
+        return i // (-(-extent // p))        # blocks of ceil(extent/p)
+    if kind[0] == "cyclic":
+        return i % p
+    if kind[0] == "bcyclic":
+        return (i // kind[1]) % p
+    if kind[0] == "identity":
+        return i
+    raise AssertionError(kind)
+
+
+class Context:
+    """Values of the parameters and the resolved layouts of one candidate."""
+
+    def __init__(self, spec, values, dist_kinds, layouts):
+        self.spec = spec
+        self.values = values
+        self.dist_kinds = dist_kinds      # dist name -> kind in this candidate
+        self.axis_index = {a: i for i, a in enumerate(spec["axes"])}
+        self.extent = {}
+        for a in spec["array_order"]:
+            self.extent[a] = [self.eval(e, {}) for e in spec["arrays"][a]["extents"]]
+        # per array: list of (dim, kind, axis index, extent, axis size)
+        self.place = {}
+        for a in spec["array_order"]:
+            if a not in layouts:
+                raise SpecError("array %s has no layout" % a)
+            dims = layouts[a]
+            if len(dims) != len(self.extent[a]):
+                raise SpecError("layout of %s: %d dimensions for %d" % (a, len(dims), len(self.extent[a])))
+            pl = []
+            for d, ld in enumerate(dims):
+                if ld[0] == "star":
+                    continue
+                if ld[0] == "named":
+                    if ld[1] not in spec["dists"]:
+                        raise SpecError("unknown dist %s" % ld[1])
+                    kind = dist_kinds[ld[1]]
+                    axis = spec["dists"][ld[1]]["axis"]
+                else:
+                    kind, axis = ld[1], ld[2]
+                if axis not in self.axis_index:
+                    raise SpecError("unknown axis %s" % axis)
+                X = self.extent[a][d]
+                P = values[axis]
+                if kind[0] == "identity" and X != P:
+                    raise SpecError("identity over %s: extent %d of %s differs from %d" % (axis, X, a, P))
+                pl.append((d, kind, self.axis_index[axis], X, P))
+            if len({x[2] for x in pl}) != len(pl):
+                raise SpecError("layout of %s uses an axis twice" % a)
+            self.place[a] = pl
+        # extent of the index a dist predicate d(e) maps: the extent of the
+        # dimensions distributed by d (the first array in declaration order
+        # when they differ; a warning says so, since block depends on it)
+        self.pred_extent = {}
+        for dn in spec["dist_order"]:
+            exts = []
+            for a in spec["array_order"]:
+                for d, ld in enumerate(layouts[a]):
+                    if ld[0] == "named" and ld[1] == dn:
+                        exts.append((a, self.extent[a][d]))
+            if exts:
+                self.pred_extent[dn] = exts[0][1]
+                if len({x[1] for x in exts}) > 1 and dist_kinds[dn][0] == "block":
+                    sys.stderr.write("bspenum: warning: dist %s splits extents %s; its predicate "
+                                     "uses %s's (%d)\n" % (dn, exts, exts[0][0], exts[0][1]))
+        self.ncoords = len(spec["axes"])
+
+    def owner(self, a, idx):
+        c = [0] * self.ncoords
+        for d, kind, ax, X, P in self.place[a]:
+            c[ax] = coordinate(kind, idx[d], X, P)
+        return tuple(c)
+
+    # -- integer expressions (affine parts, bounds, conditions, work weights)
+    def eval(self, e, env):
+        t = e[0]
+        if t == "int":
+            return e[1]
+        if t == "name":
+            n = e[1]
+            if n in env:
+                return env[n]
+            if n in self.values:
+                return self.values[n]
+            raise SpecError("no value for %s" % n)
+        if t == "neg":
+            return -self.eval(e[1], env)
+        if t == "bin":
+            a = self.eval(e[2], env)
+            b = self.eval(e[3], env)
+            op = e[1]
+            if op == "+":
+                return a + b
+            if op == "-":
+                return a - b
+            if op == "*":
+                return a * b
+            if op == "/":
+                return floordiv(a, b)
+            if op == "%":
+                if b == 0:
+                    raise SpecError("modulo by zero")
+                return a % b
+        if t == "call":
+            dn = e[1]
+            if dn not in self.dist_kinds:
+                raise SpecError("%s is not a dist" % dn)
+            axis = self.spec["dists"][dn]["axis"]
+            kind = self.dist_kinds[dn]
+            if kind[0] == "block" and dn not in self.pred_extent:
+                raise SpecError("block dist %s in a predicate distributes no array: no extent" % dn)
+            return coordinate(kind, self.eval(e[2], env), self.pred_extent.get(dn, 0),
+                              self.values[axis])
+        raise SpecError("not an integer expression: %r" % (e,))
+
+    def holds(self, cond, env):
+        if cond is None:
+            return True
+        for es, ops in cond:
+            vals = [self.eval(x, env) for x in es]
+            for k, op in enumerate(ops):
+                a, b = vals[k], vals[k + 1]
+                ok = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b,
+                      "==": a == b, "!=": a != b}[op]
+                if not ok:
+                    return False
+        return True
+
+    def points(self, quant, env):
+        """Every binding of the quantifier's variables (extending env) that satisfies its condition."""
+        if quant is None:
+            yield dict(env)
+            return
+        ranges, cond = quant
+
+        def rec(k, cur):
+            if k == len(ranges):
+                if self.holds(cond, cur):
+                    yield dict(cur)
+                return
+            var, lo, lo_strict, hi, hi_strict = ranges[k]
+            a = self.eval(lo, cur) + (1 if lo_strict else 0)
+            b = self.eval(hi, cur) + (0 if hi_strict else 1)
+            for v in range(a, b):
+                cur[var] = v
+                yield from rec(k + 1, cur)
+            cur.pop(var, None)
+
+        yield from rec(0, dict(env))
+
+    # -- right-hand sides: elements read, and work
+    def reads(self, e, env, out):
+        t = e[0]
+        if t == "ref":
+            out.add((e[1], tuple(self.eval(s, env) for s in e[2])))
+        elif t == "neg":
+            self.reads(e[1], env, out)
+        elif t == "bin":
+            self.reads(e[2], env, out)
+            self.reads(e[3], env, out)
+        elif t == "sum":
+            for pt in self.points(e[1], env):
+                self.reads(e[2], pt, out)
+        elif t == "call":
+            raise SpecError("a distribution predicate outside a condition")
+
+    def terms(self, e, env):
+        t = e[0]
+        if t == "bin" and e[1] in ("+", "-"):
+            return self.terms(e[2], env) + self.terms(e[3], env)
+        if t == "neg":
+            return self.terms(e[1], env)
+        if t == "sum":
+            return sum(self.terms(e[2], pt) for pt in self.points(e[1], env))
+        return 1
+
+    def flops(self, e, env):
+        t = e[0]
+        if t == "bin":
+            return 1 + self.flops(e[2], env) + self.flops(e[3], env)
+        if t == "neg":
+            return 1 + self.flops(e[1], env)
+        if t == "sum":
+            return sum(1 + self.flops(e[2], pt) for pt in self.points(e[1], env))
+        return 0
+
+    def check_bounds(self, a, idx):
+        ext = self.extent[a]
+        if len(idx) != len(ext) or any(not (0 <= i < x) for i, x in zip(idx, ext)):
+            raise SpecError("%s%s is out of bounds (extents %s)" % (a, list(idx), ext))
+
+
+def candidates(spec):
+    """[(name, dist kinds, layouts)] in bspcost's order."""
+    alts = [d for d in spec["dist_order"] if len(spec["dists"][d]["kinds"]) > 1]
+    combos = []
+    for choice in itertools.product(*[spec["dists"][d]["kinds"] for d in alts]):
+        kinds = {d: spec["dists"][d]["kinds"][0] for d in spec["dist_order"]}
+        kinds.update(zip(alts, choice))
+        name = ",".join("%s=%s" % (d, kind_name(k)) for d, k in zip(alts, choice))
+        combos.append((name, kinds))
+    out = []
+    if spec["candidates"]:
+        for cname, lays in spec["candidates"]:
+            layouts = dict(spec["layouts"])
+            layouts.update(lays)
+            for name, kinds in combos:
+                out.append((cname + "/" + name if name else cname, kinds, layouts))
+    else:
+        for name, kinds in combos:
+            out.append((name or "default", kinds, dict(spec["layouts"])))
+    return out
+
+
+def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False):
+    axes = spec["axes"]
+    procs = list(itertools.product(*[range(values[a]) for a in axes]))
+    g = values.get("g", 0)
+    l = values.get("l", 0)
+    result = []
+    for cname, kinds, layouts in candidates(spec):
+        ctx = Context(spec, values, kinds, layouts)
+        steps = []
+        total = 0
+        for sname, stmts in spec["supersteps"]:
+            work = {q: 0 for q in procs}
+            use = {q: set() for q in procs}
+            for st in stmts:
+                for env in ctx.points(st["quant"], {}):
+                    lhs = st["lhs"]
+                    lidx = tuple(ctx.eval(s, env) for s in lhs[2])
+                    ctx.check_bounds(lhs[1], lidx)
+                    q = ctx.owner(lhs[1], lidx)
+                    rd = set()
+                    ctx.reads(st["rhs"], env, rd)
+                    for a, idx in rd:
+                        ctx.check_bounds(a, idx)
+                    use[q] |= rd
+                    if st["work"] is not None:
+                        work[q] += ctx.eval(st["work"], env)
+                    elif flops:
+                        work[q] += ctx.flops(st["rhs"], env)
+                    else:
+                        work[q] += ctx.terms(st["rhs"], env)
+            fin = {q: 0 for q in procs}
+            fout = {q: 0 for q in procs}
+            for q in procs:
+                for a, idx in use[q]:
+                    o = ctx.owner(a, idx)
+                    if o != q:
+                        wgt = 1 if elements else spec["arrays"][a]["size"]
+                        fin[q] += wgt
+                        fout[o] += wgt
+            w = max(work.values())
+            h_in = max(fin.values())
+            h_out = max(fout.values())
+            if h_sum:
+                h = max(fin[q] + fout[q] for q in procs)
+            else:
+                h = max(max(fin[q], fout[q]) for q in procs)
+            ncom = sum(fin.values())
+            cost = w + h * g + l
+            total += cost
+            if detail:
+                sys.stderr.write("%s / %s\n" % (cname, sname))
+                for q in procs:
+                    sys.stderr.write("  q=%s work=%d fan_in=%d fan_out=%d\n"
+                                     % (q, work[q], fin[q], fout[q]))
+            steps.append({"name": sname, "w": w, "h": h, "h_in": h_in, "h_out": h_out,
+                          "ncom": ncom, "cost": cost})
+        result.append({"name": cname, "supersteps": steps, "cost": total})
+    return {"candidates": result}
+
+
+def check_values(spec, values):
+    for n in spec["params"] + spec["axes"]:
+        if n not in values:
+            raise SpecError("no value for %s (give -D %s=...)" % (n, n))
+        if values[n] < 1:
+            raise SpecError("%s = %d: every size is at least 1" % (n, values[n]))
+    ctx_vals = dict(values)
+
+    class Plain(Context):
+        def __init__(self):
+            self.spec = spec
+            self.values = ctx_vals
+            self.dist_kinds = {}
+
+    c = Plain()
+    for k, cond in enumerate(spec["assume"]):
+        if not c.holds(cond, {}):
+            raise SpecError("the values break assumption %d" % (k + 1))
+    for a in spec["array_order"]:
+        for e in spec["arrays"][a]["extents"]:
+            if c.eval(e, {}) < 1:
+                raise SpecError("array %s: an extent is less than 1" % a)
+
+
+def main(argv):
+    path = None
+    values = {}
+    opts = {"h_sum": False, "flops": False, "elements": False, "detail": False}
+    i = 0
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-D", "--define"):
+            i += 1
+            a = "-D" + argv[i]
+        if a.startswith("-D"):
+            name, _, v = a[2:].partition("=")
+            values[name] = int(v)
+        elif a == "--h-sum":
+            opts["h_sum"] = True
+        elif a == "--h":
+            i += 1
+            opts["h_sum"] = argv[i] == "sum"
+        elif a == "--flops":
+            opts["flops"] = True
+        elif a == "--work":
+            i += 1
+            opts["flops"] = argv[i] == "flops"
+        elif a == "--elements":
+            opts["elements"] = True
+        elif a == "--detail":
+            opts["detail"] = True
+        elif a in ("-h", "--help"):
+            print(__doc__)
+            return 0
+        elif a.startswith("-") and a != "-":
+            sys.stderr.write("bspenum: unknown option %s\n" % a)
+            return 2
+        else:
+            path = a
+        i += 1
+    if path is None:
+        sys.stderr.write("usage: bspenum.py SPEC.bsp -D name=value ... [--h-sum] [--flops]\n")
+        return 2
+    try:
+        text = sys.stdin.read() if path == "-" else open(path).read()
+        spec = Parser(tokenize(text)).spec()
+        check_values(spec, values)
+        res = analyze(spec, values, **opts)
+    except SpecError as e:
+        sys.stderr.write("bspenum: %s: %s\n" % (path, e))
+        return 1
+    json.dump(res, sys.stdout)
+    sys.stdout.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""compare.py BIN: bspcost's values against bspenum.py's brute force.
+
+For every examples/*.bsp (and tests/brute/specs/*.bsp) and a few small points per example (mostly sizes that
+the axes do not divide), runs `BIN -f json -D ...` and bspenum.py with the same
+values, and compares every candidate's w, h, h_in, h_out, ncom and cost, per
+superstep and in total.  One line per mismatch, then `N passed, N failed`
+(one case per spec x point x mode); exit status 1 if any case failed.
+
+Environment:
+  POINTS_LIMIT=k   at most k points per spec
+  MODES=list       comma-separated among plain, hsum (--h sum), flops
+                   (--work flops), both, grid (--grid AxB and -D the sizes only);
+                   default plain; MODES=all for every one
+  FORMULAS=0       do not check the formulas (by default each formula is
+                   evaluated at the point, exactly, when the point satisfies
+                   the candidate's 'X divides Y' assumptions, and compared)
+  SPECS=list       only these specs (base names, e.g. matmul,stencil1d)
+  RANDOM_POINTS=k  also k random points per spec (sizes 1..12, axes 1..4) that
+                   satisfy its assumptions; SEED=s chooses them (default 1)
+  TIMEOUT=s        seconds allowed to one run of BIN (default 600)
+  VERBOSE=1        print each case as it runs
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+import bspenum  # noqa: E402
+import formula  # noqa: E402
+
+G, L = 3, 11
+QUANTITIES = ("w", "h", "h_in", "h_out", "ncom", "cost")
+
+# Hand-picked points: mostly not divisible, some sizes equal to the axis, one
+# divisible point each.  Every point satisfies the spec's `assume`.
+POINTS = {
+    "broadcast": [  # assume n >= P, n % P == 0
+        {"n": 6, "P": 3}, {"n": 4, "P": 4}, {"n": 10, "P": 5}, {"n": 12, "P": 4},
+        {"n": 5, "P": 1}, {"n": 14, "P": 2}, {"n": 8, "P": 8}, {"n": 8, "P": 2},
+    ],
+    "matmul": [  # assume m >= M, n >= N, o >= M, o >= N
+        {"m": 5, "n": 6, "o": 7, "M": 2, "N": 3}, {"m": 7, "n": 5, "o": 4, "M": 3, "N": 2},
+        {"m": 3, "n": 3, "o": 3, "M": 3, "N": 3}, {"m": 4, "n": 7, "o": 5, "M": 4, "N": 1},
+        {"m": 2, "n": 5, "o": 4, "M": 1, "N": 4}, {"m": 6, "n": 6, "o": 6, "M": 2, "N": 2},
+        {"m": 5, "n": 4, "o": 3, "M": 3, "N": 3},
+    ],
+    "matmul2": [  # assume m > M, n > M, n > N, o > N
+        {"m": 5, "n": 6, "o": 7, "M": 2, "N": 3}, {"m": 4, "n": 5, "o": 5, "M": 3, "N": 4},
+        {"m": 3, "n": 3, "o": 2, "M": 2, "N": 1}, {"m": 7, "n": 4, "o": 4, "M": 1, "N": 3},
+        {"m": 6, "n": 8, "o": 8, "M": 2, "N": 2}, {"m": 5, "n": 7, "o": 9, "M": 4, "N": 2},
+    ],
+    "stencil1d": [  # assume n >= 2*P
+        {"n": 7, "P": 3}, {"n": 6, "P": 3}, {"n": 9, "P": 4}, {"n": 10, "P": 2},
+        {"n": 3, "P": 1}, {"n": 13, "P": 5}, {"n": 16, "P": 8}, {"n": 11, "P": 3},
+    ],
+    "stencil2d": [  # assume n >= 2*M, m >= 2*N
+        {"n": 7, "m": 9, "M": 3, "N": 2}, {"n": 5, "m": 5, "M": 2, "N": 2},
+        {"n": 4, "m": 6, "M": 2, "N": 3}, {"n": 9, "m": 4, "M": 4, "N": 1},
+        {"n": 3, "m": 8, "M": 1, "N": 4}, {"n": 8, "m": 8, "M": 2, "N": 2},
+    ],
+    "features": [  # tests/brute/specs: assume n >= 2*P, m >= Q + 1, m >= R
+        {"n": 6, "m": 4, "P": 2, "Q": 3, "R": 2}, {"n": 7, "m": 5, "P": 3, "Q": 2, "R": 3},
+        {"n": 4, "m": 2, "P": 1, "Q": 1, "R": 1}, {"n": 9, "m": 4, "P": 2, "Q": 2, "R": 4},
+        {"n": 5, "m": 3, "P": 2, "Q": 2, "R": 3},
+    ],
+    "transpose": [  # assume m >= M, n >= N
+        {"m": 5, "n": 6, "M": 2, "N": 3}, {"m": 3, "n": 3, "M": 3, "N": 3},
+        {"m": 7, "n": 4, "M": 2, "N": 4}, {"m": 6, "n": 5, "M": 3, "N": 1},
+        {"m": 4, "n": 4, "M": 2, "N": 2}, {"m": 1, "n": 7, "M": 1, "N": 3},
+    ],
+}
+
+MODES = {
+    "plain": ([], {}),
+    "hsum": (["--h", "sum"], {"h_sum": True}),
+    "flops": (["--work", "flops"], {"flops": True}),
+    "both": (["--h", "sum", "--work", "flops"], {"h_sum": True, "flops": True}),
+    "grid": ([], {}),   # --grid with the point's axes, -D the sizes
+}
+
+
+def generated_points(spec, count=5):
+    """Small points satisfying the assumptions, for specs without a table entry:
+    axes 1..4 and sizes 1..9, preferring sizes that no axis divides."""
+    import itertools
+    names = spec["params"] + spec["axes"]
+    found = []
+    ranges = [range(1, 10) if n in spec["params"] else range(1, 5) for n in names]
+    for vals in itertools.product(*ranges):
+        v = dict(zip(names, vals))
+        try:
+            bspenum.check_values(spec, v)
+            for cname, kinds, layouts in bspenum.candidates(spec):
+                bspenum.Context(spec, v, kinds, layouts)   # identity extents
+        except bspenum.SpecError:
+            continue
+        nondiv = sum(1 for p in spec["params"] for a in spec["axes"] if v[p] % v[a])
+        procs = 1
+        for a in spec["axes"]:
+            procs *= v[a]
+        found.append((-(nondiv > 0), -min(procs, 6), sum(vals), vals, v))
+    found.sort(key=lambda t: t[:4])
+    out, seen_axes = [], set()
+    for t in found:                   # vary the grid shape first
+        key = tuple(t[4][a] for a in spec["axes"])
+        if key not in seen_axes:
+            seen_axes.add(key)
+            out.append(t[4])
+        if len(out) == count:
+            break
+    return out
+
+
+def random_points(spec, count, seed):
+    """COUNT random points satisfying the assumptions: sizes 1..12, axes 1..4."""
+    import random
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count * 200):
+        v = {n: rng.randint(1, 12) for n in spec["params"]}
+        v.update({a: rng.randint(1, 4) for a in spec["axes"]})
+        try:
+            bspenum.check_values(spec, v)
+            for cname, kinds, layouts in bspenum.candidates(spec):
+                bspenum.Context(spec, v, kinds, layouts)
+        except bspenum.SpecError:
+            continue
+        if v not in out:
+            out.append(v)
+        if len(out) == count:
+            break
+    return out
+
+
+def defines(point):
+    out = []
+    for k, v in point.items():
+        out += ["-D", "%s=%d" % (k, v)]
+    return out
+
+
+def assumptions_hold(assumptions, env):
+    """True when every 'A divides B' assumption holds at env; None when one is not understood."""
+    for a in assumptions:
+        m = re.match(r"^(.*) divides (.*)$", a)
+        if not m:
+            return None
+        try:
+            d = formula.evaluate(m.group(1), env)
+            x = formula.evaluate(m.group(2), env)
+        except (ValueError, ZeroDivisionError):
+            return None
+        if d == 0 or x % d != 0:
+            return False
+    return True
+
+
+def run_bin(cmd):
+    try:
+        return subprocess.run(cmd, capture_output=True, text=True,
+                              timeout=float(os.environ.get("TIMEOUT", "600")))
+    except subprocess.TimeoutExpired:
+        return None
+
+
+def run_case(binary, path, point, mode):
+    """(mismatches, notes, command): the case passes when mismatches is empty."""
+    flags, opts = MODES[mode]
+    vals = dict(point, g=G, l=L)
+    spec = bspenum.Parser(bspenum.tokenize(open(path).read())).spec()
+    if mode == "grid":
+        flags = ["--grid", "x".join(str(point[a]) for a in spec["axes"])]
+        vals = {k: v for k, v in vals.items() if k not in spec["axes"]}
+    cmd = [binary, "-f", "json"] + flags + defines(vals) + [path]
+    shown = " ".join(cmd)
+    p = run_bin(cmd)
+    if p is None:
+        return ["bspcost timed out"], [], shown
+    bad = []
+    status = None
+    if p.returncode != 0:
+        err = (p.stderr.strip().splitlines() or ["(nothing on stderr)"])[0]
+        status = "bspcost exit status %d (%s)" % (p.returncode, err)
+    try:
+        got = json.loads(p.stdout)
+    except ValueError as e:
+        return [status or "bspcost exit status 0", "bspcost printed no JSON (%s)" % e], [], shown
+    env = dict(point, g=G, l=L)
+    want = bspenum.analyze(spec, env, **opts)
+
+    gnames = [c["name"] for c in got["candidates"]]
+    wnames = [c["name"] for c in want["candidates"]]
+    if gnames != wnames:
+        bad.append("candidate list differs: bspcost %s, bspenum %s" % (gnames, wnames))
+    gc = {c["name"]: c for c in got["candidates"]}
+    notes = []
+    for wc in want["candidates"]:
+        c = gc.get(wc["name"])
+        if c is None:
+            continue
+        steps = {s["name"]: {q: s.get(q, {}).get("value") for q in QUANTITIES}
+                 for s in c.get("supersteps", [])}
+        total = c.get("cost", {}).get("value")
+        if "supersteps" not in c or c.get("values", "ok") != "ok":
+            # bspcost(1): with every value given, each candidate has its values
+            # (formula or not), or says why not
+            bad.append("candidate %s: no values (%s)"
+                       % (wc["name"], c.get("values_reason") or c.get("reason", "no reason")))
+        for ws in wc["supersteps"]:
+            s = steps.get(ws["name"])
+            if s is None:
+                if steps:
+                    bad.append("candidate %s: superstep %s has no values in bspcost"
+                               % (wc["name"], ws["name"]))
+                continue
+            for q in QUANTITIES:
+                if s.get(q) != ws[q]:
+                    bad.append("candidate %s superstep %s %s: bspcost %s, bspenum %s"
+                               % (wc["name"], ws["name"], q, s.get(q), ws[q]))
+        if steps and total != wc["cost"]:
+            bad.append("candidate %s total cost: bspcost %s, bspenum %s" % (wc["name"], total, wc["cost"]))
+        # the formulas, where the point satisfies the candidate's assumptions
+        if os.environ.get("FORMULAS", "1") != "1" or "supersteps" not in c:
+            continue
+        if not assumptions_hold(c.get("assumptions", []), env):
+            continue
+        fsteps = {s["name"]: s for s in c["supersteps"]}
+        for ws in wc["supersteps"]:
+            s = fsteps.get(ws["name"], {})
+            for q in QUANTITIES:
+                f = s.get(q, {}).get("formula")
+                if f is None:
+                    continue
+                try:
+                    v = formula.evaluate(f, env)
+                except (ValueError, ZeroDivisionError) as e:
+                    bad.append("candidate %s superstep %s %s: formula not evaluated (%s): %s"
+                               % (wc["name"], ws["name"], q, e, f))
+                    continue
+                if v != ws[q]:
+                    bad.append("candidate %s superstep %s %s: formula gives %s, bspenum %s"
+                               % (wc["name"], ws["name"], q, v, ws[q]))
+        f = c.get("cost", {}).get("formula")
+        if f is not None:
+            try:
+                v = formula.evaluate(f, env)
+                if v != wc["cost"]:
+                    bad.append("candidate %s total cost: formula gives %s, bspenum %s"
+                               % (wc["name"], v, wc["cost"]))
+            except (ValueError, ZeroDivisionError) as e:
+                bad.append("candidate %s total cost: formula not evaluated (%s)" % (wc["name"], e))
+    if status:
+        # bspcost(1): with every value given, exit status 0 when every value
+        # was computed
+        bad.insert(0, status)
+    return bad, notes, shown
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.stderr.write("usage: compare.py BIN\n")
+        return 2
+    binary = argv[0]
+    limit = int(os.environ["POINTS_LIMIT"]) if os.environ.get("POINTS_LIMIT") else None
+    modes = [m for m in os.environ.get("MODES", "plain").split(",") if m]
+    if modes == ["all"]:
+        modes = list(MODES)
+    for m in modes:
+        if m not in MODES:
+            sys.stderr.write("compare.py: unknown mode %s\n" % m)
+            return 2
+    only = [s for s in os.environ.get("SPECS", "").split(",") if s]
+    verbose = os.environ.get("VERBOSE") == "1"
+    specs = []
+    for d in (os.path.join(ROOT, "examples"), os.path.join(HERE, "specs")):
+        if os.path.isdir(d):
+            specs += [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith(".bsp")]
+    passed = failed = 0
+    for path in specs:
+        base = os.path.basename(path)[:-4]
+        if only and base not in only:
+            continue
+        rel = os.path.relpath(path, os.getcwd())
+        pts = POINTS.get(base)
+        if pts is None:
+            spec = bspenum.Parser(bspenum.tokenize(open(path).read())).spec()
+            pts = generated_points(spec)
+        if limit is not None:
+            pts = pts[:limit]
+        if os.environ.get("RANDOM_POINTS"):
+            spec = bspenum.Parser(bspenum.tokenize(open(path).read())).spec()
+            pts = pts + random_points(spec, int(os.environ["RANDOM_POINTS"]),
+                                      int(os.environ.get("SEED", "1")))
+        for pt in pts:
+            for mode in modes:
+                t0 = time.time()
+                try:
+                    bad, notes, shown = run_case(binary, rel, pt, mode)
+                except bspenum.SpecError as e:
+                    bad, notes, shown = ["bspenum: %s" % e], [], ""
+                where = "%s %s%s" % (base, " ".join("%s=%d" % kv for kv in pt.items()),
+                                     "" if mode == "plain" else " [%s]" % mode)
+                if verbose:
+                    sys.stderr.write("%s: %s (%.1fs)\n" % (where, "FAIL" if bad else "ok",
+                                                           time.time() - t0))
+                for b in bad:
+                    print("MISMATCH %s: %s" % (where, b))
+                for b in notes:
+                    print("NOTE %s: %s" % (where, b))
+                if bad:
+                    print("  reproduce: %s" % shown)
+                    print("  bspenum:   python3 %s %s%s %s" % (
+                        os.path.relpath(os.path.join(HERE, "bspenum.py"), os.getcwd()),
+                        " ".join(MODES[mode][0]) + " " if MODES[mode][0] else "",
+                        " ".join(defines(dict(pt, g=G, l=L))), rel))
+                    failed += 1
+                else:
+                    passed += 1
+                sys.stdout.flush()
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""large.py BIN: the values counted directly at real sizes against the formulas.
+
+Enumeration cannot reach n = 2^40, so at such sizes the direct values are
+checked against the other exact result bspcost has: each candidate's symbolic
+formula, evaluated here exactly (formula.py, written independently of bspcost's
+own evaluator) wherever the point satisfies the candidate's assumptions.  The
+points below divide evenly, so that every formula applies.  One case per spec
+and point; ends with `N passed, N failed`, exit status 1 if any failed.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+import formula  # noqa: E402
+from compare import assumptions_hold  # noqa: E402
+
+QUANTITIES = ("w", "h", "h_in", "h_out", "ncom", "cost")
+G, L = 4, 1000
+
+POINTS = [
+    ("stencil1d", {"n": 2**40, "P": 65536}),
+    ("stencil1d", {"n": 2**20, "P": 1024}),
+    ("broadcast", {"n": 2**30, "P": 4096}),
+    ("stencil2d", {"n": 4096, "m": 4096, "M": 64, "N": 64}),
+    ("stencil2d", {"n": 2**20, "m": 2**20, "M": 1024, "N": 4}),
+    ("matmul", {"m": 2**20, "n": 2**20, "o": 2**20, "M": 4, "N": 4}),
+    ("matmul2", {"m": 2**16, "n": 2**16, "o": 2**16, "M": 8, "N": 8}),
+    ("pdgemm", {"m": 2048, "n": 2048, "k": 2048, "M": 8, "N": 8}),
+    ("pdgemm", {"m": 2**20, "n": 2**20, "k": 2**20, "M": 32, "N": 32}),
+]
+
+
+def check(binary, spec, point):
+    path = os.path.join(ROOT, "examples", spec + ".bsp")
+    env = dict(point, g=G, l=L)
+    cmd = [binary, "-f", "json"] + ["-D%s=%d" % kv for kv in sorted(env.items())] + [path]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    bad = []
+    if p.returncode != 0:
+        bad.append("exit status %d: %s" % (p.returncode, p.stderr.strip()[:200]))
+    try:
+        report = json.loads(p.stdout)
+    except ValueError:
+        return bad + ["no JSON"], " ".join(cmd)
+    compared = 0
+    for c in report["candidates"]:
+        if c.get("values") != "ok" or "supersteps" not in c:
+            bad.append("candidate %s: no values (%s)" % (c["name"], c.get("values_reason")))
+            continue
+        if c.get("status") != "ok" or not assumptions_hold(c.get("assumptions", []), env):
+            continue
+        items = [(s["name"], q, s[q]) for s in c["supersteps"] for q in QUANTITIES]
+        items.append(("total", "cost", c["cost"]))
+        for step, q, x in items:
+            if x.get("formula") is None:
+                continue
+            want = formula.evaluate(x["formula"], env)
+            compared += 1
+            if x.get("value") != want:
+                bad.append("candidate %s %s %s: value %s, formula %s"
+                           % (c["name"], step, q, x.get("value"), want))
+    if compared == 0:
+        bad.append("no formula applies at this point: nothing compared")
+    return bad, " ".join(cmd)
+
+
+def main(argv):
+    if len(argv) != 2:
+        print("usage: large.py BIN", file=sys.stderr)
+        return 2
+    passed = failed = 0
+    for spec, point in POINTS:
+        bad, cmd = check(argv[1], spec, point)
+        if bad:
+            failed += 1
+            for b in bad:
+                print("MISMATCH %s %s: %s" % (spec, point, b))
+            print("  reproduce: " + cmd)
+        else:
+            passed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
