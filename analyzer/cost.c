@@ -169,6 +169,16 @@ static enum cost_status from_count(enum count_status st)
 	return st == COUNT_REFUSED ? COST_REFUSED : COST_FAILED;
 }
 
+/* A maximum of WHAT over OVER ("the processes", "the elements") had no exact
+ * route (ST, REASON taken): the candidate is refused or fails with the reason. */
+static void max_failed(struct job *j, enum count_status st, char *reason, const char *what,
+		       const char *over)
+{
+	char where[96];
+	snprintf(where, sizeof(where), "%s: maximum over %s", what, over);
+	job_fail(j, from_count(st), reason, where);
+}
+
 /* The number of points of SET, a set over the parameters (and the coordinates
  * moved to parameters), as an ISL quasi-polynomial; NULL after a failure. */
 static __isl_give isl_pw_qpolynomial *count(struct job *j, __isl_take isl_set *set,
@@ -257,9 +267,7 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	if (st == COUNT_EXACT) {
 		fm = formula_from_pw_qpolynomial_zero_outside(r);
 	} else {
-		char over[64];
-		snprintf(over, sizeof(over), "%s: maximum over the processes", what);
-		job_fail(j, from_count(st), reason, over);
+		max_failed(j, st, reason, what, "the processes");
 		reason = NULL;
 	}
 	free(reason);
@@ -282,10 +290,10 @@ static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 	return fm;
 }
 
-/* { q -> [q' -> e] : q' uses e remotely, q owns e } */
-static __isl_give isl_map *sends(__isl_keep isl_map *remote, __isl_keep isl_map *own)
+/* { q -> [q' -> e] : (q', e) in USES, q owns e }; USES the remote uses, or all */
+static __isl_give isl_map *sends(__isl_keep isl_map *uses, __isl_keep isl_map *own)
 {
-	isl_map *pairs = isl_map_range_map(isl_map_copy(remote)); /* [q' -> e] -> e */
+	isl_map *pairs = isl_map_range_map(isl_map_copy(uses));   /* [q' -> e] -> e */
 	pairs = isl_map_apply_range(pairs, isl_map_copy(own));    /* [q' -> e] -> q */
 	return isl_map_reverse(pairs);
 }
@@ -354,9 +362,7 @@ static struct formula *max_over_elements(struct job *j, __isl_take isl_pw_qpolyn
 	isl_pw_qpolynomial_free(n);
 	isl_set_free(range);
 	if (st != COUNT_EXACT) {
-		char over[64];
-		snprintf(over, sizeof(over), "%s: maximum over the elements", what);
-		job_fail(j, from_count(st), reason, over);
+		max_failed(j, st, reason, what, "the elements");
 		return NULL;
 	}
 	free(reason);
@@ -599,9 +605,7 @@ static __isl_give isl_val *max_values(struct job *j, __isl_keep isl_pw_qpolynomi
 	enum count_status st = count_max_values(j->engine, f, box, MAX_PROCESSES, &v, &reason);
 	isl_set_free(box);
 	if (st != COUNT_EXACT) {
-		char over[64];
-		snprintf(over, sizeof(over), "%s: maximum over the processes", what);
-		job_fail(j, from_count(st), reason, over);
+		max_failed(j, st, reason, what, "the processes");
 		return NULL;
 	}
 	free(reason);
@@ -637,8 +641,7 @@ static __isl_give isl_pw_qpolynomial *difference(struct job *j, __isl_take isl_p
  * union of many pieces; these sets stay as simple as the layouts):
  *   self(q)    = |used by q and owned by q|
  *   fan_in(q)  = |used by q| - self(q)
- *   fan_out(q) = |{(q', e) : q' uses e, q owns e}| - self(q), the pairs built
- *                directly (step_relations.readers)
+ *   fan_out(q) = |{(q', e) : q' uses e, q owns e}| - self(q)
  *   NCom       = |{(q, e) : q uses e}| - |{(q, e) : q uses e, q owns e}| */
 static void count_step_direct(struct job *j, const struct step_relations *r, struct per_process *p)
 {
@@ -653,7 +656,7 @@ static void count_step_direct(struct job *j, const struct step_relations *r, str
 			j, count(j, per_process(isl_map_copy(r->use[a]), j->naxes), name),
 			self ? isl_pw_qpolynomial_copy(self) : NULL);
 		isl_pw_qpolynomial *out = difference(
-			j, count(j, per_process(isl_map_copy(r->readers[a]), j->naxes), name), self);
+			j, count(j, per_process(sends(r->use[a], r->own[a]), j->naxes), name), self);
 		isl_pw_qpolynomial *ncom = difference(
 			j, count(j, isl_map_wrap(isl_map_copy(r->use[a])), name),
 			count(j, isl_map_wrap(mine), name));
@@ -724,7 +727,7 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 						  isl_map_reverse(isl_map_copy(r->own[a])));
 		isl_val *self = count_at(j, per_process(mine, j->naxes), q, name);
 		isl_val *used = count_at(j, per_process(isl_map_copy(r->use[a]), j->naxes), q, name);
-		isl_val *pairs = count_at(j, per_process(isl_map_copy(r->readers[a]), j->naxes), q, name);
+		isl_val *pairs = count_at(j, per_process(sends(r->use[a], r->own[a]), j->naxes), q, name);
 		in = isl_val_add(in, isl_val_sub(used, isl_val_copy(self)));
 		out = isl_val_add(out, isl_val_sub(pairs, self));
 	}

@@ -30,9 +30,7 @@ struct frame {
 	const struct model *m;
 	const struct model_candidate *c;
 	const struct model_values *v;
-	int nq;                  /* the number of coordinates of a process */
-	int nc, ne, nx;          /* dimensions: coordinates (of one or two
-				  * processes), element, variables */
+	int nq, ne, nx;          /* dimensions: coordinates, element, variables */
 	const int *vidx;         /* the statement number of each variable */
 	isl_space *space;        /* the set space [q, e, x] */
 };
@@ -105,7 +103,7 @@ static __isl_give isl_aff *frame_aff(const struct frame *f, const struct model_a
 		int pos = -1;
 		for (int k = 0; k < f->nx && pos < 0; k++)
 			if (f->vidx[k] == t->index)
-				pos = f->nc + f->ne + k;
+				pos = f->nq + f->ne + k;
 		if (pos < 0) {
 			aff = isl_aff_free(aff);
 			break;
@@ -180,10 +178,10 @@ static __isl_give isl_set *space_set(const struct frame *f, const struct model_s
 	return acc;
 }
 
-/* The coordinates starting at dimension AT own element SUBS (kept) of array A:
+/* The coordinates (the first dimensions) own element SUBS (kept) of array A:
  * along each axis, the dimension of A's layout spread over it decides, and an
  * axis no dimension uses is coordinate 0. */
-static __isl_give isl_set *owner_set(const struct frame *f, int at, int a, isl_aff *const subs[])
+static __isl_give isl_set *owner_set(const struct frame *f, int a, isl_aff *const subs[])
 {
 	const struct model_array *arr = &f->m->arrays[a];
 	isl_set *acc = isl_set_universe(isl_space_copy(f->space));
@@ -192,26 +190,25 @@ static __isl_give isl_set *owner_set(const struct frame *f, int at, int a, isl_a
 		for (int d = 0; d < arr->ndims; d++)
 			if (f->c->layout[a][d].kind != DIST_NONE && f->c->layout[a][d].axis == ax)
 				dim = d;
-		acc = isl_set_intersect(acc, coord_range(dim_aff(f, at + ax), f->v->sizes[ax]));
+		acc = isl_set_intersect(acc, coord_range(dim_aff(f, ax), f->v->sizes[ax]));
 		if (dim < 0) {
-			acc = isl_set_intersect(acc, zero(dim_aff(f, at + ax)));
+			acc = isl_set_intersect(acc, zero(dim_aff(f, ax)));
 			continue;
 		}
 		acc = isl_set_intersect(acc, owns(f, &f->c->layout[a][dim], isl_aff_copy(subs[dim]),
-						  dim_aff(f, at + ax), &arr->extent_affs[dim]));
+						  dim_aff(f, ax), &arr->extent_affs[dim]));
 	}
 	return acc;
 }
 
-/* A frame for the coordinates of NPROC processes, an element of NE dimensions
- * and the variables of S (if any). */
+/* A frame for the coordinates, an element of NE dimensions and the variables
+ * of S (if any). */
 static void frame_init(struct frame *f, isl_ctx *ctx, const struct model *m, int cand,
-		       const struct model_values *v, int nproc, int ne, const struct model_space *s)
+		       const struct model_values *v, int ne, const struct model_space *s)
 {
 	*f = (struct frame){.ctx = ctx, .m = m, .c = &m->cands[cand], .v = v, .nq = m->naxes,
-			    .nc = nproc * m->naxes, .ne = ne, .nx = s ? s->nvars : 0,
-			    .vidx = s ? s->vidx : NULL};
-	f->space = isl_space_set_alloc(ctx, 0, (unsigned)(f->nc + f->ne + f->nx));
+			    .ne = ne, .nx = s ? s->nvars : 0, .vidx = s ? s->vidx : NULL};
+	f->space = isl_space_set_alloc(ctx, 0, (unsigned)(f->nq + f->ne + f->nx));
 }
 
 /* The affine forms F[0..n) on the frame, into OUT; -1 if one failed. */
@@ -229,10 +226,10 @@ static void free_affs(isl_aff **a, int n)
 		isl_aff_free(a[d]);
 }
 
-/* The instances of ST that the coordinates starting at dimension AT compute,
- * on frame F (whose variables start with the lhs space's): the lhs space's
- * condition, and its left-hand element owned by those coordinates. */
-static __isl_give isl_set *computed(const struct frame *f, int at, const struct model_stmt *st)
+/* The instances of ST that the coordinates compute, on frame F (whose
+ * variables start with the lhs space's): the lhs space's condition, and its
+ * left-hand element owned by the coordinates. */
+static __isl_give isl_set *computed(const struct frame *f, const struct model_stmt *st)
 {
 	const struct model_array *arr = &f->m->arrays[st->lhs.array];
 	isl_aff *subs[MODEL_MAX_DIMS];
@@ -240,19 +237,18 @@ static __isl_give isl_set *computed(const struct frame *f, int at, const struct 
 		free_affs(subs, arr->ndims);
 		return NULL;
 	}
-	isl_set *set = owner_set(f, at, st->lhs.array, subs);
+	isl_set *set = owner_set(f, st->lhs.array, subs);
 	free_affs(subs, arr->ndims);
 	return space_set(f, &st->lhs.space, set);
 }
 
-/* The set on [q, c, e, x] as a map { [q] -> [c, e, x] } (C the coordinates of
- * a second process, if any), with the variables X projected out when KEEP_X is
- * false. */
+/* The set on [q, e, x] as a map { [q] -> [e, x] }, with the variables X
+ * projected out when KEEP_X is false. */
 static __isl_give isl_map *to_map(const struct frame *f, __isl_take isl_set *set, bool keep_x)
 {
 	if (!keep_x)
-		set = isl_set_project_out(set, isl_dim_set, (unsigned)(f->nc + f->ne), (unsigned)f->nx);
-	int nout = f->nc - f->nq + f->ne + (keep_x ? f->nx : 0);
+		set = isl_set_project_out(set, isl_dim_set, (unsigned)(f->nq + f->ne), (unsigned)f->nx);
+	int nout = f->ne + (keep_x ? f->nx : 0);
 	isl_map *map = isl_map_from_domain(set);
 	map = isl_map_move_dims(map, isl_dim_out, 0, isl_dim_in, (unsigned)f->nq, (unsigned)nout);
 	for (int a = 0; a < f->nq && map; a++) {
@@ -263,27 +259,19 @@ static __isl_give isl_map *to_map(const struct frame *f, __isl_take isl_set *set
 	return map;
 }
 
-/* { [q] -> [e] : an instance of ST that q computes reads element e through RD },
- * or with READERS { [q] -> [q', e] : the same for q', and q owns e }. */
+/* { [q] -> [e] : an instance of ST that q computes reads element e through RD } */
 static __isl_give isl_map *use_map(isl_ctx *ctx, const struct model *m, int cand,
 				   const struct model_values *v, const struct model_stmt *st,
-				   const struct model_access *rd, bool readers)
+				   const struct model_access *rd)
 {
 	int ne = m->arrays[rd->array].ndims;
 	struct frame f;
-	frame_init(&f, ctx, m, cand, v, readers ? 2 : 1, ne, &rd->space);
-	isl_aff *e[MODEL_MAX_DIMS];
-	for (int d = 0; d < ne; d++)
-		e[d] = dim_aff(&f, f.nc + d);
-	isl_set *set = readers ? owner_set(&f, 0, rd->array, e)
-			       : isl_set_universe(isl_space_copy(f.space));
-	set = isl_set_intersect(set, computed(&f, readers ? f.nq : 0, st));
-	set = space_set(&f, &rd->space, set);
-	for (int d = 0; d < ne; d++) {
+	frame_init(&f, ctx, m, cand, v, ne, &rd->space);
+	isl_set *set = space_set(&f, &rd->space, computed(&f, st));
+	for (int d = 0; d < ne && set; d++) {
 		isl_aff *sub = frame_aff(&f, &rd->sub_affs[d]);
-		set = isl_set_intersect(set, isl_aff_eq_set(isl_aff_copy(e[d]), sub));
+		set = isl_set_intersect(set, isl_aff_eq_set(dim_aff(&f, f.nq + d), sub));
 	}
-	free_affs(e, ne);
 	isl_map *map = to_map(&f, set, false);
 	isl_space_free(f.space);
 	return map;
@@ -295,11 +283,11 @@ static __isl_give isl_map *own_map(isl_ctx *ctx, const struct model *m, int cand
 {
 	const struct model_array *arr = &m->arrays[a];
 	struct frame f;
-	frame_init(&f, ctx, m, cand, v, 1, arr->ndims, NULL);
+	frame_init(&f, ctx, m, cand, v, arr->ndims, NULL);
 	isl_aff *e[MODEL_MAX_DIMS];
 	isl_set *set = isl_set_universe(isl_space_copy(f.space));
 	for (int d = 0; d < arr->ndims; d++) {
-		e[d] = dim_aff(&f, f.nc + d);
+		e[d] = dim_aff(&f, f.nq + d);
 		isl_val *x = known_value(&f, &arr->extent_affs[d]);
 		isl_aff *top = x ? isl_aff_add_constant_val(isl_aff_neg(isl_aff_copy(e[d])),
 							    isl_val_sub_ui(x, 1))
@@ -307,7 +295,7 @@ static __isl_give isl_map *own_map(isl_ctx *ctx, const struct model *m, int cand
 		set = isl_set_intersect(set, nonneg(isl_aff_copy(e[d])));
 		set = isl_set_intersect(set, nonneg(top));
 	}
-	set = isl_set_intersect(set, owner_set(&f, 0, a, e));
+	set = isl_set_intersect(set, owner_set(&f, a, e));
 	free_affs(e, arr->ndims);
 	isl_map *map = to_map(&f, set, false);
 	isl_space_free(f.space);
@@ -320,8 +308,8 @@ static __isl_give isl_map *work_map(isl_ctx *ctx, const struct model *m, int can
 				    const struct model_space *t)
 {
 	struct frame f;
-	frame_init(&f, ctx, m, cand, v, 1, 0, t);
-	isl_set *set = space_set(&f, t, computed(&f, 0, st));
+	frame_init(&f, ctx, m, cand, v, 0, t);
+	isl_set *set = space_set(&f, t, computed(&f, st));
 	isl_map *map = to_map(&f, set, true);
 	isl_space_free(f.space);
 	return map;
@@ -348,7 +336,7 @@ int relations_values(isl_ctx *ctx, const struct model *m, int cand, int step,
 	*reason = NULL;
 
 	struct frame f;
-	frame_init(&f, ctx, m, cand, v, 1, 0, NULL);
+	frame_init(&f, ctx, m, cand, v, 0, NULL);
 	isl_set *procs = isl_set_universe(isl_space_copy(f.space));
 	for (int a = 0; a < m->naxes; a++)
 		procs = isl_set_intersect(procs, coord_range(dim_aff(&f, a), v->sizes[a]));
@@ -363,13 +351,12 @@ int relations_values(isl_ctx *ctx, const struct model *m, int cand, int step,
 	out->narrays = m->narrays;
 	out->use = calloc((size_t)m->narrays + 1, sizeof(*out->use));
 	out->own = calloc((size_t)m->narrays + 1, sizeof(*out->own));
-	out->readers = calloc((size_t)m->narrays + 1, sizeof(*out->readers));
 	int nwork = 0;
 	for (int i = 0; i < s->nstmts; i++)
 		nwork += s->stmts[i].nterms;
 	out->work = calloc((size_t)nwork + 1, sizeof(*out->work));
 	out->work_weight = calloc((size_t)nwork + 1, sizeof(*out->work_weight));
-	if (!out->use || !out->own || !out->readers || !out->work || !out->work_weight) {
+	if (!out->use || !out->own || !out->work || !out->work_weight) {
 		*reason = strdup("out of memory");
 		goto fail;
 	}
@@ -379,15 +366,12 @@ int relations_values(isl_ctx *ctx, const struct model *m, int cand, int step,
 		const struct model_stmt *st = &s->stmts[i];
 		for (int r = 0; r < st->nreads; r++) {
 			const struct model_access *rd = &st->reads[r];
-			for (int k = 0; k < 2; k++) {
-				isl_map **slot = k ? &out->readers[rd->array] : &out->use[rd->array];
-				isl_map *u = use_map(ctx, m, cand, v, st, rd, k);
-				if (u && *slot)
-					u = isl_map_union(*slot, u);
-				*slot = u;
-				if (!u)
-					goto isl_fail;
-			}
+			isl_map *u = use_map(ctx, m, cand, v, st, rd);
+			if (u && out->use[rd->array])
+				u = isl_map_union(out->use[rd->array], u);
+			out->use[rd->array] = u;
+			if (!u)
+				goto isl_fail;
 		}
 		for (int k = 0; k < st->nterms; k++) {
 			isl_map *w = work_map(ctx, m, cand, v, st, &st->terms[k]);

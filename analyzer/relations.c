@@ -310,14 +310,11 @@ void step_relations_clear(struct step_relations *r)
 			isl_map_free(r->use[a]);
 		if (r->own)
 			isl_map_free(r->own[a]);
-		if (r->readers)
-			isl_map_free(r->readers[a]);
 	}
 	for (int k = 0; k < r->nwork; k++)
 		isl_map_free(r->work[k]);
 	free(r->use);
 	free(r->own);
-	free(r->readers);
 	free(r->work);
 	free(r->work_weight);
 	memset(r, 0, sizeof(*r));

@@ -15,9 +15,6 @@ struct step_relations {
 	int narrays;
 	isl_map **use;        /* [array] { P[q] -> A[e] }: A[e] occurs in R.q; NULL if unread */
 	isl_map **own;        /* [array] { A[e] -> P[q] }: q owns A[e] */
-	/* [array] { P[q] -> [q', e] }: q' uses e, q owns e; built directly with
-	 * every value known (analyzer/direct.h), NULL otherwise */
-	isl_map **readers;
 	int nwork;
 	isl_map **work;       /* { P[q] -> [v...] }: work_weight[k] units of q's work per point */
 	long *work_weight;
