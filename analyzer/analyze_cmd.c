@@ -1,5 +1,5 @@
-#define _GNU_SOURCE /* asprintf */
 /* The default command: analyze each specification and report its costs. */
+#define _GNU_SOURCE /* asprintf */
 #include <stdlib.h>
 #include <string.h>
 
@@ -145,7 +145,7 @@ static void engine_setup(struct count_engine *e)
 {
 	/* Boundary cases of a 2-D stencil on a symbolic grid (M == 1, M == 2,
 	 * M >= 3, times the same for N) need more pieces than a single count. */
-	e->max_pieces = 4096;
+	e->max_pieces = 64;
 }
 
 /* The order in which the candidates are handed to the threads: the likely

@@ -2764,10 +2764,13 @@ struct max_values {
 static void max_values_take(struct max_values *mv, __isl_take isl_val *v)
 {
 	if (!v || isl_val_is_nan(v) || isl_val_is_infty(v) || isl_val_is_neginfty(v)) {
-		const char *msg = isl_ctx_last_error_msg(isl_set_get_ctx(mv->box));
+		isl_ctx *ctx = isl_set_get_ctx(mv->box);
+		const char *msg = isl_ctx_last_error_msg(ctx);
+		bool quota = isl_ctx_last_error(ctx) == isl_error_quota;
 		isl_val_free(v);
 		if (mv->st == COUNT_EXACT) {
-			mv->st = COUNT_ERROR;
+			/* a limit is a refusal, not a failure */
+			mv->st = quota ? COUNT_REFUSED : COUNT_ERROR;
 			snprintf(mv->buf, sizeof(mv->buf), "ISL failed optimizing over the processes (%s)",
 				 msg ? msg : "no finite maximum");
 			mv->why = mv->buf;
@@ -2796,6 +2799,22 @@ static isl_stat max_values_point(__isl_take isl_point *pt, void *user)
 	return mv->st == COUNT_EXACT ? isl_stat_ok : isl_stat_error;
 }
 
+/* The points of DOM one by one, QP's value at each: bounded by max_points,
+ * not by the operation limit (an enumeration needs a few ISL operations a
+ * point, and the number of points is what bounds it). */
+static void max_values_enumerate(struct max_values *mv, __isl_keep isl_set *dom,
+				 __isl_keep isl_qpolynomial *qp)
+{
+	isl_ctx *ctx = isl_set_get_ctx(dom);
+	unsigned long limit = isl_ctx_get_max_operations(ctx);
+	isl_ctx_set_max_operations(ctx, 0);
+	mv->qp = qp;
+	isl_set_foreach_point(dom, max_values_point, mv);
+	mv->qp = NULL;
+	isl_ctx_reset_operations(ctx);
+	isl_ctx_set_max_operations(ctx, limit);
+}
+
 static isl_stat max_values_piece(__isl_take isl_set *dom, __isl_take isl_qpolynomial *qp,
 				 void *user)
 {
@@ -2810,12 +2829,19 @@ static isl_stat max_values_piece(__isl_take isl_set *dom, __isl_take isl_qpolyno
 		/* ISL maximizes integer expressions: (12 - q)/3 as 12 - q, then / 3 */
 		isl_val *den = isl_aff_get_denominator_val(aff);
 		aff = isl_aff_scale_val(aff, isl_val_copy(den));
-		max_values_take(mv, isl_val_div(isl_set_max_val(dom, aff), den));
+		isl_val *v = isl_set_max_val(dom, aff);
 		isl_aff_free(aff);
+		if (!v && isl_ctx_last_error(isl_set_get_ctx(dom)) == isl_error_quota) {
+			/* an optimization too costly (floors of several coordinates):
+			 * the piece's points one by one, within the limit */
+			isl_val_free(den);
+			isl_ctx_reset_error(isl_set_get_ctx(dom));
+			max_values_enumerate(mv, dom, qp);
+		} else {
+			max_values_take(mv, isl_val_div(v, den));
+		}
 	} else if (!empty) {
-		mv->qp = qp;
-		isl_set_foreach_point(dom, max_values_point, mv);
-		mv->qp = NULL;
+		max_values_enumerate(mv, dom, qp);
 	}
 	isl_set_free(dom);
 	isl_qpolynomial_free(qp);
