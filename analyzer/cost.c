@@ -643,20 +643,34 @@ static __isl_give isl_pw_qpolynomial *difference(struct job *j, __isl_take isl_p
  *   fan_in(q)  = |used by q| - self(q)
  *   fan_out(q) = |{(q', e) : q' uses e, q owns e}| - self(q)
  *   NCom       = |{(q, e) : q uses e}| - |{(q, e) : q uses e, q owns e}| */
+/* The sets behind the counts of array A, per process (the coordinates their
+ * first parameters): the elements q uses and owns (SELF), those q uses (USED),
+ * and the pairs (q', e) of a q' using an e that q owns (PAIRS). */
+enum { SELF, USED, PAIRS, DIRECT_SETS };
+static void direct_sets(const struct step_relations *r, int a, int naxes,
+			isl_set *sets[DIRECT_SETS])
+{
+	isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
+					  isl_map_reverse(isl_map_copy(r->own[a])));
+	sets[SELF] = per_process(mine, naxes);
+	sets[USED] = per_process(isl_map_copy(r->use[a]), naxes);
+	sets[PAIRS] = per_process(sends(r->use[a], r->own[a]), naxes);
+}
+
 static void count_step_direct(struct job *j, const struct step_relations *r, struct per_process *p)
 {
 	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
 		if (!r->use[a])
 			continue;
 		const char *name = j->m->arrays[a].name;
+		isl_set *sets[DIRECT_SETS];
+		direct_sets(r, a, j->naxes, sets);
+		isl_pw_qpolynomial *self = count(j, sets[SELF], name);
+		isl_pw_qpolynomial *in = difference(j, count(j, sets[USED], name),
+						    self ? isl_pw_qpolynomial_copy(self) : NULL);
+		isl_pw_qpolynomial *out = difference(j, count(j, sets[PAIRS], name), self);
 		isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
 						  isl_map_reverse(isl_map_copy(r->own[a])));
-		isl_pw_qpolynomial *self = count(j, per_process(isl_map_copy(mine), j->naxes), name);
-		isl_pw_qpolynomial *in = difference(
-			j, count(j, per_process(isl_map_copy(r->use[a]), j->naxes), name),
-			self ? isl_pw_qpolynomial_copy(self) : NULL);
-		isl_pw_qpolynomial *out = difference(
-			j, count(j, per_process(sends(r->use[a], r->own[a]), j->naxes), name), self);
 		isl_pw_qpolynomial *ncom = difference(
 			j, count(j, isl_map_wrap(isl_map_copy(r->use[a])), name),
 			count(j, isl_map_wrap(mine), name));
@@ -723,11 +737,11 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 		if (!r->use[a])
 			continue;
 		const char *name = j->m->arrays[a].name;
-		isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
-						  isl_map_reverse(isl_map_copy(r->own[a])));
-		isl_val *self = count_at(j, per_process(mine, j->naxes), q, name);
-		isl_val *used = count_at(j, per_process(isl_map_copy(r->use[a]), j->naxes), q, name);
-		isl_val *pairs = count_at(j, per_process(sends(r->use[a], r->own[a]), j->naxes), q, name);
+		isl_set *sets[DIRECT_SETS];
+		direct_sets(r, a, j->naxes, sets);
+		isl_val *self = count_at(j, sets[SELF], q, name);
+		isl_val *used = count_at(j, sets[USED], q, name);
+		isl_val *pairs = count_at(j, sets[PAIRS], q, name);
 		in = isl_val_add(in, isl_val_sub(used, isl_val_copy(self)));
 		out = isl_val_add(out, isl_val_sub(pairs, self));
 	}
