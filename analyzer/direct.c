@@ -128,7 +128,7 @@ static __isl_give isl_set *cons_set(const struct frame *f, const struct model_co
 	case MODEL_NE0:
 		return isl_aff_ne_set(a, zero_aff(f));
 	case MODEL_DIVIDES:
-		return zero(isl_aff_mod_val(a, val_ll(f->ctx, c->divisor)));
+		return dist_multiple_of(a, val_ll(f->ctx, c->divisor));
 	}
 	isl_aff_free(a);
 	return NULL;
@@ -190,11 +190,11 @@ static __isl_give isl_set *owner_set(const struct frame *f, int a, isl_aff *cons
 		for (int d = 0; d < arr->ndims; d++)
 			if (f->c->layout[a][d].kind != DIST_NONE && f->c->layout[a][d].axis == ax)
 				dim = d;
-		acc = isl_set_intersect(acc, coord_range(dim_aff(f, ax), f->v->sizes[ax]));
 		if (dim < 0) {
 			acc = isl_set_intersect(acc, zero(dim_aff(f, ax)));
 			continue;
 		}
+		/* owns() bounds the coordinate to the axis */
 		acc = isl_set_intersect(acc, owns(f, &f->c->layout[a][dim], isl_aff_copy(subs[dim]),
 						  dim_aff(f, ax), &arr->extent_affs[dim]));
 	}
