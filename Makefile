@@ -86,7 +86,7 @@ check-one: tests
 check:
 	@$(MAKE) --no-print-directory check-one O=$(O) > $(O).check.log 2>&1; s1=$$?; \
 	 tail -n 40 $(O).check.log; \
-	 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' LDFLAGS='-fsanitize=address,undefined' \
+	 SAN=1 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' LDFLAGS='-fsanitize=address,undefined' \
 	   > $(O)-san.check.log 2>&1; s2=$$?; \
 	 tail -n 40 $(O)-san.check.log; \
 	 sh tests/total.sh $(O).check.log $(O)-san.check.log; \

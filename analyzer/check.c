@@ -112,6 +112,14 @@ static bool declare(struct checker *ck, const char *name, struct span sp, enum s
 		diag_note(ck->dg, old->span, "the %s '%s' is declared here", sym_kind_text(old->kind), name);
 		return false;
 	}
+	if ((kind == SYM_PARAM || kind == SYM_GRID_AXIS) &&
+	    (strcmp(name, "g") == 0 || strcmp(name, "l") == 0)) {
+		/* the cost w + h*g + l would mix the two */
+		diag_error(ck->dg, sp, "'%s' names the machine's %s in the cost w + h*g + l; "
+			   "choose another name for this %s", name,
+			   name[0] == 'g' ? "gap (g)" : "latency (l)", sym_kind_text(kind));
+		/* declared all the same, so that its uses raise nothing more */
+	}
 	sym_insert(&ck->globals, (struct sym){name, kind, sp, decl});
 	return true;
 }

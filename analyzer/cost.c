@@ -3,11 +3,14 @@
 #define _GNU_SOURCE /* asprintf */
 #include "analyzer/cost.h"
 
+#include <ctype.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <isl/id.h>
 #include <isl/map.h>
 #include <isl/point.h>
 #include <isl/polynomial.h>
@@ -15,7 +18,6 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
-#include "analyzer/direct.h"
 #include "analyzer/relations.h"
 #include "analyzer/symbolic.h"
 
@@ -845,13 +847,12 @@ static struct formula *bsp_cost(const struct formula *w, const struct formula *h
 /* { AXIS = V } (V > 0) or { AXIS >= -V } (V < 0), over AXIS alone. */
 static __isl_give isl_set *axis_part(isl_ctx *ctx, const char *axis, long v)
 {
-	char *text = NULL;
-	if (asprintf(&text, "[%s] -> { : %s %s %ld }", axis, axis, v > 0 ? "=" : ">=",
-		     v > 0 ? v : -v) < 0)
-		return NULL;
-	isl_set *set = isl_set_read_from_str(ctx, text);
-	free(text);
-	return set;
+	isl_space *space = isl_space_params_alloc(ctx, 1);
+	space = isl_space_set_dim_id(space, isl_dim_param, 0, isl_id_alloc(ctx, axis, NULL));
+	isl_set *set = isl_set_universe(space);
+	if (v > 0)
+		return isl_set_fix_si(set, isl_dim_param, 0, (int)v);
+	return isl_set_lower_bound_si(set, isl_dim_param, 0, (int)-v);
 }
 
 /* G (gisted in CONTEXT) with NAME = VALUE, where VALUE is X/AXIS: case by case
@@ -990,15 +991,23 @@ static char *local_display(const struct symbolic_info *info, const struct model 
 	if (!f)
 		return NULL;
 	for (const char *p = text; *p;) {
-		int hit = -1;
+		/* whole identifiers only: a name may be another's prefix */
+		bool start = (isalpha((unsigned char)*p) || *p == '_') &&
+			     (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'));
 		size_t n = 0;
-		for (int l = 0; l < info->nlocals && hit < 0; l++) {
-			n = strlen(info->locals[l].name);
-			if (strncmp(p, info->locals[l].name, n) == 0)
+		while (start && (isalnum((unsigned char)p[n]) || p[n] == '_'))
+			n++;
+		int hit = -1;
+		for (int l = 0; l < info->nlocals && hit < 0 && n; l++)
+			if (strlen(info->locals[l].name) == n && strncmp(p, info->locals[l].name, n) == 0)
 				hit = l;
-		}
 		if (hit < 0) {
-			fputc(*p++, f);
+			if (n) {
+				fwrite(p, 1, n, f);
+				p += n;
+			} else {
+				fputc(*p++, f);
+			}
 			continue;
 		}
 		const struct local_param *lp = &info->locals[hit];
@@ -1067,9 +1076,9 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 }
 
 struct facts {
-	FILE *out;
-	const struct model *m;
-	const struct local_param *lp;
+	isl_set *out;         /* the context being built, on [params, axes, locals] */
+	int lpos;             /* the block length's parameter position */
+	long block;
 	int xpos, ppos;       /* the extent's and the axis's parameter positions */
 };
 
@@ -1097,15 +1106,18 @@ static isl_stat local_fact(__isl_take isl_constraint *c, void *user)
 	k = kv ? isl_val_get_num_si(kv) : 0;
 	isl_val_free(kv);
 	int eq = isl_constraint_is_equality(c) == isl_bool_true;
-	if (!other && a != 0 && isl_constraint_dim(c, isl_dim_div) == 0) {
-		long ab = a * fx->lp->block;
-		if (eq && k == 0)
-			fprintf(fx->out, " and %ld*%s + %ld = 0", ab, fx->lp->name, cp);
-		else if (!eq)
-			fprintf(fx->out, " and %ld*%s + %ld >= %ld", ab, fx->lp->name, cp,
-				k >= 0 ? -k : 1);
-	}
+	int divs = isl_constraint_dim(c, isl_dim_div) != 0;
 	isl_constraint_free(c);
+	if (other || divs || a == 0 || (eq && k != 0))
+		return isl_stat_ok;
+	/* eq: a*b*L + cp = 0; else a*b*L + cp - (k >= 0 ? -k : 1) >= 0 */
+	isl_ctx *ctx = isl_set_get_ctx(fx->out);
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(fx->out));
+	isl_constraint *f = eq ? isl_constraint_alloc_equality(ls) : isl_constraint_alloc_inequality(ls);
+	f = isl_constraint_set_coefficient_val(f, isl_dim_param, fx->lpos,
+					       isl_val_int_from_si(ctx, a * fx->block));
+	f = isl_constraint_set_constant_val(f, isl_val_int_from_si(ctx, eq ? cp : cp - (k >= 0 ? -k : 1)));
+	fx->out = isl_set_add_constraint(fx->out, f);
 	return isl_stat_ok;
 }
 
@@ -1116,24 +1128,34 @@ static isl_stat local_facts_bset(__isl_take isl_basic_set *bset, void *user)
 	return st;
 }
 
-/* What the specification's assumptions say of each block length. */
-static void print_local_facts(FILE *out, isl_ctx *ctx, const struct model *m,
-			      const struct symbolic_info *info)
+/* The parameter position of X when it is one parameter or axis; -1 if not. */
+static int single_param(const struct model *m, const struct model_aff *x)
 {
-	isl_set *set = model_assumption_set(ctx, m);
+	if (x->constant != 0 || x->nterms != 1 || x->terms[0].coef != 1 ||
+	    x->terms[0].kind == MODEL_VAR)
+		return -1;
+	return x->terms[0].kind == MODEL_PARAM ? x->terms[0].index : m->nparams + x->terms[0].index;
+}
+
+/* What the specification's assumptions say of each block length, added to
+ * SET (on [params, axes, locals]). */
+static __isl_give isl_set *add_local_facts(__isl_take isl_set *set, isl_ctx *ctx,
+					   const struct model *m, const struct symbolic_info *info)
+{
+	isl_set *as = model_assumption_set(ctx, m);
 	/* Only a conjunction says something of every point. */
-	if (set && isl_set_n_basic_set(set) == 1) {
-		for (int l = 0; l < info->nlocals; l++) {
+	if (as && isl_set_n_basic_set(as) == 1) {
+		for (int l = 0; l < info->nlocals && set; l++) {
 			const struct local_param *lp = &info->locals[l];
-			struct facts fx = {out, m, lp,
-					   isl_set_find_dim_by_name(set, isl_dim_param, lp->extent),
-					   isl_set_find_dim_by_name(set, isl_dim_param,
-								    m->axes[lp->axis])};
-			if (fx.xpos >= 0 && fx.ppos >= 0)
-				isl_set_foreach_basic_set(set, &local_facts_bset, &fx);
+			struct facts fx = {set, m->nparams + m->naxes + l, lp->block,
+					   single_param(m, &lp->extent_aff), m->nparams + lp->axis};
+			if (fx.xpos >= 0)
+				isl_set_foreach_basic_set(as, &local_facts_bset, &fx);
+			set = fx.out;
 		}
 	}
-	isl_set_free(set);
+	isl_set_free(as);
+	return set;
 }
 
 /* What the formulas may take for granted: the specification's assumptions, axis
@@ -1143,40 +1165,35 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 					const struct cost_request *req,
 					const struct symbolic_info *info)
 {
-	char *text = NULL;
-	size_t len;
-	FILE *f = open_memstream(&text, &len);
-	if (!f)
-		return NULL;
-	fputs("[", f);
-	print_model_param_list(f, m);
-	for (int l = 0; l < info->nlocals; l++)
-		fprintf(f, ", %s", info->locals[l].name);
-	fprintf(f, "] -> { : (%s)", m->assumptions);
-	for (int a = 0; a < m->naxes; a++) {
+	int np = m->nparams + m->naxes;
+	isl_space *base = model_param_space(ctx, m, true);
+	isl_space *space = isl_space_add_dims(isl_space_copy(base), isl_dim_param,
+					      (unsigned)info->nlocals);
+	for (int l = 0; l < info->nlocals && space; l++)
+		space = isl_space_set_dim_id(space, isl_dim_param, (unsigned)(np + l),
+					     isl_id_alloc(ctx, info->locals[l].name, NULL));
+	isl_set *set = isl_set_align_params(model_assumption_set(ctx, m), isl_space_copy(space));
+	for (int a = 0; a < m->naxes && set; a++) {
 		if (req->symbolic)
-			fprintf(f, " and %s >= 1", m->axes[a]);
+			set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(m->nparams + a), 1);
 		else
-			fprintf(f, " and %s = %ld", m->axes[a], req->sizes[a]);
+			set = isl_set_fix_si(set, isl_dim_param, (unsigned)(m->nparams + a),
+					     (int)req->sizes[a]);
 	}
-	for (int x = 0; x < m->narrays; x++)
-		for (int d = 0; d < m->arrays[x].ndims; d++)
-			fprintf(f, " and %s >= 1", m->arrays[x].extents[d]);
-	for (int l = 0; l < info->nlocals; l++)
-		fprintf(f, " and %s >= 1", info->locals[l].name);
-	print_local_facts(f, ctx, m, info);
-	fputs(" }", f);
-	if (fclose(f) != 0) {
-		free(text);
-		return NULL;
-	}
-	isl_set *set = isl_set_read_from_str(ctx, text);
-	free(text);
-	for (int a = m->naxes - 1; !req->symbolic && set && a >= 0; a--) {
-		int pos = isl_set_find_dim_by_name(set, isl_dim_param, m->axes[a]);
-		if (pos >= 0)
-			set = isl_set_project_out(set, isl_dim_param, (unsigned)pos, 1);
-	}
+	for (int x = 0; x < m->narrays && set; x++)
+		for (int d = 0; d < m->arrays[x].ndims && set; d++) {
+			const struct model_aff *e = &m->arrays[x].extent_affs[d];
+			struct model_cons c = {MODEL_GE0, {e->constant - 1, e->nterms, e->terms}, 0};
+			set = isl_set_intersect_params(set, model_cons_param_set(base, m, &c));
+		}
+	for (int l = 0; l < info->nlocals && set; l++)
+		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(np + l), 1);
+	set = add_local_facts(set, ctx, m, info);
+	isl_space_free(base);
+	isl_space_free(space);
+	if (!req->symbolic && set)
+		set = isl_set_project_out(set, isl_dim_param, (unsigned)m->nparams,
+					  (unsigned)m->naxes);
 	return set;
 }
 

@@ -31,7 +31,7 @@ struct cost_request {
 	long sizes[3];        /* the grid, when !symbolic */
 	/* With every value known: the value of each size parameter (the grid is
 	 * SIZES), and every quantity is counted directly for those values
-	 * (analyzer/direct.h): numbers, exact for any sizes. */
+	 * (relations_values, analyzer/relations.h): numbers, exact for any sizes. */
 	const long long *values;
 	double timeout;       /* seconds per candidate (--timeout), 0: none */
 };

@@ -168,8 +168,13 @@ static struct formula_expr *parse_atom(struct parser *p)
 		p->pos += n;
 		if (!name)
 			return NULL;
-		if (strcmp(name, "floor") == 0 || strcmp(name, "ceil") == 0 ||
-		    strcmp(name, "min") == 0 || strcmp(name, "max") == 0) {
+		/* a function only when called: a parameter may be named floor */
+		size_t after = n;
+		while (s[after] == ' ')
+			after++;
+		if (s[after] == '(' &&
+		    (strcmp(name, "floor") == 0 || strcmp(name, "ceil") == 0 ||
+		     strcmp(name, "min") == 0 || strcmp(name, "max") == 0)) {
 			int one = name[0] == 'f' || name[0] == 'c';
 			e = expr_new(E_CALL);
 			if (!e) {

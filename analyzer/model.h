@@ -1,12 +1,12 @@
 /* The polyhedral model of a checked specification: what the cost analysis reads.
  *
- * Lowered from the checked AST (analyzer/lower.c), twice over:
- *   - by position (struct model_aff, struct model_cons): every affine form is a
- *     constant and coefficients of parameters, axes and variables known by their
- *     index, never by name.  Relations built from these (analyzer/direct.c) can
- *     not be confused by any name a user chooses.
- *   - as ISL text (the char * fields), read by the symbolic and concrete grids'
- *     builders (symbolic.c, relations.c), which glue names together.
+ * Lowered from the checked AST (analyzer/lower.c) by position (struct
+ * model_aff, struct model_cons): every affine form is a constant and
+ * coefficients of parameters, axes and variables known by their index, never
+ * by name.  The relations built from these (relations.c, symbolic.c) cannot
+ * be confused by any name a user chooses.  The same forms are also kept as
+ * text (the char * fields) for people: messages and reports quote them, and
+ * nothing parses them.
  *
  * Distribution predicates (`d2(k) == v`) stay symbolic here because the
  * distribution they name differs from one candidate to the next. */
@@ -55,8 +55,8 @@ struct model_cons {
 /* owner_dist(index) == coord, for the named distribution `dist`. */
 struct model_pred {
 	int dist;          /* index into model.dists */
-	char *index;       /* ISL affine text */
-	char *coord;       /* ISL affine text */
+	char *index;       /* as text, for people */
+	char *coord;       /* as text, for people */
 	struct model_aff index_aff, coord_aff;
 };
 
@@ -67,7 +67,7 @@ struct model_space {
 	/* the statement's number of each variable (MODEL_VAR index): the forall's
 	 * variables come first, in the same order in every space of a statement */
 	int *vidx;
-	char *cond;        /* ISL condition; "true" when unconstrained */
+	char *cond;        /* as text, for people; "true" when unconstrained */
 	int ncons;
 	struct model_cons *cons;   /* cond by position: ranges and conditions */
 	int npreds;
@@ -79,7 +79,7 @@ struct model_space {
 struct model_access {
 	int array;
 	struct model_space space;
-	char **subs;       /* one ISL affine text per dimension of the array */
+	char **subs;       /* one text per dimension of the array, for people */
 	struct model_aff *sub_affs;   /* the same by position */
 };
 
@@ -104,7 +104,7 @@ struct model_superstep {
 struct model_array {
 	char *name;
 	int ndims;
-	char **extents;    /* ISL affine text over the parameters and grid axes */
+	char **extents;    /* as text over the parameters and grid axes, for people */
 	struct model_aff *extent_affs;   /* the same by position */
 };
 
@@ -121,7 +121,7 @@ struct model {
 	char **params;          /* size parameters */
 	int naxes;
 	char **axes;            /* grid axis names, also symbolic axis sizes */
-	char *assumptions;      /* ISL condition over params and axes ("true" if none) */
+	char *assumptions;      /* as text, for people ("true" if none) */
 	int nassume;
 	struct model_cons *assume;  /* the same by position (symbolic divisors left out) */
 	int ndists;

@@ -1,13 +1,21 @@
-/* Relations on a symbolic grid (see symbolic.h for the idea and its limits).
+/* Relations on a symbolic grid (see symbolic.h for the idea and its limits),
+ * built by position.
  *
  * For each relation (a read, a term of work, an array's ownership) every variable
  * gets at most one decomposition: the distribution of a distributed dimension it
  * subscripts (in the left-hand side, in the read array) or of a distribution
  * predicate it is the index of.  Its digits replace it; conditions on it become
- * conditions on the digits; a subscript v + c becomes digits with a carry.  All of
- * it is printed as ISL text and parsed: a read as the composition of its
- * instances { P[q] -> [digits] } (shared by the reads of a statement, parsed
- * once) with the element each instance reads { [digits] -> A[...] }. */
+ * conditions on the digits; a subscript v + c becomes digits with a carry.  A
+ * read is the composition of its instances { [q] -> [digits] } with the element
+ * each instance reads { [digits] -> [element digits] }.
+ *
+ * Everything is an ISL set built by position.  A relation under construction
+ * (struct rel) is a set on the parameters [size parameters, axes, block
+ * lengths] and the dimensions [its tuple, then existential digits]; both lists
+ * grow as digits and block lengths are met, and every constraint is a linear
+ * form (struct lin) over those positions, turned into an isl_aff on the
+ * relation's current space.  No name is read: the user's names are only the
+ * parameters' ids, and a block length gets a name no other parameter has. */
 #define _GNU_SOURCE /* asprintf, vasprintf */
 #include "analyzer/symbolic.h"
 
@@ -18,24 +26,41 @@
 
 #include <isl/aff.h>
 #include <isl/constraint.h>
+#include <isl/id.h>
+#include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/space.h>
 #include <isl/val.h>
 
-#include "analyzer/text.h"
+/* The most terms a linear form of the construction may have. */
+#define LIN_MAX 64
 
-/* An affine form over the variables of a space, the parameters and the axes. */
+/* A linear form: constant + sum of coef * (parameter or dimension). */
+struct lin_term {
+	bool dim;         /* a dimension of the relation, else a parameter */
+	int index;        /* params: size parameters, axes, block lengths */
+	long long coef;
+};
 struct lin {
 	long long constant;
-	long long *var;   /* [nvars] */
-	long long *par;   /* [nparams + naxes] */
+	int n;
+	struct lin_term t[LIN_MAX];
 };
 
-/* How one variable is written: plain (kind DIST_NONE) or as digits of dist d. */
+/* How one variable is written: plain (kind DIST_NONE) or as digits of dist d
+ * over a dimension of extent EXTENT (EXTENT_TEXT for messages). */
 struct decomp {
 	struct dist d;
-	const char *extent;
+	const struct model_aff *extent;
+	const char *extent_text;
+};
+
+/* A relation under construction: a set on [params] -> [dims]. */
+struct rel {
+	isl_set *set;
+	int nparams;      /* the parameters it has: sizes, axes, then block lengths */
+	int ndims;
 };
 
 /* The working state of one relation. */
@@ -46,10 +71,10 @@ struct sym {
 	struct symbolic_info *info;
 	int status;         /* 0, 1 refused, -1 failed */
 	char *reason;
-	int nvars;
-	char *const *vars;
+	const struct model_space *space;   /* the current variables */
 	struct decomp *dec; /* [nvars] */
-	int fresh;          /* counter for result digit names */
+	int *first;         /* [nvars] the dimension of each variable's first digit */
+	struct rel *r;      /* the relation the constraints go to */
 };
 
 /* Array element structure in one step: per dimension, the decomposition used. */
@@ -70,31 +95,25 @@ static void sym_stop(struct sym *s, int status, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int npar(const struct model *m)
+static int nvars(const struct sym *s)
 {
-	return m->nparams + m->naxes;
+	return s->space->nvars;
 }
 
-static const char *par_name(const struct model *m, int p)
+static const char *var_name(const struct sym *s, int v)
 {
-	return p < m->nparams ? m->params[p] : m->axes[p - m->nparams];
+	return s->space->vars[v];
 }
 
-static void print_params(FILE *out, const struct model *m, const struct symbolic_info *info)
+static bool same_aff(const struct model_aff *a, const struct model_aff *b)
 {
-	fputs("[", out);
-	print_model_param_list(out, m);
-	for (int l = 0; l < info->nlocals; l++)
-		fprintf(out, ", %s", info->locals[l].name);
-	fputs("] -> ", out);
-}
-
-static void print_vars(FILE *out, int n, char *const vars[])
-{
-	fputs("[", out);
-	for (int i = 0; i < n; i++)
-		fprintf(out, "%s%s", i ? ", " : "", vars[i]);
-	fputs("]", out);
+	if (a->constant != b->constant || a->nterms != b->nterms)
+		return false;
+	for (int i = 0; i < a->nterms; i++)
+		if (a->terms[i].kind != b->terms[i].kind || a->terms[i].index != b->terms[i].index ||
+		    a->terms[i].coef != b->terms[i].coef)
+			return false;
+	return true;
 }
 
 static bool same_decomp(const struct decomp *a, const struct decomp *b)
@@ -104,7 +123,7 @@ static bool same_decomp(const struct decomp *a, const struct decomp *b)
 	if (a->d.kind == DIST_NONE)
 		return true;
 	return a->d.axis == b->d.axis && a->d.block == b->d.block &&
-	       strcmp(a->extent, b->extent) == 0;
+	       same_aff(a->extent, b->extent);
 }
 
 static const char *kind_name(const struct dist *d)
@@ -112,128 +131,370 @@ static const char *kind_name(const struct dist *d)
 	return dist_ops(d->kind)->name;
 }
 
-/* ---- affine forms ------------------------------------------------------- */
+/* ---- linear forms -------------------------------------------------------- */
 
-static void lin_free(struct lin *l)
+static void lin_add(struct sym *s, struct lin *l, bool dim, int index, long long coef)
 {
-	free(l->var);
-	free(l->par);
+	if (coef == 0)
+		return;
+	for (int i = 0; i < l->n; i++)
+		if (l->t[i].dim == dim && l->t[i].index == index) {
+			if (__builtin_add_overflow(l->t[i].coef, coef, &l->t[i].coef))
+				sym_stop(s, 1, "a coefficient does not fit in 64 bits");
+			return;
+		}
+	if (l->n == LIN_MAX) {
+		sym_stop(s, 1, "an affine expression has more than %d terms", LIN_MAX);
+		return;
+	}
+	l->t[l->n++] = (struct lin_term){dim, index, coef};
 }
 
-static int val_to_ll(__isl_take isl_val *v, long long *out)
+static struct lin lin_const(long long c)
 {
-	if (!v || !isl_val_is_int(v)) {
-		isl_val_free(v);
-		return -1;
-	}
-	*out = isl_val_get_num_si(v);
-	isl_val_free(v);
-	return 0;
+	struct lin l;
+	l.constant = c;
+	l.n = 0;
+	return l;
 }
 
-/* Opens T with "[params] -> { [vars of S]": the start of a set or a map over
- * the current variables, to be finished by the caller. */
-static int open_space(struct text *t, const struct sym *s)
+static struct lin lin_dim(int d)
 {
-	if (text_open(t) < 0)
-		return -1;
-	print_model_params(t->f, s->m);
-	fputs("{ ", t->f);
-	print_vars(t->f, s->nvars, s->vars);
-	return 0;
+	struct lin l = lin_const(0);
+	l.t[l.n++] = (struct lin_term){true, d, 1};
+	return l;
 }
 
-/* TEXT (an affine expression over the space's variables) as a lin. */
-static int parse_lin(struct sym *s, const char *text, struct lin *out)
+static struct lin lin_par(int p)
 {
-	struct text t;
-	const struct model *m = s->m;
-	out->var = calloc((size_t)s->nvars + 1, sizeof(*out->var));
-	out->par = calloc((size_t)npar(m) + 1, sizeof(*out->par));
-	if (!out->var || !out->par || open_space(&t, s) < 0) {
-		sym_stop(s, -1, "out of memory");
-		return -1;
-	}
-	fprintf(t.f, " -> [(%s)] }", text);
-	char *str = text_close(&t);
-	isl_aff *aff = str ? isl_aff_read_from_str(s->ctx, str) : NULL;
-	free(str);
-	if (!aff) {
-		isl_ctx_reset_error(s->ctx);
-		sym_stop(s, 1, "the expression '%s' is not affine", text);
-		return -1;
-	}
-	int bad = isl_aff_dim(aff, isl_dim_div) != 0;
-	for (int v = 0; v < s->nvars && !bad; v++)
-		bad = val_to_ll(isl_aff_get_coefficient_val(aff, isl_dim_in, v), &out->var[v]) < 0;
-	for (int p = 0; p < npar(m) && !bad; p++)
-		bad = val_to_ll(isl_aff_get_coefficient_val(aff, isl_dim_param, p), &out->par[p]) < 0;
-	if (!bad)
-		bad = val_to_ll(isl_aff_get_constant_val(aff), &out->constant) < 0;
-	isl_aff_free(aff);
-	if (bad) {
-		sym_stop(s, 1, "the expression '%s' has a division, which the symbolic grid cannot split",
-			 text);
-		return -1;
-	}
-	return 0;
+	struct lin l = lin_const(0);
+	l.t[l.n++] = (struct lin_term){false, p, 1};
+	return l;
 }
 
-/* The single variable of L (coefficient 1) with no parameters: L = var + *c.
+/* A + k*B */
+static struct lin lin_comb(struct sym *s, const struct lin *a, long long k, const struct lin *b)
+{
+	struct lin r = *a;
+	long long kc;
+	if (__builtin_mul_overflow(k, b->constant, &kc) ||
+	    __builtin_add_overflow(r.constant, kc, &r.constant))
+		sym_stop(s, 1, "a constant does not fit in 64 bits");
+	for (int i = 0; i < b->n; i++) {
+		long long c;
+		if (__builtin_mul_overflow(k, b->t[i].coef, &c))
+			sym_stop(s, 1, "a coefficient does not fit in 64 bits");
+		lin_add(s, &r, b->t[i].dim, b->t[i].index, c);
+	}
+	return r;
+}
+
+static struct lin lin_plus(struct sym *s, const struct lin *a, long long c)
+{
+	struct lin k = lin_const(c);
+	return lin_comb(s, a, 1, &k);
+}
+
+/* The parameter position of axis A. */
+static int axis_par(const struct sym *s, int a)
+{
+	return s->m->nparams + a;
+}
+
+/* A model form over parameters and axes (no variable) as a lin. */
+static struct lin lin_of_params(struct sym *s, const struct model_aff *a)
+{
+	struct lin l = lin_const(a->constant);
+	for (int i = 0; i < a->nterms; i++) {
+		const struct model_term *t = &a->terms[i];
+		if (t->kind == MODEL_VAR) {
+			sym_stop(s, -1, "internal: a variable in a parameter expression");
+			continue;
+		}
+		lin_add(s, &l, false, t->kind == MODEL_PARAM ? t->index : axis_par(s, t->index),
+			t->coef);
+	}
+	return l;
+}
+
+/* The position, in the current space, of the variable with statement number
+ * IDX; -1 if none. */
+static int var_of(const struct sym *s, int idx)
+{
+	for (int v = 0; v < nvars(s); v++)
+		if (s->space->vidx[v] == idx)
+			return v;
+	return -1;
+}
+
+/* A form of the model as coefficients of the current variables (VAR, indexed
+ * by variable), parameters and axes (PAR) and a constant. */
+struct vform {
+	long long constant;
+	long long var[LIN_MAX];
+	struct lin par;   /* parameters and axes only */
+	int nvars;
+};
+
+static int vform_of(struct sym *s, const struct model_aff *a, struct vform *out)
+{
+	memset(out->var, 0, sizeof(out->var));
+	out->nvars = nvars(s);
+	if (out->nvars > LIN_MAX) {
+		sym_stop(s, 1, "a statement has more than %d variables", LIN_MAX);
+		return -1;
+	}
+	out->constant = a->constant;
+	out->par = lin_const(0);
+	for (int i = 0; i < a->nterms; i++) {
+		const struct model_term *t = &a->terms[i];
+		if (t->kind != MODEL_VAR) {
+			lin_add(s, &out->par, false,
+				t->kind == MODEL_PARAM ? t->index : axis_par(s, t->index), t->coef);
+			continue;
+		}
+		int v = var_of(s, t->index);
+		if (v < 0) {
+			sym_stop(s, -1, "internal: a variable outside its space");
+			return -1;
+		}
+		out->var[v] += t->coef;
+	}
+	return s->status ? -1 : 0;
+}
+
+/* The single variable of F (coefficient 1) with no parameters: F = var + *c.
  * Returns the variable, -2 for a constant, -1 otherwise. */
-static int lin_var_plus_const(const struct sym *s, const struct lin *l, long long *c)
+static int vform_var_plus_const(const struct vform *f, long long *c)
 {
 	int var = -2;
-	for (int p = 0; p < npar(s->m); p++)
-		if (l->par[p])
-			return -1;
-	for (int v = 0; v < s->nvars; v++) {
-		if (!l->var[v])
+	if (f->par.n)
+		return -1;
+	for (int v = 0; v < f->nvars; v++) {
+		if (!f->var[v])
 			continue;
-		if (l->var[v] != 1 || var != -2)
+		if (f->var[v] != 1 || var != -2)
 			return -1;
 		var = v;
 	}
-	*c = l->constant;
+	*c = f->constant;
 	return var;
+}
+
+/* ---- relations under construction --------------------------------------- */
+
+static int npar_fixed(const struct sym *s)
+{
+	return s->m->nparams + s->m->naxes;
+}
+
+/* The name of block length L: a readable one when the extent is one
+ * parameter (m over M is m__M), made unique among every parameter. */
+static isl_id *local_id(const struct sym *s, int l)
+{
+	return isl_id_alloc(s->ctx, s->info->locals[l].name, NULL);
+}
+
+/* Gives R every block length known so far. */
+static void rel_sync(struct sym *s, struct rel *r)
+{
+	int want = npar_fixed(s) + s->info->nlocals;
+	if (r->nparams >= want || !r->set)
+		return;
+	int n = want - r->nparams;
+	r->set = isl_set_add_dims(r->set, isl_dim_param, (unsigned)n);
+	for (int l = r->nparams - npar_fixed(s); l < s->info->nlocals && r->set; l++)
+		r->set = isl_set_set_dim_id(r->set, isl_dim_param, (unsigned)(npar_fixed(s) + l),
+					    local_id(s, l));
+	r->nparams = want;
+	if (!r->set)
+		sym_stop(s, -1, "ISL failed adding a block length");
+}
+
+static void rel_init(struct sym *s, struct rel *r, int ndims)
+{
+	isl_space *p = model_param_space(s->ctx, s->m, true);
+	r->set = isl_set_universe(isl_space_add_dims(isl_space_set_from_params(p), isl_dim_set,
+						     (unsigned)ndims));
+	r->nparams = npar_fixed(s);
+	r->ndims = ndims;
+	if (!r->set)
+		sym_stop(s, -1, "ISL failed creating a relation");
+	rel_sync(s, r);
+}
+
+/* Adds N dimensions to R; returns the first. */
+static int rel_add_dims(struct sym *s, struct rel *r, int n)
+{
+	int first = r->ndims;
+	if (r->set)
+		r->set = isl_set_add_dims(r->set, isl_dim_set, (unsigned)n);
+	if (!r->set)
+		sym_stop(s, -1, "ISL failed adding dimensions");
+	r->ndims += n;
+	return first;
+}
+
+/* L as an affine form on R's space. */
+static __isl_give isl_aff *rel_aff(struct sym *s, struct rel *r, const struct lin *l)
+{
+	rel_sync(s, r);
+	if (!r->set)
+		return NULL;
+	isl_aff *a = isl_aff_zero_on_domain(isl_local_space_from_space(isl_set_get_space(r->set)));
+	a = isl_aff_set_constant_val(a, isl_val_int_from_si(s->ctx, 0));
+	for (int i = 0; i < l->n && a; i++) {
+		const struct lin_term *t = &l->t[i];
+		isl_val *v = isl_val_int_from_si(s->ctx, (long)t->coef);
+		a = isl_aff_set_coefficient_val(a, t->dim ? isl_dim_in : isl_dim_param,
+						t->index, v);
+	}
+	if (a)
+		a = isl_aff_add_constant_val(a, isl_val_int_from_si(s->ctx, (long)l->constant));
+	return a;
+}
+
+/* The set where L >= 0 (or L = 0 when EQ), on R's space. */
+static __isl_give isl_set *lin_set(struct sym *s, struct rel *r, const struct lin *l, bool eq)
+{
+	isl_aff *a = rel_aff(s, r, l);
+	if (!a)
+		return NULL;
+	if (eq)
+		return isl_set_from_basic_set(isl_aff_zero_basic_set(a));
+	isl_aff *z = isl_aff_zero_on_domain(isl_local_space_from_space(isl_aff_get_domain_space(a)));
+	return isl_aff_ge_set(a, z);
+}
+
+/* A conjunction of constraints being written, to be added to a relation or
+ * to be one case of a disjunction. */
+struct conj {
+	isl_set *set;
+};
+
+static void conj_init(struct sym *s, struct conj *c)
+{
+	rel_sync(s, s->r);
+	c->set = s->r->set ? isl_set_universe(isl_set_get_space(s->r->set)) : NULL;
+}
+
+/* C and L >= 0 (EQ: L = 0). */
+static void conj_add(struct sym *s, struct conj *c, const struct lin *l, bool eq)
+{
+	if (!c->set)
+		return;
+	isl_set *piece = lin_set(s, s->r, l, eq);
+	/* a block length met while writing L is a parameter C lacks */
+	c->set = isl_set_intersect(isl_set_align_params(c->set, isl_set_get_space(s->r->set)), piece);
+}
+
+/* A >= B (A - B >= 0) */
+static void conj_ge(struct sym *s, struct conj *c, const struct lin *a, const struct lin *b)
+{
+	struct lin d = lin_comb(s, a, -1, b);
+	conj_add(s, c, &d, false);
+}
+
+static void conj_eq(struct sym *s, struct conj *c, const struct lin *a, const struct lin *b)
+{
+	struct lin d = lin_comb(s, a, -1, b);
+	conj_add(s, c, &d, true);
+}
+
+/* A < B (B - A - 1 >= 0) */
+static void conj_lt(struct sym *s, struct conj *c, const struct lin *a, const struct lin *b)
+{
+	struct lin d = lin_comb(s, b, -1, a);
+	d = lin_plus(s, &d, -1);
+	conj_add(s, c, &d, false);
+}
+
+/* C is false. */
+static void conj_false(struct conj *c)
+{
+	if (!c->set)
+		return;
+	isl_space *sp = isl_set_get_space(c->set);
+	isl_set_free(c->set);
+	c->set = isl_set_empty(sp);
+}
+
+/* Adds C (taken) to the relation. */
+static void rel_and(struct sym *s, struct conj *c)
+{
+	struct rel *r = s->r;
+	rel_sync(s, r);
+	if (!c->set || !r->set) {
+		isl_set_free(c->set);
+		c->set = NULL;
+		r->set = isl_set_free(r->set);
+		sym_stop(s, -1, "ISL failed building a relation");
+		return;
+	}
+	r->set = isl_set_intersect(r->set, isl_set_align_params(c->set, isl_set_get_space(r->set)));
+	c->set = NULL;
+}
+
+/* One case of a disjunction: OR |= C (C taken). */
+static void conj_or(struct sym *s, struct conj *or, struct conj *c)
+{
+	if (!or->set || !c->set) {
+		isl_set_free(or->set);
+		isl_set_free(c->set);
+		or->set = c->set = NULL;
+		sym_stop(s, -1, "ISL failed building a relation");
+		return;
+	}
+	rel_sync(s, s->r);
+	isl_space *sp = isl_set_get_space(s->r->set);
+	or->set = isl_set_union(isl_set_align_params(or->set, isl_space_copy(sp)),
+				isl_set_align_params(c->set, sp));
+	c->set = NULL;
+}
+
+/* An empty disjunction, to be grown by conj_or. */
+static void disj_init(struct sym *s, struct conj *c)
+{
+	rel_sync(s, s->r);
+	c->set = s->r->set ? isl_set_empty(isl_set_get_space(s->r->set)) : NULL;
 }
 
 /* ---- decompositions ------------------------------------------------------ */
 
-static void assign(struct sym *s, int v, const struct dist *d, const char *extent,
-		   const char *where)
+static void assign(struct sym *s, int v, const struct decomp *want, const char *where)
 {
-	struct decomp want = {*d, extent};
 	struct decomp *have = &s->dec[v];
 	if (have->d.kind == DIST_NONE) {
-		*have = want;
+		*have = *want;
 		return;
 	}
-	if (!same_decomp(have, &want))
+	if (!same_decomp(have, want))
 		sym_stop(s, 1,
 			 "%s is split both %s over %s (extent %s) and %s over %s (extent %s)%s in one "
 			 "relation, which has no affine form over a symbolic grid",
-			 s->vars[v], kind_name(&have->d), s->m->axes[have->d.axis], have->extent,
-			 kind_name(d), s->m->axes[d->axis], extent, where);
+			 var_name(s, v), kind_name(&have->d), s->m->axes[have->d.axis],
+			 have->extent_text, kind_name(&want->d), s->m->axes[want->d.axis],
+			 want->extent_text, where);
 }
 
 /* SUB as variable + *C: the variable, -2 for a constant, -1 for anything else,
  * -3 when SUB could not be read (the state says why). */
-static int sub_var_plus_const(struct sym *s, const char *sub, long long *c)
+static int sub_var_plus_const(struct sym *s, const struct model_aff *sub, long long *c)
 {
-	struct lin l;
-	int r = parse_lin(s, sub, &l) < 0 ? -3 : lin_var_plus_const(s, &l, c);
-	lin_free(&l);
-	return r;
+	struct vform f;
+	if (vform_of(s, sub, &f) < 0)
+		return -3;
+	return vform_var_plus_const(&f, c);
 }
 
-/* Assigns the decomposition a distributed dimension imposes on its subscript. */
-static void assign_from_sub(struct sym *s, const char *sub, const struct dist *d,
-			    const char *extent, const char *array)
+/* Assigns the decomposition a distributed dimension imposes on its subscript
+ * (SUB, SUB_TEXT for messages). */
+static void assign_from_sub(struct sym *s, const struct model_aff *sub, const char *sub_text,
+			    const struct decomp *d, const char *array)
 {
-	if (d->kind == DIST_NONE || s->status)
+	if (d->d.kind == DIST_NONE || s->status)
 		return;
-	long long c;
+	long long c = 0;
 	int v = sub_var_plus_const(s, sub, &c);
 	if (v == -3)
 		return;
@@ -241,24 +502,58 @@ static void assign_from_sub(struct sym *s, const char *sub, const struct dist *d
 		sym_stop(s, 1,
 			 "the subscript '%s' of %s is not a variable plus a constant in a "
 			 "distributed dimension",
-			 sub, array);
+			 sub_text, array);
 		return;
 	}
 	if (v >= 0) {
-		char where[128];
-		snprintf(where, sizeof(where), " (in %s)", array);
-		assign(s, v, d, extent, where);
+		char *where = NULL;
+		if (asprintf(&where, " (in %s)", array) < 0) {
+			sym_stop(s, -1, "out of memory");
+			return;
+		}
+		assign(s, v, d, where);
+		free(where);
 	}
+}
+
+static struct decomp layout_decomp(const struct sym *s, int array, int d)
+{
+	const struct model_array *arr = &s->m->arrays[array];
+	return (struct decomp){s->c->layout[array][d], &arr->extent_affs[d], arr->extents[d]};
+}
+
+static struct decomp pred_decomp(const struct sym *s, int dist)
+{
+	return (struct decomp){s->c->named[dist], &s->m->dist_extent_affs[dist],
+			       s->m->dist_extents[dist]};
 }
 
 /* ---- digits ------------------------------------------------------------- */
 
-static int local_param(struct sym *s, const char *extent, int axis, long block)
+static bool name_taken(const struct sym *s, const char *name)
+{
+	for (int p = 0; p < s->m->nparams; p++)
+		if (strcmp(s->m->params[p], name) == 0)
+			return true;
+	for (int a = 0; a < s->m->naxes; a++)
+		if (strcmp(s->m->axes[a], name) == 0)
+			return true;
+	for (int l = 0; l < s->info->nlocals; l++)
+		if (strcmp(s->info->locals[l].name, name) == 0)
+			return true;
+	/* the cost's own symbols */
+	return strcmp(name, "g") == 0 || strcmp(name, "l") == 0;
+}
+
+/* The block length (a parameter) of EXTENT over AXIS in blocks of BLOCK: its
+ * index in info->locals, created if new; -1 on failure. */
+static int local_param(struct sym *s, const struct decomp *d, long block)
 {
 	struct symbolic_info *info = s->info;
+	int axis = d->d.axis;
 	for (int l = 0; l < info->nlocals; l++)
 		if (info->locals[l].axis == axis && info->locals[l].block == block &&
-		    strcmp(info->locals[l].extent, extent) == 0)
+		    same_aff(&info->locals[l].extent_aff, d->extent))
 			return l;
 	struct local_param *p = realloc(info->locals, sizeof(*p) * (size_t)(info->nlocals + 1));
 	if (!p) {
@@ -267,48 +562,70 @@ static int local_param(struct sym *s, const char *extent, int axis, long block)
 	}
 	info->locals = p;
 	p = &info->locals[info->nlocals];
-	/* A readable name when the extent is one identifier: m over M is m__M.
-	 * Every internal name has a double underscore, which user names may not. */
-	bool ident = true;
-	for (const char *q = extent; *q; q++)
-		ident &= (*q == '_' || (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') ||
-			  (*q >= '0' && *q <= '9'));
+	memset(p, 0, sizeof(*p));
+	/* A readable name when the extent is one parameter: m over M is m__M;
+	 * otherwise L__k.  A suffix makes it differ from every other parameter. */
+	const struct model_aff *x = d->extent;
+	bool one = x->constant == 0 && x->nterms == 1 && x->terms[0].coef == 1 &&
+		   x->terms[0].kind != MODEL_VAR;
+	const char *xname = !one ? NULL
+			    : x->terms[0].kind == MODEL_PARAM ? s->m->params[x->terms[0].index]
+							      : s->m->axes[x->terms[0].index];
+	char *base = NULL;
 	int r;
-	if (ident && block == 1)
-		r = asprintf(&p->name, "%s__%s", extent, s->m->axes[axis]);
-	else if (ident)
-		r = asprintf(&p->name, "%s__%ld%s", extent, block, s->m->axes[axis]);
+	if (xname && block == 1)
+		r = asprintf(&base, "%s__%s", xname, s->m->axes[axis]);
+	else if (xname)
+		r = asprintf(&base, "%s__%ld%s", xname, block, s->m->axes[axis]);
 	else
-		r = asprintf(&p->name, "L__%d", info->nlocals);
-	p->extent = strdup(extent);
+		r = asprintf(&base, "L__%d", info->nlocals);
+	char *name = r < 0 ? NULL : strdup(base);
+	for (int k = 2; name && name_taken(s, name); k++) {
+		free(name);
+		if (asprintf(&name, "%s_%d", base, k) < 0)
+			name = NULL;
+	}
+	free(base);
+	p->name = name;
+	p->extent = strdup(d->extent_text);
 	p->axis = axis;
 	p->block = block;
-	if (r < 0 || !p->extent) {
+	if (!p->name || !p->extent || model_aff_copy(&p->extent_aff, x) < 0) {
+		free(p->name);
+		free(p->extent);
 		sym_stop(s, -1, "out of memory");
 		return -1;
 	}
 	return info->nlocals++;
 }
 
-/* The size of digit K of decomposition D, as ISL text (static buffer in OUT). */
-static const char *digit_size(struct sym *s, const struct decomp *d, int k, char out[64])
+/* The size of digit K of decomposition D as a linear form over the
+ * parameters, and its text in *TEXT for the assumptions (a static or
+ * model-owned string, or BUF). */
+static struct lin digit_size(struct sym *s, const struct decomp *d, int k, const char **text,
+			     char buf[32])
 {
 	const struct digits *dg = &dist_ops(d->d.kind)->digits;
 	switch (dg->size[k]) {
 	case DIGIT_AXIS:
-		return s->m->axes[d->d.axis];
+		*text = s->m->axes[d->d.axis];
+		return lin_par(axis_par(s, d->d.axis));
 	case DIGIT_LOCAL: {
 		long b = d->d.kind == DIST_BLOCK_CYCLIC ? d->d.block : 1;
-		int l = local_param(s, d->extent, d->d.axis, b);
-		return l < 0 ? "0" : s->info->locals[l].name;
+		int l = local_param(s, d, b);
+		*text = l < 0 ? "0" : s->info->locals[l].name;
+		return l < 0 ? lin_const(0) : lin_par(npar_fixed(s) + l);
 	}
 	case DIGIT_BLOCK:
-		snprintf(out, 64, "%ld", d->d.block);
-		return out;
+		snprintf(buf, 32, "%ld", d->d.block);
+		*text = buf;
+		return lin_const(d->d.block);
 	case DIGIT_EXTENT:
-		return d->extent;
+		*text = d->extent_text;
+		return lin_of_params(s, d->extent);
 	}
-	return "0";
+	*text = "0";
+	return lin_const(0);
 }
 
 static int ndigits(const struct decomp *d)
@@ -316,13 +633,20 @@ static int ndigits(const struct decomp *d)
 	return d->d.kind == DIST_NONE ? 1 : dist_ops(d->d.kind)->digits.n;
 }
 
-/* The name of digit K of variable V: the variable itself when it has one digit. */
-static void digit_name(const struct sym *s, int v, int k, char out[64])
+/* Digit K of variable V: a dimension of the current relation. */
+static struct lin digit(const struct sym *s, int v, int k)
 {
-	if (ndigits(&s->dec[v]) == 1)
-		snprintf(out, 64, "%s", s->vars[v]);
-	else
-		snprintf(out, 64, "%s__%d", s->vars[v], k);
+	return lin_dim(s->first[v] + k);
+}
+
+/* The dimensions of the digits of the current variables, from FIRST on. */
+static int layout_digits(struct sym *s, int first)
+{
+	for (int v = 0; v < nvars(s); v++) {
+		s->first[v] = first;
+		first += ndigits(&s->dec[v]);
+	}
+	return first;
 }
 
 static void add_assumption(struct sym *s, const char *fmt, ...)
@@ -367,276 +691,402 @@ static void assume_below(struct sym *s, long long c, const char *size)
 		add_assumption(s, "%lld < %s", c, size);
 }
 
-/* Prints "0 <= d < S" for every digit of every decomposed variable. */
-static void print_digit_ranges(FILE *out, struct sym *s)
+/* 0 <= d < S for every digit of every decomposed variable. */
+static void digit_ranges(struct sym *s)
 {
-	for (int v = 0; v < s->nvars; v++) {
+	struct conj c;
+	conj_init(s, &c);
+	for (int v = 0; v < nvars(s); v++) {
 		const struct decomp *d = &s->dec[v];
 		if (d->d.kind == DIST_NONE)
 			continue;
 		for (int k = 0; k < ndigits(d); k++) {
-			char name[64], buf[64];
-			digit_name(s, v, k, name);
-			fprintf(out, " and 0 <= %s < %s", name, digit_size(s, d, k, buf));
+			const char *t;
+			char buf[32];
+			struct lin size = digit_size(s, d, k, &t, buf);
+			struct lin dg = digit(s, v, k);
+			struct lin top = lin_comb(s, &size, -1, &dg); /* size - d - 1 >= 0 */
+			top = lin_plus(s, &top, -1);
+			conj_add(s, &c, &dg, false);
+			conj_add(s, &c, &top, false);
 		}
+	}
+	rel_and(s, &c);
+}
+
+/* The digits of a decomposition: forms, sizes and the sizes' texts. */
+struct digit_forms {
+	int n;
+	struct lin dg[3], sz[3];
+	const char *text[3];
+	char buf[3][32];
+};
+
+static void digit_forms(struct sym *s, int v, const struct decomp *d, struct digit_forms *f)
+{
+	f->n = ndigits(d);
+	for (int k = 0; k < f->n; k++) {
+		f->dg[k] = v >= 0 ? digit(s, v, k) : lin_const(0);
+		f->sz[k] = digit_size(s, d, k, &f->text[k], f->buf[k]);
 	}
 }
 
-/* Writes the condition that RES[0..n) are the digits, under D, of variable V plus
- * C (V < 0: of the constant C).  The carry out of the top digit is left out: the
- * checker has proved every subscript in bounds. */
-static void print_digits_of(FILE *out, struct sym *s, int v, long long c, const struct decomp *d,
-			    char res[][64])
+/* Adds the condition that RES[0..n) are the digits, under D, of variable V
+ * plus C (V < 0: of the constant C).  The carry out of the top digit is left
+ * out: the checker has proved every subscript in bounds. */
+static void digits_of(struct sym *s, int v, long long c, const struct decomp *d,
+		      const struct lin res[])
 {
-	int n = ndigits(d);
-	int last = n - 1;
-	char dg[3][64], sz[3][64], buf[3][64];
-	for (int k = 0; k < n; k++) {
-		if (v >= 0)
-			digit_name(s, v, k, dg[k]);
-		else
-			snprintf(dg[k], 64, "0");
-		snprintf(sz[k], 64, "%s", digit_size(s, d, k, buf[k]));
-	}
-	if (v < 0) {
-		snprintf(dg[last], 64, "0");
-		if (c != 0 && n > 1)
-			assume_below(s, c, sz[last]);
-	}
+	struct digit_forms f;
+	digit_forms(s, v, d, &f);
+	int n = f.n, last = n - 1;
+	if (v < 0 && c != 0 && n > 1)
+		assume_below(s, c, f.text[last]);
 	if (c == 0 || n == 1) {
-		fputs("(", out);
-		for (int k = 0; k < n; k++)
-			fprintf(out, "%s%s = %s + %lld", k ? " and " : "", res[k], dg[k],
-				k == last ? c : 0);
-		fputs(")", out);
+		struct conj cj;
+		conj_init(s, &cj);
+		for (int k = 0; k < n; k++) {
+			struct lin rhs = lin_plus(s, &f.dg[k], k == last ? c : 0);
+			conj_eq(s, &cj, &res[k], &rhs);
+		}
+		rel_and(s, &cj);
 		return;
 	}
 	long long a = c > 0 ? c : -c;
-	assume_at_most(s, a, sz[last]);
-	fputs("(", out);
+	assume_at_most(s, a, f.text[last]);
+	struct lin zero = lin_const(0), one = lin_const(1);
+	struct conj or;
+	disj_init(s, &or);
 	for (int j = 0; j < n; j++) {   /* j levels of carry (or borrow) */
-		fprintf(out, "%s(", j ? " or " : "");
-		if (c > 0)
-			fprintf(out, j ? "%s + %lld >= %s" : "%s + %lld < %s", dg[last], c, sz[last]);
+		struct conj cj;
+		conj_init(s, &cj);
+		struct lin moved = lin_plus(s, &f.dg[last], c);
+		if (c > 0 && j == 0)
+			conj_lt(s, &cj, &moved, &f.sz[last]);        /* no carry */
+		else if (c > 0)
+			conj_ge(s, &cj, &moved, &f.sz[last]);        /* a carry */
+		else if (j == 0)
+			conj_ge(s, &cj, &moved, &zero);              /* no borrow */
 		else
-			fprintf(out, j ? "%s - %lld < 0" : "%s - %lld >= 0", dg[last], a);
-		for (int l = last - 1; l > last - j; l--)
-			fprintf(out, c > 0 ? " and %s = %s - 1" : " and %s = 0%.0s", dg[l], sz[l]);
-		if (j > 0)
-			fprintf(out, c > 0 ? " and %s + 1 < %s" : " and %s >= 1%.0s", dg[last - j],
-				sz[last - j]);
-		for (int k = 0; k < n; k++) {
-			fprintf(out, " and %s = ", res[k]);
-			if (k == last && j == 0)
-				fprintf(out, "%s + %lld", dg[k], c);
-			else if (k == last)
-				fprintf(out, c > 0 ? "%s + %lld - %s" : "%s + %lld + %s", dg[k], c, sz[k]);
-			else if (k > last - j)
-				fprintf(out, c > 0 ? "0%.0s" : "%s - 1", sz[k]);
-			else if (k == last - j)
-				fprintf(out, c > 0 ? "%s + 1" : "%s - 1", dg[k]);
-			else
-				fprintf(out, "%s", dg[k]);
+			conj_lt(s, &cj, &moved, &zero);              /* a borrow */
+		/* the digits the carry runs through are at their end */
+		for (int l = last - 1; l > last - j; l--) {
+			struct lin top = lin_plus(s, &f.sz[l], -1);
+			conj_eq(s, &cj, &f.dg[l], c > 0 ? &top : &zero);
 		}
-		fputs(")", out);
+		/* and the one it stops at is not */
+		if (j > 0 && c > 0) {
+			struct lin up = lin_plus(s, &f.dg[last - j], 1);
+			conj_lt(s, &cj, &up, &f.sz[last - j]);
+		} else if (j > 0) {
+			conj_ge(s, &cj, &f.dg[last - j], &one);
+		}
+		for (int k = 0; k < n; k++) {
+			struct lin rhs;
+			if (k == last && j == 0)
+				rhs = moved;
+			else if (k == last)
+				rhs = lin_comb(s, &moved, c > 0 ? -1 : 1, &f.sz[k]);
+			else if (k > last - j)
+				rhs = c > 0 ? zero : lin_plus(s, &f.sz[k], -1);
+			else if (k == last - j)
+				rhs = lin_plus(s, &f.dg[k], c > 0 ? 1 : -1);
+			else
+				rhs = f.dg[k];
+			conj_eq(s, &cj, &res[k], &rhs);
+		}
+		conj_or(s, &or, &cj);
 	}
-	fputs(")", out);
+	rel_and(s, &or);
 }
 
 /* ---- conditions ---------------------------------------------------------- */
 
-static void print_lin(FILE *out, const struct sym *s, const struct lin *l)
+/* A constraint of a condition read back from ISL: coefficients of the current
+ * variables, the parameters and axes, and a constant. */
+struct ccons {
+	struct vform f;
+	bool eq;
+};
+
+/* The form of F's variables and parameters on the relation: a plain variable
+ * is its only digit. */
+static struct lin on_digits(struct sym *s, const struct vform *f)
 {
-	fprintf(out, "%lld", l->constant);
-	for (int v = 0; v < s->nvars; v++)
-		if (l->var[v])
-			fprintf(out, " + %lld*%s", l->var[v], s->vars[v]);
-	for (int p = 0; p < npar(s->m); p++)
-		if (l->par[p])
-			fprintf(out, " + %lld*%s", l->par[p], par_name(s->m, p));
+	struct lin l = f->par;
+	l.constant = f->constant;
+	for (int v = 0; v < f->nvars; v++)
+		if (f->var[v])
+			lin_add(s, &l, true, s->first[v], f->var[v]);
+	return l;
 }
 
-/* A bound on decomposed variable V (coefficient sign SIGN in L >= 0) as digits. */
-static void print_digit_bound(FILE *out, struct sym *s, int v, int sign, const struct lin *l,
-			      const char *cond_text)
+/* A bound on decomposed variable V (coefficient sign SIGN in F >= 0) as
+ * digits. */
+static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
+			const char *cond_text)
 {
 	const struct decomp *d = &s->dec[v];
-	int n = ndigits(d), last = n - 1;
-	char dg[3][64], sz[3][64], buf[3][64];
-	for (int k = 0; k < n; k++) {
-		digit_name(s, v, k, dg[k]);
-		snprintf(sz[k], 64, "%s", digit_size(s, d, k, buf[k]));
-	}
-	/* rest = L - sign*v: the bound is v >= -rest (sign > 0) or v <= rest. */
-	struct lin ext = {0};
-	struct sym tmp = *s;
-	bool params_only = true, is_const = true;
-	for (int p = 0; p < npar(s->m); p++)
-		is_const &= l->par[p] == 0;
-	for (int u = 0; u < s->nvars; u++)
-		params_only &= u == v || l->var[u] == 0;
-	if (!params_only) {
-		sym_stop(s, 1,
-			 "the condition '%s' relates %s, which is distributed, to another variable; "
-			 "the symbolic grid cannot express it",
-			 cond_text, s->vars[v]);
-		return;
-	}
-	if (is_const) {
-		long long r = l->constant;
+	struct digit_forms df;
+	digit_forms(s, v, d, &df);
+	int last = df.n - 1;
+	for (int u = 0; u < f->nvars; u++)
+		if (u != v && f->var[u]) {
+			sym_stop(s, 1,
+				 "the condition '%s' relates %s, which is distributed, to another "
+				 "variable; the symbolic grid cannot express it",
+				 cond_text, var_name(s, v));
+			return;
+		}
+	struct lin zero = lin_const(0), one = lin_const(1);
+	struct conj cj;
+	if (f->par.n == 0) {
+		long long r = f->constant;
 		if (sign > 0 && -r <= 0)
 			return; /* v >= -r <= 0: the digits already say so */
 		if (sign > 0) {
-			long long c = -r; /* v >= c, c >= 1: not (upper digits 0 and last < c) */
-			assume_at_most(s, c, sz[last]);
-			fputs(" and (", out);
-			for (int k = 0; k < last; k++)
-				fprintf(out, "%s >= 1 or ", dg[k]);
-			fprintf(out, "%s >= %lld)", dg[last], c);
+			/* v >= c, c >= 1: not (upper digits 0 and last < c) */
+			long long c = -r;
+			assume_at_most(s, c, df.text[last]);
+			struct conj or;
+			disj_init(s, &or);
+			for (int k = 0; k < last; k++) {
+				conj_init(s, &cj);
+				conj_ge(s, &cj, &df.dg[k], &one);
+				conj_or(s, &or, &cj);
+			}
+			conj_init(s, &cj);
+			struct lin cl = lin_const(c);
+			conj_ge(s, &cj, &df.dg[last], &cl);
+			conj_or(s, &or, &cj);
+			rel_and(s, &or);
 			return;
 		}
 		/* v <= r */
+		conj_init(s, &cj);
 		if (r < 0) {
-			fputs(" and false", out);
+			conj_false(&cj);
+			rel_and(s, &cj);
 			return;
 		}
-		assume_below(s, r, sz[last]);
-		fputs(" and (", out);
+		assume_below(s, r, df.text[last]);
 		for (int k = 0; k < last; k++)
-			fprintf(out, "%s = 0 and ", dg[k]);
-		fprintf(out, "%s <= %lld)", dg[last], r);
+			conj_eq(s, &cj, &df.dg[k], &zero);
+		struct lin rl = lin_const(r);
+		conj_ge(s, &cj, &rl, &df.dg[last]);
+		rel_and(s, &cj);
 		return;
 	}
-	/* The rest must be the extent X plus a constant. */
-	tmp.nvars = 0;
-	if (parse_lin(&tmp, d->extent, &ext) < 0) {
-		s->status = tmp.status;
-		s->reason = tmp.reason;
-		lin_free(&ext);
-		return;
-	}
-	/* sign > 0: v + (par·p + k) >= 0 with par = -X's: v >= X - k'.
-	 * sign < 0: -v + (par·p + k) >= 0 with par = X's: v <= X + k. */
-	bool is_extent = true;
-	for (int p = 0; p < npar(s->m); p++)
-		is_extent &= l->par[p] == (sign > 0 ? -ext.par[p] : ext.par[p]);
-	long long k = l->constant - (sign > 0 ? -ext.constant : ext.constant);
-	lin_free(&ext);
-	if (!is_extent) {
-		sym_stop(s, 1,
-			 "the condition '%s' bounds %s by something other than its extent %s plus "
-			 "a constant",
-			 cond_text, s->vars[v], d->extent);
-		return;
+	/* The rest must be the extent X plus a constant:
+	 * sign > 0: v + (-X + k) >= 0, so v >= X - k;
+	 * sign < 0: -v + (X + k) >= 0, so v <= X + k. */
+	struct lin ext = lin_of_params(s, d->extent);
+	struct lin rest = f->par;
+	rest.constant = 0;
+	struct lin x = ext;
+	x.constant = 0;
+	struct lin diff = lin_comb(s, &rest, sign > 0 ? 1 : -1, &x);
+	long long k = f->constant - (sign > 0 ? -ext.constant : ext.constant);
+	if (diff.n != 0 || s->status) {
+		for (int i = 0; i < diff.n; i++)
+			if (diff.t[i].coef != 0)
+				sym_stop(s, 1,
+					 "the condition '%s' bounds %s by something other than its "
+					 "extent %s plus a constant",
+					 cond_text, var_name(s, v), d->extent_text);
+		if (s->status)
+			return;
 	}
 	if (sign < 0) {
 		/* v <= X + k; the digits give v <= X - 1. */
 		long long c = -k - 1; /* v <= X - 1 - c */
 		if (c <= 0)
 			return;
-		assume_at_most(s, c, sz[last]);
-		fputs(" and (", out);
-		for (int q = 0; q < last; q++)
-			fprintf(out, "%s <= %s - 2 or ", dg[q], sz[q]);
-		fprintf(out, "%s <= %s - 1 - %lld)", dg[last], sz[last], c);
+		assume_at_most(s, c, df.text[last]);
+		struct conj or;
+		disj_init(s, &or);
+		for (int q = 0; q < last; q++) {
+			conj_init(s, &cj);
+			struct lin top = lin_plus(s, &df.sz[q], -2);
+			conj_ge(s, &cj, &top, &df.dg[q]);
+			conj_or(s, &or, &cj);
+		}
+		conj_init(s, &cj);
+		struct lin top = lin_plus(s, &df.sz[last], -1 - c);
+		conj_ge(s, &cj, &top, &df.dg[last]);
+		conj_or(s, &or, &cj);
+		rel_and(s, &or);
 		return;
 	}
-	/* v >= X - k' with k' = k: v + (-X + k) >= 0 */
 	long long c = k; /* v >= X - c */
+	conj_init(s, &cj);
 	if (c <= 0) {
-		fputs(" and false", out);
+		conj_false(&cj);
+		rel_and(s, &cj);
 		return;
 	}
-	assume_at_most(s, c, sz[last]);
-	fputs(" and (", out);
-	for (int q = 0; q < last; q++)
-		fprintf(out, "%s = %s - 1 and ", dg[q], sz[q]);
-	fprintf(out, "%s >= %s - %lld)", dg[last], sz[last], c);
+	assume_at_most(s, c, df.text[last]);
+	for (int q = 0; q < last; q++) {
+		struct lin top = lin_plus(s, &df.sz[q], -1);
+		conj_eq(s, &cj, &df.dg[q], &top);
+	}
+	struct lin low = lin_plus(s, &df.sz[last], -c);
+	conj_ge(s, &cj, &df.dg[last], &low);
+	rel_and(s, &cj);
 }
 
-/* The condition COND over the space's variables, in digits. */
-static void print_cond(FILE *out, struct sym *s, const char *cond)
+/* V as a long long; false if it is not an integer that fits. */
+static bool val_fits(__isl_take isl_val *v, long long *out)
 {
-	struct text t;
-	const struct model *m = s->m;
-	if (open_space(&t, s) < 0) {
-		sym_stop(s, -1, "out of memory");
-		return;
+	bool ok = v && isl_val_is_int(v) == isl_bool_true;
+	if (ok) {
+		long x = isl_val_get_num_si(v);
+		isl_val *back = isl_val_int_from_si(isl_val_get_ctx(v), x);
+		ok = isl_val_eq(v, back) == isl_bool_true;
+		isl_val_free(back);
+		*out = x;
 	}
-	fprintf(t.f, " : %s }", cond);
-	char *str = text_close(&t);
-	isl_set *set = str ? isl_set_read_from_str(s->ctx, str) : NULL;
-	free(str);
+	isl_val_free(v);
+	return ok;
+}
+
+/* { [the current variables] : the constraints of SP }, on the parameters and
+ * axes (SP's variables are among the current ones). */
+static __isl_give isl_set *cond_set(struct sym *s, const struct model_space *sp)
+{
+	isl_space *space = model_param_space(s->ctx, s->m, true);
+	space = isl_space_add_dims(isl_space_set_from_params(space), isl_dim_set,
+				   (unsigned)nvars(s));
+	isl_set *set = isl_set_universe(isl_space_copy(space));
+	for (int i = 0; i < sp->ncons && set && !s->status; i++) {
+		const struct model_cons *c = &sp->cons[i];
+		struct vform f;
+		if (vform_of(s, &c->f, &f) < 0)
+			break;
+		isl_aff *a = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(space)));
+		a = isl_aff_set_constant_si(a, 0);
+		a = isl_aff_add_constant_val(a, isl_val_int_from_si(s->ctx, (long)f.constant));
+		for (int v = 0; v < f.nvars; v++)
+			if (f.var[v])
+				a = isl_aff_set_coefficient_val(a, isl_dim_in, v,
+								isl_val_int_from_si(s->ctx, (long)f.var[v]));
+		for (int t = 0; t < f.par.n; t++)
+			a = isl_aff_set_coefficient_val(a, isl_dim_param, f.par.t[t].index,
+							isl_val_int_from_si(s->ctx, (long)f.par.t[t].coef));
+		isl_set *piece = NULL;
+		isl_aff *z = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(space)));
+		switch (c->kind) {
+		case MODEL_GE0:
+			piece = isl_aff_ge_set(a, z);
+			break;
+		case MODEL_EQ0:
+			piece = isl_aff_eq_set(a, z);
+			break;
+		case MODEL_NE0:
+			piece = isl_aff_ne_set(a, z);
+			break;
+		case MODEL_DIVIDES:
+			isl_aff_free(z);
+			piece = dist_multiple_of(a, isl_val_int_from_si(s->ctx, (long)c->divisor));
+			break;
+		}
+		set = isl_set_intersect(set, piece);
+	}
+	isl_space_free(space);
+	if (s->status) {
+		isl_set_free(set);
+		return NULL;
+	}
+	return set;
+}
+
+/* The condition of SP over the current variables, in digits. */
+static void cond_digits(struct sym *s, const struct model_space *sp)
+{
+	const char *text = sp->cond;
+	isl_set *set = cond_set(s, sp);
 	if (!set) {
-		isl_ctx_reset_error(s->ctx);
-		sym_stop(s, -1, "ISL rejected the condition '%s'", cond);
+		sym_stop(s, -1, "ISL failed on the condition '%s'", text);
 		return;
 	}
 	set = isl_set_coalesce(set);
 	isl_size nb = isl_set_n_basic_set(set);
 	if (nb != 1) {
 		isl_set_free(set);
-		if (nb == 0)
-			fputs(" and false", out);
-		else
-			sym_stop(s, 1, "the condition '%s' is a disjunction, which the symbolic grid "
-				       "does not split", cond);
+		if (nb == 0) {
+			struct conj cj;
+			conj_init(s, &cj);
+			conj_false(&cj);
+			rel_and(s, &cj);
+		} else {
+			sym_stop(s, nb < 0 ? -1 : 1,
+				 "the condition '%s' is a disjunction, which the symbolic grid "
+				 "does not split", text);
+		}
 		return;
 	}
 	isl_basic_set *bset = isl_set_simple_hull(set);
 	if (isl_basic_set_dim(bset, isl_dim_div) != 0) {
 		isl_basic_set_free(bset);
-		sym_stop(s, 1, "the condition '%s' has a division or a modulo", cond);
+		sym_stop(s, 1, "the condition '%s' has a division or a modulo", text);
 		return;
 	}
 	isl_constraint_list *list = isl_basic_set_get_constraint_list(bset);
 	isl_size n = isl_constraint_list_size(list);
+	int np = npar_fixed(s);
 	for (int i = 0; i < n && !s->status; i++) {
 		isl_constraint *con = isl_constraint_list_get_constraint(list, i);
-		struct lin l = {0};
-		l.var = calloc((size_t)s->nvars + 1, sizeof(*l.var));
-		l.par = calloc((size_t)npar(m) + 1, sizeof(*l.par));
-		bool ok = l.var && l.par;
-		for (int v = 0; v < s->nvars && ok; v++)
-			ok = val_to_ll(isl_constraint_get_coefficient_val(con, isl_dim_set, v), &l.var[v]) == 0;
-		for (int p = 0; p < npar(m) && ok; p++)
-			ok = val_to_ll(isl_constraint_get_coefficient_val(con, isl_dim_param, p), &l.par[p]) == 0;
-		ok = ok && val_to_ll(isl_constraint_get_constant_val(con), &l.constant) == 0;
-		bool eq = isl_constraint_is_equality(con) == isl_bool_true;
+		struct ccons cc;
+		memset(cc.f.var, 0, sizeof(cc.f.var));
+		cc.f.nvars = nvars(s);
+		cc.f.par = lin_const(0);
+		bool ok = true;
+		for (int v = 0; v < nvars(s) && ok; v++)
+			ok = val_fits(isl_constraint_get_coefficient_val(con, isl_dim_set, v),
+				      &cc.f.var[v]);
+		for (int p = 0; p < np && ok; p++) {
+			long long x = 0;
+			ok = val_fits(isl_constraint_get_coefficient_val(con, isl_dim_param, p), &x);
+			lin_add(s, &cc.f.par, false, p, x);
+		}
+		ok = ok && val_fits(isl_constraint_get_constant_val(con), &cc.f.constant);
+		cc.eq = isl_constraint_is_equality(con) == isl_bool_true;
 		isl_constraint_free(con);
 		if (!ok) {
-			sym_stop(s, -1, "cannot read the condition '%s'", cond);
+			sym_stop(s, 1, "a coefficient of the condition '%s' does not fit in 64 bits",
+				 text);
+			break;
+		}
+		/* The multi-digit variables in this constraint. */
+		int dv = -1, ndv = 0;
+		for (int v = 0; v < nvars(s); v++)
+			if (cc.f.var[v] && ndigits(&s->dec[v]) > 1) {
+				dv = v;
+				ndv++;
+			}
+		if (ndv == 0) {
+			struct conj cj;
+			conj_init(s, &cj);
+			struct lin l = on_digits(s, &cc.f);
+			conj_add(s, &cj, &l, cc.eq);
+			rel_and(s, &cj);
+		} else if (ndv > 1 || (cc.f.var[dv] != 1 && cc.f.var[dv] != -1)) {
+			sym_stop(s, 1,
+				 "the condition '%s' relates distributed variables; the symbolic "
+				 "grid cannot express it",
+				 text);
 		} else {
-			/* The multi-digit variables in this constraint. */
-			int dv = -1, ndv = 0;
-			for (int v = 0; v < s->nvars; v++)
-				if (l.var[v] && ndigits(&s->dec[v]) > 1) {
-					dv = v;
-					ndv++;
-				}
-			if (ndv == 0) {
-				fputs(" and ", out);
-				print_lin(out, s, &l);
-				fputs(eq ? " = 0" : " >= 0", out);
-			} else if (ndv > 1 || (l.var[dv] != 1 && l.var[dv] != -1)) {
-				sym_stop(s, 1,
-					 "the condition '%s' relates distributed variables; the symbolic "
-					 "grid cannot express it",
-					 cond);
-			} else if (eq) {
+			digit_bound(s, dv, (int)cc.f.var[dv], &cc.f, text);
+			if (cc.eq) {
 				/* v = e as v >= e and v <= e */
-				print_digit_bound(out, s, dv, (int)l.var[dv], &l, cond);
-				for (int v = 0; v < s->nvars; v++)
-					l.var[v] = -l.var[v];
-				for (int p = 0; p < npar(m); p++)
-					l.par[p] = -l.par[p];
-				l.constant = -l.constant;
-				print_digit_bound(out, s, dv, (int)l.var[dv], &l, cond);
-			} else {
-				print_digit_bound(out, s, dv, (int)l.var[dv], &l, cond);
+				for (int v = 0; v < nvars(s); v++)
+					cc.f.var[v] = -cc.f.var[v];
+				struct lin neg = lin_comb(s, &(struct lin){0}, -1, &cc.f.par);
+				cc.f.par = neg;
+				cc.f.constant = -cc.f.constant;
+				digit_bound(s, dv, (int)cc.f.var[dv], &cc.f, text);
 			}
 		}
-		lin_free(&l);
 	}
 	isl_constraint_list_free(list);
 	isl_basic_set_free(bset);
@@ -646,11 +1096,12 @@ static void print_cond(FILE *out, struct sym *s, const char *cond)
 
 static void sym_begin(struct sym *s, const struct model_space *space)
 {
-	s->nvars = space->nvars;
-	s->vars = space->vars;
+	s->space = space;
 	free(s->dec);
+	free(s->first);
 	s->dec = calloc((size_t)space->nvars + 1, sizeof(*s->dec));
-	if (!s->dec)
+	s->first = calloc((size_t)space->nvars + 1, sizeof(*s->first));
+	if (!s->dec || !s->first)
 		sym_stop(s, -1, "out of memory");
 	for (int v = 0; v < space->nvars && s->dec; v++)
 		s->dec[v].d = (struct dist){DIST_NONE, -1, 0};
@@ -660,8 +1111,8 @@ static void assign_from_preds(struct sym *s, const struct model_space *space)
 {
 	for (int i = 0; i < space->npreds; i++) {
 		const struct model_pred *p = &space->preds[i];
-		assign_from_sub(s, p->index, &s->c->named[p->dist], s->m->dist_extents[p->dist],
-				s->m->dists[p->dist]);
+		struct decomp d = pred_decomp(s, p->dist);
+		assign_from_sub(s, &p->index_aff, p->index, &d, s->m->dists[p->dist]);
 	}
 }
 
@@ -669,48 +1120,49 @@ static void assign_from_preds(struct sym *s, const struct model_space *space)
 static void assign_from_lhs(struct sym *s, const struct model_stmt *st)
 {
 	const struct model_array *arr = &s->m->arrays[st->lhs.array];
-	for (int d = 0; d < arr->ndims; d++)
-		assign_from_sub(s, st->lhs.subs[d], &s->c->layout[st->lhs.array][d], arr->extents[d],
-				arr->name);
+	for (int d = 0; d < arr->ndims; d++) {
+		struct decomp dc = layout_decomp(s, st->lhs.array, d);
+		assign_from_sub(s, &st->lhs.sub_affs[d], st->lhs.subs[d], &dc, arr->name);
+	}
 	assign_from_preds(s, &st->lhs.space);
 }
 
-/* Fresh names for the digits of an expression, declared in NAMES (the list of
- * existential variables) unless NAMES is NULL (names of the relation's tuple). */
-static void fresh_names(struct sym *s, int n, char res[][64], FILE *names)
+/* Adds to the relation new dimensions RES, the digits of SUB under D, and
+ * their definition.  Returns 0, or -1 with the state saying why. */
+static int sub_digits(struct sym *s, const struct model_aff *sub, const char *sub_text,
+		      const struct decomp *d, struct lin res[3])
 {
-	for (int k = 0; k < n; k++) {
-		snprintf(res[k], 64, "r__%d", s->fresh++);
-		if (names)
-			fprintf(names, ", %s", res[k]);
-	}
-}
-
-/* Writes the digits of SUB under D into RES (fresh names, declared in NAMES). */
-static void print_sub_digits(FILE *out, struct sym *s, const char *sub, const struct decomp *d,
-			     char res[][64], FILE *names)
-{
-	long long c;
-	int v = sub_var_plus_const(s, sub, &c);
-	if (v == -3)
-		return;
+	struct vform f;
+	if (vform_of(s, sub, &f) < 0)
+		return -1;
+	long long c = 0;
+	int v = vform_var_plus_const(&f, &c);
 	int n = ndigits(d);
-	fresh_names(s, n, res, names);
+	int first = rel_add_dims(s, s->r, n);
+	for (int k = 0; k < n; k++)
+		res[k] = lin_dim(first + k);
 	if (d->d.kind == DIST_NONE) {
-		if (v >= 0 && ndigits(&s->dec[v]) > 1) {
-			sym_stop(s, 1, "internal: a split variable in a plain dimension");
-			return;
-		}
-		/* Every variable in SUB has one digit named after itself. */
-		fprintf(out, " and %s = %s", res[0], sub);
-		return;
+		for (int u = 0; u < f.nvars; u++)
+			if (f.var[u] && ndigits(&s->dec[u]) > 1) {
+				sym_stop(s, 1,
+					 "the subscript '%s' combines a distributed variable with "
+					 "something else",
+					 sub_text);
+				return -1;
+			}
+		struct conj cj;
+		conj_init(s, &cj);
+		struct lin l = on_digits(s, &f);
+		conj_eq(s, &cj, &res[0], &l);
+		rel_and(s, &cj);
+		return s->status ? -1 : 0;
 	}
 	if (v == -1) {
-		sym_stop(s, 1, "the subscript '%s' is not a variable plus a constant", sub);
-		return;
+		sym_stop(s, 1, "the subscript '%s' is not a variable plus a constant", sub_text);
+		return -1;
 	}
-	fputs(" and ", out);
-	print_digits_of(out, s, v, c, d, res);
+	digits_of(s, v, c, d, res);
+	return s->status ? -1 : 0;
 }
 
 /* The decomposition with which dimension D of the read array is written: its
@@ -718,22 +1170,17 @@ static void print_sub_digits(FILE *out, struct sym *s, const char *sub, const st
 static int read_dim_shape(struct sym *s, const struct model_access *rd, int d, struct decomp *out)
 {
 	const struct model_array *arr = &s->m->arrays[rd->array];
-	const struct dist *dd = &s->c->layout[rd->array][d];
-	if (dd->kind != DIST_NONE) {
-		*out = (struct decomp){*dd, arr->extents[d]};
+	*out = layout_decomp(s, rd->array, d);
+	if (out->d.kind != DIST_NONE)
 		return 0;
-	}
-	*out = (struct decomp){{DIST_NONE, -1, 0}, arr->extents[d]};
-	struct lin l;
-	if (parse_lin(s, rd->subs[d], &l) < 0) {
-		lin_free(&l);
+	struct vform f;
+	if (vform_of(s, &rd->sub_affs[d], &f) < 0)
 		return -1;
-	}
-	long long c;
-	int v = lin_var_plus_const(s, &l, &c);
+	long long c = 0;
+	int v = vform_var_plus_const(&f, &c);
 	bool split = false;
-	for (int u = 0; u < s->nvars; u++)
-		if (l.var[u] && ndigits(&s->dec[u]) > 1) {
+	for (int u = 0; u < f.nvars; u++)
+		if (f.var[u] && ndigits(&s->dec[u]) > 1) {
 			split = true;
 			if (v != u)
 				sym_stop(s, 1,
@@ -741,123 +1188,140 @@ static int read_dim_shape(struct sym *s, const struct model_access *rd, int d, s
 					 "something else",
 					 rd->subs[d], arr->name);
 		}
-	lin_free(&l);
 	if (split && !s->status)
 		*out = s->dec[v];
 	return s->status ? -1 : 0;
 }
 
-/* " and q_a = owner digit" for every axis, for the left-hand side of ST. */
-static void print_lhs_owner(FILE *out, struct sym *s, const struct model_stmt *st, FILE *names)
+/* q_a = the owner digit, for every axis, for the left-hand side of ST. */
+static void lhs_owner(struct sym *s, const struct model_stmt *st)
 {
 	const struct model_array *arr = &s->m->arrays[st->lhs.array];
-	for (int a = 0; a < s->m->naxes; a++) {
+	for (int a = 0; a < s->m->naxes && !s->status; a++) {
 		int dim = -1;
 		for (int d = 0; d < arr->ndims; d++)
 			if (s->c->layout[st->lhs.array][d].kind != DIST_NONE &&
 			    s->c->layout[st->lhs.array][d].axis == a)
 				dim = d;
+		struct lin q = lin_dim(a), zero = lin_const(0);
+		struct conj cj;
 		if (dim < 0) {
-			fprintf(out, " and q__%d = 0", a);
+			conj_init(s, &cj);
+			conj_eq(s, &cj, &q, &zero);
+			rel_and(s, &cj);
 			continue;
 		}
-		struct decomp d = {s->c->layout[st->lhs.array][dim], arr->extents[dim]};
-		char res[3][64];
-		print_sub_digits(out, s, st->lhs.subs[dim], &d, res, names);
-		fprintf(out, " and q__%d = %s", a, res[dist_ops(d.d.kind)->digits.owner]);
+		struct decomp d = layout_decomp(s, st->lhs.array, dim);
+		struct lin res[3];
+		if (sub_digits(s, &st->lhs.sub_affs[dim], st->lhs.subs[dim], &d, res) < 0)
+			return;
+		conj_init(s, &cj);
+		conj_eq(s, &cj, &q, &res[dist_ops(d.d.kind)->digits.owner]);
+		rel_and(s, &cj);
 	}
 }
 
-static void print_preds(FILE *out, struct sym *s, const struct model_space *space, FILE *names)
+/* The distribution predicates of SPACE: the owner digit of the index is the
+ * coordinate. */
+static void preds(struct sym *s, const struct model_space *space)
 {
 	for (int i = 0; i < space->npreds && !s->status; i++) {
 		const struct model_pred *p = &space->preds[i];
-		const struct dist *dd = &s->c->named[p->dist];
-		struct lin l;
-		if (parse_lin(s, p->coord, &l) < 0) {
-			lin_free(&l);
+		struct vform cf;
+		if (vform_of(s, &p->coord_aff, &cf) < 0)
 			return;
-		}
-		for (int v = 0; v < s->nvars; v++)
-			if (l.var[v] && ndigits(&s->dec[v]) > 1)
+		for (int v = 0; v < cf.nvars; v++)
+			if (cf.var[v] && ndigits(&s->dec[v]) > 1)
 				sym_stop(s, 1,
 					 "the distribution predicate %s(%s) == %s compares with a "
 					 "distributed variable",
 					 s->m->dists[p->dist], p->index, p->coord);
-		lin_free(&l);
-		if (dd->kind == DIST_NONE) {
-			fprintf(out, " and %s = 0", p->coord);
+		if (s->status)
+			return;
+		struct lin coord = on_digits(s, &cf), zero = lin_const(0);
+		struct decomp d = pred_decomp(s, p->dist);
+		struct conj cj;
+		if (d.d.kind == DIST_NONE) {
+			conj_init(s, &cj);
+			conj_eq(s, &cj, &coord, &zero);
+			rel_and(s, &cj);
 			continue;
 		}
-		struct decomp d = {*dd, s->m->dist_extents[p->dist]};
-		char res[3][64];
-		print_sub_digits(out, s, p->index, &d, res, names);
-		fprintf(out, " and %s = %s", res[dist_ops(dd->kind)->digits.owner], p->coord);
+		struct lin res[3];
+		if (sub_digits(s, &p->index_aff, p->index, &d, res) < 0)
+			return;
+		conj_init(s, &cj);
+		conj_eq(s, &cj, &res[dist_ops(d.d.kind)->digits.owner], &coord);
+		rel_and(s, &cj);
 	}
 }
 
-/* Every digit name of the current variables, comma separated. */
-static void print_all_digit_names(FILE *out, struct sym *s)
+/* The number of digits of the current variables. */
+static int total_digits(const struct sym *s)
 {
-	int first = 1;
-	for (int v = 0; v < s->nvars; v++)
-		for (int k = 0; k < ndigits(&s->dec[v]); k++) {
-			char name[64];
-			digit_name(s, v, k, name);
-			fprintf(out, "%s%s", first ? "" : ", ", name);
-			first = 0;
-		}
+	int n = 0;
+	for (int v = 0; v < nvars(s); v++)
+		n += ndigits(&s->dec[v]);
+	return n;
 }
 
-/* The body shared by reads and work: ranges, conditions, predicates, owner. */
-static void print_instance(FILE *out, struct sym *s, const struct model_stmt *st,
-			   const struct model_space *space, FILE *names)
+/* The relation's set, as a map from its first NIN dimensions to the next
+ * NOUT, the rest projected out; R is cleared. */
+static __isl_give isl_map *rel_map(struct sym *s, struct rel *r, int nin, int nout)
 {
-	fprintf(out, "(%s)", s->m->assumptions);
-	print_digit_ranges(out, s);
-	print_cond(out, s, st->lhs.space.cond);
+	rel_sync(s, r);
+	isl_set *set = r->set;
+	r->set = NULL;
+	if (!set)
+		return NULL;
+	set = isl_set_project_out(set, isl_dim_set, (unsigned)(nin + nout),
+				  (unsigned)(r->ndims - nin - nout));
+	isl_map *map = isl_map_from_range(set);
+	return isl_map_move_dims(map, isl_dim_in, 0, isl_dim_out, 0, (unsigned)nin);
+}
+
+/* { [q] -> [digits of the current variables] : the instances of SPACE (a
+ * statement's, a read's or a term's) that q computes }, with the
+ * decompositions already assigned. */
+static __isl_give isl_map *instances(struct sym *s, const struct model_stmt *st,
+				     const struct model_space *space)
+{
+	int na = s->m->naxes;
+	struct rel r;
+	s->r = &r;
+	rel_init(s, &r, na);
+	int nd = total_digits(s);
+	rel_add_dims(s, &r, nd);
+	layout_digits(s, na);
+	r.set = isl_set_intersect_params(r.set, model_assumption_set(s->ctx, s->m));
+	digit_ranges(s);
+	cond_digits(s, &st->lhs.space);
 	if (space != &st->lhs.space)
-		print_cond(out, s, space->cond);
-	print_preds(out, s, &st->lhs.space, names);
+		cond_digits(s, space);
+	preds(s, &st->lhs.space);
 	if (space != &st->lhs.space)
-		print_preds(out, s, space, names);
-	print_lhs_owner(out, s, st, names);
-}
-
-static void print_proc(FILE *out, const struct model *m)
-{
-	fputs("P[", out);
-	for (int a = 0; a < m->naxes; a++)
-		fprintf(out, "%sq__%d", a ? ", " : "", a);
-	fputs("]", out);
-}
-
-static char *join(struct sym *s, const char *head, const char *names, const char *body)
-{
-	char *r;
-	if (asprintf(&r, "%s exists (%s : %s) }", head, names, body) < 0) {
-		sym_stop(s, -1, "out of memory");
+		preds(s, space);
+	lhs_owner(s, st);
+	s->r = NULL;
+	if (s->status) {
+		isl_set_free(r.set);
 		return NULL;
 	}
-	return r;
+	return rel_map(s, &r, na, nd);
 }
 
-static char *instance_text(struct sym *s, const struct model_stmt *st,
-			   const struct model_space *space);
-
-/* The use relation of read RD, as two body texts (the caller adds the
- * parameters): the instances that read it (*INSTANCE, malloc'd) and, returned,
- * the element each instance reads; their composition is the relation. */
-static char *read_text(struct sym *s, const struct model_stmt *st, const struct model_access *rd,
-		       struct elem_shape *shape, char **instance)
+/* The use relation of read RD: its instances composed with the element each
+ * instance reads, { [digits] -> [element digits] }. */
+static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
+				    const struct model_access *rd, struct elem_shape *shape)
 {
-	*instance = NULL;
 	const struct model_array *arr = &s->m->arrays[rd->array];
 	sym_begin(s, &rd->space);
 	assign_from_lhs(s, st);
-	for (int d = 0; d < arr->ndims; d++)
-		assign_from_sub(s, rd->subs[d], &s->c->layout[rd->array][d], arr->extents[d],
-				arr->name);
+	for (int d = 0; d < arr->ndims; d++) {
+		struct decomp dc = layout_decomp(s, rd->array, d);
+		assign_from_sub(s, &rd->sub_affs[d], rd->subs[d], &dc, arr->name);
+	}
 	assign_from_preds(s, &rd->space);
 	if (s->status)
 		return NULL;
@@ -881,220 +1345,135 @@ static char *read_text(struct sym *s, const struct model_stmt *st, const struct 
 	}
 
 	/* The instances first: the block lengths they name come first. */
-	*instance = instance_text(s, st, &rd->space);
-	if (!*instance)
+	isl_map *inst = instances(s, st, &rd->space);
+	if (!inst)
 		return NULL;
-	/* The element read, from the digits: { [digits] -> A[element digits] }. */
-	struct text head, body;
-	if (text_open(&head) < 0 || text_open(&body) < 0) {
-		sym_stop(s, -1, "out of memory");
+	int nd = total_digits(s);
+	struct rel r;
+	s->r = &r;
+	rel_init(s, &r, nd);
+	layout_digits(s, 0);
+	for (int d = 0; d < arr->ndims && !s->status; d++) {
+		struct lin res[3];
+		sub_digits(s, &rd->sub_affs[d], rd->subs[d], &dims[d], res);
+	}
+	s->r = NULL;
+	if (s->status) {
+		isl_set_free(r.set);
+		isl_map_free(inst);
 		return NULL;
 	}
-	fputs("{ [", head.f);
-	print_all_digit_names(head.f, s);
-	fprintf(head.f, "] -> %s[", arr->name);
-	fputs("true", body.f);
-	for (int d = 0, first = 1; d < arr->ndims; d++) {
-		char res[3][64];
-		print_sub_digits(body.f, s, rd->subs[d], &dims[d], res, NULL);
-		for (int k = 0; k < ndigits(&dims[d]); k++, first = 0)
-			fprintf(head.f, "%s%s", first ? "" : ", ", res[k]);
-	}
-	fputs("] : ", head.f);
-	char *h = text_close(&head), *b = text_close(&body);
-	char *r = NULL;
-	if (h && b && !s->status && asprintf(&r, "%s%s }", h, b) < 0)
-		r = NULL;
-	free(h);
-	free(b);
-	if (!r)
-		sym_stop(s, -1, "out of memory");
-	return r;
+	isl_map *access = rel_map(s, &r, nd, r.ndims - nd);
+	/* the reads are composed with their instances coalesced, which is cheaper */
+	return isl_map_coalesce(isl_map_apply_range(isl_map_coalesce(inst), access));
 }
 
-/* Body text of { P[q] -> [digits of the current variables] : the instances of
- * SPACE (a statement's, a read's or a term's) that q computes }, with the
- * decompositions already assigned.  Its names are its own (the fresh counter
- * restarts), so equal texts are equal relations. */
-static char *instance_text(struct sym *s, const struct model_stmt *st, const struct model_space *space)
-{
-	struct text head, names, body;
-	if (text_open(&head) < 0 || text_open(&names) < 0 || text_open(&body) < 0) {
-		sym_stop(s, -1, "out of memory");
-		return NULL;
-	}
-	int fresh = s->fresh;
-	s->fresh = 0;
-	fputs("{ ", head.f);
-	print_proc(head.f, s->m);
-	fputs(" -> [", head.f);
-	print_all_digit_names(head.f, s);
-	fputs("] :", head.f);
-	fputs("q__unused", names.f); /* a name no condition mentions, so the list is never empty */
-	print_instance(body.f, s, st, space, names.f);
-	s->fresh = fresh;
-	char *h = text_close(&head), *n = text_close(&names), *b = text_close(&body);
-	char *r = h && n && b && !s->status ? join(s, h, n, b) : NULL;
-	free(h);
-	free(n);
-	free(b);
-	return r;
-}
-
-/* Body text of the work relation of TERM: { P[q] -> [digits of its variables] }. */
-static char *work_text(struct sym *s, const struct model_stmt *st, const struct model_space *term)
+/* The work relation of TERM: { [q] -> [digits of its variables] }.  Counted
+ * as built: coalesced, its count's pieces can defeat ISL's tight bound on the
+ * maximum over processes. */
+static __isl_give isl_map *work_map(struct sym *s, const struct model_stmt *st,
+				    const struct model_space *term)
 {
 	sym_begin(s, term);
 	assign_from_lhs(s, st);
 	assign_from_preds(s, term);
 	if (s->status)
 		return NULL;
-	return instance_text(s, st, term);
+	return instances(s, st, term);
 }
 
-/* Body text of the ownership of array A with element shape SHAPE. */
-static char *own_text(struct sym *s, int a, const struct elem_shape *shape)
+/* The ownership of array A with element shape SHAPE: { [element digits] -> [q] }. */
+static __isl_give isl_map *own_map(struct sym *s, int a, const struct elem_shape *shape)
 {
 	const struct model_array *arr = &s->m->arrays[a];
-	struct text t;
-	if (text_open(&t) < 0) {
-		sym_stop(s, -1, "out of memory");
-		return NULL;
+	int first[MODEL_MAX_DIMS], ne = 0;
+	for (int d = 0; d < arr->ndims; d++) {
+		first[d] = ne;
+		ne += ndigits(&shape->dim[d]);
 	}
-	struct sym tmp = *s;
-	tmp.nvars = 0;
-	fprintf(t.f, "{ %s[", arr->name);
-	for (int d = 0, first = 1; d < arr->ndims; d++)
-		for (int k = 0; k < ndigits(&shape->dim[d]); k++, first = 0)
-			fprintf(t.f, "%se__%d_%d", first ? "" : ", ", d, k);
-	fputs("] -> ", t.f);
-	print_proc(t.f, s->m);
-	fprintf(t.f, " : (%s)", s->m->assumptions);
+	int na = s->m->naxes;
+	struct rel r;
+	s->r = &r;
+	rel_init(s, &r, ne + na);
+	r.set = isl_set_intersect_params(r.set, model_assumption_set(s->ctx, s->m));
+	struct conj cj;
+	conj_init(s, &cj);
+	struct lin zero = lin_const(0);
 	for (int d = 0; d < arr->ndims; d++) {
 		const struct decomp *dd = &shape->dim[d];
 		for (int k = 0; k < ndigits(dd); k++) {
-			char buf[64];
-			const char *size = dd->d.kind == DIST_NONE ? dd->extent : digit_size(s, dd, k, buf);
-			fprintf(t.f, " and 0 <= e__%d_%d < %s", d, k, size);
+			const char *t;
+			char buf[32];
+			struct lin size = dd->d.kind == DIST_NONE ? lin_of_params(s, dd->extent)
+								  : digit_size(s, dd, k, &t, buf);
+			struct lin e = lin_dim(first[d] + k);
+			conj_ge(s, &cj, &e, &zero);
+			conj_lt(s, &cj, &e, &size);
 		}
 	}
-	for (int ax = 0; ax < s->m->naxes; ax++) {
+	for (int ax = 0; ax < na; ax++) {
 		int dim = -1;
 		for (int d = 0; d < arr->ndims; d++)
 			if (s->c->layout[a][d].kind != DIST_NONE && s->c->layout[a][d].axis == ax)
 				dim = d;
-		if (dim < 0)
-			fprintf(t.f, " and q__%d = 0", ax);
-		else
-			fprintf(t.f, " and q__%d = e__%d_%d", ax, dim,
-				dist_ops(s->c->layout[a][dim].kind)->digits.owner);
-	}
-	fputs(" }", t.f);
-	(void)tmp;
-	return text_close(&t);
-}
-
-static __isl_give isl_map *read_with_params(struct sym *s, char *body)
-{
-	if (!body)
-		return NULL;
-	struct text t;
-	if (text_open(&t) < 0) {
-		free(body);
-		sym_stop(s, -1, "out of memory");
-		return NULL;
-	}
-	print_params(t.f, s->m, s->info);
-	fputs(body, t.f);
-	free(body);
-	char *str = text_close(&t);
-	isl_map *map = str ? isl_map_read_from_str(s->ctx, str) : NULL;
-	if (!map) {
-		const char *msg = isl_ctx_last_error_msg(s->ctx);
-		sym_stop(s, -1, "ISL rejected a relation (%s): %s", msg ? msg : "?", str ? str : "");
-		isl_ctx_reset_error(s->ctx);
-	}
-	free(str);
-	return map;
-}
-
-/* The instance relations of one step, parsed once each: the reads of a
- * statement and its work usually share theirs. */
-struct instance_cache {
-	int n;
-	char **text;
-	isl_map **map;        /* as parsed */
-	isl_map **coalesced;  /* the same, coalesced (NULL until asked for) */
-};
-
-static void instance_cache_clear(struct instance_cache *c)
-{
-	for (int i = 0; i < c->n; i++) {
-		free(c->text[i]);
-		isl_map_free(c->map[i]);
-		isl_map_free(c->coalesced[i]);
-	}
-	free(c->text);
-	free(c->map);
-	free(c->coalesced);
-	memset(c, 0, sizeof(*c));
-}
-
-/* The relation of instance text TEXT (taken), from CACHE or parsed and added
- * to it; COALESCED asks for it coalesced.  (The reads are composed with it
- * coalesced, which is cheaper; the work is counted as parsed: coalesced, its
- * count's pieces can defeat ISL's tight bound on the maximum over processes.) */
-static __isl_give isl_map *instances(struct sym *s, struct instance_cache *c, char *text,
-				     bool coalesced)
-{
-	int i = 0;
-	while (i < c->n && strcmp(c->text[i], text) != 0)
-		i++;
-	if (i == c->n) {
-		char *key = strdup(text);
-		isl_map *map = read_with_params(s, text);
-		char **t = key && map ? realloc(c->text, sizeof(*t) * (size_t)(c->n + 1)) : NULL;
-		if (t)
-			c->text = t;
-		isl_map **mp = t ? realloc(c->map, sizeof(*mp) * (size_t)(c->n + 1)) : NULL;
-		if (mp)
-			c->map = mp;
-		isl_map **cp = mp ? realloc(c->coalesced, sizeof(*cp) * (size_t)(c->n + 1)) : NULL;
-		if (cp)
-			c->coalesced = cp;
-		if (!cp) {
-			free(key);
-			return coalesced ? isl_map_coalesce(map) : map;
+		struct lin q = lin_dim(ne + ax);
+		if (dim < 0) {
+			conj_eq(s, &cj, &q, &zero);
+			continue;
 		}
-		c->text[c->n] = key;
-		c->map[c->n] = map;
-		c->coalesced[c->n++] = NULL;
-	} else {
-		free(text);
+		struct lin e = lin_dim(first[dim] + dist_ops(s->c->layout[a][dim].kind)->digits.owner);
+		conj_eq(s, &cj, &q, &e);
 	}
-	if (!coalesced)
-		return isl_map_copy(c->map[i]);
-	if (!c->coalesced[i])
-		c->coalesced[i] = isl_map_coalesce(isl_map_copy(c->map[i]));
-	return isl_map_copy(c->coalesced[i]);
+	rel_and(s, &cj);
+	s->r = NULL;
+	if (s->status) {
+		isl_set_free(r.set);
+		return NULL;
+	}
+	return rel_map(s, &r, ne, na);
+}
+
+/* The final parameter space: sizes, axes and every block length. */
+static __isl_give isl_space *final_params(struct sym *s)
+{
+	isl_space *space = model_param_space(s->ctx, s->m, true);
+	int np = npar_fixed(s);
+	space = isl_space_add_dims(space, isl_dim_param, (unsigned)s->info->nlocals);
+	for (int l = 0; l < s->info->nlocals && space; l++)
+		space = isl_space_set_dim_id(space, isl_dim_param, (unsigned)(np + l), local_id(s, l));
+	return space;
 }
 
 /* The context: axes and block lengths are positive, the user's assumptions. */
-static __isl_give isl_set *context(struct sym *s)
+static __isl_give isl_set *context(struct sym *s, __isl_keep isl_space *params)
 {
-	struct text t;
-	if (text_open(&t) < 0)
-		return NULL;
-	print_params(t.f, s->m, s->info);
-	fprintf(t.f, "{ : (%s)", s->m->assumptions);
-	for (int a = 0; a < s->m->naxes; a++)
-		fprintf(t.f, " and %s >= 1", s->m->axes[a]);
-	for (int l = 0; l < s->info->nlocals; l++)
-		fprintf(t.f, " and %s >= 1", s->info->locals[l].name);
-	fputs(" }", t.f);
-	char *str = text_close(&t);
-	isl_set *set = str ? isl_set_read_from_str(s->ctx, str) : NULL;
-	free(str);
+	int np = npar_fixed(s);
+	isl_set *set = isl_set_align_params(model_assumption_set(s->ctx, s->m),
+					    isl_space_copy(params));
+	for (int a = 0; a < s->m->naxes && set; a++)
+		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)axis_par(s, a), 1);
+	for (int l = 0; l < s->info->nlocals && set; l++)
+		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(np + l), 1);
+	return set;
+}
+
+/* { [q] : 0 <= q_a < axis_a } */
+static __isl_give isl_set *process_set(struct sym *s, __isl_keep isl_space *params)
+{
+	int na = s->m->naxes;
+	isl_space *space = isl_space_add_dims(isl_space_set_from_params(isl_space_copy(params)),
+					      isl_dim_set, (unsigned)na);
+	isl_set *set = isl_set_universe(isl_space_copy(space));
+	isl_local_space *ls = isl_local_space_from_space(space);
+	for (int a = 0; a < na && set; a++) {
+		isl_aff *q = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)a);
+		isl_aff *size = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_param,
+						      (unsigned)axis_par(s, a));
+		isl_aff *z = isl_aff_zero_on_domain(isl_local_space_copy(ls));
+		set = isl_set_intersect(set, isl_aff_ge_set(isl_aff_copy(q), z));
+		set = isl_set_intersect(set, isl_aff_lt_set(q, size));
+	}
+	isl_local_space_free(ls);
 	return set;
 }
 
@@ -1103,7 +1482,6 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 {
 	const struct model_superstep *ss = &m->steps[step];
 	struct sym s = {.ctx = ctx, .m = m, .c = &m->cands[cand], .info = info};
-	struct instance_cache cache = {0};
 	struct elem_shape *shapes = calloc((size_t)m->narrays + 1, sizeof(*shapes));
 	memset(out, 0, sizeof(*out));
 	*reason = NULL;
@@ -1122,21 +1500,9 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 		const struct model_stmt *st = &ss->stmts[i];
 		for (int r = 0; r < st->nreads && !s.status; r++) {
 			const struct model_access *rd = &st->reads[r];
-			char *inst = NULL;
-			char *access = read_text(&s, st, rd, &shapes[rd->array], &inst);
-			isl_map *u = NULL;
-			if (access && inst) {
-				isl_map *d = instances(&s, &cache, inst, true);
-				isl_map *a = read_with_params(&s, access);
-				u = d && a ? isl_map_coalesce(isl_map_apply_range(d, a))
-					   : (isl_map_free(d), isl_map_free(a), NULL);
-				access = inst = NULL; /* taken */
-			}
-			free(access);
-			free(inst);
+			isl_map *u = read_map(&s, st, rd, &shapes[rd->array]);
 			if (!u) {
-				if (!s.status)
-					sym_stop(&s, -1, "ISL failed on a read relation");
+				sym_stop(&s, -1, "ISL failed on a read relation");
 				break;
 			}
 			if (out->use[rd->array])
@@ -1144,54 +1510,59 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 			out->use[rd->array] = u;
 		}
 		for (int k = 0; k < st->nterms && !s.status; k++) {
-			char *inst = work_text(&s, st, &st->terms[k]);
-			isl_map *w = inst ? instances(&s, &cache, inst, false) : NULL;
-			if (w) {
-				out->work_weight[out->nwork] = st->terms[k].weight;
-				out->work[out->nwork++] = w;
+			isl_map *w = work_map(&s, st, &st->terms[k]);
+			if (!w) {
+				sym_stop(&s, -1, "ISL failed on a work relation");
+				break;
 			}
+			out->work_weight[out->nwork] = st->terms[k].weight;
+			out->work[out->nwork++] = w;
 		}
 	}
 	for (int a = 0; a < m->narrays && !s.status; a++)
-		if (out->use[a])
-			out->own[a] = read_with_params(&s, own_text(&s, a, &shapes[a]));
+		if (out->use[a] && !(out->own[a] = own_map(&s, a, &shapes[a])))
+			sym_stop(&s, -1, "ISL failed on an ownership relation");
 
 	if (!s.status) {
-		isl_set *ctxset = context(&s);
-		struct text t;
-		char *str = NULL;
-		if (text_open(&t) == 0) {
-			print_params(t.f, m, info);
-			fputs("{ ", t.f);
-			print_proc(t.f, m);
-			fputs(" : ", t.f);
-			for (int a = 0; a < m->naxes; a++)
-				fprintf(t.f, "%s0 <= q__%d < %s", a ? " and " : "", a, m->axes[a]);
-			if (m->naxes == 0)
-				fputs("true", t.f);
-			fputs(" }", t.f);
-			str = text_close(&t);
-		}
-		out->processes = str ? isl_set_read_from_str(ctx, str) : NULL;
-		free(str);
-		out->processes = isl_set_intersect_params(out->processes, isl_set_copy(ctxset));
+		/* every relation on the same parameters, under the context */
+		isl_space *params = final_params(&s);
+		isl_set *ctxset = context(&s, params);
+		out->processes = isl_set_intersect_params(process_set(&s, params),
+							  isl_set_copy(ctxset));
 		for (int a = 0; a < m->narrays; a++) {
 			if (!out->use[a])
 				continue;
+			out->use[a] = isl_map_align_params(out->use[a], isl_space_copy(params));
 			out->use[a] = isl_map_coalesce(
 				isl_map_intersect_params(out->use[a], isl_set_copy(ctxset)));
+			out->own[a] = isl_map_align_params(out->own[a], isl_space_copy(params));
 			out->own[a] = isl_map_intersect_params(out->own[a], isl_set_copy(ctxset));
 		}
-		for (int k = 0; k < out->nwork; k++)
+		for (int k = 0; k < out->nwork; k++) {
+			out->work[k] = isl_map_align_params(out->work[k], isl_space_copy(params));
 			out->work[k] = isl_map_intersect_params(out->work[k], isl_set_copy(ctxset));
+		}
 		isl_set_free(ctxset);
-		if (!out->processes)
-			sym_stop(&s, -1, "ISL failed on the process set");
+		isl_space_free(params);
+		bool bad = !out->processes;
+		for (int a = 0; a < m->narrays; a++)
+			bad |= out->use[a] && !out->own[a];
+		for (int k = 0; k < out->nwork; k++)
+			bad |= !out->work[k];
+		if (bad)
+			sym_stop(&s, -1, "ISL failed on the context");
 	}
 	free(shapes);
 	free(s.dec);
-	instance_cache_clear(&cache);
+	free(s.first);
 	if (s.status) {
+		if (!s.reason && isl_ctx_last_error(ctx) != isl_error_none) {
+			const char *msg = isl_ctx_last_error_msg(ctx);
+			if (asprintf(&s.reason, "ISL failed building a relation (%s)",
+				     msg ? msg : "?") < 0)
+				s.reason = NULL;
+		}
+		isl_ctx_reset_error(ctx);
 		*reason = s.reason ? s.reason : strdup("out of memory");
 		step_relations_clear(out);
 		return s.status;
@@ -1204,6 +1575,7 @@ void symbolic_info_clear(struct symbolic_info *info)
 	for (int l = 0; l < info->nlocals; l++) {
 		free(info->locals[l].name);
 		free(info->locals[l].extent);
+		model_aff_clear(&info->locals[l].extent_aff);
 	}
 	free(info->locals);
 	for (int i = 0; i < info->nassumptions; i++)

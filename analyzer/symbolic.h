@@ -17,10 +17,12 @@
 #include "analyzer/model.h"
 #include "analyzer/relations.h"
 
-/* A block-length parameter: name = extent / (axis * block). */
+/* A block-length parameter: name = extent / (axis * block).  Its name differs
+ * from every other parameter's (the user's, the axes', g and l). */
 struct local_param {
 	char *name;
-	char *extent;    /* ISL affine text over the size parameters */
+	char *extent;    /* the extent as the model prints it, for people */
+	struct model_aff extent_aff;   /* the same by position */
 	int axis;
 	long block;      /* 1 except for block-cyclic */
 };

@@ -6,7 +6,7 @@
  * point with every parameter fixed, each process's fan-in, fan-out and work are
  * enumerated point by point (isl_set_count_val), and w, h_in, h_out, h, NCom and
  * the cost (with random g and l) are compared with the formulas' values, and
- * with the values counted directly for that point (analyzer/direct.h). */
+ * with the values counted directly for that point (relations_values, analyzer/relations.h). */
 #ifndef BSPCOST_VERIFY_H
 #define BSPCOST_VERIFY_H
 

@@ -1,27 +1,18 @@
 /* cyclic: index i lives on coordinate i mod P. */
 #include "distributions/dist.h"
 
-static void cyclic_owner_concrete(FILE *out, const struct dist *d, const char *index,
-				  const char *coord, const char *extent, long size)
-{
-	(void)d;
-	(void)extent;
-	fprintf(out, "((%s) mod %ld = %s)", index, size, coord);
-}
-
-static __isl_give isl_set *cyclic_owner_values(const struct dist *d, __isl_take isl_aff *index,
-					       __isl_take isl_aff *coord, __isl_keep isl_val *extent,
-					       long size)
+static __isl_give isl_set *cyclic_owner(const struct dist *d, __isl_take isl_aff *index,
+					__isl_take isl_aff *coord, __isl_keep isl_aff *extent,
+					long size)
 {
 	(void)d;
 	/* i = size*k + coord, with 0 <= coord < size known */
 	return dist_multiple_of(isl_aff_sub(index, coord),
-				isl_val_int_from_si(isl_val_get_ctx(extent), size));
+				isl_val_int_from_si(isl_aff_get_ctx(extent), size));
 }
 
 const struct dist_ops dist_cyclic_ops = {
 	.name = "cyclic",
-	.owner_concrete = cyclic_owner_concrete,
-	.owner_values = cyclic_owner_values,
+	.owner = cyclic_owner,
 	.digits = {.n = 2, .size = {DIGIT_LOCAL, DIGIT_AXIS}, .owner = 1},
 };

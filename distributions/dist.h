@@ -3,7 +3,7 @@
  *
  * One module per kind (block.c, cyclic.c, block_cyclic.c, identity.c, none.c); a
  * new kind is a new module plus one line in dist.c.  The modules know nothing of
- * the specification language or of reports: they only write ISL text.
+ * the specification language or of reports: they build ISL sets by position.
  *
  * Concrete grid: the axis has a known number of processes, so every kind is
  * quasi-affine (divisions by constants) and sizes may stay symbolic and need not
@@ -16,7 +16,6 @@
 #define BSPCOST_DIST_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include <isl/aff.h>
 #include <isl/set.h>
@@ -56,21 +55,16 @@ struct digits {
 
 struct dist_ops {
 	const char *name;
-	/* Writes to OUT an ISL condition that holds exactly when coordinate COORD
-	 * (ISL text, known to lie in [0, SIZE)) owns index INDEX (ISL text) of a
-	 * dimension of EXTENT elements (ISL text over the parameters), on an axis of
-	 * SIZE processes.  Sizes need not divide: blocks are ceil(EXTENT/SIZE) long
-	 * and the last ones may be short or empty (as HPF's BLOCK). */
-	void (*owner_concrete)(FILE *out, const struct dist *d, const char *index,
-			       const char *coord, const char *extent, long size);
-	/* Every value known (analyzer/direct.c): the set, on the common space of
-	 * INDEX and COORD (both taken), where coordinate COORD owns index INDEX of
-	 * a dimension of EXTENT elements (kept, a known integer) on an axis of
-	 * SIZE processes; COORD is known to lie in [0, SIZE).  Built by position,
-	 * with no name read or written.  NULL when ISL failed. */
-	__isl_give isl_set *(*owner_values)(const struct dist *d, __isl_take isl_aff *index,
-					    __isl_take isl_aff *coord, __isl_keep isl_val *extent,
-					    long size);
+	/* The set, on the common space of INDEX and COORD (both taken), where
+	 * coordinate COORD owns index INDEX of a dimension of EXTENT elements
+	 * (kept: an affine form on the same space, of the parameters only) on an
+	 * axis of SIZE processes; COORD is known to lie in [0, SIZE).  Sizes need
+	 * not divide: blocks are ceil(EXTENT/SIZE) long and the last ones may be
+	 * short or empty (as HPF's BLOCK).  Built by position, with no name read
+	 * or written.  NULL when ISL failed. */
+	__isl_give isl_set *(*owner)(const struct dist *d, __isl_take isl_aff *index,
+				     __isl_take isl_aff *coord, __isl_keep isl_aff *extent,
+				     long size);
 	/* The digits of an index in the symbolic grid. */
 	struct digits digits;
 };

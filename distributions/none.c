@@ -2,19 +2,9 @@
  * dimension of a layout uses is coordinate 0 (the paper's one-owner hypothesis). */
 #include "distributions/dist.h"
 
-static void none_owner_concrete(FILE *out, const struct dist *d, const char *index,
-				const char *coord, const char *extent, long size)
-{
-	(void)d;
-	(void)index;
-	(void)extent;
-	(void)size;
-	fprintf(out, "((%s) = 0)", coord);
-}
-
-static __isl_give isl_set *none_owner_values(const struct dist *d, __isl_take isl_aff *index,
-					     __isl_take isl_aff *coord, __isl_keep isl_val *extent,
-					     long size)
+static __isl_give isl_set *none_owner(const struct dist *d, __isl_take isl_aff *index,
+				      __isl_take isl_aff *coord, __isl_keep isl_aff *extent,
+				      long size)
 {
 	(void)d;
 	(void)extent;
@@ -25,7 +15,6 @@ static __isl_give isl_set *none_owner_values(const struct dist *d, __isl_take is
 
 const struct dist_ops dist_none_ops = {
 	.name = "*",
-	.owner_concrete = none_owner_concrete,
-	.owner_values = none_owner_values,
+	.owner = none_owner,
 	.digits = {.n = 1, .size = {DIGIT_EXTENT}, .owner = -1},
 };

@@ -21,13 +21,16 @@
 #               bspcost (tests/brute/broken.sh) must be caught; and at real
 #               sizes (n = 2^40, 65536 processes) the values against the formulas
 #               (tests/brute/large.py)
+#   names       every example and valid test specification with its names
+#               replaced by hostile ones (floor, q, e0, n__P, ...) and by long
+#               ones: the same report, modulo the names (tests/names/rename.py)
 #
 # Ends with the line `N passed, N failed`; exit status 1 if anything failed.
 # Run one section with TESTS=diag (or unit, golden, resilience, examples).
 
 O=${1:-build}
 BIN=$O/bspcost
-TESTS=${TESTS:-unit diag golden resilience examples verify brute memory}
+TESTS=${TESTS:-unit diag golden resilience examples verify brute names memory}
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
@@ -185,10 +188,22 @@ run_brute() {
 	fi
 }
 
+run_names() {
+	valid=""
+	for f in tests/diag/*.bsp; do
+		[ "$(cat "${f%.bsp}.status" 2>/dev/null || echo 1)" = 0 ] && valid="$valid $f"
+	done
+	# under the sanitizers (SAN=1), the long names only, the quick runs only
+	QUICK=${SAN:-}; export QUICK
+	# shellcheck disable=SC2086
+	run_tally python3 tests/names/rename.py "$BIN" examples/*.bsp tests/names/*.bsp \
+		tests/specs/weights.bsp tests/brute/specs/*.bsp $valid
+}
+
 for section in $TESTS; do
-	before_p=$pass; before_f=$fail
+	before_p=$pass; before_f=$fail; start=$(date +%s)
 	"run_$section"
-	echo "# $section: $((pass - before_p)) passed, $((fail - before_f)) failed"
+	echo "# $section: $((pass - before_p)) passed, $((fail - before_f)) failed ($(( $(date +%s) - start )) s)"
 done
 
 echo "$pass passed, $fail failed"

@@ -152,7 +152,8 @@ class Eval:
             return v
         if t.isdigit():
             return Fraction(int(t))
-        if t in ("floor", "ceil", "min", "max"):
+        if t in ("floor", "ceil", "min", "max") and self.peek() == "(":
+            # a function when called: a parameter may be named floor
             self.take("(")
             args = [self.ternary()]
             while self.peek() == ",":

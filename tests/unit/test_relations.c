@@ -1,5 +1,5 @@
-/* The concrete-grid relations of Niculescu's Example 1 (C = A x B), checked for
- * every block/cyclic candidate against an independent oracle: plain C loops over
+/* The relations of Niculescu's Example 1 (C = A x B, examples/matmul.bsp) on
+ * concrete and symbolic grids, checked for every block/cyclic candidate against an independent oracle: plain C loops over
  * the instances with the owner functions written out (block: i / ceil(X/P),
  * cyclic: i mod P), at divisible and non-divisible sizes. */
 #include <setjmp.h>
@@ -14,52 +14,41 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
+#include "analyzer/load.h"
+#include "analyzer/lower.h"
 #include "analyzer/model.h"
 #include "analyzer/relations.h"
 #include "analyzer/symbolic.h"
 
-enum { D0, D1, D2, D3 };
+/* examples/matmul.bsp through the parser, the checker and the lowering: its
+ * candidates are d0..d3 = block or cyclic, and choice() says which. */
+static struct loaded_spec spec;
 
-/* matmul with d0..d3 = block or cyclic by the bits of CHOICE. */
 static struct model *matmul_model(void)
 {
-	struct model *m = model_new("m >= M and n >= N and o >= M and o >= N");
-	model_add_param(m, "m");
-	model_add_param(m, "n");
-	model_add_param(m, "o");
-	model_add_axis(m, "M");
-	model_add_axis(m, "N");
-	model_add_dist(m, "d0", "m");
-	model_add_dist(m, "d1", "n");
-	model_add_dist(m, "d2", "o");
-	model_add_dist(m, "d3", "o");
-	int A = model_add_array(m, "A", 2, (const char *[]){"m", "o"});
-	int B = model_add_array(m, "B", 2, (const char *[]){"o", "n"});
-	int C = model_add_array(m, "C", 2, (const char *[]){"m", "n"});
-	for (int choice = 0; choice < 16; choice++) {
-		char name[32];
-		snprintf(name, sizeof(name), "c%d", choice);
-		int c = model_add_candidate(m, name);
-		struct model_candidate *cd = &m->cands[c];
-		const int axis[4] = {0, 1, 1, 0};
-		for (int d = 0; d < 4; d++)
-			cd->named[d] = (struct dist){(choice >> d) & 1 ? DIST_CYCLIC : DIST_BLOCK,
-						     axis[d], 0};
-		cd->layout[C][0] = cd->named[D0];
-		cd->layout[C][1] = cd->named[D1];
-		cd->layout[A][0] = cd->named[D0];
-		cd->layout[A][1] = cd->named[D2];
-		cd->layout[B][0] = cd->named[D3];
-		cd->layout[B][1] = cd->named[D1];
-	}
-	int s = model_add_superstep(m, "multiply");
-	struct model_stmt *st = model_add_stmt(m, s, 2, (const char *[]){"i", "j"},
-					       "0 <= i < m and 0 <= j < n", C,
-					       (const char *[]){"i", "j"});
-	model_add_read(m, st, 1, (const char *[]){"k"}, "0 <= k < o", A, (const char *[]){"i", "k"});
-	model_add_read(m, st, 1, (const char *[]){"k"}, "0 <= k < o", B, (const char *[]){"k", "j"});
-	model_add_term(st, 1, (const char *[]){"k"}, "0 <= k < o");
+	assert_int_equal(spec_load(&spec, "examples/matmul.bsp", stderr), 0);
+	char *reason = NULL;
+	struct model *m = lower_spec(spec.cs, WORK_TERMS, &reason);
+	if (!m)
+		fail_msg("examples/matmul.bsp: %s", reason);
+	assert_int_equal(m->ndists, 4);
+	assert_int_equal(m->narrays, 3);
 	return m;
+}
+
+static void matmul_free(struct model *m)
+{
+	model_free(m);
+	spec_unload(&spec);
+}
+
+/* Bit d of the choice: distribution d (d0..d3) is cyclic. */
+static int choice(const struct model *m, int cand)
+{
+	int c = 0;
+	for (int d = 0; d < 4; d++)
+		c |= (m->cands[cand].named[d].kind == DIST_CYCLIC) << d;
+	return c;
 }
 
 static int owner(int cyclic, int i, int extent, int P)
@@ -156,7 +145,7 @@ static void test_matmul_concrete(void **state)
 			assert_int_equal(relations_concrete(ctx, m, c, 0, grid, &r, &reason), 0);
 			for (int s = 0; s < v[3]; s++)
 				for (int t = 0; t < v[4]; t++) {
-					struct oracle want = oracle(c, v[0], v[1], v[2], v[3], v[4], s, t);
+					struct oracle want = oracle(choice(m, c), v[0], v[1], v[2], v[3], v[4], s, t);
 					long fan_in = 0, fan_out = 0, work = 0;
 					for (int a = 0; a < 2; a++) {
 						isl_map *remote = isl_map_subtract(
@@ -184,7 +173,7 @@ static void test_matmul_concrete(void **state)
 			step_relations_clear(&r);
 		}
 	}
-	model_free(m);
+	matmul_free(m);
 	isl_ctx_free(ctx);
 }
 
@@ -236,7 +225,7 @@ static void test_matmul_symbolic(void **state)
 			const int *v = sizes[z];
 			for (int s = 0; s < v[3]; s++)
 				for (int t = 0; t < v[4]; t++) {
-					struct oracle want = oracle(c, v[0], v[1], v[2], v[3], v[4], s, t);
+					struct oracle want = oracle(choice(m, c), v[0], v[1], v[2], v[3], v[4], s, t);
 					long fan_in = 0, fan_out = 0;
 					for (int a = 0; a < 2; a++) {
 						isl_map *remote = isl_map_subtract(
@@ -266,7 +255,7 @@ static void test_matmul_symbolic(void **state)
 		step_relations_clear(&r);
 		symbolic_info_clear(&info);
 	}
-	model_free(m);
+	matmul_free(m);
 	isl_ctx_free(ctx);
 }
 
