@@ -24,7 +24,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-SRCS := $(wildcard grammar/*.c analyzer/*.c distributions/*.c)
+SRCS := $(wildcard grammar/*.c analyzer/*/*.c distributions/*.c)
 GEN_C := $(O)/grammar/parser.c $(O)/grammar/lexer.c
 OBJS := $(patsubst %.c,$(O)/%.o,$(SRCS)) $(GEN_C:.c=.o)
 DEPS := $(OBJS:.o=.d) $(O)/main.d

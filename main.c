@@ -1,6 +1,6 @@
 /* bspcost: the command-line driver.
  *
- * Reads the options, then hands the work to one command (analyzer/commands.h).
+ * Reads the options, then hands the work to one command (analyzer/cli/commands.h).
  * Usage errors exit with EXIT_USAGE; everything else is the command's status. */
 #include <errno.h>
 #include <getopt.h>
@@ -11,8 +11,8 @@
 
 #include <flint/flint.h>
 
-#include "analyzer/commands.h"
-#include "analyzer/options.h"
+#include "analyzer/cli/commands.h"
+#include "analyzer/cli/options.h"
 
 #ifndef BSPCOST_VERSION
 #define BSPCOST_VERSION "unknown"

@@ -17,7 +17,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
-#include "analyzer/count.h"
+#include "analyzer/count/count.h"
 
 /* Entries leave out nmax when it is 0. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"

@@ -2,9 +2,9 @@
  *
  * Every node knows its source span.  The parser builds the tree through the
  * constructors below (the grammar actions stay thin); the checker
- * (analyzer/check.h) then resolves every name to its declaration and fills in
+ * (analyzer/check/check.h) then resolves every name to its declaration and fills in
  * the fields marked "checked", which point either at other nodes of the tree or
- * at memory owned by the checked specification (see analyzer/check.h for the
+ * at memory owned by the checked specification (see analyzer/check/check.h for the
  * lifetime rules).
  *
  * Nothing here is global.  Expression trees are at most AST_MAX_DEPTH deep
@@ -27,7 +27,7 @@ struct span {
 
 struct span span_join(struct span a, struct span b);
 
-/* What a name can denote.  Affine terms (analyzer/check.h) only use the first
+/* What a name can denote.  Affine terms (analyzer/check/check.h) only use the first
  * three kinds. */
 enum sym_kind {
 	SYM_PARAM,     /* a size parameter: param m, n; */
@@ -54,9 +54,9 @@ enum expr_kind {
 	EXPR_ERROR, /* stands for a part that could not be built (error reported) */
 };
 
-struct affine;      /* analyzer/check.h */
-struct cond_atom;   /* analyzer/check.h */
-struct ref_info;    /* analyzer/check.h */
+struct affine;      /* analyzer/check/check.h */
+struct cond_atom;   /* analyzer/check/check.h */
+struct ref_info;    /* analyzer/check/check.h */
 struct ast_param;
 struct ast_array;
 struct ast_dist;
@@ -99,7 +99,7 @@ struct ast_cond {
 	struct span span;
 	struct ast_cmp **cmps;
 	int ncmps;
-	/* checked: the normalized atoms, in order (analyzer/check.h) */
+	/* checked: the normalized atoms, in order (analyzer/check/check.h) */
 	const struct cond_atom *atoms;
 	int natoms;
 };

@@ -12,9 +12,9 @@
 #include <isl/ctx.h>
 #include <isl/options.h>
 
-#include "analyzer/cost.h"
-#include "analyzer/load.h"
-#include "analyzer/lower.h"
+#include "analyzer/cost/cost.h"
+#include "analyzer/check/load.h"
+#include "analyzer/model/lower.h"
 
 struct fixture {
 	isl_ctx *ctx;

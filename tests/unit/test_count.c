@@ -22,10 +22,10 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
-#include "analyzer/count.h"
+#include "analyzer/count/count.h"
 #include <gmp.h>
 
-#include "analyzer/formula.h"
+#include "analyzer/formula/formula.h"
 
 /* Entries leave out the trailing fields their kind does not use. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"

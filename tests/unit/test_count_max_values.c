@@ -21,7 +21,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
-#include "analyzer/count.h"
+#include "analyzer/count/count.h"
 
 struct entry {
 	const char *name;

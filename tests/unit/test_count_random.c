@@ -26,7 +26,7 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
-#include "analyzer/count.h"
+#include "analyzer/count/count.h"
 
 static uint64_t rng_state;
 

@@ -1,4 +1,4 @@
-/* Unit tests of the formula library (analyzer/formula.h).
+/* Unit tests of the formula library (analyzer/formula/formula.h).
  *
  * Table-driven: each case is an ISL quasi-polynomial, optionally followed by
  * substitutions of parameters (to reach Laurent values such as m/M), with the
@@ -28,7 +28,7 @@
 #include <isl/val.h>
 #include <isl/val_gmp.h>
 
-#include "analyzer/formula.h"
+#include "analyzer/formula/formula.h"
 
 struct fcase {
 	const char *name;

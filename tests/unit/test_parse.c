@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "analyzer/check.h"
+#include "analyzer/check/check.h"
 #include "grammar/diag.h"
 #include "grammar/parse.h"
 #include "grammar/source.h"

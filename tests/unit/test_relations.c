@@ -14,11 +14,11 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
-#include "analyzer/load.h"
-#include "analyzer/lower.h"
-#include "analyzer/model.h"
-#include "analyzer/relations.h"
-#include "analyzer/symbolic.h"
+#include "analyzer/check/load.h"
+#include "analyzer/model/lower.h"
+#include "analyzer/model/model.h"
+#include "analyzer/model/relations.h"
+#include "analyzer/model/symbolic.h"
 
 /* examples/matmul.bsp through the parser, the checker and the lowering: its
  * candidates are d0..d3 = block or cyclic, and choice() says which. */

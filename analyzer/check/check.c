@@ -1,0 +1,1193 @@
+/* Semantic checks: names, shapes, affinity, layouts, candidates, bounds.
+ *
+ * Why this file is long: the checks are one pass sharing one checker state
+ * (the symbol table, the scopes of bound variables, the affine forms in an
+ * arena); splitting them would only move that state into a header.  The
+ * bound proofs, which have an ISL context of their own, are check_bounds.c.
+ *
+ * One pass over the declarations builds the global symbol table; then the
+ * array extents, assumptions, dists, layouts and candidates are checked, and
+ * each statement is resolved in its scope of bound variables.  Bounds are
+ * checked with ISL in check_bounds.c.  Every error is reported; the checked
+ * specification is only returned when there was none. */
+#include "analyzer/check/check.h"
+#include "analyzer/check/check_impl.h"
+
+#include <limits.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- arena: everything the checked_spec hands out --- */
+
+struct arena_block {
+	struct arena_block *next;
+	max_align_t data[];
+};
+
+struct arena {
+	struct arena_block *head;
+};
+
+void *arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_block *b = xcalloc(1, sizeof(*b) + (n ? n : 1));
+	b->next = a->head;
+	a->head = b;
+	return b->data;
+}
+
+static void arena_free(struct arena *a)
+{
+	while (a && a->head) {
+		struct arena_block *b = a->head;
+		a->head = b->next;
+		free(b);
+	}
+	free(a);
+}
+
+char *arena_strdup(struct arena *a, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = arena_alloc(a, n);
+	memcpy(p, s, n);
+	return p;
+}
+
+/* --- the global symbol table: an open-addressing hash of names --- */
+
+static unsigned long hash_name(const char *s)
+{
+	unsigned long h = 1469598103934665603ul;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ul;
+	return h;
+}
+
+static struct sym *sym_find(const struct symtab *t, const char *name)
+{
+	if (t->cap == 0)
+		return NULL;
+	for (size_t i = hash_name(name) & (t->cap - 1);; i = (i + 1) & (t->cap - 1)) {
+		if (!t->slots[i].name)
+			return NULL;
+		if (strcmp(t->slots[i].name, name) == 0)
+			return &t->slots[i];
+	}
+}
+
+static void sym_insert(struct symtab *t, struct sym s)
+{
+	if (2 * (t->n + 1) > t->cap) {
+		struct symtab bigger = {.cap = t->cap ? 2 * t->cap : 64};
+		bigger.slots = xcalloc(bigger.cap, sizeof(*bigger.slots));
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slots[i].name)
+				sym_insert(&bigger, t->slots[i]);
+		free(t->slots);
+		*t = bigger;
+	}
+	size_t i = hash_name(s.name) & (t->cap - 1);
+	while (t->slots[i].name)
+		i = (i + 1) & (t->cap - 1);
+	t->slots[i] = s;
+	t->n++;
+}
+
+const char *sym_kind_text(enum sym_kind k)
+{
+	switch (k) {
+	case SYM_PARAM: return "parameter";
+	case SYM_GRID_AXIS: return "grid axis";
+	case SYM_VAR: return "variable";
+	case SYM_ARRAY: return "array";
+	case SYM_DIST: return "distribution";
+	case SYM_NONE: break;
+	}
+	return "name";
+}
+
+/* Declares a global name; a second declaration is an error. */
+static bool declare(struct checker *ck, const char *name, struct span sp, enum sym_kind kind, void *decl)
+{
+	struct sym *old = sym_find(&ck->globals, name);
+	if (old) {
+		diag_error(ck->dg, sp, "'%s' is already declared", name);
+		diag_note(ck->dg, old->span, "the %s '%s' is declared here", sym_kind_text(old->kind), name);
+		return false;
+	}
+	if ((kind == SYM_PARAM || kind == SYM_GRID_AXIS) &&
+	    (strcmp(name, "g") == 0 || strcmp(name, "l") == 0)) {
+		/* the cost w + h*g + l would mix the two */
+		diag_error(ck->dg, sp, "'%s' names the machine's %s in the cost w + h*g + l; "
+			   "choose another name for this %s", name,
+			   name[0] == 'g' ? "gap (g)" : "latency (l)", sym_kind_text(kind));
+		/* declared all the same, so that its uses raise nothing more */
+	}
+	sym_insert(&ck->globals, (struct sym){name, kind, sp, decl});
+	return true;
+}
+
+/* --- affine forms --- */
+
+static struct affine aff_const(long long c)
+{
+	return (struct affine){c, 0, NULL};
+}
+
+/* a + k * b, merging the sorted terms; false on overflow. */
+static bool aff_add_scaled(struct arena *ar, const struct affine *a, long long k, const struct affine *b,
+			   struct affine *out)
+{
+	struct affine r = {0, 0, NULL};
+	long long kc;
+	if (__builtin_mul_overflow(k, b->constant, &kc) || __builtin_add_overflow(a->constant, kc, &r.constant))
+		return false;
+	r.terms = arena_alloc(ar, ((size_t)a->nterms + (size_t)b->nterms) * sizeof(*r.terms));
+	int i = 0, j = 0;
+	while (i < a->nterms || j < b->nterms) {
+		struct affine_term t;
+		int c;
+		if (i == a->nterms)
+			c = 1;
+		else if (j == b->nterms)
+			c = -1;
+		else if (a->terms[i].kind != b->terms[j].kind)
+			c = a->terms[i].kind < b->terms[j].kind ? -1 : 1;
+		else
+			c = a->terms[i].index < b->terms[j].index ? -1 : a->terms[i].index > b->terms[j].index;
+		if (c < 0) {
+			t = a->terms[i++];
+		} else {
+			long long m;
+			if (__builtin_mul_overflow(k, b->terms[j].coef, &m))
+				return false;
+			t = b->terms[j];
+			t.coef = m;
+			if (c == 0) {
+				if (__builtin_add_overflow(a->terms[i].coef, m, &t.coef))
+					return false;
+				i++;
+			}
+			j++;
+		}
+		if (t.coef != 0)
+			r.terms[r.nterms++] = t;
+	}
+	*out = r;
+	return true;
+}
+
+static bool aff_scale(struct arena *ar, const struct affine *a, long long k, struct affine *out)
+{
+	struct affine zero = aff_const(0);
+	return aff_add_scaled(ar, &zero, k, a, out);
+}
+
+bool aff_is_const(const struct affine *a)
+{
+	return a->nterms == 0;
+}
+
+bool aff_equal(const struct affine *a, const struct affine *b)
+{
+	if (a->constant != b->constant || a->nterms != b->nterms)
+		return false;
+	for (int i = 0; i < a->nterms; i++)
+		if (a->terms[i].kind != b->terms[i].kind || a->terms[i].index != b->terms[i].index ||
+		    a->terms[i].coef != b->terms[i].coef)
+			return false;
+	return true;
+}
+
+enum aff_status { AFF_OK, AFF_NOT_AFFINE, AFF_OVERFLOW };
+
+/* The affine form of a resolved expression. */
+static enum aff_status to_affine(struct checker *ck, const struct ast_expr *e, struct affine *out)
+{
+	struct affine a, b;
+	enum aff_status s;
+	switch (e->kind) {
+	case EXPR_INT:
+		*out = aff_const(e->value);
+		return AFF_OK;
+	case EXPR_NAME:
+		if (e->sym == SYM_PARAM || e->sym == SYM_GRID_AXIS || e->sym == SYM_VAR) {
+			out->constant = 0;
+			out->nterms = 1;
+			out->terms = arena_alloc(ck->arena, sizeof(*out->terms));
+			out->terms[0] = (struct affine_term){e->sym,
+							     e->sym == SYM_VAR ? e->var->index : e->param->index, 1};
+			return AFF_OK;
+		}
+		return AFF_NOT_AFFINE;
+	case EXPR_NEG:
+		if ((s = to_affine(ck, e->lhs, &a)) != AFF_OK)
+			return s;
+		return aff_scale(ck->arena, &a, -1, out) ? AFF_OK : AFF_OVERFLOW;
+	case EXPR_ADD:
+	case EXPR_SUB:
+		if ((s = to_affine(ck, e->lhs, &a)) != AFF_OK || (s = to_affine(ck, e->rhs, &b)) != AFF_OK)
+			return s;
+		return aff_add_scaled(ck->arena, &a, e->kind == EXPR_ADD ? 1 : -1, &b, out) ? AFF_OK
+											  : AFF_OVERFLOW;
+	case EXPR_MUL:
+		if ((s = to_affine(ck, e->lhs, &a)) != AFF_OK || (s = to_affine(ck, e->rhs, &b)) != AFF_OK)
+			return s;
+		if (aff_is_const(&a))
+			return aff_scale(ck->arena, &b, a.constant, out) ? AFF_OK : AFF_OVERFLOW;
+		if (aff_is_const(&b))
+			return aff_scale(ck->arena, &a, b.constant, out) ? AFF_OK : AFF_OVERFLOW;
+		return AFF_NOT_AFFINE;
+	default:
+		return AFF_NOT_AFFINE;
+	}
+}
+
+/* Sets e->aff, or reports why there is none ("subscript 'i * j' of 'A'").
+ * WHAT is a printf format with one %s for the expression text. */
+static const struct affine *need_affine(struct checker *ck, struct ast_expr *e, const char *what,
+					const char *owner)
+{
+	struct affine a;
+	enum aff_status s = to_affine(ck, e, &a);
+	if (s == AFF_OK) {
+		struct affine *p = arena_alloc(ck->arena, sizeof(*p));
+		*p = a;
+		e->aff = p;
+		return p;
+	}
+	char *text = expr_to_string(e);
+	if (s == AFF_OVERFLOW)
+		diag_error(ck->dg, e->span, "%s '%s'%s%s%s: a coefficient does not fit in 64 bits", what, text,
+			   owner ? " of '" : "", owner ? owner : "", owner ? "'" : "");
+	else
+		diag_error(ck->dg, e->span, "%s '%s'%s%s%s is not affine", what, text, owner ? " of '" : "",
+			   owner ? owner : "", owner ? "'" : "");
+	free(text);
+	return NULL;
+}
+
+/* --- resolution of expressions --- */
+
+enum context {
+	CX_AFFINE, /* extents, bounds, subscripts, condition operands */
+	CX_VALUE,  /* a right-hand side: array elements and sums allowed */
+	CX_WORK,   /* a work weight */
+};
+
+static struct ast_var *find_var(struct checker *ck, const char *name)
+{
+	for (int i = ck->nscope - 1; i >= 0; i--)
+		if (strcmp(ck->scope[i]->name, name) == 0)
+			return ck->scope[i];
+	return NULL;
+}
+
+static bool resolve(struct checker *ck, struct ast_expr *e, enum context cx);
+
+static void check_quant_open(struct checker *ck, struct ast_quant *q);
+static void check_quant_close(struct checker *ck, const struct ast_quant *q);
+
+/* name[...]: an array element; records the reference on a right-hand side
+ * (cx == CX_VALUE) or for the left-hand side (is_lhs). */
+static bool resolve_index(struct checker *ck, struct ast_expr *e, enum context cx, bool is_lhs)
+{
+	bool ok = true;
+	struct sym *s = sym_find(&ck->globals, e->name);
+	struct ast_var *v = find_var(ck, e->name);
+	for (int i = 0; i < e->nargs; i++)
+		ok &= resolve(ck, e->args[i], CX_AFFINE);
+	if (!s && !v) {
+		diag_error(ck->dg, e->name_span, "undefined name '%s'", e->name);
+		return false;
+	}
+	if (v || s->kind != SYM_ARRAY) {
+		enum sym_kind k = v ? SYM_VAR : s->kind;
+		if (is_lhs)
+			diag_error(ck->dg, e->span,
+				   "the left-hand side must be an array element ('%s' is a %s)", e->name,
+				   sym_kind_text(k));
+		else
+			diag_error(ck->dg, e->name_span, "'%s' is a %s, not an array", e->name,
+				   sym_kind_text(k));
+		return false;
+	}
+	struct ast_array *a = s->decl;
+	e->sym = SYM_ARRAY;
+	e->array = a;
+	a->used = true;
+	if (e->nargs != a->rank) {
+		diag_error(ck->dg, e->span, "wrong number of subscripts for '%s': %d given, %d expected",
+			   e->name, e->nargs, a->rank);
+		return false;
+	}
+	if (!ok)
+		return false;
+	struct affine *subs = arena_alloc(ck->arena, (size_t)a->rank * sizeof(*subs));
+	for (int i = 0; i < e->nargs; i++) {
+		const struct affine *f = need_affine(ck, e->args[i], "subscript", a->name);
+		if (!f)
+			ok = false;
+		else
+			subs[i] = *f;
+	}
+	if (ok && (cx == CX_VALUE || is_lhs)) {
+		struct ref_info *r = arena_alloc(ck->arena, sizeof(*r));
+		r->expr = e;
+		r->array = a;
+		r->subs = subs;
+		r->is_lhs = is_lhs;
+		r->nscopes = ck->nquants;
+		const struct ast_quant **scopes = arena_alloc(ck->arena, (size_t)ck->nquants * sizeof(*scopes));
+		if (ck->nquants > 0)
+			memcpy(scopes, ck->quants, (size_t)ck->nquants * sizeof(*scopes));
+		r->scopes = scopes;
+		ptr_list_push(&ck->refs, r);
+	}
+	return ok;
+}
+
+static bool resolve(struct checker *ck, struct ast_expr *e, enum context cx)
+{
+	switch (e->kind) {
+	case EXPR_INT:
+		return true;
+	case EXPR_ERROR:
+		return false;
+	case EXPR_NAME: {
+		struct ast_var *v = find_var(ck, e->name);
+		if (v) {
+			e->sym = SYM_VAR;
+			e->var = v;
+			v->used = true;
+			return true;
+		}
+		struct sym *s = sym_find(&ck->globals, e->name);
+		if (!s) {
+			diag_error(ck->dg, e->span, "undefined name '%s'", e->name);
+			return false;
+		}
+		switch (s->kind) {
+		case SYM_PARAM:
+		case SYM_GRID_AXIS:
+			e->sym = s->kind;
+			e->param = s->decl;
+			return true;
+		case SYM_ARRAY: {
+			struct ast_array *a = s->decl;
+			a->used = true;
+			diag_error(ck->dg, e->span, "wrong number of subscripts for '%s': 0 given, %d expected",
+				   e->name, a->rank);
+			return false;
+		}
+		default:
+			diag_error(ck->dg, e->span,
+				   "'%s' is a distribution; use it in a condition such as '%s(i) == v'",
+				   e->name, e->name);
+			return false;
+		}
+	}
+	case EXPR_INDEX:
+		if (cx == CX_WORK) {
+			diag_error(ck->dg, e->span, "a work weight cannot read array elements");
+			return false;
+		}
+		return resolve_index(ck, e, cx, false);
+	case EXPR_CALL: {
+		struct sym *s = sym_find(&ck->globals, e->name);
+		bool ok = resolve(ck, e->args[0], CX_AFFINE);
+		if (!s && !find_var(ck, e->name)) {
+			diag_error(ck->dg, e->name_span, "undefined name '%s'", e->name);
+			return false;
+		}
+		if (!s || s->kind != SYM_DIST || find_var(ck, e->name)) {
+			diag_error(ck->dg, e->name_span, "'%s' is not a distribution", e->name);
+			return false;
+		}
+		(void)ok;
+		diag_error(ck->dg, e->span,
+			   "a distribution predicate such as '%s(i) == v' can only be a condition", e->name);
+		return false;
+	}
+	case EXPR_NEG:
+		return resolve(ck, e->lhs, cx);
+	case EXPR_ADD:
+	case EXPR_SUB:
+	case EXPR_MUL:
+	case EXPR_DIV:
+	case EXPR_MOD: {
+		bool a = resolve(ck, e->lhs, cx);
+		bool b = resolve(ck, e->rhs, cx);
+		return a && b;
+	}
+	case EXPR_SUM: {
+		if (cx != CX_VALUE) {
+			diag_error(ck->dg, e->span, "a sum can only appear on the right-hand side of an assignment");
+			return false;
+		}
+		int before = ck->dg->nerrors;
+		check_quant_open(ck, e->quant);
+		bool ok = resolve(ck, e->lhs, CX_VALUE);
+		check_quant_close(ck, e->quant);
+		return ok && ck->dg->nerrors == before;
+	}
+	}
+	return false;
+}
+
+/* --- conditions --- */
+
+static bool is_zero(const struct ast_expr *e)
+{
+	return e->kind == EXPR_INT && e->value == 0;
+}
+
+/* Resolves a distribution call used as a condition operand. */
+static bool resolve_call_operand(struct checker *ck, struct ast_expr *e)
+{
+	bool ok = resolve(ck, e->args[0], CX_AFFINE);
+	struct sym *s = find_var(ck, e->name) ? NULL : sym_find(&ck->globals, e->name);
+	if (!s && !find_var(ck, e->name)) {
+		diag_error(ck->dg, e->name_span, "undefined name '%s'", e->name);
+		return false;
+	}
+	if (!s || s->kind != SYM_DIST) {
+		diag_error(ck->dg, e->name_span, "'%s' is not a distribution", e->name);
+		return false;
+	}
+	e->sym = SYM_DIST;
+	e->dist = s->decl;
+	return ok && need_affine(ck, e->args[0], "distribution argument", NULL) != NULL;
+}
+
+/* Normalizes a condition into atoms.  OWNER_OK: distribution predicates are
+ * allowed (forall and sum conditions, not assumptions). */
+static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, struct ptr_list *atoms)
+{
+	for (int ci = 0; ci < c->ncmps; ci++) {
+		struct ast_cmp *cmp = c->cmps[ci];
+		bool *ok = xcalloc((size_t)cmp->nops + 1, sizeof(*ok));
+		for (int i = 0; i <= cmp->nops; i++) {
+			struct ast_expr *x = cmp->operands[i];
+			if (x->kind == EXPR_CALL)
+				ok[i] = resolve_call_operand(ck, x);
+			else if (x->kind == EXPR_MOD) {
+				/* both sides, so that both report their errors */
+				bool lhs = resolve(ck, x->lhs, CX_AFFINE);
+				bool rhs = resolve(ck, x->rhs, CX_AFFINE);
+				ok[i] = lhs && rhs;
+			}
+			else
+				ok[i] = resolve(ck, x, CX_AFFINE);
+		}
+		/* affine forms of the plain operands, once each */
+		for (int i = 0; i <= cmp->nops; i++) {
+			struct ast_expr *x = cmp->operands[i];
+			if (ok[i] && x->kind != EXPR_CALL && x->kind != EXPR_MOD)
+				ok[i] = need_affine(ck, x, "condition operand", NULL) != NULL;
+		}
+		for (int i = 0; i < cmp->nops; i++) {
+			struct ast_expr *a = cmp->operands[i], *b = cmp->operands[i + 1];
+			enum cmp_op op = cmp->ops[i];
+			struct span sp = span_join(a->span, b->span);
+			struct cond_atom atom = {.span = sp};
+			if (a->kind == EXPR_CALL || b->kind == EXPR_CALL) {
+				if (!owner_ok) {
+					diag_error(ck->dg, sp, "an assumption cannot use a distribution predicate");
+					continue;
+				}
+				if (a->kind == EXPR_CALL && b->kind == EXPR_CALL) {
+					diag_error(ck->dg, sp, "a distribution predicate compares with a value, not with another distribution");
+					continue;
+				}
+				if (op != CMP_EQ && op != CMP_NE) {
+					diag_error(ck->dg, sp, "a distribution predicate compares with '==' or '!='");
+					continue;
+				}
+				struct ast_expr *call = a->kind == EXPR_CALL ? a : b;
+				struct ast_expr *val = a->kind == EXPR_CALL ? b : a;
+				if (!ok[i] || !ok[i + 1] || val->kind == EXPR_MOD)
+					continue;
+				atom.kind = ATOM_OWNER;
+				atom.dist = call->dist;
+				atom.f = *call->args[0]->aff;
+				atom.value = *val->aff;
+				atom.negated = op == CMP_NE;
+			} else if (a->kind == EXPR_MOD || b->kind == EXPR_MOD) {
+				struct ast_expr *mod = a->kind == EXPR_MOD ? a : b;
+				struct ast_expr *other = a->kind == EXPR_MOD ? b : a;
+				if (op != CMP_EQ || !is_zero(other) || (a->kind == EXPR_MOD && b->kind == EXPR_MOD)) {
+					diag_error(ck->dg, sp, "'%%' is only allowed in a divisibility test such as 'm %% M == 0'");
+					continue;
+				}
+				if (!ok[i] || !ok[i + 1])
+					continue;
+				const struct affine *f = need_affine(ck, mod->lhs, "dividend", NULL);
+				const struct affine *d = need_affine(ck, mod->rhs, "divisor", NULL);
+				if (!f || !d)
+					continue;
+				bool good = (d->nterms == 0 && d->constant > 0) ||
+					    (d->nterms == 1 && d->constant == 0 && d->terms[0].coef == 1 &&
+					     d->terms[0].kind != SYM_VAR);
+				if (!good) {
+					char *t = expr_to_string(mod->rhs);
+					diag_error(ck->dg, mod->rhs->span,
+						   "divisor '%s' must be a positive number, a parameter or a grid size", t);
+					free(t);
+					continue;
+				}
+				atom.kind = ATOM_DIVIDES;
+				atom.f = *f;
+				atom.divisor = *d;
+			} else {
+				if (!ok[i] || !ok[i + 1])
+					continue;
+				const struct affine *fa = a->aff, *fb = b->aff;
+				struct affine f;
+				bool fine = true;
+				switch (op) {
+				case CMP_LT: /* b - a - 1 >= 0 */
+				case CMP_LE: /* b - a >= 0 */
+					fine = aff_add_scaled(ck->arena, fb, -1, fa, &f);
+					if (fine && op == CMP_LT)
+						fine = !__builtin_sub_overflow(f.constant, 1, &f.constant);
+					atom.kind = ATOM_GE0;
+					break;
+				case CMP_GT:
+				case CMP_GE:
+					fine = aff_add_scaled(ck->arena, fa, -1, fb, &f);
+					if (fine && op == CMP_GT)
+						fine = !__builtin_sub_overflow(f.constant, 1, &f.constant);
+					atom.kind = ATOM_GE0;
+					break;
+				case CMP_EQ:
+				case CMP_NE:
+					fine = aff_add_scaled(ck->arena, fa, -1, fb, &f);
+					atom.kind = op == CMP_EQ ? ATOM_EQ0 : ATOM_NE0;
+					break;
+				}
+				if (!fine) {
+					diag_error(ck->dg, sp, "a coefficient of this comparison does not fit in 64 bits");
+					continue;
+				}
+				atom.f = f;
+			}
+			struct cond_atom *p = arena_alloc(ck->arena, sizeof(*p));
+			*p = atom;
+			ptr_list_push(atoms, p);
+		}
+		free(ok);
+	}
+}
+
+static const struct cond_atom *atoms_to_array(struct checker *ck, struct ptr_list *atoms, int *n)
+{
+	struct cond_atom *v = arena_alloc(ck->arena, (size_t)atoms->n * sizeof(*v));
+	for (int i = 0; i < atoms->n; i++)
+		v[i] = *(struct cond_atom *)atoms->v[i];
+	*n = atoms->n;
+	free(atoms->v);
+	*atoms = (struct ptr_list){0};
+	return v;
+}
+
+/* --- quantifiers and statements --- */
+
+static void push_scope(struct checker *ck, struct ast_var *v)
+{
+	if (ck->nscope == ck->capscope) {
+		ck->capscope = ck->capscope ? 2 * ck->capscope : 16;
+		ck->scope = xrealloc(ck->scope, (size_t)ck->capscope, sizeof(*ck->scope));
+	}
+	ck->scope[ck->nscope++] = v;
+}
+
+static void check_quant_open(struct checker *ck, struct ast_quant *q)
+{
+	for (int i = 0; i < q->nvars; i++) {
+		struct ast_var *v = q->vars[i];
+		bool ok = true;
+		if (v->lo && resolve(ck, v->lo, CX_AFFINE)) {
+			const struct affine *lo = need_affine(ck, v->lo, "bound", v->name);
+			struct affine *l = NULL;
+			if (lo) {
+				l = arena_alloc(ck->arena, sizeof(*l));
+				*l = *lo;
+				if (v->lo_op == CMP_LT && __builtin_add_overflow(l->constant, 1, &l->constant)) {
+					diag_error(ck->dg, v->lo->span, "bound does not fit in 64 bits");
+					l = NULL;
+				}
+			}
+			v->lo_aff = l;
+			ok = l != NULL;
+		} else if (v->lo) {
+			ok = false;
+		} else {
+			struct affine *l = arena_alloc(ck->arena, sizeof(*l));
+			*l = aff_const(0);
+			v->lo_aff = l;
+		}
+		if (resolve(ck, v->hi, CX_AFFINE)) {
+			const struct affine *hi = need_affine(ck, v->hi, "bound", v->name);
+			struct affine *h = NULL;
+			if (hi) {
+				h = arena_alloc(ck->arena, sizeof(*h));
+				*h = *hi;
+				if (v->hi_op == CMP_LE && __builtin_add_overflow(h->constant, 1, &h->constant)) {
+					diag_error(ck->dg, v->hi->span, "bound does not fit in 64 bits");
+					h = NULL;
+				}
+			}
+			v->hi_aff = h;
+			ok &= h != NULL;
+		} else {
+			ok = false;
+		}
+		if (!ok)
+			ck->bounds_ok = false;
+		struct ast_var *outer = find_var(ck, v->name);
+		struct sym *g = sym_find(&ck->globals, v->name);
+		if (outer) {
+			diag_error(ck->dg, v->name_span, "variable '%s' shadows another variable '%s'", v->name,
+				   v->name);
+			diag_note(ck->dg, outer->name_span, "the other '%s' is bound here", v->name);
+		} else if (g) {
+			diag_error(ck->dg, v->name_span, "variable '%s' shadows the %s '%s'", v->name,
+				   sym_kind_text(g->kind), v->name);
+			diag_note(ck->dg, g->span, "the %s '%s' is declared here", sym_kind_text(g->kind), v->name);
+		}
+		v->index = ck->stmt_vars.n;
+		ptr_list_push(&ck->stmt_vars, v);
+		push_scope(ck, v);
+	}
+	if (ck->nquants == ck->capquants) {
+		ck->capquants = ck->capquants ? 2 * ck->capquants : 8;
+		ck->quants = xrealloc(ck->quants, (size_t)ck->capquants, sizeof(*ck->quants));
+	}
+	ck->quants[ck->nquants++] = q;
+	if (q->cond) {
+		struct ptr_list atoms = {0};
+		int before = ck->dg->nerrors;
+		check_cond(ck, q->cond, true, &atoms);
+		if (ck->dg->nerrors != before)
+			ck->bounds_ok = false;
+		q->cond->atoms = atoms_to_array(ck, &atoms, &q->cond->natoms);
+	}
+}
+
+static void check_quant_close(struct checker *ck, const struct ast_quant *q)
+{
+	ck->nscope -= q->nvars;
+	ck->nquants--;
+}
+
+static void check_stmt(struct checker *ck, struct ast_stmt *s)
+{
+	int before = ck->dg->nerrors;
+	ck->nscope = 0;
+	ck->nquants = 0;
+	ck->stmt_vars.n = 0;
+	ck->refs.n = 0;
+	ck->bounds_ok = true;
+	if (s->forall)
+		check_quant_open(ck, s->forall);
+	/* the left-hand side */
+	if (s->lhs->kind == EXPR_INDEX) {
+		resolve_index(ck, s->lhs, CX_AFFINE, true);
+	} else {
+		/* resolve it anyway, so names are checked and arrays count as used */
+		int before_lhs = ck->dg->nerrors;
+		bool ok = resolve(ck, s->lhs, CX_VALUE);
+		ck->refs.n = 0;
+		if (ok || ck->dg->nerrors == before_lhs)
+			diag_error(ck->dg, s->lhs->span, "the left-hand side must be an array element");
+	}
+	resolve(ck, s->rhs, CX_VALUE);
+	if (s->work)
+		resolve(ck, s->work, CX_WORK);
+	if (s->forall)
+		check_quant_close(ck, s->forall);
+
+	s->nvars = ck->stmt_vars.n;
+	s->vars = xcalloc((size_t)s->nvars, sizeof(*s->vars));
+	if (s->nvars > 0)
+		memcpy(s->vars, ck->stmt_vars.v, (size_t)s->nvars * sizeof(*s->vars));
+	struct ref_info *refs = arena_alloc(ck->arena, (size_t)ck->refs.n * sizeof(*refs));
+	for (int i = 0; i < ck->refs.n; i++)
+		refs[i] = *(struct ref_info *)ck->refs.v[i];
+	s->refs = refs;
+	s->nrefs = ck->refs.n;
+	if (ck->dg->nerrors == before && ck->bounds_ok && !ck->dg->stopped)
+		check_stmt_bounds(ck, s);
+}
+
+/* --- declarations, layouts, candidates --- */
+
+static void collect_decls(struct checker *ck, struct ast_spec *spec, struct ptr_list *params,
+			  struct ptr_list *axes, struct ptr_list *arrays, struct ptr_list *dists,
+			  struct ptr_list *steps)
+{
+	const struct ast_item *grid = NULL;
+	struct symtab steps_tab = {0}, cands_tab = {0};
+	for (int i = 0; i < spec->nitems; i++) {
+		struct ast_item *it = spec->items[i];
+		switch (it->kind) {
+		case ITEM_PARAM:
+			for (int k = 0; k < it->nparams; k++) {
+				it->params[k]->kind = SYM_PARAM;
+				it->params[k]->index = params->n;
+				if (declare(ck, it->params[k]->name, it->params[k]->span, SYM_PARAM, it->params[k]))
+					ptr_list_push(params, it->params[k]);
+			}
+			break;
+		case ITEM_GRID:
+			if (grid) {
+				diag_error(ck->dg, it->span, "the grid is declared twice");
+				diag_note(ck->dg, grid->span, "the first grid is declared here");
+				break;
+			}
+			grid = it;
+			if (it->nparams > 3)
+				diag_error(ck->dg, it->params[3]->span,
+					   "a grid has 1 to 3 axes, this one has %d", it->nparams);
+			for (int k = 0; k < it->nparams; k++) {
+				it->params[k]->kind = SYM_GRID_AXIS;
+				it->params[k]->index = axes->n;
+				if (declare(ck, it->params[k]->name, it->params[k]->span, SYM_GRID_AXIS, it->params[k]))
+					ptr_list_push(axes, it->params[k]);
+			}
+			break;
+		case ITEM_ARRAY:
+			for (int k = 0; k < it->narrays; k++) {
+				struct ast_array *a = it->arrays[k];
+				a->index = arrays->n;
+				if (declare(ck, a->name, a->name_span, SYM_ARRAY, a))
+					ptr_list_push(arrays, a);
+			}
+			break;
+		case ITEM_DIST:
+			it->dist->index = dists->n;
+			if (declare(ck, it->dist->name, it->dist->name_span, SYM_DIST, it->dist))
+				ptr_list_push(dists, it->dist);
+			break;
+		case ITEM_SUPERSTEP: {
+			struct ast_superstep *st = it->superstep;
+			struct sym *old = sym_find(&steps_tab, st->name);
+			if (old) {
+				diag_error(ck->dg, st->name_span, "superstep '%s' is declared twice", st->name);
+				diag_note(ck->dg, old->span, "the first superstep '%s' is here", st->name);
+			} else {
+				sym_insert(&steps_tab, (struct sym){st->name, SYM_NONE, st->name_span, st});
+			}
+			st->index = steps->n;
+			ptr_list_push(steps, st);
+			break;
+		}
+		case ITEM_CANDIDATE: {
+			struct ast_candidate *c = it->candidate;
+			struct sym *old = sym_find(&cands_tab, c->name);
+			if (old) {
+				diag_error(ck->dg, c->name_span, "candidate '%s' is declared twice", c->name);
+				diag_note(ck->dg, old->span, "the first candidate '%s' is here", c->name);
+			} else {
+				sym_insert(&cands_tab, (struct sym){c->name, SYM_NONE, c->name_span, c});
+			}
+			break;
+		}
+		case ITEM_IMPORT:
+			diag_error(ck->dg, it->span, "'import' is not supported yet");
+			break;
+		case ITEM_ASSUME:
+		case ITEM_LAYOUT:
+			break;
+		}
+	}
+	free(steps_tab.slots);
+	free(cands_tab.slots);
+	if (!grid && spec->nitems > 0)
+		diag_error(ck->dg, (struct span){1, 1, 1, 1},
+			   "no grid is declared (for example 'grid P;' or 'grid M, N;')");
+}
+
+static const struct ast_param *find_axis(struct checker *ck, const char *name, struct span sp)
+{
+	struct sym *s = sym_find(&ck->globals, name);
+	if (!s) {
+		diag_error(ck->dg, sp, "undefined name '%s'", name);
+		return NULL;
+	}
+	if (s->kind != SYM_GRID_AXIS) {
+		diag_error(ck->dg, sp, "'%s' is a %s, not a grid axis", name, sym_kind_text(s->kind));
+		return NULL;
+	}
+	return s->decl;
+}
+
+static void check_dist(struct checker *ck, struct ast_dist *d)
+{
+	d->axis = find_axis(ck, d->axis_name, d->axis_span);
+	for (int i = 0; i < d->nalts; i++)
+		for (int j = 0; j < i; j++)
+			if (d->alts[i].kind == d->alts[j].kind && d->alts[i].block == d->alts[j].block)
+				diag_error(ck->dg, d->alts[i].span, "this alternative of '%s' is given twice", d->name);
+}
+
+/* Checks one layout (top level or in a candidate). */
+static void check_layout(struct checker *ck, struct ast_layout *l)
+{
+	struct sym *s = sym_find(&ck->globals, l->name);
+	if (!s)
+		diag_error(ck->dg, l->name_span, "undefined name '%s'", l->name);
+	else if (s->kind != SYM_ARRAY)
+		diag_error(ck->dg, l->name_span, "'%s' is a %s, not an array", l->name, sym_kind_text(s->kind));
+	else
+		l->array = s->decl;
+	const struct ast_param *used[3] = {NULL, NULL, NULL};
+	const struct ast_ldim *used_by[3] = {NULL, NULL, NULL};
+	for (int i = 0; i < l->ndims; i++) {
+		struct ast_ldim *d = &l->dims[i];
+		bool identity = false;
+		if (d->kind == LDIM_NAMED) {
+			struct sym *ds = sym_find(&ck->globals, d->name);
+			if (!ds) {
+				diag_error(ck->dg, d->name_span, "undefined name '%s'", d->name);
+				continue;
+			}
+			if (ds->kind != SYM_DIST) {
+				diag_error(ck->dg, d->name_span, "'%s' is a %s, not a distribution", d->name,
+					   sym_kind_text(ds->kind));
+				continue;
+			}
+			d->dist = ds->decl;
+			d->axis = d->dist->axis;
+			for (int k = 0; k < d->dist->nalts; k++)
+				identity |= d->dist->alts[k].kind == DIST_IDENTITY;
+		} else if (d->kind == LDIM_INLINE) {
+			d->axis = find_axis(ck, d->name, d->name_span);
+			identity = d->dkind.kind == DIST_IDENTITY;
+		}
+		if (!d->axis)
+			continue;
+		int ax = d->axis->index;
+		if (ax >= 0 && ax < 3) {
+			if (used[ax]) {
+				diag_error(ck->dg, d->span, "grid axis '%s' is used twice in the layout of '%s'",
+					   d->axis->name, l->name);
+				diag_note(ck->dg, used_by[ax]->span, "'%s' is first used here", d->axis->name);
+			} else {
+				used[ax] = d->axis;
+				used_by[ax] = d;
+			}
+		}
+		if (identity && l->array && i < l->array->rank && l->array->extents[i]->aff) {
+			struct affine axis = {0, 1, &(struct affine_term){SYM_GRID_AXIS, ax, 1}};
+			if (!aff_equal(l->array->extents[i]->aff, &axis)) {
+				char *t = expr_to_string(l->array->extents[i]);
+				diag_error(ck->dg, d->span,
+					   "identity over '%s' needs a dimension of extent %s, but dimension %d of '%s' has extent %s",
+					   d->axis->name, d->axis->name, i + 1, l->name, t);
+				free(t);
+			}
+		}
+	}
+	if (l->array && l->ndims != l->array->rank)
+		diag_error(ck->dg, l->span, "the layout of '%s' has %d dimension%s, the array has %d", l->name,
+			   l->ndims, l->ndims == 1 ? "" : "s", l->array->rank);
+}
+
+/* The layout of each array at one level (top level or a candidate block);
+ * a second layout for the same array at the same level is an error. */
+static void index_layouts(struct checker *ck, struct ast_layout **layouts, int n,
+			  const struct ast_layout **by_array, const char *where)
+{
+	for (int i = 0; i < n; i++) {
+		struct ast_layout *l = layouts[i];
+		check_layout(ck, l);
+		if (!l->array)
+			continue;
+		const struct ast_layout **slot = &by_array[l->array->index];
+		if (*slot) {
+			diag_error(ck->dg, l->span, "'%s' has two layouts%s%s", l->name, where ? " in candidate " : "",
+				   where ? where : "");
+			diag_note(ck->dg, (*slot)->span, "the first layout of '%s' is here", l->name);
+		} else {
+			*slot = l;
+		}
+	}
+}
+
+static struct dim_dist ldim_dist(const struct ast_ldim *d, const int *choice)
+{
+	struct dim_dist r = {DIST_NONE, 0, -1, NULL};
+	if (d->kind == LDIM_STAR)
+		return r;
+	r.axis = d->axis->index;
+	if (d->kind == LDIM_INLINE) {
+		r.kind = d->dkind.kind;
+		r.block = d->dkind.block;
+	} else {
+		const struct ast_dkind *k = &d->dist->alts[choice[d->dist->index]];
+		r.kind = k->kind;
+		r.block = k->block;
+		r.dist = d->dist;
+	}
+	return r;
+}
+
+static void dkind_text(char *buf, size_t size, const struct ast_dkind *k)
+{
+	if (k->kind == DIST_BLOCK_CYCLIC)
+		snprintf(buf, size, "cyclic(%lld)", k->block);
+	else
+		snprintf(buf, size, "%s", dist_kind_name(k->kind));
+}
+
+static void expand_candidates(struct checker *ck, struct checked_spec *cs, struct ast_spec *spec)
+{
+	int narrays = cs->narrays;
+	const struct ast_layout **top = xcalloc((size_t)narrays + 1, sizeof(*top));
+	struct ptr_list cands = {0};
+	for (int i = 0; i < spec->nitems; i++) {
+		struct ast_item *it = spec->items[i];
+		if (it->kind == ITEM_LAYOUT)
+			index_layouts(ck, &it->layout, 1, top, NULL);
+		else if (it->kind == ITEM_CANDIDATE)
+			ptr_list_push(&cands, it->candidate);
+	}
+	int nexplicit = cands.n ? cands.n : 1;
+	const struct ast_layout **per = xcalloc((size_t)nexplicit * ((size_t)narrays + 1), sizeof(*per));
+	for (int c = 0; c < cands.n; c++) {
+		struct ast_candidate *cd = cands.v[c];
+		index_layouts(ck, cd->layouts, cd->nlayouts, per + (size_t)c * ((size_t)narrays + 1), cd->name);
+	}
+	/* every array needs a layout in every explicit candidate */
+	bool missing = false;
+	for (int c = 0; c < nexplicit; c++)
+		for (int a = 0; a < narrays; a++) {
+			if (per[(size_t)c * ((size_t)narrays + 1) + (size_t)a] || top[a])
+				continue;
+			missing = true;
+			if (cands.n)
+				diag_error(ck->dg, cs->arrays[a]->name_span, "array '%s' has no layout in candidate '%s'",
+					   cs->arrays[a]->name, ((struct ast_candidate *)cands.v[c])->name);
+			else
+				diag_error(ck->dg, cs->arrays[a]->name_span, "array '%s' has no layout",
+					   cs->arrays[a]->name);
+		}
+	/* the combinations of alternatives */
+	long long combos = 1; /* saturates just above the limit */
+	for (int d = 0; d < cs->ndists; d++) {
+		if (cs->dists[d]->nalts < 2)
+			continue;
+		combos *= cs->dists[d]->nalts;
+		if (combos > CHECK_MAX_CANDIDATES)
+			combos = CHECK_MAX_CANDIDATES + 1;
+	}
+	long long total = combos * nexplicit;
+	if (total > CHECK_MAX_CANDIDATES) {
+		diag_error(ck->dg, (struct span){1, 1, 1, 1}, "too many candidates (more than %d)",
+			   CHECK_MAX_CANDIDATES);
+		missing = true;
+	}
+	if (missing || ck->dg->nerrors > 0) {
+		free(top);
+		free(per);
+		free(cands.v);
+		return;
+	}
+	cs->ncandidates = (int)total;
+	cs->candidates = arena_alloc(ck->arena, (size_t)total * sizeof(*cs->candidates));
+	int *choice = xcalloc((size_t)cs->ndists + 1, sizeof(*choice));
+	int k = 0;
+	for (int c = 0; c < nexplicit; c++) {
+		memset(choice, 0, ((size_t)cs->ndists + 1) * sizeof(*choice));
+		for (long long m = 0; m < combos; m++) {
+			struct candidate *cand = &cs->candidates[k++];
+			cand->decl = cands.n ? cands.v[c] : NULL;
+			cand->choice = arena_alloc(ck->arena, ((size_t)cs->ndists + 1) * sizeof(int));
+			memcpy(cand->choice, choice, (size_t)cs->ndists * sizeof(int));
+			/* the name */
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&buf, &len);
+			if (!f)
+				abort();
+			const char *sep = "";
+			if (cand->decl) {
+				fputs(cand->decl->name, f);
+				sep = "/";
+			}
+			for (int d = 0; d < cs->ndists; d++) {
+				if (cs->dists[d]->nalts < 2)
+					continue;
+				char kt[64];
+				dkind_text(kt, sizeof(kt), &cs->dists[d]->alts[choice[d]]);
+				fprintf(f, "%s%s=%s", sep, cs->dists[d]->name, kt);
+				sep = ",";
+			}
+			fclose(f);
+			cand->name = arena_strdup(ck->arena, len ? buf : "default");
+			free(buf);
+			/* the layouts */
+			cand->arrays = arena_alloc(ck->arena, (size_t)narrays * sizeof(*cand->arrays));
+			for (int a = 0; a < narrays; a++) {
+				const struct ast_layout *l = per[(size_t)c * ((size_t)narrays + 1) + (size_t)a];
+				if (!l)
+					l = top[a];
+				struct cand_array *ca = &cand->arrays[a];
+				ca->array = cs->arrays[a];
+				ca->layout = l;
+				ca->dims = arena_alloc(ck->arena, (size_t)l->ndims * sizeof(*ca->dims));
+				for (int i = 0; i < l->ndims; i++)
+					ca->dims[i] = ldim_dist(&l->dims[i], choice);
+			}
+			/* next combination: the last dist with alternatives varies fastest */
+			for (int d = cs->ndists - 1; d >= 0; d--) {
+				if (cs->dists[d]->nalts < 2)
+					continue;
+				if (++choice[d] < cs->dists[d]->nalts)
+					break;
+				choice[d] = 0;
+			}
+		}
+	}
+	free(choice);
+	free(top);
+	free(per);
+	free(cands.v);
+}
+
+/* --- the whole specification --- */
+
+static bool spec_is_empty(const struct ast_spec *spec)
+{
+	return spec->nitems == 0;
+}
+
+struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg)
+{
+	struct checked_spec *cs = xcalloc(1, sizeof(*cs));
+	cs->ast = spec;
+	cs->arena = xcalloc(1, sizeof(*cs->arena));
+	struct checker ck = {.dg = dg, .cs = cs, .arena = cs->arena};
+	int before = dg->nerrors;
+
+	if (spec_is_empty(spec)) {
+		diag_error(dg, (struct span){1, 1, 1, 1}, "empty specification: nothing is declared");
+		checked_spec_free(cs);
+		return NULL;
+	}
+
+	struct ptr_list params = {0}, axes = {0}, arrays = {0}, dists = {0}, steps = {0};
+	collect_decls(&ck, spec, &params, &axes, &arrays, &dists, &steps);
+	cs->params = (const struct ast_param **)params.v;
+	cs->nparams = params.n;
+	cs->axes = (const struct ast_param **)axes.v;
+	cs->naxes = axes.n;
+	cs->arrays = (struct ast_array **)arrays.v;
+	cs->narrays = arrays.n;
+	cs->dists = (const struct ast_dist **)dists.v;
+	cs->ndists = dists.n;
+	cs->supersteps = (const struct ast_superstep **)steps.v;
+	cs->nsupersteps = steps.n;
+
+	/* extents */
+	for (int a = 0; a < cs->narrays; a++) {
+		struct ast_array *arr = cs->arrays[a];
+		for (int i = 0; i < arr->rank; i++)
+			if (resolve(&ck, arr->extents[i], CX_AFFINE))
+				need_affine(&ck, arr->extents[i], "extent", arr->name);
+	}
+	/* assumptions */
+	struct ptr_list atoms = {0};
+	for (int i = 0; i < spec->nitems; i++) {
+		struct ast_item *it = spec->items[i];
+		if (it->kind != ITEM_ASSUME)
+			continue;
+		for (int k = 0; k < it->nconds; k++) {
+			struct ptr_list one = {0};
+			check_cond(&ck, it->conds[k], false, &one);
+			for (int j = 0; j < one.n; j++)
+				ptr_list_push(&atoms, one.v[j]);
+			it->conds[k]->atoms = atoms_to_array(&ck, &one, &it->conds[k]->natoms);
+		}
+	}
+	cs->assumptions = atoms_to_array(&ck, &atoms, &cs->nassumptions);
+	for (int d = 0; d < cs->ndists; d++)
+		check_dist(&ck, (struct ast_dist *)cs->dists[d]);
+	expand_candidates(&ck, cs, spec);
+
+	/* statements */
+	bool isl_ready = bounds_init(&ck) == 0;
+	for (int i = 0; i < cs->nsupersteps; i++) {
+		struct ast_superstep *st = (struct ast_superstep *)cs->supersteps[i];
+		if (st->nstmts == 0)
+			diag_warning(dg, st->name_span, "superstep '%s' is empty", st->name);
+		for (int k = 0; k < st->nstmts && !dg->stopped; k++) {
+			ck.isl_ready = isl_ready;
+			check_stmt(&ck, st->stmts[k]);
+		}
+	}
+	bounds_done(&ck);
+	/* unused arrays: only meaningful once there are supersteps */
+	for (int a = 0; a < cs->narrays && cs->nsupersteps > 0; a++)
+		if (!cs->arrays[a]->used)
+			diag_warning(dg, cs->arrays[a]->name_span, "array '%s' is never used", cs->arrays[a]->name);
+
+	free(ck.globals.slots);
+	free(ck.scope);
+	free(ck.quants);
+	free(ck.stmt_vars.v);
+	free(ck.refs.v);
+	if (dg->nerrors != before || dg->stopped) {
+		checked_spec_free(cs);
+		return NULL;
+	}
+	return cs;
+}
+
+void checked_spec_free(struct checked_spec *cs)
+{
+	if (!cs)
+		return;
+	free(cs->params);
+	free(cs->axes);
+	free(cs->arrays);
+	free(cs->dists);
+	free(cs->supersteps);
+	arena_free(cs->arena);
+	free(cs);
+}
+
+char *affine_to_string(const struct affine *f, const struct checked_spec *cs, struct ast_var *const *vars)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	if (!out)
+		abort();
+	bool first = true;
+	for (int i = 0; i < f->nterms; i++) {
+		const struct affine_term *t = &f->terms[i];
+		const char *name = t->kind == SYM_PARAM ? cs->params[t->index]->name
+				   : t->kind == SYM_GRID_AXIS ? cs->axes[t->index]->name
+				   : vars ? vars[t->index]->name : "?";
+		unsigned long long mag = t->coef < 0 ? 0ull - (unsigned long long)t->coef : (unsigned long long)t->coef;
+		fputs(first ? (t->coef < 0 ? "-" : "") : (t->coef < 0 ? " - " : " + "), out);
+		if (mag != 1)
+			fprintf(out, "%llu*", mag);
+		fputs(name, out);
+		first = false;
+	}
+	if (first)
+		fprintf(out, "%lld", f->constant);
+	else if (f->constant != 0) {
+		unsigned long long mag = f->constant < 0 ? 0ull - (unsigned long long)f->constant
+							 : (unsigned long long)f->constant;
+		fprintf(out, " %c %llu", f->constant < 0 ? '-' : '+', mag);
+	}
+	fclose(out);
+	return buf;
+}

@@ -1,0 +1,53 @@
+/* Internals shared by check.c and check_bounds.c; not part of the API. */
+#ifndef BSPCOST_CHECK_IMPL_H
+#define BSPCOST_CHECK_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "analyzer/check/check.h"
+
+struct isl_ctx;
+
+struct sym {
+	const char *name;     /* NULL: free slot */
+	enum sym_kind kind;
+	struct span span;
+	void *decl;
+};
+
+struct symtab {
+	struct sym *slots;
+	size_t cap, n;        /* cap is a power of two */
+};
+
+struct checker {
+	struct diag *dg;
+	struct checked_spec *cs;
+	struct arena *arena;
+	struct symtab globals;
+	/* the statement being checked */
+	struct ast_var **scope;       /* visible variables, innermost last */
+	int nscope, capscope;
+	const struct ast_quant **quants; /* enclosing quantifiers */
+	int nquants, capquants;
+	struct ptr_list stmt_vars;
+	struct ptr_list refs;
+	bool bounds_ok;               /* every bound and condition is affine */
+	/* ISL, for the bounds check */
+	struct isl_ctx *isl;
+	bool isl_ready;
+};
+
+void *arena_alloc(struct arena *a, size_t n);
+char *arena_strdup(struct arena *a, const char *s);
+const char *sym_kind_text(enum sym_kind k);
+bool aff_is_const(const struct affine *a);
+bool aff_equal(const struct affine *a, const struct affine *b);
+
+/* check_bounds.c */
+int bounds_init(struct checker *ck);
+void bounds_done(struct checker *ck);
+void check_stmt_bounds(struct checker *ck, const struct ast_stmt *s);
+
+#endif

@@ -1,0 +1,27 @@
+/* Loading a specification: read, parse and check, with every diagnostic printed. */
+#ifndef BSPCOST_LOAD_H
+#define BSPCOST_LOAD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analyzer/check/check.h"
+#include "grammar/ast.h"
+#include "grammar/diag.h"
+#include "grammar/source.h"
+
+struct loaded_spec {
+	struct source src;
+	struct diag dg;
+	struct ast_spec *ast;
+	struct checked_spec *cs;  /* NULL when the specification has an error */
+	bool loaded;              /* src and dg hold something to free */
+};
+
+/* Loads PATH ("-" for standard input) and prints its diagnostics on ERR.
+ * Returns 0 when it checked without error (ls->cs is set), -1 otherwise.
+ * Either way, release it with spec_unload. */
+int spec_load(struct loaded_spec *ls, const char *path, FILE *err);
+void spec_unload(struct loaded_spec *ls);
+
+#endif

@@ -1,0 +1,429 @@
+/* The default command: analyze each specification and report its costs. */
+#define _GNU_SOURCE /* asprintf */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/ctx.h>
+#include <isl/set.h>
+
+#include "analyzer/cli/commands.h"
+#include "analyzer/cost/cost.h"
+#include "analyzer/check/load.h"
+#include "analyzer/model/lower.h"
+#include "analyzer/model/relations.h"
+#include "analyzer/report/report.h"
+#include "analyzer/cost/verify.h"
+#include "analyzer/cost/workers.h"
+
+/* The specification's own assumptions, as written (canonical form). */
+static char **spec_assumptions(const struct ast_spec *ast, int *n)
+{
+	*n = 0;
+	char **v = NULL;
+	for (int i = 0; i < ast->nitems; i++) {
+		const struct ast_item *it = ast->items[i];
+		if (it->kind != ITEM_ASSUME)
+			continue;
+		for (int c = 0; c < it->nconds; c++) {
+			const struct ast_cond *cond = it->conds[c];
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *f = open_memstream(&buf, &len);
+			if (!f)
+				continue;
+			for (int k = 0; k < cond->ncmps; k++) {
+				const struct ast_cmp *cmp = cond->cmps[k];
+				fputs(k ? " and " : "", f);
+				for (int o = 0; o <= cmp->nops; o++) {
+					if (o)
+						fprintf(f, " %s ", cmp_op_text(cmp->ops[o - 1]));
+					print_expr(f, cmp->operands[o]);
+				}
+			}
+			if (fclose(f) != 0)
+				continue;
+			char **nv = realloc(v, sizeof(*v) * (size_t)(*n + 1));
+			if (!nv) {
+				free(buf);
+				continue;
+			}
+			v = nv;
+			v[(*n)++] = buf;
+		}
+	}
+	return v;
+}
+
+/* Whether -D gives every size parameter of M. */
+static bool all_params(const struct model *m, const struct options *opt)
+{
+	for (int i = 0; i < m->nparams; i++)
+		if (!options_find_def(opt, m->params[i]))
+			return false;
+	return true;
+}
+
+/* Whether -D gives every parameter and axis of M. */
+static bool all_values(const struct model *m, const struct options *opt)
+{
+	if (!all_params(m, opt))
+		return false;
+	for (int a = 0; a < m->naxes; a++)
+		if (!options_find_def(opt, m->axes[a]))
+			return false;
+	return true;
+}
+
+/* Whether the values given (-D, and the grid of REQ when concrete) leave some
+ * point of M's assumptions: 1 yes, 0 no, -1 when ISL failed.  The formulas are
+ * only claimed there, and every number printed comes from them. */
+static int values_meet_assumptions(const struct model *m, const struct options *opt,
+				   const struct cost_request *req)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	isl_set *set = ctx ? model_assumption_set(ctx, m) : NULL;
+	for (int i = 0; set && i < opt->ndefs; i++) {
+		int pos = isl_set_find_dim_by_name(set, isl_dim_param, opt->defs[i].name);
+		if (pos >= 0)
+			set = isl_set_fix_val(set, isl_dim_param, (unsigned)pos,
+					      isl_val_int_from_si(ctx, (long)opt->defs[i].value));
+	}
+	for (int a = 0; set && !req->symbolic && a < m->naxes; a++) {
+		int pos = isl_set_find_dim_by_name(set, isl_dim_param, m->axes[a]);
+		if (pos >= 0)
+			set = isl_set_fix_si(set, isl_dim_param, (unsigned)pos, (int)req->sizes[a]);
+	}
+	isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
+	isl_set_free(set);
+	isl_ctx_free(ctx);
+	return empty < 0 ? -1 : !empty;
+}
+
+/* "n = 2, P = 3": the values that went into the check above. */
+static void print_given(FILE *out, const struct model *m, const struct options *opt,
+			const struct cost_request *req)
+{
+	int k = 0;
+	for (int a = 0; !req->symbolic && a < m->naxes; a++)
+		if (!options_find_def(opt, m->axes[a]))
+			fprintf(out, "%s%s = %ld", k++ ? ", " : "", m->axes[a], req->sizes[a]);
+	for (int i = 0; i < opt->ndefs; i++) {
+		bool known = false;
+		for (int p = 0; p < m->nparams && !known; p++)
+			known = strcmp(m->params[p], opt->defs[i].name) == 0;
+		for (int a = 0; a < m->naxes && !known; a++)
+			known = strcmp(m->axes[a], opt->defs[i].name) == 0;
+		if (known)
+			fprintf(out, "%s%s = %lld", k++ ? ", " : "", opt->defs[i].name,
+				opt->defs[i].value);
+	}
+}
+
+static void clear_costs(struct candidate_cost *c, int n)
+{
+	for (int i = 0; c && i < n; i++)
+		candidate_cost_clear(&c[i]);
+	free(c);
+}
+
+/* Everything computed for the candidates, one slot each, filled by the workers. */
+struct candidates_job {
+	const struct model *m;
+	const struct cost_request *req;
+	struct cost_request at;             /* the grid of the -D values, when all are given */
+	int verify;                         /* --verify points, 0 when off */
+	unsigned seed;
+	struct candidate_cost *costs;
+	struct candidate_cost *exact;       /* on the grid AT, or NULL */
+	bool skip_formulas;                 /* values only (VALUES_FORMULA_PROCESSES) */
+	bool opt_values;                    /* ... because of --values */
+	struct verify_result *vr;           /* with --verify */
+	int *vstatus;
+};
+
+static void engine_setup(struct count_engine *e)
+{
+	/* Boundary cases of a 2-D stencil on a symbolic grid (M == 1, M == 2,
+	 * M >= 3, times the same for N) need more pieces than a single count. */
+	e->max_pieces = 64;
+}
+
+/* The order in which the candidates are handed to the threads: the likely
+ * longest first, so that no thread starts a long one when the others are done.
+ * A guess only (it changes no result): each cyclic or block-cyclic dimension
+ * adds boundary cases (the neighbours of the last process wrap around), so
+ * candidates with more of them come first; ties keep their order. */
+static int *schedule(const struct model *m)
+{
+	int *order = calloc((size_t)m->ncands + 1, sizeof(*order));
+	int *weight = calloc((size_t)m->ncands + 1, sizeof(*weight));
+	if (!order || !weight) {
+		free(order);
+		free(weight);
+		return NULL;
+	}
+	for (int c = 0; c < m->ncands; c++) {
+		for (int a = 0; a < m->narrays; a++)
+			for (int d = 0; d < m->arrays[a].ndims; d++) {
+				enum dist_kind k = m->cands[c].layout[a][d].kind;
+				weight[c] += k == DIST_CYCLIC || k == DIST_BLOCK_CYCLIC;
+			}
+		/* insertion: stable, descending weight */
+		int i = c;
+		while (i > 0 && weight[order[i - 1]] < weight[c]) {
+			order[i] = order[i - 1];
+			i--;
+		}
+		order[i] = c;
+	}
+	free(weight);
+	return order;
+}
+
+/* With every value given, the formulas of a concrete grid larger than this
+ * are not computed: they are counted process by process (seconds at 16
+ * processes, minutes at 64), while the values take milliseconds. */
+enum { VALUES_FORMULA_PROCESSES = 16 };
+
+static void analyze_candidate(struct worker *w, int c, void *user)
+{
+	struct candidates_job *job = user;
+	if (job->skip_formulas) {
+		struct candidate_cost *cc = &job->costs[c];
+		memset(cc, 0, sizeof(*cc));
+		cc->name = job->m->cands[c].name;
+		cc->status = COST_REFUSED;
+		int r = job->opt_values
+			? asprintf(&cc->reason, "formulas not computed (--values)")
+			: asprintf(&cc->reason, "with every value given, the formulas of a concrete "
+						"grid of more than %d processes are not computed "
+						"(leave out -D for them, or --grid for the symbolic "
+						"grid's)",
+				   VALUES_FORMULA_PROCESSES);
+		if (r < 0)
+			cc->reason = NULL;
+	} else {
+		cost_candidate(&w->engine, job->m, c, job->req, &job->costs[c]);
+	}
+	if (job->exact)
+		cost_candidate(&w->engine, job->m, c, &job->at, &job->exact[c]);
+	if (job->verify > 0) {
+		/* each candidate its own points, whatever thread draws them */
+		unsigned seed = job->seed + 7919u * (unsigned)c;
+		job->vstatus[c] = verify_candidate(w->ctx, &w->engine, job->m, c, job->req,
+						   &job->costs[c], job->verify, &seed, &job->vr[c]);
+	}
+}
+
+static int analyze_file(const char *path, const struct options *opt)
+{
+	struct loaded_spec ls;
+	int status = EXIT_OK;
+	if (spec_load(&ls, path, opt->err) < 0) {
+		spec_unload(&ls);
+		return EXIT_SPEC;
+	}
+	char *reason = NULL;
+	struct model *m = lower_spec(ls.cs, opt->work_flops ? WORK_FLOPS : WORK_TERMS, &reason);
+	if (!m) {
+		fprintf(opt->err, "bspcost: %s: cannot analyze: %s\n", ls.src.name, reason);
+		free(reason);
+		spec_unload(&ls);
+		return EXIT_SPEC;
+	}
+
+	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
+				   .explain = opt->explain, .timeout = opt->timeout};
+	if (opt->grid_naxes > 0) {
+		if (opt->grid_naxes != m->naxes) {
+			fprintf(opt->err, "bspcost: %s: --grid gives %d axis size%s but the grid has %d\n",
+				ls.src.name, opt->grid_naxes, opt->grid_naxes == 1 ? "" : "s", m->naxes);
+			model_free(m);
+			spec_unload(&ls);
+			return EXIT_USAGE;
+		}
+		req.symbolic = false;
+		memcpy(req.sizes, opt->grid, sizeof(req.sizes));
+	} else if (m->naxes > 0 && !all_values(m, opt)) {
+		/* -D for every axis (and not every size) asks for a concrete grid; with
+		 * every value given, the symbolic formulas are shown and the numbers
+		 * come from that very grid (below). */
+		bool every = true;
+		for (int a = 0; a < m->naxes; a++) {
+			const struct param_value *pv = options_find_def(opt, m->axes[a]);
+			every &= pv != NULL;
+			if (pv)
+				req.sizes[a] = (long)pv->value;
+		}
+		req.symbolic = !every;
+	}
+	for (int a = 0; !req.symbolic && a < m->naxes; a++)
+		if (req.sizes[a] < 1 || req.sizes[a] > 4096) {
+			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and 4096\n",
+				ls.src.name, m->axes[a]);
+			model_free(m);
+			spec_unload(&ls);
+			return EXIT_USAGE;
+		}
+
+	int meet = values_meet_assumptions(m, opt, &req);
+	if (meet <= 0) {
+		if (meet == 0) {
+			int na = 0;
+			char **as = spec_assumptions(ls.ast, &na);
+			fprintf(opt->err, "bspcost: %s: the values given (", ls.src.name);
+			print_given(opt->err, m, opt, &req);
+			fputs(") break the assumptions (", opt->err);
+			for (int i = 0; i < na; i++) {
+				fprintf(opt->err, "%s%s", i ? ", " : "", as[i]);
+				free(as[i]);
+			}
+			fputs("), under which alone the formulas hold\n", opt->err);
+			free(as);
+		} else {
+			fprintf(opt->err, "bspcost: %s: out of memory\n", ls.src.name);
+		}
+		model_free(m);
+		spec_unload(&ls);
+		return meet == 0 ? EXIT_USAGE : EXIT_SPEC;
+	}
+
+	struct candidates_job job = {.m = m, .req = &req, .verify = opt->verify,
+				     .seed = opt->seed ? opt->seed : 20260101u};
+	job.costs = calloc((size_t)m->ncands + 1, sizeof(*job.costs));
+	/* Every value known (-D, and --grid or -D for the axes): the numbers are
+	 * counted directly for those values. */
+	long long *values = calloc((size_t)m->nparams + 1, sizeof(*values));
+	bool need_exact = values && (req.symbolic ? all_values(m, opt) : all_params(m, opt));
+	if (need_exact) {
+		job.at = req;
+		job.at.symbolic = false;
+		job.at.explain = false;
+		job.at.values = values;
+		for (int i = 0; i < m->nparams; i++)
+			values[i] = options_find_def(opt, m->params[i])->value;
+		for (int a = 0; req.symbolic && a < m->naxes; a++)
+			job.at.sizes[a] = (long)options_find_def(opt, m->axes[a])->value;
+		job.exact = calloc((size_t)m->ncands + 1, sizeof(*job.exact));
+		long nproc = 1;
+		for (int a = 0; a < m->naxes; a++)
+			nproc *= req.sizes[a];
+		job.opt_values = opt->values_only;
+		job.skip_formulas = opt->values_only ||
+				    (!req.symbolic && nproc > VALUES_FORMULA_PROCESSES);
+	} else if (opt->values_only) {
+		fprintf(opt->err, "bspcost: %s: --values needs a value for every size and axis "
+				  "(-D, and -D or --grid for the axes)\n", ls.src.name);
+		free(values);
+		free(job.costs);
+		model_free(m);
+		spec_unload(&ls);
+		return EXIT_USAGE;
+	}
+	if (opt->verify > 0) {
+		job.vr = calloc((size_t)m->ncands + 1, sizeof(*job.vr));
+		job.vstatus = calloc((size_t)m->ncands + 1, sizeof(*job.vstatus));
+	}
+	struct worker_pool *pool = NULL;
+	int *order = schedule(m);
+	if (job.costs && order && (!need_exact || job.exact) &&
+	    (!opt->verify || (job.vr && job.vstatus)))
+		pool = workers_run_ordered(workers_threads(opt->jobs, m->ncands), m->ncands, order,
+					   analyze_candidate, &job, engine_setup);
+	free(order);
+	struct candidate_cost *costs = pool ? job.costs : NULL, *exact = pool ? job.exact : NULL;
+	if (!pool) {
+		fprintf(opt->err, "bspcost: %s: out of memory\n", ls.src.name);
+		status = EXIT_SPEC;
+	}
+	for (int c = 0; costs && c < m->ncands; c++) {
+		enum cost_status st = costs[c].status;
+		/* with every value given, the values decide (a formula's refusal is
+		 * said in the report) */
+		if (st == COST_FAILED || (st == COST_REFUSED && !req.symbolic && !exact))
+			status = EXIT_SPEC;
+		if (exact && exact[c].status != COST_OK)
+			status = EXIT_SPEC;
+	}
+
+	struct report_request rq = options_report_request(opt);
+	struct analysis a = {
+		.file = ls.src.name,
+		.symbolic = req.symbolic,
+		.naxes = m->naxes,
+		.axes = (const char *const *)m->axes,
+		.ncands = costs ? m->ncands : 0,
+		.cands = costs,
+		.exact = exact,
+		.rq = &rq,
+		.spec = ls.cs,
+	};
+	memcpy(a.sizes, req.sizes, sizeof(a.sizes));
+	a.assumptions = spec_assumptions(ls.ast, &a.nassumptions);
+	switch (opt->format) {
+	case FORMAT_TEXT:
+		report_text(opt->out, &a);
+		break;
+	case FORMAT_JSON:
+		report_json(opt->out, &a);
+		break;
+	case FORMAT_MARKDOWN:
+		report_markdown(opt->out, &a);
+		break;
+	case FORMAT_LATEX:
+		report_latex(opt->out, &a);
+		break;
+	case FORMAT_CSV:
+		report_csv(opt->out, &a);
+		break;
+	}
+
+	if (opt->verify > 0 && costs) {
+		/* The summary goes with a text report, or to the diagnostics stream
+		 * so that machine formats stay well formed. */
+		FILE *vout = opt->format == FORMAT_TEXT ? opt->out : opt->err;
+		int points = 0, checks = 0, bad = 0;
+		for (int c = 0; c < m->ncands; c++) {
+			struct verify_result *vr = &job.vr[c];
+			points += vr->points;
+			checks += vr->checks;
+			bad += vr->mismatches;
+			if (job.vstatus[c] < 0 || vr->mismatches > 0) {
+				fprintf(vout, "verify: %s: %s\n", costs[c].name,
+					vr->first ? vr->first : "verification failed");
+				status = EXIT_SPEC;
+			} else if (vr->skipped) {
+				fprintf(vout, "verify: %s: %s\n", costs[c].name, vr->skipped);
+			}
+		}
+		fprintf(vout, "verify: %s: %d points, %d values compared, %d mismatch%s\n",
+			ls.src.name, points, checks, bad, bad == 1 ? "" : "es");
+	}
+
+	for (int i = 0; i < a.nassumptions; i++)
+		free(a.assumptions[i]);
+	free(a.assumptions);
+	for (int c = 0; job.vr && c < m->ncands; c++)
+		verify_result_clear(&job.vr[c]);
+	free(job.vr);
+	free(job.vstatus);
+	free(values);
+	/* The formulas live in the workers' contexts: freed first. */
+	clear_costs(job.exact, m->ncands);
+	clear_costs(job.costs, m->ncands);
+	workers_free(pool);
+	model_free(m);
+	spec_unload(&ls);
+	return status;
+}
+
+int cmd_analyze(int nfiles, char *const files[], const struct options *opt)
+{
+	int status = EXIT_OK;
+	for (int i = 0; i < nfiles; i++) {
+		int st = analyze_file(files[i], opt);
+		if (st > status)
+			status = st;
+	}
+	return status;
+}

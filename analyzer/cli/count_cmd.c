@@ -1,0 +1,100 @@
+/* --count SET: the number of points of an ISL set, as a formula in its parameters,
+ * and its value when -D gives every parameter. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/ctx.h>
+#include <isl/options.h>
+#include <isl/polynomial.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include "analyzer/cli/commands.h"
+#include "analyzer/count/count.h"
+#include "analyzer/formula/formula.h"
+#include "analyzer/report/report.h"
+
+static void json_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(out, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(out, "\\u%04x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('"', out);
+}
+
+int cmd_count(const char *set_text, const struct options *opt)
+{
+	isl_ctx *ctx = isl_ctx_alloc();
+	if (!ctx) {
+		fputs("bspcost: --count: out of memory\n", opt->err);
+		return EXIT_SPEC;
+	}
+	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
+	int status = EXIT_SPEC;
+	isl_set *set = isl_set_read_from_str(ctx, set_text);
+	if (!set) {
+		const char *msg = isl_ctx_last_error_msg(ctx);
+		fprintf(opt->err, "bspcost: --count: cannot parse set: %s\n",
+			msg ? msg : "syntax error");
+		isl_ctx_free(ctx);
+		return EXIT_SPEC;
+	}
+	/* a -D for a name that is not a parameter is a mistake worth reporting */
+	isl_space *space = isl_set_get_space(set);
+	for (int k = 0; k < opt->ndefs; k++) {
+		if (isl_space_find_dim_by_name(space, isl_dim_param, opt->defs[k].name) < 0)
+			fprintf(opt->err, "bspcost: --count: warning: -D %s: the set has no "
+				"parameter '%s'\n", opt->defs[k].name, opt->defs[k].name);
+	}
+	isl_space_free(space);
+
+	struct count_engine eng;
+	count_engine_init(&eng, ctx);
+	isl_pw_qpolynomial *pw = NULL;
+	char *why = NULL;
+	enum count_status st = count_points(&eng, set, &pw, &why);
+	if (st != COUNT_EXACT) {
+		fprintf(opt->err, "bspcost: --count: %s: %s\n",
+			st == COUNT_REFUSED ? "no exact count" : "counting failed",
+			why ? why : "unknown reason");
+		free(why);
+		isl_set_free(set);
+		isl_ctx_free(ctx);
+		return EXIT_SPEC;
+	}
+	struct formula *f = formula_from_pw_qpolynomial_zero_outside(pw);
+	char *formula = f ? formula_to_string(f, opt->format == FORMAT_JSON ? FORMULA_EXPR
+									   : FORMULA_TEXT)
+			  : NULL;
+	struct report_request rq = options_report_request(opt);
+	char *vstr = f ? formula_value_text(f, &rq) : NULL;
+	if (!formula) {
+		fputs("bspcost: --count: cannot print the formula\n", opt->err);
+	} else if (opt->format == FORMAT_JSON) {
+		fputs("{\"formula\": ", opt->out);
+		json_string(opt->out, formula);
+		fprintf(opt->out, ", \"value\": %s}\n", vstr ? vstr : "null");
+		status = EXIT_OK;
+	} else {
+		fprintf(opt->out, "count: %s\n", formula);
+		if (vstr)
+			fprintf(opt->out, "value: %s\n", vstr);
+		status = EXIT_OK;
+	}
+	free(vstr);
+	free(formula);
+	formula_free(f);
+	isl_pw_qpolynomial_free(pw);
+	isl_set_free(set);
+	isl_ctx_free(ctx);
+	return status;
+}

@@ -1,0 +1,17 @@
+#include "analyzer/cli/options.h"
+
+#include <string.h>
+
+const struct param_value *options_find_def(const struct options *opt, const char *name)
+{
+	/* The last -D for a name wins, as with a C compiler. */
+	for (int i = opt->ndefs - 1; i >= 0; i--)
+		if (strcmp(opt->defs[i].name, name) == 0)
+			return &opt->defs[i];
+	return NULL;
+}
+
+struct report_request options_report_request(const struct options *opt)
+{
+	return (struct report_request){opt->defs, opt->ndefs, opt->explain, opt->values_only};
+}

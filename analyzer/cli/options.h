@@ -1,0 +1,55 @@
+/* What the user asked for on the command line, handed to each command.
+ *
+ * The driver (main.c) fills this in; the commands (check, count, analyze) read it.
+ * Nothing here is global: every command gets the struct it works for. */
+#ifndef BSPCOST_OPTIONS_H
+#define BSPCOST_OPTIONS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analyzer/report/report.h"   /* struct param_value */
+
+/* Exit statuses, documented in bspcost(1). */
+enum exit_status {
+	EXIT_OK = 0,    /* success (warnings do not change it) */
+	EXIT_SPEC = 1,  /* an error in a specification, a set or an analysis */
+	EXIT_USAGE = 2, /* bad command line */
+};
+
+enum output_format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+	FORMAT_MARKDOWN,
+	FORMAT_LATEX,
+	FORMAT_CSV,
+};
+
+
+struct options {
+	enum output_format format;
+	struct param_value *defs; /* -D values, in command-line order */
+	int ndefs;
+	bool check_only;          /* --check */
+	bool print;               /* --print */
+	int grid_naxes;           /* --grid 4x8: the axis sizes, 0 when not given */
+	long grid[3];
+	bool h_sum;               /* --h sum: h = max_q fan_in_q + fan_out_q */
+	int verify;               /* --verify[=N]: random points per candidate, 0 = off */
+	unsigned seed;            /* --seed: for --verify */
+	bool explain;             /* --explain */
+	bool values_only;         /* --values: no formulas when every value is given */
+	bool work_flops;          /* --work flops */
+	int jobs;                 /* -j, --jobs: candidates analyzed at once (0: one per processor) */
+	double timeout;           /* --timeout: seconds per candidate, 0: none */
+	FILE *out;                /* results */
+	FILE *err;                /* diagnostics */
+};
+
+/* What of OPT the reports read. */
+struct report_request options_report_request(const struct options *opt);
+
+/* The value given with -D for NAME, or NULL. */
+const struct param_value *options_find_def(const struct options *opt, const char *name);
+
+#endif

@@ -1,0 +1,1433 @@
+/* The cost of one candidate: relations (concrete or symbolic grid), counts per
+ * process, maxima over the processes, and the BSP cost, as formulas.
+ *
+ * Why this file is long: the three grids (symbolic, concrete, every value
+ * known) share one job (struct job: deadline, operation budget, the first
+ * failure) and the same per-process quantities; the block-length
+ * substitution of the symbolic grid is the part that would leave first. */
+#define _GNU_SOURCE /* asprintf */
+#include "analyzer/cost/cost.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <isl/id.h>
+#include <isl/map.h>
+#include <isl/point.h>
+#include <isl/polynomial.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include "analyzer/model/relations.h"
+#include "analyzer/model/symbolic.h"
+
+/* Every formula of a candidate, by number: 6 per superstep, then the total. */
+enum { STEP_FORMULAS = 6 };
+
+static int step_formulas(const struct step_cost *sc)
+{
+	return STEP_FORMULAS + 3 * sc->narrays;
+}
+
+static int nformulas(const struct candidate_cost *c)
+{
+	int n = 1;
+	for (int s = 0; s < c->nsteps; s++)
+		n += step_formulas(&c->steps[s]);
+	return n;
+}
+
+/* Where formula K of C records why it is missing when it may be (an --explain
+ * quantity, whose failure is its own), or NULL. */
+static char **formula_why(struct candidate_cost *c, int k)
+{
+	for (int s = 0; s < c->nsteps; s++) {
+		struct step_cost *sc = &c->steps[s];
+		if (k >= step_formulas(sc)) {
+			k -= step_formulas(sc);
+			continue;
+		}
+		if (k < STEP_FORMULAS)
+			return NULL;
+		k -= STEP_FORMULAS;
+		struct array_occurrence *ao = &sc->arrays[k / 3];
+		return k % 3 == 0 ? &ao->nocc_why : k % 3 == 1 ? &ao->occurrences_why
+							       : &ao->unowned_why;
+	}
+	return NULL;
+}
+
+/* Formula K of C: each superstep's, then the total. */
+static struct formula **formula_slot(struct candidate_cost *c, int k)
+{
+	for (int s = 0; s < c->nsteps; s++) {
+		struct step_cost *sc = &c->steps[s];
+		if (k >= step_formulas(sc)) {
+			k -= step_formulas(sc);
+			continue;
+		}
+		struct formula **all[STEP_FORMULAS] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out,
+						       &sc->ncom, &sc->cost};
+		if (k < STEP_FORMULAS)
+			return all[k];
+		k -= STEP_FORMULAS;
+		struct array_occurrence *ao = &sc->arrays[k / 3];
+		return k % 3 == 0 ? &ao->nocc : k % 3 == 1 ? &ao->occurrences : &ao->unowned;
+	}
+	return &c->cost;
+}
+
+/* One computation's state: the first failure wins. */
+struct job {
+	struct count_engine *engine;
+	const struct model *m;
+	int naxes;
+	enum cost_status status;
+	char *reason;
+	/* the block lengths that will be written back as X/P: merges keep them
+	 * apart from other parameters (formula_coalesce_apart) */
+	const char **locals;
+	int nlocals;
+	double timeout;             /* --timeout, 0: none */
+	bool symbolic;              /* the grid's axes are symbols */
+	bool timed_out;             /* the failure is the time limit's */
+	struct timespec start;      /* of the candidate */
+};
+
+/* ISL operations allowed to one formula or set operation outside the counting
+ * engine (which has its own limit per count): enough for every example, and a
+ * bound on the time a large concrete grid can take before it is refused. */
+enum { OPERATION_BUDGET = 5000000 };
+
+/* The most processes a concrete grid is analyzed for, one by one. */
+enum { MAX_PROCESSES = 65536 };
+
+/* A block length is written back case by case of its axis up to AXIS >= this
+ * (stencil2d's NOcc needs M + n__M >= 6: M = 1, ..., 4 and M >= 5). */
+enum { MAX_AXIS_CASES = 6 };
+
+static void budget(struct job *j)
+{
+	/* a failure before this one must not be taken for this one's */
+	isl_ctx_reset_error(j->engine->ctx);
+	isl_ctx_reset_operations(j->engine->ctx);
+	isl_ctx_set_max_operations(j->engine->ctx, OPERATION_BUDGET);
+}
+
+/* Back to no limit: what follows (other candidates, --verify) is not charged. */
+static void unbudget(struct job *j)
+{
+	isl_ctx_set_max_operations(j->engine->ctx, 0);
+}
+
+/* The reason for a NULL result of a budgeted operation. */
+static char *budget_reason(struct job *j)
+{
+	if (isl_ctx_last_error(j->engine->ctx) == isl_error_quota) {
+		isl_ctx_reset_error(j->engine->ctx);
+		return strdup("too costly: the ISL operation budget ran out (a smaller grid or the "
+			      "symbolic grid may do)");
+	}
+	return NULL;
+}
+
+static void job_fail(struct job *j, enum cost_status st, char *reason, const char *what)
+{
+	if (j->status != COST_OK) {
+		free(reason);
+		return;
+	}
+	j->status = st;
+	if (asprintf(&j->reason, "%s: %s", what, reason ? reason : "out of memory") < 0)
+		j->reason = NULL;
+	free(reason);
+}
+
+/* Seconds since the candidate started. */
+static double elapsed(const struct job *j)
+{
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - j->start.tv_sec) + (now.tv_nsec - j->start.tv_nsec) / 1e9;
+}
+
+/* With --timeout: true, and the candidate refused, once its time is up. */
+static bool out_of_time(struct job *j)
+{
+	if (j->timeout <= 0 || j->status != COST_OK || elapsed(j) <= j->timeout)
+		return false;
+	char *why = NULL;
+	if (asprintf(&why, "the time limit (--timeout %g) ran out; %s", j->timeout,
+		     j->symbolic ? "a longer limit may do"
+				 : "a smaller grid or the symbolic grid may do") < 0)
+		why = NULL;
+	job_fail(j, COST_REFUSED, why, "time");
+	j->timed_out = true;
+	return true;
+}
+
+static enum cost_status from_count(enum count_status st)
+{
+	return st == COUNT_REFUSED ? COST_REFUSED : COST_FAILED;
+}
+
+/* A maximum of WHAT over OVER ("the processes", "the elements") had no exact
+ * route (ST, REASON taken): the candidate is refused or fails with the reason. */
+static void max_failed(struct job *j, enum count_status st, char *reason, const char *what,
+		       const char *over)
+{
+	char where[96];
+	snprintf(where, sizeof(where), "%s: maximum over %s", what, over);
+	job_fail(j, from_count(st), reason, where);
+}
+
+/* The number of points of SET, a set over the parameters (and the coordinates
+ * moved to parameters), as an ISL quasi-polynomial; NULL after a failure. */
+static __isl_give isl_pw_qpolynomial *count(struct job *j, __isl_take isl_set *set,
+					    const char *what)
+{
+	if (j->status != COST_OK || !set) {
+		isl_set_free(set);
+		if (j->status == COST_OK)
+			job_fail(j, COST_FAILED, NULL, what);
+		return NULL;
+	}
+	if (out_of_time(j)) {
+		isl_set_free(set);
+		return NULL;
+	}
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	/* the engine stops a query that would overrun the candidate's time */
+	if (j->timeout > 0) {
+		double left = j->timeout - elapsed(j) + 1e-3;
+		j->engine->max_seconds = left > 1e-3 ? left : 1e-3; /* <= 0 would mean none */
+	}
+	enum count_status st = count_points(j->engine, set, &r, &reason);
+	j->engine->max_seconds = 0;
+	isl_set_free(set);
+	if (st != COUNT_EXACT) {
+		if (out_of_time(j)) /* the engine stopped for the candidate's time */
+			free(reason);
+		else
+			job_fail(j, from_count(st), reason, what);
+		return NULL;
+	}
+	free(reason);
+	return r;
+}
+
+/* MAP { P[q] -> X } with the coordinates moved in front of the parameters. */
+static __isl_give isl_set *per_process(__isl_take isl_map *map, int naxes)
+{
+	map = isl_map_move_dims(map, isl_dim_param, 0, isl_dim_in, 0, naxes);
+	return isl_map_range(map);
+}
+
+/* ISL failed on an operation of J's that had its operands (the quota of
+ * budget(), or memory): the candidate fails with the reason, never with a
+ * NULL taken for 0. */
+static void isl_op_failed(struct job *j, const char *what)
+{
+	char *why = budget_reason(j);
+	job_fail(j, why ? COST_REFUSED : COST_FAILED, why, what);
+}
+
+/* A + B; NULL stands for 0 (no count yet), so a NULL result from two operands
+ * fails the job. */
+static __isl_give isl_pw_qpolynomial *sum(struct job *j, __isl_take isl_pw_qpolynomial *a,
+					  __isl_take isl_pw_qpolynomial *b)
+{
+	/* Counts are 0 where they have no piece, so ISL's union-sum is the sum. */
+	if (!a)
+		return b;
+	if (!b)
+		return a;
+	isl_pw_qpolynomial *r = isl_pw_qpolynomial_add(a, b);
+	if (!r)
+		isl_op_failed(j, "adding counts");
+	return r;
+}
+
+/* max over the processes of F (a function of the coordinates, the first
+ * parameters), as a formula. */
+static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+				__isl_keep isl_set *processes, const char *what)
+{
+	if (j->status != COST_OK)
+		return NULL;
+	if (!f)
+		return formula_const_si(0);
+	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
+							      0, isl_dim_param, 0, j->naxes);
+	isl_set *range = isl_set_reset_tuple_id(isl_set_copy(processes));
+	range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(g));
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = count_max(j->engine, g, range, &r, &reason);
+	struct formula *fm = NULL;
+	if (st == COUNT_EXACT) {
+		fm = formula_from_pw_qpolynomial_zero_outside(r);
+	} else {
+		max_failed(j, st, reason, what, "the processes");
+		reason = NULL;
+	}
+	free(reason);
+	isl_pw_qpolynomial_free(r);
+	isl_pw_qpolynomial_free(g);
+	isl_set_free(range);
+	if (!fm && j->status == COST_OK)
+		job_fail(j, COST_FAILED, NULL, what);
+	return fm;
+}
+
+static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+				  const char *what)
+{
+	if (j->status != COST_OK)
+		return NULL;
+	struct formula *fm = f ? formula_from_pw_qpolynomial_zero_outside(f) : formula_const_si(0);
+	if (!fm)
+		job_fail(j, COST_FAILED, NULL, what);
+	return fm;
+}
+
+/* { q -> [q' -> e] : (q', e) in USES, q owns e }; USES the remote uses, or all */
+static __isl_give isl_map *sends(__isl_keep isl_map *uses, __isl_keep isl_map *own)
+{
+	isl_map *pairs = isl_map_range_map(isl_map_copy(uses));   /* [q' -> e] -> e */
+	pairs = isl_map_apply_range(pairs, isl_map_copy(own));    /* [q' -> e] -> q */
+	return isl_map_reverse(pairs);
+}
+
+/* F (taken) times the weight W of a term of work. */
+static __isl_give isl_pw_qpolynomial *times(struct job *j, __isl_take isl_pw_qpolynomial *f, long w)
+{
+	if (!f || w == 1)
+		return f;
+	isl_pw_qpolynomial *r = isl_pw_qpolynomial_scale_val(
+		f, isl_val_int_from_si(isl_pw_qpolynomial_get_ctx(f), w));
+	if (!r)
+		isl_op_failed(j, "weighting work");
+	return r;
+}
+
+struct per_process {
+	isl_pw_qpolynomial *fan_in, *fan_out, *work, *ncom;
+};
+
+static void per_process_clear(struct per_process *p)
+{
+	isl_pw_qpolynomial_free(p->fan_in);
+	isl_pw_qpolynomial_free(p->fan_out);
+	isl_pw_qpolynomial_free(p->work);
+	isl_pw_qpolynomial_free(p->ncom);
+}
+
+static void count_step(struct job *j, const struct step_relations *r, struct per_process *p)
+{
+	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+		if (!r->use[a])
+			continue;
+		isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
+						   isl_map_reverse(isl_map_copy(r->own[a])));
+		const char *name = j->m->arrays[a].name;
+		p->ncom = sum(j, p->ncom, count(j, isl_map_wrap(isl_map_copy(remote)), name));
+		p->fan_out = sum(j, p->fan_out, count(j, per_process(sends(remote, r->own[a]), j->naxes),
+						   name));
+		p->fan_in = sum(j, p->fan_in, count(j, per_process(remote, j->naxes), name));
+	}
+	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+		p->work = sum(j, p->work, times(j, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
+						   "work"),
+					     r->work_weight[k]));
+}
+
+/* max over the elements of N (with its first NE parameters the element's
+ * indices) within RANGE, the elements read. */
+static struct formula *max_over_elements(struct job *j, __isl_take isl_pw_qpolynomial *n, int ne,
+					 __isl_take isl_set *range, const char *what)
+{
+	if (j->status != COST_OK || !n || !range) {
+		isl_pw_qpolynomial_free(n);
+		isl_set_free(range);
+		if (j->status == COST_OK)
+			job_fail(j, COST_FAILED, NULL, what);
+		return NULL;
+	}
+	n = isl_pw_qpolynomial_move_dims(n, isl_dim_in, 0, isl_dim_param, 0, (unsigned)ne);
+	range = isl_set_reset_tuple_id(range);
+	range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(n));
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = count_max(j->engine, n, range, &r, &reason);
+	isl_pw_qpolynomial_free(n);
+	isl_set_free(range);
+	if (st != COUNT_EXACT) {
+		max_failed(j, st, reason, what, "the elements");
+		return NULL;
+	}
+	free(reason);
+	struct formula *f = formula_from_pw_qpolynomial_zero_outside(r);
+	isl_pw_qpolynomial_free(r);
+	if (!f)
+		job_fail(j, COST_FAILED, NULL, what);
+	return f;
+}
+
+/* A job for one quantity of --explain: its failure is its own, recorded with
+ * the quantity, and leaves the candidate's costs alone. */
+static struct job explain_job(const struct job *j)
+{
+	struct job sub = *j;
+	sub.status = COST_OK;
+	sub.reason = NULL;
+	return sub;
+}
+
+/* *WHY = the reason SUB failed (or NULL); the formula of a failed quantity is
+ * dropped. */
+static void explain_done(struct job *sub, struct formula **f, char **why)
+{
+	if (sub->status == COST_OK)
+		return;
+	formula_free(*f);
+	*f = NULL;
+	*why = sub->reason ? sub->reason : strdup("failed");
+}
+
+/* NOcc, occurrences and A.e of the arrays read in a superstep (--explain). */
+static void count_occurrences(struct job *j, const struct step_relations *r, struct step_cost *sc)
+{
+	sc->arrays = calloc((size_t)r->narrays + 1, sizeof(*sc->arrays));
+	if (!sc->arrays) {
+		job_fail(j, COST_FAILED, NULL, "occurrences");
+		return;
+	}
+	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+		if (!r->use[a])
+			continue;
+		struct array_occurrence *ao = &sc->arrays[sc->narrays++];
+		ao->name = j->m->arrays[a].name;
+		isl_map *use = isl_map_copy(r->use[a]);
+		isl_size ne = isl_map_dim(use, isl_dim_out);
+		for (int d = 0; d < ne; d++) {
+			char name[32];
+			snprintf(name, sizeof(name), "e__%d", d);
+			use = isl_map_set_dim_name(use, isl_dim_out, (unsigned)d, name);
+		}
+		/* NOcc.e: the processes whose local postcondition reads e */
+		struct job sub = explain_job(j);
+		isl_map *users = isl_map_reverse(isl_map_copy(use));
+		users = isl_map_move_dims(users, isl_dim_param, 0, isl_dim_in, 0, (unsigned)ne);
+		isl_pw_qpolynomial *n = count(&sub, isl_map_range(users), "NOcc");
+		ao->nocc = max_over_elements(&sub, n, ne, isl_map_range(isl_map_copy(use)), "NOcc");
+		explain_done(&sub, &ao->nocc, &ao->nocc_why);
+		sub = explain_job(j);
+		isl_pw_qpolynomial *occ = count(&sub, isl_map_wrap(isl_map_copy(use)), "occurrences");
+		ao->occurrences = to_formula(&sub, occ, "occurrences");
+		isl_pw_qpolynomial_free(occ);
+		explain_done(&sub, &ao->occurrences, &ao->occurrences_why);
+		/* A.e = 0: read, but not by its owner */
+		sub = explain_job(j);
+		isl_map *mine = isl_map_intersect(isl_map_copy(use), isl_map_reverse(isl_map_copy(r->own[a])));
+		isl_set *unowned = isl_set_subtract(isl_map_range(use), isl_map_range(mine));
+		isl_pw_qpolynomial *u = count(&sub, unowned, "A.e");
+		ao->unowned = to_formula(&sub, u, "A.e");
+		isl_pw_qpolynomial_free(u);
+		explain_done(&sub, &ao->unowned, &ao->unowned_why);
+	}
+}
+
+/* The point { P[q] } of process number Q of the concrete grid SIZES. */
+static __isl_give isl_set *process_point(__isl_keep isl_set *processes, int naxes,
+					 const long sizes[], long q)
+{
+	isl_set *pt = isl_set_copy(processes);
+	for (int a = 0; a < naxes; a++) {
+		pt = isl_set_fix_si(pt, isl_dim_set, (unsigned)a, (int)(q % sizes[a]));
+		q /= sizes[a];
+	}
+	return pt;
+}
+
+/* The maximum of the N per-process functions CAND (NULL: 0) on a concrete grid:
+ * one of them when it is proven the largest for all sizes (count_max_of), or
+ * else the max of their formulas, each put on CONTEXT first (its zero outside a
+ * piece of its own, so that the max needs no complement of the ever more
+ * pieces it has): exact either way. */
+static struct formula *max_of_processes(struct job *j, isl_pw_qpolynomial **cand, long n,
+					__isl_keep isl_set *context, const char *what)
+{
+	if (j->status != COST_OK)
+		return NULL;
+	for (long q = 0; q < n; q++)
+		if (!cand[q]) {
+			isl_space *space = isl_set_get_space(context);
+			cand[q] = isl_pw_qpolynomial_zero(isl_space_add_dims(space, isl_dim_out, 1));
+		}
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = count_max_of(j->engine, cand, (int)n, &r, &reason);
+	free(reason);
+	if (st == COUNT_EXACT) {
+		struct formula *f = formula_from_pw_qpolynomial_zero_outside(r);
+		isl_pw_qpolynomial_free(r);
+		if (!f)
+			job_fail(j, COST_FAILED, NULL, what);
+		return f;
+	}
+	struct formula *acc = NULL;
+	budget(j);
+	for (long q = 0; q < n; q++) {
+		if (out_of_time(j)) {
+			unbudget(j);
+			formula_free(acc);
+			return NULL;
+		}
+		struct formula *z = formula_from_pw_qpolynomial_zero_outside(cand[q]);
+		struct formula *f = z ? formula_on(z, context) : NULL;
+		formula_free(z);
+		struct formula *next = f && acc ? formula_max(acc, f) : f;
+		if (next != f)
+			formula_free(f);
+		formula_free(acc);
+		acc = next;
+		if (!acc)
+			break;
+	}
+	unbudget(j);
+	if (!acc) {
+		char *why = budget_reason(j);
+		job_fail(j, why ? COST_REFUSED : COST_FAILED, why, what);
+	}
+	return acc;
+}
+
+/* The sum of F[0..N) (kept; NULL: 0), added as a balanced tree: no sum of
+ * many pieces is refined against each new one. */
+static __isl_give isl_pw_qpolynomial *sum_tree(struct job *j, isl_pw_qpolynomial *const *f,
+					       long n)
+{
+	if (n <= 0 || j->status != COST_OK)
+		return NULL;
+	if (n == 1)
+		return f[0] ? isl_pw_qpolynomial_copy(f[0]) : NULL;
+	return sum(j, sum_tree(j, f, n / 2), sum_tree(j, f + n / 2, n - n / 2));
+}
+
+static void free_all(isl_pw_qpolynomial **f, long n)
+{
+	for (long q = 0; f && q < n; q++)
+		isl_pw_qpolynomial_free(f[q]);
+	free(f);
+}
+
+/* On a concrete grid: every process counted on its own, with its coordinates
+ * fixed before anything else, which keeps each set simple (one block of each
+ * layout): fan_in(q) = |used by q| - |owned by q|, fan_out(q) = the pairs
+ * (q', e) with q' != q using an e that q owns.  The maxima are taken over one
+ * function per process (max_of_processes), and NCom is the sum of the fan-ins
+ * (each remote occurrence is received by exactly one process). */
+static void count_step_concrete(struct job *j, const struct step_relations *r,
+				const struct cost_request *req, __isl_keep isl_set *context,
+				struct step_cost *sc)
+{
+	long nproc = 1;
+	for (int a = 0; a < j->naxes; a++)
+		nproc *= req->sizes[a];
+	isl_pw_qpolynomial **fi = calloc((size_t)nproc, sizeof(*fi));
+	isl_pw_qpolynomial **fo = calloc((size_t)nproc, sizeof(*fo));
+	isl_pw_qpolynomial **w = calloc((size_t)nproc, sizeof(*w));
+	isl_pw_qpolynomial **both = req->h == H_SUM ? calloc((size_t)nproc, sizeof(*both)) : NULL;
+	/* NCom is summed by ISL: pieces with divisions add more cheaply there than
+	 * as formulas */
+	isl_pw_qpolynomial *ncom = NULL;
+	if (!fi || !fo || !w || (req->h == H_SUM && !both))
+		job_fail(j, COST_FAILED, NULL, "out of memory");
+	for (long q = 0; q < nproc && j->status == COST_OK && !out_of_time(j); q++) {
+		budget(j);
+		isl_set *me = process_point(r->processes, j->naxes, req->sizes, q);
+		for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+			if (!r->use[a])
+				continue;
+			const char *name = j->m->arrays[a].name;
+			isl_set *owned = isl_map_domain(isl_map_intersect_range(isl_map_copy(r->own[a]),
+										isl_set_copy(me)));
+			isl_set *used = isl_set_apply(isl_set_copy(me), isl_map_copy(r->use[a]));
+			fi[q] = sum(j, fi[q], count(j, isl_set_subtract(used, isl_set_copy(owned)), name));
+			isl_map *others = isl_map_subtract_domain(
+				isl_map_intersect_range(isl_map_copy(r->use[a]), owned), isl_set_copy(me));
+			fo[q] = sum(j, fo[q], count(j, isl_map_wrap(others), name));
+		}
+		for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+			w[q] = sum(j, w[q], times(j, count(j, isl_set_apply(isl_set_copy(me),
+								      isl_map_copy(r->work[k])),
+						     "work"),
+					       r->work_weight[k]));
+		isl_set_free(me);
+		if (both && (fi[q] || fo[q]))
+			both[q] = sum(j, fi[q] ? isl_pw_qpolynomial_copy(fi[q]) : NULL,
+				      fo[q] ? isl_pw_qpolynomial_copy(fo[q]) : NULL);
+	}
+	unbudget(j);
+	sc->w = max_of_processes(j, w, nproc, context, "w");
+	sc->h_in = max_of_processes(j, fi, nproc, context, "h_in");
+	sc->h_out = max_of_processes(j, fo, nproc, context, "h_out");
+	if (both)
+		sc->h = max_of_processes(j, both, nproc, context, "h");
+	if (j->status == COST_OK)
+		ncom = sum_tree(j, fi, nproc);
+	sc->ncom = to_formula(j, ncom, "NCom");
+	isl_pw_qpolynomial_free(ncom);
+	free_all(fi, nproc);
+	free_all(fo, nproc);
+	free_all(w, nproc);
+	free_all(both, nproc);
+}
+
+/* With every value known: the exact maximum over the processes of F (a
+ * function of the coordinates, the first parameters; NULL: 0), a number. */
+static __isl_give isl_val *max_values(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+				      __isl_keep isl_set *processes, const char *what)
+{
+	if (j->status != COST_OK)
+		return NULL;
+	isl_ctx *ctx = j->engine->ctx;
+	if (!f)
+		return isl_val_zero(ctx);
+	isl_set *box = isl_set_move_dims(isl_set_copy(processes), isl_dim_param, 0, isl_dim_set, 0,
+					 (unsigned)j->naxes);
+	isl_val *v = NULL;
+	char *reason = NULL;
+	if (!box) {
+		isl_op_failed(j, what);
+		return NULL;
+	}
+	enum count_status st = count_max_values(j->engine, f, box, MAX_PROCESSES, &v, &reason);
+	isl_set_free(box);
+	if (st != COUNT_EXACT) {
+		max_failed(j, st, reason, what, "the processes");
+		return NULL;
+	}
+	free(reason);
+	return v;
+}
+
+/* V (taken) as a formula, or NULL after a failure. */
+static struct formula *number(struct job *j, __isl_take isl_val *v, const char *what)
+{
+	if (j->status != COST_OK || !v) {
+		isl_val_free(v);
+		if (j->status == COST_OK)
+			job_fail(j, COST_FAILED, NULL, what);
+		return NULL;
+	}
+	struct formula *f = formula_const_val(v);
+	if (!f)
+		job_fail(j, COST_FAILED, NULL, what);
+	return f;
+}
+
+/* A - B (both taken; NULL: 0) */
+static __isl_give isl_pw_qpolynomial *difference(struct job *j, __isl_take isl_pw_qpolynomial *a,
+						 __isl_take isl_pw_qpolynomial *b)
+{
+	if (!b)
+		return a;
+	return sum(j, a, isl_pw_qpolynomial_neg(b));
+}
+
+/* The counts of count_step, with every value known, as differences of sets
+ * that need no complement (a complement of a cyclic layout over two axes is a
+ * union of many pieces; these sets stay as simple as the layouts):
+ *   self(q)    = |used by q and owned by q|
+ *   fan_in(q)  = |used by q| - self(q)
+ *   fan_out(q) = |{(q', e) : q' uses e, q owns e}| - self(q)
+ *   NCom       = |{(q, e) : q uses e}| - |{(q, e) : q uses e, q owns e}| */
+/* The sets behind the counts of array A, per process (the coordinates their
+ * first parameters): the elements q uses and owns (SELF), those q uses (USED),
+ * and the pairs (q', e) of a q' using an e that q owns (PAIRS). */
+enum { SELF, USED, PAIRS, DIRECT_SETS };
+static void direct_sets(const struct step_relations *r, int a, int naxes,
+			isl_set *sets[DIRECT_SETS])
+{
+	isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
+					  isl_map_reverse(isl_map_copy(r->own[a])));
+	sets[SELF] = per_process(mine, naxes);
+	sets[USED] = per_process(isl_map_copy(r->use[a]), naxes);
+	sets[PAIRS] = per_process(sends(r->use[a], r->own[a]), naxes);
+}
+
+static void count_step_direct(struct job *j, const struct step_relations *r, struct per_process *p)
+{
+	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+		if (!r->use[a])
+			continue;
+		const char *name = j->m->arrays[a].name;
+		isl_set *sets[DIRECT_SETS];
+		direct_sets(r, a, j->naxes, sets);
+		isl_pw_qpolynomial *self = count(j, sets[SELF], name);
+		isl_pw_qpolynomial *in = difference(j, count(j, sets[USED], name),
+						    self ? isl_pw_qpolynomial_copy(self) : NULL);
+		isl_pw_qpolynomial *out = difference(j, count(j, sets[PAIRS], name), self);
+		isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
+						  isl_map_reverse(isl_map_copy(r->own[a])));
+		isl_pw_qpolynomial *ncom = difference(
+			j, count(j, isl_map_wrap(isl_map_copy(r->use[a])), name),
+			count(j, isl_map_wrap(mine), name));
+		p->fan_in = sum(j, p->fan_in, in);
+		p->fan_out = sum(j, p->fan_out, out);
+		p->ncom = sum(j, p->ncom, ncom);
+	}
+	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+		p->work = sum(j, p->work, times(j, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
+						   "work"),
+					     r->work_weight[k]));
+}
+
+/* The most processes counted one by one when the counts have no exact form as
+ * functions of the coordinates (count_step_each). */
+enum { EACH_PROCESS_MAX = 1024 };
+
+/* The number of points of SET (taken; the coordinates its first parameters)
+ * at the process Q, a number; NULL after a failure. */
+static __isl_give isl_val *count_at(struct job *j, __isl_take isl_set *set, const long q[],
+				    const char *what)
+{
+	for (int a = 0; set && a < j->naxes; a++)
+		set = isl_set_fix_si(set, isl_dim_param, (unsigned)a, (int)q[a]);
+	set = set ? isl_set_project_out(set, isl_dim_param, 0, (unsigned)j->naxes) : NULL;
+	isl_pw_qpolynomial *c = count(j, set, what);
+	if (!c)
+		return j->status == COST_OK ? isl_val_zero(j->engine->ctx) : NULL;
+	isl_space *space = isl_pw_qpolynomial_get_domain_space(c);
+	isl_val *v = isl_pw_qpolynomial_eval(c, isl_point_zero(space));
+	if (!v)
+		isl_op_failed(j, what);
+	return v;
+}
+
+/* *ACC = max(*ACC, V) (V taken; *ACC NULL: none yet) */
+static void keep_max(isl_val **acc, __isl_take isl_val *v)
+{
+	*acc = *acc ? isl_val_max(*acc, v) : v;
+}
+
+struct each_process {
+	struct job *j;
+	const struct step_relations *r;
+	const struct cost_request *req;
+	isl_val *w, *h, *h_in, *h_out, *ncom;
+};
+
+static isl_stat count_process(__isl_take isl_point *pt, void *user)
+{
+	struct each_process *e = user;
+	struct job *j = e->j;
+	const struct step_relations *r = e->r;
+	long q[3] = {0, 0, 0};
+	for (int a = 0; a < j->naxes; a++) {
+		isl_val *c = isl_point_get_coordinate_val(pt, isl_dim_set, a);
+		q[a] = c ? isl_val_get_num_si(c) : 0;
+		isl_val_free(c);
+	}
+	isl_point_free(pt);
+	isl_ctx *ctx = j->engine->ctx;
+	isl_val *in = isl_val_zero(ctx), *out = isl_val_zero(ctx), *work = isl_val_zero(ctx);
+	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+		if (!r->use[a])
+			continue;
+		const char *name = j->m->arrays[a].name;
+		isl_set *sets[DIRECT_SETS];
+		direct_sets(r, a, j->naxes, sets);
+		isl_val *self = count_at(j, sets[SELF], q, name);
+		isl_val *used = count_at(j, sets[USED], q, name);
+		isl_val *pairs = count_at(j, sets[PAIRS], q, name);
+		in = isl_val_add(in, isl_val_sub(used, isl_val_copy(self)));
+		out = isl_val_add(out, isl_val_sub(pairs, self));
+	}
+	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+		work = isl_val_add(work, isl_val_mul_ui(count_at(j, per_process(isl_map_copy(r->work[k]),
+										 j->naxes),
+								 q, "work"),
+							(unsigned long)r->work_weight[k]));
+	if (!in || !out || !work) {
+		isl_val_free(in);
+		isl_val_free(out);
+		isl_val_free(work);
+		if (j->status == COST_OK)
+			isl_op_failed(j, "counting process by process");
+		return isl_stat_error;
+	}
+	keep_max(&e->h, e->req->h == H_SUM ? isl_val_add(isl_val_copy(in), isl_val_copy(out))
+					    : isl_val_max(isl_val_copy(in), isl_val_copy(out)));
+	e->ncom = isl_val_add(e->ncom, isl_val_copy(in));
+	keep_max(&e->h_in, in);
+	keep_max(&e->h_out, out);
+	keep_max(&e->w, work);
+	if (j->status == COST_OK && (!e->h || !e->ncom || !e->h_in || !e->h_out || !e->w))
+		isl_op_failed(j, "counting process by process");
+	return j->status == COST_OK && !out_of_time(j) ? isl_stat_ok : isl_stat_error;
+}
+
+/* count_step_values for a step whose counts have no exact form as functions
+ * of the coordinates: every process on its own, its coordinates fixed, so that
+ * each count is of a set without parameters. */
+static void count_step_each(struct job *j, const struct step_relations *r,
+			    const struct cost_request *req, struct step_cost *sc)
+{
+	struct each_process e = {j, r, req, NULL, NULL, NULL, NULL,
+				 isl_val_zero(j->engine->ctx)};
+	isl_set_foreach_point(r->processes, count_process, &e);
+	sc->w = number(j, e.w, "w");
+	sc->h = number(j, e.h, "h");
+	sc->h_in = number(j, e.h_in, "h_in");
+	sc->h_out = number(j, e.h_out, "h_out");
+	sc->ncom = number(j, e.ncom, "NCom");
+}
+
+/* With every value known: every quantity of the step, a number.  fan_in and
+ * fan_out are counted once for all processes, as functions of the coordinates
+ * (count_step_direct), and their maxima taken by ISL's integer optimization;
+ * when those counts have no exact form, a grid of at most EACH_PROCESS_MAX
+ * processes is counted process by process (count_step_each). */
+static void count_step_values(struct job *j, const struct step_relations *r,
+			      const struct cost_request *req, struct step_cost *sc)
+{
+	struct per_process p = {0};
+	count_step_direct(j, r, &p);
+	long nproc = 1;
+	for (int a = 0; a < j->naxes; a++)
+		nproc *= req->sizes[a];
+	if (j->status == COST_REFUSED && !j->timed_out && nproc <= EACH_PROCESS_MAX) {
+		per_process_clear(&p);
+		free(j->reason);
+		j->reason = NULL;
+		j->status = COST_OK;
+		count_step_each(j, r, req, sc);
+		return;
+	}
+	isl_val *h_in = max_values(j, p.fan_in, r->processes, "h_in");
+	isl_val *h_out = max_values(j, p.fan_out, r->processes, "h_out");
+	isl_val *h = NULL;
+	if (req->h == H_SUM) {
+		isl_pw_qpolynomial *both =
+			sum(j, p.fan_in ? isl_pw_qpolynomial_copy(p.fan_in) : NULL,
+			    p.fan_out ? isl_pw_qpolynomial_copy(p.fan_out) : NULL);
+		h = max_values(j, both, r->processes, "h");
+		isl_pw_qpolynomial_free(both);
+	} else if (h_in && h_out) {
+		h = isl_val_max(isl_val_copy(h_in), isl_val_copy(h_out));
+	}
+	sc->w = number(j, max_values(j, p.work, r->processes, "w"), "w");
+	/* NCom does not depend on the coordinates: its maximum is its value */
+	sc->ncom = number(j, max_values(j, p.ncom, r->processes, "NCom"), "NCom");
+	sc->h_in = number(j, h_in, "h_in");
+	sc->h_out = number(j, h_out, "h_out");
+	sc->h = number(j, h, "h");
+	per_process_clear(&p);
+}
+
+/* w + g*h + l */
+static struct formula *bsp_cost(const struct formula *w, const struct formula *h)
+{
+	struct formula *g = formula_param("g"), *l = formula_param("l");
+	struct formula *hg = g && h ? formula_mul(h, g) : NULL;
+	struct formula *whg = hg && w ? formula_add(w, hg) : NULL;
+	struct formula *c = whg && l ? formula_add(whg, l) : NULL;
+	formula_free(g);
+	formula_free(l);
+	formula_free(hg);
+	formula_free(whg);
+	return c;
+}
+
+/* Replaces *F by REPLACE(*F) when that succeeds. */
+/* { AXIS = V } (V > 0) or { AXIS >= -V } (V < 0), over AXIS alone. */
+static __isl_give isl_set *axis_part(isl_ctx *ctx, const char *axis, long v)
+{
+	isl_space *space = isl_space_params_alloc(ctx, 1);
+	space = isl_space_set_dim_id(space, isl_dim_param, 0, isl_id_alloc(ctx, axis, NULL));
+	isl_set *set = isl_set_universe(space);
+	if (v > 0)
+		return isl_set_fix_si(set, isl_dim_param, 0, (int)v);
+	return isl_set_lower_bound_si(set, isl_dim_param, 0, (int)-v);
+}
+
+/* G (gisted in CONTEXT) with NAME = VALUE, where VALUE is X/AXIS: case by case
+ * of AXIS = 1, ..., K-1 and AXIS >= K for the smallest K <= MAX_AXIS_CASES that
+ * rids every condition of what has no affine form (M + n__M >= 4 is n >= 3
+ * where M = 1, and holds where M >= 2 if n__M >= 2).  NULL when no K does. */
+static struct formula *subst_by_axis(const struct formula *g, const char *name,
+				     const struct formula *value, const char *axis,
+				     __isl_keep isl_set *context)
+{
+	isl_ctx *ctx = isl_set_get_ctx(context);
+	for (long k = 2; k <= MAX_AXIS_CASES; k++) {
+		struct formula *acc = NULL;
+		bool good = true;
+		for (long v = 1; v <= k && good; v++) {
+			long which = v < k ? v : -k;
+			isl_set *part = axis_part(ctx, axis, which);
+			isl_set *here = part ? isl_set_intersect_params(isl_set_copy(context),
+									isl_set_copy(part))
+					     : NULL;
+			isl_bool empty = here ? isl_set_is_empty(here) : isl_bool_error;
+			struct formula *s = NULL;
+			if (empty == isl_bool_false) {
+				struct formula *r = formula_restrict(g, isl_set_copy(part));
+				struct formula *h = r ? formula_gist(r, here) : NULL;
+				struct formula *t = h ? formula_subst(h, name, value) : NULL;
+				s = t ? formula_restrict(t, isl_set_copy(part)) : NULL;
+				formula_free(r);
+				formula_free(h);
+				formula_free(t);
+				if (s && acc) {
+					struct formula *j = formula_join(acc, s);
+					formula_free(acc);
+					formula_free(s);
+					s = acc = j;
+				} else if (s) {
+					acc = s;
+				}
+			}
+			good = empty == isl_bool_true || (empty == isl_bool_false && s);
+			isl_set_free(here);
+			isl_set_free(part);
+		}
+		if (good && acc)
+			return acc;
+		formula_free(acc);
+	}
+	return NULL;
+}
+
+static void subst_local(struct formula **f, const char *name, const struct formula *value,
+			const char *axis, __isl_keep isl_set *context, bool *ok)
+{
+	if (!*f)
+		return;
+	int involved = formula_involves(*f, name);
+	if (involved == 0)
+		return;
+	struct formula *g = involved > 0 ? formula_gist(*f, context) : NULL;
+	struct formula *s = g ? formula_subst(g, name, value) : NULL;
+	if (g && !s)
+		s = subst_by_axis(g, name, value, axis, context);
+	formula_free(g);
+	if (!s) {
+		*ok = false;
+		return;
+	}
+	formula_free(*f);
+	*f = s;
+}
+
+static int add_unique(char ***list, int *n, char *text)
+{
+	if (!text)
+		return -1;
+	for (int i = 0; i < *n; i++)
+		if (strcmp((*list)[i], text) == 0) {
+			free(text);
+			return 0;
+		}
+	char **p = realloc(*list, sizeof(*p) * (size_t)(*n + 1));
+	if (!p) {
+		free(text);
+		return -1;
+	}
+	*list = p;
+	p[(*n)++] = text;
+	return 0;
+}
+
+static int add_assumption(struct candidate_cost *out, char *text)
+{
+	return add_unique(&out->assumptions, &out->nassumptions, text);
+}
+
+/* Records condition COND (formula grammar) with TEXT, how people read it; both
+ * taken. */
+static int add_condition(struct candidate_cost *out, char *cond, char *text)
+{
+	int n = out->nconditions;
+	if (add_unique(&out->conditions, &out->nconditions, cond) < 0 || out->nconditions == n) {
+		free(text);
+		return out->nconditions == n ? 0 : -1;
+	}
+	char **t = realloc(out->condition_texts, sizeof(*t) * (size_t)out->nconditions);
+	if (!t) {
+		free(text);
+		return -1;
+	}
+	out->condition_texts = t;
+	t[n] = text ? text : strdup("?");
+	return 0;
+}
+
+/* X/(b*P) as a formula, from the ISL text of the extent X. */
+static struct formula *local_value(const struct local_param *lp, const char *axis)
+{
+	char *text;
+	if (asprintf(&text, "(%s)/(%ld*%s)", lp->extent, lp->block, axis) < 0)
+		return NULL;
+	struct formula_expr *e = formula_parse_expr(text, NULL);
+	free(text);
+	struct formula *f = e ? formula_from_expr(e) : NULL;
+	formula_expr_free(e);
+	return f;
+}
+
+/* TEXT with every block-length name written as X/P: for people, or (EXACT) as
+ * ((X)/(b*P)) in the formula grammar. */
+static char *local_display(const struct symbolic_info *info, const struct model *m,
+			   const char *text, bool exact)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	for (const char *p = text; *p;) {
+		/* whole identifiers only: a name may be another's prefix */
+		bool start = (isalpha((unsigned char)*p) || *p == '_') &&
+			     (p == text || !(isalnum((unsigned char)p[-1]) || p[-1] == '_'));
+		size_t n = 0;
+		while (start && (isalnum((unsigned char)p[n]) || p[n] == '_'))
+			n++;
+		int hit = -1;
+		for (int l = 0; l < info->nlocals && hit < 0 && n; l++)
+			if (strlen(info->locals[l].name) == n && strncmp(p, info->locals[l].name, n) == 0)
+				hit = l;
+		if (hit < 0) {
+			if (n) {
+				fwrite(p, 1, n, f);
+				p += n;
+			} else {
+				fputc(*p++, f);
+			}
+			continue;
+		}
+		const struct local_param *lp = &info->locals[hit];
+		if (exact)
+			fprintf(f, "((%s)/(%ld*%s))", lp->extent, lp->block, m->axes[lp->axis]);
+		else if (lp->block == 1)
+			fprintf(f, "%s/%s", lp->extent, m->axes[lp->axis]);
+		else
+			fprintf(f, "%s/(%ld*%s)", lp->extent, lp->block, m->axes[lp->axis]);
+		p += n;
+	}
+	return fclose(f) == 0 ? buf : NULL;
+}
+
+/* Writes the block lengths back as X/P in every formula of OUT, and records the
+ * assumptions they rest on. */
+static void substitute_locals(struct job *j, const struct symbolic_info *info,
+			      __isl_keep isl_set *context, struct candidate_cost *out)
+{
+	for (int l = 0; l < info->nlocals; l++) {
+		const struct local_param *lp = &info->locals[l];
+		const char *axis = j->m->axes[lp->axis];
+		struct formula *v = local_value(lp, axis);
+		bool ok = v != NULL;
+		for (int k = 0; v && k < nformulas(out); k++)
+			subst_local(formula_slot(out, k), lp->name, v, axis, context, &ok);
+		formula_free(v);
+		char *text = NULL;
+		int r = lp->block == 1 ? asprintf(&text, "%s divides %s", axis, lp->extent)
+				       : asprintf(&text, "%ld*%s divides %s", lp->block, axis, lp->extent);
+		add_assumption(out, r < 0 ? NULL : strdup(text));
+		char *cond = NULL;
+		r = r < 0 ? r : asprintf(&cond, "(%s) %% (%ld*%s) == 0", lp->extent, lp->block, axis);
+		add_condition(out, r < 0 ? NULL : cond, r < 0 ? NULL : text);
+		if (!ok) {
+			char **names = realloc(out->local_names, sizeof(char *) * (size_t)(out->nlocals + 1));
+			if (names)
+				out->local_names = names;
+			char **values = realloc(out->local_values, sizeof(char *) * (size_t)(out->nlocals + 1));
+			if (values)
+				out->local_values = values;
+			if (names && values) {
+				char *v = NULL;
+				if (asprintf(&v, "(%s)/(%ld*%s)", lp->extent, lp->block, axis) < 0)
+					v = NULL;
+				names[out->nlocals] = strdup(lp->name);
+				values[out->nlocals++] = v;
+			}
+			char *s;
+			const char *fmt = strpbrk(lp->extent, " +-*/") ? "%s = (%s)/" : "%s = %s/";
+			char *head = NULL;
+			int r = asprintf(&head, fmt, lp->name, lp->extent);
+			r = r < 0 ? r
+			    : lp->block == 1 ? asprintf(&s, "%s%s", head, axis)
+					     : asprintf(&s, "%s(%ld*%s)", head, lp->block, axis);
+			free(head);
+			if (r >= 0)
+				add_assumption(out, s);
+		}
+	}
+	for (int i = 0; i < info->nassumptions; i++) {
+		add_assumption(out, local_display(info, j->m, info->assumptions[i], false));
+		add_condition(out, local_display(info, j->m, info->assumptions[i], true),
+			      local_display(info, j->m, info->assumptions[i], false));
+	}
+}
+
+struct facts {
+	isl_set *out;         /* the context being built, on [params, axes, locals] */
+	int lpos;             /* the block length's parameter position */
+	long block;
+	int xpos, ppos;       /* the extent's and the axis's parameter positions */
+};
+
+/* One assumption a*X + c*P + k >= 0 (nothing else) about a block length L with
+ * X = b*P*L, P >= 1: then a*b*L + c >= -k/P, so a*b*L + c + k >= 0 when k >= 0
+ * and a*b*L + c >= 1 when k < 0.  Equalities with k = 0 carry over exactly. */
+static isl_stat local_fact(__isl_take isl_constraint *c, void *user)
+{
+	struct facts *fx = user;
+	long a = 0, cp = 0, k = 0;
+	int other = 0;
+	isl_size np = isl_constraint_dim(c, isl_dim_param);
+	for (int i = 0; i < np; i++) {
+		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_param, i);
+		long x = v ? isl_val_get_num_si(v) : 0;
+		isl_val_free(v);
+		if (i == fx->xpos)
+			a = x;
+		else if (i == fx->ppos)
+			cp = x;
+		else if (x)
+			other = 1;
+	}
+	isl_val *kv = isl_constraint_get_constant_val(c);
+	k = kv ? isl_val_get_num_si(kv) : 0;
+	isl_val_free(kv);
+	int eq = isl_constraint_is_equality(c) == isl_bool_true;
+	int divs = isl_constraint_dim(c, isl_dim_div) != 0;
+	isl_constraint_free(c);
+	if (other || divs || a == 0 || (eq && k != 0))
+		return isl_stat_ok;
+	/* eq: a*b*L + cp = 0; else a*b*L + cp - (k >= 0 ? -k : 1) >= 0 */
+	isl_ctx *ctx = isl_set_get_ctx(fx->out);
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(fx->out));
+	isl_constraint *f = eq ? isl_constraint_alloc_equality(ls) : isl_constraint_alloc_inequality(ls);
+	f = isl_constraint_set_coefficient_val(f, isl_dim_param, fx->lpos,
+					       isl_val_int_from_si(ctx, a * fx->block));
+	f = isl_constraint_set_constant_val(f, isl_val_int_from_si(ctx, eq ? cp : cp - (k >= 0 ? -k : 1)));
+	fx->out = isl_set_add_constraint(fx->out, f);
+	return isl_stat_ok;
+}
+
+static isl_stat local_facts_bset(__isl_take isl_basic_set *bset, void *user)
+{
+	isl_stat st = isl_basic_set_foreach_constraint(bset, &local_fact, user);
+	isl_basic_set_free(bset);
+	return st;
+}
+
+/* The parameter position of X when it is one parameter or axis; -1 if not. */
+static int single_param(const struct model *m, const struct model_aff *x)
+{
+	if (x->constant != 0 || x->nterms != 1 || x->terms[0].coef != 1 ||
+	    x->terms[0].kind == MODEL_VAR)
+		return -1;
+	return x->terms[0].kind == MODEL_PARAM ? x->terms[0].index : m->nparams + x->terms[0].index;
+}
+
+/* What the specification's assumptions say of each block length, added to
+ * SET (on [params, axes, locals]). */
+static __isl_give isl_set *add_local_facts(__isl_take isl_set *set, isl_ctx *ctx,
+					   const struct model *m, const struct symbolic_info *info)
+{
+	isl_set *as = model_assumption_set(ctx, m);
+	/* Only a conjunction says something of every point. */
+	if (as && isl_set_n_basic_set(as) == 1) {
+		for (int l = 0; l < info->nlocals && set; l++) {
+			const struct local_param *lp = &info->locals[l];
+			struct facts fx = {set, m->nparams + m->naxes + l, lp->block,
+					   single_param(m, &lp->extent_aff), m->nparams + lp->axis};
+			if (fx.xpos >= 0)
+				isl_set_foreach_basic_set(as, &local_facts_bset, &fx);
+			set = fx.out;
+		}
+	}
+	isl_set_free(as);
+	return set;
+}
+
+/* What the formulas may take for granted: the specification's assumptions, axis
+ * sizes and extents at least 1, block lengths at least 1; on a concrete grid the
+ * axes are fixed and gone. */
+static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
+					const struct cost_request *req,
+					const struct symbolic_info *info)
+{
+	int np = m->nparams + m->naxes;
+	isl_space *base = model_param_space(ctx, m, true);
+	isl_space *space = isl_space_add_dims(isl_space_copy(base), isl_dim_param,
+					      (unsigned)info->nlocals);
+	for (int l = 0; l < info->nlocals && space; l++)
+		space = isl_space_set_dim_id(space, isl_dim_param, (unsigned)(np + l),
+					     isl_id_alloc(ctx, info->locals[l].name, NULL));
+	isl_set *set = isl_set_align_params(model_assumption_set(ctx, m), isl_space_copy(space));
+	for (int a = 0; a < m->naxes && set; a++) {
+		if (req->symbolic)
+			set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(m->nparams + a), 1);
+		else
+			set = isl_set_fix_si(set, isl_dim_param, (unsigned)(m->nparams + a),
+					     (int)req->sizes[a]);
+	}
+	for (int x = 0; x < m->narrays && set; x++)
+		for (int d = 0; d < m->arrays[x].ndims && set; d++) {
+			const struct model_aff *e = &m->arrays[x].extent_affs[d];
+			struct model_cons c = {MODEL_GE0, {e->constant - 1, e->nterms, e->terms}, 0};
+			set = isl_set_intersect_params(set, model_cons_param_set(base, m, &c));
+		}
+	for (int l = 0; l < info->nlocals && set; l++)
+		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(np + l), 1);
+	set = add_local_facts(set, ctx, m, info);
+	isl_space_free(base);
+	isl_space_free(space);
+	if (!req->symbolic && set)
+		set = isl_set_project_out(set, isl_dim_param, (unsigned)m->nparams,
+					  (unsigned)m->naxes);
+	return set;
+}
+
+/* *F on CONTEXT only, simplified there: conditions that always hold there go,
+ * and pieces with the same value merge. */
+static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
+{
+	if (!*f || out_of_time(j))
+		return;
+	/* Values are claimed only under the assumptions: undefined outside them. */
+	budget(j);
+	struct formula *on = formula_on(*f, context);
+	struct formula *h = on ? formula_coalesce_apart(on, context, j->locals, j->nlocals) : NULL;
+	unbudget(j);
+	formula_free(on);
+	if (!h) {
+		char *why = budget_reason(j);
+		job_fail(j, why ? COST_REFUSED : COST_FAILED, why, "simplifying a formula");
+		return;
+	}
+	formula_free(*f);
+	*f = h;
+}
+
+
+/* tidy for an --explain quantity: a failure is recorded in *WHY and drops the
+ * quantity, not the candidate. */
+static void tidy_explain(struct job *j, struct formula **f, char **why, __isl_keep isl_set *context)
+{
+	if (j->status != COST_OK)
+		return;
+	struct job sub = explain_job(j);
+	tidy(&sub, f, context);
+	if (sub.status != COST_OK && !*why)
+		explain_done(&sub, f, why);
+	else
+		free(sub.reason);
+}
+
+/* The step's cost (computed first when it is not) added to *TOTAL. */
+static void finish_step(struct job *j, const struct model *m, int s, struct step_cost *sc,
+			struct formula **total)
+{
+	if (j->status != COST_OK)
+		return;
+	if (!sc->cost)
+		sc->cost = bsp_cost(sc->w, sc->h);
+	struct formula *t = sc->cost ? formula_add(*total, sc->cost) : NULL;
+	formula_free(*total);
+	*total = t;
+	if (!sc->h || !sc->cost || !*total)
+		job_fail(j, COST_FAILED, NULL, m->steps[s].name);
+}
+
+enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
+				const struct cost_request *req, struct candidate_cost *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = m->cands[cand].name;
+	out->steps = calloc((size_t)m->nsteps + 1, sizeof(*out->steps));
+	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
+			.timeout = req->timeout, .symbolic = req->symbolic};
+	clock_gettime(CLOCK_MONOTONIC, &j.start);
+	long nproc = 1;
+	for (int a = 0; !req->symbolic && a < m->naxes; a++)
+		nproc *= req->sizes[a];
+	/* with every value known, the processes are not analyzed one by one */
+	if (!req->values && nproc > MAX_PROCESSES) {
+		char *why = NULL;
+		if (asprintf(&why, "a concrete grid of %ld processes (more than %d) is not analyzed "
+				   "process by process; the symbolic grid may do", nproc,
+			     MAX_PROCESSES) < 0)
+			why = NULL;
+		job_fail(&j, COST_REFUSED, why, "grid");
+	}
+	if (!out->steps)
+		job_fail(&j, COST_FAILED, NULL, "cost");
+	struct symbolic_info info = {0};
+	struct formula *total = formula_const_si(0);
+
+	for (int s = 0; s < m->nsteps && j.status == COST_OK; s++) {
+		struct step_cost *sc = &out->steps[s];
+		struct step_relations r;
+		char *reason = NULL;
+		struct model_values mv = {req->values, req->sizes};
+		int st = req->values	 ? relations_values(engine->ctx, m, cand, s, &mv, &r, &reason)
+			 : req->symbolic ? relations_symbolic(engine->ctx, m, cand, s, &r, &info, &reason)
+					 : relations_concrete(engine->ctx, m, cand, s, req->sizes, &r, &reason);
+		out->nsteps++;
+		sc->name = m->steps[s].name;
+		if (st != 0) {
+			job_fail(&j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
+			break;
+		}
+		if (req->values) {
+			count_step_values(&j, &r, req, sc);
+			finish_step(&j, m, s, sc, &total);
+			step_relations_clear(&r);
+			continue;
+		}
+		const char **names = realloc(j.locals, sizeof(*names) * (size_t)(info.nlocals + 1));
+		if (names) {
+			j.locals = names;
+			for (j.nlocals = 0; j.nlocals < info.nlocals; j.nlocals++)
+				names[j.nlocals] = info.locals[j.nlocals].name;
+		}
+		/* The context this step's counts live in; tidy each quantity once,
+		 * and what is built from tidy parts only when it has pieces to merge. */
+		isl_set *context = cost_context(engine->ctx, m, req, &info);
+		if (!context)
+			job_fail(&j, COST_FAILED, NULL, "the assumptions");
+		/* On the symbolic grid the formulas hold only under the assumptions
+		 * (with each block length X/P), so the counts need not cover the
+		 * rest: a block length of 1 where the assumptions give it 2 or more
+		 * only adds pieces.  A concrete grid counts for any sizes, so that
+		 * values given with -D are exact even outside the assumptions. */
+		if (context && req->symbolic && step_relations_restrict(&r, context) < 0)
+			job_fail(&j, COST_FAILED, NULL, "the assumptions");
+		struct per_process p = {0};
+		if (req->symbolic)
+			count_step(&j, &r, &p);
+		else if (context)
+			count_step_concrete(&j, &r, req, context, sc);
+		if (req->explain)
+			count_occurrences(&j, &r, sc);
+		if (req->symbolic) {
+			sc->ncom = to_formula(&j, p.ncom, "NCom");
+			sc->h_in = max_over(&j, p.fan_in, r.processes, "h_in");
+			sc->h_out = max_over(&j, p.fan_out, r.processes, "h_out");
+			sc->w = max_over(&j, p.work, r.processes, "w");
+		}
+		if (req->h == H_SUM && req->symbolic) {
+			isl_pw_qpolynomial *both =
+				sum(&j, p.fan_in ? isl_pw_qpolynomial_copy(p.fan_in) : NULL,
+				    p.fan_out ? isl_pw_qpolynomial_copy(p.fan_out) : NULL);
+			sc->h = max_over(&j, both, r.processes, "h");
+			isl_pw_qpolynomial_free(both);
+		}
+		tidy(&j, &sc->ncom, context);
+		tidy(&j, &sc->h_in, context);
+		tidy(&j, &sc->h_out, context);
+		tidy(&j, &sc->w, context);
+		tidy(&j, &sc->h, context);
+		for (int k = 0; k < sc->narrays; k++) {
+			struct array_occurrence *ao = &sc->arrays[k];
+			tidy_explain(&j, &ao->nocc, &ao->nocc_why, context);
+			tidy_explain(&j, &ao->occurrences, &ao->occurrences_why, context);
+			tidy_explain(&j, &ao->unowned, &ao->unowned_why, context);
+		}
+		/* h before the cost, which then has h's simpler form: tidy merges
+		 * pieces and leaves out of the max an operand the other bounds
+		 * (2*floor((n + 5)/8) >= floor((n + 3)/8) + floor((n + 5)/8)) */
+		if (j.status == COST_OK && req->h == H_MAX) {
+			sc->h = formula_max(sc->h_in, sc->h_out);
+			tidy(&j, &sc->h, context);
+		}
+		if (j.status == COST_OK) {
+			sc->cost = bsp_cost(sc->w, sc->h);
+			if (formula_n_pieces(sc->cost) > 1)
+				tidy(&j, &sc->cost, context);
+			finish_step(&j, m, s, sc, &total);
+		}
+		isl_set_free(context);
+		per_process_clear(&p);
+		step_relations_clear(&r);
+	}
+	out->cost = total;
+	if (j.status == COST_OK && !req->values) {
+		isl_set *context = cost_context(engine->ctx, m, req, &info);
+		if (!context)
+			job_fail(&j, COST_FAILED, NULL, "the assumptions");
+		else if (formula_n_pieces(out->cost) > 1 && m->nsteps > 1)
+			tidy(&j, &out->cost, context); /* one step: its cost, tidy already */
+		if (context && req->symbolic) {
+			substitute_locals(&j, &info, context, out);
+			/* Conditions now speak of the sizes themselves (n >= 4*P):
+			 * simplify again under the specification's own assumptions. */
+			j.nlocals = 0; /* written back, or kept for good */
+			struct symbolic_info none = {0};
+			isl_set *sizes = cost_context(engine->ctx, m, req, &none);
+			if (!sizes)
+				job_fail(&j, COST_FAILED, NULL, "the assumptions");
+			for (int k = 0; sizes && k < nformulas(out); k++) {
+				char **why = formula_why(out, k);
+				if (why)
+					tidy_explain(&j, formula_slot(out, k), why, sizes);
+				else
+					tidy(&j, formula_slot(out, k), sizes);
+			}
+			isl_set_free(sizes);
+		}
+		isl_set_free(context);
+	}
+	symbolic_info_clear(&info);
+	free(j.locals);
+	out->status = j.status;
+	out->reason = j.reason;
+	out->timed_out = j.timed_out;
+	return j.status;
+}
+
+void candidate_cost_clear(struct candidate_cost *c)
+{
+	for (int k = 0; c->steps && k < nformulas(c); k++)
+		formula_free(*formula_slot(c, k));
+	for (int s = 0; c->steps && s < c->nsteps; s++) {
+		for (int k = 0; c->steps[s].arrays && k < c->steps[s].narrays; k++) {
+			free(c->steps[s].arrays[k].nocc_why);
+			free(c->steps[s].arrays[k].occurrences_why);
+			free(c->steps[s].arrays[k].unowned_why);
+		}
+		free(c->steps[s].arrays);
+	}
+	free(c->steps);
+	for (int i = 0; i < c->nassumptions; i++)
+		free(c->assumptions[i]);
+	free(c->assumptions);
+	for (int i = 0; i < c->nconditions; i++) {
+		free(c->conditions[i]);
+		free(c->condition_texts[i]);
+	}
+	free(c->conditions);
+	free(c->condition_texts);
+	for (int i = 0; i < c->nlocals; i++) {
+		free(c->local_names[i]);
+		free(c->local_values[i]);
+	}
+	free(c->local_names);
+	free(c->local_values);
+	free(c->reason);
+	memset(c, 0, sizeof(*c));
+}

@@ -1,0 +1,94 @@
+/* The BSP cost of every candidate, superstep by superstep (Niculescu, section 5).
+ *
+ * For a candidate and a superstep, with q ranging over the processes:
+ *   fan_in(q)  = #{ e : e occurs in R.q, q does not own e }
+ *   fan_out(q) = #{ (q', e) : e occurs in R.q', q' != q, q owns e }
+ *              = sum over e owned by q of NOcc.e - A.e
+ *   h_in = max_q fan_in(q), h_out = max_q fan_out(q),
+ *   h    = max_q max(fan_in(q), fan_out(q))   (or max_q fan_in(q) + fan_out(q))
+ *   NCom = #{ (q, e) : e occurs in R.q, q does not own e } = sum over e of NOcc.e - A.e
+ *   w    = max_q (work of the instances q computes)
+ *   cost = w + h*g + l, and the program's cost is the sum over its supersteps.
+ * Every count comes from the counting engine (analyzer/count/count.h) and is exact. */
+#ifndef BSPCOST_COST_H
+#define BSPCOST_COST_H
+
+#include <stdbool.h>
+
+#include "analyzer/count/count.h"
+#include "analyzer/formula/formula.h"
+#include "analyzer/model/model.h"
+
+enum h_rule {
+	H_MAX,   /* h_q = max(fan_in_q, fan_out_q) */
+	H_SUM,   /* h_q = fan_in_q + fan_out_q */
+};
+
+struct cost_request {
+	enum h_rule h;
+	bool symbolic;        /* axis sizes stay symbols */
+	bool explain;         /* also NOcc, occurrences and A.e per array */
+	long sizes[3];        /* the grid, when !symbolic */
+	/* With every value known: the value of each size parameter (the grid is
+	 * SIZES), and every quantity is counted directly for those values
+	 * (relations_values, analyzer/model/relations.h): numbers, exact for any sizes. */
+	const long long *values;
+	double timeout;       /* seconds per candidate (--timeout), 0: none */
+};
+
+/* How the elements of one array occur in a superstep's local postconditions
+ * (computed with cost_request.explain). */
+struct array_occurrence {
+	const char *name;              /* the model's */
+	struct formula *nocc;          /* max over the elements read of NOcc.e */
+	struct formula *occurrences;   /* sum over the elements of NOcc.e */
+	struct formula *unowned;       /* elements read whose owner does not read them
+					* (A.e = 0) */
+	/* why a quantity above is NULL: it has no exact form here (it does not
+	 * stop the candidate's costs) */
+	char *nocc_why, *occurrences_why, *unowned_why;
+};
+
+struct step_cost {
+	const char *name;     /* the model's */
+	struct formula *w, *h, *h_in, *h_out, *ncom, *cost;
+	int narrays;          /* arrays read, with cost_request.explain */
+	struct array_occurrence *arrays;
+};
+
+enum cost_status {
+	COST_OK,
+	COST_REFUSED,   /* no exact form in this mode; reason says why */
+	COST_FAILED,    /* ISL, the engine or memory failed; reason says how */
+};
+
+struct candidate_cost {
+	const char *name;     /* the model's */
+	enum cost_status status;
+	char *reason;
+	bool timed_out;       /* refused because --timeout ran out */
+	int nsteps;
+	struct step_cost *steps;
+	struct formula *cost;
+	int nassumptions;
+	char **assumptions;   /* what the formulas rest on, beyond the spec's own */
+	/* The same, as conditions in the formula grammar (analyzer/formula/formula.h) over
+	 * the parameters and axes, so that a point can be tested against them. */
+	int nconditions;
+	char **conditions;
+	char **condition_texts;   /* each condition as people read it */
+	/* Block lengths the formulas could not do without (NAME = X/P), with their
+	 * values in the formula grammar, so that a point can give them values. */
+	int nlocals;
+	char **local_names;
+	char **local_values;
+};
+
+/* The cost of candidate CAND of M.  Fills *OUT (clear it with candidate_cost_clear)
+ * and returns its status. */
+enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
+				const struct cost_request *req, struct candidate_cost *out);
+
+void candidate_cost_clear(struct candidate_cost *c);
+
+#endif

@@ -1,0 +1,449 @@
+/* Brute-force verification of a candidate's formulas (see verify.h). */
+#define _GNU_SOURCE /* asprintf */
+#include "analyzer/cost/verify.h"
+
+#include <gmp.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/val.h>
+
+#include "analyzer/model/relations.h"
+
+/* Parameter values of one point: the model's parameters, its axes, g and l. */
+struct point {
+	int n;
+	const char **names;
+	long long *values;
+};
+
+static unsigned next(unsigned *seed)
+{
+	/* xorshift32: reproducible across platforms, unlike rand(). */
+	unsigned x = *seed ? *seed : 0x9e3779b9u;
+	x ^= x << 13;
+	x ^= x >> 17;
+	x ^= x << 5;
+	*seed = x;
+	return x;
+}
+
+static long draw(unsigned *seed, long lo, long hi)
+{
+	return lo + (long)(next(seed) % (unsigned)(hi - lo + 1));
+}
+
+static int point_value(const struct point *p, const char *name, long long *v)
+{
+	for (int i = 0; i < p->n; i++)
+		if (strcmp(p->names[i], name) == 0) {
+			*v = p->values[i];
+			return 0;
+		}
+	return -1;
+}
+
+/* Whether the point satisfies the model's assumptions (ISL) and the candidate's
+ * conditions (formula grammar). */
+static int satisfies(const struct point *p, __isl_keep isl_set *assumptions,
+		     const struct candidate_cost *cc)
+{
+	isl_set *s = isl_set_copy(assumptions);
+	for (int i = 0; i < p->n; i++) {
+		int pos = isl_set_find_dim_by_name(s, isl_dim_param, p->names[i]);
+		if (pos >= 0)
+			s = isl_set_fix_si(s, isl_dim_param, pos, (int)p->values[i]);
+	}
+	int ok = isl_set_is_empty(s) == isl_bool_false;
+	isl_set_free(s);
+	for (int i = 0; cc && i < cc->nconditions && ok; i++) {
+		struct formula_expr *e = formula_parse_expr(cc->conditions[i], NULL);
+		mpq_t v;
+		mpq_init(v);
+		ok = e && formula_expr_eval(e, p->names, p->values, p->n, v) == 0 && mpq_sgn(v) != 0;
+		mpq_clear(v);
+		formula_expr_free(e);
+	}
+	return ok;
+}
+
+/* Draws a point: axes in [1, 6] on a symbolic grid (block lengths are written
+ * back case by case up to AXIS >= 6, see cost.c), parameters in [0, 24], g
+ * and l at random.  The caller rejects points that miss an assumption or
+ * condition (divisibility included), which keeps the drawing honest and
+ * simple. */
+static void draw_point(struct point *p, const struct model *m, const struct cost_request *req,
+		       unsigned *seed)
+{
+	int k = 0;
+	for (int a = 0; a < m->naxes; a++) {
+		p->names[k] = m->axes[a];
+		p->values[k++] = req->symbolic ? draw(seed, 1, 6) : req->sizes[a];
+	}
+	for (int i = 0; i < m->nparams; i++) {
+		p->names[k] = m->params[i];
+		p->values[k++] = draw(seed, 0, 24);
+	}
+	p->names[k] = "g";
+	p->values[k++] = draw(seed, 1, 9);
+	p->names[k] = "l";
+	p->values[k++] = draw(seed, 0, 99);
+	p->n = k;
+}
+
+static long count_val(__isl_take isl_set *set)
+{
+	isl_val *v = isl_set_count_val(set);
+	isl_set_free(set);
+	long r = v && isl_val_is_int(v) ? isl_val_get_num_si(v) : -1;
+	isl_val_free(v);
+	return r;
+}
+
+static __isl_give isl_map *fix_point(__isl_take isl_map *map, const struct point *p)
+{
+	for (int i = 0; i < p->n; i++) {
+		int pos = isl_map_find_dim_by_name(map, isl_dim_param, p->names[i]);
+		if (pos >= 0)
+			map = isl_map_fix_si(map, isl_dim_param, pos, (int)p->values[i]);
+	}
+	return map;
+}
+
+/* --explain's quantities of one array read in a superstep, by enumeration. */
+struct measured_array {
+	long nocc;          /* max over the elements read of the processes reading it */
+	long occurrences;   /* (process, element) pairs */
+	long unowned;       /* elements read, but not by their owner */
+};
+
+/* The quantities of one superstep at one point, by enumeration; ARRAYS (when
+ * asked for) in the order of --explain's: the arrays read, by number. */
+struct measured {
+	long w, h, h_in, h_out, ncom;
+	int narrays;
+	struct measured_array *arrays;
+};
+
+struct nocc_scan {
+	isl_map *readers;   /* e -> q */
+	long max;
+	bool bad;
+};
+
+static isl_stat nocc_point(__isl_take isl_point *pt, void *user)
+{
+	struct nocc_scan *ns = user;
+	long n = count_val(isl_set_apply(isl_set_from_point(pt), isl_map_copy(ns->readers)));
+	if (n < 0)
+		ns->bad = true;
+	if (n > ns->max)
+		ns->max = n;
+	return ns->bad ? isl_stat_error : isl_stat_ok;
+}
+
+/* NOcc, occurrences and A.e of the read USE { q -> e } with ownership OWN
+ * { e -> q }, both at a point: -1 in *BAD's place when a set is unbounded. */
+static void measure_array(__isl_keep isl_map *use, __isl_keep isl_map *own,
+			  struct measured_array *out, int *bad)
+{
+	struct nocc_scan ns = {isl_map_reverse(isl_map_copy(use)), 0, false};
+	isl_set *read = isl_map_range(isl_map_copy(use));
+	if (isl_set_foreach_point(read, &nocc_point, &ns) < 0 || ns.bad)
+		*bad = 1;
+	isl_map_free(ns.readers);
+	out->nocc = ns.max;
+	out->occurrences = count_val(isl_map_wrap(isl_map_copy(use)));
+	isl_map *mine = isl_map_intersect(isl_map_copy(use), isl_map_reverse(isl_map_copy(own)));
+	out->unowned = count_val(isl_set_subtract(read, isl_map_range(mine)));
+	*bad |= out->occurrences < 0 || out->unowned < 0;
+}
+
+static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int step,
+			  const struct cost_request *req, const struct point *p, bool occurrences,
+			  struct measured *out, char **reason)
+{
+	long sizes[3] = {1, 1, 1};
+	for (int a = 0; a < m->naxes; a++) {
+		long long v = 1;
+		point_value(p, m->axes[a], &v);
+		sizes[a] = (long)v;
+	}
+	struct step_relations r;
+	if (relations_concrete(ctx, m, cand, step, sizes, &r, reason) < 0)
+		return -1;
+	long nproc = 1;
+	for (int a = 0; a < m->naxes; a++)
+		nproc *= sizes[a];
+	long *fin = calloc((size_t)nproc, sizeof(long)), *fout = calloc((size_t)nproc, sizeof(long));
+	long *work = calloc((size_t)nproc, sizeof(long));
+	memset(out, 0, sizeof(*out));
+	if (occurrences)
+		out->arrays = calloc((size_t)r.narrays + 1, sizeof(*out->arrays));
+	int bad = !fin || !fout || !work || (occurrences && !out->arrays);
+	for (int a = 0; a < r.narrays && !bad; a++) {
+		if (!r.use[a])
+			continue;
+		isl_map *own = fix_point(isl_map_copy(r.own[a]), p);
+		isl_map *use = fix_point(isl_map_copy(r.use[a]), p);
+		if (occurrences)
+			measure_array(use, own, &out->arrays[out->narrays++], &bad);
+		isl_map *remote = isl_map_subtract(use, isl_map_reverse(isl_map_copy(own)));
+		long n = count_val(isl_map_wrap(isl_map_copy(remote)));
+		bad |= n < 0;
+		out->ncom += n;
+		for (long q = 0; q < nproc && !bad; q++) {
+			isl_map *mine = isl_map_copy(remote), *owned = isl_map_copy(own);
+			for (int x = 0, rest = (int)q; x < m->naxes; x++) {
+				int coord = (int)(rest % sizes[x]);
+				rest /= (int)sizes[x];
+				mine = isl_map_fix_si(mine, isl_dim_in, (unsigned)x, coord);
+				owned = isl_map_fix_si(owned, isl_dim_out, (unsigned)x, coord);
+			}
+			long fi = count_val(isl_map_range(mine));
+			long fo = count_val(isl_map_wrap(isl_map_intersect_range(
+				isl_map_copy(remote), isl_map_domain(owned))));
+			bad |= fi < 0 || fo < 0;
+			fin[q] += fi;
+			fout[q] += fo;
+		}
+		isl_map_free(remote);
+		isl_map_free(own);
+	}
+	for (int k = 0; k < r.nwork && !bad; k++) {
+		isl_map *wm = fix_point(isl_map_copy(r.work[k]), p);
+		for (long q = 0; q < nproc && !bad; q++) {
+			isl_map *mine = isl_map_copy(wm);
+			for (int x = 0, rest = (int)q; x < m->naxes; x++) {
+				mine = isl_map_fix_si(mine, isl_dim_in, (unsigned)x, (int)(rest % sizes[x]));
+				rest /= (int)sizes[x];
+			}
+			long n = count_val(isl_map_range(mine));
+			bad |= n < 0;
+			work[q] += n * r.work_weight[k];
+		}
+		isl_map_free(wm);
+	}
+	for (long q = 0; q < nproc && !bad; q++) {
+		long hq = req->h == H_SUM ? fin[q] + fout[q] : (fin[q] > fout[q] ? fin[q] : fout[q]);
+		if (fin[q] > out->h_in)
+			out->h_in = fin[q];
+		if (fout[q] > out->h_out)
+			out->h_out = fout[q];
+		if (hq > out->h)
+			out->h = hq;
+		if (work[q] > out->w)
+			out->w = work[q];
+	}
+	free(fin);
+	free(fout);
+	free(work);
+	step_relations_clear(&r);
+	if (bad) {
+		free(out->arrays);
+		out->arrays = NULL;
+		*reason = strdup("enumeration failed (a set was unbounded at a fixed point)");
+		return -1;
+	}
+	return 0;
+}
+
+static void describe_point(FILE *f, const struct point *p)
+{
+	for (int i = 0; i < p->n; i++)
+		fprintf(f, "%s%s=%lld", i ? " " : "", p->names[i], p->values[i]);
+}
+
+/* Compares the formula F at P with WANT; records a mismatch. */
+static void compare(struct verify_result *vr, const struct formula *f, const struct point *p,
+		    long want, const char *cand, const char *step, const char *what)
+{
+	mpq_t v;
+	mpq_init(v);
+	vr->checks++;
+	int defined = f && formula_eval(f, p->names, p->values, p->n, v) == 0;
+	int ok = defined && mpz_cmp_ui(mpq_denref(v), 1) == 0 && mpz_cmp_si(mpq_numref(v), want) == 0;
+	if (!ok) {
+		vr->mismatches++;
+		if (!vr->first) {
+			char *buf = NULL;
+			size_t len = 0;
+			FILE *s = open_memstream(&buf, &len);
+			if (s) {
+				char *got = defined ? mpq_get_str(NULL, 10, v) : NULL;
+				fprintf(s, "candidate %s, superstep %s: %s is %s by the formula but %ld by "
+					   "enumeration at ",
+					cand, step, what, got ? got : "undefined", want);
+				describe_point(s, p);
+				free(got);
+				fclose(s);
+				vr->first = buf;
+			}
+		}
+	}
+	mpq_clear(v);
+}
+
+/* The values counted directly at P (cost_candidate with every value known),
+ * into *OUT; -1 with VR's first failure set when they could not be. */
+static int direct_values(struct count_engine *engine, const struct model *m, int cand,
+			 const struct cost_request *req, const struct point *p,
+			 struct candidate_cost *out, struct verify_result *vr)
+{
+	long long *values = calloc((size_t)m->nparams + 1, sizeof(*values));
+	struct cost_request at = *req;
+	at.symbolic = false;
+	at.explain = false;
+	at.values = values;
+	for (int i = 0; values && i < m->nparams; i++)
+		point_value(p, m->params[i], &values[i]);
+	for (int a = 0; a < m->naxes; a++) {
+		long long v = 1;
+		point_value(p, m->axes[a], &v);
+		at.sizes[a] = (long)v;
+	}
+	int st = values && cost_candidate(engine, m, cand, &at, out) == COST_OK ? 0 : -1;
+	free(values);
+	if (st < 0 && !vr->first) {
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *s = open_memstream(&buf, &len);
+		if (s) {
+			fprintf(s, "candidate %s: no values counted directly at ", out->name);
+			describe_point(s, p);
+			fprintf(s, ": %s", out->reason ? out->reason : "out of memory");
+			fclose(s);
+			vr->first = buf;
+		}
+	}
+	return st;
+}
+
+int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct model *m, int cand,
+		     const struct cost_request *req, const struct candidate_cost *cc, int npoints,
+		     unsigned *seed, struct verify_result *vr)
+{
+	memset(vr, 0, sizeof(*vr));
+	struct point p;
+	bool formulas = cc->status == COST_OK;
+	/* draw_point fills the first nparams + naxes + 2; block lengths follow */
+	int cap = m->nparams + m->naxes + 2 + (formulas ? cc->nlocals : 0);
+	p.names = calloc((size_t)cap, sizeof(*p.names));
+	p.values = calloc((size_t)cap, sizeof(*p.values));
+	isl_set *assumptions = model_assumption_set(ctx, m);
+	int status = 0;
+	if (!p.names || !p.values || !assumptions || (!formulas && !engine)) {
+		vr->first = strdup("cannot verify: no formulas or no assumptions");
+		status = -1;
+	}
+	for (int k = 0; k < npoints && status == 0; k++) {
+		int tries = 0;
+		do
+			draw_point(&p, m, req, seed);
+		while (!satisfies(&p, assumptions, formulas ? cc : NULL) && ++tries < 5000);
+		if (tries >= 5000) {
+			if (vr->points == 0)
+				vr->skipped = strdup("no random point satisfies the assumptions");
+			break;
+		}
+		/* Block lengths the formulas kept get their values at this point. */
+		for (int l = 0; formulas && l < cc->nlocals; l++) {
+			struct formula_expr *e = formula_parse_expr(cc->local_values[l], NULL);
+			mpq_t v;
+			mpq_init(v);
+			if (e && formula_expr_eval(e, p.names, p.values, p.n, v) == 0 &&
+			    mpz_cmp_ui(mpq_denref(v), 1) == 0 && mpz_fits_slong_p(mpq_numref(v))) {
+				p.names[p.n] = cc->local_names[l];
+				p.values[p.n++] = mpz_get_si(mpq_numref(v));
+			}
+			mpq_clear(v);
+			formula_expr_free(e);
+		}
+		vr->points++;
+		long long g = 0, l = 0;
+		point_value(&p, "g", &g);
+		point_value(&p, "l", &l);
+		long total = 0;
+		/* the values counted directly are checked too, formula or not */
+		struct candidate_cost dc = {0};
+		bool direct = engine && direct_values(engine, m, cand, req, &p, &dc, vr) == 0;
+		if (engine && !direct) {
+			vr->mismatches++;
+			vr->checks++;
+		}
+		for (int s = 0; s < m->nsteps && status == 0; s++) {
+			struct measured mv;
+			char *reason = NULL;
+			const struct step_cost *sc = formulas ? &cc->steps[s] : NULL;
+			if (enumerate_step(ctx, m, cand, s, req, &p, sc && sc->arrays != NULL, &mv,
+					   &reason) < 0) {
+				free(vr->first);
+				vr->first = reason;
+				status = -1;
+				break;
+			}
+			long cost = mv.w + (long)g * mv.h + (long)l;
+			total += cost;
+			if (direct) {
+				const struct step_cost *d = &dc.steps[s];
+				compare(vr, d->w, &p, mv.w, cc->name, d->name, "w (counted directly)");
+				compare(vr, d->h, &p, mv.h, cc->name, d->name, "h (counted directly)");
+				compare(vr, d->h_in, &p, mv.h_in, cc->name, d->name,
+					"h_in (counted directly)");
+				compare(vr, d->h_out, &p, mv.h_out, cc->name, d->name,
+					"h_out (counted directly)");
+				compare(vr, d->ncom, &p, mv.ncom, cc->name, d->name,
+					"NCom (counted directly)");
+				compare(vr, d->cost, &p, cost, cc->name, d->name, "cost (counted directly)");
+			}
+			if (!sc) {
+				free(mv.arrays);
+				continue;
+			}
+			compare(vr, sc->w, &p, mv.w, cc->name, sc->name, "w");
+			compare(vr, sc->h, &p, mv.h, cc->name, sc->name, "h");
+			compare(vr, sc->h_in, &p, mv.h_in, cc->name, sc->name, "h_in");
+			compare(vr, sc->h_out, &p, mv.h_out, cc->name, sc->name, "h_out");
+			compare(vr, sc->ncom, &p, mv.ncom, cc->name, sc->name, "NCom");
+			compare(vr, sc->cost, &p, cost, cc->name, sc->name, "cost");
+			/* --explain's: those with a formula (a refused one says so) */
+			for (int k = 0; k < sc->narrays && k < mv.narrays; k++) {
+				const struct array_occurrence *ao = &sc->arrays[k];
+				const struct measured_array *ma = &mv.arrays[k];
+				char what[96];
+				snprintf(what, sizeof(what), "NOcc of %s", ao->name);
+				if (ao->nocc)
+					compare(vr, ao->nocc, &p, ma->nocc, cc->name, sc->name, what);
+				snprintf(what, sizeof(what), "the sum of NOcc.e of %s", ao->name);
+				if (ao->occurrences)
+					compare(vr, ao->occurrences, &p, ma->occurrences, cc->name,
+						sc->name, what);
+				snprintf(what, sizeof(what), "A.e = 0 elements of %s", ao->name);
+				if (ao->unowned)
+					compare(vr, ao->unowned, &p, ma->unowned, cc->name, sc->name,
+						what);
+			}
+			free(mv.arrays);
+		}
+		if (status == 0 && formulas)
+			compare(vr, cc->cost, &p, total, cc->name, "(all)", "cost");
+		if (status == 0 && direct)
+			compare(vr, dc.cost, &p, total, cc->name, "(all)", "cost (counted directly)");
+		candidate_cost_clear(&dc);
+	}
+	isl_set_free(assumptions);
+	free(p.names);
+	free(p.values);
+	return status;
+}
+
+void verify_result_clear(struct verify_result *vr)
+{
+	free(vr->first);
+	free(vr->skipped);
+	memset(vr, 0, sizeof(*vr));
+}

@@ -1,0 +1,130 @@
+/* A pool of threads over jobs 0..n-1, one ISL context per thread (workers.h). */
+#include "analyzer/cost/workers.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <flint/flint.h>
+
+struct worker_pool {
+	int nworkers;
+	struct worker *workers;
+	/* the next job to hand out, under lock */
+	pthread_mutex_t lock;
+	int next, n;
+	const int *order;   /* NULL: 0, 1, ... */
+	void (*job)(struct worker *w, int i, void *user);
+	void *user;
+};
+
+struct thread_arg {
+	struct worker_pool *pool;
+	struct worker *w;
+};
+
+int workers_threads(int jobs, int n)
+{
+	if (jobs <= 0) {
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		jobs = cpus > 0 && cpus < 256 ? (int)cpus : 1;
+	}
+	if (jobs > n)
+		jobs = n;
+	return jobs < 1 ? 1 : jobs;
+}
+
+static int take(struct worker_pool *pool)
+{
+	pthread_mutex_lock(&pool->lock);
+	int i = pool->next < pool->n ? pool->next++ : -1;
+	pthread_mutex_unlock(&pool->lock);
+	return i >= 0 && pool->order ? pool->order[i] : i;
+}
+
+static void drain(struct worker_pool *pool, struct worker *w)
+{
+	for (int i; (i = take(pool)) >= 0;)
+		pool->job(w, i, pool->user);
+}
+
+/* FLINT 2.9 (built with FLINT_USES_TLS) keeps its mpz caches per thread, so
+ * objects made in a worker may be freed by the main thread after the join.
+ * Helgrind reports races inside libflint's _fmpz_new_mpz on a few statics
+ * that every thread sets to the same values; they are FLINT's, and harmless. */
+static void *thread_main(void *p)
+{
+	struct thread_arg *arg = p;
+	drain(arg->pool, arg->w);
+	flint_cleanup(); /* this thread's FLINT caches */
+	return NULL;
+}
+
+struct worker_pool *workers_run(int nthreads, int n, void (*job)(struct worker *w, int i, void *user),
+				void *user, void (*engine_setup)(struct count_engine *e))
+{
+	return workers_run_ordered(nthreads, n, NULL, job, user, engine_setup);
+}
+
+struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
+					void (*job)(struct worker *w, int i, void *user), void *user,
+					void (*engine_setup)(struct count_engine *e))
+{
+	struct worker_pool *pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return NULL;
+	if (nthreads < 1)
+		nthreads = 1;
+	pool->workers = calloc((size_t)nthreads, sizeof(*pool->workers));
+	if (!pool->workers || pthread_mutex_init(&pool->lock, NULL) != 0) {
+		free(pool->workers);
+		free(pool);
+		return NULL;
+	}
+	pool->n = n;
+	pool->order = order;
+	pool->job = job;
+	pool->user = user;
+	for (; pool->nworkers < nthreads; pool->nworkers++) {
+		struct worker *w = &pool->workers[pool->nworkers];
+		w->ctx = isl_ctx_alloc();
+		if (!w->ctx) {
+			workers_free(pool);
+			return NULL;
+		}
+		count_engine_init(&w->engine, w->ctx);
+		if (engine_setup)
+			engine_setup(&w->engine);
+	}
+	if (nthreads == 1) {
+		drain(pool, &pool->workers[0]);
+		return pool;
+	}
+	pthread_t *tids = calloc((size_t)nthreads, sizeof(*tids));
+	struct thread_arg *args = calloc((size_t)nthreads, sizeof(*args));
+	int started = 0;
+	for (; tids && args && started < nthreads; started++) {
+		args[started] = (struct thread_arg){pool, &pool->workers[started]};
+		if (pthread_create(&tids[started], NULL, thread_main, &args[started]) != 0)
+			break;
+	}
+	/* Should a thread not start, the others (or this thread) take its share. */
+	if (started == 0)
+		drain(pool, &pool->workers[0]);
+	for (int t = 0; t < started; t++)
+		pthread_join(tids[t], NULL);
+	free(tids);
+	free(args);
+	return pool;
+}
+
+void workers_free(struct worker_pool *pool)
+{
+	if (!pool)
+		return;
+	for (int i = 0; i < pool->nworkers; i++)
+		isl_ctx_free(pool->workers[i].ctx);
+	pthread_mutex_destroy(&pool->lock);
+	free(pool->workers);
+	free(pool);
+}

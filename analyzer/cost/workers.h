@@ -1,0 +1,46 @@
+/* Candidates analyzed side by side: a pool of threads, each with its own ISL
+ * context and counting engine.
+ *
+ * ISL objects of different contexts must never meet (a parameter named n in one
+ * context is not the n of another), so every job does all of its ISL work in
+ * its worker's context, and what it returns (formulas hold ISL sets) stays in
+ * that context.  The contexts therefore live until workers_free, which the
+ * caller invokes only after freeing every result.  Jobs share nothing mutable:
+ * each writes its own slot of the caller's arrays. */
+#ifndef BSPCOST_WORKERS_H
+#define BSPCOST_WORKERS_H
+
+#include <isl/ctx.h>
+
+#include "analyzer/count/count.h"
+
+struct worker {
+	isl_ctx *ctx;
+	struct count_engine engine;
+};
+
+struct worker_pool;
+
+/* The number of threads to use for N jobs when asked for JOBS (0: one per
+ * online processor): at least 1, at most N. */
+int workers_threads(int jobs, int n);
+
+/* Runs JOB(W, I, USER) for every I in [0, N) on NTHREADS threads (the calling
+ * thread alone when NTHREADS is 1), each thread with its own worker whose engine
+ * ENGINE_SETUP (may be NULL) adjusts first.  Returns the pool, whose contexts
+ * hold what the jobs built, or NULL when out of memory (no job ran then).  A
+ * thread that cannot be started leaves its share to the others. */
+struct worker_pool *workers_run(int nthreads, int n, void (*job)(struct worker *w, int i, void *user),
+				void *user, void (*engine_setup)(struct count_engine *e));
+
+/* workers_run, with the jobs handed out in the order ORDER[0..N) (a
+ * permutation of 0..N-1; NULL: 0, 1, ...): the longest first keeps the threads
+ * busy to the end. */
+struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
+					void (*job)(struct worker *w, int i, void *user), void *user,
+					void (*engine_setup)(struct count_engine *e));
+
+/* Frees the workers' contexts: every ISL object built by the jobs must be gone. */
+void workers_free(struct worker_pool *pool);
+
+#endif

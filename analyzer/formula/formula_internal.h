@@ -1,0 +1,114 @@
+/* The representation behind struct formula, shared by formula*.c only.
+ *
+ * All values of one formula live in one polynomial ring (struct fvars): its
+ * variables are the parameters and the floor atoms, each atom floor(arg) with arg
+ * an expression over variables that come before it.  A ring is reference counted
+ * and never changes once its formula is built; combining two formulas builds a
+ * new ring and translates both into it.  The FLINT context has `cap` variables,
+ * of which the first `n` are defined (the rest are never used: the size of a new
+ * ring has to be fixed before its atoms are known). */
+#ifndef BSPCOST_FORMULA_INTERNAL_H
+#define BSPCOST_FORMULA_INTERNAL_H
+
+/* FLINT's headers sit in -I/usr/include/flint, so they are not treated as system
+ * headers and their inline functions trip -Wextra: silence that for them only. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+#include <fmpq.h>
+#include <fmpq_mpoly.h>
+#include <fmpq_mpoly_factor.h>
+#pragma GCC diagnostic pop
+#include <isl/set.h>
+
+#include "analyzer/formula/formula.h"
+
+struct fnode;
+
+struct fvar {
+	char *name;        /* parameter name; NULL for a floor atom */
+	struct fnode *arg; /* floor atom: floor(arg), over earlier variables */
+};
+
+struct fvars {
+	int refs;
+	slong n, cap;
+	struct fvar *v;
+	fmpq_mpoly_ctx_t ctx;
+};
+
+enum fkind { FK_POLY, FK_ADD, FK_MUL, FK_MAX, FK_MIN };
+
+/* FK_POLY: the Laurent polynomial num / prod_i x_i^den[i], normalized so that no
+ * x_i with den[i] > 0 divides num (and den is 0 when num is 0): equal values have
+ * equal representations.  Other kinds: n >= 2 children. */
+struct fnode {
+	enum fkind kind;
+	fmpq_mpoly_t num;
+	slong *den;
+	int n;
+	struct fnode **c;
+};
+
+struct fpiece {
+	isl_set *cond; /* NULL: everywhere */
+	struct fnode *val;
+};
+
+struct formula {
+	struct fvars *vars;
+	int n;
+	struct fpiece *p;
+	enum formula_outside outside;
+};
+
+/* Rings. */
+struct fvars *fml_vars_new(slong cap);
+void fml_vars_unref(struct fvars *V);
+slong fml_vars_param(struct fvars *V, const char *name);
+slong fml_vars_atom(struct fvars *V, struct fnode *arg);
+
+/* Nodes (in ring V).  Functions named *_take consume their node arguments.  All
+ * return NULL on failure. */
+struct fnode *fml_poly_zero(const struct fvars *V);
+struct fnode *fml_poly_fmpq(const struct fvars *V, const fmpq_t c);
+struct fnode *fml_poly_si(const struct fvars *V, slong c);
+struct fnode *fml_poly_var(const struct fvars *V, slong i);
+void fml_node_free(const struct fvars *V, struct fnode *x);
+struct fnode *fml_node_copy(const struct fvars *V, const struct fnode *x);
+struct fnode *fml_add_take(const struct fvars *V, struct fnode *a, struct fnode *b);
+struct fnode *fml_mul_take(const struct fvars *V, struct fnode *a, struct fnode *b);
+struct fnode *fml_maxmin_take(const struct fvars *V, enum fkind kind,
+	struct fnode *a, struct fnode *b);
+struct fnode *fml_pow(const struct fvars *V, const struct fnode *x, slong k);
+struct fnode *fml_floor_take(struct fvars *V, struct fnode *arg);
+int fml_node_cmp(const struct fvars *V, const struct fnode *a, const struct fnode *b);
+/* NUM (degree <= 1 in the parameters and floor atoms of V) as an isl_aff on
+ * SPACE, atoms as floors of their own affine arguments; NULL when NUM is not
+ * affine, an atom's argument is not, or a parameter is not in SPACE. */
+isl_aff *fml_mpoly_aff(const struct fvars *V, const fmpq_mpoly_t num, isl_space *space);
+int fml_poly_is_zero(const struct fvars *V, const struct fnode *x);
+/* Marks in USED (V->cap entries) the variables X depends on, atoms' own
+ * arguments included. */
+void fml_node_used(const struct fvars *V, const struct fnode *x, char *used);
+
+/* Formulas. */
+struct formula *fml_formula_alloc(struct fvars *V, int n);
+/* floor(F) and F^K piece by piece; F^K with K < 0 needs single-term values. */
+struct formula *fml_formula_floor(const struct formula *f);
+struct formula *fml_formula_pow(const struct formula *f, slong k);
+/* Exact value of X at the point; 0 or -1 (missing parameter, zero divisor). */
+struct feval_env {
+	const char *const *names;
+	const long long *values;
+	int n;
+	fmpq *val;   /* per variable of the ring */
+	char *state; /* 0 not computed, 1 computed */
+};
+int fml_node_eval(const struct fvars *V, const struct fnode *x,
+	struct feval_env *env, fmpq_t out);
+int fml_env_init(struct feval_env *env, const struct fvars *V,
+	const char *const names[], const long long values[], int n);
+void fml_env_clear(struct feval_env *env, const struct fvars *V);
+
+#endif

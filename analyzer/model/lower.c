@@ -1,0 +1,600 @@
+/* Lowering the checked specification to the polyhedral model.
+ *
+ * Affine forms become ISL text; conditions become ISL conditions, except
+ * distribution predicates, which stay symbolic (model_pred) because the
+ * distribution they name changes from candidate to candidate.  The work of a
+ * statement is one unit per term of a sum (the paper's convention): the body of
+ * `sum k < o : A[i][k]*B[k][j]` is one term per k, `a + b + c` is three. */
+#define _GNU_SOURCE /* asprintf */
+#include "analyzer/model/lower.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/util/text.h"
+
+/* The largest `work` weight analyzed: --verify adds weights in 64 bits. */
+enum { WORK_WEIGHT_MAX = 1000000000 };
+
+struct lowering {
+	const struct checked_spec *cs;
+	bool flops;
+	struct model *m;
+	char *reason;
+};
+
+static void refuse(struct lowering *lw, const char *fmt, ...)
+{
+	if (lw->reason)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&lw->reason, fmt, ap) < 0)
+		lw->reason = NULL;
+	va_end(ap);
+}
+
+static const char *term_name(const struct checked_spec *cs, struct ast_var *const *vars,
+			     const struct affine_term *t)
+{
+	switch (t->kind) {
+	case SYM_PARAM:
+		return cs->params[t->index]->name;
+	case SYM_GRID_AXIS:
+		return cs->axes[t->index]->name;
+	default:
+		return vars[t->index]->name;
+	}
+}
+
+/* F as ISL text that reads well too: "n - 1", "2*i + k", "0". */
+static void print_affine(FILE *out, const struct checked_spec *cs, struct ast_var *const *vars,
+			 const struct affine *f)
+{
+	bool first = true;
+	for (int i = 0; i < f->nterms; i++) {
+		const struct affine_term *t = &f->terms[i];
+		long long c = t->coef;
+		if (first)
+			fputs(c < 0 ? "-" : "", out);
+		else
+			fputs(c < 0 ? " - " : " + ", out);
+		if (c != 1 && c != -1)
+			fprintf(out, "%lld*", c < 0 ? -c : c);
+		fputs(term_name(cs, vars, t), out);
+		first = false;
+	}
+	if (first)
+		fprintf(out, "%lld", f->constant);
+	else if (f->constant)
+		fprintf(out, " %c %lld", f->constant < 0 ? '-' : '+',
+			f->constant < 0 ? -f->constant : f->constant);
+}
+
+static char *affine_text(struct lowering *lw, struct ast_var *const *vars, const struct affine *f)
+{
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	print_affine(t.f, lw->cs, vars, f);
+	return text_close(&t);
+}
+
+/* F by position, plus VCOEF times statement variable VAR (none when VCOEF is
+ * 0), all times SCALE, plus ADD: coefficients and constant checked for
+ * overflow.  Returns 0, or -1 (and the lowering refused) on overflow or when
+ * out of memory; *OUT is then empty. */
+static int pos_aff(struct lowering *lw, struct model_aff *out, const struct affine *f,
+		   long long scale, int var, long long vcoef, long long add)
+{
+	memset(out, 0, sizeof(*out));
+	int n = (f ? f->nterms : 0) + (vcoef != 0);
+	out->terms = calloc((size_t)n + 1, sizeof(*out->terms));
+	if (!out->terms) {
+		refuse(lw, "out of memory");
+		return -1;
+	}
+	bool overflow = false;
+	long long c = 0;
+	if (f)
+		overflow |= __builtin_mul_overflow(f->constant, scale, &c);
+	overflow |= __builtin_add_overflow(c, add, &out->constant);
+	bool merged = false;
+	for (int i = 0; f && i < f->nterms; i++) {
+		const struct affine_term *t = &f->terms[i];
+		struct model_term *mt = &out->terms[out->nterms];
+		mt->kind = t->kind == SYM_PARAM ? MODEL_PARAM : t->kind == SYM_GRID_AXIS ? MODEL_AXIS
+											 : MODEL_VAR;
+		mt->index = t->index;
+		overflow |= __builtin_mul_overflow(t->coef, scale, &mt->coef);
+		if (vcoef && mt->kind == MODEL_VAR && mt->index == var) {
+			overflow |= __builtin_add_overflow(mt->coef, vcoef, &mt->coef);
+			merged = true;
+		}
+		if (mt->coef != 0)
+			out->nterms++;
+	}
+	if (vcoef && !merged)
+		out->terms[out->nterms++] = (struct model_term){MODEL_VAR, var, vcoef};
+	if (overflow) {
+		refuse(lw, "a coefficient or constant does not fit in 64 bits");
+		model_aff_clear(out);
+		return -1;
+	}
+	return 0;
+}
+
+/* Adds the atoms that are plain conditions to *CONS (of *N), by position. */
+static void atoms_to_cons(struct lowering *lw, const struct cond_atom *atoms, int n,
+			  struct model_cons **cons, int *ncons)
+{
+	for (int i = 0; i < n && !lw->reason; i++) {
+		const struct cond_atom *a = &atoms[i];
+		enum model_cons_kind kind;
+		long long divisor = 0;
+		switch (a->kind) {
+		case ATOM_GE0:
+			kind = MODEL_GE0;
+			break;
+		case ATOM_EQ0:
+			kind = MODEL_EQ0;
+			break;
+		case ATOM_NE0:
+			kind = MODEL_NE0;
+			break;
+		case ATOM_DIVIDES:
+			if (a->divisor.nterms != 0)
+				continue; /* a fact for people (print_atoms) */
+			kind = MODEL_DIVIDES;
+			divisor = a->divisor.constant;
+			break;
+		default:
+			continue; /* predicates: print_atoms */
+		}
+		struct model_aff f;
+		if (pos_aff(lw, &f, &a->f, 1, 0, 0, 0) < 0)
+			return;
+		if (model_cons_add(cons, ncons, kind, &f, divisor) < 0)
+			refuse(lw, "out of memory");
+		model_aff_clear(&f);
+	}
+}
+
+/* The extent of the dimensions distribution D spreads, from the first array
+ * dimension any candidate lays out with it. */
+static const struct affine *dist_extent(const struct checked_spec *cs, const struct ast_dist *d)
+{
+	for (int c = 0; c < cs->ncandidates; c++)
+		for (int a = 0; a < cs->narrays; a++) {
+			const struct cand_array *ca = &cs->candidates[c].arrays[a];
+			for (int k = 0; ca->dims && k < ca->array->rank; k++)
+				if (ca->dims[k].dist == d)
+					return ca->array->extents[k]->aff;
+		}
+	return NULL;
+}
+
+/* Writes " and ATOM" for the atoms that are plain conditions; returns through
+ * the space the distribution predicates. */
+static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *vars,
+			const struct cond_atom *atoms, int n, struct model_space *preds)
+{
+	for (int i = 0; i < n; i++) {
+		const struct cond_atom *a = &atoms[i];
+		switch (a->kind) {
+		case ATOM_GE0:
+		case ATOM_EQ0:
+		case ATOM_NE0:
+			fputs(" and ", out);
+			print_affine(out, lw->cs, vars, &a->f);
+			fputs(a->kind == ATOM_GE0 ? " >= 0" : a->kind == ATOM_EQ0 ? " = 0" : " != 0", out);
+			break;
+		case ATOM_DIVIDES:
+			if (a->divisor.nterms != 0) {
+				/* A symbolic divisor is a fact for people, not an ISL condition. */
+				if (preds)
+					refuse(lw, "a divisibility condition by a parameter in a "
+						   "quantifier is not supported by the analysis yet");
+				break;
+			}
+			fputs(" and (", out);
+			print_affine(out, lw->cs, vars, &a->f);
+			fprintf(out, ") mod %lld = 0", a->divisor.constant);
+			break;
+		case ATOM_OWNER:
+			if (!preds || a->negated) {
+				refuse(lw, "%s", !preds ? "a distribution predicate in an assumption is not "
+							  "supported by the analysis"
+							: "a negated distribution predicate is not supported "
+							  "by the analysis yet");
+				break;
+			}
+			if (!dist_extent(lw->cs, a->dist)) {
+				refuse(lw, "distribution %s lays out no array, so the extent it "
+					   "splits is unknown", a->dist->name);
+				break;
+			}
+			char *idx = affine_text(lw, vars, &a->f), *val = affine_text(lw, vars, &a->value);
+			if (!idx || !val || model_space_add_pred(preds, a->dist->index, idx, val) < 0)
+				refuse(lw, "out of memory");
+			free(idx);
+			free(val);
+			struct model_aff fi, fv;
+			if (!lw->reason && pos_aff(lw, &fi, &a->f, 1, 0, 0, 0) == 0) {
+				if (pos_aff(lw, &fv, &a->value, 1, 0, 0, 0) == 0 &&
+				    model_pred_set_affs(preds, preds->npreds - 1, &fi, &fv) < 0)
+					refuse(lw, "out of memory");
+				model_aff_clear(&fv);
+			}
+			model_aff_clear(&fi);
+			break;
+		}
+	}
+}
+
+/* The condition of the quantifiers Q[0..n): ranges and conditions. */
+static char *quant_cond(struct lowering *lw, struct ast_var *const *vars,
+			const struct ast_quant *const *q, int n, struct model_space *preds)
+{
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	fputs("true", t.f);
+	for (int k = 0; k < n; k++) {
+		for (int v = 0; v < q[k]->nvars; v++) {
+			const struct ast_var *var = q[k]->vars[v];
+			fputs(" and ", t.f);
+			print_affine(t.f, lw->cs, vars, var->lo_aff);
+			fprintf(t.f, " <= %s < ", var->name);
+			print_affine(t.f, lw->cs, vars, var->hi_aff);
+		}
+		if (q[k]->cond)
+			print_atoms(lw, t.f, vars, q[k]->cond->atoms, q[k]->cond->natoms, preds);
+	}
+	return text_close(&t);
+}
+
+/* The variables of Q[0..n), in order. */
+static const char **quant_vars(const struct ast_quant *const *q, int n, int *nvars)
+{
+	*nvars = 0;
+	for (int k = 0; k < n; k++)
+		*nvars += q[k]->nvars;
+	const char **names = calloc((size_t)*nvars + 1, sizeof(*names));
+	if (!names)
+		return NULL;
+	int i = 0;
+	for (int k = 0; k < n; k++)
+		for (int v = 0; v < q[k]->nvars; v++)
+			names[i++] = q[k]->vars[v]->name;
+	return names;
+}
+
+/* The positional form of the quantifiers Q[0..n): each variable's range
+ * (v - lo >= 0, hi - v - 1 >= 0) and each condition, into S. */
+static void quant_cons(struct lowering *lw, struct model_space *s, const struct ast_quant *const *q,
+		       int n)
+{
+	for (int k = 0; k < n && !lw->reason; k++) {
+		for (int v = 0; v < q[k]->nvars && !lw->reason; v++) {
+			const struct ast_var *var = q[k]->vars[v];
+			struct model_aff lo, hi;
+			if (pos_aff(lw, &lo, var->lo_aff, -1, var->index, 1, 0) < 0)
+				return;
+			if (pos_aff(lw, &hi, var->hi_aff, 1, var->index, -1, -1) < 0) {
+				model_aff_clear(&lo);
+				return;
+			}
+			if (model_cons_add(&s->cons, &s->ncons, MODEL_GE0, &lo, 0) < 0 ||
+			    model_cons_add(&s->cons, &s->ncons, MODEL_GE0, &hi, 0) < 0)
+				refuse(lw, "out of memory");
+			model_aff_clear(&lo);
+			model_aff_clear(&hi);
+		}
+		if (q[k]->cond)
+			atoms_to_cons(lw, q[k]->cond->atoms, q[k]->cond->natoms, &s->cons, &s->ncons);
+	}
+}
+
+/* Fills a space created by the model with the condition and predicates of the
+ * sums Q[0..n) (the statement's own condition is the lhs space's).  The
+ * space's variables are those of Q, after the statement's forall's when
+ * WITH_FORALL. */
+static void fill_space(struct lowering *lw, const struct ast_stmt *st, struct model_space *s,
+		       const struct ast_quant *const *q, int n, bool with_forall)
+{
+	char *cond = quant_cond(lw, st->vars, q, n, s);
+	if (!cond) {
+		refuse(lw, "out of memory");
+		return;
+	}
+	free(s->cond);
+	s->cond = cond;
+	quant_cons(lw, s, q, n);
+	int *vidx = calloc((size_t)s->nvars + 1, sizeof(*vidx));
+	int k = 0;
+	if (vidx && with_forall && st->forall)
+		for (int v = 0; v < st->forall->nvars && k < s->nvars; v++)
+			vidx[k++] = st->forall->vars[v]->index;
+	for (int j = 0; vidx && j < n; j++)
+		for (int v = 0; v < q[j]->nvars && k < s->nvars; v++)
+			vidx[k++] = q[j]->vars[v]->index;
+	if (!vidx || k != s->nvars || model_space_set_vidx(s, vidx) < 0)
+		refuse(lw, "out of memory");
+	free(vidx);
+}
+
+/* The sums around a reference: its scopes without the statement's forall. */
+static const struct ast_quant *const *sum_scopes(const struct ast_stmt *st,
+						 const struct ref_info *r, int *n)
+{
+	int skip = r->nscopes > 0 && st->forall && r->scopes[0] == st->forall;
+	*n = r->nscopes - skip;
+	return r->scopes + skip;
+}
+
+/* One unit of work per point of the sums around E (STACK[0..depth)). */
+static void add_unit(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
+		     const struct ast_quant **stack, int depth)
+{
+	int n;
+	const char **extra = quant_vars(stack, depth, &n);
+	struct model_space *s = extra ? model_add_term(ms, n, extra, NULL) : NULL;
+	free(extra);
+	if (!s) {
+		refuse(lw, "out of memory");
+		return;
+	}
+	fill_space(lw, st, s, stack, depth, true);
+}
+
+/* The work of E, as units over the sums around it (STACK[0..depth)):
+ *   terms: one unit per term of a sum, and per operand of a top-level + or -
+ *          (the paper's convention: o per element of C = sum k < o : ...);
+ *   flops: every + - * / and unary minus once per evaluation, and a sum of n
+ *          terms n additions (accumulating from zero). */
+static void add_work(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
+		     const struct ast_expr *e, const struct ast_quant **stack, int depth)
+{
+	if (lw->reason)
+		return;
+	switch (e->kind) {
+	case EXPR_SUM:
+		if (depth >= AST_MAX_DEPTH) {
+			refuse(lw, "sums nested too deeply");
+			return;
+		}
+		stack[depth] = e->quant;
+		if (lw->flops)
+			add_unit(lw, st, ms, stack, depth + 1);
+		add_work(lw, st, ms, e->lhs, stack, depth + 1);
+		return;
+	case EXPR_ADD:
+	case EXPR_SUB:
+		if (lw->flops)
+			add_unit(lw, st, ms, stack, depth);
+		add_work(lw, st, ms, e->lhs, stack, depth);
+		add_work(lw, st, ms, e->rhs, stack, depth);
+		return;
+	case EXPR_MUL:
+	case EXPR_DIV:
+	case EXPR_MOD:
+		if (!lw->flops) {
+			add_unit(lw, st, ms, stack, depth);
+			return;
+		}
+		add_unit(lw, st, ms, stack, depth);
+		add_work(lw, st, ms, e->lhs, stack, depth);
+		add_work(lw, st, ms, e->rhs, stack, depth);
+		return;
+	case EXPR_NEG:
+		if (lw->flops)
+			add_unit(lw, st, ms, stack, depth);
+		add_work(lw, st, ms, e->lhs, stack, depth);
+		return;
+	default:
+		if (!lw->flops)
+			add_unit(lw, st, ms, stack, depth);
+		return;
+	}
+}
+
+/* The subscripts of REF by position, into A. */
+static void set_subs(struct lowering *lw, struct model_access *a, const struct ref_info *ref)
+{
+	for (int d = 0; d < ref->array->rank && !lw->reason; d++) {
+		struct model_aff f;
+		if (pos_aff(lw, &f, &ref->subs[d], 1, 0, 0, 0) < 0)
+			return;
+		if (model_access_set_sub(a, ref->array->rank, d, &f) < 0)
+			refuse(lw, "out of memory");
+		model_aff_clear(&f);
+	}
+}
+
+static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
+{
+	const struct checked_spec *cs = lw->cs;
+	const struct ast_quant *forall[1] = {st->forall};
+	int nf = st->forall ? 1 : 0;
+	int nvars;
+	const char **vars = quant_vars(forall, nf, &nvars);
+	const struct ref_info *lhs = &st->refs[0];
+	char **subs = calloc((size_t)lhs->array->rank + 1, sizeof(*subs));
+	if (!vars || !subs) {
+		refuse(lw, "out of memory");
+		free(vars);
+		free(subs);
+		return;
+	}
+	for (int d = 0; d < lhs->array->rank; d++)
+		subs[d] = affine_text(lw, st->vars, &lhs->subs[d]);
+	struct model_stmt *ms = model_add_stmt(lw->m, step, nvars, vars, NULL, lhs->array->index,
+					       (const char *const *)subs);
+	for (int d = 0; d < lhs->array->rank; d++)
+		free(subs[d]);
+	free(subs);
+	free(vars);
+	if (!ms) {
+		refuse(lw, "out of memory");
+		return;
+	}
+	set_subs(lw, &ms->lhs, lhs);
+	fill_space(lw, st, &ms->lhs.space, forall, nf, false);
+
+	for (int r = 1; r < st->nrefs && !lw->reason; r++) {
+		const struct ref_info *ref = &st->refs[r];
+		int ns, nextra;
+		const struct ast_quant *const *sums = sum_scopes(st, ref, &ns);
+		const char **extra = quant_vars(sums, ns, &nextra);
+		char **rs = calloc((size_t)ref->array->rank + 1, sizeof(*rs));
+		if (!extra || !rs) {
+			refuse(lw, "out of memory");
+			free(extra);
+			free(rs);
+			return;
+		}
+		for (int d = 0; d < ref->array->rank; d++)
+			rs[d] = affine_text(lw, st->vars, &ref->subs[d]);
+		struct model_access *a = model_add_read(lw->m, ms, nextra, extra, NULL,
+							ref->array->index, (const char *const *)rs);
+		for (int d = 0; d < ref->array->rank; d++)
+			free(rs[d]);
+		free(rs);
+		free(extra);
+		if (!a) {
+			refuse(lw, "out of memory");
+			return;
+		}
+		set_subs(lw, a, ref);
+		fill_space(lw, st, &a->space, sums, ns, true);
+	}
+	if (st->work) {
+		if (st->work->kind != EXPR_INT || st->work->value < 0) {
+			refuse(lw, "a work weight other than a non-negative integer constant is not "
+				   "supported by the analysis yet");
+			return;
+		}
+		if (st->work->value > WORK_WEIGHT_MAX) {
+			refuse(lw, "work weights above 1000000000 are not supported");
+			return;
+		}
+		if (st->work->value == 0)
+			return;
+		struct model_space *s = model_add_term(ms, 0, NULL, NULL);
+		if (!s) {
+			refuse(lw, "out of memory");
+			return;
+		}
+		fill_space(lw, st, s, NULL, 0, true);
+		s->weight = (long)st->work->value;
+		return;
+	}
+	const struct ast_quant *stack[AST_MAX_DEPTH];
+	add_work(lw, st, ms, st->rhs, stack, 0);
+	/* a + b + c is three units on one space: counted once, weight 3 */
+	model_merge_terms(ms);
+	(void)cs;
+}
+
+static char *assumptions_text(struct lowering *lw)
+{
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	fputs("true", t.f);
+	print_atoms(lw, t.f, NULL, lw->cs->assumptions, lw->cs->nassumptions, NULL);
+	return text_close(&t);
+}
+
+struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, char **reason)
+{
+	struct lowering lw = {.cs = cs, .flops = work == WORK_FLOPS};
+	char *assume = assumptions_text(&lw);
+	lw.m = assume ? model_new(assume) : NULL;
+	free(assume);
+	if (!lw.m) {
+		*reason = lw.reason ? lw.reason : strdup("out of memory");
+		return NULL;
+	}
+	struct model *m = lw.m;
+	atoms_to_cons(&lw, cs->assumptions, cs->nassumptions, &m->assume, &m->nassume);
+	for (int p = 0; p < cs->nparams; p++)
+		model_add_param(m, cs->params[p]->name);
+	for (int a = 0; a < cs->naxes; a++)
+		model_add_axis(m, cs->axes[a]->name);
+	for (int d = 0; d < cs->ndists; d++) {
+		const struct affine *ext = dist_extent(cs, cs->dists[d]);
+		char *text = ext ? affine_text(&lw, NULL, ext) : strdup("0");
+		if (!text || model_add_dist(m, cs->dists[d]->name, text) < 0)
+			refuse(&lw, "out of memory");
+		free(text);
+		struct model_aff f;
+		if (!lw.reason && pos_aff(&lw, &f, ext, 1, 0, 0, 0) == 0) {
+			if (model_dist_set_extent(m, d, &f) < 0)
+				refuse(&lw, "out of memory");
+			model_aff_clear(&f);
+		}
+	}
+	for (int a = 0; a < cs->narrays && !lw.reason; a++) {
+		const struct ast_array *arr = cs->arrays[a];
+		if (arr->rank > MODEL_MAX_DIMS) {
+			refuse(&lw, "array %s has %d dimensions; the analysis handles at most %d",
+			       arr->name, arr->rank, MODEL_MAX_DIMS);
+			break;
+		}
+		char *ext[MODEL_MAX_DIMS];
+		for (int d = 0; d < arr->rank; d++)
+			ext[d] = affine_text(&lw, NULL, arr->extents[d]->aff);
+		int k = model_add_array(m, arr->name, arr->rank, (const char *const *)ext);
+		if (k < 0)
+			refuse(&lw, "out of memory");
+		for (int d = 0; d < arr->rank && !lw.reason; d++) {
+			struct model_aff f;
+			if (pos_aff(&lw, &f, arr->extents[d]->aff, 1, 0, 0, 0) < 0)
+				break;
+			if (model_array_set_extent(&m->arrays[k], d, &f) < 0)
+				refuse(&lw, "out of memory");
+			model_aff_clear(&f);
+		}
+		for (int d = 0; d < arr->rank; d++)
+			free(ext[d]);
+	}
+	for (int c = 0; c < cs->ncandidates && !lw.reason; c++) {
+		const struct candidate *cd = &cs->candidates[c];
+		int k = model_add_candidate(m, cd->name);
+		if (k < 0) {
+			refuse(&lw, "out of memory");
+			break;
+		}
+		for (int d = 0; d < cs->ndists; d++) {
+			const struct ast_dist *ad = cs->dists[d];
+			const struct ast_dkind *alt = &ad->alts[cd->choice[d]];
+			m->cands[k].named[d] = (struct dist){alt->kind, ad->axis ? ad->axis->index : -1,
+							     alt->block};
+		}
+		for (int a = 0; a < cs->narrays; a++)
+			for (int d = 0; d < cs->arrays[a]->rank; d++) {
+				const struct dim_dist *dd = &cd->arrays[a].dims[d];
+				m->cands[k].layout[a][d] = (struct dist){dd->kind, dd->axis, dd->block};
+			}
+	}
+	for (int s = 0; s < cs->nsupersteps && !lw.reason; s++) {
+		const struct ast_superstep *ss = cs->supersteps[s];
+		if (model_add_superstep(m, ss->name) < 0) {
+			refuse(&lw, "out of memory");
+			break;
+		}
+		for (int i = 0; i < ss->nstmts && !lw.reason; i++)
+			lower_stmt(&lw, s, ss->stmts[i]);
+	}
+	if (lw.reason) {
+		model_free(m);
+		*reason = lw.reason;
+		return NULL;
+	}
+	return m;
+}

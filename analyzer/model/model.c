@@ -1,0 +1,381 @@
+/* Building and freeing the polyhedral model. */
+#include "analyzer/model/model.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Grows *ARR (of *N elements of SIZE bytes) by one zeroed element; returns it. */
+static void *grow(void *arr_p, int *n, size_t size)
+{
+	void **arr = arr_p;
+	char *p = realloc(*arr, size * (size_t)(*n + 1));
+	if (!p)
+		return NULL;
+	memset(p + size * (size_t)*n, 0, size);
+	*arr = p;
+	return p + size * (size_t)(*n)++;
+}
+
+static char **strdup_array(int n, const char *const src[])
+{
+	char **dst = calloc((size_t)n + 1, sizeof(*dst));
+	if (!dst)
+		return NULL;
+	for (int i = 0; i < n; i++)
+		if (!(dst[i] = strdup(src[i])))
+			return NULL;
+	return dst;
+}
+
+static void free_array(int n, char **a)
+{
+	if (!a)
+		return;
+	for (int i = 0; i < n; i++)
+		free(a[i]);
+	free(a);
+}
+
+void model_aff_clear(struct model_aff *f)
+{
+	free(f->terms);
+	memset(f, 0, sizeof(*f));
+}
+
+int model_aff_copy(struct model_aff *dst, const struct model_aff *src)
+{
+	*dst = *src;
+	dst->terms = NULL;
+	if (src->nterms == 0)
+		return 0;
+	dst->terms = malloc(sizeof(*dst->terms) * (size_t)src->nterms);
+	if (!dst->terms) {
+		dst->nterms = 0;
+		return -1;
+	}
+	memcpy(dst->terms, src->terms, sizeof(*dst->terms) * (size_t)src->nterms);
+	return 0;
+}
+
+static void cons_free(struct model_cons *cons, int n)
+{
+	for (int i = 0; i < n; i++)
+		model_aff_clear(&cons[i].f);
+	free(cons);
+}
+
+int model_cons_add(struct model_cons **cons, int *n, enum model_cons_kind kind,
+		   const struct model_aff *f, long long divisor)
+{
+	struct model_cons *c = grow(cons, n, sizeof(**cons));
+	if (!c)
+		return -1;
+	c->kind = kind;
+	c->divisor = divisor;
+	return model_aff_copy(&c->f, f);
+}
+
+static void space_clear(struct model_space *s)
+{
+	free_array(s->nvars, s->vars);
+	free(s->vidx);
+	free(s->cond);
+	cons_free(s->cons, s->ncons);
+	for (int i = 0; i < s->npreds; i++) {
+		free(s->preds[i].index);
+		free(s->preds[i].coord);
+		model_aff_clear(&s->preds[i].index_aff);
+		model_aff_clear(&s->preds[i].coord_aff);
+	}
+	free(s->preds);
+}
+
+static void affs_free(struct model_aff *f, int n)
+{
+	for (int i = 0; f && i < n; i++)
+		model_aff_clear(&f[i]);
+	free(f);
+}
+
+static void access_clear(const struct model *m, struct model_access *a)
+{
+	space_clear(&a->space);
+	int ndims = a->array >= 0 ? m->arrays[a->array].ndims : 0;
+	free_array(ndims, a->subs);
+	affs_free(a->sub_affs, ndims);
+}
+
+void model_free(struct model *m)
+{
+	if (!m)
+		return;
+	for (int s = 0; s < m->nsteps; s++) {
+		struct model_superstep *step = &m->steps[s];
+		for (int i = 0; i < step->nstmts; i++) {
+			struct model_stmt *st = &step->stmts[i];
+			access_clear(m, &st->lhs);
+			for (int r = 0; r < st->nreads; r++)
+				access_clear(m, &st->reads[r]);
+			free(st->reads);
+			for (int k = 0; k < st->nterms; k++)
+				space_clear(&st->terms[k]);
+			free(st->terms);
+		}
+		free(step->stmts);
+		free(step->name);
+	}
+	free(m->steps);
+	for (int c = 0; c < m->ncands; c++) {
+		free(m->cands[c].name);
+		free(m->cands[c].named);
+		for (int a = 0; a < m->narrays; a++)
+			free(m->cands[c].layout[a]);
+		free(m->cands[c].layout);
+	}
+	free(m->cands);
+	for (int a = 0; a < m->narrays; a++) {
+		free(m->arrays[a].name);
+		free_array(m->arrays[a].ndims, m->arrays[a].extents);
+		affs_free(m->arrays[a].extent_affs, m->arrays[a].ndims);
+	}
+	free(m->arrays);
+	free_array(m->ndists, m->dists);
+	free_array(m->ndists, m->dist_extents);
+	affs_free(m->dist_extent_affs, m->ndists);
+	free_array(m->naxes, m->axes);
+	free_array(m->nparams, m->params);
+	free(m->assumptions);
+	cons_free(m->assume, m->nassume);
+	free(m);
+}
+
+struct model *model_new(const char *assumptions)
+{
+	struct model *m = calloc(1, sizeof(*m));
+	if (m && !(m->assumptions = strdup(assumptions ? assumptions : "true"))) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+static int add_name(char ***names, int *n, const char *name)
+{
+	char **slot = grow(names, n, sizeof(char *));
+	if (!slot || !(*slot = strdup(name)))
+		return -1;
+	return *n - 1;
+}
+
+int model_add_param(struct model *m, const char *name)
+{
+	return add_name(&m->params, &m->nparams, name);
+}
+
+int model_add_axis(struct model *m, const char *name)
+{
+	return add_name(&m->axes, &m->naxes, name);
+}
+
+int model_add_dist(struct model *m, const char *name, const char *extent)
+{
+	int n = m->ndists, k = m->ndists;
+	if (add_name(&m->dist_extents, &n, extent) < 0 ||
+	    !grow(&m->dist_extent_affs, &k, sizeof(*m->dist_extent_affs)))
+		return -1;
+	return add_name(&m->dists, &m->ndists, name);
+}
+
+int model_dist_set_extent(struct model *m, int d, const struct model_aff *f)
+{
+	if (d < 0 || d >= m->ndists)
+		return -1;
+	model_aff_clear(&m->dist_extent_affs[d]);
+	return model_aff_copy(&m->dist_extent_affs[d], f);
+}
+
+int model_add_array(struct model *m, const char *name, int ndims, const char *const extents[])
+{
+	if (ndims > MODEL_MAX_DIMS || m->ncands > 0)
+		return -1;
+	struct model_array *a = grow(&m->arrays, &m->narrays, sizeof(*a));
+	if (!a)
+		return -1;
+	a->ndims = ndims;
+	if (!(a->name = strdup(name)) || !(a->extents = strdup_array(ndims, extents)) ||
+	    !(a->extent_affs = calloc((size_t)ndims + 1, sizeof(*a->extent_affs))))
+		return -1;
+	return m->narrays - 1;
+}
+
+int model_add_candidate(struct model *m, const char *name)
+{
+	struct model_candidate *c = grow(&m->cands, &m->ncands, sizeof(*c));
+	if (!c || !(c->name = strdup(name)))
+		return -1;
+	c->named = calloc((size_t)m->ndists + 1, sizeof(*c->named));
+	c->layout = calloc((size_t)m->narrays + 1, sizeof(*c->layout));
+	if (!c->named || !c->layout)
+		return -1;
+	for (int i = 0; i < m->ndists; i++)
+		c->named[i] = (struct dist){DIST_NONE, -1, 0};
+	for (int a = 0; a < m->narrays; a++) {
+		c->layout[a] = calloc((size_t)m->arrays[a].ndims + 1, sizeof(**c->layout));
+		if (!c->layout[a])
+			return -1;
+		for (int d = 0; d < m->arrays[a].ndims; d++)
+			c->layout[a][d] = (struct dist){DIST_NONE, -1, 0};
+	}
+	return m->ncands - 1;
+}
+
+int model_add_superstep(struct model *m, const char *name)
+{
+	struct model_superstep *s = grow(&m->steps, &m->nsteps, sizeof(*s));
+	if (!s || !(s->name = strdup(name)))
+		return -1;
+	return m->nsteps - 1;
+}
+
+static int space_init(struct model_space *s, int nvars, const char *const vars[], int nextra,
+		      const char *const extra[], const char *cond)
+{
+	s->nvars = nvars + nextra;
+	s->vars = calloc((size_t)s->nvars + 1, sizeof(*s->vars));
+	if (!s->vars)
+		return -1;
+	for (int i = 0; i < s->nvars; i++)
+		if (!(s->vars[i] = strdup(i < nvars ? vars[i] : extra[i - nvars])))
+			return -1;
+	s->cond = strdup(cond ? cond : "true");
+	s->weight = 1;
+	return s->cond ? 0 : -1;
+}
+
+static int access_init(const struct model *m, struct model_access *a, int array,
+		       const char *const subs[])
+{
+	a->array = array;
+	a->subs = strdup_array(m->arrays[array].ndims, subs);
+	a->sub_affs = calloc((size_t)m->arrays[array].ndims + 1, sizeof(*a->sub_affs));
+	return a->subs && a->sub_affs ? 0 : -1;
+}
+
+struct model_stmt *model_add_stmt(struct model *m, int step, int nvars, const char *const vars[],
+				  const char *cond, int array, const char *const subs[])
+{
+	struct model_superstep *s = &m->steps[step];
+	struct model_stmt *st = grow(&s->stmts, &s->nstmts, sizeof(*st));
+	if (!st)
+		return NULL;
+	st->lhs.array = -1;
+	if (space_init(&st->lhs.space, nvars, vars, 0, NULL, cond) < 0 ||
+	    access_init(m, &st->lhs, array, subs) < 0)
+		return NULL;
+	return st;
+}
+
+struct model_access *model_add_read(struct model *m, struct model_stmt *st, int nextra,
+				    const char *const extra[], const char *cond, int array,
+				    const char *const subs[])
+{
+	struct model_access *a = grow(&st->reads, &st->nreads, sizeof(*a));
+	if (!a)
+		return NULL;
+	a->array = -1;
+	if (space_init(&a->space, st->lhs.space.nvars, (const char *const *)st->lhs.space.vars,
+		       nextra, extra, cond) < 0 ||
+	    access_init(m, a, array, subs) < 0)
+		return NULL;
+	return a;
+}
+
+struct model_space *model_add_term(struct model_stmt *st, int nextra, const char *const extra[],
+				   const char *cond)
+{
+	struct model_space *s = grow(&st->terms, &st->nterms, sizeof(*s));
+	if (!s || space_init(s, st->lhs.space.nvars, (const char *const *)st->lhs.space.vars,
+			     nextra, extra, cond) < 0)
+		return NULL;
+	return s;
+}
+
+int model_space_add_pred(struct model_space *s, int dist, const char *index, const char *coord)
+{
+	struct model_pred *p = grow(&s->preds, &s->npreds, sizeof(*p));
+	if (!p)
+		return -1;
+	p->dist = dist;
+	if (!(p->index = strdup(index)) || !(p->coord = strdup(coord)))
+		return -1;
+	return 0;
+}
+
+int model_space_set_vidx(struct model_space *s, const int vidx[])
+{
+	free(s->vidx);
+	s->vidx = malloc(sizeof(*s->vidx) * (size_t)(s->nvars + 1));
+	if (!s->vidx)
+		return -1;
+	memcpy(s->vidx, vidx, sizeof(*s->vidx) * (size_t)s->nvars);
+	return 0;
+}
+
+int model_pred_set_affs(struct model_space *s, int k, const struct model_aff *index,
+			const struct model_aff *coord)
+{
+	struct model_pred *p = &s->preds[k];
+	model_aff_clear(&p->index_aff);
+	model_aff_clear(&p->coord_aff);
+	return model_aff_copy(&p->index_aff, index) | model_aff_copy(&p->coord_aff, coord);
+}
+
+int model_access_set_sub(struct model_access *a, int ndims, int d, const struct model_aff *f)
+{
+	if (d < 0 || d >= ndims)
+		return -1;
+	model_aff_clear(&a->sub_affs[d]);
+	return model_aff_copy(&a->sub_affs[d], f);
+}
+
+int model_array_set_extent(struct model_array *a, int d, const struct model_aff *f)
+{
+	if (d < 0 || d >= a->ndims)
+		return -1;
+	model_aff_clear(&a->extent_affs[d]);
+	return model_aff_copy(&a->extent_affs[d], f);
+}
+
+static bool same_space(const struct model_space *a, const struct model_space *b)
+{
+	if (a->nvars != b->nvars || a->npreds != b->npreds || strcmp(a->cond, b->cond) != 0)
+		return false;
+	for (int i = 0; i < a->nvars; i++)
+		if (strcmp(a->vars[i], b->vars[i]) != 0)
+			return false;
+	for (int i = 0; i < a->npreds; i++)
+		if (a->preds[i].dist != b->preds[i].dist ||
+		    strcmp(a->preds[i].index, b->preds[i].index) != 0 ||
+		    strcmp(a->preds[i].coord, b->preds[i].coord) != 0)
+			return false;
+	return true;
+}
+
+void model_merge_terms(struct model_stmt *st)
+{
+	int n = 0;
+	for (int k = 0; k < st->nterms; k++) {
+		int same = -1;
+		for (int i = 0; i < n && same < 0; i++)
+			if (same_space(&st->terms[i], &st->terms[k]))
+				same = i;
+		if (same >= 0) {
+			st->terms[same].weight += st->terms[k].weight;
+			space_clear(&st->terms[k]);
+		} else {
+			st->terms[n++] = st->terms[k];
+		}
+	}
+	st->nterms = n;
+}

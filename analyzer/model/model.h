@@ -1,0 +1,182 @@
+/* The polyhedral model of a checked specification: what the cost analysis reads.
+ *
+ * Lowered from the checked AST (analyzer/model/lower.c) by position (struct
+ * model_aff, struct model_cons): every affine form is a constant and
+ * coefficients of parameters, axes and variables known by their index, never
+ * by name.  The relations built from these (relations.c, symbolic.c) cannot
+ * be confused by any name a user chooses.  The same forms are also kept as
+ * text (the char * fields) for people: messages and reports quote them, and
+ * nothing parses them.
+ *
+ * Distribution predicates (`d2(k) == v`) stay symbolic here because the
+ * distribution they name differs from one candidate to the next. */
+#ifndef BSPCOST_MODEL_H
+#define BSPCOST_MODEL_H
+
+#include "distributions/dist.h"
+
+/* The most dimensions an array may have (the checker enforces it). */
+#define MODEL_MAX_DIMS 8
+
+/* What a term of a positional affine form multiplies. */
+enum model_sym {
+	MODEL_PARAM,       /* size parameter number index (model.params) */
+	MODEL_AXIS,        /* the size of grid axis number index (model.axes) */
+	MODEL_VAR,         /* variable number index of the statement (see model_space.vidx) */
+};
+
+struct model_term {
+	enum model_sym kind;
+	int index;
+	long long coef;    /* never 0 */
+};
+
+/* constant + sum of coef * symbol, by position. */
+struct model_aff {
+	long long constant;
+	int nterms;
+	struct model_term *terms;
+};
+
+enum model_cons_kind {
+	MODEL_GE0,         /* f >= 0 */
+	MODEL_EQ0,         /* f == 0 */
+	MODEL_NE0,         /* f != 0 */
+	MODEL_DIVIDES,     /* divisor divides f (divisor a positive constant) */
+};
+
+/* One constraint of a space, by position. */
+struct model_cons {
+	enum model_cons_kind kind;
+	struct model_aff f;
+	long long divisor;
+};
+
+/* owner_dist(index) == coord, for the named distribution `dist`. */
+struct model_pred {
+	int dist;          /* index into model.dists */
+	char *index;       /* as text, for people */
+	char *coord;       /* as text, for people */
+	struct model_aff index_aff, coord_aff;
+};
+
+/* An iteration space: integer variables and the condition they satisfy. */
+struct model_space {
+	int nvars;
+	char **vars;
+	/* the statement's number of each variable (MODEL_VAR index): the forall's
+	 * variables come first, in the same order in every space of a statement */
+	int *vidx;
+	char *cond;        /* as text, for people; "true" when unconstrained */
+	int ncons;
+	struct model_cons *cons;   /* cond by position: ranges and conditions */
+	int npreds;
+	struct model_pred *preds;
+	long weight;       /* a term of work: units per point (1 for other spaces) */
+};
+
+/* One array element named by an instance of a space: array[subs[0]]...[subs[n-1]]. */
+struct model_access {
+	int array;
+	struct model_space space;
+	char **subs;       /* one text per dimension of the array, for people */
+	struct model_aff *sub_affs;   /* the same by position */
+};
+
+/* forall space : lhs = f(reads...).  The lhs space is the forall; each read's
+ * space is the forall's variables followed by those of the sums around it. */
+struct model_stmt {
+	struct model_access lhs;
+	int nreads;
+	struct model_access *reads;
+	/* The work of one instance: one unit per point of each space (one space per
+	 * term of a sum, following the paper: o per element of C = sum k < o : ...). */
+	int nterms;
+	struct model_space *terms;
+};
+
+struct model_superstep {
+	char *name;
+	int nstmts;
+	struct model_stmt *stmts;
+};
+
+struct model_array {
+	char *name;
+	int ndims;
+	char **extents;    /* as text over the parameters and grid axes, for people */
+	struct model_aff *extent_affs;   /* the same by position */
+};
+
+/* One candidate: a distribution for each named distribution and for each dimension
+ * of each array. */
+struct model_candidate {
+	char *name;
+	struct dist *named;     /* [model.ndists] */
+	struct dist **layout;   /* [model.narrays][array.ndims] */
+};
+
+struct model {
+	int nparams;
+	char **params;          /* size parameters */
+	int naxes;
+	char **axes;            /* grid axis names, also symbolic axis sizes */
+	char *assumptions;      /* as text, for people ("true" if none) */
+	int nassume;
+	struct model_cons *assume;  /* the same by position (symbolic divisors left out) */
+	int ndists;
+	char **dists;           /* names of the named distributions */
+	char **dist_extents;    /* the extent of the dimensions each one spreads */
+	struct model_aff *dist_extent_affs;   /* the same by position */
+	int narrays;
+	struct model_array *arrays;
+	int ncands;
+	struct model_candidate *cands;
+	int nsteps;
+	struct model_superstep *steps;
+};
+
+void model_free(struct model *m);
+
+/* Building a model (the lowering and the tests use these).  Every string is
+ * copied.  Functions returning an index return -1 when out of memory. */
+struct model *model_new(const char *assumptions);
+int model_add_param(struct model *m, const char *name);
+int model_add_axis(struct model *m, const char *name);
+int model_add_dist(struct model *m, const char *name, const char *extent);
+int model_add_array(struct model *m, const char *name, int ndims, const char *const extents[]);
+/* A candidate whose dimensions are all DIST_NONE until set. */
+int model_add_candidate(struct model *m, const char *name);
+int model_add_superstep(struct model *m, const char *name);
+/* A statement `forall vars | cond : array[subs] = ...` in superstep STEP. */
+struct model_stmt *model_add_stmt(struct model *m, int step, int nvars, const char *const vars[],
+				  const char *cond, int array, const char *const subs[]);
+/* A read of array[subs] inside sums over EXTRA variables with condition COND. */
+struct model_access *model_add_read(struct model *m, struct model_stmt *st, int nextra,
+				    const char *const extra[], const char *cond, int array,
+				    const char *const subs[]);
+/* One term of work over the statement's variables and EXTRA ones with COND. */
+struct model_space *model_add_term(struct model_stmt *st, int nextra, const char *const extra[],
+				   const char *cond);
+/* Merges the terms of ST that are the same space into one, their weights added,
+ * so that each space is counted once. */
+void model_merge_terms(struct model_stmt *st);
+int model_space_add_pred(struct model_space *s, int dist, const char *index, const char *coord);
+
+/* The positional forms.  Each copies what it is given and returns 0, or -1 when
+ * out of memory. */
+int model_aff_copy(struct model_aff *dst, const struct model_aff *src);
+void model_aff_clear(struct model_aff *f);
+/* Appends a constraint (F copied) to *CONS of *N. */
+int model_cons_add(struct model_cons **cons, int *n, enum model_cons_kind kind,
+		   const struct model_aff *f, long long divisor);
+/* The statement variable numbers of S's variables (S->nvars of them). */
+int model_space_set_vidx(struct model_space *s, const int vidx[]);
+/* Sets the positional form of predicate K of S, of subscript D of access A, of
+ * extent D of array A. */
+int model_pred_set_affs(struct model_space *s, int k, const struct model_aff *index,
+			const struct model_aff *coord);
+int model_access_set_sub(struct model_access *a, int ndims, int d, const struct model_aff *f);
+int model_array_set_extent(struct model_array *a, int d, const struct model_aff *f);
+int model_dist_set_extent(struct model *m, int d, const struct model_aff *f);
+#endif

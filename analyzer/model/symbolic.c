@@ -1,0 +1,1589 @@
+/* Relations on a symbolic grid (see symbolic.h for the idea and its limits),
+ * built by position.
+ *
+ * Why this file is long: digits, carries, conditions and predicates are one
+ * construction over one state (struct sym and the relation being built);
+ * the concrete and every-value grids, simpler, are relations.c.
+ *
+ * For each relation (a read, a term of work, an array's ownership) every variable
+ * gets at most one decomposition: the distribution of a distributed dimension it
+ * subscripts (in the left-hand side, in the read array) or of a distribution
+ * predicate it is the index of.  Its digits replace it; conditions on it become
+ * conditions on the digits; a subscript v + c becomes digits with a carry.  A
+ * read is the composition of its instances { [q] -> [digits] } with the element
+ * each instance reads { [digits] -> [element digits] }.
+ *
+ * Everything is an ISL set built by position.  A relation under construction
+ * (struct rel) is a set on the parameters [size parameters, axes, block
+ * lengths] and the dimensions [its tuple, then existential digits]; both lists
+ * grow as digits and block lengths are met, and every constraint is a linear
+ * form (struct lin) over those positions, turned into an isl_aff on the
+ * relation's current space.  No name is read: the user's names are only the
+ * parameters' ids, and a block length gets a name no other parameter has. */
+#define _GNU_SOURCE /* asprintf, vasprintf */
+#include "analyzer/model/symbolic.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/constraint.h>
+#include <isl/id.h>
+#include <isl/local_space.h>
+#include <isl/map.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+/* The most terms a linear form of the construction may have. */
+#define LIN_MAX 64
+
+/* A linear form: constant + sum of coef * (parameter or dimension). */
+struct lin_term {
+	bool dim;         /* a dimension of the relation, else a parameter */
+	int index;        /* params: size parameters, axes, block lengths */
+	long long coef;
+};
+struct lin {
+	long long constant;
+	int n;
+	struct lin_term t[LIN_MAX];
+};
+
+/* How one variable is written: plain (kind DIST_NONE) or as digits of dist d
+ * over a dimension of extent EXTENT (EXTENT_TEXT for messages). */
+struct decomp {
+	struct dist d;
+	const struct model_aff *extent;
+	const char *extent_text;
+};
+
+/* A relation under construction: a set on [params] -> [dims]. */
+struct rel {
+	isl_set *set;
+	int nparams;      /* the parameters it has: sizes, axes, then block lengths */
+	int ndims;
+};
+
+/* The working state of one relation. */
+struct sym {
+	isl_ctx *ctx;
+	const struct model *m;
+	const struct model_candidate *c;
+	struct symbolic_info *info;
+	int status;         /* 0, 1 refused, -1 failed */
+	char *reason;
+	const struct model_space *space;   /* the current variables */
+	struct decomp *dec; /* [nvars] */
+	int *first;         /* [nvars] the dimension of each variable's first digit */
+	struct rel *r;      /* the relation the constraints go to */
+};
+
+/* Array element structure in one step: per dimension, the decomposition used. */
+struct elem_shape {
+	bool set;
+	struct decomp dim[MODEL_MAX_DIMS];
+};
+
+static void sym_stop(struct sym *s, int status, const char *fmt, ...)
+{
+	if (s->status != 0)
+		return;
+	s->status = status;
+	va_list ap;
+	va_start(ap, fmt);
+	if (vasprintf(&s->reason, fmt, ap) < 0)
+		s->reason = NULL;
+	va_end(ap);
+}
+
+static int nvars(const struct sym *s)
+{
+	return s->space->nvars;
+}
+
+static const char *var_name(const struct sym *s, int v)
+{
+	return s->space->vars[v];
+}
+
+static bool same_aff(const struct model_aff *a, const struct model_aff *b)
+{
+	if (a->constant != b->constant || a->nterms != b->nterms)
+		return false;
+	for (int i = 0; i < a->nterms; i++)
+		if (a->terms[i].kind != b->terms[i].kind || a->terms[i].index != b->terms[i].index ||
+		    a->terms[i].coef != b->terms[i].coef)
+			return false;
+	return true;
+}
+
+static bool same_decomp(const struct decomp *a, const struct decomp *b)
+{
+	if (a->d.kind != b->d.kind)
+		return false;
+	if (a->d.kind == DIST_NONE)
+		return true;
+	return a->d.axis == b->d.axis && a->d.block == b->d.block &&
+	       same_aff(a->extent, b->extent);
+}
+
+static const char *kind_name(const struct dist *d)
+{
+	return dist_ops(d->kind)->name;
+}
+
+/* ---- linear forms -------------------------------------------------------- */
+
+static void lin_add(struct sym *s, struct lin *l, bool dim, int index, long long coef)
+{
+	if (coef == 0)
+		return;
+	for (int i = 0; i < l->n; i++)
+		if (l->t[i].dim == dim && l->t[i].index == index) {
+			if (__builtin_add_overflow(l->t[i].coef, coef, &l->t[i].coef))
+				sym_stop(s, 1, "a coefficient does not fit in 64 bits");
+			return;
+		}
+	if (l->n == LIN_MAX) {
+		sym_stop(s, 1, "an affine expression has more than %d terms", LIN_MAX);
+		return;
+	}
+	l->t[l->n++] = (struct lin_term){dim, index, coef};
+}
+
+static struct lin lin_const(long long c)
+{
+	struct lin l;
+	l.constant = c;
+	l.n = 0;
+	return l;
+}
+
+static struct lin lin_dim(int d)
+{
+	struct lin l = lin_const(0);
+	l.t[l.n++] = (struct lin_term){true, d, 1};
+	return l;
+}
+
+static struct lin lin_par(int p)
+{
+	struct lin l = lin_const(0);
+	l.t[l.n++] = (struct lin_term){false, p, 1};
+	return l;
+}
+
+/* A + k*B */
+static struct lin lin_comb(struct sym *s, const struct lin *a, long long k, const struct lin *b)
+{
+	struct lin r = *a;
+	long long kc;
+	if (__builtin_mul_overflow(k, b->constant, &kc) ||
+	    __builtin_add_overflow(r.constant, kc, &r.constant))
+		sym_stop(s, 1, "a constant does not fit in 64 bits");
+	for (int i = 0; i < b->n; i++) {
+		long long c;
+		if (__builtin_mul_overflow(k, b->t[i].coef, &c))
+			sym_stop(s, 1, "a coefficient does not fit in 64 bits");
+		lin_add(s, &r, b->t[i].dim, b->t[i].index, c);
+	}
+	return r;
+}
+
+static struct lin lin_plus(struct sym *s, const struct lin *a, long long c)
+{
+	struct lin k = lin_const(c);
+	return lin_comb(s, a, 1, &k);
+}
+
+/* The parameter position of axis A. */
+static int axis_par(const struct sym *s, int a)
+{
+	return s->m->nparams + a;
+}
+
+/* A model form over parameters and axes (no variable) as a lin. */
+static struct lin lin_of_params(struct sym *s, const struct model_aff *a)
+{
+	struct lin l = lin_const(a->constant);
+	for (int i = 0; i < a->nterms; i++) {
+		const struct model_term *t = &a->terms[i];
+		if (t->kind == MODEL_VAR) {
+			sym_stop(s, -1, "internal: a variable in a parameter expression");
+			continue;
+		}
+		lin_add(s, &l, false, t->kind == MODEL_PARAM ? t->index : axis_par(s, t->index),
+			t->coef);
+	}
+	return l;
+}
+
+/* The position, in the current space, of the variable with statement number
+ * IDX; -1 if none. */
+static int var_of(const struct sym *s, int idx)
+{
+	for (int v = 0; v < nvars(s); v++)
+		if (s->space->vidx[v] == idx)
+			return v;
+	return -1;
+}
+
+/* A form of the model as coefficients of the current variables (VAR, indexed
+ * by variable), parameters and axes (PAR) and a constant. */
+struct vform {
+	long long constant;
+	long long var[LIN_MAX];
+	struct lin par;   /* parameters and axes only */
+	int nvars;
+};
+
+static int vform_of(struct sym *s, const struct model_aff *a, struct vform *out)
+{
+	memset(out->var, 0, sizeof(out->var));
+	out->nvars = nvars(s);
+	if (out->nvars > LIN_MAX) {
+		sym_stop(s, 1, "a statement has more than %d variables", LIN_MAX);
+		return -1;
+	}
+	out->constant = a->constant;
+	out->par = lin_const(0);
+	for (int i = 0; i < a->nterms; i++) {
+		const struct model_term *t = &a->terms[i];
+		if (t->kind != MODEL_VAR) {
+			lin_add(s, &out->par, false,
+				t->kind == MODEL_PARAM ? t->index : axis_par(s, t->index), t->coef);
+			continue;
+		}
+		int v = var_of(s, t->index);
+		if (v < 0) {
+			sym_stop(s, -1, "internal: a variable outside its space");
+			return -1;
+		}
+		out->var[v] += t->coef;
+	}
+	return s->status ? -1 : 0;
+}
+
+/* The single variable of F (coefficient 1) with no parameters: F = var + *c.
+ * Returns the variable, -2 for a constant, -1 otherwise. */
+static int vform_var_plus_const(const struct vform *f, long long *c)
+{
+	int var = -2;
+	if (f->par.n)
+		return -1;
+	for (int v = 0; v < f->nvars; v++) {
+		if (!f->var[v])
+			continue;
+		if (f->var[v] != 1 || var != -2)
+			return -1;
+		var = v;
+	}
+	*c = f->constant;
+	return var;
+}
+
+/* ---- relations under construction --------------------------------------- */
+
+static int npar_fixed(const struct sym *s)
+{
+	return s->m->nparams + s->m->naxes;
+}
+
+/* The name of block length L: a readable one when the extent is one
+ * parameter (m over M is m__M), made unique among every parameter. */
+static isl_id *local_id(const struct sym *s, int l)
+{
+	return isl_id_alloc(s->ctx, s->info->locals[l].name, NULL);
+}
+
+/* Gives R every block length known so far. */
+static void rel_sync(struct sym *s, struct rel *r)
+{
+	int want = npar_fixed(s) + s->info->nlocals;
+	if (r->nparams >= want || !r->set)
+		return;
+	int n = want - r->nparams;
+	r->set = isl_set_add_dims(r->set, isl_dim_param, (unsigned)n);
+	for (int l = r->nparams - npar_fixed(s); l < s->info->nlocals && r->set; l++)
+		r->set = isl_set_set_dim_id(r->set, isl_dim_param, (unsigned)(npar_fixed(s) + l),
+					    local_id(s, l));
+	r->nparams = want;
+	if (!r->set)
+		sym_stop(s, -1, "ISL failed adding a block length");
+}
+
+static void rel_init(struct sym *s, struct rel *r, int ndims)
+{
+	isl_space *p = model_param_space(s->ctx, s->m, true);
+	r->set = isl_set_universe(isl_space_add_dims(isl_space_set_from_params(p), isl_dim_set,
+						     (unsigned)ndims));
+	r->nparams = npar_fixed(s);
+	r->ndims = ndims;
+	if (!r->set)
+		sym_stop(s, -1, "ISL failed creating a relation");
+	rel_sync(s, r);
+}
+
+/* Adds N dimensions to R; returns the first. */
+static int rel_add_dims(struct sym *s, struct rel *r, int n)
+{
+	int first = r->ndims;
+	if (r->set)
+		r->set = isl_set_add_dims(r->set, isl_dim_set, (unsigned)n);
+	if (!r->set)
+		sym_stop(s, -1, "ISL failed adding dimensions");
+	r->ndims += n;
+	return first;
+}
+
+/* L as an affine form on R's space. */
+static __isl_give isl_aff *rel_aff(struct sym *s, struct rel *r, const struct lin *l)
+{
+	rel_sync(s, r);
+	if (!r->set)
+		return NULL;
+	isl_aff *a = isl_aff_zero_on_domain(isl_local_space_from_space(isl_set_get_space(r->set)));
+	a = isl_aff_set_constant_val(a, isl_val_int_from_si(s->ctx, 0));
+	for (int i = 0; i < l->n && a; i++) {
+		const struct lin_term *t = &l->t[i];
+		isl_val *v = isl_val_int_from_si(s->ctx, (long)t->coef);
+		a = isl_aff_set_coefficient_val(a, t->dim ? isl_dim_in : isl_dim_param,
+						t->index, v);
+	}
+	if (a)
+		a = isl_aff_add_constant_val(a, isl_val_int_from_si(s->ctx, (long)l->constant));
+	return a;
+}
+
+/* The set where L >= 0 (or L = 0 when EQ), on R's space. */
+static __isl_give isl_set *lin_set(struct sym *s, struct rel *r, const struct lin *l, bool eq)
+{
+	isl_aff *a = rel_aff(s, r, l);
+	if (!a)
+		return NULL;
+	if (eq)
+		return isl_set_from_basic_set(isl_aff_zero_basic_set(a));
+	isl_aff *z = isl_aff_zero_on_domain(isl_local_space_from_space(isl_aff_get_domain_space(a)));
+	return isl_aff_ge_set(a, z);
+}
+
+/* A conjunction of constraints being written, to be added to a relation or
+ * to be one case of a disjunction. */
+struct conj {
+	isl_set *set;
+};
+
+static void conj_init(struct sym *s, struct conj *c)
+{
+	rel_sync(s, s->r);
+	c->set = s->r->set ? isl_set_universe(isl_set_get_space(s->r->set)) : NULL;
+}
+
+/* C and L >= 0 (EQ: L = 0). */
+static void conj_add(struct sym *s, struct conj *c, const struct lin *l, bool eq)
+{
+	if (!c->set)
+		return;
+	isl_set *piece = lin_set(s, s->r, l, eq);
+	/* a block length met while writing L is a parameter C lacks */
+	c->set = isl_set_intersect(isl_set_align_params(c->set, isl_set_get_space(s->r->set)), piece);
+}
+
+/* A >= B (A - B >= 0) */
+static void conj_ge(struct sym *s, struct conj *c, const struct lin *a, const struct lin *b)
+{
+	struct lin d = lin_comb(s, a, -1, b);
+	conj_add(s, c, &d, false);
+}
+
+static void conj_eq(struct sym *s, struct conj *c, const struct lin *a, const struct lin *b)
+{
+	struct lin d = lin_comb(s, a, -1, b);
+	conj_add(s, c, &d, true);
+}
+
+/* A < B (B - A - 1 >= 0) */
+static void conj_lt(struct sym *s, struct conj *c, const struct lin *a, const struct lin *b)
+{
+	struct lin d = lin_comb(s, b, -1, a);
+	d = lin_plus(s, &d, -1);
+	conj_add(s, c, &d, false);
+}
+
+/* C is false. */
+static void conj_false(struct conj *c)
+{
+	if (!c->set)
+		return;
+	isl_space *sp = isl_set_get_space(c->set);
+	isl_set_free(c->set);
+	c->set = isl_set_empty(sp);
+}
+
+/* Adds C (taken) to the relation. */
+static void rel_and(struct sym *s, struct conj *c)
+{
+	struct rel *r = s->r;
+	rel_sync(s, r);
+	if (!c->set || !r->set) {
+		isl_set_free(c->set);
+		c->set = NULL;
+		r->set = isl_set_free(r->set);
+		sym_stop(s, -1, "ISL failed building a relation");
+		return;
+	}
+	r->set = isl_set_intersect(r->set, isl_set_align_params(c->set, isl_set_get_space(r->set)));
+	c->set = NULL;
+}
+
+/* One case of a disjunction: OR |= C (C taken). */
+static void conj_or(struct sym *s, struct conj *or, struct conj *c)
+{
+	if (!or->set || !c->set) {
+		isl_set_free(or->set);
+		isl_set_free(c->set);
+		or->set = c->set = NULL;
+		sym_stop(s, -1, "ISL failed building a relation");
+		return;
+	}
+	rel_sync(s, s->r);
+	isl_space *sp = isl_set_get_space(s->r->set);
+	or->set = isl_set_union(isl_set_align_params(or->set, isl_space_copy(sp)),
+				isl_set_align_params(c->set, sp));
+	c->set = NULL;
+}
+
+/* An empty disjunction, to be grown by conj_or. */
+static void disj_init(struct sym *s, struct conj *c)
+{
+	rel_sync(s, s->r);
+	c->set = s->r->set ? isl_set_empty(isl_set_get_space(s->r->set)) : NULL;
+}
+
+/* ---- decompositions ------------------------------------------------------ */
+
+static void assign(struct sym *s, int v, const struct decomp *want, const char *where)
+{
+	struct decomp *have = &s->dec[v];
+	if (have->d.kind == DIST_NONE) {
+		*have = *want;
+		return;
+	}
+	if (!same_decomp(have, want))
+		sym_stop(s, 1,
+			 "%s is split both %s over %s (extent %s) and %s over %s (extent %s)%s in one "
+			 "relation, which has no affine form over a symbolic grid",
+			 var_name(s, v), kind_name(&have->d), s->m->axes[have->d.axis],
+			 have->extent_text, kind_name(&want->d), s->m->axes[want->d.axis],
+			 want->extent_text, where);
+}
+
+/* SUB as variable + *C: the variable, -2 for a constant, -1 for anything else,
+ * -3 when SUB could not be read (the state says why). */
+static int sub_var_plus_const(struct sym *s, const struct model_aff *sub, long long *c)
+{
+	struct vform f;
+	if (vform_of(s, sub, &f) < 0)
+		return -3;
+	return vform_var_plus_const(&f, c);
+}
+
+/* Assigns the decomposition a distributed dimension imposes on its subscript
+ * (SUB, SUB_TEXT for messages). */
+static void assign_from_sub(struct sym *s, const struct model_aff *sub, const char *sub_text,
+			    const struct decomp *d, const char *array)
+{
+	if (d->d.kind == DIST_NONE || s->status)
+		return;
+	long long c = 0;
+	int v = sub_var_plus_const(s, sub, &c);
+	if (v == -3)
+		return;
+	if (v == -1) {
+		sym_stop(s, 1,
+			 "the subscript '%s' of %s is not a variable plus a constant in a "
+			 "distributed dimension",
+			 sub_text, array);
+		return;
+	}
+	if (v >= 0) {
+		char *where = NULL;
+		if (asprintf(&where, " (in %s)", array) < 0) {
+			sym_stop(s, -1, "out of memory");
+			return;
+		}
+		assign(s, v, d, where);
+		free(where);
+	}
+}
+
+static struct decomp layout_decomp(const struct sym *s, int array, int d)
+{
+	const struct model_array *arr = &s->m->arrays[array];
+	return (struct decomp){s->c->layout[array][d], &arr->extent_affs[d], arr->extents[d]};
+}
+
+static struct decomp pred_decomp(const struct sym *s, int dist)
+{
+	return (struct decomp){s->c->named[dist], &s->m->dist_extent_affs[dist],
+			       s->m->dist_extents[dist]};
+}
+
+/* ---- digits ------------------------------------------------------------- */
+
+static bool name_taken(const struct sym *s, const char *name)
+{
+	for (int p = 0; p < s->m->nparams; p++)
+		if (strcmp(s->m->params[p], name) == 0)
+			return true;
+	for (int a = 0; a < s->m->naxes; a++)
+		if (strcmp(s->m->axes[a], name) == 0)
+			return true;
+	for (int l = 0; l < s->info->nlocals; l++)
+		if (strcmp(s->info->locals[l].name, name) == 0)
+			return true;
+	/* the cost's own symbols */
+	return strcmp(name, "g") == 0 || strcmp(name, "l") == 0;
+}
+
+/* The block length (a parameter) of EXTENT over AXIS in blocks of BLOCK: its
+ * index in info->locals, created if new; -1 on failure. */
+static int local_param(struct sym *s, const struct decomp *d, long block)
+{
+	struct symbolic_info *info = s->info;
+	int axis = d->d.axis;
+	for (int l = 0; l < info->nlocals; l++)
+		if (info->locals[l].axis == axis && info->locals[l].block == block &&
+		    same_aff(&info->locals[l].extent_aff, d->extent))
+			return l;
+	struct local_param *p = realloc(info->locals, sizeof(*p) * (size_t)(info->nlocals + 1));
+	if (!p) {
+		sym_stop(s, -1, "out of memory");
+		return -1;
+	}
+	info->locals = p;
+	p = &info->locals[info->nlocals];
+	memset(p, 0, sizeof(*p));
+	/* A readable name when the extent is one parameter: m over M is m__M;
+	 * otherwise L__k.  A suffix makes it differ from every other parameter. */
+	const struct model_aff *x = d->extent;
+	bool one = x->constant == 0 && x->nterms == 1 && x->terms[0].coef == 1 &&
+		   x->terms[0].kind != MODEL_VAR;
+	const char *xname = !one ? NULL
+			    : x->terms[0].kind == MODEL_PARAM ? s->m->params[x->terms[0].index]
+							      : s->m->axes[x->terms[0].index];
+	char *base = NULL;
+	int r;
+	if (xname && block == 1)
+		r = asprintf(&base, "%s__%s", xname, s->m->axes[axis]);
+	else if (xname)
+		r = asprintf(&base, "%s__%ld%s", xname, block, s->m->axes[axis]);
+	else
+		r = asprintf(&base, "L__%d", info->nlocals);
+	char *name = r < 0 ? NULL : strdup(base);
+	for (int k = 2; name && name_taken(s, name); k++) {
+		free(name);
+		if (asprintf(&name, "%s_%d", base, k) < 0)
+			name = NULL;
+	}
+	free(base);
+	p->name = name;
+	p->extent = strdup(d->extent_text);
+	p->axis = axis;
+	p->block = block;
+	if (!p->name || !p->extent || model_aff_copy(&p->extent_aff, x) < 0) {
+		free(p->name);
+		free(p->extent);
+		sym_stop(s, -1, "out of memory");
+		return -1;
+	}
+	return info->nlocals++;
+}
+
+/* The size of digit K of decomposition D as a linear form over the
+ * parameters, and its text in *TEXT for the assumptions (a static or
+ * model-owned string, or BUF). */
+static struct lin digit_size(struct sym *s, const struct decomp *d, int k, const char **text,
+			     char buf[32])
+{
+	const struct digits *dg = &dist_ops(d->d.kind)->digits;
+	switch (dg->size[k]) {
+	case DIGIT_AXIS:
+		*text = s->m->axes[d->d.axis];
+		return lin_par(axis_par(s, d->d.axis));
+	case DIGIT_LOCAL: {
+		long b = d->d.kind == DIST_BLOCK_CYCLIC ? d->d.block : 1;
+		int l = local_param(s, d, b);
+		*text = l < 0 ? "0" : s->info->locals[l].name;
+		return l < 0 ? lin_const(0) : lin_par(npar_fixed(s) + l);
+	}
+	case DIGIT_BLOCK:
+		snprintf(buf, 32, "%ld", d->d.block);
+		*text = buf;
+		return lin_const(d->d.block);
+	case DIGIT_EXTENT:
+		*text = d->extent_text;
+		return lin_of_params(s, d->extent);
+	}
+	*text = "0";
+	return lin_const(0);
+}
+
+static int ndigits(const struct decomp *d)
+{
+	return d->d.kind == DIST_NONE ? 1 : dist_ops(d->d.kind)->digits.n;
+}
+
+/* Digit K of variable V: a dimension of the current relation. */
+static struct lin digit(const struct sym *s, int v, int k)
+{
+	return lin_dim(s->first[v] + k);
+}
+
+/* The dimensions of the digits of the current variables, from FIRST on. */
+static int layout_digits(struct sym *s, int first)
+{
+	for (int v = 0; v < nvars(s); v++) {
+		s->first[v] = first;
+		first += ndigits(&s->dec[v]);
+	}
+	return first;
+}
+
+static void add_assumption(struct sym *s, const char *fmt, ...)
+{
+	char *a;
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vasprintf(&a, fmt, ap);
+	va_end(ap);
+	if (r < 0) {
+		sym_stop(s, -1, "out of memory");
+		return;
+	}
+	struct symbolic_info *info = s->info;
+	for (int i = 0; i < info->nassumptions; i++)
+		if (strcmp(info->assumptions[i], a) == 0) {
+			free(a);
+			return;
+		}
+	char **p = realloc(info->assumptions, sizeof(*p) * (size_t)(info->nassumptions + 1));
+	if (!p) {
+		free(a);
+		sym_stop(s, -1, "out of memory");
+		return;
+	}
+	info->assumptions = p;
+	p[info->nassumptions++] = a;
+}
+
+/* The offset C fits in a digit of SIZE: C <= SIZE (every size is at least 1,
+ * so C <= 1 goes without saying). */
+static void assume_at_most(struct sym *s, long long c, const char *size)
+{
+	if (c > 1)
+		add_assumption(s, "%lld <= %s", c, size);
+}
+
+/* C < SIZE, recorded unless C < 1. */
+static void assume_below(struct sym *s, long long c, const char *size)
+{
+	if (c >= 1)
+		add_assumption(s, "%lld < %s", c, size);
+}
+
+/* 0 <= d < S for every digit of every decomposed variable. */
+static void digit_ranges(struct sym *s)
+{
+	struct conj c;
+	conj_init(s, &c);
+	for (int v = 0; v < nvars(s); v++) {
+		const struct decomp *d = &s->dec[v];
+		if (d->d.kind == DIST_NONE)
+			continue;
+		for (int k = 0; k < ndigits(d); k++) {
+			const char *t;
+			char buf[32];
+			struct lin size = digit_size(s, d, k, &t, buf);
+			struct lin dg = digit(s, v, k);
+			struct lin top = lin_comb(s, &size, -1, &dg); /* size - d - 1 >= 0 */
+			top = lin_plus(s, &top, -1);
+			conj_add(s, &c, &dg, false);
+			conj_add(s, &c, &top, false);
+		}
+	}
+	rel_and(s, &c);
+}
+
+/* The digits of a decomposition: forms, sizes and the sizes' texts. */
+struct digit_forms {
+	int n;
+	struct lin dg[3], sz[3];
+	const char *text[3];
+	char buf[3][32];
+};
+
+static void digit_forms(struct sym *s, int v, const struct decomp *d, struct digit_forms *f)
+{
+	f->n = ndigits(d);
+	for (int k = 0; k < f->n; k++) {
+		f->dg[k] = v >= 0 ? digit(s, v, k) : lin_const(0);
+		f->sz[k] = digit_size(s, d, k, &f->text[k], f->buf[k]);
+	}
+}
+
+/* Adds the condition that RES[0..n) are the digits, under D, of variable V
+ * plus C (V < 0: of the constant C).  The carry out of the top digit is left
+ * out: the checker has proved every subscript in bounds. */
+static void digits_of(struct sym *s, int v, long long c, const struct decomp *d,
+		      const struct lin res[])
+{
+	struct digit_forms f;
+	digit_forms(s, v, d, &f);
+	int n = f.n, last = n - 1;
+	if (v < 0 && c != 0 && n > 1)
+		assume_below(s, c, f.text[last]);
+	if (c == 0 || n == 1) {
+		struct conj cj;
+		conj_init(s, &cj);
+		for (int k = 0; k < n; k++) {
+			struct lin rhs = lin_plus(s, &f.dg[k], k == last ? c : 0);
+			conj_eq(s, &cj, &res[k], &rhs);
+		}
+		rel_and(s, &cj);
+		return;
+	}
+	long long a = c > 0 ? c : -c;
+	assume_at_most(s, a, f.text[last]);
+	struct lin zero = lin_const(0), one = lin_const(1);
+	struct conj or;
+	disj_init(s, &or);
+	for (int j = 0; j < n; j++) {   /* j levels of carry (or borrow) */
+		struct conj cj;
+		conj_init(s, &cj);
+		struct lin moved = lin_plus(s, &f.dg[last], c);
+		if (c > 0 && j == 0)
+			conj_lt(s, &cj, &moved, &f.sz[last]);        /* no carry */
+		else if (c > 0)
+			conj_ge(s, &cj, &moved, &f.sz[last]);        /* a carry */
+		else if (j == 0)
+			conj_ge(s, &cj, &moved, &zero);              /* no borrow */
+		else
+			conj_lt(s, &cj, &moved, &zero);              /* a borrow */
+		/* the digits the carry runs through are at their end */
+		for (int l = last - 1; l > last - j; l--) {
+			struct lin top = lin_plus(s, &f.sz[l], -1);
+			conj_eq(s, &cj, &f.dg[l], c > 0 ? &top : &zero);
+		}
+		/* and the one it stops at is not */
+		if (j > 0 && c > 0) {
+			struct lin up = lin_plus(s, &f.dg[last - j], 1);
+			conj_lt(s, &cj, &up, &f.sz[last - j]);
+		} else if (j > 0) {
+			conj_ge(s, &cj, &f.dg[last - j], &one);
+		}
+		for (int k = 0; k < n; k++) {
+			struct lin rhs;
+			if (k == last && j == 0)
+				rhs = moved;
+			else if (k == last)
+				rhs = lin_comb(s, &moved, c > 0 ? -1 : 1, &f.sz[k]);
+			else if (k > last - j)
+				rhs = c > 0 ? zero : lin_plus(s, &f.sz[k], -1);
+			else if (k == last - j)
+				rhs = lin_plus(s, &f.dg[k], c > 0 ? 1 : -1);
+			else
+				rhs = f.dg[k];
+			conj_eq(s, &cj, &res[k], &rhs);
+		}
+		conj_or(s, &or, &cj);
+	}
+	rel_and(s, &or);
+}
+
+/* ---- conditions ---------------------------------------------------------- */
+
+/* A constraint of a condition read back from ISL: coefficients of the current
+ * variables, the parameters and axes, and a constant. */
+struct ccons {
+	struct vform f;
+	bool eq;
+};
+
+/* The form of F's variables and parameters on the relation: a plain variable
+ * is its only digit. */
+static struct lin on_digits(struct sym *s, const struct vform *f)
+{
+	struct lin l = f->par;
+	l.constant = f->constant;
+	for (int v = 0; v < f->nvars; v++)
+		if (f->var[v])
+			lin_add(s, &l, true, s->first[v], f->var[v]);
+	return l;
+}
+
+/* A bound on decomposed variable V (coefficient sign SIGN in F >= 0) as
+ * digits. */
+static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
+			const char *cond_text)
+{
+	const struct decomp *d = &s->dec[v];
+	struct digit_forms df;
+	digit_forms(s, v, d, &df);
+	int last = df.n - 1;
+	for (int u = 0; u < f->nvars; u++)
+		if (u != v && f->var[u]) {
+			sym_stop(s, 1,
+				 "the condition '%s' relates %s, which is distributed, to another "
+				 "variable; the symbolic grid cannot express it",
+				 cond_text, var_name(s, v));
+			return;
+		}
+	struct lin zero = lin_const(0), one = lin_const(1);
+	struct conj cj;
+	if (f->par.n == 0) {
+		long long r = f->constant;
+		if (sign > 0 && -r <= 0)
+			return; /* v >= -r <= 0: the digits already say so */
+		if (sign > 0) {
+			/* v >= c, c >= 1: not (upper digits 0 and last < c) */
+			long long c = -r;
+			assume_at_most(s, c, df.text[last]);
+			struct conj or;
+			disj_init(s, &or);
+			for (int k = 0; k < last; k++) {
+				conj_init(s, &cj);
+				conj_ge(s, &cj, &df.dg[k], &one);
+				conj_or(s, &or, &cj);
+			}
+			conj_init(s, &cj);
+			struct lin cl = lin_const(c);
+			conj_ge(s, &cj, &df.dg[last], &cl);
+			conj_or(s, &or, &cj);
+			rel_and(s, &or);
+			return;
+		}
+		/* v <= r */
+		conj_init(s, &cj);
+		if (r < 0) {
+			conj_false(&cj);
+			rel_and(s, &cj);
+			return;
+		}
+		assume_below(s, r, df.text[last]);
+		for (int k = 0; k < last; k++)
+			conj_eq(s, &cj, &df.dg[k], &zero);
+		struct lin rl = lin_const(r);
+		conj_ge(s, &cj, &rl, &df.dg[last]);
+		rel_and(s, &cj);
+		return;
+	}
+	/* The rest must be the extent X plus a constant:
+	 * sign > 0: v + (-X + k) >= 0, so v >= X - k;
+	 * sign < 0: -v + (X + k) >= 0, so v <= X + k. */
+	struct lin ext = lin_of_params(s, d->extent);
+	struct lin rest = f->par;
+	rest.constant = 0;
+	struct lin x = ext;
+	x.constant = 0;
+	struct lin diff = lin_comb(s, &rest, sign > 0 ? 1 : -1, &x);
+	long long k = f->constant - (sign > 0 ? -ext.constant : ext.constant);
+	if (diff.n != 0 || s->status) {
+		for (int i = 0; i < diff.n; i++)
+			if (diff.t[i].coef != 0)
+				sym_stop(s, 1,
+					 "the condition '%s' bounds %s by something other than its "
+					 "extent %s plus a constant",
+					 cond_text, var_name(s, v), d->extent_text);
+		if (s->status)
+			return;
+	}
+	if (sign < 0) {
+		/* v <= X + k; the digits give v <= X - 1. */
+		long long c = -k - 1; /* v <= X - 1 - c */
+		if (c <= 0)
+			return;
+		assume_at_most(s, c, df.text[last]);
+		struct conj or;
+		disj_init(s, &or);
+		for (int q = 0; q < last; q++) {
+			conj_init(s, &cj);
+			struct lin top = lin_plus(s, &df.sz[q], -2);
+			conj_ge(s, &cj, &top, &df.dg[q]);
+			conj_or(s, &or, &cj);
+		}
+		conj_init(s, &cj);
+		struct lin top = lin_plus(s, &df.sz[last], -1 - c);
+		conj_ge(s, &cj, &top, &df.dg[last]);
+		conj_or(s, &or, &cj);
+		rel_and(s, &or);
+		return;
+	}
+	long long c = k; /* v >= X - c */
+	conj_init(s, &cj);
+	if (c <= 0) {
+		conj_false(&cj);
+		rel_and(s, &cj);
+		return;
+	}
+	assume_at_most(s, c, df.text[last]);
+	for (int q = 0; q < last; q++) {
+		struct lin top = lin_plus(s, &df.sz[q], -1);
+		conj_eq(s, &cj, &df.dg[q], &top);
+	}
+	struct lin low = lin_plus(s, &df.sz[last], -c);
+	conj_ge(s, &cj, &df.dg[last], &low);
+	rel_and(s, &cj);
+}
+
+/* V as a long long; false if it is not an integer that fits. */
+static bool val_fits(__isl_take isl_val *v, long long *out)
+{
+	bool ok = v && isl_val_is_int(v) == isl_bool_true;
+	if (ok) {
+		long x = isl_val_get_num_si(v);
+		isl_val *back = isl_val_int_from_si(isl_val_get_ctx(v), x);
+		ok = isl_val_eq(v, back) == isl_bool_true;
+		isl_val_free(back);
+		*out = x;
+	}
+	isl_val_free(v);
+	return ok;
+}
+
+/* { [the current variables] : the constraints of SP }, on the parameters and
+ * axes (SP's variables are among the current ones). */
+static __isl_give isl_set *cond_set(struct sym *s, const struct model_space *sp)
+{
+	isl_space *space = model_param_space(s->ctx, s->m, true);
+	space = isl_space_add_dims(isl_space_set_from_params(space), isl_dim_set,
+				   (unsigned)nvars(s));
+	isl_set *set = isl_set_universe(isl_space_copy(space));
+	for (int i = 0; i < sp->ncons && set && !s->status; i++) {
+		const struct model_cons *c = &sp->cons[i];
+		struct vform f;
+		if (vform_of(s, &c->f, &f) < 0)
+			break;
+		isl_aff *a = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(space)));
+		a = isl_aff_set_constant_si(a, 0);
+		a = isl_aff_add_constant_val(a, isl_val_int_from_si(s->ctx, (long)f.constant));
+		for (int v = 0; v < f.nvars; v++)
+			if (f.var[v])
+				a = isl_aff_set_coefficient_val(a, isl_dim_in, v,
+								isl_val_int_from_si(s->ctx, (long)f.var[v]));
+		for (int t = 0; t < f.par.n; t++)
+			a = isl_aff_set_coefficient_val(a, isl_dim_param, f.par.t[t].index,
+							isl_val_int_from_si(s->ctx, (long)f.par.t[t].coef));
+		isl_set *piece = NULL;
+		isl_aff *z = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(space)));
+		switch (c->kind) {
+		case MODEL_GE0:
+			piece = isl_aff_ge_set(a, z);
+			break;
+		case MODEL_EQ0:
+			piece = isl_aff_eq_set(a, z);
+			break;
+		case MODEL_NE0:
+			piece = isl_aff_ne_set(a, z);
+			break;
+		case MODEL_DIVIDES:
+			isl_aff_free(z);
+			piece = dist_multiple_of(a, isl_val_int_from_si(s->ctx, (long)c->divisor));
+			break;
+		}
+		set = isl_set_intersect(set, piece);
+	}
+	isl_space_free(space);
+	if (s->status) {
+		isl_set_free(set);
+		return NULL;
+	}
+	return set;
+}
+
+/* The condition of SP over the current variables, in digits. */
+static void cond_digits(struct sym *s, const struct model_space *sp)
+{
+	const char *text = sp->cond;
+	isl_set *set = cond_set(s, sp);
+	if (!set) {
+		sym_stop(s, -1, "ISL failed on the condition '%s'", text);
+		return;
+	}
+	set = isl_set_coalesce(set);
+	isl_size nb = isl_set_n_basic_set(set);
+	if (nb != 1) {
+		isl_set_free(set);
+		if (nb == 0) {
+			struct conj cj;
+			conj_init(s, &cj);
+			conj_false(&cj);
+			rel_and(s, &cj);
+		} else {
+			sym_stop(s, nb < 0 ? -1 : 1,
+				 "the condition '%s' is a disjunction, which the symbolic grid "
+				 "does not split", text);
+		}
+		return;
+	}
+	isl_basic_set *bset = isl_set_simple_hull(set);
+	if (isl_basic_set_dim(bset, isl_dim_div) != 0) {
+		isl_basic_set_free(bset);
+		sym_stop(s, 1, "the condition '%s' has a division or a modulo", text);
+		return;
+	}
+	isl_constraint_list *list = isl_basic_set_get_constraint_list(bset);
+	isl_size n = isl_constraint_list_size(list);
+	int np = npar_fixed(s);
+	for (int i = 0; i < n && !s->status; i++) {
+		isl_constraint *con = isl_constraint_list_get_constraint(list, i);
+		struct ccons cc;
+		memset(cc.f.var, 0, sizeof(cc.f.var));
+		cc.f.nvars = nvars(s);
+		cc.f.par = lin_const(0);
+		bool ok = true;
+		for (int v = 0; v < nvars(s) && ok; v++)
+			ok = val_fits(isl_constraint_get_coefficient_val(con, isl_dim_set, v),
+				      &cc.f.var[v]);
+		for (int p = 0; p < np && ok; p++) {
+			long long x = 0;
+			ok = val_fits(isl_constraint_get_coefficient_val(con, isl_dim_param, p), &x);
+			lin_add(s, &cc.f.par, false, p, x);
+		}
+		ok = ok && val_fits(isl_constraint_get_constant_val(con), &cc.f.constant);
+		cc.eq = isl_constraint_is_equality(con) == isl_bool_true;
+		isl_constraint_free(con);
+		if (!ok) {
+			sym_stop(s, 1, "a coefficient of the condition '%s' does not fit in 64 bits",
+				 text);
+			break;
+		}
+		/* The multi-digit variables in this constraint. */
+		int dv = -1, ndv = 0;
+		for (int v = 0; v < nvars(s); v++)
+			if (cc.f.var[v] && ndigits(&s->dec[v]) > 1) {
+				dv = v;
+				ndv++;
+			}
+		if (ndv == 0) {
+			struct conj cj;
+			conj_init(s, &cj);
+			struct lin l = on_digits(s, &cc.f);
+			conj_add(s, &cj, &l, cc.eq);
+			rel_and(s, &cj);
+		} else if (ndv > 1 || (cc.f.var[dv] != 1 && cc.f.var[dv] != -1)) {
+			sym_stop(s, 1,
+				 "the condition '%s' relates distributed variables; the symbolic "
+				 "grid cannot express it",
+				 text);
+		} else {
+			digit_bound(s, dv, (int)cc.f.var[dv], &cc.f, text);
+			if (cc.eq) {
+				/* v = e as v >= e and v <= e */
+				for (int v = 0; v < nvars(s); v++)
+					cc.f.var[v] = -cc.f.var[v];
+				struct lin neg = lin_comb(s, &(struct lin){0}, -1, &cc.f.par);
+				cc.f.par = neg;
+				cc.f.constant = -cc.f.constant;
+				digit_bound(s, dv, (int)cc.f.var[dv], &cc.f, text);
+			}
+		}
+	}
+	isl_constraint_list_free(list);
+	isl_basic_set_free(bset);
+}
+
+/* ---- relations ----------------------------------------------------------- */
+
+static void sym_begin(struct sym *s, const struct model_space *space)
+{
+	s->space = space;
+	free(s->dec);
+	free(s->first);
+	s->dec = calloc((size_t)space->nvars + 1, sizeof(*s->dec));
+	s->first = calloc((size_t)space->nvars + 1, sizeof(*s->first));
+	if (!s->dec || !s->first)
+		sym_stop(s, -1, "out of memory");
+	for (int v = 0; v < space->nvars && s->dec; v++)
+		s->dec[v].d = (struct dist){DIST_NONE, -1, 0};
+}
+
+static void assign_from_preds(struct sym *s, const struct model_space *space)
+{
+	for (int i = 0; i < space->npreds; i++) {
+		const struct model_pred *p = &space->preds[i];
+		struct decomp d = pred_decomp(s, p->dist);
+		assign_from_sub(s, &p->index_aff, p->index, &d, s->m->dists[p->dist]);
+	}
+}
+
+/* The decompositions the left-hand side imposes (its distributed dimensions). */
+static void assign_from_lhs(struct sym *s, const struct model_stmt *st)
+{
+	const struct model_array *arr = &s->m->arrays[st->lhs.array];
+	for (int d = 0; d < arr->ndims; d++) {
+		struct decomp dc = layout_decomp(s, st->lhs.array, d);
+		assign_from_sub(s, &st->lhs.sub_affs[d], st->lhs.subs[d], &dc, arr->name);
+	}
+	assign_from_preds(s, &st->lhs.space);
+}
+
+/* Adds to the relation new dimensions RES, the digits of SUB under D, and
+ * their definition.  Returns 0, or -1 with the state saying why. */
+static int sub_digits(struct sym *s, const struct model_aff *sub, const char *sub_text,
+		      const struct decomp *d, struct lin res[3])
+{
+	struct vform f;
+	if (vform_of(s, sub, &f) < 0)
+		return -1;
+	long long c = 0;
+	int v = vform_var_plus_const(&f, &c);
+	int n = ndigits(d);
+	int first = rel_add_dims(s, s->r, n);
+	for (int k = 0; k < n; k++)
+		res[k] = lin_dim(first + k);
+	if (d->d.kind == DIST_NONE) {
+		for (int u = 0; u < f.nvars; u++)
+			if (f.var[u] && ndigits(&s->dec[u]) > 1) {
+				sym_stop(s, 1,
+					 "the subscript '%s' combines a distributed variable with "
+					 "something else",
+					 sub_text);
+				return -1;
+			}
+		struct conj cj;
+		conj_init(s, &cj);
+		struct lin l = on_digits(s, &f);
+		conj_eq(s, &cj, &res[0], &l);
+		rel_and(s, &cj);
+		return s->status ? -1 : 0;
+	}
+	if (v == -1) {
+		sym_stop(s, 1, "the subscript '%s' is not a variable plus a constant", sub_text);
+		return -1;
+	}
+	digits_of(s, v, c, d, res);
+	return s->status ? -1 : 0;
+}
+
+/* The decomposition with which dimension D of the read array is written: its
+ * own distribution, or, not distributed, that of the variable subscripting it. */
+static int read_dim_shape(struct sym *s, const struct model_access *rd, int d, struct decomp *out)
+{
+	const struct model_array *arr = &s->m->arrays[rd->array];
+	*out = layout_decomp(s, rd->array, d);
+	if (out->d.kind != DIST_NONE)
+		return 0;
+	struct vform f;
+	if (vform_of(s, &rd->sub_affs[d], &f) < 0)
+		return -1;
+	long long c = 0;
+	int v = vform_var_plus_const(&f, &c);
+	bool split = false;
+	for (int u = 0; u < f.nvars; u++)
+		if (f.var[u] && ndigits(&s->dec[u]) > 1) {
+			split = true;
+			if (v != u)
+				sym_stop(s, 1,
+					 "the subscript '%s' of %s combines a distributed variable with "
+					 "something else",
+					 rd->subs[d], arr->name);
+		}
+	if (split && !s->status)
+		*out = s->dec[v];
+	return s->status ? -1 : 0;
+}
+
+/* q_a = the owner digit, for every axis, for the left-hand side of ST. */
+static void lhs_owner(struct sym *s, const struct model_stmt *st)
+{
+	const struct model_array *arr = &s->m->arrays[st->lhs.array];
+	for (int a = 0; a < s->m->naxes && !s->status; a++) {
+		int dim = -1;
+		for (int d = 0; d < arr->ndims; d++)
+			if (s->c->layout[st->lhs.array][d].kind != DIST_NONE &&
+			    s->c->layout[st->lhs.array][d].axis == a)
+				dim = d;
+		struct lin q = lin_dim(a), zero = lin_const(0);
+		struct conj cj;
+		if (dim < 0) {
+			conj_init(s, &cj);
+			conj_eq(s, &cj, &q, &zero);
+			rel_and(s, &cj);
+			continue;
+		}
+		struct decomp d = layout_decomp(s, st->lhs.array, dim);
+		struct lin res[3];
+		if (sub_digits(s, &st->lhs.sub_affs[dim], st->lhs.subs[dim], &d, res) < 0)
+			return;
+		conj_init(s, &cj);
+		conj_eq(s, &cj, &q, &res[dist_ops(d.d.kind)->digits.owner]);
+		rel_and(s, &cj);
+	}
+}
+
+/* The distribution predicates of SPACE: the owner digit of the index is the
+ * coordinate. */
+static void preds(struct sym *s, const struct model_space *space)
+{
+	for (int i = 0; i < space->npreds && !s->status; i++) {
+		const struct model_pred *p = &space->preds[i];
+		struct vform cf;
+		if (vform_of(s, &p->coord_aff, &cf) < 0)
+			return;
+		for (int v = 0; v < cf.nvars; v++)
+			if (cf.var[v] && ndigits(&s->dec[v]) > 1)
+				sym_stop(s, 1,
+					 "the distribution predicate %s(%s) == %s compares with a "
+					 "distributed variable",
+					 s->m->dists[p->dist], p->index, p->coord);
+		if (s->status)
+			return;
+		struct lin coord = on_digits(s, &cf), zero = lin_const(0);
+		struct decomp d = pred_decomp(s, p->dist);
+		struct conj cj;
+		if (d.d.kind == DIST_NONE) {
+			conj_init(s, &cj);
+			conj_eq(s, &cj, &coord, &zero);
+			rel_and(s, &cj);
+			continue;
+		}
+		struct lin res[3];
+		if (sub_digits(s, &p->index_aff, p->index, &d, res) < 0)
+			return;
+		conj_init(s, &cj);
+		conj_eq(s, &cj, &res[dist_ops(d.d.kind)->digits.owner], &coord);
+		rel_and(s, &cj);
+	}
+}
+
+/* The number of digits of the current variables. */
+static int total_digits(const struct sym *s)
+{
+	int n = 0;
+	for (int v = 0; v < nvars(s); v++)
+		n += ndigits(&s->dec[v]);
+	return n;
+}
+
+/* The relation's set, as a map from its first NIN dimensions to the next
+ * NOUT, the rest projected out; R is cleared. */
+static __isl_give isl_map *rel_map(struct sym *s, struct rel *r, int nin, int nout)
+{
+	rel_sync(s, r);
+	isl_set *set = r->set;
+	r->set = NULL;
+	if (!set)
+		return NULL;
+	set = isl_set_project_out(set, isl_dim_set, (unsigned)(nin + nout),
+				  (unsigned)(r->ndims - nin - nout));
+	isl_map *map = isl_map_from_range(set);
+	return isl_map_move_dims(map, isl_dim_in, 0, isl_dim_out, 0, (unsigned)nin);
+}
+
+/* { [q] -> [digits of the current variables] : the instances of SPACE (a
+ * statement's, a read's or a term's) that q computes }, with the
+ * decompositions already assigned. */
+static __isl_give isl_map *instances(struct sym *s, const struct model_stmt *st,
+				     const struct model_space *space)
+{
+	int na = s->m->naxes;
+	struct rel r;
+	s->r = &r;
+	rel_init(s, &r, na);
+	int nd = total_digits(s);
+	rel_add_dims(s, &r, nd);
+	layout_digits(s, na);
+	r.set = isl_set_intersect_params(r.set, model_assumption_set(s->ctx, s->m));
+	digit_ranges(s);
+	cond_digits(s, &st->lhs.space);
+	if (space != &st->lhs.space)
+		cond_digits(s, space);
+	preds(s, &st->lhs.space);
+	if (space != &st->lhs.space)
+		preds(s, space);
+	lhs_owner(s, st);
+	s->r = NULL;
+	if (s->status) {
+		isl_set_free(r.set);
+		return NULL;
+	}
+	return rel_map(s, &r, na, nd);
+}
+
+/* The use relation of read RD: its instances composed with the element each
+ * instance reads, { [digits] -> [element digits] }. */
+static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
+				    const struct model_access *rd, struct elem_shape *shape)
+{
+	const struct model_array *arr = &s->m->arrays[rd->array];
+	sym_begin(s, &rd->space);
+	assign_from_lhs(s, st);
+	for (int d = 0; d < arr->ndims; d++) {
+		struct decomp dc = layout_decomp(s, rd->array, d);
+		assign_from_sub(s, &rd->sub_affs[d], rd->subs[d], &dc, arr->name);
+	}
+	assign_from_preds(s, &rd->space);
+	if (s->status)
+		return NULL;
+
+	struct decomp dims[MODEL_MAX_DIMS];
+	for (int d = 0; d < arr->ndims; d++)
+		if (read_dim_shape(s, rd, d, &dims[d]) < 0)
+			return NULL;
+	if (shape->set) {
+		for (int d = 0; d < arr->ndims; d++)
+			if (!same_decomp(&shape->dim[d], &dims[d]))
+				sym_stop(s, 1,
+					 "dimension %d of %s is indexed by variables split in different "
+					 "ways in one superstep",
+					 d + 1, arr->name);
+		if (s->status)
+			return NULL;
+	} else {
+		shape->set = true;
+		memcpy(shape->dim, dims, sizeof(dims));
+	}
+
+	/* The instances first: the block lengths they name come first. */
+	isl_map *inst = instances(s, st, &rd->space);
+	if (!inst)
+		return NULL;
+	int nd = total_digits(s);
+	struct rel r;
+	s->r = &r;
+	rel_init(s, &r, nd);
+	layout_digits(s, 0);
+	for (int d = 0; d < arr->ndims && !s->status; d++) {
+		struct lin res[3];
+		sub_digits(s, &rd->sub_affs[d], rd->subs[d], &dims[d], res);
+	}
+	s->r = NULL;
+	if (s->status) {
+		isl_set_free(r.set);
+		isl_map_free(inst);
+		return NULL;
+	}
+	isl_map *access = rel_map(s, &r, nd, r.ndims - nd);
+	/* the reads are composed with their instances coalesced, which is cheaper */
+	return isl_map_coalesce(isl_map_apply_range(isl_map_coalesce(inst), access));
+}
+
+/* The work relation of TERM: { [q] -> [digits of its variables] }.  Counted
+ * as built: coalesced, its count's pieces can defeat ISL's tight bound on the
+ * maximum over processes. */
+static __isl_give isl_map *work_map(struct sym *s, const struct model_stmt *st,
+				    const struct model_space *term)
+{
+	sym_begin(s, term);
+	assign_from_lhs(s, st);
+	assign_from_preds(s, term);
+	if (s->status)
+		return NULL;
+	return instances(s, st, term);
+}
+
+/* The ownership of array A with element shape SHAPE: { [element digits] -> [q] }. */
+static __isl_give isl_map *own_map(struct sym *s, int a, const struct elem_shape *shape)
+{
+	const struct model_array *arr = &s->m->arrays[a];
+	int first[MODEL_MAX_DIMS], ne = 0;
+	for (int d = 0; d < arr->ndims; d++) {
+		first[d] = ne;
+		ne += ndigits(&shape->dim[d]);
+	}
+	int na = s->m->naxes;
+	struct rel r;
+	s->r = &r;
+	rel_init(s, &r, ne + na);
+	r.set = isl_set_intersect_params(r.set, model_assumption_set(s->ctx, s->m));
+	struct conj cj;
+	conj_init(s, &cj);
+	struct lin zero = lin_const(0);
+	for (int d = 0; d < arr->ndims; d++) {
+		const struct decomp *dd = &shape->dim[d];
+		for (int k = 0; k < ndigits(dd); k++) {
+			const char *t;
+			char buf[32];
+			struct lin size = dd->d.kind == DIST_NONE ? lin_of_params(s, dd->extent)
+								  : digit_size(s, dd, k, &t, buf);
+			struct lin e = lin_dim(first[d] + k);
+			conj_ge(s, &cj, &e, &zero);
+			conj_lt(s, &cj, &e, &size);
+		}
+	}
+	for (int ax = 0; ax < na; ax++) {
+		int dim = -1;
+		for (int d = 0; d < arr->ndims; d++)
+			if (s->c->layout[a][d].kind != DIST_NONE && s->c->layout[a][d].axis == ax)
+				dim = d;
+		struct lin q = lin_dim(ne + ax);
+		if (dim < 0) {
+			conj_eq(s, &cj, &q, &zero);
+			continue;
+		}
+		struct lin e = lin_dim(first[dim] + dist_ops(s->c->layout[a][dim].kind)->digits.owner);
+		conj_eq(s, &cj, &q, &e);
+	}
+	rel_and(s, &cj);
+	s->r = NULL;
+	if (s->status) {
+		isl_set_free(r.set);
+		return NULL;
+	}
+	return rel_map(s, &r, ne, na);
+}
+
+/* The final parameter space: sizes, axes and every block length. */
+static __isl_give isl_space *final_params(struct sym *s)
+{
+	isl_space *space = model_param_space(s->ctx, s->m, true);
+	int np = npar_fixed(s);
+	space = isl_space_add_dims(space, isl_dim_param, (unsigned)s->info->nlocals);
+	for (int l = 0; l < s->info->nlocals && space; l++)
+		space = isl_space_set_dim_id(space, isl_dim_param, (unsigned)(np + l), local_id(s, l));
+	return space;
+}
+
+/* The context: axes and block lengths are positive, the user's assumptions. */
+static __isl_give isl_set *context(struct sym *s, __isl_keep isl_space *params)
+{
+	int np = npar_fixed(s);
+	isl_set *set = isl_set_align_params(model_assumption_set(s->ctx, s->m),
+					    isl_space_copy(params));
+	for (int a = 0; a < s->m->naxes && set; a++)
+		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)axis_par(s, a), 1);
+	for (int l = 0; l < s->info->nlocals && set; l++)
+		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(np + l), 1);
+	return set;
+}
+
+/* { [q] : 0 <= q_a < axis_a } */
+static __isl_give isl_set *process_set(struct sym *s, __isl_keep isl_space *params)
+{
+	int na = s->m->naxes;
+	isl_space *space = isl_space_add_dims(isl_space_set_from_params(isl_space_copy(params)),
+					      isl_dim_set, (unsigned)na);
+	isl_set *set = isl_set_universe(isl_space_copy(space));
+	isl_local_space *ls = isl_local_space_from_space(space);
+	for (int a = 0; a < na && set; a++) {
+		isl_aff *q = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)a);
+		isl_aff *size = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_param,
+						      (unsigned)axis_par(s, a));
+		isl_aff *z = isl_aff_zero_on_domain(isl_local_space_copy(ls));
+		set = isl_set_intersect(set, isl_aff_ge_set(isl_aff_copy(q), z));
+		set = isl_set_intersect(set, isl_aff_lt_set(q, size));
+	}
+	isl_local_space_free(ls);
+	return set;
+}
+
+int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
+		       struct step_relations *out, struct symbolic_info *info, char **reason)
+{
+	const struct model_superstep *ss = &m->steps[step];
+	struct sym s = {.ctx = ctx, .m = m, .c = &m->cands[cand], .info = info};
+	struct elem_shape *shapes = calloc((size_t)m->narrays + 1, sizeof(*shapes));
+	memset(out, 0, sizeof(*out));
+	*reason = NULL;
+	out->narrays = m->narrays;
+	out->use = calloc((size_t)m->narrays + 1, sizeof(*out->use));
+	out->own = calloc((size_t)m->narrays + 1, sizeof(*out->own));
+	int nwork = 0;
+	for (int i = 0; i < ss->nstmts; i++)
+		nwork += ss->stmts[i].nterms;
+	out->work = calloc((size_t)nwork + 1, sizeof(*out->work));
+	out->work_weight = calloc((size_t)nwork + 1, sizeof(*out->work_weight));
+	if (!shapes || !out->use || !out->own || !out->work || !out->work_weight)
+		sym_stop(&s, -1, "out of memory");
+
+	for (int i = 0; i < ss->nstmts && !s.status; i++) {
+		const struct model_stmt *st = &ss->stmts[i];
+		for (int r = 0; r < st->nreads && !s.status; r++) {
+			const struct model_access *rd = &st->reads[r];
+			isl_map *u = read_map(&s, st, rd, &shapes[rd->array]);
+			if (!u) {
+				sym_stop(&s, -1, "ISL failed on a read relation");
+				break;
+			}
+			if (out->use[rd->array])
+				u = isl_map_union(out->use[rd->array], u);
+			out->use[rd->array] = u;
+		}
+		for (int k = 0; k < st->nterms && !s.status; k++) {
+			isl_map *w = work_map(&s, st, &st->terms[k]);
+			if (!w) {
+				sym_stop(&s, -1, "ISL failed on a work relation");
+				break;
+			}
+			out->work_weight[out->nwork] = st->terms[k].weight;
+			out->work[out->nwork++] = w;
+		}
+	}
+	for (int a = 0; a < m->narrays && !s.status; a++)
+		if (out->use[a] && !(out->own[a] = own_map(&s, a, &shapes[a])))
+			sym_stop(&s, -1, "ISL failed on an ownership relation");
+
+	if (!s.status) {
+		/* every relation on the same parameters, under the context */
+		isl_space *params = final_params(&s);
+		isl_set *ctxset = context(&s, params);
+		out->processes = isl_set_intersect_params(process_set(&s, params),
+							  isl_set_copy(ctxset));
+		for (int a = 0; a < m->narrays; a++) {
+			if (!out->use[a])
+				continue;
+			out->use[a] = isl_map_align_params(out->use[a], isl_space_copy(params));
+			out->use[a] = isl_map_coalesce(
+				isl_map_intersect_params(out->use[a], isl_set_copy(ctxset)));
+			out->own[a] = isl_map_align_params(out->own[a], isl_space_copy(params));
+			out->own[a] = isl_map_intersect_params(out->own[a], isl_set_copy(ctxset));
+		}
+		for (int k = 0; k < out->nwork; k++) {
+			out->work[k] = isl_map_align_params(out->work[k], isl_space_copy(params));
+			out->work[k] = isl_map_intersect_params(out->work[k], isl_set_copy(ctxset));
+		}
+		isl_set_free(ctxset);
+		isl_space_free(params);
+		bool bad = !out->processes;
+		for (int a = 0; a < m->narrays; a++)
+			bad |= out->use[a] && !out->own[a];
+		for (int k = 0; k < out->nwork; k++)
+			bad |= !out->work[k];
+		if (bad)
+			sym_stop(&s, -1, "ISL failed on the context");
+	}
+	free(shapes);
+	free(s.dec);
+	free(s.first);
+	if (s.status) {
+		if (!s.reason && isl_ctx_last_error(ctx) != isl_error_none) {
+			const char *msg = isl_ctx_last_error_msg(ctx);
+			if (asprintf(&s.reason, "ISL failed building a relation (%s)",
+				     msg ? msg : "?") < 0)
+				s.reason = NULL;
+		}
+		isl_ctx_reset_error(ctx);
+		*reason = s.reason ? s.reason : strdup("out of memory");
+		step_relations_clear(out);
+		return s.status;
+	}
+	return 0;
+}
+
+void symbolic_info_clear(struct symbolic_info *info)
+{
+	for (int l = 0; l < info->nlocals; l++) {
+		free(info->locals[l].name);
+		free(info->locals[l].extent);
+		model_aff_clear(&info->locals[l].extent_aff);
+	}
+	free(info->locals);
+	for (int i = 0; i < info->nassumptions; i++)
+		free(info->assumptions[i]);
+	free(info->assumptions);
+	memset(info, 0, sizeof(*info));
+}

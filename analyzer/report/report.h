@@ -1,0 +1,66 @@
+/* Reports: the analysis of one specification in text, JSON, Markdown, LaTeX or
+ * CSV.  The analyzer prints only through these. */
+#ifndef BSPCOST_REPORT_H
+#define BSPCOST_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "analyzer/check/check.h"
+#include "analyzer/cost/cost.h"
+
+/* One -D NAME=VALUE. */
+struct param_value {
+	const char *name;
+	long long value;
+};
+
+/* What the user asked of a report. */
+struct report_request {
+	const struct param_value *defs;   /* -D values, in command-line order */
+	int ndefs;
+	bool explain;                     /* --explain */
+	bool values_only;                 /* --values */
+};
+
+struct analysis {
+	const char *file;
+	int nassumptions;
+	char **assumptions;        /* the specification's own, as written */
+	bool symbolic;
+	int naxes;
+	const char *const *axes;
+	long sizes[3];             /* the grid, when !symbolic */
+	int ncands;
+	struct candidate_cost *cands;
+	/* When every parameter has a value: the same candidates on that concrete
+	 * grid, whose formulas give the exact numbers (NULL otherwise). */
+	struct candidate_cost *exact;
+	const struct report_request *rq; /* -D values, --explain */
+	const struct checked_spec *spec; /* for --explain: the statements */
+};
+
+/* The quantities of a superstep, in report order. */
+enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_N };
+extern const char *const quantity_name[Q_N];       /* "w", "h", "h_in", ... */
+const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
+
+/* The exact value of F at the -D values of RQ, as a malloc'd decimal or
+ * fraction, or NULL when some parameter it needs has no value. */
+char *formula_value_text(const struct formula *f, const struct report_request *rq);
+
+/* The exact value of quantity F of candidate C (step S, or the total when S < 0)
+ * as a malloc'd decimal or fraction, or NULL when some parameter has no value. */
+char *report_value(const struct analysis *a, int c, int s, enum quantity q);
+
+/* The first of candidate C's conditions (what its formulas rest on) that the -D
+ * values break, malloc'd, or NULL when they hold or cannot be tested. */
+char *report_broken_condition(const struct analysis *a, int c);
+
+void report_text(FILE *out, const struct analysis *a);
+void report_json(FILE *out, const struct analysis *a);
+void report_markdown(FILE *out, const struct analysis *a);
+void report_latex(FILE *out, const struct analysis *a);
+void report_csv(FILE *out, const struct analysis *a);
+
+#endif
