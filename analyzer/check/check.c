@@ -11,6 +11,7 @@
  * checked with ISL in check_bounds.c.  Every error is reported; the checked
  * specification is only returned when there was none. */
 #include "analyzer/check/check.h"
+#include "analyzer/util/text.h"
 #include "analyzer/check/check_impl.h"
 
 #include <limits.h>
@@ -1009,11 +1010,10 @@ static void expand_candidates(struct checker *ck, struct checked_spec *cs, struc
 			cand->choice = arena_alloc(ck->arena, ((size_t)cs->ndists + 1) * sizeof(int));
 			memcpy(cand->choice, choice, (size_t)cs->ndists * sizeof(int));
 			/* the name */
-			char *buf = NULL;
-			size_t len = 0;
-			FILE *f = open_memstream(&buf, &len);
-			if (!f)
+			struct text t;
+			if (text_open(&t) < 0)
 				abort();
+			FILE *f = t.f;
 			const char *sep = "";
 			if (cand->decl) {
 				fputs(cand->decl->name, f);
@@ -1027,8 +1027,10 @@ static void expand_candidates(struct checker *ck, struct checked_spec *cs, struc
 				fprintf(f, "%s%s=%s", sep, cs->dists[d]->name, kt);
 				sep = ",";
 			}
-			fclose(f);
-			cand->name = arena_strdup(ck->arena, len ? buf : "default");
+			char *buf = text_close(&t);
+			if (!buf)
+				abort();
+			cand->name = arena_strdup(ck->arena, t.len ? buf : "default");
 			free(buf);
 			/* the layouts */
 			cand->arrays = arena_alloc(ck->arena, (size_t)narrays * sizeof(*cand->arrays));
@@ -1163,11 +1165,10 @@ void checked_spec_free(struct checked_spec *cs)
 
 char *affine_to_string(const struct affine *f, const struct checked_spec *cs, struct ast_var *const *vars)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out)
+	struct text t;
+	if (text_open(&t) < 0)
 		abort();
+	FILE *out = t.f;
 	bool first = true;
 	for (int i = 0; i < f->nterms; i++) {
 		const struct affine_term *t = &f->terms[i];
@@ -1188,6 +1189,8 @@ char *affine_to_string(const struct affine *f, const struct checked_spec *cs, st
 							 : (unsigned long long)f->constant;
 		fprintf(out, " %c %llu", f->constant < 0 ? '-' : '+', mag);
 	}
-	fclose(out);
+	char *buf = text_close(&t);
+	if (!buf)
+		abort();
 	return buf;
 }

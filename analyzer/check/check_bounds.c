@@ -11,6 +11,8 @@
  * least 1.  A distribution predicate d(k) == v only contributes 0 <= v < the
  * size of d's axis, so the check may over-approximate, never miss. */
 #include "analyzer/check/check_impl.h"
+#include "analyzer/util/text.h"
+#include "analyzer/util/val.h"
 
 #include <isl/aff.h>
 #include <isl/ctx.h>
@@ -129,11 +131,10 @@ static void put_domain(FILE *out, const struct checked_spec *cs, const struct re
 static char *set_text(const struct checked_spec *cs, const struct ref_info *ref, int dim, bool upper,
 		      bool params_as_dims)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out)
+	struct text txt;
+	if (text_open(&txt) < 0)
 		abort();
+	FILE *out = txt.f;
 	const char *sep = "";
 	if (!params_as_dims) {
 		fputs("[", out);
@@ -165,20 +166,7 @@ static char *set_text(const struct checked_spec *cs, const struct ref_info *ref,
 		fputs(" <= -1", out);
 	}
 	fputs(" }", out);
-	fclose(out);
-	return buf;
-}
-
-static bool val_to_ll(isl_val *v, long long *out)
-{
-	if (!v || isl_val_is_int(v) != isl_bool_true || isl_val_cmp_si(v, LONG_MAX) > 0 ||
-	    isl_val_cmp_si(v, LONG_MIN + 1) < 0) {
-		isl_val_free(v);
-		return false;
-	}
-	*out = isl_val_get_num_si(v);
-	isl_val_free(v);
-	return true;
+	return text_close(&txt);
 }
 
 /* An isl_aff over the parameters as our affine form, if it is one (no
@@ -258,11 +246,10 @@ static char *symbolic_witness(struct checker *ck, isl_set *set, const struct ref
 	isl_pw_multi_aff_free(pma);
 	if (!d.ma)
 		return NULL;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out)
+	struct text txt;
+	if (text_open(&txt) < 0)
 		abort();
+	FILE *out = txt.f;
 	bool ok = true;
 	const char *sep = "";
 	int pos = 0;
@@ -285,7 +272,7 @@ static char *symbolic_witness(struct checker *ck, isl_set *set, const struct ref
 			free(t);
 			sep = ", ";
 		}
-	fclose(out);
+	char *buf = text_close(&txt);
 	isl_multi_aff_free(d.ma);
 	if (!ok) {
 		free(buf);
@@ -304,11 +291,10 @@ static char *sample_witness(struct checker *ck, isl_set *flat, const struct ref_
 		isl_point_free(pt);
 		return NULL;
 	}
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *out = open_memstream(&buf, &len);
-	if (!out)
+	struct text txt;
+	if (text_open(&txt) < 0)
 		abort();
+	FILE *out = txt.f;
 	int pos = 0;
 	const char *sep = "";
 	bool ok = true;
@@ -325,7 +311,7 @@ static char *sample_witness(struct checker *ck, isl_set *flat, const struct ref_
 			ok = val_to_ll(isl_point_get_coordinate_val(pt, isl_dim_set, pos), &x);
 			fprintf(out, "%s%s = %lld", sep, ref->scopes[sc]->vars[v]->name, x);
 		}
-	fclose(out);
+	char *buf = text_close(&txt);
 	isl_point_free(pt);
 	if (!ok) {
 		free(buf);

@@ -12,6 +12,7 @@
 #include "analyzer/model/lower.h"
 #include "analyzer/model/relations.h"
 #include "analyzer/report/report.h"
+#include "analyzer/util/text.h"
 #include "analyzer/cost/verify.h"
 #include "analyzer/cost/workers.h"
 
@@ -26,11 +27,10 @@ static char **spec_assumptions(const struct ast_spec *ast, int *n)
 			continue;
 		for (int c = 0; c < it->nconds; c++) {
 			const struct ast_cond *cond = it->conds[c];
-			char *buf = NULL;
-			size_t len = 0;
-			FILE *f = open_memstream(&buf, &len);
-			if (!f)
+			struct text t;
+			if (text_open(&t) < 0)
 				continue;
+			FILE *f = t.f;
 			for (int k = 0; k < cond->ncmps; k++) {
 				const struct ast_cmp *cmp = cond->cmps[k];
 				fputs(k ? " and " : "", f);
@@ -40,7 +40,8 @@ static char **spec_assumptions(const struct ast_spec *ast, int *n)
 					print_expr(f, cmp->operands[o]);
 				}
 			}
-			if (fclose(f) != 0)
+			char *buf = text_close(&t);
+			if (!buf)
 				continue;
 			char **nv = realloc(v, sizeof(*v) * (size_t)(*n + 1));
 			if (!nv) {
@@ -389,15 +390,14 @@ static int analyze_file(const char *path, const struct options *opt)
 			checks += vr->checks;
 			bad += vr->mismatches;
 			if (job.vstatus[c] < 0 || vr->mismatches > 0) {
-				fprintf(vout, "verify: %s: %s\n", costs[c].name,
-					vr->first ? vr->first : "verification failed");
+				report_verify_candidate(vout, costs[c].name,
+							vr->first ? vr->first : "verification failed");
 				status = EXIT_SPEC;
 			} else if (vr->skipped) {
-				fprintf(vout, "verify: %s: %s\n", costs[c].name, vr->skipped);
+				report_verify_candidate(vout, costs[c].name, vr->skipped);
 			}
 		}
-		fprintf(vout, "verify: %s: %d points, %d values compared, %d mismatch%s\n",
-			ls.src.name, points, checks, bad, bad == 1 ? "" : "es");
+		report_verify_total(vout, ls.src.name, points, checks, bad);
 	}
 
 	for (int i = 0; i < a.nassumptions; i++)

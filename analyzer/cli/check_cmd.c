@@ -1,22 +1,7 @@
 /* --check and --print: load, parse and check each specification. */
 #include "analyzer/cli/commands.h"
 #include "analyzer/check/load.h"
-
-static const char *plural(int n, const char *one, const char *many)
-{
-	return n == 1 ? one : many;
-}
-
-static void print_summary(FILE *out, const char *name, const struct checked_spec *cs)
-{
-	fprintf(out, "%s: ok: %d %s, grid %d %s (", name, cs->nparams, plural(cs->nparams, "param", "params"),
-		cs->naxes, plural(cs->naxes, "axis", "axes"));
-	for (int i = 0; i < cs->naxes; i++)
-		fprintf(out, "%s%s", i ? ", " : "", cs->axes[i]->name);
-	fprintf(out, "), %d %s, %d %s, %d %s\n", cs->narrays, plural(cs->narrays, "array", "arrays"),
-		cs->ncandidates, plural(cs->ncandidates, "candidate", "candidates"), cs->nsupersteps,
-		plural(cs->nsupersteps, "superstep", "supersteps"));
-}
+#include "analyzer/report/report.h"
 
 /* Checks one file; returns an exit status. */
 static int check_file(const char *path, const struct options *opt)
@@ -27,7 +12,7 @@ static int check_file(const char *path, const struct options *opt)
 		if (opt->print)
 			print_spec(opt->out, ls.ast);
 		else
-			print_summary(opt->out, ls.src.name, ls.cs);
+			report_check_summary(opt->out, ls.src.name, ls.cs);
 	}
 	spec_unload(&ls);
 	return status;

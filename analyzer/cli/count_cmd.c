@@ -16,21 +16,6 @@
 #include "analyzer/formula/formula.h"
 #include "analyzer/report/report.h"
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 int cmd_count(const char *set_text, const struct options *opt)
 {
 	isl_ctx *ctx = isl_ctx_alloc();
@@ -79,15 +64,8 @@ int cmd_count(const char *set_text, const struct options *opt)
 	char *vstr = f ? formula_value_text(f, &rq) : NULL;
 	if (!formula) {
 		fputs("bspcost: --count: cannot print the formula\n", opt->err);
-	} else if (opt->format == FORMAT_JSON) {
-		fputs("{\"formula\": ", opt->out);
-		json_string(opt->out, formula);
-		fprintf(opt->out, ", \"value\": %s}\n", vstr ? vstr : "null");
-		status = EXIT_OK;
 	} else {
-		fprintf(opt->out, "count: %s\n", formula);
-		if (vstr)
-			fprintf(opt->out, "value: %s\n", vstr);
+		report_count(opt->out, opt->format == FORMAT_JSON, formula, vstr);
 		status = EXIT_OK;
 	}
 	free(vstr);

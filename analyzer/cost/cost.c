@@ -25,6 +25,7 @@
 
 #include "analyzer/model/relations.h"
 #include "analyzer/model/symbolic.h"
+#include "analyzer/util/text.h"
 
 /* Every formula of a candidate, by number: 6 per superstep, then the total. */
 enum { STEP_FORMULAS = 6 };
@@ -990,11 +991,10 @@ static struct formula *local_value(const struct local_param *lp, const char *axi
 static char *local_display(const struct symbolic_info *info, const struct model *m,
 			   const char *text, bool exact)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
+	struct text t;
+	if (text_open(&t) < 0)
 		return NULL;
+	FILE *f = t.f;
 	for (const char *p = text; *p;) {
 		/* whole identifiers only: a name may be another's prefix */
 		bool start = (isalpha((unsigned char)*p) || *p == '_') &&
@@ -1024,7 +1024,7 @@ static char *local_display(const struct symbolic_info *info, const struct model 
 			fprintf(f, "%s/(%ld*%s)", lp->extent, lp->block, m->axes[lp->axis]);
 		p += n;
 	}
-	return fclose(f) == 0 ? buf : NULL;
+	return text_close(&t);
 }
 
 /* Writes the block lengths back as X/P in every formula of OUT, and records the

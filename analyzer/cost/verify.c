@@ -1,6 +1,7 @@
 /* Brute-force verification of a candidate's formulas (see verify.h). */
 #define _GNU_SOURCE /* asprintf */
 #include "analyzer/cost/verify.h"
+#include "analyzer/util/text.h"
 
 #include <gmp.h>
 #include <stdbool.h>
@@ -270,18 +271,16 @@ static void compare(struct verify_result *vr, const struct formula *f, const str
 	if (!ok) {
 		vr->mismatches++;
 		if (!vr->first) {
-			char *buf = NULL;
-			size_t len = 0;
-			FILE *s = open_memstream(&buf, &len);
-			if (s) {
+			struct text t;
+			if (text_open(&t) == 0) {
+				FILE *s = t.f;
 				char *got = defined ? mpq_get_str(NULL, 10, v) : NULL;
 				fprintf(s, "candidate %s, superstep %s: %s is %s by the formula but %ld by "
 					   "enumeration at ",
 					cand, step, what, got ? got : "undefined", want);
 				describe_point(s, p);
 				free(got);
-				fclose(s);
-				vr->first = buf;
+				vr->first = text_close(&t);
 			}
 		}
 	}
@@ -309,15 +308,13 @@ static int direct_values(struct count_engine *engine, const struct model *m, int
 	int st = values && cost_candidate(engine, m, cand, &at, out) == COST_OK ? 0 : -1;
 	free(values);
 	if (st < 0 && !vr->first) {
-		char *buf = NULL;
-		size_t len = 0;
-		FILE *s = open_memstream(&buf, &len);
-		if (s) {
+		struct text t;
+		if (text_open(&t) == 0) {
+			FILE *s = t.f;
 			fprintf(s, "candidate %s: no values counted directly at ", out->name);
 			describe_point(s, p);
 			fprintf(s, ": %s", out->reason ? out->reason : "out of memory");
-			fclose(s);
-			vr->first = buf;
+			vr->first = text_close(&t);
 		}
 	}
 	return st;

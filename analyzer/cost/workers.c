@@ -60,12 +60,6 @@ static void *thread_main(void *p)
 	return NULL;
 }
 
-struct worker_pool *workers_run(int nthreads, int n, void (*job)(struct worker *w, int i, void *user),
-				void *user, void (*engine_setup)(struct count_engine *e))
-{
-	return workers_run_ordered(nthreads, n, NULL, job, user, engine_setup);
-}
-
 struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
 					void (*job)(struct worker *w, int i, void *user), void *user,
 					void (*engine_setup)(struct count_engine *e))

@@ -27,15 +27,11 @@ int workers_threads(int jobs, int n);
 
 /* Runs JOB(W, I, USER) for every I in [0, N) on NTHREADS threads (the calling
  * thread alone when NTHREADS is 1), each thread with its own worker whose engine
- * ENGINE_SETUP (may be NULL) adjusts first.  Returns the pool, whose contexts
- * hold what the jobs built, or NULL when out of memory (no job ran then).  A
- * thread that cannot be started leaves its share to the others. */
-struct worker_pool *workers_run(int nthreads, int n, void (*job)(struct worker *w, int i, void *user),
-				void *user, void (*engine_setup)(struct count_engine *e));
-
-/* workers_run, with the jobs handed out in the order ORDER[0..N) (a
- * permutation of 0..N-1; NULL: 0, 1, ...): the longest first keeps the threads
- * busy to the end. */
+ * ENGINE_SETUP (may be NULL) adjusts first, the jobs handed out in the order
+ * ORDER[0..N) (a permutation of 0..N-1; NULL: 0, 1, ...): the longest first
+ * keeps the threads busy to the end.  Returns the pool, whose contexts hold
+ * what the jobs built, or NULL when out of memory (no job ran then).  A thread
+ * that cannot be started leaves its share to the others. */
 struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
 					void (*job)(struct worker *w, int i, void *user), void *user,
 					void (*engine_setup)(struct count_engine *e));

@@ -31,6 +31,7 @@
  * dimensions, no existentials) before it is split. */
 #include "analyzer/count/count.h"
 #include "analyzer/count/count_internal.h"
+#include "analyzer/util/val.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -706,17 +707,6 @@ static __isl_give isl_aff *atom_aff(struct query *q, const struct sys *s, int sl
 	a = isl_aff_floor(a);
 	cache[slot] = isl_aff_copy(a);
 	return a;
-}
-
-static __isl_give isl_val *val_from_fmpq(isl_ctx *ctx, const fmpq_t c)
-{
-	if (fmpz_fits_si(fmpq_numref(c)) && fmpz_fits_si(fmpq_denref(c)))
-		return isl_val_div(isl_val_int_from_si(ctx, fmpz_get_si(fmpq_numref(c))),
-				   isl_val_int_from_si(ctx, fmpz_get_si(fmpq_denref(c))));
-	char *str = fmpq_get_str(NULL, 10, c);
-	isl_val *v = str ? isl_val_read_from_str(ctx, str) : NULL;
-	flint_free(str);
-	return v;
 }
 
 /* Is row one of the two constraints 0 <= g - d*a <= d - 1 that define an atom a

@@ -28,23 +28,9 @@
 #include <isl/val_gmp.h>
 
 #include "analyzer/formula/formula_internal.h"
+#include "analyzer/util/val.h"
 
 /* ---------------------------------------------------------------- to ISL */
-
-static isl_val *val_from_fmpq(isl_ctx *ctx, const fmpq_t c)
-{
-	mpz_t n, d;
-	isl_val *v;
-
-	mpz_init(n);
-	mpz_init(d);
-	fmpz_get_mpz(n, fmpq_numref(c));
-	fmpz_get_mpz(d, fmpq_denref(c));
-	v = isl_val_div(isl_val_int_from_gmp(ctx, n), isl_val_int_from_gmp(ctx, d));
-	mpz_clear(n);
-	mpz_clear(d);
-	return v;
-}
 
 static isl_aff *var_aff(const struct fvars *V, slong i, isl_space *space);
 

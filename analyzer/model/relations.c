@@ -23,6 +23,7 @@
 #include <isl/local_space.h>
 #include <isl/val.h>
 
+#include "analyzer/util/val.h"
 #include "distributions/dist.h"
 
 /* Where the affine forms of one relation live. */
@@ -36,18 +37,6 @@ struct frame {
 	const int *vidx;          /* the statement number of each variable */
 	isl_space *space;         /* the set space [q, e, x] */
 };
-
-/* X exactly, whatever the width of long. */
-static __isl_give isl_val *val_ll(isl_ctx *ctx, long long x)
-{
-	if (x >= LONG_MIN && x <= LONG_MAX)
-		return isl_val_int_from_si(ctx, (long)x);
-	/* x = hi * 2^32 + lo with 0 <= lo < 2^32 */
-	long long lo = x & 0xffffffffLL, hi = (x - lo) / 4294967296LL;
-	isl_val *r = isl_val_mul(isl_val_int_from_si(ctx, (long)hi),
-				 isl_val_int_from_ui(ctx, 4294967296UL));
-	return isl_val_add(r, isl_val_int_from_ui(ctx, (unsigned long)lo));
-}
 
 __isl_give isl_space *model_param_space(isl_ctx *ctx, const struct model *m, bool axes)
 {
@@ -87,21 +76,21 @@ static __isl_give isl_aff *aff_on(__isl_keep isl_space *space, const struct mode
 {
 	isl_ctx *ctx = isl_space_get_ctx(space);
 	isl_aff *aff = zero_on(space);
-	isl_val *c = val_ll(ctx, a->constant);
+	isl_val *c = val_from_ll(ctx, a->constant);
 	for (int i = 0; i < a->nterms && aff; i++) {
 		const struct model_term *t = &a->terms[i];
-		isl_val *coef = val_ll(ctx, t->coef);
+		isl_val *coef = val_from_ll(ctx, t->coef);
 		switch (t->kind) {
 		case MODEL_PARAM:
 			if (params) {
-				c = isl_val_add(c, isl_val_mul(coef, val_ll(ctx, params[t->index])));
+				c = isl_val_add(c, isl_val_mul(coef, val_from_ll(ctx, params[t->index])));
 				continue;
 			}
 			aff = isl_aff_set_coefficient_val(aff, isl_dim_param, t->index, coef);
 			continue;
 		case MODEL_AXIS:
 			if (sizes) {
-				c = isl_val_add(c, isl_val_mul(coef, val_ll(ctx, sizes[t->index])));
+				c = isl_val_add(c, isl_val_mul(coef, val_from_ll(ctx, sizes[t->index])));
 				continue;
 			}
 			aff = isl_aff_set_coefficient_val(aff, isl_dim_param, nparams + t->index, coef);
@@ -140,7 +129,7 @@ static __isl_give isl_set *cons_holds(const struct model_cons *c, __isl_take isl
 	case MODEL_NE0:
 		return isl_aff_ne_set(a, zero_on(space));
 	case MODEL_DIVIDES:
-		return dist_multiple_of(a, val_ll(isl_space_get_ctx(space), c->divisor));
+		return dist_multiple_of(a, val_from_ll(isl_space_get_ctx(space), c->divisor));
 	}
 	isl_aff_free(a);
 	return NULL;

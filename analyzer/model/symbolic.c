@@ -37,6 +37,8 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include "analyzer/util/val.h"
+
 /* The most terms a linear form of the construction may have. */
 #define LIN_MAX 64
 
@@ -939,21 +941,6 @@ static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
 	rel_and(s, &cj);
 }
 
-/* V as a long long; false if it is not an integer that fits. */
-static bool val_fits(__isl_take isl_val *v, long long *out)
-{
-	bool ok = v && isl_val_is_int(v) == isl_bool_true;
-	if (ok) {
-		long x = isl_val_get_num_si(v);
-		isl_val *back = isl_val_int_from_si(isl_val_get_ctx(v), x);
-		ok = isl_val_eq(v, back) == isl_bool_true;
-		isl_val_free(back);
-		*out = x;
-	}
-	isl_val_free(v);
-	return ok;
-}
-
 /* { [the current variables] : the constraints of SP }, on the parameters and
  * axes (SP's variables are among the current ones). */
 static __isl_give isl_set *cond_set(struct sym *s, const struct model_space *sp)
@@ -1046,14 +1033,14 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 		cc.f.par = lin_const(0);
 		bool ok = true;
 		for (int v = 0; v < nvars(s) && ok; v++)
-			ok = val_fits(isl_constraint_get_coefficient_val(con, isl_dim_set, v),
+			ok = val_to_ll(isl_constraint_get_coefficient_val(con, isl_dim_set, v),
 				      &cc.f.var[v]);
 		for (int p = 0; p < np && ok; p++) {
 			long long x = 0;
-			ok = val_fits(isl_constraint_get_coefficient_val(con, isl_dim_param, p), &x);
+			ok = val_to_ll(isl_constraint_get_coefficient_val(con, isl_dim_param, p), &x);
 			lin_add(s, &cc.f.par, false, p, x);
 		}
-		ok = ok && val_fits(isl_constraint_get_constant_val(con), &cc.f.constant);
+		ok = ok && val_to_ll(isl_constraint_get_constant_val(con), &cc.f.constant);
 		cc.eq = isl_constraint_is_equality(con) == isl_bool_true;
 		isl_constraint_free(con);
 		if (!ok) {

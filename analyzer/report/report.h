@@ -57,6 +57,21 @@ char *report_value(const struct analysis *a, int c, int s, enum quantity q);
  * values break, malloc'd, or NULL when they hold or cannot be tested. */
 char *report_broken_condition(const struct analysis *a, int c);
 
+/* S as a JSON string, quotes included. */
+void report_json_string(FILE *out, const char *s);
+
+/* --check: "FILE: ok: 1 param, grid 1 axis (P), ..." */
+void report_check_summary(FILE *out, const char *name, const struct checked_spec *cs);
+
+/* --count: the count's FORMULA and, when every parameter has a value, its
+ * VALUE (NULL otherwise), as text or as JSON. */
+void report_count(FILE *out, bool json, const char *formula, const char *value);
+
+/* --verify: one candidate's failure or the reason it was skipped (WHAT), and
+ * the total for FILE. */
+void report_verify_candidate(FILE *out, const char *cand, const char *what);
+void report_verify_total(FILE *out, const char *file, int points, int checks, int mismatches);
+
 void report_text(FILE *out, const struct analysis *a);
 void report_json(FILE *out, const struct analysis *a);
 void report_markdown(FILE *out, const struct analysis *a);

@@ -5,22 +5,6 @@
 
 #include "analyzer/report/report.h"
 
-static void json_string(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(out, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", out);
-		else if (*p < 0x20)
-			fprintf(out, "\\u%04x", *p);
-		else
-			fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 /* {"formula": "...", "value": N or null}; a fraction value is a string. */
 static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
 			  const struct formula *f)
@@ -31,14 +15,14 @@ static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enu
 	char *v = report_value(a, c, s, q);
 	fputs("{\"formula\": ", out);
 	if (f)
-		json_string(out, text ? text : "");
+		report_json_string(out, text ? text : "");
 	else
 		fputs("null", out);
 	fputs(", \"value\": ", out);
 	if (!v)
 		fputs("null", out);
 	else if (strchr(v, '/'))
-		json_string(out, v);
+		report_json_string(out, v);
 	else
 		fputs(v, out);
 	fputs("}", out);
@@ -49,44 +33,44 @@ static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enu
 void report_json(FILE *out, const struct analysis *a)
 {
 	fputs("{\"file\": ", out);
-	json_string(out, a->file);
+	report_json_string(out, a->file);
 	fprintf(out, ", \"mode\": \"%s\", \"assumptions\": [", a->symbolic ? "symbolic" : "concrete");
 	for (int i = 0; i < a->nassumptions; i++) {
 		fputs(i ? ", " : "", out);
-		json_string(out, a->assumptions[i]);
+		report_json_string(out, a->assumptions[i]);
 	}
 	fputs("],\n \"candidates\": [", out);
 	for (int c = 0; c < a->ncands; c++) {
 		const struct candidate_cost *cc = &a->cands[c];
 		fputs(c ? ",\n  {" : "\n  {", out);
 		fputs("\"name\": ", out);
-		json_string(out, cc->name);
+		report_json_string(out, cc->name);
 		fputs(", \"grid\": {", out);
 		for (int x = 0; x < a->naxes; x++) {
 			fputs(x ? ", " : "", out);
-			json_string(out, a->axes[x]);
+			report_json_string(out, a->axes[x]);
 			if (a->symbolic)
 				fputs(": null", out);
 			else
 				fprintf(out, ": %ld", a->sizes[x]);
 		}
 		fputs("}, \"status\": ", out);
-		json_string(out, cc->status == COST_OK ? "ok" : cc->status == COST_REFUSED ? "refused"
+		report_json_string(out, cc->status == COST_OK ? "ok" : cc->status == COST_REFUSED ? "refused"
 											    : "failed");
 		if (cc->status != COST_OK) {
 			fputs(", \"reason\": ", out);
-			json_string(out, cc->reason ? cc->reason : "");
+			report_json_string(out, cc->reason ? cc->reason : "");
 		}
 		/* With every value given: whether the values were counted, and why
 		 * not when they were not (a null value is never left unexplained). */
 		const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
 		if (ex) {
 			fputs(", \"values\": ", out);
-			json_string(out, ex->status == COST_OK ? "ok" : ex->status == COST_REFUSED ? "refused"
+			report_json_string(out, ex->status == COST_OK ? "ok" : ex->status == COST_REFUSED ? "refused"
 												 : "failed");
 			if (ex->status != COST_OK) {
 				fputs(", \"values_reason\": ", out);
-				json_string(out, ex->reason ? ex->reason : "");
+				report_json_string(out, ex->reason ? ex->reason : "");
 			}
 		}
 		/* the steps: the formulas' own, or (no formula) the values' */
@@ -100,13 +84,13 @@ void report_json(FILE *out, const struct analysis *a)
 		fputs(", \"assumptions\": [", out);
 		for (int i = 0; formulas && i < cc->nassumptions; i++) {
 			fputs(i ? ", " : "", out);
-			json_string(out, cc->assumptions[i]);
+			report_json_string(out, cc->assumptions[i]);
 		}
 		fputs("],\n   \"supersteps\": [", out);
 		for (int s = 0; s < steps->nsteps; s++) {
 			fputs(s ? ",\n    {" : "\n    {", out);
 			fputs("\"name\": ", out);
-			json_string(out, steps->steps[s].name);
+			report_json_string(out, steps->steps[s].name);
 			for (int q = 0; q < Q_N; q++) {
 				fprintf(out, ",\n     \"%s\": ", quantity_name[q]);
 				json_quantity(out, a, c, s, q,

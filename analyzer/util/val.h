@@ -1,0 +1,21 @@
+/* Exact conversions between ISL values and C or FLINT numbers, shared by
+ * every phase that reads or builds ISL objects. */
+#ifndef BSPCOST_VAL_H
+#define BSPCOST_VAL_H
+
+#include <stdbool.h>
+
+#include <flint/fmpq.h>
+#include <isl/val.h>
+
+/* V (taken) as a long long in *OUT; false (and *OUT untouched) when V is
+ * NaN, not an integer, or out of range. */
+bool val_to_ll(__isl_take isl_val *v, long long *out);
+
+/* X exactly. */
+__isl_give isl_val *val_from_ll(isl_ctx *ctx, long long x);
+
+/* C exactly, whatever its size. */
+__isl_give isl_val *val_from_fmpq(isl_ctx *ctx, const fmpq_t c);
+
+#endif
