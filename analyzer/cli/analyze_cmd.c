@@ -13,6 +13,7 @@
 #include "analyzer/model/relations.h"
 #include "analyzer/report/report.h"
 #include "analyzer/util/text.h"
+#include "analyzer/util/val.h"
 #include "analyzer/cost/verify.h"
 #include "analyzer/cost/workers.h"
 
@@ -75,29 +76,67 @@ static bool all_values(const struct model *m, const struct options *opt)
 	return true;
 }
 
-/* Whether the values given (-D, and the grid of REQ when concrete) leave some
- * point of M's assumptions: 1 yes, 0 no, -1 when ISL failed.  The formulas are
- * only claimed there, and every number printed comes from them. */
-static int values_meet_assumptions(const struct model *m, const struct options *opt,
-				   const struct cost_request *req)
+/* SET with the values given (-D, and the grid of REQ when concrete) fixed. */
+static __isl_give isl_set *at_values(__isl_take isl_set *set, const struct model *m,
+				     const struct options *opt, const struct cost_request *req)
 {
-	isl_ctx *ctx = isl_ctx_alloc();
-	isl_set *set = ctx ? model_assumption_set(ctx, m) : NULL;
 	for (int i = 0; set && i < opt->ndefs; i++) {
 		int pos = isl_set_find_dim_by_name(set, isl_dim_param, opt->defs[i].name);
 		if (pos >= 0)
 			set = isl_set_fix_val(set, isl_dim_param, (unsigned)pos,
-					      isl_val_int_from_si(ctx, (long)opt->defs[i].value));
+					      val_from_ll(isl_set_get_ctx(set), opt->defs[i].value));
 	}
-	for (int a = 0; set && !req->symbolic && a < m->naxes; a++) {
-		int pos = isl_set_find_dim_by_name(set, isl_dim_param, m->axes[a]);
-		if (pos >= 0)
-			set = isl_set_fix_si(set, isl_dim_param, (unsigned)pos, (int)req->sizes[a]);
-	}
+	for (int a = 0; set && !req->symbolic && a < m->naxes; a++)
+		set = isl_set_fix_si(set, isl_dim_param, (unsigned)(m->nparams + a), (int)req->sizes[a]);
+	return set;
+}
+
+/* Whether the values given leave some point of SET (taken): 1 yes, 0 no, -1
+ * when ISL failed. */
+static int values_meet(__isl_take isl_set *set, const struct model *m, const struct options *opt,
+		       const struct cost_request *req)
+{
+	set = at_values(set, m, opt, req);
 	isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
 	isl_set_free(set);
-	isl_ctx_free(ctx);
 	return empty < 0 ? -1 : !empty;
+}
+
+/* Whether the values given leave some point of M's assumptions (1 yes, 0 no,
+ * -1 when ISL failed).  The formulas are only claimed there, and every
+ * number printed comes from them. */
+static int values_meet_assumptions(isl_ctx *ctx, const struct model *m, const struct options *opt,
+				   const struct cost_request *req)
+{
+	return values_meet(model_assumption_set(ctx, m), m, opt, req);
+}
+
+/* The first implicit assumption (every axis and every extent is at least 1)
+ * the values given break, as a malloc'd sentence; NULL when none is (or ISL
+ * failed: the analysis then says so). */
+static char *broken_implicit(isl_ctx *ctx, const struct model *m, const struct options *opt,
+			     const struct cost_request *req)
+{
+	isl_space *space = model_param_space(ctx, m, true);
+	char *why = NULL;
+	for (int a = 0; a < m->naxes && !why; a++) {
+		isl_set *set = isl_set_lower_bound_si(isl_set_universe(isl_space_copy(space)),
+						      isl_dim_param, (unsigned)(m->nparams + a), 1);
+		if (values_meet(set, m, opt, req) == 0 &&
+		    asprintf(&why, "%s >= 1 (every grid axis has a process)", m->axes[a]) < 0)
+			why = NULL;
+	}
+	for (int x = 0; x < m->narrays && !why; x++)
+		for (int d = 0; d < m->arrays[x].ndims && !why; d++) {
+			const struct model_aff *e = &m->arrays[x].extent_affs[d];
+			struct model_cons c = {MODEL_GE0, {e->constant - 1, e->nterms, e->terms}, 0};
+			if (values_meet(model_cons_param_set(space, m, &c), m, opt, req) == 0 &&
+			    asprintf(&why, "%s >= 1 (every extent is at least 1: dimension %d of %s)",
+				     m->arrays[x].extents[d], d + 1, m->arrays[x].name) < 0)
+				why = NULL;
+		}
+	isl_space_free(space);
+	return why;
 }
 
 /* "n = 2, P = 3": the values that went into the check above. */
@@ -267,7 +306,19 @@ static int analyze_file(const char *path, const struct options *opt)
 			return EXIT_USAGE;
 		}
 
-	int meet = values_meet_assumptions(m, opt, &req);
+	isl_ctx *vctx = isl_ctx_alloc();
+	char *implicit = vctx ? broken_implicit(vctx, m, opt, &req) : NULL;
+	int meet = vctx ? values_meet_assumptions(vctx, m, opt, &req) : -1;
+	isl_ctx_free(vctx);
+	if (implicit) {
+		fprintf(opt->err, "bspcost: %s: the values given (", ls.src.name);
+		print_given(opt->err, m, opt, &req);
+		fprintf(opt->err, ") break the implicit assumption %s\n", implicit);
+		free(implicit);
+		model_free(m);
+		spec_unload(&ls);
+		return EXIT_USAGE;
+	}
 	if (meet <= 0) {
 		if (meet == 0) {
 			int na = 0;

@@ -331,7 +331,7 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 	int cap = m->nparams + m->naxes + 2 + (formulas ? cc->nlocals : 0);
 	p.names = calloc((size_t)cap, sizeof(*p.names));
 	p.values = calloc((size_t)cap, sizeof(*p.values));
-	isl_set *assumptions = model_assumption_set(ctx, m);
+	isl_set *assumptions = model_valid_set(ctx, m);
 	int status = 0;
 	if (!p.names || !p.values || !assumptions || (!formulas && !engine)) {
 		vr->first = strdup("cannot verify: no formulas or no assumptions");

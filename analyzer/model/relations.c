@@ -155,6 +155,22 @@ __isl_give isl_set *model_assumption_set(isl_ctx *ctx, const struct model *m)
 	return set;
 }
 
+__isl_give isl_set *model_valid_set(isl_ctx *ctx, const struct model *m)
+{
+	isl_space *space = model_param_space(ctx, m, true);
+	isl_set *set = model_assumption_set(ctx, m);
+	for (int a = 0; a < m->naxes && set; a++)
+		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(m->nparams + a), 1);
+	for (int x = 0; x < m->narrays && set; x++)
+		for (int d = 0; d < m->arrays[x].ndims && set; d++) {
+			const struct model_aff *e = &m->arrays[x].extent_affs[d];
+			struct model_cons c = {MODEL_GE0, {e->constant - 1, e->nterms, e->terms}, 0};
+			set = isl_set_intersect(set, model_cons_param_set(space, m, &c));
+		}
+	isl_space_free(space);
+	return set;
+}
+
 /* A on the frame; NULL when it names a variable the frame does not have. */
 static __isl_give isl_aff *frame_aff(const struct frame *f, const struct model_aff *a)
 {

@@ -67,6 +67,11 @@ __isl_give isl_space *model_param_space(isl_ctx *ctx, const struct model *m, boo
 /* [parameters, axes] -> { : the specification's assumptions }, or NULL. */
 __isl_give isl_set *model_assumption_set(isl_ctx *ctx, const struct model *m);
 
+/* The same with what every specification assumes without saying: every
+ * axis and every extent is at least 1.  Values are only ever drawn or
+ * accepted there. */
+__isl_give isl_set *model_valid_set(isl_ctx *ctx, const struct model *m);
+
 /* The positional constraint C (of parameters and axes only) as a set on the
  * parameter space SPACE (kept) of model_param_space(ctx, m, true). */
 __isl_give isl_set *model_cons_param_set(__isl_keep isl_space *space, const struct model *m,
