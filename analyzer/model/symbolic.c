@@ -81,6 +81,22 @@ struct sym {
 	struct decomp *dec; /* [nvars] */
 	int *first;         /* [nvars] the dimension of each variable's first digit */
 	struct rel *r;      /* the relation the constraints go to */
+	struct inst_cache *cache;
+};
+
+/* The instance relations of one step, built once each: the reads of a
+ * statement and its work usually share theirs (same statement, same space,
+ * same decompositions). */
+struct inst_entry {
+	const struct model_stmt *st;
+	const struct model_space *space;
+	struct decomp *dec;          /* [space->nvars] */
+	isl_map *map;                /* as built */
+	isl_map *coalesced;          /* the same, coalesced (NULL until asked for) */
+};
+struct inst_cache {
+	int n;
+	struct inst_entry *e;
 };
 
 /* Array element structure in one step: per dimension, the decomposition used. */
@@ -1271,11 +1287,92 @@ static __isl_give isl_map *rel_map(struct sym *s, struct rel *r, int nin, int no
 	return isl_map_move_dims(map, isl_dim_in, 0, isl_dim_out, 0, (unsigned)nin);
 }
 
+static bool same_cons(const struct model_cons *a, const struct model_cons *b)
+{
+	return a->kind == b->kind && a->divisor == b->divisor && same_aff(&a->f, &b->f);
+}
+
+/* A and B are the same space (variables, constraints, predicates). */
+static bool same_space(const struct model_space *a, const struct model_space *b)
+{
+	if (a == b)
+		return true;
+	if (a->nvars != b->nvars || a->ncons != b->ncons || a->npreds != b->npreds)
+		return false;
+	for (int v = 0; v < a->nvars; v++)
+		if (a->vidx[v] != b->vidx[v])
+			return false;
+	for (int i = 0; i < a->ncons; i++)
+		if (!same_cons(&a->cons[i], &b->cons[i]))
+			return false;
+	for (int i = 0; i < a->npreds; i++)
+		if (a->preds[i].dist != b->preds[i].dist ||
+		    !same_aff(&a->preds[i].index_aff, &b->preds[i].index_aff) ||
+		    !same_aff(&a->preds[i].coord_aff, &b->preds[i].coord_aff))
+			return false;
+	return true;
+}
+
+static void inst_cache_clear(struct inst_cache *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		free(c->e[i].dec);
+		isl_map_free(c->e[i].map);
+		isl_map_free(c->e[i].coalesced);
+	}
+	free(c->e);
+	memset(c, 0, sizeof(*c));
+}
+
+static __isl_give isl_map *build_instances(struct sym *s, const struct model_stmt *st,
+					   const struct model_space *space);
+
 /* { [q] -> [digits of the current variables] : the instances of SPACE (a
  * statement's, a read's or a term's) that q computes }, with the
- * decompositions already assigned. */
+ * decompositions already assigned; from the cache when built before.
+ * COALESCED asks for it coalesced (the reads are composed with it so, which
+ * is cheaper; the work is counted as built: coalesced, its count's pieces
+ * can defeat ISL's tight bound on the maximum over processes). */
 static __isl_give isl_map *instances(struct sym *s, const struct model_stmt *st,
-				     const struct model_space *space)
+				     const struct model_space *space, bool coalesced)
+{
+	struct inst_cache *c = s->cache;
+	int i = 0;
+	for (; i < c->n; i++) {
+		struct inst_entry *e = &c->e[i];
+		if (e->st != st || !same_space(e->space, space))
+			continue;
+		bool same = true;
+		for (int v = 0; v < space->nvars && same; v++)
+			same = same_decomp(&e->dec[v], &s->dec[v]);
+		if (same)
+			break;
+	}
+	if (i == c->n) {
+		isl_map *map = build_instances(s, st, space);
+		if (!map)
+			return NULL;
+		struct inst_entry *e = realloc(c->e, sizeof(*e) * (size_t)(c->n + 1));
+		struct decomp *dec = malloc(sizeof(*dec) * (size_t)(space->nvars + 1));
+		if (e)
+			c->e = e;
+		if (!e || !dec) {
+			free(dec);
+			return coalesced ? isl_map_coalesce(map) : map;
+		}
+		memcpy(dec, s->dec, sizeof(*dec) * (size_t)space->nvars);
+		c->e[c->n++] = (struct inst_entry){st, space, dec, map, NULL};
+	}
+	struct inst_entry *e = &c->e[i];
+	if (!coalesced)
+		return isl_map_copy(e->map);
+	if (!e->coalesced)
+		e->coalesced = isl_map_coalesce(isl_map_copy(e->map));
+	return isl_map_copy(e->coalesced);
+}
+
+static __isl_give isl_map *build_instances(struct sym *s, const struct model_stmt *st,
+					   const struct model_space *space)
 {
 	int na = s->m->naxes;
 	struct rel r;
@@ -1336,7 +1433,7 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 	}
 
 	/* The instances first: the block lengths they name come first. */
-	isl_map *inst = instances(s, st, &rd->space);
+	isl_map *inst = instances(s, st, &rd->space, true);
 	if (!inst)
 		return NULL;
 	int nd = total_digits(s);
@@ -1355,13 +1452,10 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 		return NULL;
 	}
 	isl_map *access = rel_map(s, &r, nd, r.ndims - nd);
-	/* the reads are composed with their instances coalesced, which is cheaper */
-	return isl_map_coalesce(isl_map_apply_range(isl_map_coalesce(inst), access));
+	return isl_map_coalesce(isl_map_apply_range(inst, access));
 }
 
-/* The work relation of TERM: { [q] -> [digits of its variables] }.  Counted
- * as built: coalesced, its count's pieces can defeat ISL's tight bound on the
- * maximum over processes. */
+/* The work relation of TERM: { [q] -> [digits of its variables] }. */
 static __isl_give isl_map *work_map(struct sym *s, const struct model_stmt *st,
 				    const struct model_space *term)
 {
@@ -1370,7 +1464,7 @@ static __isl_give isl_map *work_map(struct sym *s, const struct model_stmt *st,
 	assign_from_preds(s, term);
 	if (s->status)
 		return NULL;
-	return instances(s, st, term);
+	return instances(s, st, term, false);
 }
 
 /* The ownership of array A with element shape SHAPE: { [element digits] -> [q] }. */
@@ -1472,7 +1566,8 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 		       struct step_relations *out, struct symbolic_info *info, char **reason)
 {
 	const struct model_superstep *ss = &m->steps[step];
-	struct sym s = {.ctx = ctx, .m = m, .c = &m->cands[cand], .info = info};
+	struct inst_cache cache = {0};
+	struct sym s = {.ctx = ctx, .m = m, .c = &m->cands[cand], .info = info, .cache = &cache};
 	struct elem_shape *shapes = calloc((size_t)m->narrays + 1, sizeof(*shapes));
 	memset(out, 0, sizeof(*out));
 	*reason = NULL;
@@ -1546,6 +1641,7 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 	free(shapes);
 	free(s.dec);
 	free(s.first);
+	inst_cache_clear(&cache);
 	if (s.status) {
 		if (!s.reason && isl_ctx_last_error(ctx) != isl_error_none) {
 			const char *msg = isl_ctx_last_error_msg(ctx);
