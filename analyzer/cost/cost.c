@@ -26,6 +26,7 @@
 #include "analyzer/model/relations.h"
 #include "analyzer/model/symbolic.h"
 #include "analyzer/util/text.h"
+#include "analyzer/util/val.h"
 
 /* Every formula of a candidate, by number: 6 per superstep, then the total. */
 enum { STEP_FORMULAS = 6 };
@@ -1097,9 +1098,9 @@ static isl_stat local_fact(__isl_take isl_constraint *c, void *user)
 	int other = 0;
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
 	for (int i = 0; i < np; i++) {
-		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_param, i);
-		long x = v ? isl_val_get_num_si(v) : 0;
-		isl_val_free(v);
+		long long x = 0;
+		if (!val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_param, i), &x))
+			other = 1; /* beyond 64 bits: no fact read from it */
 		if (i == fx->xpos)
 			a = x;
 		else if (i == fx->ppos)
@@ -1107,9 +1108,10 @@ static isl_stat local_fact(__isl_take isl_constraint *c, void *user)
 		else if (x)
 			other = 1;
 	}
-	isl_val *kv = isl_constraint_get_constant_val(c);
-	k = kv ? isl_val_get_num_si(kv) : 0;
-	isl_val_free(kv);
+	long long kk = 0;
+	if (!val_to_ll(isl_constraint_get_constant_val(c), &kk))
+		other = 1;
+	k = (long)kk;
 	int eq = isl_constraint_is_equality(c) == isl_bool_true;
 	int divs = isl_constraint_dim(c, isl_dim_div) != 0;
 	isl_constraint_free(c);
@@ -1119,9 +1121,15 @@ static isl_stat local_fact(__isl_take isl_constraint *c, void *user)
 	isl_ctx *ctx = isl_set_get_ctx(fx->out);
 	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(fx->out));
 	isl_constraint *f = eq ? isl_constraint_alloc_equality(ls) : isl_constraint_alloc_inequality(ls);
+	/* in ISL's exact integers: a*b or cp + k may pass 64 bits */
 	f = isl_constraint_set_coefficient_val(f, isl_dim_param, fx->lpos,
-					       isl_val_int_from_si(ctx, a * fx->block));
-	f = isl_constraint_set_constant_val(f, isl_val_int_from_si(ctx, eq ? cp : cp - (k >= 0 ? -k : 1)));
+					       isl_val_mul(isl_val_int_from_si(ctx, a),
+							   isl_val_int_from_si(ctx, fx->block)));
+	isl_val *rhs = isl_val_int_from_si(ctx, cp);
+	if (!eq)
+		rhs = k >= 0 ? isl_val_add(rhs, isl_val_int_from_si(ctx, k))
+			     : isl_val_sub(rhs, isl_val_one(ctx));
+	f = isl_constraint_set_constant_val(f, rhs);
 	fx->out = isl_set_add_constraint(fx->out, f);
 	return isl_stat_ok;
 }

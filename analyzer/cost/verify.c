@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* asprintf */
 #include "analyzer/cost/verify.h"
 #include "analyzer/util/text.h"
+#include "analyzer/util/val.h"
 
 #include <gmp.h>
 #include <stdbool.h>
@@ -100,9 +101,10 @@ static long count_val(__isl_take isl_set *set)
 {
 	isl_val *v = isl_set_count_val(set);
 	isl_set_free(set);
-	long r = v && isl_val_is_int(v) ? isl_val_get_num_si(v) : -1;
-	isl_val_free(v);
-	return r;
+	long long r = -1;
+	if (!val_to_ll(v, &r))
+		r = -1;
+	return (long)r;
 }
 
 static __isl_give isl_map *fix_point(__isl_take isl_map *map, const struct point *p)

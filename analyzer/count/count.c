@@ -581,29 +581,23 @@ static isl_stat read_constraint(__isl_take isl_constraint *c, void *user)
 	struct readback *rb = user;
 	int64_t row[W];
 	memset(row, 0, sizeof(row));
-	isl_val *v = isl_constraint_get_constant_val(c);
-	bool ok = v && isl_val_is_int(v) && isl_val_get_den_si(v) == 1;
-	if (ok)
-		row[0] = isl_val_get_num_si(v);
-	isl_val_free(v);
+	long long x = 0;
+	/* every coefficient exactly, or the constraint is refused: a constant of
+	 * 2^64 must not be read as 0 */
+	bool ok = val_to_ll(isl_constraint_get_constant_val(c), &x);
+	row[0] = x;
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
 	isl_size nd = isl_constraint_dim(c, isl_dim_set);
 	isl_size ndiv = isl_constraint_dim(c, isl_dim_div);
 	if (np < 0 || nd < 0 || ndiv != 0)
 		ok = false;
 	for (int k = 0; ok && k < np; k++) {
-		v = isl_constraint_get_coefficient_val(c, isl_dim_param, k);
-		ok = v && isl_val_is_int(v);
-		if (ok)
-			row[1 + k] = isl_val_get_num_si(v);
-		isl_val_free(v);
+		ok = val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_param, k), &x);
+		row[1 + k] = x;
 	}
 	for (int k = 0; ok && k < nd; k++) {
-		v = isl_constraint_get_coefficient_val(c, isl_dim_set, k);
-		ok = v && isl_val_is_int(v);
-		if (ok)
-			row[1 + rb->inv[k]] = isl_val_get_num_si(v);
-		isl_val_free(v);
+		ok = val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_set, k), &x);
+		row[1 + rb->inv[k]] = x;
 	}
 	bool eq = isl_constraint_is_equality(c) == isl_bool_true;
 	isl_constraint_free(c);

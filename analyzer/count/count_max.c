@@ -10,6 +10,7 @@
  * them. */
 #include "analyzer/count/count.h"
 #include "analyzer/count/count_internal.h"
+#include "analyzer/util/val.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -812,8 +813,9 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 	box = isl_set_project_out(box, isl_dim_param, 0, (unsigned)np);
 	isl_bool bounded = isl_set_is_bounded(box);
 	isl_val *npts = bounded == isl_bool_true ? isl_set_count_val(box) : NULL;
-	long count = npts ? isl_val_get_num_si(npts) : -1;
-	isl_val_free(npts);
+	long long count = -1;
+	if (!val_to_ll(npts, &count))
+		count = -1;
 	if (bounded == isl_bool_true && count >= 0 && count <= 4096) {
 		struct max_point mp = {g, NULL, 0, (int)count, false};
 		mp.cand = calloc((size_t)count + 1, sizeof(*mp.cand));
