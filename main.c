@@ -30,6 +30,8 @@ static const char usage_text[] =
 	"  --verify[=N]         check every formula against enumeration at N random\n"
 	"                       points (default 20)\n"
 	"  --seed S             seed for --verify\n"
+	"  --allow-unverified   with --verify, a candidate no point could be drawn for\n"
+	"                       is reported but does not make the exit status 1\n"
 	"  --explain            show the derivation: local postconditions, NOcc, A.e\n"
 	"  --values             with every size and axis given: the values only, no\n"
 	"                       formulas (milliseconds at any size)\n"
@@ -116,7 +118,7 @@ static int parse_grid(const char *arg, struct options *opt)
 int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
-	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES };
+	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -127,6 +129,7 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"explain", no_argument, NULL, OPT_EXPLAIN},
 		{"values", no_argument, NULL, OPT_VALUES},
+		{"allow-unverified", no_argument, NULL, OPT_ALLOW_UNVERIFIED},
 		{"work", required_argument, NULL, OPT_WORK},
 		{"jobs", required_argument, NULL, 'j'},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
@@ -194,6 +197,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_EXPLAIN:
 			opt.explain = true;
+			break;
+		case OPT_ALLOW_UNVERIFIED:
+			opt.allow_unverified = true;
 			break;
 		case OPT_VALUES:
 			opt.values_only = true;

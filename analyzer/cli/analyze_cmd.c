@@ -444,8 +444,18 @@ static int analyze_file(const char *path, const struct options *opt)
 				report_verify_candidate(vout, costs[c].name,
 							vr->first ? vr->first : "verification failed");
 				status = EXIT_SPEC;
-			} else if (vr->skipped) {
-				report_verify_candidate(vout, costs[c].name, vr->skipped);
+			} else if (vr->points == 0) {
+				/* nothing checked is not a success */
+				char *why = NULL;
+				if (asprintf(&why, "not verified: %s",
+					     vr->skipped ? vr->skipped : "no point was checked") < 0)
+					why = NULL;
+				report_verify_candidate(vout, costs[c].name, why ? why : "not verified");
+				free(why);
+				if (!opt->allow_unverified)
+					status = EXIT_SPEC;
+			} else {
+				report_verify_points(vout, costs[c].name, vr->points);
 			}
 		}
 		report_verify_total(vout, ls.src.name, points, checks, bad);

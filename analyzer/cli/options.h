@@ -37,6 +37,7 @@ struct options {
 	bool h_sum;               /* --h sum: h = max_q fan_in_q + fan_out_q */
 	int verify;               /* --verify[=N]: random points per candidate, 0 = off */
 	unsigned seed;            /* --seed: for --verify */
+	bool allow_unverified;    /* --allow-unverified: no point is not a failure */
 	bool explain;             /* --explain */
 	bool values_only;         /* --values: no formulas when every value is given */
 	bool work_flops;          /* --work flops */

@@ -71,6 +71,8 @@ void report_count(FILE *out, bool json, const char *formula, const char *value);
  * the total for FILE. */
 void report_verify_candidate(FILE *out, const char *cand, const char *what);
 void report_verify_total(FILE *out, const char *file, int points, int checks, int mismatches);
+/* --verify: the number of points CAND was checked at. */
+void report_verify_points(FILE *out, const char *cand, int points);
 
 void report_text(FILE *out, const struct analysis *a);
 void report_json(FILE *out, const struct analysis *a);

@@ -56,6 +56,11 @@ void report_verify_candidate(FILE *out, const char *cand, const char *what)
 	fprintf(out, "verify: %s: %s\n", cand, what);
 }
 
+void report_verify_points(FILE *out, const char *cand, int points)
+{
+	fprintf(out, "verify: %s: %d point%s checked\n", cand, points, points == 1 ? "" : "s");
+}
+
 void report_verify_total(FILE *out, const char *file, int points, int checks, int mismatches)
 {
 	fprintf(out, "verify: %s: %d points, %d values compared, %d mismatch%s\n", file, points,
