@@ -81,16 +81,20 @@ tests: $(O)/bspcost $(TEST_BINS)
 check-one: tests
 	sh tests/run.sh $(O)
 
-# The whole suite, plain and then under ASan + UBSan.  Each pass prints its own
-# totals; the last line is the total over both passes.
+# The whole suite, plain and under ASan + UBSan, the two passes at once (each
+# is mostly one process at a time; this machine has two cores).  Each pass
+# prints its own totals; the last line is the total over both passes.
 check:
-	@$(MAKE) --no-print-directory check-one O=$(O) > $(O).check.log 2>&1; s1=$$?; \
+	@( $(MAKE) --no-print-directory check-one O=$(O) > $(O).check.log 2>&1; \
+	   echo $$? > $(O).check.rc ) & \
+	 ( SAN=1 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' \
+	   LDFLAGS='-fsanitize=address,undefined' > $(O)-san.check.log 2>&1; \
+	   echo $$? > $(O)-san.check.rc ) & \
+	 wait; \
 	 tail -n 40 $(O).check.log; \
-	 SAN=1 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' LDFLAGS='-fsanitize=address,undefined' \
-	   > $(O)-san.check.log 2>&1; s2=$$?; \
 	 tail -n 40 $(O)-san.check.log; \
 	 sh tests/total.sh $(O).check.log $(O)-san.check.log; \
-	 test $$s1 -eq 0 && test $$s2 -eq 0
+	 test "$$(cat $(O).check.rc)" -eq 0 && test "$$(cat $(O)-san.check.rc)" -eq 0
 
 bench: $(O)/bspcost $(BENCH_BINS)
 	sh bench/run.sh $(O)
