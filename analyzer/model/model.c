@@ -43,6 +43,17 @@ void model_aff_clear(struct model_aff *f)
 	memset(f, 0, sizeof(*f));
 }
 
+bool model_aff_equal(const struct model_aff *a, const struct model_aff *b)
+{
+	if (a->constant != b->constant || a->nterms != b->nterms)
+		return false;
+	for (int i = 0; i < a->nterms; i++)
+		if (a->terms[i].kind != b->terms[i].kind || a->terms[i].index != b->terms[i].index ||
+		    a->terms[i].coef != b->terms[i].coef)
+			return false;
+	return true;
+}
+
 int model_aff_copy(struct model_aff *dst, const struct model_aff *src)
 {
 	*dst = *src;

@@ -13,6 +13,8 @@
 #ifndef BSPCOST_MODEL_H
 #define BSPCOST_MODEL_H
 
+#include <stdbool.h>
+
 #include "distributions/dist.h"
 
 /* The most dimensions an array may have (the checker enforces it). */
@@ -166,6 +168,9 @@ int model_space_add_pred(struct model_space *s, int dist, const char *index, con
 /* The positional forms.  Each copies what it is given and returns 0, or -1 when
  * out of memory. */
 int model_aff_copy(struct model_aff *dst, const struct model_aff *src);
+/* A and B are the same form, term for term (the lowering writes equal forms
+ * the same way). */
+bool model_aff_equal(const struct model_aff *a, const struct model_aff *b);
 void model_aff_clear(struct model_aff *f);
 /* Appends a constraint (F copied) to *CONS of *N. */
 int model_cons_add(struct model_cons **cons, int *n, enum model_cons_kind kind,

@@ -127,17 +127,6 @@ static const char *var_name(const struct sym *s, int v)
 	return s->space->vars[v];
 }
 
-static bool same_aff(const struct model_aff *a, const struct model_aff *b)
-{
-	if (a->constant != b->constant || a->nterms != b->nterms)
-		return false;
-	for (int i = 0; i < a->nterms; i++)
-		if (a->terms[i].kind != b->terms[i].kind || a->terms[i].index != b->terms[i].index ||
-		    a->terms[i].coef != b->terms[i].coef)
-			return false;
-	return true;
-}
-
 static bool same_decomp(const struct decomp *a, const struct decomp *b)
 {
 	if (a->d.kind != b->d.kind)
@@ -145,7 +134,7 @@ static bool same_decomp(const struct decomp *a, const struct decomp *b)
 	if (a->d.kind == DIST_NONE)
 		return true;
 	return a->d.axis == b->d.axis && a->d.block == b->d.block &&
-	       same_aff(a->extent, b->extent);
+	       model_aff_equal(a->extent, b->extent);
 }
 
 static const char *kind_name(const struct dist *d)
@@ -575,7 +564,7 @@ static int local_param(struct sym *s, const struct decomp *d, long block)
 	int axis = d->d.axis;
 	for (int l = 0; l < info->nlocals; l++)
 		if (info->locals[l].axis == axis && info->locals[l].block == block &&
-		    same_aff(&info->locals[l].extent_aff, d->extent))
+		    model_aff_equal(&info->locals[l].extent_aff, d->extent))
 			return l;
 	struct local_param *p = realloc(info->locals, sizeof(*p) * (size_t)(info->nlocals + 1));
 	if (!p) {
@@ -1289,7 +1278,7 @@ static __isl_give isl_map *rel_map(struct sym *s, struct rel *r, int nin, int no
 
 static bool same_cons(const struct model_cons *a, const struct model_cons *b)
 {
-	return a->kind == b->kind && a->divisor == b->divisor && same_aff(&a->f, &b->f);
+	return a->kind == b->kind && a->divisor == b->divisor && model_aff_equal(&a->f, &b->f);
 }
 
 /* A and B are the same space (variables, constraints, predicates). */
@@ -1307,8 +1296,8 @@ static bool same_space(const struct model_space *a, const struct model_space *b)
 			return false;
 	for (int i = 0; i < a->npreds; i++)
 		if (a->preds[i].dist != b->preds[i].dist ||
-		    !same_aff(&a->preds[i].index_aff, &b->preds[i].index_aff) ||
-		    !same_aff(&a->preds[i].coord_aff, &b->preds[i].coord_aff))
+		    !model_aff_equal(&a->preds[i].index_aff, &b->preds[i].index_aff) ||
+		    !model_aff_equal(&a->preds[i].coord_aff, &b->preds[i].coord_aff))
 			return false;
 	return true;
 }
