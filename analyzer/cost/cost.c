@@ -294,7 +294,12 @@ static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 	if (j->status != COST_OK)
 		return NULL;
 	struct formula *fm = f ? formula_from_pw_qpolynomial_zero_outside(f) : formula_const_si(0);
-	if (!fm)
+	if (!fm && f && formula_pw_qpolynomial_too_large(f) == 1)
+		job_fail(j, COST_REFUSED,
+			 strdup("the count has more distinct floor terms than a formula may hold "
+				"(1024)"),
+			 what);
+	else if (!fm)
 		job_fail(j, COST_FAILED, NULL, what);
 	return fm;
 }

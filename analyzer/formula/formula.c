@@ -20,10 +20,20 @@
 
 /* ---------------------------------------------------------------- rings */
 
+/* The most variables (parameters and distinct floors) of one formula.  FLINT
+ * sorts a polynomial's terms by a radix sort whose recursion is as deep as an
+ * exponent vector has bits: 15918 variables overflowed the stack.  A formula
+ * with more than this many distinct floors is refused (its conversion fails),
+ * and no person could read it anyway. */
+#define FML_MAX_VARS 1024
+
 struct fvars *fml_vars_new(slong cap)
 {
-	struct fvars *V = calloc(1, sizeof(*V));
+	struct fvars *V;
 
+	if (cap > FML_MAX_VARS)
+		return NULL;
+	V = calloc(1, sizeof(*V));
 	if (!V)
 		return NULL;
 	V->refs = 1;
@@ -2521,6 +2531,16 @@ static isl_stat piece_fn(isl_set *set, isl_qpolynomial *qp, void *user)
 	}
 	return push_piece(data->f, &data->size, set, td.sum) < 0 ?
 		isl_stat_error : isl_stat_ok;
+}
+
+int formula_pw_qpolynomial_too_large(__isl_keep isl_pw_qpolynomial *pwqp)
+{
+	struct term_data count = { NULL, NULL, 0, 1 };
+	isl_size np = isl_pw_qpolynomial_dim(pwqp, isl_dim_param);
+
+	if (np < 0 || isl_pw_qpolynomial_foreach_piece(pwqp, &count_piece_fn, &count) < 0)
+		return -1;
+	return np + count.atoms > FML_MAX_VARS;
 }
 
 static struct formula *from_pwqp(isl_pw_qpolynomial *pwqp,

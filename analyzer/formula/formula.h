@@ -92,6 +92,9 @@ enum formula_style {
  * dimensions; NULL otherwise).  Each ISL piece becomes a piece; integer
  * divisions become floor atoms.  Undefined outside the pieces. */
 struct formula *formula_from_pw_qpolynomial(__isl_keep isl_pw_qpolynomial *pwqp);
+/* 1 when PWQP has too many distinct floors for a formula (its conversion
+ * then fails), 0 when not, -1 when ISL failed. */
+int formula_pw_qpolynomial_too_large(__isl_keep isl_pw_qpolynomial *pwqp);
 /* The same, zero outside the pieces: use this for counts. */
 struct formula *formula_from_pw_qpolynomial_zero_outside(
 	__isl_keep isl_pw_qpolynomial *pwqp);
