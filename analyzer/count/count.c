@@ -1671,30 +1671,13 @@ static isl_stat add_constraint(__isl_take isl_constraint *c, void *user)
 	return *bset ? isl_stat_ok : isl_stat_error;
 }
 
-/* Whether BSET has an existential variable with no explicit definition (an
- * "unknown div"): ISL then refuses to write it as an expression. */
-static bool has_unknown_div(__isl_keep isl_basic_set *bset)
-{
-	isl_ctx *ctx = isl_basic_set_get_ctx(bset);
-	isl_size n = isl_basic_set_dim(bset, isl_dim_div);
-	bool unknown = n < 0;
-	for (int i = 0; i < n && !unknown; i++) {
-		isl_aff *div = isl_basic_set_get_div(bset, i);
-		unknown = !div;
-		isl_aff_free(div);
-	}
-	if (unknown)
-		isl_ctx_reset_error(ctx);
-	return unknown;
-}
-
 static isl_stat rebuild_basic_set(__isl_take isl_basic_set *bset, void *user)
 {
 	isl_set **acc = user;
 	/* Rebuilt constraint by constraint, an existential with no definition
 	 * would become one per constraint, and the set a larger one: such a
 	 * basic set is kept as it is. */
-	if (has_unknown_div(bset)) {
+	if (basic_set_has_unknown_div(bset)) {
 		*acc = isl_set_union(*acc, isl_set_from_basic_set(bset));
 		return *acc ? isl_stat_ok : isl_stat_error;
 	}

@@ -17,6 +17,7 @@
 #include <isl/val_gmp.h>
 
 #include "analyzer/formula/formula_internal.h"
+#include "analyzer/util/val.h"
 
 /* ---------------------------------------------------------------- rings */
 
@@ -1131,6 +1132,14 @@ static int push_piece(struct formula *f, int *size, isl_set *cond, struct fnode 
 		if (isl_set_plain_is_universe(cond) == isl_bool_true) {
 			isl_set_free(cond);
 			cond = NULL;
+		} else if (set_has_unknown_div(cond) != 0) {
+			/* an existential with no definition would print as
+			 * floor(0/0): every one written as a floor first */
+			cond = isl_set_coalesce(isl_set_compute_divs(cond));
+			if (!cond) {
+				fml_node_free(f->vars, val);
+				return -1;
+			}
 		}
 	}
 	if (f->n == *size) {

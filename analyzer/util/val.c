@@ -3,6 +3,7 @@
 #include <limits.h>
 
 #include <gmp.h>
+#include <isl/aff.h>
 #include <isl/val_gmp.h>
 
 bool val_to_ll(__isl_take isl_val *v, long long *out)
@@ -32,4 +33,34 @@ __isl_give isl_val *val_from_fmpq(isl_ctx *ctx, const fmpq_t c)
 	mpz_clear(n);
 	mpz_clear(d);
 	return v;
+}
+
+bool basic_set_has_unknown_div(__isl_keep isl_basic_set *bset)
+{
+	isl_size n = isl_basic_set_dim(bset, isl_dim_div);
+	bool unknown = n < 0;
+	for (int i = 0; i < n && !unknown; i++) {
+		isl_aff *div = isl_basic_set_get_div(bset, i);
+		unknown = !div;
+		isl_aff_free(div);
+	}
+	if (unknown)
+		isl_ctx_reset_error(isl_basic_set_get_ctx(bset));
+	return unknown;
+}
+
+static isl_stat unknown_div_in(__isl_take isl_basic_set *bset, void *user)
+{
+	bool *found = user;
+	*found |= basic_set_has_unknown_div(bset);
+	isl_basic_set_free(bset);
+	return *found ? isl_stat_error : isl_stat_ok;   /* stop at the first */
+}
+
+int set_has_unknown_div(__isl_keep isl_set *set)
+{
+	bool found = false;
+	if (isl_set_foreach_basic_set(set, unknown_div_in, &found) < 0 && !found)
+		return -1;
+	return found;
 }
