@@ -70,10 +70,17 @@ slong fml_vars_atom(struct fvars *V, struct fnode *arg);
 
 /* Nodes (in ring V).  Functions named *_take consume their node arguments.  All
  * return NULL on failure. */
+/* A new node of KIND: the polynomial 0, or an inner node with no children. */
+struct fnode *fml_node_alloc(const struct fvars *V, enum fkind kind);
+/* Cancels the powers common to X's numerator and denominator (X polynomial). */
+void fml_poly_normalize(const struct fvars *V, struct fnode *x);
 struct fnode *fml_poly_zero(const struct fvars *V);
 struct fnode *fml_poly_fmpq(const struct fvars *V, const fmpq_t c);
 struct fnode *fml_poly_si(const struct fvars *V, slong c);
 struct fnode *fml_poly_var(const struct fvars *V, slong i);
+/* A + B, or A - B with NEGATE_B, of two polynomial nodes (neither taken). */
+struct fnode *fml_poly_add(const struct fvars *V, const struct fnode *a,
+	const struct fnode *b, int negate_b);
 void fml_node_free(const struct fvars *V, struct fnode *x);
 struct fnode *fml_node_copy(const struct fvars *V, const struct fnode *x);
 struct fnode *fml_add_take(const struct fvars *V, struct fnode *a, struct fnode *b);
@@ -92,8 +99,35 @@ int fml_poly_is_zero(const struct fvars *V, const struct fnode *x);
  * arguments included. */
 void fml_node_used(const struct fvars *V, const struct fnode *x, char *used);
 
+/* Translation between rings (formula_ring.c): X (over F) as a node over T, where
+ * variable i of F stands for VMAP[i]. */
+struct fnode *fml_translate(const struct fvars *F, const struct fnode *x,
+	const struct fvars *T, struct fnode *const *vmap);
+/* Defines in T every variable of F that VMAP (F->n entries) does not map yet,
+ * and maps it; 0 or -1. */
+int fml_vars_import(struct fvars *T, const struct fvars *F, struct fnode **vmap);
+/* Frees VMAP (NULL allowed) and its N nodes, which are over T. */
+void fml_vmap_free(const struct fvars *T, struct fnode **vmap, slong n);
+
 /* Formulas. */
 struct formula *fml_formula_alloc(struct fvars *V, int n);
+/* Appends a piece to F, whose array has room for *SIZE (COND and VAL taken; an
+ * empty COND drops the piece, a universe one becomes NULL); 0 or -1. */
+int fml_push_piece(struct formula *f, int *size, isl_set *cond, struct fnode *val);
+/* The intersection of two conditions, neither taken (NULL is everything). */
+isl_set *fml_cond_meet(isl_set *a, isl_set *b);
+/* The pieces of F over T, VMAP mapping F's ring into T, with the zero piece
+ * for the complement when F is zero-outside. */
+struct fplist {
+	isl_set **cond;
+	struct fnode **val;
+	char *is_zero_fill;
+	int n;
+};
+/* Fills L with F's pieces; 0 or -1.  L is to be freed either way. */
+int fml_plist_make(struct fplist *l, const struct formula *f, const struct fvars *T,
+	struct fnode *const *vmap);
+void fml_plist_free(const struct fvars *T, struct fplist *l);
 /* floor(F) and F^K piece by piece; F^K with K < 0 needs single-term values. */
 struct formula *fml_formula_floor(const struct formula *f);
 struct formula *fml_formula_pow(const struct formula *f, slong k);
@@ -110,5 +144,14 @@ int fml_node_eval(const struct fvars *V, const struct fnode *x,
 int fml_env_init(struct feval_env *env, const struct fvars *V,
 	const char *const names[], const long long values[], int n);
 void fml_env_clear(struct feval_env *env, const struct fvars *V);
+/* The rational V (taken) in OUT (formula_isl.c). */
+void fml_val_to_fmpq(fmpq_t out, isl_val *v);
+
+/* The most variables (parameters and distinct floors) of one formula.  FLINT
+ * sorts a polynomial's terms by a radix sort whose recursion is as deep as an
+ * exponent vector has bits: 15918 variables overflowed the stack.  A formula
+ * with more than this many distinct floors is refused (fml_vars_new fails,
+ * and with it the conversion), and no person could read it anyway. */
+#define FML_MAX_VARS 1024
 
 #endif

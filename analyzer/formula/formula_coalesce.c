@@ -1,0 +1,623 @@
+/* Formulas on a context: restriction and gist of the conditions, and
+ * coalescing, which merges the pieces whose values are shown to agree (a few
+ * witness points rule most pairs out before formula_proven_equal is asked) and
+ * drops from max and min the operands another bounds on the piece's condition. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/constraint.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include "analyzer/formula/formula_internal.h"
+
+/* ---------------------------------------------------------------- restriction and gist */
+
+/* F's pieces with conditions transformed by FN, which takes the condition (NULL
+ * for everywhere) and returns the new one (NULL for everywhere) with *STATUS 0,
+ * or sets *STATUS to 1 to drop the piece, -1 on error. */
+static struct formula *map_conditions(const struct formula *f,
+	isl_set *(*fn)(isl_set *, void *, int *), void *user)
+{
+	struct formula *r;
+	int i, size = 0;
+
+	f->vars->refs++;
+	r = fml_formula_alloc(f->vars, 0);
+	if (!r)
+		return NULL;
+	free(r->p);
+	r->p = NULL;
+	r->outside = f->outside;
+	for (i = 0; i < f->n; i++) {
+		int status = 0;
+		isl_set *c = fn(f->p[i].cond ? isl_set_copy(f->p[i].cond) : NULL,
+			user, &status);
+		if (status < 0) {
+			isl_set_free(c);
+			formula_free(r);
+			return NULL;
+		}
+		if (status > 0) {
+			isl_set_free(c);
+			continue;
+		}
+		if (fml_push_piece(r, &size, c, fml_node_copy(f->vars, f->p[i].val)) < 0) {
+			formula_free(r);
+			return NULL;
+		}
+	}
+	return r;
+}
+
+static isl_set *restrict_fn(isl_set *c, void *user, int *status)
+{
+	isl_set *cond = user;
+
+	c = c ? isl_set_intersect(c, isl_set_copy(cond)) : isl_set_copy(cond);
+	if (!c)
+		*status = -1;
+	return c;
+}
+
+struct formula *formula_restrict(const struct formula *f, __isl_take isl_set *cond)
+{
+	struct formula *r, *g = NULL;
+
+	if (!f || !cond) {
+		isl_set_free(cond);
+		return NULL;
+	}
+	if (f->outside == FORMULA_ZERO_OUTSIDE) {
+		/* make the zero outside explicit before restricting */
+		struct formula *z = formula_const_si(0);
+		formula_set_outside(z, FORMULA_ZERO_OUTSIDE);
+		g = formula_add(f, z);
+		formula_free(z);
+		if (!g) {
+			isl_set_free(cond);
+			return NULL;
+		}
+		f = g;
+	}
+	r = map_conditions(f, restrict_fn, cond);
+	if (r)
+		r->outside = FORMULA_UNDEFINED_OUTSIDE;
+	formula_free(g);
+	isl_set_free(cond);
+	return r;
+}
+
+static isl_set *gist_fn(isl_set *c, void *user, int *status)
+{
+	isl_set *context = user;
+	isl_bool empty;
+
+	if (!c)
+		return NULL;
+	c = isl_set_intersect(c, isl_set_copy(context));
+	empty = isl_set_is_empty(c);
+	if (empty < 0 || empty) {
+		*status = empty < 0 ? -1 : 1;
+		return isl_set_free(c);
+	}
+	c = isl_set_gist(c, isl_set_copy(context));
+	c = isl_set_coalesce(c);
+	if (!c)
+		*status = -1;
+	return c;
+}
+
+struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *context)
+{
+	if (!f || !context)
+		return NULL;
+	return map_conditions(f, gist_fn, context);
+}
+
+/* ---------------------------------------------------------------- coalescing */
+
+/* The formula that is piece I's value on piece J's condition. */
+static struct formula *value_on(const struct formula *f, int i, int j)
+{
+	f->vars->refs++;
+	struct formula *g = fml_formula_alloc(f->vars, 1);
+	if (!g)
+		return NULL;
+	g->n = 1;
+	g->outside = FORMULA_UNDEFINED_OUTSIDE;
+	g->p[0].cond = f->p[j].cond ? isl_set_copy(f->p[j].cond) : NULL;
+	g->p[0].val = fml_node_copy(f->vars, f->p[i].val);
+	if (!g->p[0].val || (f->p[j].cond && !g->p[0].cond)) {
+		formula_free(g);
+		return NULL;
+	}
+	return g;
+}
+
+static void drop_piece(struct formula *r, int j)
+{
+	isl_set_free(r->p[j].cond);
+	fml_node_free(r->vars, r->p[j].val);
+	memmove(&r->p[j], &r->p[j + 1], sizeof(*r->p) * (size_t)(r->n - j - 1));
+	r->n--;
+}
+
+/* A few points of a piece's condition at which values are compared before a
+ * proof is attempted: a sample point, and the points a step or a few steps
+ * away from it along each parameter that are still in the condition.  Values
+ * that agree on all of them rarely agree everywhere; values that differ at one
+ * need no proof to be told apart. */
+enum { WITNESS_MAX = 24 };
+
+struct witnesses {
+	int np, n;                  /* parameters, points */
+	const char **names;         /* the condition's, then the formula's others */
+	long long *values;          /* n rows of np values */
+};
+
+static void witnesses_clear(struct witnesses *w)
+{
+	free(w->names);
+	free(w->values);
+	memset(w, 0, sizeof(*w));
+}
+
+/* The coordinates of PT, the first NP of the NALL values of a witness row;
+ * the others (parameters the condition leaves free) get fixed values. */
+static int point_values(__isl_keep isl_point *pt, int np, int nall, long long *out)
+{
+	for (int k = 0; k < np; k++) {
+		isl_val *v = isl_point_get_coordinate_val(pt, isl_dim_param, k);
+		if (!v || !isl_val_is_int(v) ||
+		    isl_val_cmp_si(v, LLONG_MAX / 2) > 0 || isl_val_cmp_si(v, LLONG_MIN / 2) < 0) {
+			isl_val_free(v);
+			return -1;
+		}
+		out[k] = isl_val_get_num_si(v);
+		isl_val_free(v);
+	}
+	for (int k = np; k < nall; k++)
+		out[k] = 7 + 4 * (k - np); /* 7, 11, 15, ...: no special values */
+	return 0;
+}
+
+/* The witness points of COND (none when it has no point ISL finds); FNAMES,
+ * the formula's parameters, give values to those the condition leaves free. */
+static void witnesses_find(struct witnesses *w, __isl_keep isl_set *cond, char **fnames, int fn)
+{
+	memset(w, 0, sizeof(*w));
+	isl_size np = isl_set_dim(cond, isl_dim_param);
+	isl_point *pt = isl_set_sample_point(isl_set_copy(cond));
+	if (np < 0 || !pt || isl_point_is_void(pt) != isl_bool_false) {
+		isl_point_free(pt);
+		return;
+	}
+	w->names = calloc((size_t)(np + fn) + 1, sizeof(*w->names));
+	if (!w->names) {
+		isl_point_free(pt);
+		return;
+	}
+	for (int k = 0; k < np; k++)
+		w->names[w->np++] = isl_set_get_dim_name(cond, isl_dim_param, (unsigned)k);
+	for (int k = 0; k < fn; k++) {
+		if (isl_set_find_dim_by_name(cond, isl_dim_param, fnames[k]) < 0)
+			w->names[w->np++] = fnames[k];
+	}
+	w->values = calloc((size_t)(w->np + 1) * WITNESS_MAX, sizeof(*w->values));
+	if (!w->values || point_values(pt, (int)np, w->np, w->values) < 0) {
+		isl_point_free(pt);
+		witnesses_clear(w);
+		return;
+	}
+	w->n = 1;
+	/* For each parameter of COND, a point where it is larger than at the
+	 * sample, and one where it is smaller, when there are such points. */
+	for (int k = 0; k < np && w->n + 2 <= WITNESS_MAX; k++)
+		for (int dir = 0; dir < 2; dir++) {
+			long long s0 = w->values[k];
+			if (s0 <= INT_MIN + 1 || s0 >= INT_MAX - 1)
+				continue; /* a witness is a hint: not worth an overflow */
+			isl_set *part = dir == 0
+				? isl_set_lower_bound_si(isl_set_copy(cond), isl_dim_param, (unsigned)k,
+							 (int)(s0 + 1))
+				: isl_set_upper_bound_si(isl_set_copy(cond), isl_dim_param, (unsigned)k,
+							 (int)(s0 - 1));
+			isl_point *q = isl_set_sample_point(part);
+			if (q && isl_point_is_void(q) == isl_bool_false &&
+			    point_values(q, (int)np, w->np,
+					 w->values + (size_t)w->n * (size_t)w->np) == 0)
+				w->n++;
+			isl_point_free(q);
+		}
+	isl_point_free(pt);
+}
+
+/* 1 when the values of pieces I and J differ at a witness point of J's
+ * condition. */
+static int differ_at_witness(const struct formula *r, int i, int j, const struct witnesses *w)
+{
+	int differ = 0;
+	for (int p = 0; p < w->n && !differ; p++) {
+		struct feval_env env;
+		if (fml_env_init(&env, r->vars, w->names, w->values + (size_t)p * (size_t)w->np,
+				 w->np) != 0)
+			break;
+		fmpq_t a, b;
+		fmpq_init(a);
+		fmpq_init(b);
+		if (fml_node_eval(r->vars, r->p[i].val, &env, a) == 0 &&
+		    fml_node_eval(r->vars, r->p[j].val, &env, b) == 0)
+			differ = !fmpq_equal(a, b);
+		fmpq_clear(a);
+		fmpq_clear(b);
+		fml_env_clear(&env, r->vars);
+	}
+	return differ;
+}
+
+static int is_zero_piece(const struct formula *r, int j)
+{
+	return r->p[j].val->kind == FK_POLY && fml_poly_is_zero(r->vars, r->p[j].val);
+}
+
+/* F on CONTEXT: every condition intersected with it; for a zero-outside formula
+ * the part of CONTEXT no piece covers becomes an explicit zero piece.  The result
+ * keeps F's outside. */
+static struct formula *on_context(const struct formula *f, __isl_keep isl_set *context)
+{
+	if (!f || !context)
+		return NULL;
+	struct formula *r = formula_copy(f);
+	if (!r)
+		return NULL;
+	for (int i = 0; i < r->n; i++) {
+		r->p[i].cond = r->p[i].cond ? isl_set_intersect(r->p[i].cond, isl_set_copy(context))
+					    : isl_set_copy(context);
+		isl_bool empty = isl_set_is_empty(r->p[i].cond);
+		if (empty < 0) {
+			formula_free(r);
+			return NULL;
+		}
+		if (empty)
+			drop_piece(r, i--);
+	}
+	if (f->outside == FORMULA_ZERO_OUTSIDE) {
+		isl_set *rest = isl_set_copy(context);
+		for (int i = 0; i < r->n && rest; i++)
+			rest = isl_set_subtract(rest, isl_set_copy(r->p[i].cond));
+		isl_bool empty = isl_set_is_empty(rest);
+		struct fpiece *p = empty == isl_bool_false
+					   ? realloc(r->p, sizeof(*r->p) * (size_t)(r->n + 1))
+					   : NULL;
+		if (p) {
+			r->p = p;
+			p[r->n].cond = rest;
+			p[r->n].val = fml_poly_zero(r->vars);
+			rest = NULL;
+			if (!p[r->n++].val) {
+				formula_free(r);
+				return NULL;
+			}
+		}
+		isl_set_free(rest);
+		if (empty < 0 || (empty == isl_bool_false && !p)) {
+			formula_free(r);
+			return NULL;
+		}
+	}
+	return r;
+}
+
+struct formula *formula_on(const struct formula *f, __isl_keep isl_set *context)
+{
+	struct formula *r = on_context(f, context);
+	if (r)
+		r->outside = FORMULA_UNDEFINED_OUTSIDE;
+	return r;
+}
+
+struct apart {
+	const char *const *names;
+	int n;
+	int found;
+};
+
+static isl_stat constraint_relates(__isl_take isl_constraint *c, void *user)
+{
+	struct apart *ap = user;
+	isl_size np = isl_constraint_dim(c, isl_dim_param);
+	int named = 0, others = 0;
+	for (int k = 0; k < np; k++) {
+		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_param, k);
+		int nonzero = v && !isl_val_is_zero(v);
+		isl_val_free(v);
+		if (!nonzero)
+			continue;
+		const char *name = isl_constraint_get_dim_name(c, isl_dim_param, (unsigned)k);
+		int listed = 0;
+		for (int i = 0; name && i < ap->n && !listed; i++)
+			listed = strcmp(name, ap->names[i]) == 0;
+		if (listed)
+			named++;
+		else
+			others++;
+	}
+	if (named && named + others > 1)
+		ap->found = 1;
+	isl_constraint_free(c);
+	return ap->found ? isl_stat_error : isl_stat_ok;
+}
+
+static isl_stat bset_relates(__isl_take isl_basic_set *bset, void *user)
+{
+	isl_stat st = isl_basic_set_foreach_constraint(bset, &constraint_relates, user);
+	isl_basic_set_free(bset);
+	return st;
+}
+
+/* 1 when a constraint of COND relates one of AP's names to another parameter. */
+static int relates(__isl_keep isl_set *cond, const char *const names[], int n)
+{
+	struct apart ap = {names, n, 0};
+	if (!cond || n == 0)
+		return 0;
+	isl_set_foreach_basic_set(cond, &bset_relates, &ap);
+	return ap.found;
+}
+
+/* 1 when every value of COND has parameter NAME >= LO. */
+static int param_at_least(__isl_keep isl_set *cond, const char *name, int lo)
+{
+	int pos = isl_set_find_dim_by_name(cond, isl_dim_param, name);
+	if (pos < 0)
+		return 0;
+	isl_set *bound = isl_set_lower_bound_si(isl_set_universe(isl_set_get_space(cond)),
+						isl_dim_param, (unsigned)pos, lo);
+	isl_bool sub = isl_set_is_subset(cond, bound);
+	isl_set_free(bound);
+	return sub == isl_bool_true;
+}
+
+/* The sign on COND of the polynomial NUM (in ring V, no denominator): 1 for
+ * >= 0, -1 for <= 0, 0 when not shown.  Shown when its coefficients share a
+ * sign and its variables are parameters >= 0 there, or, for an affine NUM,
+ * when ISL finds COND on one side of NUM = 0. */
+static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, __isl_keep isl_set *cond)
+{
+	slong len = fmpq_mpoly_length(num, V->ctx);
+	if (len == 0)
+		return 1;
+	int pos = 0, neg = 0, vars_nonneg = 1;
+	fmpq_t c;
+	fmpq_init(c);
+	for (slong t = 0; t < len; t++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, num, t, V->ctx);
+		pos |= fmpq_sgn(c) > 0;
+		neg |= fmpq_sgn(c) < 0;
+	}
+	fmpq_clear(c);
+	for (slong i = 0; i < V->n && vars_nonneg; i++)
+		if (fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
+			vars_nonneg = V->v[i].name && param_at_least(cond, V->v[i].name, 0);
+	if (!(pos && neg) && vars_nonneg)
+		return pos ? 1 : -1;
+	/* affine in the parameters and floors: NUM >= 0 (or <= 0) on all of COND? */
+	isl_space *space = isl_set_get_space(cond);
+	isl_aff *aff = fml_mpoly_aff(V, num, space);
+	isl_space_free(space);
+	int sign = 0;
+	for (int negate = 0; negate < 2 && aff && !sign; negate++) {
+		isl_aff *a = negate ? isl_aff_neg(isl_aff_copy(aff)) : isl_aff_copy(aff);
+		isl_aff *z = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(a));
+		isl_set *side = isl_set_from_basic_set(isl_aff_ge_basic_set(a, z));
+		if (isl_set_is_subset(cond, side) == isl_bool_true)
+			sign = negate ? -1 : 1;
+		isl_set_free(side);
+	}
+	isl_aff_free(aff);
+	return sign;
+}
+
+/* The sign of the Laurent polynomial X on COND: its denominator is a product
+ * of parameters (positive when each is >= 1 there), and its numerator's sign is
+ * that of its factors (factor_sign_on).  1 for X >= 0, -1 for X <= 0, 0 when
+ * that is not shown. */
+static int poly_sign_on(const struct fvars *V, const struct fnode *x, __isl_keep isl_set *cond)
+{
+	if (x->kind != FK_POLY || !cond)
+		return 0;
+	for (slong i = 0; i < V->n; i++)
+		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(cond, V->v[i].name, 1)))
+			return 0;
+	int sign = factor_sign_on(V, x->num, cond);
+	if (sign)
+		return sign;
+	fmpq_mpoly_factor_t f;
+	fmpq_mpoly_factor_init(f, V->ctx);
+	if (fmpq_mpoly_factor(f, x->num, V->ctx)) {
+		fmpq_t c;
+		fmpq_init(c);
+		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
+		sign = fmpq_sgn(c);
+		fmpq_clear(c);
+		for (slong k = 0; k < f->num && sign; k++) {
+			int sk = factor_sign_on(V, f->poly + k, cond);
+			if (fmpz_is_even(f->exp + k))
+				sk = 1; /* an even power is >= 0 */
+			sign *= sk;
+		}
+	}
+	fmpq_mpoly_factor_clear(f, V->ctx);
+	return sign;
+}
+
+/* X with, in each max and min, the operands another is shown to bound on COND
+ * (their difference has a sign there, poly_sign_on) left out; NULL on failure. */
+static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
+				  __isl_keep isl_set *cond)
+{
+	if (x->kind == FK_POLY)
+		return fml_node_copy(V, x);
+	int n = x->n;
+	struct fnode **c = calloc((size_t)n + 1, sizeof(*c));
+	if (!c)
+		return NULL;
+	int ok = 1;
+	for (int i = 0; i < n && ok; i++)
+		ok = (c[i] = drop_bounded(V, x->c[i], cond)) != NULL;
+	if (ok && (x->kind == FK_MAX || x->kind == FK_MIN)) {
+		for (int i = 0; i < n && ok; i++)
+			for (int j = 0; j < n && ok && c[i]; j++) {
+				if (i == j || !c[j] || c[i]->kind != FK_POLY || c[j]->kind != FK_POLY)
+					continue;
+				struct fnode *d = fml_poly_add(V, c[i], c[j], 1); /* c[i] - c[j] */
+				if (!d) {
+					ok = 0;
+					break;
+				}
+				int sg = poly_sign_on(V, d, cond);
+				fml_node_free(V, d);
+				/* for max, c[i] >= c[j] makes c[j] useless; for min, <= */
+				if ((x->kind == FK_MAX && sg > 0) || (x->kind == FK_MIN && sg < 0)) {
+					fml_node_free(V, c[j]);
+					c[j] = NULL;
+				}
+			}
+	}
+	struct fnode *r = NULL;
+	for (int i = 0; i < n && ok; i++) {
+		if (!c[i])
+			continue;
+		struct fnode *ci = c[i];
+		c[i] = NULL;
+		if (!r)
+			r = ci;
+		else if (x->kind == FK_ADD)
+			r = fml_add_take(V, r, ci);
+		else if (x->kind == FK_MUL)
+			r = fml_mul_take(V, r, ci);
+		else
+			r = fml_maxmin_take(V, x->kind, r, ci);
+		if (!r)
+			ok = 0;
+	}
+	for (int i = 0; i < n; i++)
+		fml_node_free(V, c[i]);
+	free(c);
+	if (!ok) {
+		fml_node_free(V, r);
+		return NULL;
+	}
+	return r;
+}
+
+struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context)
+{
+	return formula_coalesce_apart(f, context, NULL, 0);
+}
+
+struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_set *context,
+				       const char *const keep_apart[], int napart)
+{
+	/* Conditions keep all they know (M == 1 rather than M <= 1 given M >= 1)
+	 * while values are compared: the gist comes at the end. */
+	struct formula *r = on_context(f, context);
+	if (!r)
+		return NULL;
+	/* max(a, b) is b where b - a >= 0 is plain from the signs */
+	for (int i = 0; i < r->n; i++) {
+		if (r->p[i].val->kind == FK_POLY || !r->p[i].cond)
+			continue;
+		struct fnode *v = drop_bounded(r->vars, r->p[i].val, r->p[i].cond);
+		if (!v) {
+			formula_free(r);
+			return NULL;
+		}
+		fml_node_free(r->vars, r->p[i].val);
+		r->p[i].val = v;
+	}
+	/* Disjoint pieces, so that any two can merge without changing who wins. */
+	for (int j = 1; j < r->n; j++)
+		for (int i = 0; i < j && r->p[j].cond; i++) {
+			if (!r->p[i].cond) {
+				drop_piece(r, j--);
+				break;
+			}
+			r->p[j].cond = isl_set_subtract(r->p[j].cond, isl_set_copy(r->p[i].cond));
+			if (!r->p[j].cond) {
+				formula_free(r);
+				return NULL;
+			}
+		}
+	/* Witness points per piece; a merged piece's condition only grows, so its
+	 * points stay valid. */
+	struct witnesses *w = calloc((size_t)r->n + 1, sizeof(*w));
+	if (!w) {
+		formula_free(r);
+		return NULL;
+	}
+	int fn = 0;
+	char **fnames = formula_params(r, &fn);
+	for (int j = 0; fnames && j < r->n; j++)
+		if (r->p[j].cond)
+			witnesses_find(&w[j], r->p[j].cond, fnames, fn);
+	for (int j = 1; j < r->n; j++) {
+		for (int i = 0; i < j; i++) {
+			if (!r->p[i].cond || !r->p[j].cond)
+				continue;
+			/* Does one value hold on the other's condition too? */
+			int keep = -1;
+			for (int dir = 0; dir < 2 && keep < 0; dir++) {
+				int from = dir ? i : j, to = dir ? j : i;
+				/* a point of FROM's condition where the two differ rules
+				 * this direction out without a proof */
+				if (differ_at_witness(r, to, from, &w[from]))
+					continue;
+				struct formula *a = value_on(r, to, from), *b = value_on(r, from, from);
+				if (a && b && formula_proven_equal(a, b))
+					keep = to;
+				formula_free(a);
+				formula_free(b);
+			}
+			if (keep < 0)
+				continue;
+			int gone = keep == i ? j : i;
+			isl_set *merged = isl_set_coalesce(
+				isl_set_union(isl_set_copy(r->p[keep].cond), isl_set_copy(r->p[gone].cond)));
+			if (merged && napart > 0 && relates(merged, keep_apart, napart) &&
+			    !relates(r->p[keep].cond, keep_apart, napart) &&
+			    !relates(r->p[gone].cond, keep_apart, napart)) {
+				isl_set_free(merged);
+				continue;
+			}
+			isl_set_free(r->p[keep].cond);
+			r->p[keep].cond = merged;
+			if (!r->p[keep].cond) {
+				for (int k = 0; k < r->n; k++)
+					witnesses_clear(&w[k]);
+				free(w);
+				formula_params_free(fnames, fn);
+				formula_free(r);
+				return NULL;
+			}
+			drop_piece(r, gone);
+			witnesses_clear(&w[gone]);
+			memmove(&w[gone], &w[gone + 1], sizeof(*w) * (size_t)(r->n - gone));
+			j = 0; /* start over: the merged piece may now meet others */
+			break;
+		}
+	}
+	for (int k = 0; k < r->n; k++)
+		witnesses_clear(&w[k]);
+	free(w);
+	formula_params_free(fnames, fn);
+	for (int j = 0; j < r->n && r->outside == FORMULA_ZERO_OUTSIDE; j++)
+		if (is_zero_piece(r, j))
+			drop_piece(r, j--);
+	struct formula *g = formula_gist(r, context);
+	formula_free(r);
+	return g;
+}
