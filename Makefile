@@ -2,7 +2,8 @@
 #
 #   make            build $(O)/bspcost (O defaults to build)
 #   make check      unit, diagnostics, golden and resilience tests, then the same
-#                   suite again built with AddressSanitizer + UndefinedBehaviorSanitizer
+#                   suite again built with AddressSanitizer + UndefinedBehaviorSanitizer,
+#                   then make fuzz-smoke
 #   make bench      counting-engine and example benchmarks (figures, not assertions)
 #   make fuzz       the libFuzzer harnesses (tests/fuzz/), built with clang into
 #                   $(O)-fuzz, each run for FUZZ_SECONDS (default 60) on one core
@@ -108,8 +109,10 @@ check:
 	 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' LDFLAGS='-fsanitize=address,undefined' \
 	   > $(O)-san.check.log 2>&1; s2=$$?; \
 	 tail -n 40 $(O)-san.check.log; \
-	 sh tests/total.sh $(O).check.log $(O)-san.check.log; \
-	 test $$s1 -eq 0 && test $$s2 -eq 0
+	 $(MAKE) --no-print-directory fuzz-smoke O=$(O) > $(O)-fuzz.check.log 2>&1; s3=$$?; \
+	 tail -n 20 $(O)-fuzz.check.log; \
+	 sh tests/total.sh $(O).check.log $(O)-san.check.log $(O)-fuzz.check.log; \
+	 test $$s1 -eq 0 && test $$s2 -eq 0 && test $$s3 -eq 0
 
 # Fuzzing (tests/fuzz/run.sh): a build of its own in $(O)-fuzz, with clang.
 # Without a clang that links -fsanitize=fuzzer, both say so and succeed: the
