@@ -51,7 +51,7 @@ if ! command -v "$CC" > /dev/null 2>&1; then
 	exit 0
 fi
 if ! "$CC" -fsanitize=fuzzer,address,undefined -o "$tmp/probe" "$tmp/probe.c" > "$tmp/probe.log" 2>&1; then
-	echo "fuzz: skipped: $CC cannot link -fsanitize=fuzzer (Debian: apt-get install libclang-rt-dev)"
+	echo "fuzz: skipped: $CC cannot link -fsanitize=fuzzer (Debian: apt-get install clang libclang-rt-dev)"
 	sed 's/^/  | /' "$tmp/probe.log" | head -n 5
 	echo "0 passed, 0 failed"
 	exit 0
