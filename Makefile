@@ -2,8 +2,13 @@
 #
 #   make            build $(O)/bspcost (O defaults to build)
 #   make check      unit, diagnostics, golden and resilience tests, then the same
-#                   suite again built with AddressSanitizer + UndefinedBehaviorSanitizer
+#                   suite again built with AddressSanitizer + UndefinedBehaviorSanitizer,
+#                   then make fuzz-smoke
 #   make bench      counting-engine and example benchmarks (figures, not assertions)
+#   make fuzz       the libFuzzer harnesses (tests/fuzz/), built with clang into
+#                   $(O)-fuzz, each run for FUZZ_SECONDS (default 60) on one core
+#   make fuzz-smoke tests/fuzz/regressions replayed, then each harness for a
+#                   fixed 20 s from a fixed seed (without clang: says so, passes)
 #   make install    honours PREFIX and DESTDIR
 #
 # O=DIR puts every generated file under DIR, so several builds (plain, sanitized,
@@ -21,6 +26,12 @@ WARN     = -std=c11 -Wall -Wextra -Werror=implicit-function-declaration
 CPPFLAGS += -pthread -D_POSIX_C_SOURCE=200809L -I. -I$(O)/grammar -I/usr/include/flint
 LDLIBS  += -lisl -lflint -lgmp -lm -pthread
 SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# The fuzzing build: every object with libFuzzer's coverage and the sanitizers,
+# the harnesses linked with libFuzzer's main.
+FUZZ_CC ?= clang
+FUZZ_FLAGS = $(SAN_FLAGS) -fsanitize=fuzzer-no-link
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 20
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
@@ -33,8 +44,10 @@ TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(TEST_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: all check check-one bench install uninstall clean tests
+.PHONY: all check check-one bench install uninstall clean tests fuzz fuzz-bins fuzz-smoke
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -75,6 +88,13 @@ $(O)/bench/%: bench/%.c $(O)/libbspcost.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -o $@ $< $(O)/libbspcost.a $(LDLIBS)
 
+# Only with O=...-fuzz CC=clang CFLAGS='$(FUZZ_FLAGS)', as fuzz and fuzz-smoke ask.
+$(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(O)/libbspcost.a
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(O)/libbspcost.a $(LDLIBS)
+
+fuzz-bins: $(FUZZ_BINS)
+
 tests: $(O)/bspcost $(TEST_BINS)
 
 # One pass of the suite against the build in $(O).
@@ -93,8 +113,21 @@ check:
 	 wait; \
 	 tail -n 40 $(O).check.log; \
 	 tail -n 40 $(O)-san.check.log; \
-	 sh tests/total.sh $(O).check.log $(O)-san.check.log; \
-	 test "$$(cat $(O).check.rc)" -eq 0 && test "$$(cat $(O)-san.check.rc)" -eq 0
+	 $(MAKE) --no-print-directory fuzz-smoke O=$(O) > $(O)-fuzz.check.log 2>&1; \
+	 echo $$? > $(O)-fuzz.check.rc; \
+	 tail -n 20 $(O)-fuzz.check.log; \
+	 sh tests/total.sh $(O).check.log $(O)-san.check.log $(O)-fuzz.check.log; \
+	 test "$$(cat $(O).check.rc)" -eq 0 && test "$$(cat $(O)-san.check.rc)" -eq 0 && \
+	 test "$$(cat $(O)-fuzz.check.rc)" -eq 0
+
+# Fuzzing (tests/fuzz/run.sh): a build of its own in $(O)-fuzz, with clang.
+# Without a clang that links -fsanitize=fuzzer, both say so and succeed: the
+# build installs nothing (.ci/run installs clang for CI).
+fuzz:
+	@MAKE='$(MAKE)' sh tests/fuzz/run.sh $(O)-fuzz '$(FUZZ_CC)' '$(FUZZ_FLAGS)' long $(FUZZ_SECONDS)
+
+fuzz-smoke:
+	@MAKE='$(MAKE)' sh tests/fuzz/run.sh $(O)-fuzz '$(FUZZ_CC)' '$(FUZZ_FLAGS)' smoke $(FUZZ_SMOKE_SECONDS)
 
 bench: $(O)/bspcost $(BENCH_BINS)
 	sh bench/run.sh $(O)
@@ -109,6 +142,6 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bspcost $(DESTDIR)$(MANDIR)/man1/bspcost.1 $(DESTDIR)$(MANDIR)/man5/bspcost.5
 
 clean:
-	rm -rf $(O) $(O)-san $(O).check.log $(O)-san.check.log
+	rm -rf $(O) $(O)-san $(O)-fuzz $(O).check.log $(O)-san.check.log $(O)-fuzz.check.log
 
 -include $(DEPS)
