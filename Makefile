@@ -4,6 +4,9 @@
 #   make check      unit, diagnostics, golden and resilience tests, then the same
 #                   suite again built with AddressSanitizer + UndefinedBehaviorSanitizer
 #   make bench      counting-engine and example benchmarks (figures, not assertions)
+#   make stress N=300 SEED=1
+#                   N random specifications from seed SEED through tests/stress/stress.py
+#                   (--verify on two grids, values against tests/brute/bspenum.py)
 #   make install    honours PREFIX and DESTDIR
 #
 # O=DIR puts every generated file under DIR, so several builds (plain, sanitized,
@@ -34,7 +37,7 @@ TEST_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(TEST_SRCS))
 BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 
-.PHONY: all check check-one bench install uninstall clean tests
+.PHONY: all check check-one bench stress install uninstall clean tests
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -77,16 +80,18 @@ $(O)/bench/%: bench/%.c $(O)/libbspcost.a
 
 tests: $(O)/bspcost $(TEST_BINS)
 
-# One pass of the suite against the build in $(O).
+# One pass of the suite against the build in $(O); STRESS_COUNT specs in its
+# stress section (fewer in the sanitized pass, where each takes longer).
+STRESS_COUNT ?= 24
 check-one: tests
-	sh tests/run.sh $(O)
+	STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O)
 
 # The whole suite, plain and then under ASan + UBSan.  Each pass prints its own
 # totals; the last line is the total over both passes.
 check:
 	@$(MAKE) --no-print-directory check-one O=$(O) > $(O).check.log 2>&1; s1=$$?; \
 	 tail -n 40 $(O).check.log; \
-	 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' LDFLAGS='-fsanitize=address,undefined' \
+	 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' LDFLAGS='-fsanitize=address,undefined' STRESS_COUNT=6 \
 	   > $(O)-san.check.log 2>&1; s2=$$?; \
 	 tail -n 40 $(O)-san.check.log; \
 	 sh tests/total.sh $(O).check.log $(O)-san.check.log; \
@@ -94,6 +99,13 @@ check:
 
 bench: $(O)/bspcost $(BENCH_BINS)
 	sh bench/run.sh $(O)
+
+# A long batch of random specifications (exit status 1 on any failure; the
+# known bugs of tests/stress/found/ are tallied, not failed).
+N    ?= 200
+SEED ?= 1
+stress: $(O)/bspcost
+	python3 tests/stress/stress.py $(O)/bspcost --seed $(SEED) --count $(N) $(STRESS_FLAGS)
 
 install: $(O)/bspcost
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

@@ -21,13 +21,23 @@
 #               bspcost (tests/brute/broken.sh) must be caught; and at real
 #               sizes (n = 2^40, 65536 processes) the values against the formulas
 #               (tests/brute/large.py)
+#   stress      random valid specifications (tests/stress/gen.py, seeds 1 to
+#               $STRESS_COUNT, default 24; make check's sanitized pass runs 6)
+#               through tests/stress/stress.py: --check, --verify on the symbolic
+#               grid and on a 2 / 2x2 / 2x1x2 grid, and the values of every
+#               candidate at 3 small points against tests/brute/bspenum.py; each
+#               case counts once.  A refusal with its reason passes and is
+#               tallied; so are the known bugs of tests/stress/found/ (a seed
+#               listed in tests/stress/known.list fails by one of them).  The
+#               figures and the refusals by reason are printed.  Longer batches:
+#               `make stress N=300 SEED=1` (see tests/stress/stress.py)
 #
 # Ends with the line `N passed, N failed`; exit status 1 if anything failed.
-# Run one section with TESTS=diag (or unit, golden, resilience, examples).
+# Run one section with TESTS=diag (or unit, golden, resilience, examples, ...).
 
 O=${1:-build}
 BIN=$O/bspcost
-TESTS=${TESTS:-unit diag golden resilience examples verify brute memory}
+TESTS=${TESTS:-unit diag golden resilience examples verify brute stress memory}
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
@@ -183,6 +193,12 @@ run_brute() {
 	else
 		not_ok "tests/brute/broken.sh: failed, but not on h_out"; tail -n 5 "$tmp/broken"
 	fi
+}
+
+run_stress() {
+	run_tally python3 tests/stress/stress.py "$BIN" --seed 1 --count "${STRESS_COUNT:-24}" \
+		--timeout 10 --known tests/stress/known.list
+	grep -e '^stress: ' -e '^ *[0-9][0-9]*  [a-z]' "$tmp/tally" | sed 's/^/  /'
 }
 
 for section in $TESTS; do
