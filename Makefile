@@ -9,6 +9,9 @@
 #                   $(O)-fuzz, each run for FUZZ_SECONDS (default 60) on one core
 #   make fuzz-smoke tests/fuzz/regressions replayed, then each harness for a
 #                   fixed 20 s from a fixed seed (without clang: says so, passes)
+#   make stress N=300 SEED=1
+#                   N random specifications from seed SEED through tests/stress/stress.py
+#                   (--verify on two grids, values against tests/brute/bspenum.py)
 #   make install    honours PREFIX and DESTDIR
 #
 # O=DIR puts every generated file under DIR, so several builds (plain, sanitized,
@@ -47,7 +50,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: all check check-one bench install uninstall clean tests fuzz fuzz-bins fuzz-smoke
+.PHONY: all check check-one bench stress install uninstall clean tests fuzz fuzz-bins fuzz-smoke
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -97,9 +100,11 @@ fuzz-bins: $(FUZZ_BINS)
 
 tests: $(O)/bspcost $(TEST_BINS)
 
-# One pass of the suite against the build in $(O).
+# One pass of the suite against the build in $(O); STRESS_COUNT specs in its
+# stress section (fewer in the sanitized pass, where each takes longer).
+STRESS_COUNT ?= 24
 check-one: tests
-	sh tests/run.sh $(O)
+	STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O)
 
 # The whole suite, plain and under ASan + UBSan, the two passes at once (each
 # is mostly one process at a time; this machine has two cores).  Each pass
@@ -108,7 +113,7 @@ check:
 	@( $(MAKE) --no-print-directory check-one O=$(O) > $(O).check.log 2>&1; \
 	   echo $$? > $(O).check.rc ) & \
 	 ( SAN=1 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' \
-	   LDFLAGS='-fsanitize=address,undefined' > $(O)-san.check.log 2>&1; \
+	   LDFLAGS='-fsanitize=address,undefined' STRESS_COUNT=6 > $(O)-san.check.log 2>&1; \
 	   echo $$? > $(O)-san.check.rc ) & \
 	 wait; \
 	 tail -n 40 $(O).check.log; \
@@ -131,6 +136,13 @@ fuzz-smoke:
 
 bench: $(O)/bspcost $(BENCH_BINS)
 	sh bench/run.sh $(O)
+
+# A long batch of random specifications (exit status 1 on any failure; the
+# known bugs of tests/stress/found/ are tallied, not failed).
+N    ?= 200
+SEED ?= 1
+stress: $(O)/bspcost
+	python3 tests/stress/stress.py $(O)/bspcost --seed $(SEED) --count $(N) $(STRESS_FLAGS)
 
 install: $(O)/bspcost
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5

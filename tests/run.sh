@@ -24,13 +24,23 @@
 #   names       every example and valid test specification with its names
 #               replaced by hostile ones (floor, q, e0, n__P, ...) and by long
 #               ones: the same report, modulo the names (tests/names/rename.py)
+#   stress      random valid specifications (tests/stress/gen.py, seeds 1 to
+#               $STRESS_COUNT, default 24; make check's sanitized pass runs 6)
+#               through tests/stress/stress.py: --check, --verify on the symbolic
+#               grid and on a 2 / 2x2 / 2x1x2 grid, and the values of every
+#               candidate at 3 small points against tests/brute/bspenum.py; each
+#               case counts once.  A refusal with its reason passes and is
+#               tallied; so are the known bugs of tests/stress/found/ (a seed
+#               listed in tests/stress/known.list fails by one of them).  The
+#               figures and the refusals by reason are printed.  Longer batches:
+#               `make stress N=300 SEED=1` (see tests/stress/stress.py)
 #
 # Ends with the line `N passed, N failed`; exit status 1 if anything failed.
-# Run one section with TESTS=diag (or unit, golden, resilience, examples).
+# Run one section with TESTS=diag (or unit, golden, resilience, examples, ...).
 
 O=${1:-build}
 BIN=$O/bspcost
-TESTS=${TESTS:-unit diag golden resilience examples verify brute names memory}
+TESTS=${TESTS:-unit diag golden resilience examples verify brute names stress memory}
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
@@ -201,6 +211,12 @@ run_names() {
 	# shellcheck disable=SC2086
 	run_tally python3 tests/names/rename.py "$BIN" examples/*.bsp tests/names/*.bsp \
 		tests/specs/weights.bsp tests/brute/specs/*.bsp $valid
+}
+
+run_stress() {
+	run_tally python3 tests/stress/stress.py "$BIN" --seed 1 --count "${STRESS_COUNT:-24}" \
+		--timeout 10 --known tests/stress/known.list
+	grep -e '^stress: ' -e '^ *[0-9][0-9]*  [a-z]' "$tmp/tally" | sed 's/^/  /'
 }
 
 for section in $TESTS; do

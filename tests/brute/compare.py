@@ -188,6 +188,89 @@ def run_bin(cmd):
         return None
 
 
+def compare_values(got, want, env, formulas=None):
+    """bspcost's JSON report GOT against bspenum's result WANT at the point ENV
+    (g and l included).  Returns (mismatches, refusals, compared): messages
+    for the values and formulas that differ, messages for the candidates whose
+    values bspcost refused (with its reason), and the number of values and
+    formulas compared.  FORMULAS (default: the FORMULAS environment variable,
+    on unless 0) also evaluates each formula where ENV satisfies the
+    candidate's 'X divides Y' assumptions."""
+    if formulas is None:
+        formulas = os.environ.get("FORMULAS", "1") == "1"
+    bad = []
+    refused = []
+    compared = 0
+    gnames = [c["name"] for c in got["candidates"]]
+    wnames = [c["name"] for c in want["candidates"]]
+    if gnames != wnames:
+        bad.append("candidate list differs: bspcost %s, bspenum %s" % (gnames, wnames))
+    gc = {c["name"]: c for c in got["candidates"]}
+    for wc in want["candidates"]:
+        c = gc.get(wc["name"])
+        if c is None:
+            continue
+        steps = {s["name"]: {q: s.get(q, {}).get("value") for q in QUANTITIES}
+                 for s in c.get("supersteps", [])}
+        total = c.get("cost", {}).get("value")
+        if "supersteps" not in c or c.get("values", "ok") != "ok":
+            # bspcost(1): with every value given, each candidate has its values
+            # (formula or not), or says why not
+            refused.append("candidate %s: no values (%s)"
+                           % (wc["name"], c.get("values_reason") or c.get("reason", "no reason")))
+        else:
+            for ws in wc["supersteps"]:
+                s = steps.get(ws["name"])
+                if s is None:
+                    if steps:
+                        bad.append("candidate %s: superstep %s has no values in bspcost"
+                                   % (wc["name"], ws["name"]))
+                    continue
+                for q in QUANTITIES:
+                    compared += 1
+                    if s.get(q) != ws[q]:
+                        bad.append("candidate %s superstep %s %s: bspcost %s, bspenum %s"
+                                   % (wc["name"], ws["name"], q, s.get(q), ws[q]))
+            if steps:
+                compared += 1
+                if total != wc["cost"]:
+                    bad.append("candidate %s total cost: bspcost %s, bspenum %s"
+                               % (wc["name"], total, wc["cost"]))
+        # the formulas, where the point satisfies the candidate's assumptions
+        if not formulas or "supersteps" not in c:
+            continue
+        if not assumptions_hold(c.get("assumptions", []), env):
+            continue
+        fsteps = {s["name"]: s for s in c["supersteps"]}
+        for ws in wc["supersteps"]:
+            s = fsteps.get(ws["name"], {})
+            for q in QUANTITIES:
+                f = s.get(q, {}).get("formula")
+                if f is None:
+                    continue
+                compared += 1
+                try:
+                    v = formula.evaluate(f, env)
+                except (ValueError, ZeroDivisionError) as e:
+                    bad.append("candidate %s superstep %s %s: formula not evaluated (%s): %s"
+                               % (wc["name"], ws["name"], q, e, f))
+                    continue
+                if v != ws[q]:
+                    bad.append("candidate %s superstep %s %s: formula gives %s, bspenum %s"
+                               % (wc["name"], ws["name"], q, v, ws[q]))
+        f = c.get("cost", {}).get("formula")
+        if f is not None:
+            compared += 1
+            try:
+                v = formula.evaluate(f, env)
+                if v != wc["cost"]:
+                    bad.append("candidate %s total cost: formula gives %s, bspenum %s"
+                               % (wc["name"], v, wc["cost"]))
+            except (ValueError, ZeroDivisionError) as e:
+                bad.append("candidate %s total cost: formula not evaluated (%s)" % (wc["name"], e))
+    return bad, refused, compared
+
+
 def run_case(binary, path, point, mode):
     """(mismatches, notes, command): the case passes when mismatches is empty."""
     flags, opts = MODES[mode]
@@ -212,68 +295,11 @@ def run_case(binary, path, point, mode):
         return [status or "bspcost exit status 0", "bspcost printed no JSON (%s)" % e], [], shown
     env = dict(point, g=G, l=L)
     want = bspenum.analyze(spec, env, **opts)
-
-    gnames = [c["name"] for c in got["candidates"]]
-    wnames = [c["name"] for c in want["candidates"]]
-    if gnames != wnames:
-        bad.append("candidate list differs: bspcost %s, bspenum %s" % (gnames, wnames))
-    gc = {c["name"]: c for c in got["candidates"]}
+    mism, refused, _ = compare_values(got, want, env)
+    # bspcost(1): with every value given, each candidate has its values
+    # (formula or not), or says why not: here a refusal is a failure too
+    bad += refused + mism
     notes = []
-    for wc in want["candidates"]:
-        c = gc.get(wc["name"])
-        if c is None:
-            continue
-        steps = {s["name"]: {q: s.get(q, {}).get("value") for q in QUANTITIES}
-                 for s in c.get("supersteps", [])}
-        total = c.get("cost", {}).get("value")
-        if "supersteps" not in c or c.get("values", "ok") != "ok":
-            # bspcost(1): with every value given, each candidate has its values
-            # (formula or not), or says why not
-            bad.append("candidate %s: no values (%s)"
-                       % (wc["name"], c.get("values_reason") or c.get("reason", "no reason")))
-        for ws in wc["supersteps"]:
-            s = steps.get(ws["name"])
-            if s is None:
-                if steps:
-                    bad.append("candidate %s: superstep %s has no values in bspcost"
-                               % (wc["name"], ws["name"]))
-                continue
-            for q in QUANTITIES:
-                if s.get(q) != ws[q]:
-                    bad.append("candidate %s superstep %s %s: bspcost %s, bspenum %s"
-                               % (wc["name"], ws["name"], q, s.get(q), ws[q]))
-        if steps and total != wc["cost"]:
-            bad.append("candidate %s total cost: bspcost %s, bspenum %s" % (wc["name"], total, wc["cost"]))
-        # the formulas, where the point satisfies the candidate's assumptions
-        if os.environ.get("FORMULAS", "1") != "1" or "supersteps" not in c:
-            continue
-        if not assumptions_hold(c.get("assumptions", []), env):
-            continue
-        fsteps = {s["name"]: s for s in c["supersteps"]}
-        for ws in wc["supersteps"]:
-            s = fsteps.get(ws["name"], {})
-            for q in QUANTITIES:
-                f = s.get(q, {}).get("formula")
-                if f is None:
-                    continue
-                try:
-                    v = formula.evaluate(f, env)
-                except (ValueError, ZeroDivisionError) as e:
-                    bad.append("candidate %s superstep %s %s: formula not evaluated (%s): %s"
-                               % (wc["name"], ws["name"], q, e, f))
-                    continue
-                if v != ws[q]:
-                    bad.append("candidate %s superstep %s %s: formula gives %s, bspenum %s"
-                               % (wc["name"], ws["name"], q, v, ws[q]))
-        f = c.get("cost", {}).get("formula")
-        if f is not None:
-            try:
-                v = formula.evaluate(f, env)
-                if v != wc["cost"]:
-                    bad.append("candidate %s total cost: formula gives %s, bspenum %s"
-                               % (wc["name"], v, wc["cost"]))
-            except (ValueError, ZeroDivisionError) as e:
-                bad.append("candidate %s total cost: formula not evaluated (%s)" % (wc["name"], e))
     if status:
         # bspcost(1): with every value given, exit status 0 when every value
         # was computed
