@@ -52,8 +52,8 @@ static int analyze(const char *path, struct options *opt)
 }
 
 /* Whether every array extent is at least 1 at the sizes given (axes GRID_SIZE).
- * bspcost(5) assumes so, and values that break it are not refused yet (issue
- * 12, item 1): the formulas need not hold there, so nothing is compared. */
+ * bspcost(5) assumes so, and bspcost refuses values that break it (exit 2):
+ * there is then nothing to compare. */
 static bool extents_positive(const struct checked_spec *cs, long long value)
 {
 	for (int a = 0; a < cs->narrays; a++)
