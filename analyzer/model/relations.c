@@ -398,8 +398,11 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 {
 	const struct model *m = base->m;
 	const struct model_superstep *s = &m->steps[step];
-	memset(out, 0, sizeof(*out));
 	*reason = NULL;
+	if (step_relations_alloc(out, m, step) < 0) {
+		*reason = strdup("out of memory");
+		goto fail;
+	}
 
 	isl_set *procs = isl_set_universe(isl_space_set_alloc(base->ctx, 0, (unsigned)m->naxes));
 	for (int a = 0; a < m->naxes && procs; a++) {
@@ -411,19 +414,6 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 		procs = isl_set_set_dim_name(procs, isl_dim_set, (unsigned)a, name);
 	}
 	out->processes = procs;
-
-	out->narrays = m->narrays;
-	out->use = calloc((size_t)m->narrays + 1, sizeof(*out->use));
-	out->own = calloc((size_t)m->narrays + 1, sizeof(*out->own));
-	int nwork = 0;
-	for (int i = 0; i < s->nstmts; i++)
-		nwork += s->stmts[i].nterms;
-	out->work = calloc((size_t)nwork + 1, sizeof(*out->work));
-	out->work_weight = calloc((size_t)nwork + 1, sizeof(*out->work_weight));
-	if (!out->use || !out->own || !out->work || !out->work_weight) {
-		*reason = strdup("out of memory");
-		goto fail;
-	}
 	if (!procs)
 		goto isl_fail;
 	for (int i = 0; i < s->nstmts; i++) {
@@ -474,6 +464,21 @@ int relations_values(isl_ctx *ctx, const struct model *m, int cand, int step,
 {
 	struct frame base = {.ctx = ctx, .m = m, .params = v->params, .sizes = v->sizes};
 	return build(&base, cand, step, out, reason);
+}
+
+int step_relations_alloc(struct step_relations *out, const struct model *m, int step)
+{
+	const struct model_superstep *s = &m->steps[step];
+	memset(out, 0, sizeof(*out));
+	out->narrays = m->narrays;
+	out->use = calloc((size_t)m->narrays + 1, sizeof(*out->use));
+	out->own = calloc((size_t)m->narrays + 1, sizeof(*out->own));
+	int nwork = 0;
+	for (int i = 0; i < s->nstmts; i++)
+		nwork += s->stmts[i].nterms;
+	out->work = calloc((size_t)nwork + 1, sizeof(*out->work));
+	out->work_weight = calloc((size_t)nwork + 1, sizeof(*out->work_weight));
+	return out->use && out->own && out->work && out->work_weight ? 0 : -1;
 }
 
 int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params)

@@ -53,6 +53,11 @@ int relations_concrete(isl_ctx *ctx, const struct model *m, int cand, int step,
 int relations_values(isl_ctx *ctx, const struct model *m, int cand, int step,
 		     const struct model_values *v, struct step_relations *out, char **reason);
 
+/* Sets *OUT to empty relations for superstep STEP of M: the arrays and the
+ * terms of work allocated, every map NULL.  Returns 0, or -1 when out of
+ * memory (*OUT is then fit to be cleared). */
+int step_relations_alloc(struct step_relations *out, const struct model *m, int step);
+
 /* Restricts every relation of R to the parameter values of PARAMS (on the same
  * parameters or fewer).  Returns 0, or -1 if ISL failed (R is then only fit to
  * be cleared). */

@@ -1558,17 +1558,8 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 	struct inst_cache cache = {0};
 	struct sym s = {.ctx = ctx, .m = m, .c = &m->cands[cand], .info = info, .cache = &cache};
 	struct elem_shape *shapes = calloc((size_t)m->narrays + 1, sizeof(*shapes));
-	memset(out, 0, sizeof(*out));
 	*reason = NULL;
-	out->narrays = m->narrays;
-	out->use = calloc((size_t)m->narrays + 1, sizeof(*out->use));
-	out->own = calloc((size_t)m->narrays + 1, sizeof(*out->own));
-	int nwork = 0;
-	for (int i = 0; i < ss->nstmts; i++)
-		nwork += ss->stmts[i].nterms;
-	out->work = calloc((size_t)nwork + 1, sizeof(*out->work));
-	out->work_weight = calloc((size_t)nwork + 1, sizeof(*out->work_weight));
-	if (!shapes || !out->use || !out->own || !out->work || !out->work_weight)
+	if (step_relations_alloc(out, m, step) < 0 || !shapes)
 		sym_stop(&s, -1, "out of memory");
 
 	for (int i = 0; i < ss->nstmts && !s.status; i++) {
