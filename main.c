@@ -37,7 +37,8 @@ static const char usage_text[] =
 	"                       formulas (milliseconds at any size)\n"
 	"  --work terms|flops   w counts terms of sums (default) or every + - * /\n"
 	"  -j, --jobs N         analyze N candidates at once (default: one per processor)\n"
-	"  --timeout S          give up on a candidate after S seconds (default: never)\n"
+	"  --timeout S          stop the whole run after S seconds, reporting what is\n"
+	"                       finished (default 60, or $BSPCOST_TIMEOUT; 0: never)\n"
 	"  --check              parse and check only; one summary line per file\n"
 	"  --print              print each specification in canonical form\n"
 	"  --count SET          count the points of an ISL set, e.g.\n"
@@ -81,6 +82,18 @@ static int parse_define(char *arg, struct param_value *pv)
 	pv->name = arg;
 	pv->value = v;
 	return 0;
+}
+
+/* Seconds for --timeout and BSPCOST_TIMEOUT: a decimal number, 0 (no limit) to
+ * 1000000; -1 otherwise. */
+static double parse_seconds(const char *s)
+{
+	char *end;
+	errno = 0;
+	double t = strtod(s, &end);
+	if (errno || end == s || *end != '\0' || !(t >= 0) || t > 1e6)
+		return -1;
+	return t;
 }
 
 /* A decimal integer in [LO, HI], or -1. */
@@ -139,9 +152,21 @@ int main(int argc, char **argv)
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	struct options opt = {.format = FORMAT_TEXT, .out = stdout, .err = stderr};
+	struct options opt = {.format = FORMAT_TEXT, .out = stdout, .err = stderr,
+			      .timeout = DEFAULT_TIMEOUT};
 	const char *count_set = NULL;
+	struct session *session = NULL;
 	int status;
+
+	const char *env_timeout = getenv("BSPCOST_TIMEOUT");
+	if (env_timeout && *env_timeout) {
+		opt.timeout = parse_seconds(env_timeout);
+		if (opt.timeout < 0) {
+			fprintf(stderr, "bspcost: bad BSPCOST_TIMEOUT '%s': expected seconds, 0 (no "
+					"limit) to 1000000\n", env_timeout);
+			return EXIT_USAGE;
+		}
+	}
 
 	opt.defs = calloc((size_t)argc, sizeof(*opt.defs));
 	if (!opt.defs) {
@@ -224,11 +249,9 @@ int main(int argc, char **argv)
 			break;
 		}
 		case OPT_TIMEOUT: {
-			char *end;
-			errno = 0;
-			double t = strtod(optarg, &end);
-			if (errno || end == optarg || *end != '\0' || !(t > 0) || t > 1e6) {
-				status = usage_error("bad --timeout '%s': expected seconds, more than 0 and at most 1000000",
+			double t = parse_seconds(optarg);
+			if (t < 0) {
+				status = usage_error("bad --timeout '%s': expected seconds, 0 (no limit) to 1000000",
 						     optarg);
 				goto out;
 			}
@@ -276,6 +299,14 @@ int main(int argc, char **argv)
 		}
 	}
 
+	/* One deadline for the whole run, from here (analyzer/util/session.h). */
+	session = session_start(opt.timeout);
+	if (!session) {
+		fputs("bspcost: cannot start the time limit's watchdog (out of memory or threads)\n",
+		      stderr);
+		status = EXIT_SPEC;
+		goto out;
+	}
 	if (count_set) {
 		if (optind < argc) {
 			status = usage_error("--count takes no FILE (got '%s')", argv[optind]);
@@ -285,7 +316,7 @@ int main(int argc, char **argv)
 			status = usage_error("%s", "--count cannot be combined with --check or --print");
 			goto out;
 		}
-		status = cmd_count(count_set, &opt);
+		status = cmd_count(count_set, &opt, session);
 		goto out;
 	}
 	if (optind >= argc) {
@@ -297,10 +328,11 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (opt.check_only || opt.print)
-		status = cmd_check(argc - optind, argv + optind, &opt);
+		status = cmd_check(argc - optind, argv + optind, &opt, session);
 	else
-		status = cmd_analyze(argc - optind, argv + optind, &opt);
+		status = cmd_analyze(argc - optind, argv + optind, &opt, session);
 out:
+	session_end(session);
 	free(opt.defs);
 	flint_cleanup(); /* FLINT's caches, so that leak checkers see a clean exit */
 	if (fflush(stdout) != 0 && status == EXIT_OK) {

@@ -18,6 +18,7 @@
 #include <isl/val.h>
 
 #include "analyzer/count/count.h"
+#include "analyzer/util/session.h"
 
 /* Entries leave out nmax when it is 0. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
 {
 	int reps = argc > 1 ? atoi(argv[1]) : 21;
 	static const long long sizes[] = {16, 64, 256};
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	struct count_engine eng;
 	count_engine_init(&eng, ctx);
 	int failures = 0;

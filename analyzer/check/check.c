@@ -1068,7 +1068,7 @@ static bool spec_is_empty(const struct ast_spec *spec)
 	return spec->nitems == 0;
 }
 
-struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg)
+struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct session *session)
 {
 	struct checked_spec *cs = xcalloc(1, sizeof(*cs));
 	cs->ast = spec;
@@ -1122,7 +1122,7 @@ struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg)
 	expand_candidates(&ck, cs, spec);
 
 	/* statements */
-	bool isl_ready = bounds_init(&ck) == 0;
+	bool isl_ready = bounds_init(&ck, session) == 0;
 	for (int i = 0; i < cs->nsupersteps; i++) {
 		struct ast_superstep *st = (struct ast_superstep *)cs->supersteps[i];
 		if (st->nstmts == 0)

@@ -38,6 +38,7 @@
 
 #include <stdbool.h>
 
+#include "analyzer/util/session.h"
 #include "grammar/ast.h"
 #include "grammar/diag.h"
 
@@ -140,8 +141,10 @@ struct checked_spec {
 	struct arena *arena;               /* private */
 };
 
-/* Checks AST, reporting into DG.  Returns NULL when there was an error. */
-struct checked_spec *check_spec(struct ast_spec *ast, struct diag *dg);
+/* Checks AST, reporting into DG, the bounds check in a context of SESSION (may
+ * be NULL: no deadline).  Returns NULL when there was an error (the deadline
+ * passing before the bounds are checked is one). */
+struct checked_spec *check_spec(struct ast_spec *ast, struct diag *dg, struct session *session);
 void checked_spec_free(struct checked_spec *cs);
 
 /* Writes F with the names of CS (and of VARS for SYM_VAR terms), e.g.

@@ -11,14 +11,18 @@
  * least 1.  A distribution predicate d(k) == v only contributes 0 <= v < the
  * size of d's axis, so the check may over-approximate, never miss. */
 #include "analyzer/check/check_impl.h"
+#include "analyzer/util/session.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
 
 #include <isl/aff.h>
 #include <isl/ctx.h>
+#include <isl/local_space.h>
+#include <isl/mat.h>
 #include <isl/options.h>
 #include <isl/point.h>
 #include <isl/set.h>
+#include <isl/space.h>
 #include <isl/val.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -26,12 +30,12 @@
 
 #define BOUNDS_MAX_OPERATIONS 2000000ul
 
-int bounds_init(struct checker *ck)
+int bounds_init(struct checker *ck, struct session *session)
 {
-	ck->isl = isl_ctx_alloc();
+	ck->session = session;
+	ck->isl = session_ctx(session);
 	if (!ck->isl)
 		return -1;
-	isl_options_set_on_error(ck->isl, ISL_ON_ERROR_CONTINUE);
 	isl_ctx_set_max_operations(ck->isl, BOUNDS_MAX_OPERATIONS);
 	return 0;
 }
@@ -39,138 +43,258 @@ int bounds_init(struct checker *ck)
 void bounds_done(struct checker *ck)
 {
 	if (ck->isl)
-		isl_ctx_free(ck->isl);
+		session_ctx_free(ck->session, ck->isl);
 	ck->isl = NULL;
 }
 
-/* ISL names: P<k> parameters, G<k> grid sizes, V<k> variables. */
-static void put_affine(FILE *out, const struct affine *f)
+/* The sets of the check are built by position: the parameters, then the
+ * grid sizes, as ISL parameters; the variables in scope of the reference, in
+ * scope order, as set dimensions.  No name is read back. */
+struct bounds_space {
+	const struct checked_spec *cs;
+	const struct ref_info *ref;
+	isl_space *space;     /* the set's */
+	int *var_pos;         /* ast_var.index -> set dimension (-1: not in scope) */
+	int nvar_pos;
+};
+
+/* F as an isl_aff on the set's space. */
+static __isl_give isl_aff *bounds_aff(const struct bounds_space *bs, const struct affine *f)
 {
-	fprintf(out, "(%lld", f->constant);
-	for (int i = 0; i < f->nterms; i++) {
+	isl_ctx *ctx = isl_space_get_ctx(bs->space);
+	isl_aff *aff = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(bs->space)));
+	aff = isl_aff_set_constant_val(aff, val_from_ll(ctx, f->constant));
+	for (int i = 0; aff && i < f->nterms; i++) {
 		const struct affine_term *t = &f->terms[i];
-		char c = t->kind == SYM_PARAM ? 'P' : t->kind == SYM_GRID_AXIS ? 'G' : 'V';
-		fprintf(out, " + %lld*%c%d", t->coef, c, t->index);
+		enum isl_dim_type type = isl_dim_param;
+		int pos = t->index;
+		if (t->kind == SYM_GRID_AXIS) {
+			pos = bs->cs->nparams + t->index;
+		} else if (t->kind == SYM_VAR) {
+			type = isl_dim_in; /* an isl_aff's domain dimensions */
+			pos = t->index < bs->nvar_pos ? bs->var_pos[t->index] : -1;
+			if (pos < 0)
+				return isl_aff_free(aff); /* a variable out of scope: not ours */
+		}
+		isl_val *c = val_from_ll(ctx, t->coef);
+		aff = isl_aff_set_coefficient_val(aff, type, pos,
+						  isl_val_add(isl_aff_get_coefficient_val(aff, type, pos), c));
 	}
-	fputc(')', out);
+	return aff;
 }
 
-static void put_atom(FILE *out, const struct cond_atom *a, const struct checked_spec *cs)
+/* The column of symbol T in a constraint row: the constant, the parameters,
+ * the grid sizes, then the variables in scope; -1 for a variable out of scope. */
+static int bounds_col(const struct bounds_space *bs, const struct affine_term *t)
 {
+	if (t->kind == SYM_PARAM)
+		return 1 + t->index;
+	if (t->kind == SYM_GRID_AXIS)
+		return 1 + bs->cs->nparams + t->index;
+	int pos = t->index < bs->nvar_pos ? bs->var_pos[t->index] : -1;
+	return pos < 0 ? -1 : 1 + bs->cs->nparams + bs->cs->naxes + pos;
+}
+
+/* The constraints that are one row each, gathered before one basic set is
+ * made of them: intersecting them one by one simplifies the set each time,
+ * which grows steeply with the number of parameters. */
+struct bounds_rows {
+	const struct bounds_space *bs;
+	isl_mat *ge, *eq;          /* rows >= 0, rows == 0 */
+	int nge, neq;
+	bool failed;               /* a variable out of scope, or ISL failed */
+};
+
+/* Row ROW of *M += SIGN * F, exactly, and K to its constant. */
+static void rows_add(struct bounds_rows *r, isl_mat **m, int row, const struct affine *f, int sign,
+		     long long k)
+{
+	isl_ctx *ctx = isl_space_get_ctx(r->bs->space);
+	for (int i = -1; *m && i < f->nterms; i++) {
+		int col = i < 0 ? 0 : bounds_col(r->bs, &f->terms[i]);
+		if (col < 0) {
+			r->failed = true;
+			return;
+		}
+		isl_val *c = val_from_ll(ctx, i < 0 ? f->constant : f->terms[i].coef);
+		if (sign < 0)
+			c = isl_val_neg(c);
+		if (i < 0)
+			c = isl_val_add(c, val_from_ll(ctx, k));
+		c = isl_val_add(isl_mat_get_element_val(*m, row, col), c);
+		*m = isl_mat_set_element_val(*m, row, col, c);
+	}
+	if (!*m)
+		r->failed = true;
+}
+
+/* A new row, B - A + K >= 0 (or == 0 with EQ); A may be NULL. */
+static void rows_push(struct bounds_rows *r, bool eq, const struct affine *b, const struct affine *a,
+		      long long k)
+{
+	isl_mat **m = eq ? &r->eq : &r->ge;
+	int row = eq ? r->neq++ : r->nge++;
+	rows_add(r, m, row, b, 1, k);
+	if (a)
+		rows_add(r, m, row, a, -1, 0);
+}
+
+/* { x : AFF(x) >= 0 }: -AFF - 1 < 0, AFF having integer values. */
+static __isl_give isl_basic_set *nonneg(__isl_take isl_aff *aff)
+{
+	return isl_aff_neg_basic_set(isl_aff_add_constant_si(isl_aff_neg(aff), -1));
+}
+
+/* Atom A: a row or two of R, or (what needs a union or a division) a set to
+ * intersect with; NULL when none. */
+static __isl_give isl_set *bounds_atom(struct bounds_rows *r, const struct cond_atom *a)
+{
+	const struct bounds_space *bs = r->bs;
 	switch (a->kind) {
 	case ATOM_GE0:
-		put_affine(out, &a->f);
-		fputs(" >= 0", out);
-		break;
+		rows_push(r, false, &a->f, NULL, 0);
+		return NULL;
 	case ATOM_EQ0:
-		put_affine(out, &a->f);
-		fputs(" = 0", out);
-		break;
-	case ATOM_NE0:
-		fputs("(", out);
-		put_affine(out, &a->f);
-		fputs(" <= -1 or ", out);
-		put_affine(out, &a->f);
-		fputs(" >= 1)", out);
-		break;
+		rows_push(r, true, &a->f, NULL, 0);
+		return NULL;
+	case ATOM_NE0: {
+		/* f <= -1 or f >= 1 */
+		isl_aff *f = bounds_aff(bs, &a->f);
+		isl_set *below = isl_set_from_basic_set(
+			nonneg(isl_aff_add_constant_si(isl_aff_neg(isl_aff_copy(f)), -1)));
+		isl_set *above = isl_set_from_basic_set(nonneg(isl_aff_add_constant_si(f, -1)));
+		return isl_set_union(below, above);
+	}
 	case ATOM_DIVIDES:
 		if (a->divisor.nterms == 0) {
-			put_affine(out, &a->f);
-			fprintf(out, " mod %lld = 0", a->divisor.constant);
-		} else {
-			fputs("0 = 0", out); /* a symbolic divisor is not affine: left out */
+			isl_ctx *ctx = isl_space_get_ctx(bs->space);
+			isl_aff *m = isl_aff_mod_val(bounds_aff(bs, &a->f),
+						     val_from_ll(ctx, a->divisor.constant));
+			return isl_set_from_basic_set(isl_aff_zero_basic_set(m));
 		}
-		break;
+		return NULL; /* a symbolic divisor is not affine: left out */
 	case ATOM_OWNER:
-		if (a->negated || !a->dist->axis) {
-			fputs("0 = 0", out);
-		} else {
-			put_affine(out, &a->value);
-			fprintf(out, " >= 0 and ");
-			put_affine(out, &a->value);
-			fprintf(out, " < G%d", a->dist->axis->index);
+		if (!a->negated && a->dist->axis) {
+			/* 0 <= value < the axis's size */
+			struct affine_term t = {SYM_GRID_AXIS, a->dist->axis->index, 1};
+			struct affine axis = {0, 1, &t};
+			rows_push(r, false, &a->value, NULL, 0);
+			rows_push(r, false, &axis, &a->value, -1);
 		}
-		break;
+		return NULL;
 	}
-	(void)cs;
+	return NULL;
 }
 
-/* The constraints of the domain of REF: assumptions, ranges, conditions. */
-static void put_domain(FILE *out, const struct checked_spec *cs, const struct ref_info *ref)
+static int atom_rows(const struct cond_atom *a)
 {
-	fputs("0 = 0", out);
-	for (int g = 0; g < cs->naxes; g++)
-		fprintf(out, " and G%d >= 1", g);
-	for (int a = 0; a < cs->narrays; a++)
-		for (int d = 0; d < cs->arrays[a]->rank; d++) {
-			if (!cs->arrays[a]->extents[d]->aff)
-				continue;
-			fputs(" and ", out);
-			put_affine(out, cs->arrays[a]->extents[d]->aff);
-			fputs(" >= 1", out);
+	return a->kind == ATOM_OWNER ? 2 : 1;
+}
+
+/* The points (parameters, grid sizes, variables in scope) of REF's domain
+ * (assumptions, the implicit ones included, ranges, conditions) where
+ * subscript DIM is >= the extent (UPPER) or negative; with PARAMS_AS_DIMS the
+ * parameters and grid sizes are set dimensions in front, so that one point
+ * gives every value.  NULL when ISL failed. */
+static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *cs,
+				      const struct ref_info *ref, int dim, bool upper,
+				      bool params_as_dims)
+{
+	int nvars = 0, maxindex = 0, nrows = cs->naxes + 1;
+	for (int s = 0; s < ref->nscopes; s++) {
+		const struct ast_quant *q = ref->scopes[s];
+		for (int v = 0; v < q->nvars; v++) {
+			nvars++;
+			if (q->vars[v]->index + 1 > maxindex)
+				maxindex = q->vars[v]->index + 1;
 		}
+		nrows += 2 * q->nvars;
+		for (int k = 0; q->cond && k < q->cond->natoms; k++)
+			nrows += atom_rows(&q->cond->atoms[k]);
+	}
+	for (int a = 0; a < cs->narrays; a++)
+		nrows += cs->arrays[a]->rank;
+	for (int i = 0; i < cs->nassumptions; i++)
+		nrows += atom_rows(&cs->assumptions[i]);
+
+	struct bounds_space bs = {cs, ref, NULL, calloc((size_t)maxindex + 1, sizeof(int)), maxindex};
+	if (!bs.var_pos)
+		return NULL;
+	for (int i = 0; i < maxindex; i++)
+		bs.var_pos[i] = -1;
+	int pos = 0;
+	for (int s = 0; s < ref->nscopes; s++)
+		for (int v = 0; v < ref->scopes[s]->nvars; v++)
+			bs.var_pos[ref->scopes[s]->vars[v]->index] = pos++;
+	bs.space = isl_space_set_alloc(ctx, (unsigned)(cs->nparams + cs->naxes), (unsigned)nvars);
+	unsigned ncols = 1 + (unsigned)(cs->nparams + cs->naxes + nvars);
+	struct bounds_rows r = {&bs, isl_mat_alloc(ctx, (unsigned)nrows, ncols),
+				isl_mat_alloc(ctx, (unsigned)nrows, ncols), 0, 0, false};
+	for (int i = 0; i < nrows; i++)
+		for (unsigned c = 0; c < ncols; c++) {
+			r.ge = isl_mat_set_element_si(r.ge, i, (int)c, 0);
+			r.eq = isl_mat_set_element_si(r.eq, i, (int)c, 0);
+		}
+
+	isl_set *extra = isl_set_universe(isl_space_copy(bs.space));
+	struct affine one = {1, 0, NULL}, zero = {0, 0, NULL};
+	for (int g = 0; g < cs->naxes; g++) {
+		struct affine_term t = {SYM_GRID_AXIS, g, 1};
+		struct affine axis = {0, 1, &t};
+		rows_push(&r, false, &axis, &one, 0);
+	}
+	for (int a = 0; a < cs->narrays; a++)
+		for (int d = 0; d < cs->arrays[a]->rank; d++)
+			if (cs->arrays[a]->extents[d]->aff)
+				rows_push(&r, false, cs->arrays[a]->extents[d]->aff, &one, 0);
 	for (int i = 0; i < cs->nassumptions; i++) {
-		fputs(" and ", out);
-		put_atom(out, &cs->assumptions[i], cs);
+		isl_set *x = bounds_atom(&r, &cs->assumptions[i]);
+		if (x)
+			extra = isl_set_intersect(extra, x);
 	}
 	for (int s = 0; s < ref->nscopes; s++) {
 		const struct ast_quant *q = ref->scopes[s];
 		for (int v = 0; v < q->nvars; v++) {
-			fputs(" and ", out);
-			put_affine(out, q->vars[v]->lo_aff);
-			fprintf(out, " <= V%d < ", q->vars[v]->index);
-			put_affine(out, q->vars[v]->hi_aff);
+			struct affine_term t = {SYM_VAR, q->vars[v]->index, 1};
+			struct affine var = {0, 1, &t};
+			rows_push(&r, false, &var, q->vars[v]->lo_aff, 0);
+			rows_push(&r, false, q->vars[v]->hi_aff, &var, -1);
 		}
 		for (int k = 0; q->cond && k < q->cond->natoms; k++) {
-			fputs(" and ", out);
-			put_atom(out, &q->cond->atoms[k], cs);
+			isl_set *x = bounds_atom(&r, &q->cond->atoms[k]);
+			if (x)
+				extra = isl_set_intersect(extra, x);
 		}
 	}
+	if (upper)
+		rows_push(&r, false, &ref->subs[dim], ref->array->extents[dim]->aff, 0);
+	else
+		rows_push(&r, false, &zero, &ref->subs[dim], -1);
+
+	isl_set *set = NULL;
+	if (!r.failed) {
+		r.ge = isl_mat_drop_rows(r.ge, (unsigned)r.nge, (unsigned)(nrows - r.nge));
+		r.eq = isl_mat_drop_rows(r.eq, (unsigned)r.neq, (unsigned)(nrows - r.neq));
+		isl_basic_set *bset = isl_basic_set_from_constraint_matrices(
+			isl_space_copy(bs.space), r.eq, r.ge, isl_dim_cst, isl_dim_param, isl_dim_set,
+			isl_dim_div);
+		r.eq = r.ge = NULL;
+		set = isl_set_intersect(isl_set_from_basic_set(bset), extra);
+		extra = NULL;
+	}
+	isl_mat_free(r.ge);
+	isl_mat_free(r.eq);
+	isl_set_free(extra);
+	if (params_as_dims)
+		set = isl_set_move_dims(set, isl_dim_set, 0, isl_dim_param, 0,
+					(unsigned)(cs->nparams + cs->naxes));
+	isl_space_free(bs.space);
+	free(bs.var_pos);
+	return set;
 }
 
-static char *set_text(const struct checked_spec *cs, const struct ref_info *ref, int dim, bool upper,
-		      bool params_as_dims)
-{
-	struct text txt;
-	if (text_open(&txt) < 0)
-		abort();
-	FILE *out = txt.f;
-	const char *sep = "";
-	if (!params_as_dims) {
-		fputs("[", out);
-		for (int p = 0; p < cs->nparams; p++, sep = ", ")
-			fprintf(out, "%sP%d", sep, p);
-		for (int g = 0; g < cs->naxes; g++, sep = ", ")
-			fprintf(out, "%sG%d", sep, g);
-		fputs("] -> ", out);
-		sep = "";
-	}
-	fputs("{ [", out);
-	if (params_as_dims) {
-		for (int p = 0; p < cs->nparams; p++, sep = ", ")
-			fprintf(out, "%sP%d", sep, p);
-		for (int g = 0; g < cs->naxes; g++, sep = ", ")
-			fprintf(out, "%sG%d", sep, g);
-	}
-	for (int s = 0; s < ref->nscopes; s++)
-		for (int v = 0; v < ref->scopes[s]->nvars; v++, sep = ", ")
-			fprintf(out, "%sV%d", sep, ref->scopes[s]->vars[v]->index);
-	fputs("] : ", out);
-	put_domain(out, cs, ref);
-	fputs(" and ", out);
-	put_affine(out, &ref->subs[dim]);
-	if (upper) {
-		fputs(" >= ", out);
-		put_affine(out, ref->array->extents[dim]->aff);
-	} else {
-		fputs(" <= -1", out);
-	}
-	fputs(" }", out);
-	return text_close(&txt);
-}
-
-/* An isl_aff over the parameters as our affine form, if it is one (no
- * division, integer coefficients). */
+/* An isl_aff over the parameters of bounds_set as our affine form, if it is
+ * one (no division, integer coefficients). */
 static bool aff_from_isl(struct checker *ck, isl_aff *aff, struct affine *out)
 {
 	if (!aff || isl_aff_dim(aff, isl_dim_div) != 0 || isl_aff_dim(aff, isl_dim_in) != 0)
@@ -193,22 +317,12 @@ static bool aff_from_isl(struct checker *ck, isl_aff *aff, struct affine *out)
 			return false;
 		if (c == 0)
 			continue;
-		const char *name = isl_aff_get_dim_name(aff, isl_dim_param, k);
-		if (!name || (name[0] != 'P' && name[0] != 'G'))
-			return false;
-		out->terms[out->nterms++] = (struct affine_term){name[0] == 'P' ? SYM_PARAM : SYM_GRID_AXIS,
-								 atoi(name + 1), c};
+		/* by position: the parameters, then the grid sizes (bounds_set) */
+		int np_spec = ck->cs->nparams;
+		out->terms[out->nterms++] = (struct affine_term){k < np_spec ? SYM_PARAM : SYM_GRID_AXIS,
+								 k < np_spec ? k : k - np_spec, c};
 	}
-	/* our canonical order: parameters, then grid sizes, by index */
-	for (int i = 1; i < out->nterms; i++)
-		for (int j = i; j > 0; j--) {
-			struct affine_term *a = &out->terms[j - 1], *b = &out->terms[j];
-			if (a->kind < b->kind || (a->kind == b->kind && a->index <= b->index))
-				break;
-			struct affine_term t = *a;
-			*a = *b;
-			*b = t;
-		}
+	/* in our canonical order already: parameters, then grid sizes, by index */
 	return true;
 }
 
@@ -286,7 +400,17 @@ static char *symbolic_witness(struct checker *ck, isl_set *set, const struct ref
 static char *sample_witness(struct checker *ck, isl_set *flat, const struct ref_info *ref)
 {
 	const struct checked_spec *cs = ck->cs;
-	isl_point *pt = isl_set_sample_point(flat);
+	/* the least point, parameters first, when there is one: small values
+	 * read best; any point otherwise (a parameter with no lower bound) */
+	isl_set *least = isl_set_lexmin(isl_set_copy(flat));
+	isl_point *pt = least ? isl_set_sample_point(least) : NULL;
+	if (!pt || isl_point_is_void(pt) != isl_bool_false) {
+		isl_point_free(pt);
+		isl_ctx_reset_error(ck->isl);
+		pt = isl_set_sample_point(flat);
+	} else {
+		isl_set_free(flat);
+	}
 	if (!pt || isl_point_is_void(pt) != isl_bool_false) {
 		isl_point_free(pt);
 		return NULL;
@@ -322,6 +446,18 @@ static char *sample_witness(struct checker *ck, isl_set *flat, const struct ref_
 
 static void isl_trouble(struct checker *ck, const struct ref_info *ref)
 {
+	if (session_ctx_stopped(ck->isl)) {
+		/* an error: a specification whose bounds were not checked goes no further */
+		if (!ck->stopped) {
+			char *t = expr_to_string(ref->expr);
+			diag_error(ck->dg, ref->expr->span,
+				   "the run's time limit ran out while checking the bounds of "
+				   "'%s'; the bounds that follow are not checked", t);
+			free(t);
+		}
+		ck->stopped = true;
+		return;
+	}
 	const char *msg = isl_ctx_last_error_msg(ck->isl);
 	char *t = expr_to_string(ref->expr);
 	diag_warning(ck->dg, ref->expr->span, "could not check the bounds of '%s' (ISL: %s)", t,
@@ -335,9 +471,7 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 		      bool upper)
 {
 	isl_ctx_reset_operations(ck->isl);
-	char *text = set_text(ck->cs, ref, dim, upper, false);
-	isl_set *set = isl_set_read_from_str(ck->isl, text);
-	free(text);
+	isl_set *set = bounds_set(ck->isl, ck->cs, ref, dim, upper, false);
 	isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
 	if (empty == isl_bool_error) {
 		isl_set_free(set);
@@ -352,9 +486,7 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 	isl_set_free(set);
 	if (!witness) {
 		isl_ctx_reset_operations(ck->isl);
-		text = set_text(ck->cs, ref, dim, upper, true);
-		witness = sample_witness(ck, isl_set_read_from_str(ck->isl, text), ref);
-		free(text);
+		witness = sample_witness(ck, bounds_set(ck->isl, ck->cs, ref, dim, upper, true), ref);
 	}
 	char *rt = expr_to_string(ref->expr);
 	char *st = expr_to_string(ref->expr->args[dim]);
@@ -376,9 +508,9 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 
 void check_stmt_bounds(struct checker *ck, const struct ast_stmt *s)
 {
-	if (!ck->isl_ready || !ck->isl)
+	if (!ck->isl_ready || !ck->isl || ck->stopped)
 		return;
-	for (int r = 0; r < s->nrefs; r++) {
+	for (int r = 0; r < s->nrefs && !ck->stopped; r++) {
 		const struct ref_info *ref = &s->refs[r];
 		bool reported = false;
 		for (int d = 0; d < ref->array->rank && !reported; d++) {

@@ -36,7 +36,9 @@ struct checker {
 	bool bounds_ok;               /* every bound and condition is affine */
 	/* ISL, for the bounds check */
 	struct isl_ctx *isl;
+	struct session *session;
 	bool isl_ready;
+	bool stopped;                 /* the deadline stopped the bounds check */
 };
 
 void *arena_alloc(struct arena *a, size_t n);
@@ -46,7 +48,7 @@ bool aff_is_const(const struct affine *a);
 bool aff_equal(const struct affine *a, const struct affine *b);
 
 /* check_bounds.c */
-int bounds_init(struct checker *ck);
+int bounds_init(struct checker *ck, struct session *session);
 void bounds_done(struct checker *ck);
 void check_stmt_bounds(struct checker *ck, const struct ast_stmt *s);
 

@@ -4,7 +4,7 @@
 
 #include "grammar/parse.h"
 
-int spec_load(struct loaded_spec *ls, const char *path, FILE *err)
+int spec_load(struct loaded_spec *ls, const char *path, FILE *err, struct session *session)
 {
 	memset(ls, 0, sizeof(*ls));
 	if (source_load(&ls->src, path, err) < 0)
@@ -22,7 +22,7 @@ int spec_load(struct loaded_spec *ls, const char *path, FILE *err)
 	}
 	bool parsed;
 	ls->ast = parse_source(&ls->src, &ls->dg, &parsed);
-	ls->cs = parsed ? check_spec(ls->ast, &ls->dg) : NULL;
+	ls->cs = parsed ? check_spec(ls->ast, &ls->dg, session) : NULL;
 	diag_flush(&ls->dg);
 	return ls->cs ? 0 : -1;
 }

@@ -18,10 +18,11 @@ struct loaded_spec {
 	bool loaded;              /* src and dg hold something to free */
 };
 
-/* Loads PATH ("-" for standard input) and prints its diagnostics on ERR.
+/* Loads PATH ("-" for standard input) and prints its diagnostics on ERR; the
+ * check's ISL context comes from SESSION (may be NULL).
  * Returns 0 when it checked without error (ls->cs is set), -1 otherwise.
  * Either way, release it with spec_unload. */
-int spec_load(struct loaded_spec *ls, const char *path, FILE *err);
+int spec_load(struct loaded_spec *ls, const char *path, FILE *err, struct session *session);
 void spec_unload(struct loaded_spec *ls);
 
 #endif

@@ -179,6 +179,7 @@ struct candidates_job {
 	bool opt_values;                    /* ... because of --values */
 	struct verify_result *vr;           /* with --verify */
 	int *vstatus;
+	bool *late;                         /* the run's deadline stopped it */
 };
 
 static void engine_setup(struct count_engine *e)
@@ -250,16 +251,19 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 	if (job->verify > 0) {
 		/* each candidate its own points, whatever thread draws them */
 		unsigned seed = job->seed + 7919u * (unsigned)c;
+		struct verify_result *vr = &job->vr[c];
 		job->vstatus[c] = verify_candidate(w->ctx, &w->engine, job->m, c, job->req,
-						   &job->costs[c], job->verify, &seed, &job->vr[c]);
+						   &job->costs[c], job->verify, &seed, vr);
 	}
+	if (job->costs[c].timed_out || (job->exact && job->exact[c].timed_out))
+		job->late[c] = true;
 }
 
-static int analyze_file(const char *path, const struct options *opt)
+static int analyze_file(const char *path, const struct options *opt, struct session *session)
 {
 	struct loaded_spec ls;
 	int status = EXIT_OK;
-	if (spec_load(&ls, path, opt->err) < 0) {
+	if (spec_load(&ls, path, opt->err, session) < 0) {
 		spec_unload(&ls);
 		return EXIT_SPEC;
 	}
@@ -273,7 +277,7 @@ static int analyze_file(const char *path, const struct options *opt)
 	}
 
 	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
-				   .explain = opt->explain, .timeout = opt->timeout};
+				   .explain = opt->explain};
 	if (opt->grid_naxes > 0) {
 		if (opt->grid_naxes != m->naxes) {
 			fprintf(opt->err, "bspcost: %s: --grid gives %d axis size%s but the grid has %d\n",
@@ -306,10 +310,18 @@ static int analyze_file(const char *path, const struct options *opt)
 			return EXIT_USAGE;
 		}
 
-	isl_ctx *vctx = isl_ctx_alloc();
+	isl_ctx *vctx = session_ctx(session);
 	char *implicit = vctx ? broken_implicit(vctx, m, opt, &req) : NULL;
 	int meet = vctx ? values_meet_assumptions(vctx, m, opt, &req) : -1;
-	isl_ctx_free(vctx);
+	bool stopped = vctx && session_ctx_stopped(vctx);
+	session_ctx_free(session, vctx);
+	if (stopped) {
+		report_deadline(opt->err, ls.src.name, session_limit(session), 0, 0, 0);
+		free(implicit);
+		model_free(m);
+		spec_unload(&ls);
+		return EXIT_SPEC;
+	}
 	if (implicit) {
 		fprintf(opt->err, "bspcost: %s: the values given (", ls.src.name);
 		print_given(opt->err, m, opt, &req);
@@ -376,19 +388,23 @@ static int analyze_file(const char *path, const struct options *opt)
 		job.vr = calloc((size_t)m->ncands + 1, sizeof(*job.vr));
 		job.vstatus = calloc((size_t)m->ncands + 1, sizeof(*job.vstatus));
 	}
+	job.late = calloc((size_t)m->ncands + 1, sizeof(*job.late));
 	struct worker_pool *pool = NULL;
 	int *order = schedule(m);
-	if (job.costs && order && (!need_exact || job.exact) &&
+	if (job.costs && job.late && order && (!need_exact || job.exact) &&
 	    (!opt->verify || (job.vr && job.vstatus)))
-		pool = workers_run_ordered(workers_threads(opt->jobs, m->ncands), m->ncands, order,
-					   analyze_candidate, &job, engine_setup);
+		pool = workers_run_ordered(session, workers_threads(opt->jobs, m->ncands), m->ncands,
+					   order, analyze_candidate, &job, engine_setup);
 	free(order);
 	struct candidate_cost *costs = pool ? job.costs : NULL, *exact = pool ? job.exact : NULL;
 	if (!pool) {
 		fprintf(opt->err, "bspcost: %s: out of memory\n", ls.src.name);
 		status = EXIT_SPEC;
 	}
+	int finished = 0, cut = 0;
 	for (int c = 0; costs && c < m->ncands; c++) {
+		finished += !job.late[c];
+		cut += job.vr && job.vr[c].stopped;
 		enum cost_status st = costs[c].status;
 		/* with every value given, the values decide (a formula's refusal is
 		 * said in the report) */
@@ -396,6 +412,13 @@ static int analyze_file(const char *path, const struct options *opt)
 			status = EXIT_SPEC;
 		if (exact && exact[c].status != COST_OK)
 			status = EXIT_SPEC;
+	}
+
+	/* the deadline: what finished is reported, and the run fails */
+	if (costs && (finished < m->ncands || cut > 0)) {
+		report_deadline(opt->err, ls.src.name, session_limit(session), finished, m->ncands,
+				cut);
+		status = EXIT_SPEC;
 	}
 
 	struct report_request rq = options_report_request(opt);
@@ -444,6 +467,14 @@ static int analyze_file(const char *path, const struct options *opt)
 				report_verify_candidate(vout, costs[c].name,
 							vr->first ? vr->first : "verification failed");
 				status = EXIT_SPEC;
+			} else if (vr->stopped) {
+				/* the deadline: the run fails (above), whatever was checked */
+				char *why = NULL;
+				if (asprintf(&why, "not verified: the run's time limit ran out after %d "
+						   "point%s", vr->points, vr->points == 1 ? "" : "s") < 0)
+					why = NULL;
+				report_verify_candidate(vout, costs[c].name, why ? why : "not verified");
+				free(why);
 			} else if (vr->points == 0) {
 				/* nothing checked is not a success */
 				char *why = NULL;
@@ -468,6 +499,7 @@ static int analyze_file(const char *path, const struct options *opt)
 		verify_result_clear(&job.vr[c]);
 	free(job.vr);
 	free(job.vstatus);
+	free(job.late);
 	free(values);
 	/* The formulas live in the workers' contexts: freed first. */
 	clear_costs(job.exact, m->ncands);
@@ -478,11 +510,12 @@ static int analyze_file(const char *path, const struct options *opt)
 	return status;
 }
 
-int cmd_analyze(int nfiles, char *const files[], const struct options *opt)
+int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
+		struct session *session)
 {
 	int status = EXIT_OK;
 	for (int i = 0; i < nfiles; i++) {
-		int st = analyze_file(files[i], opt);
+		int st = analyze_file(files[i], opt, session);
 		if (st > status)
 			status = st;
 	}

@@ -4,10 +4,10 @@
 #include "analyzer/report/report.h"
 
 /* Checks one file; returns an exit status. */
-static int check_file(const char *path, const struct options *opt)
+static int check_file(const char *path, const struct options *opt, struct session *session)
 {
 	struct loaded_spec ls;
-	int status = spec_load(&ls, path, opt->err) == 0 ? EXIT_OK : EXIT_SPEC;
+	int status = spec_load(&ls, path, opt->err, session) == 0 ? EXIT_OK : EXIT_SPEC;
 	if (status == EXIT_OK) {
 		if (opt->print)
 			print_spec(opt->out, ls.ast);
@@ -18,11 +18,18 @@ static int check_file(const char *path, const struct options *opt)
 	return status;
 }
 
-int cmd_check(int nfiles, char *const files[], const struct options *opt)
+int cmd_check(int nfiles, char *const files[], const struct options *opt,
+	      struct session *session)
 {
 	int status = EXIT_OK;
-	for (int i = 0; i < nfiles; i++)
-		if (check_file(files[i], opt) != EXIT_OK)
+	for (int i = 0; i < nfiles; i++) {
+		if (session_expired(session)) {
+			report_deadline(opt->err, files[i], session_limit(session), 0, 0, 0);
 			status = EXIT_SPEC;
+			continue;
+		}
+		if (check_file(files[i], opt, session) != EXIT_OK)
+			status = EXIT_SPEC;
+	}
 	return status;
 }

@@ -5,7 +5,6 @@
 #include <string.h>
 
 #include <isl/ctx.h>
-#include <isl/options.h>
 #include <isl/polynomial.h>
 #include <isl/set.h>
 #include <isl/space.h>
@@ -16,21 +15,25 @@
 #include "analyzer/formula/formula.h"
 #include "analyzer/report/report.h"
 
-int cmd_count(const char *set_text, const struct options *opt)
+int cmd_count(const char *set_text, const struct options *opt, struct session *session)
 {
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(session);
 	if (!ctx) {
 		fputs("bspcost: --count: out of memory\n", opt->err);
 		return EXIT_SPEC;
 	}
-	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
 	int status = EXIT_SPEC;
 	isl_set *set = isl_set_read_from_str(ctx, set_text);
+	if (!set && session_ctx_stopped(ctx)) {
+		report_deadline(opt->err, "--count", session_limit(session), 0, 0, 0);
+		session_ctx_free(session, ctx);
+		return EXIT_SPEC;
+	}
 	if (!set) {
 		const char *msg = isl_ctx_last_error_msg(ctx);
 		fprintf(opt->err, "bspcost: --count: cannot parse set: %s\n",
 			msg ? msg : "syntax error");
-		isl_ctx_free(ctx);
+		session_ctx_free(session, ctx);
 		return EXIT_SPEC;
 	}
 	/* a -D for a name that is not a parameter is a mistake worth reporting */
@@ -47,13 +50,17 @@ int cmd_count(const char *set_text, const struct options *opt)
 	isl_pw_qpolynomial *pw = NULL;
 	char *why = NULL;
 	enum count_status st = count_points(&eng, set, &pw, &why);
-	if (st != COUNT_EXACT) {
+	if (st != COUNT_EXACT && session_ctx_stopped(ctx)) {
+		report_deadline(opt->err, "--count", session_limit(session), 0, 0, 0);
+	} else if (st != COUNT_EXACT) {
 		fprintf(opt->err, "bspcost: --count: %s: %s\n",
 			st == COUNT_REFUSED ? "no exact count" : "counting failed",
 			why ? why : "unknown reason");
+	}
+	if (st != COUNT_EXACT) {
 		free(why);
 		isl_set_free(set);
-		isl_ctx_free(ctx);
+		session_ctx_free(session, ctx);
 		return EXIT_SPEC;
 	}
 	struct formula *f = formula_from_pw_qpolynomial_zero_outside(pw);
@@ -62,7 +69,9 @@ int cmd_count(const char *set_text, const struct options *opt)
 			  : NULL;
 	struct report_request rq = options_report_request(opt);
 	char *vstr = f ? formula_value_text(f, &rq) : NULL;
-	if (!formula) {
+	if (!formula && session_ctx_stopped(ctx)) {
+		report_deadline(opt->err, "--count", session_limit(session), 0, 0, 0);
+	} else if (!formula) {
 		fputs("bspcost: --count: cannot print the formula\n", opt->err);
 	} else {
 		report_count(opt->out, opt->format == FORMAT_JSON, formula, vstr);
@@ -73,6 +82,6 @@ int cmd_count(const char *set_text, const struct options *opt)
 	formula_free(f);
 	isl_pw_qpolynomial_free(pw);
 	isl_set_free(set);
-	isl_ctx_free(ctx);
+	session_ctx_free(session, ctx);
 	return status;
 }

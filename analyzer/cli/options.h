@@ -17,6 +17,10 @@ enum exit_status {
 	EXIT_USAGE = 2, /* bad command line */
 };
 
+/* The run's deadline without --timeout or BSPCOST_TIMEOUT, in seconds: no
+ * input runs without end unless asked to. */
+enum { DEFAULT_TIMEOUT = 60 };
+
 enum output_format {
 	FORMAT_TEXT,
 	FORMAT_JSON,
@@ -42,7 +46,7 @@ struct options {
 	bool values_only;         /* --values: no formulas when every value is given */
 	bool work_flops;          /* --work flops */
 	int jobs;                 /* -j, --jobs: candidates analyzed at once (0: one per processor) */
-	double timeout;           /* --timeout: seconds per candidate, 0: none */
+	double timeout;           /* --timeout: seconds for the whole run, 0: none */
 	FILE *out;                /* results */
 	FILE *err;                /* diagnostics */
 };

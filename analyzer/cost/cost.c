@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <isl/id.h>
 #include <isl/map.h>
@@ -25,6 +24,7 @@
 
 #include "analyzer/model/relations.h"
 #include "analyzer/model/symbolic.h"
+#include "analyzer/util/session.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
 
@@ -95,10 +95,8 @@ struct job {
 	 * apart from other parameters (formula_coalesce_apart) */
 	const char **locals;
 	int nlocals;
-	double timeout;             /* --timeout, 0: none */
 	bool symbolic;              /* the grid's axes are symbols */
-	bool timed_out;             /* the failure is the time limit's */
-	struct timespec start;      /* of the candidate */
+	bool timed_out;             /* the failure is the deadline's */
 };
 
 /* ISL operations allowed to one formula or set operation outside the counting
@@ -138,10 +136,23 @@ static char *budget_reason(struct job *j)
 	return NULL;
 }
 
+/* The reason of a candidate the run's deadline stopped (analyzer/util/session.h). */
+static const char deadline_reason[] = "the run's time limit ran out before this candidate "
+				      "was finished";
+
+/* The first failure wins.  Once the deadline has stopped ISL on this context,
+ * every failure is the deadline's, whatever operation noticed it. */
 static void job_fail(struct job *j, enum cost_status st, char *reason, const char *what)
 {
 	if (j->status != COST_OK) {
 		free(reason);
+		return;
+	}
+	if (session_ctx_stopped(j->engine->ctx)) {
+		free(reason);
+		j->status = COST_REFUSED;
+		j->timed_out = true;
+		j->reason = strdup(deadline_reason);
 		return;
 	}
 	j->status = st;
@@ -150,26 +161,13 @@ static void job_fail(struct job *j, enum cost_status st, char *reason, const cha
 	free(reason);
 }
 
-/* Seconds since the candidate started. */
-static double elapsed(const struct job *j)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - j->start.tv_sec) + (now.tv_nsec - j->start.tv_nsec) / 1e9;
-}
-
-/* With --timeout: true, and the candidate refused, once its time is up. */
+/* True, and the candidate refused, once the run's deadline has stopped ISL on
+ * this context (between two ISL operations it may not have failed yet). */
 static bool out_of_time(struct job *j)
 {
-	if (j->timeout <= 0 || j->status != COST_OK || elapsed(j) <= j->timeout)
+	if (j->status != COST_OK || !session_ctx_stopped(j->engine->ctx))
 		return false;
-	char *why = NULL;
-	if (asprintf(&why, "the time limit (--timeout %g) ran out; %s", j->timeout,
-		     j->symbolic ? "a longer limit may do"
-				 : "a smaller grid or the symbolic grid may do") < 0)
-		why = NULL;
-	job_fail(j, COST_REFUSED, why, "time");
-	j->timed_out = true;
+	job_fail(j, COST_REFUSED, NULL, "time");
 	return true;
 }
 
@@ -205,19 +203,10 @@ static __isl_give isl_pw_qpolynomial *count(struct job *j, __isl_take isl_set *s
 	}
 	isl_pw_qpolynomial *r = NULL;
 	char *reason = NULL;
-	/* the engine stops a query that would overrun the candidate's time */
-	if (j->timeout > 0) {
-		double left = j->timeout - elapsed(j) + 1e-3;
-		j->engine->max_seconds = left > 1e-3 ? left : 1e-3; /* <= 0 would mean none */
-	}
 	enum count_status st = count_points(j->engine, set, &r, &reason);
-	j->engine->max_seconds = 0;
 	isl_set_free(set);
 	if (st != COUNT_EXACT) {
-		if (out_of_time(j)) /* the engine stopped for the candidate's time */
-			free(reason);
-		else
-			job_fail(j, from_count(st), reason, what);
+		job_fail(j, from_count(st), reason, what); /* the deadline's, if it stopped it */
 		return NULL;
 	}
 	free(reason);
@@ -1273,8 +1262,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	out->name = m->cands[cand].name;
 	out->steps = calloc((size_t)m->nsteps + 1, sizeof(*out->steps));
 	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
-			.timeout = req->timeout, .symbolic = req->symbolic};
-	clock_gettime(CLOCK_MONOTONIC, &j.start);
+			.symbolic = req->symbolic};
 	long nproc = 1;
 	for (int a = 0; !req->symbolic && a < m->naxes; a++)
 		nproc *= req->sizes[a];

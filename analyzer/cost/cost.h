@@ -33,7 +33,6 @@ struct cost_request {
 	 * SIZES), and every quantity is counted directly for those values
 	 * (relations_values, analyzer/model/relations.h): numbers, exact for any sizes. */
 	const long long *values;
-	double timeout;       /* seconds per candidate (--timeout), 0: none */
 };
 
 /* How the elements of one array occur in a superstep's local postconditions
@@ -66,7 +65,7 @@ struct candidate_cost {
 	const char *name;     /* the model's */
 	enum cost_status status;
 	char *reason;
-	bool timed_out;       /* refused because --timeout ran out */
+	bool timed_out;       /* refused: the run's deadline stopped it (session.h) */
 	int nsteps;
 	struct step_cost *steps;
 	struct formula *cost;

@@ -1,6 +1,7 @@
 /* Brute-force verification of a candidate's formulas (see verify.h). */
 #define _GNU_SOURCE /* asprintf */
 #include "analyzer/cost/verify.h"
+#include "analyzer/util/session.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
 
@@ -335,11 +336,18 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 	p.values = calloc((size_t)cap, sizeof(*p.values));
 	isl_set *assumptions = model_valid_set(ctx, m);
 	int status = 0;
-	if (!p.names || !p.values || !assumptions || (!formulas && !engine)) {
+	if (session_ctx_stopped(ctx)) {
+		vr->stopped = true;
+		status = 1; /* no point: the deadline */
+	} else if (!p.names || !p.values || !assumptions || (!formulas && !engine)) {
 		vr->first = strdup("cannot verify: no formulas or no assumptions");
 		status = -1;
 	}
 	for (int k = 0; k < npoints && status == 0; k++) {
+		if (session_ctx_stopped(ctx)) {
+			vr->stopped = true;
+			break;
+		}
 		int tries = 0;
 		do
 			draw_point(&p, m, req, seed);
@@ -370,6 +378,13 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 		/* the values counted directly are checked too, formula or not */
 		struct candidate_cost dc = {0};
 		bool direct = engine && direct_values(engine, m, cand, req, &p, &dc, vr) == 0;
+		if (engine && !direct && dc.timed_out) {
+			/* the deadline, not a mismatch: this point is not checked */
+			vr->stopped = true;
+			vr->points--;
+			candidate_cost_clear(&dc);
+			break;
+		}
 		if (engine && !direct) {
 			vr->mismatches++;
 			vr->checks++;
@@ -378,8 +393,16 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 			struct measured mv;
 			char *reason = NULL;
 			const struct step_cost *sc = formulas ? &cc->steps[s] : NULL;
-			if (enumerate_step(ctx, m, cand, s, req, &p, sc && sc->arrays != NULL, &mv,
-					   &reason) < 0) {
+			int got = enumerate_step(ctx, m, cand, s, req, &p, sc && sc->arrays != NULL,
+						 &mv, &reason);
+			if (got < 0 && session_ctx_stopped(ctx)) {
+				/* the deadline, not a failure: this point is not checked */
+				free(reason);
+				vr->stopped = true;
+				vr->points--;
+				break;
+			}
+			if (got < 0) {
 				free(vr->first);
 				vr->first = reason;
 				status = -1;
@@ -428,6 +451,10 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 			}
 			free(mv.arrays);
 		}
+		if (vr->stopped) {
+			candidate_cost_clear(&dc);
+			break;
+		}
 		if (status == 0 && formulas)
 			compare(vr, cc->cost, &p, total, cc->name, "(all)", "cost");
 		if (status == 0 && direct)
@@ -437,7 +464,7 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 	isl_set_free(assumptions);
 	free(p.names);
 	free(p.values);
-	return status;
+	return status < 0 ? -1 : 0;
 }
 
 void verify_result_clear(struct verify_result *vr)

@@ -21,6 +21,8 @@ struct verify_result {
 	int mismatches;
 	char *first;      /* the first mismatch, described (malloc'd) */
 	char *skipped;    /* why no point could be checked, or NULL */
+	bool stopped;     /* the run's deadline stopped it (the points before
+			   * were checked in full) */
 };
 
 /* Checks candidate CAND of M, whose costs CC were computed with REQ, at NPOINTS

@@ -8,6 +8,7 @@
 #include <flint/flint.h>
 
 struct worker_pool {
+	struct session *session;
 	int nworkers;
 	struct worker *workers;
 	/* the next job to hand out, under lock */
@@ -60,7 +61,16 @@ static void *thread_main(void *p)
 	return NULL;
 }
 
-struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
+/* The jobs are over: what they built may be printed, whatever the deadline. */
+static struct worker_pool *done(struct worker_pool *pool)
+{
+	for (int i = 0; i < pool->nworkers; i++)
+		session_ctx_release(pool->session, pool->workers[i].ctx);
+	return pool;
+}
+
+struct worker_pool *workers_run_ordered(struct session *session, int nthreads, int n,
+					const int *order,
 					void (*job)(struct worker *w, int i, void *user), void *user,
 					void (*engine_setup)(struct count_engine *e))
 {
@@ -75,13 +85,14 @@ struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
 		free(pool);
 		return NULL;
 	}
+	pool->session = session;
 	pool->n = n;
 	pool->order = order;
 	pool->job = job;
 	pool->user = user;
 	for (; pool->nworkers < nthreads; pool->nworkers++) {
 		struct worker *w = &pool->workers[pool->nworkers];
-		w->ctx = isl_ctx_alloc();
+		w->ctx = session_ctx(session);
 		if (!w->ctx) {
 			workers_free(pool);
 			return NULL;
@@ -92,7 +103,7 @@ struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
 	}
 	if (nthreads == 1) {
 		drain(pool, &pool->workers[0]);
-		return pool;
+		return done(pool);
 	}
 	pthread_t *tids = calloc((size_t)nthreads, sizeof(*tids));
 	struct thread_arg *args = calloc((size_t)nthreads, sizeof(*args));
@@ -109,7 +120,7 @@ struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
 		pthread_join(tids[t], NULL);
 	free(tids);
 	free(args);
-	return pool;
+	return done(pool);
 }
 
 void workers_free(struct worker_pool *pool)
@@ -117,7 +128,7 @@ void workers_free(struct worker_pool *pool)
 	if (!pool)
 		return;
 	for (int i = 0; i < pool->nworkers; i++)
-		isl_ctx_free(pool->workers[i].ctx);
+		session_ctx_free(pool->session, pool->workers[i].ctx);
 	pthread_mutex_destroy(&pool->lock);
 	free(pool->workers);
 	free(pool);

@@ -13,6 +13,7 @@
 #include <isl/ctx.h>
 
 #include "analyzer/count/count.h"
+#include "analyzer/util/session.h"
 
 struct worker {
 	isl_ctx *ctx;
@@ -29,10 +30,13 @@ int workers_threads(int jobs, int n);
  * thread alone when NTHREADS is 1), each thread with its own worker whose engine
  * ENGINE_SETUP (may be NULL) adjusts first, the jobs handed out in the order
  * ORDER[0..N) (a permutation of 0..N-1; NULL: 0, 1, ...): the longest first
- * keeps the threads busy to the end.  Returns the pool, whose contexts hold
+ * keeps the threads busy to the end.  The workers' contexts come from SESSION
+ * (may be NULL), whose deadline stops the jobs (each then fails fast), and are
+ * released from it when the jobs are over.  Returns the pool, whose contexts hold
  * what the jobs built, or NULL when out of memory (no job ran then).  A thread
  * that cannot be started leaves its share to the others. */
-struct worker_pool *workers_run_ordered(int nthreads, int n, const int *order,
+struct worker_pool *workers_run_ordered(struct session *session, int nthreads, int n,
+					const int *order,
 					void (*job)(struct worker *w, int i, void *user), void *user,
 					void (*engine_setup)(struct count_engine *e));
 

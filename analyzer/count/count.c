@@ -31,6 +31,7 @@
  * dimensions, no existentials) before it is split. */
 #include "analyzer/count/count.h"
 #include "analyzer/count/count_internal.h"
+#include "analyzer/util/session.h"
 #include "analyzer/util/val.h"
 
 #include <stdarg.h>
@@ -96,7 +97,6 @@ struct query {
 	isl_pw_qpolynomial *level[32];
 	int steps, pieces, splits;
 	double add_ms;
-	struct timespec start;
 	enum count_status status;
 	char *reason;
 	bool overflow;
@@ -107,19 +107,13 @@ struct query {
 static void set_reason(struct query *q, enum count_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-static double elapsed_seconds(const struct query *q)
-{
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - q->start.tv_sec) + (now.tv_nsec - q->start.tv_nsec) / 1e9;
-}
-
-/* The wall-clock guard, when the engine has one. */
+/* The run's deadline aborts the context (analyzer/util/session.h): ISL's
+ * operations fail from then on, and the engine stops between its own steps. */
 static bool out_of_time(struct query *q)
 {
-	if (q->eng->max_seconds <= 0 || elapsed_seconds(q) <= q->eng->max_seconds)
+	if (!session_ctx_stopped(q->ctx))
 		return false;
-	set_reason(q, COUNT_REFUSED, "time limit (%.3f s) reached", q->eng->max_seconds);
+	set_reason(q, COUNT_REFUSED, "%s", COUNT_DEADLINE_REASON);
 	return true;
 }
 
@@ -139,6 +133,8 @@ static void set_reason(struct query *q, enum count_status st, const char *fmt, .
 /* Turn an ISL failure into our own status: quota, or ISL's message. */
 static void isl_failed(struct query *q, const char *what)
 {
+	if (out_of_time(q))
+		return;
 	if (isl_ctx_last_error(q->ctx) == isl_error_quota) {
 		/* a resource limit, not a failure: no exact answer within the limits */
 		set_reason(q, COUNT_REFUSED, "%s: ISL operation limit (%lu) exceeded", what,
@@ -1500,8 +1496,6 @@ void count_engine_init(struct count_engine *engine, isl_ctx *ctx)
 	engine->max_operations = 1000000;
 	engine->max_steps = 20000;
 	engine->max_pieces = 24;
-	engine->max_seconds = 0;
-	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
 }
 
 static void query_init(struct query *q, struct count_engine *eng, __isl_keep isl_space *space)
@@ -1509,7 +1503,6 @@ static void query_init(struct query *q, struct count_engine *eng, __isl_keep isl
 	memset(q, 0, sizeof(*q));
 	q->eng = eng;
 	q->ctx = eng->ctx;
-	clock_gettime(CLOCK_MONOTONIC, &q->start);
 	q->pspace = isl_space_params(isl_space_copy(space));
 	isl_size np = isl_space_dim(q->pspace, isl_dim_param);
 	q->np = np < 0 ? 0 : np;

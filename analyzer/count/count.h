@@ -36,12 +36,14 @@ struct count_engine {
 	unsigned long max_operations;    /* ISL operations per query (0: unlimited) */
 	int max_steps;                   /* elimination steps per query */
 	int max_pieces;                  /* leaf pieces per query */
-	double max_seconds;              /* wall-clock guard per query (0: none); machine-
-					  * dependent, so off by default: the other limits
-					  * are deterministic */
 };
 
-/* Fill in *engine for ctx with default limits.  Sets ISL_ON_ERROR_CONTINUE on ctx. */
+/* The reason of a query the run's deadline stopped (its context was aborted:
+ * analyzer/util/session.h); such a query is COUNT_REFUSED. */
+#define COUNT_DEADLINE_REASON "stopped: the run's time limit ran out"
+
+/* Fill in *engine for CTX (a context of session_ctx, whose errors ISL
+ * returns) with default limits. */
 void count_engine_init(struct count_engine *engine, isl_ctx *ctx);
 
 /* The number of integer points of set as a piecewise quasi-polynomial whose domain

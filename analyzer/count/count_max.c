@@ -10,6 +10,7 @@
  * them. */
 #include "analyzer/count/count.h"
 #include "analyzer/count/count_internal.h"
+#include "analyzer/util/session.h"
 #include "analyzer/util/val.h"
 
 #include <stdarg.h>
@@ -751,6 +752,12 @@ static enum count_status max_result(isl_ctx *ctx, enum count_status st, const ch
 				    char **reason, unsigned long old)
 {
 	isl_ctx_set_max_operations(ctx, old);
+	if (session_ctx_stopped(ctx)) {
+		isl_pw_qpolynomial_free(r);
+		*result = NULL;
+		*reason = count_dup_msg(COUNT_DEADLINE_REASON);
+		return COUNT_REFUSED;
+	}
 	if (st == COUNT_EXACT && !r) {
 		st = isl_ctx_last_error(ctx) == isl_error_quota ? COUNT_REFUSED : COUNT_ERROR;
 		const char *m = isl_ctx_last_error_msg(ctx);

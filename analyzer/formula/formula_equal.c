@@ -28,6 +28,7 @@
 #include <isl/val_gmp.h>
 
 #include "analyzer/formula/formula_internal.h"
+#include "analyzer/util/session.h"
 #include "analyzer/util/val.h"
 
 /* ---------------------------------------------------------------- to ISL */
@@ -507,7 +508,7 @@ static int equal(const struct formula *f, const struct formula *g, int search)
 			ctx = isl_set_get_ctx(cond);
 		} else {
 			if (!own)
-				own = isl_ctx_alloc();
+				own = session_ctx(NULL); /* no set to take one from */
 			ctx = own;
 		}
 		{

@@ -67,6 +67,13 @@ void report_check_summary(FILE *out, const char *name, const struct checked_spec
  * VALUE (NULL otherwise), as text or as JSON. */
 void report_count(FILE *out, bool json, const char *formula, const char *value);
 
+/* The run's deadline of SECONDS passed during WHAT ("--count", a file's
+ * name): said once, on OUT (the diagnostics), with FINISHED of TOTAL
+ * candidates finished when TOTAL > 0, and the number of candidates whose
+ * --verify it cut short (VERIFY_CUT). */
+void report_deadline(FILE *out, const char *what, double seconds, int finished, int total,
+		     int verify_cut);
+
 /* --verify: one candidate's failure or the reason it was skipped (WHAT), and
  * the total for FILE. */
 void report_verify_candidate(FILE *out, const char *cand, const char *what);

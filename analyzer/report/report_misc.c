@@ -66,3 +66,18 @@ void report_verify_total(FILE *out, const char *file, int points, int checks, in
 	fprintf(out, "verify: %s: %d points, %d values compared, %d mismatch%s\n", file, points,
 		checks, mismatches, mismatches == 1 ? "" : "es");
 }
+
+void report_deadline(FILE *out, const char *what, double seconds, int finished, int total,
+		     int verify_cut)
+{
+	fprintf(out, "bspcost: %s: the run's time limit of %g s ran out (--timeout S to change "
+		     "it, 0 for none)", what, seconds);
+	if (total > 0 && finished < total)
+		fprintf(out, ": %d of %d candidate%s finished; the others are reported without "
+			     "their costs", finished, total, total == 1 ? "" : "s");
+	if (verify_cut > 0)
+		fprintf(out, "%s --verify stopped early for %d candidate%s",
+			total > 0 && finished < total ? ";" : ":", verify_cut,
+			verify_cut == 1 ? "" : "s");
+	fputc('\n', out);
+}

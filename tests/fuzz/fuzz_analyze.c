@@ -16,9 +16,9 @@
  *
  * An analysis can be long however small the text (the cost of counting grows
  * with the number of parameters, axes and candidates), so inputs beyond the
- * bounds below are skipped before any analysis, and each candidate gets
- * --timeout CANDIDATE_SECONDS: an input that runs much longer than its
- * candidates' time limits is itself a finding (the deadline is not honoured
+ * bounds below are skipped before any analysis, and each analysis gets a
+ * deadline of RUN_SECONDS (as --timeout does): an input that runs much
+ * longer than that is itself a finding (the deadline is not honoured
  * somewhere).  The limit is wall-clock time, which is the one thing here that
  * depends on the machine; it only decides between a formula and "time limit
  * ran out", never whether a run is a finding. */
@@ -40,12 +40,16 @@ enum {
 	MAX_SIZE_VALUE = 7,   /* every size parameter is given 1 ... this with -D */
 };
 
-#define CANDIDATE_SECONDS 1.0
+#define RUN_SECONDS 2.0
 
 static int analyze(const char *path, struct options *opt)
 {
 	char *const files[] = {(char *)path};
-	int st = cmd_analyze(1, files, opt);
+	struct session *session = session_start(RUN_SECONDS);
+	if (!session)
+		fuzz_die("cannot start a session");
+	int st = cmd_analyze(1, files, opt, session);
+	session_end(session);
 	if (st != EXIT_OK && st != EXIT_SPEC && st != EXIT_USAGE)
 		fuzz_die("analysis: exit status neither 0, 1 nor 2");
 	return st;
@@ -159,7 +163,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *path = fuzz_file_set(&f, data, size);
 
 	struct loaded_spec ls;
-	if (spec_load(&ls, path, fuzz_devnull()) < 0) {
+	if (spec_load(&ls, path, fuzz_devnull(), NULL) < 0) {
 		spec_unload(&ls);
 		return 0;
 	}
@@ -172,7 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* one thread: the worker pool runs the candidates on this one, so that
 	 * libFuzzer's coverage and the sanitizers see every step in order */
-	struct options opt = {.format = FORMAT_TEXT, .jobs = 1, .timeout = CANDIDATE_SECONDS,
+	struct options opt = {.format = FORMAT_TEXT, .jobs = 1, .timeout = RUN_SECONDS,
 			      .out = fuzz_devnull(), .err = fuzz_devnull()};
 	analyze(path, &opt);
 

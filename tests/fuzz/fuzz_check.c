@@ -25,7 +25,7 @@ static int print_check(struct fuzz_file *f, const void *data, size_t size, char 
 		fuzz_die("open_memstream failed");
 	struct options opt = {.format = FORMAT_TEXT, .check_only = true, .print = true,
 			      .out = o, .err = e};
-	int st = cmd_check(1, files, &opt);
+	int st = cmd_check(1, files, &opt, NULL);
 	if (fclose(o) != 0 || fclose(e) != 0)
 		fuzz_die("closing a memstream failed");
 	return st;

@@ -1,25 +1,83 @@
-# --timeout: a candidate whose time runs out is reported with the reason and
-# the others go on; a bad value is a usage error.
+# --timeout and BSPCOST_TIMEOUT: one deadline for the whole run.  When it
+# passes, the run reports what it finished, says so once on stderr, and exits
+# 1.  Every case below takes far longer than its limit on any machine (a
+# 256 x 256 grid counted process by process, a bounds check over 400
+# parameters, a count whose set has 2^40 disjuncts, --verify at 100000 points:
+# minutes each), so only the deadline ends it; nothing here measures time.
 . "$(dirname "$0")/lib.inc"
-run --timeout 0.000001 examples/stencil1d.bsp
-expect_status 0
-expect_out "no exact formula: time: the time limit (--timeout 1e-06) ran out; a longer limit may do"
-n=$(grep -c 'no exact formula: time:' "$dir/out")
-[ "$n" -eq 2 ] || fail "$n candidates refused for time, expected 2"
-# time is no reason to leave the symbolic grid: no concrete-grid hint
-! grep -qF 'a concrete grid' "$dir/out" || fail "a time limit suggests a concrete grid"
-# concrete grids refuse with status 1, as for any refusal there
-run --timeout 0.000001 --grid 3 examples/stencil1d.bsp
+unset BSPCOST_TIMEOUT
+# run_env VALUE ARGS...: run with BSPCOST_TIMEOUT=VALUE
+run_env() {
+	v=$1
+	shift
+	env BSPCOST_TIMEOUT="$v" "$BIN" "$@" > "$dir/out" 2> "$dir/err"
+	st=$?
+}
+deadline="the run's time limit of 1 s ran out (--timeout S to change it, 0 for none)"
+
+# the analysis: every candidate unfinished is reported so, in every format
+run --timeout 1 --grid 256x256 examples/stencil2d.bsp
 expect_status 1
-expect_out "the time limit (--timeout 1e-06) ran out; a smaller grid or the symbolic grid may do"
-# a generous limit changes nothing
+expect_err "bspcost: examples/stencil2d.bsp: $deadline: 0 of 4 candidates finished; the others are reported without their costs"
+n=$(grep -c "no exact formula: the run's time limit ran out before this candidate was finished" "$dir/out")
+[ "$n" -eq 4 ] || fail "$n candidates reported as stopped, expected 4"
+run --timeout 1 --grid 256x256 -f json examples/stencil2d.bsp
+expect_status 1
+n=$(grep -c '"status": "refused", "reason": "the run'"'"'s time limit ran out before this candidate was finished"' "$dir/out")
+[ "$n" -eq 4 ] || fail "$n JSON candidates reported as stopped, expected 4"
+
+# the environment gives the default; --timeout wins over it; 0 is no limit
+run_env 1 --grid 256x256 examples/stencil2d.bsp
+expect_status 1
+expect_err "$deadline"
 run examples/stencil1d.bsp
 cp "$dir/out" "$dir/plain"
-run --timeout 600 examples/stencil1d.bsp
+run_env 0.000001 --timeout 600 examples/stencil1d.bsp
 expect_status 0
 cmp -s "$dir/out" "$dir/plain" || fail "--timeout 600 changed the report"
-for bad in 0 -1 x 1e9; do
+run_env 0.000001 --timeout 0 examples/stencil1d.bsp
+expect_status 0
+cmp -s "$dir/out" "$dir/plain" || fail "--timeout 0 changed the report"
+
+# --verify: the costs are reported, the verification is said to be cut short
+run --timeout 1 --verify=100000 examples/stencil1d.bsp
+expect_status 1
+expect_err "bspcost: examples/stencil1d.bsp: $deadline: --verify stopped early for 2 candidates"
+expect_out "verify: d=block: not verified: the run's time limit ran out after"
+expect_out "0 mismatches"
+expect_out "cost  = 3*n/P"
+
+# --check: a bounds check over 400 parameters
+awk 'BEGIN {
+	printf "param p0"; for (i = 1; i < 400; i++) printf ", p%d", i; print ";"
+	print "grid P;"
+	for (i = 0; i < 400; i++) printf "array A%d[p%d];\n", i, i
+	for (i = 0; i < 400; i++) printf "layout A%d : block over P;\n", i
+	print "superstep s {"
+	for (i = 0; i < 400; i++) printf "  forall i < p%d - 1 : A%d[i] = A%d[i + 1];\n", i, i, i
+	print "}"
+}' > "$dir/wide.bsp"
+run --timeout 1 --check "$dir/wide.bsp"
+expect_status 1
+expect_err "error: the run's time limit ran out while checking the bounds of"
+[ "$(grep -c 'time limit' "$dir/err")" -eq 1 ] || fail "the deadline said more than once"
+
+# --count: 40 disjunctions over three variables
+set='[n, m] -> { [i, j, k] : 0 <= i, j, k <= n'
+c=1
+while [ $c -le 40 ]; do
+	set="$set and ($c*i + j - k <= n + $c or $((c % 7 + 1))*i - $((c % 5 + 1))*j >= m - $c)"
+	c=$((c + 1))
+done
+run --timeout 1 --count "$set }"
+expect_status 1
+expect_err "bspcost: --count: $deadline"
+
+for bad in -1 x 1e9; do
 	run --timeout "$bad" examples/stencil1d.bsp
 	expect_status 2
-	expect_err "bad --timeout '$bad': expected seconds, more than 0 and at most 1000000"
+	expect_err "bad --timeout '$bad': expected seconds, 0 (no limit) to 1000000"
 done
+run_env soon examples/stencil1d.bsp
+expect_status 2
+expect_err "bad BSPCOST_TIMEOUT 'soon': expected seconds, 0 (no limit) to 1000000"

@@ -15,6 +15,7 @@
 #include "analyzer/cost/cost.h"
 #include "analyzer/check/load.h"
 #include "analyzer/model/lower.h"
+#include "analyzer/util/session.h"
 
 struct fixture {
 	isl_ctx *ctx;
@@ -27,10 +28,9 @@ struct fixture {
 static void load(struct fixture *fx, const char *path, const struct cost_request *req)
 {
 	memset(fx, 0, sizeof(*fx));
-	fx->ctx = isl_ctx_alloc();
-	isl_options_set_on_error(fx->ctx, ISL_ON_ERROR_CONTINUE);
+	fx->ctx = session_ctx(NULL);
 	count_engine_init(&fx->engine, fx->ctx);
-	assert_int_equal(spec_load(&fx->ls, path, stderr), 0);
+	assert_int_equal(spec_load(&fx->ls, path, stderr, NULL), 0);
 	char *reason = NULL;
 	fx->m = lower_spec(fx->ls.cs, WORK_TERMS, &reason);
 	if (!fx->m)

@@ -26,6 +26,7 @@
 #include <gmp.h>
 
 #include "analyzer/formula/formula.h"
+#include "analyzer/util/session.h"
 
 /* Entries leave out the trailing fields their kind does not use. */
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -233,7 +234,7 @@ static struct count_engine eng;
 static int setup(void **state)
 {
 	(void)state;
-	ctx = isl_ctx_alloc();
+	ctx = session_ctx(NULL);
 	count_engine_init(&eng, ctx);
 	return ctx ? 0 : -1;
 }

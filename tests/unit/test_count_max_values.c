@@ -22,6 +22,7 @@
 #include <isl/val.h>
 
 #include "analyzer/count/count.h"
+#include "analyzer/util/session.h"
 
 struct entry {
 	const char *name;
@@ -87,7 +88,7 @@ static isl_stat brute_point(__isl_take isl_point *pt, void *user)
 static void check_entry(void **state)
 {
 	const struct entry *e = *state;
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	struct count_engine eng;
 	count_engine_init(&eng, ctx);
 	isl_pw_qpolynomial *f = isl_pw_qpolynomial_read_from_str(ctx, e->f);

@@ -29,6 +29,7 @@
 #include <isl/val_gmp.h>
 
 #include "analyzer/formula/formula.h"
+#include "analyzer/util/session.h"
 
 struct fcase {
 	const char *name;
@@ -311,7 +312,7 @@ static void print_literal(const char *s)
 static void test_strings(void **state)
 {
 	const struct fcase *c = *state;
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	struct formula *f = build(ctx, c, NULL);
 	const char *want[3] = { c->text, c->expr, c->latex };
 	int s;
@@ -340,7 +341,7 @@ static void test_strings(void **state)
 static void test_values(void **state)
 {
 	const struct fcase *c = *state;
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	isl_pw_qpolynomial *pwqp;
 	struct formula *f = build(ctx, c, &pwqp);
 	char *expr = formula_to_string(f, FORMULA_EXPR);
@@ -417,7 +418,7 @@ static void test_values(void **state)
 
 static void test_eval_undefined(void **state)
 {
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	isl_pw_qpolynomial *p = isl_pw_qpolynomial_read_from_str(ctx,
 		"[n] -> { 1/2*n*(n+1) : n >= 0 }");
 	struct formula *u = formula_from_pw_qpolynomial(p);
@@ -664,7 +665,7 @@ static void test_identities(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(identities) / sizeof(identities[0]); i++) {
 		const struct identity *t = &identities[i];
-		isl_ctx *ctx = isl_ctx_alloc();
+		isl_ctx *ctx = session_ctx(NULL);
 		struct formula *a = make(ctx, t->a, t->zero_a);
 		struct formula *b = make(ctx, t->b, t->zero_b);
 		int got = formula_equal(a, b), back = formula_equal(b, a);
@@ -740,7 +741,7 @@ static void test_algebra(void **state)
 	for (i = 0; i < nops; i++)
 		for (j = 0; j < nops; j++)
 			for (z = 0; z < 4; z++) {
-				isl_ctx *ctx = isl_ctx_alloc();
+				isl_ctx *ctx = session_ctx(NULL);
 				struct formula *a = make(ctx, operands[i], z & 1);
 				struct formula *b = make(ctx, operands[j], z & 2);
 				for (op = 0; op < A_COUNT; op++) {
@@ -807,7 +808,7 @@ static void test_subst(void **state)
 	mpq_init(vs);
 	mpq_init(vf);
 	for (i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
-		isl_ctx *ctx = isl_ctx_alloc();
+		isl_ctx *ctx = session_ctx(NULL);
 		struct formula *f = make(ctx, subs[i].f, 1);
 		struct formula *r = make(ctx, subs[i].r, 0);
 		struct formula *s = formula_subst(f, subs[i].name, r);
@@ -855,7 +856,7 @@ static void test_subst(void **state)
  * substitution is refused until a gist removes that condition. */
 static void test_subst_quotient(void **state)
 {
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	struct formula *f = make(ctx, "[mb] -> { 2*mb : mb >= 1 }", 0);
 	struct formula *r = make(ctx, "m/M", 0);
 	struct formula *s = formula_subst(f, "mb", r);
@@ -895,7 +896,7 @@ static void test_subst_quotient(void **state)
  * and not its zero elsewhere. */
 static void test_join(void **state)
 {
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	struct formula *a = make(ctx, "[n, M] -> { n : M = 1 }", 0);
 	struct formula *b = make(ctx, "[x, M] -> { 2*x : M >= 2 }", 1);
 	struct formula *j = formula_join(a, b);
@@ -926,7 +927,7 @@ static void test_join(void **state)
  * length L = n/M could not be written back into. */
 static void test_coalesce_apart(void **state)
 {
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	struct formula *f = make(ctx, "[L, M] -> { 7*L : M = 1 and L >= 3; 7*L : M >= 2 and L >= 2 }", 0);
 	isl_set *context = isl_set_read_from_str(ctx, "[L, M] -> { : L >= 1 and M >= 1 }");
 	const char *apart[] = { "L" };
@@ -970,7 +971,7 @@ static void test_max_dropped(void **state)
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		isl_ctx *ctx = isl_ctx_alloc();
+		isl_ctx *ctx = session_ctx(NULL);
 		struct formula *f = make(ctx, t[i].f, 0);
 		isl_set *context = isl_set_read_from_str(ctx, t[i].context);
 		struct formula *g = formula_coalesce(f, context);
@@ -1020,7 +1021,7 @@ static void test_max_dropped(void **state)
 /* Costs print grouped by g and l when asked. */
 static void test_print_by(void **state)
 {
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	struct formula *f = make(ctx,
 		"m*n*o/(M*N) + m*n*N/(M*N) + g*o*n*(M-1)/(M*N) + g*m*n*(N-1)/(M*N) + 2*l", 0);
 	const char *by[] = { "g", "l" };

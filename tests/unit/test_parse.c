@@ -34,7 +34,7 @@ static struct fixture *load(const char *text)
 	bool ok;
 	f->spec = parse_source(&f->src, &f->dg, &ok);
 	if (ok)
-		f->cs = check_spec(f->spec, &f->dg);
+		f->cs = check_spec(f->spec, &f->dg, NULL);
 	diag_flush(&f->dg);
 	fflush(f->err);
 	return f;

@@ -19,6 +19,7 @@
 #include "analyzer/model/model.h"
 #include "analyzer/model/relations.h"
 #include "analyzer/model/symbolic.h"
+#include "analyzer/util/session.h"
 
 /* examples/matmul.bsp through the parser, the checker and the lowering: its
  * candidates are d0..d3 = block or cyclic, and choice() says which. */
@@ -26,7 +27,7 @@ static struct loaded_spec spec;
 
 static struct model *matmul_model(void)
 {
-	assert_int_equal(spec_load(&spec, "examples/matmul.bsp", stderr), 0);
+	assert_int_equal(spec_load(&spec, "examples/matmul.bsp", stderr, NULL), 0);
 	char *reason = NULL;
 	struct model *m = lower_spec(spec.cs, WORK_TERMS, &reason);
 	if (!m)
@@ -130,7 +131,7 @@ static __isl_give isl_map *fix_params(__isl_take isl_map *map, const int vals[3]
 static void test_matmul_concrete(void **state)
 {
 	(void)state;
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	struct model *m = matmul_model();
 	static const int sizes[][5] = {
 		/* m, n, o, M, N */
@@ -208,7 +209,7 @@ static __isl_give isl_map *fix_all(__isl_take isl_map *map, const struct symboli
 static void test_matmul_symbolic(void **state)
 {
 	(void)state;
-	isl_ctx *ctx = isl_ctx_alloc();
+	isl_ctx *ctx = session_ctx(NULL);
 	struct model *m = matmul_model();
 	static const int sizes[][5] = {
 		{4, 4, 4, 2, 2}, {6, 4, 6, 2, 2}, {6, 6, 6, 2, 3}, {6, 4, 6, 3, 2}, {3, 3, 3, 3, 3},

@@ -1,0 +1,53 @@
+/* The run's session: its one deadline, and every ISL context it creates.
+ *
+ * Every ISL context of bspcost comes from session_ctx: errors are returned
+ * (ISL_ON_ERROR_CONTINUE), never printed or fatal, and a context is known to
+ * the session's watchdog until session_ctx_release.  When the deadline
+ * passes, the watchdog thread calls isl_ctx_abort on each context it knows,
+ * which is how ISL lets another thread stop a computation: from then on every
+ * ISL operation on it fails with isl_error_abort, and the counting engine,
+ * which checks isl_ctx_aborted between its own steps, stops too.  A context
+ * created after the deadline is aborted at once.
+ *
+ * A NULL session has no deadline: its contexts are plain (unit tests, and
+ * callers that only need one of the right kind). */
+#ifndef BSPCOST_SESSION_H
+#define BSPCOST_SESSION_H
+
+#include <stdbool.h>
+
+#include <isl/ctx.h>
+
+struct session;
+
+/* A session whose deadline is SECONDS from now (0: none; the watchdog thread
+ * then does not exist).  NULL when out of memory or when the thread could
+ * not start (the caller says so: a deadline asked for is never dropped). */
+struct session *session_start(double seconds);
+
+/* Stops the watchdog.  Every context must have been released or freed. */
+void session_end(struct session *s);
+
+/* The limit asked for, in seconds (0: none). */
+double session_limit(const struct session *s);
+
+/* Whether the deadline has passed. */
+bool session_expired(struct session *s);
+
+/* A new context, known to the watchdog of S (S may be NULL); NULL when out of
+ * memory. */
+__isl_give isl_ctx *session_ctx(struct session *s);
+
+/* CTX stays alive but the watchdog forgets it, and a computation it stopped is
+ * forgotten too (isl_ctx_resume): what was built there before the deadline
+ * can still be printed. */
+void session_ctx_release(struct session *s, __isl_keep isl_ctx *ctx);
+
+/* Releases CTX and frees it. */
+void session_ctx_free(struct session *s, __isl_take isl_ctx *ctx);
+
+/* Whether ISL stopped a computation on CTX for the deadline (the context
+ * was aborted, or its last error is isl_error_abort). */
+bool session_ctx_stopped(__isl_keep isl_ctx *ctx);
+
+#endif
