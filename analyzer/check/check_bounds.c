@@ -11,6 +11,7 @@
  * least 1.  A distribution predicate d(k) == v only contributes 0 <= v < the
  * size of d's axis, so the check may over-approximate, never miss. */
 #include "analyzer/check/check_impl.h"
+#include "analyzer/util/fail.h"
 #include "analyzer/util/session.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
@@ -458,12 +459,12 @@ static void isl_trouble(struct checker *ck, const struct ref_info *ref)
 		ck->stopped = true;
 		return;
 	}
-	const char *msg = isl_ctx_last_error_msg(ck->isl);
 	char *t = expr_to_string(ref->expr);
-	diag_warning(ck->dg, ref->expr->span, "could not check the bounds of '%s' (ISL: %s)", t,
-		     msg ? msg : "operation limit reached");
+	struct fail f = {0};
+	fail_isl(&f, ck->isl, "could not check the bounds of '%s'", t);
+	diag_warning(ck->dg, ref->expr->span, "%s", fail_reason(&f));
+	fail_clear(&f);
 	free(t);
-	isl_ctx_reset_error(ck->isl);
 }
 
 /* Returns true when it reported something for REF. */

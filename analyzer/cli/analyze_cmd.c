@@ -12,6 +12,7 @@
 #include "analyzer/model/lower.h"
 #include "analyzer/model/relations.h"
 #include "analyzer/report/report.h"
+#include "analyzer/util/fail.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
 #include "analyzer/cost/verify.h"
@@ -314,8 +315,12 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 	char *implicit = vctx ? broken_implicit(vctx, m, opt, &req) : NULL;
 	int meet = vctx ? values_meet_assumptions(vctx, m, opt, &req) : -1;
 	bool stopped = vctx && session_ctx_stopped(vctx);
+	struct fail vfail = {0};
+	if (meet < 0)
+		fail_isl(&vfail, vctx, "checking the values given against the assumptions");
 	session_ctx_free(session, vctx);
 	if (stopped) {
+		fail_clear(&vfail);
 		report_deadline(opt->err, ls.src.name, session_limit(session), 0, 0, 0);
 		free(implicit);
 		model_free(m);
@@ -345,8 +350,9 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 			fputs("), under which alone the formulas hold\n", opt->err);
 			free(as);
 		} else {
-			fprintf(opt->err, "bspcost: %s: out of memory\n", ls.src.name);
+			fprintf(opt->err, "bspcost: %s: %s\n", ls.src.name, fail_reason(&vfail));
 		}
+		fail_clear(&vfail);
 		model_free(m);
 		spec_unload(&ls);
 		return meet == 0 ? EXIT_USAGE : EXIT_SPEC;

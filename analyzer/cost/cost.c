@@ -89,8 +89,7 @@ struct job {
 	struct count_engine *engine;
 	const struct model *m;
 	int naxes;
-	enum cost_status status;
-	char *reason;
+	struct fail fail;           /* the first failure (analyzer/util/fail.h) */
 	/* the block lengths that will be written back as X/P: merges keep them
 	 * apart from other parameters (formula_coalesce_apart) */
 	const char **locals;
@@ -144,20 +143,17 @@ static const char deadline_reason[] = "the run's time limit ran out before this 
  * every failure is the deadline's, whatever operation noticed it. */
 static void job_fail(struct job *j, enum cost_status st, char *reason, const char *what)
 {
-	if (j->status != COST_OK) {
+	if (failed(&j->fail)) {
 		free(reason);
 		return;
 	}
 	if (session_ctx_stopped(j->engine->ctx)) {
 		free(reason);
-		j->status = COST_REFUSED;
 		j->timed_out = true;
-		j->reason = strdup(deadline_reason);
+		fail_set(&j->fail, FAIL_REFUSED, "%s", deadline_reason);
 		return;
 	}
-	j->status = st;
-	if (asprintf(&j->reason, "%s: %s", what, reason ? reason : "out of memory") < 0)
-		j->reason = NULL;
+	fail_set(&j->fail, (enum fail_kind)st, "%s: %s", what, reason ? reason : "out of memory");
 	free(reason);
 }
 
@@ -165,7 +161,7 @@ static void job_fail(struct job *j, enum cost_status st, char *reason, const cha
  * this context (between two ISL operations it may not have failed yet). */
 static bool out_of_time(struct job *j)
 {
-	if (j->status != COST_OK || !session_ctx_stopped(j->engine->ctx))
+	if (failed(&j->fail) || !session_ctx_stopped(j->engine->ctx))
 		return false;
 	job_fail(j, COST_REFUSED, NULL, "time");
 	return true;
@@ -186,15 +182,31 @@ static void max_failed(struct job *j, enum count_status st, char *reason, const 
 	job_fail(j, from_count(st), reason, where);
 }
 
+/* ISL failed on an operation of J's that had its operands: the deadline and
+ * the quota of budget() refuse the candidate, anything else fails it with
+ * ISL's own message (analyzer/util/fail.h); a NULL is never taken for 0. */
+static void isl_op_failed(struct job *j, const char *what)
+{
+	char *why = NULL;
+	if (failed(&j->fail))
+		return;
+	if (session_ctx_stopped(j->engine->ctx))
+		job_fail(j, COST_REFUSED, NULL, what); /* the deadline's */
+	else if ((why = budget_reason(j)))
+		job_fail(j, COST_REFUSED, why, what);
+	else
+		fail_isl(&j->fail, j->engine->ctx, "%s", what);
+}
+
 /* The number of points of SET, a set over the parameters (and the coordinates
  * moved to parameters), as an ISL quasi-polynomial; NULL after a failure. */
 static __isl_give isl_pw_qpolynomial *count(struct job *j, __isl_take isl_set *set,
 					    const char *what)
 {
-	if (j->status != COST_OK || !set) {
+	if (failed(&j->fail) || !set) {
 		isl_set_free(set);
-		if (j->status == COST_OK)
-			job_fail(j, COST_FAILED, NULL, what);
+		if (!failed(&j->fail))
+			isl_op_failed(j, what);
 		return NULL;
 	}
 	if (out_of_time(j)) {
@@ -220,14 +232,6 @@ static __isl_give isl_set *per_process(__isl_take isl_map *map, int naxes)
 	return isl_map_range(map);
 }
 
-/* ISL failed on an operation of J's that had its operands (the quota of
- * budget(), or memory): the candidate fails with the reason, never with a
- * NULL taken for 0. */
-static void isl_op_failed(struct job *j, const char *what)
-{
-	char *why = budget_reason(j);
-	job_fail(j, why ? COST_REFUSED : COST_FAILED, why, what);
-}
 
 /* A + B; NULL stands for 0 (no count yet), so a NULL result from two operands
  * fails the job. */
@@ -250,7 +254,7 @@ static __isl_give isl_pw_qpolynomial *sum(struct job *j, __isl_take isl_pw_qpoly
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 				__isl_keep isl_set *processes, const char *what)
 {
-	if (j->status != COST_OK)
+	if (failed(&j->fail))
 		return NULL;
 	if (!f)
 		return formula_const_si(0);
@@ -272,15 +276,15 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	isl_pw_qpolynomial_free(r);
 	isl_pw_qpolynomial_free(g);
 	isl_set_free(range);
-	if (!fm && j->status == COST_OK)
-		job_fail(j, COST_FAILED, NULL, what);
+	if (!fm && !failed(&j->fail))
+		isl_op_failed(j, what);
 	return fm;
 }
 
 static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 				  const char *what)
 {
-	if (j->status != COST_OK)
+	if (failed(&j->fail))
 		return NULL;
 	struct formula *fm = f ? formula_from_pw_qpolynomial_zero_outside(f) : formula_const_si(0);
 	if (!fm && f && formula_pw_qpolynomial_too_large(f) == 1)
@@ -289,7 +293,7 @@ static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 				"(1024)"),
 			 what);
 	else if (!fm)
-		job_fail(j, COST_FAILED, NULL, what);
+		isl_op_failed(j, what);
 	return fm;
 }
 
@@ -327,7 +331,7 @@ static void per_process_clear(struct per_process *p)
 
 static void count_step(struct job *j, const struct step_relations *r, struct per_process *p)
 {
-	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
 		if (!r->use[a])
 			continue;
 		isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
@@ -338,7 +342,7 @@ static void count_step(struct job *j, const struct step_relations *r, struct per
 						   name));
 		p->fan_in = sum(j, p->fan_in, count(j, per_process(remote, j->naxes), name));
 	}
-	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+	for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
 		p->work = sum(j, p->work, times(j, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
 						   "work"),
 					     r->work_weight[k]));
@@ -349,11 +353,11 @@ static void count_step(struct job *j, const struct step_relations *r, struct per
 static struct formula *max_over_elements(struct job *j, __isl_take isl_pw_qpolynomial *n, int ne,
 					 __isl_take isl_set *range, const char *what)
 {
-	if (j->status != COST_OK || !n || !range) {
+	if (failed(&j->fail) || !n || !range) {
 		isl_pw_qpolynomial_free(n);
 		isl_set_free(range);
-		if (j->status == COST_OK)
-			job_fail(j, COST_FAILED, NULL, what);
+		if (!failed(&j->fail))
+			isl_op_failed(j, what);
 		return NULL;
 	}
 	n = isl_pw_qpolynomial_move_dims(n, isl_dim_in, 0, isl_dim_param, 0, (unsigned)ne);
@@ -372,7 +376,7 @@ static struct formula *max_over_elements(struct job *j, __isl_take isl_pw_qpolyn
 	struct formula *f = formula_from_pw_qpolynomial_zero_outside(r);
 	isl_pw_qpolynomial_free(r);
 	if (!f)
-		job_fail(j, COST_FAILED, NULL, what);
+		isl_op_failed(j, what);
 	return f;
 }
 
@@ -381,8 +385,7 @@ static struct formula *max_over_elements(struct job *j, __isl_take isl_pw_qpolyn
 static struct job explain_job(const struct job *j)
 {
 	struct job sub = *j;
-	sub.status = COST_OK;
-	sub.reason = NULL;
+	sub.fail = (struct fail){FAIL_NONE, NULL};
 	return sub;
 }
 
@@ -390,11 +393,11 @@ static struct job explain_job(const struct job *j)
  * dropped. */
 static void explain_done(struct job *sub, struct formula **f, char **why)
 {
-	if (sub->status == COST_OK)
+	if (!failed(&sub->fail))
 		return;
 	formula_free(*f);
 	*f = NULL;
-	*why = sub->reason ? sub->reason : strdup("failed");
+	*why = fail_release(&sub->fail);
 }
 
 /* NOcc, occurrences and A.e of the arrays read in a superstep (--explain). */
@@ -405,7 +408,7 @@ static void count_occurrences(struct job *j, const struct step_relations *r, str
 		job_fail(j, COST_FAILED, NULL, "occurrences");
 		return;
 	}
-	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
 		if (!r->use[a])
 			continue;
 		struct array_occurrence *ao = &sc->arrays[sc->narrays++];
@@ -460,7 +463,7 @@ static __isl_give isl_set *process_point(__isl_keep isl_set *processes, int naxe
 static struct formula *max_of_processes(struct job *j, isl_pw_qpolynomial **cand, long n,
 					__isl_keep isl_set *context, const char *what)
 {
-	if (j->status != COST_OK)
+	if (failed(&j->fail))
 		return NULL;
 	for (long q = 0; q < n; q++)
 		if (!cand[q]) {
@@ -475,7 +478,7 @@ static struct formula *max_of_processes(struct job *j, isl_pw_qpolynomial **cand
 		struct formula *f = formula_from_pw_qpolynomial_zero_outside(r);
 		isl_pw_qpolynomial_free(r);
 		if (!f)
-			job_fail(j, COST_FAILED, NULL, what);
+			isl_op_failed(j, what);
 		return f;
 	}
 	struct formula *acc = NULL;
@@ -510,7 +513,7 @@ static struct formula *max_of_processes(struct job *j, isl_pw_qpolynomial **cand
 static __isl_give isl_pw_qpolynomial *sum_tree(struct job *j, isl_pw_qpolynomial *const *f,
 					       long n)
 {
-	if (n <= 0 || j->status != COST_OK)
+	if (n <= 0 || failed(&j->fail))
 		return NULL;
 	if (n == 1)
 		return f[0] ? isl_pw_qpolynomial_copy(f[0]) : NULL;
@@ -545,11 +548,11 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 	 * as formulas */
 	isl_pw_qpolynomial *ncom = NULL;
 	if (!fi || !fo || !w || (req->h == H_SUM && !both))
-		job_fail(j, COST_FAILED, NULL, "out of memory");
-	for (long q = 0; q < nproc && j->status == COST_OK && !out_of_time(j); q++) {
+		isl_op_failed(j, "the counts per process");
+	for (long q = 0; q < nproc && !failed(&j->fail) && !out_of_time(j); q++) {
 		budget(j);
 		isl_set *me = process_point(r->processes, j->naxes, req->sizes, q);
-		for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+		for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
 			if (!r->use[a])
 				continue;
 			const char *name = j->m->arrays[a].name;
@@ -561,7 +564,7 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 				isl_map_intersect_range(isl_map_copy(r->use[a]), owned), isl_set_copy(me));
 			fo[q] = sum(j, fo[q], count(j, isl_map_wrap(others), name));
 		}
-		for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+		for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
 			w[q] = sum(j, w[q], times(j, count(j, isl_set_apply(isl_set_copy(me),
 								      isl_map_copy(r->work[k])),
 						     "work"),
@@ -577,7 +580,7 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 	sc->h_out = max_of_processes(j, fo, nproc, context, "h_out");
 	if (both)
 		sc->h = max_of_processes(j, both, nproc, context, "h");
-	if (j->status == COST_OK)
+	if (!failed(&j->fail))
 		ncom = sum_tree(j, fi, nproc);
 	sc->ncom = to_formula(j, ncom, "NCom");
 	isl_pw_qpolynomial_free(ncom);
@@ -592,7 +595,7 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 static __isl_give isl_val *max_values(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 				      __isl_keep isl_set *processes, const char *what)
 {
-	if (j->status != COST_OK)
+	if (failed(&j->fail))
 		return NULL;
 	isl_ctx *ctx = j->engine->ctx;
 	if (!f)
@@ -618,15 +621,15 @@ static __isl_give isl_val *max_values(struct job *j, __isl_keep isl_pw_qpolynomi
 /* V (taken) as a formula, or NULL after a failure. */
 static struct formula *number(struct job *j, __isl_take isl_val *v, const char *what)
 {
-	if (j->status != COST_OK || !v) {
+	if (failed(&j->fail) || !v) {
 		isl_val_free(v);
-		if (j->status == COST_OK)
-			job_fail(j, COST_FAILED, NULL, what);
+		if (!failed(&j->fail))
+			isl_op_failed(j, what);
 		return NULL;
 	}
 	struct formula *f = formula_const_val(v);
 	if (!f)
-		job_fail(j, COST_FAILED, NULL, what);
+		isl_op_failed(j, what);
 	return f;
 }
 
@@ -662,7 +665,7 @@ static void direct_sets(const struct step_relations *r, int a, int naxes,
 
 static void count_step_direct(struct job *j, const struct step_relations *r, struct per_process *p)
 {
-	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
 		if (!r->use[a])
 			continue;
 		const char *name = j->m->arrays[a].name;
@@ -681,7 +684,7 @@ static void count_step_direct(struct job *j, const struct step_relations *r, str
 		p->fan_out = sum(j, p->fan_out, out);
 		p->ncom = sum(j, p->ncom, ncom);
 	}
-	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+	for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
 		p->work = sum(j, p->work, times(j, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
 						   "work"),
 					     r->work_weight[k]));
@@ -701,7 +704,7 @@ static __isl_give isl_val *count_at(struct job *j, __isl_take isl_set *set, cons
 	set = set ? isl_set_project_out(set, isl_dim_param, 0, (unsigned)j->naxes) : NULL;
 	isl_pw_qpolynomial *c = count(j, set, what);
 	if (!c)
-		return j->status == COST_OK ? isl_val_zero(j->engine->ctx) : NULL;
+		return !failed(&j->fail) ? isl_val_zero(j->engine->ctx) : NULL;
 	isl_space *space = isl_pw_qpolynomial_get_domain_space(c);
 	isl_val *v = isl_pw_qpolynomial_eval(c, isl_point_zero(space));
 	if (!v)
@@ -736,7 +739,7 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 	isl_point_free(pt);
 	isl_ctx *ctx = j->engine->ctx;
 	isl_val *in = isl_val_zero(ctx), *out = isl_val_zero(ctx), *work = isl_val_zero(ctx);
-	for (int a = 0; a < r->narrays && j->status == COST_OK; a++) {
+	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
 		if (!r->use[a])
 			continue;
 		const char *name = j->m->arrays[a].name;
@@ -748,7 +751,7 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 		in = isl_val_add(in, isl_val_sub(used, isl_val_copy(self)));
 		out = isl_val_add(out, isl_val_sub(pairs, self));
 	}
-	for (int k = 0; k < r->nwork && j->status == COST_OK; k++)
+	for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
 		work = isl_val_add(work, isl_val_mul_ui(count_at(j, per_process(isl_map_copy(r->work[k]),
 										 j->naxes),
 								 q, "work"),
@@ -757,7 +760,7 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 		isl_val_free(in);
 		isl_val_free(out);
 		isl_val_free(work);
-		if (j->status == COST_OK)
+		if (!failed(&j->fail))
 			isl_op_failed(j, "counting process by process");
 		return isl_stat_error;
 	}
@@ -767,9 +770,9 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 	keep_max(&e->h_in, in);
 	keep_max(&e->h_out, out);
 	keep_max(&e->w, work);
-	if (j->status == COST_OK && (!e->h || !e->ncom || !e->h_in || !e->h_out || !e->w))
+	if (!failed(&j->fail) && (!e->h || !e->ncom || !e->h_in || !e->h_out || !e->w))
 		isl_op_failed(j, "counting process by process");
-	return j->status == COST_OK && !out_of_time(j) ? isl_stat_ok : isl_stat_error;
+	return !failed(&j->fail) && !out_of_time(j) ? isl_stat_ok : isl_stat_error;
 }
 
 /* count_step_values for a step whose counts have no exact form as functions
@@ -801,11 +804,9 @@ static void count_step_values(struct job *j, const struct step_relations *r,
 	long nproc = 1;
 	for (int a = 0; a < j->naxes; a++)
 		nproc *= req->sizes[a];
-	if (j->status == COST_REFUSED && !j->timed_out && nproc <= EACH_PROCESS_MAX) {
+	if (j->fail.kind == FAIL_REFUSED && !j->timed_out && nproc <= EACH_PROCESS_MAX) {
 		per_process_clear(&p);
-		free(j->reason);
-		j->reason = NULL;
-		j->status = COST_OK;
+		fail_clear(&j->fail);
 		count_step_each(j, r, req, sc);
 		return;
 	}
@@ -1230,21 +1231,21 @@ static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
  * quantity, not the candidate. */
 static void tidy_explain(struct job *j, struct formula **f, char **why, __isl_keep isl_set *context)
 {
-	if (j->status != COST_OK)
+	if (failed(&j->fail))
 		return;
 	struct job sub = explain_job(j);
 	tidy(&sub, f, context);
-	if (sub.status != COST_OK && !*why)
+	if (failed(&sub.fail) && !*why)
 		explain_done(&sub, f, why);
 	else
-		free(sub.reason);
+		fail_clear(&sub.fail);
 }
 
 /* The step's cost (computed first when it is not) added to *TOTAL. */
 static void finish_step(struct job *j, const struct model *m, int s, struct step_cost *sc,
 			struct formula **total)
 {
-	if (j->status != COST_OK)
+	if (failed(&j->fail))
 		return;
 	if (!sc->cost)
 		sc->cost = bsp_cost(sc->w, sc->h);
@@ -1252,7 +1253,7 @@ static void finish_step(struct job *j, const struct model *m, int s, struct step
 	formula_free(*total);
 	*total = t;
 	if (!sc->h || !sc->cost || !*total)
-		job_fail(j, COST_FAILED, NULL, m->steps[s].name);
+		isl_op_failed(j, m->steps[s].name);
 }
 
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
@@ -1280,7 +1281,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	struct symbolic_info info = {0};
 	struct formula *total = formula_const_si(0);
 
-	for (int s = 0; s < m->nsteps && j.status == COST_OK; s++) {
+	for (int s = 0; s < m->nsteps && !failed(&j.fail); s++) {
 		struct step_cost *sc = &out->steps[s];
 		struct step_relations r;
 		char *reason = NULL;
@@ -1352,11 +1353,11 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		/* h before the cost, which then has h's simpler form: tidy merges
 		 * pieces and leaves out of the max an operand the other bounds
 		 * (2*floor((n + 5)/8) >= floor((n + 3)/8) + floor((n + 5)/8)) */
-		if (j.status == COST_OK && req->h == H_MAX) {
+		if (!failed(&j.fail) && req->h == H_MAX) {
 			sc->h = formula_max(sc->h_in, sc->h_out);
 			tidy(&j, &sc->h, context);
 		}
-		if (j.status == COST_OK) {
+		if (!failed(&j.fail)) {
 			sc->cost = bsp_cost(sc->w, sc->h);
 			if (formula_n_pieces(sc->cost) > 1)
 				tidy(&j, &sc->cost, context);
@@ -1367,7 +1368,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		step_relations_clear(&r);
 	}
 	out->cost = total;
-	if (j.status == COST_OK && !req->values) {
+	if (!failed(&j.fail) && !req->values) {
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
 		if (!context)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
@@ -1395,10 +1396,10 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	}
 	symbolic_info_clear(&info);
 	free(j.locals);
-	out->status = j.status;
-	out->reason = j.reason;
+	out->status = (enum cost_status)j.fail.kind;
+	out->reason = fail_release(&j.fail);
 	out->timed_out = j.timed_out;
-	return j.status;
+	return out->status;
 }
 
 void candidate_cost_clear(struct candidate_cost *c)

@@ -55,10 +55,11 @@ struct step_cost {
 	struct array_occurrence *arrays;
 };
 
+/* The failure kinds of analyzer/util/fail.h, as a candidate's outcome. */
 enum cost_status {
-	COST_OK,
-	COST_REFUSED,   /* no exact form in this mode; reason says why */
-	COST_FAILED,    /* ISL, the engine or memory failed; reason says how */
+	COST_OK = FAIL_NONE,
+	COST_REFUSED = FAIL_REFUSED,  /* no exact form in this mode; reason says why */
+	COST_FAILED = FAIL_ERROR,     /* ISL, the engine or memory failed; reason says how */
 };
 
 struct candidate_cost {

@@ -97,15 +97,11 @@ struct query {
 	isl_pw_qpolynomial *level[32];
 	int steps, pieces, splits;
 	double add_ms;
-	enum count_status status;
-	char *reason;
+	struct fail fail;        /* the first failure (analyzer/util/fail.h) */
 	bool overflow;
 };
 
 /* ---------------------------------------------------------------- reasons */
-
-static void set_reason(struct query *q, enum count_status st, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* The run's deadline aborts the context (analyzer/util/session.h): ISL's
  * operations fail from then on, and the engine stops between its own steps. */
@@ -113,36 +109,16 @@ static bool out_of_time(struct query *q)
 {
 	if (!session_ctx_stopped(q->ctx))
 		return false;
-	set_reason(q, COUNT_REFUSED, "%s", COUNT_DEADLINE_REASON);
+	fail_set(&q->fail, FAIL_REFUSED, "%s", COUNT_DEADLINE_REASON);
 	return true;
 }
 
-static void set_reason(struct query *q, enum count_status st, const char *fmt, ...)
-{
-	if (q->status != COUNT_EXACT)
-		return; /* keep the first reason */
-	va_list ap;
-	char buf[1024];
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	q->status = st;
-	q->reason = strdup(buf);
-}
-
-/* Turn an ISL failure into our own status: quota, or ISL's message. */
+/* An ISL failure: the deadline and the operation limit are refusals, the rest
+ * errors with ISL's message (analyzer/util/fail.h). */
 static void isl_failed(struct query *q, const char *what)
 {
-	if (out_of_time(q))
-		return;
-	if (isl_ctx_last_error(q->ctx) == isl_error_quota) {
-		/* a resource limit, not a failure: no exact answer within the limits */
-		set_reason(q, COUNT_REFUSED, "%s: ISL operation limit (%lu) exceeded", what,
-			   q->eng->max_operations);
-		return;
-	}
-	const char *msg = isl_ctx_last_error_msg(q->ctx);
-	set_reason(q, COUNT_ERROR, "%s: ISL error: %s", what, msg ? msg : "unknown");
+	if (!out_of_time(q))
+		fail_isl(&q->fail, q->ctx, what);
 }
 
 char *count_dup_msg(const char *s)
@@ -355,7 +331,7 @@ static void sys_del_row(struct sys *s, int k)
 static int new_slot(struct query *q, const char *prefix)
 {
 	if (q->nslot >= NSLOT) {
-		set_reason(q, COUNT_REFUSED,
+		fail_set(&q->fail, FAIL_REFUSED,
 			   "too many auxiliary variables (limit %d slots) while eliminating",
 			   NSLOT);
 		return -1;
@@ -498,7 +474,7 @@ static int poly_sum(struct query *q, fmpq_mpoly_t f, int x, const fmpq_mpoly_t L
 		return -1;
 	if (faulhaber_upto(q, (int)deg) < 0) {
 		poly_split_free(q, coef, deg);
-		set_reason(q, COUNT_REFUSED, "degree %ld in %s is too high to sum", (long)deg,
+		fail_set(&q->fail, FAIL_REFUSED, "degree %ld in %s is too high to sum", (long)deg,
 			   q->name[x]);
 		return -1;
 	}
@@ -920,7 +896,7 @@ static int handle_equalities(struct query *q, struct sys *s)
 			nrow[k] = modhat(row[k], m);
 		nrow[1 + sg] = -m;
 		if (sys_add_row(q, s, nrow, true) != 0) {
-			set_reason(q, COUNT_ERROR, "equality reduction failed");
+			fail_set(&q->fail, FAIL_ERROR, "equality reduction failed");
 			return -1;
 		}
 		return 1;
@@ -995,7 +971,7 @@ static int make_bound(struct query *q, struct sys *c, const struct bound *b, boo
 			continue;
 		if (c->kind[k] == SLOT_SUM) {
 			if (v % a != 0) {
-				set_reason(q, COUNT_ERROR, "internal: bound of %s not divisible",
+				fail_set(&q->fail, FAIL_ERROR, "internal: bound of %s not divisible",
 					   q->name[k]);
 				return -1;
 			}
@@ -1014,7 +990,7 @@ static int make_bound(struct query *q, struct sys *c, const struct bound *b, boo
 		return -1;
 	struct atom_def *d = calloc(1, sizeof(*d));
 	if (!d) {
-		set_reason(q, COUNT_ERROR, "out of memory");
+		fail_nomem(&q->fail);
 		return -1;
 	}
 	memcpy(d->row, rest, sizeof(rest));
@@ -1045,7 +1021,7 @@ static void eliminate(struct query *q, struct sys *s, int x)
 	if (!lo || !up) {
 		free(lo);
 		free(up);
-		set_reason(q, COUNT_ERROR, "out of memory");
+		fail_nomem(&q->fail);
 		return;
 	}
 	for (int r = 0; r < s->ncons; r++) {
@@ -1060,13 +1036,13 @@ static void eliminate(struct query *q, struct sys *s, int x)
 			b->e[k] = c > 0 ? -row[k] : row[k];
 		b->e[1 + x] = 0;
 	}
-	for (int i = 0; i < nl && q->status == COUNT_EXACT; i++) {
-		for (int j = 0; j < nu && q->status == COUNT_EXACT; j++) {
+	for (int i = 0; i < nl && !failed(&q->fail); i++) {
+		for (int j = 0; j < nu && !failed(&q->fail); j++) {
 			/* slots handed out inside this chamber are free again after it */
 			int saved_nslot = q->nslot;
 			struct sys *c = sys_copy(q, s, false);
 			if (!c) {
-				set_reason(q, COUNT_ERROR, "out of memory");
+				fail_nomem(&q->fail);
 				break;
 			}
 			int64_t row[W];
@@ -1128,7 +1104,7 @@ static void eliminate(struct query *q, struct sys *s, int x)
 				if (rc == 0)
 					solve(q, c);
 			} else if (bad == 1) {
-				set_reason(q, COUNT_ERROR, "out of memory");
+				fail_nomem(&q->fail);
 			}
 			sys_free(q, c);
 			q->nslot = saved_nslot;
@@ -1205,13 +1181,13 @@ static int choose_variable(struct query *q, const struct sys *s, int *culprit, i
  * y's coefficient times m is a multiple of the coefficient that blocked x. */
 static void split_residues(struct query *q, struct sys *s, int y, int64_t m)
 {
-	for (int64_t rho = 0; rho < m && q->status == COUNT_EXACT; rho++) {
+	for (int64_t rho = 0; rho < m && !failed(&q->fail); rho++) {
 		int saved_nslot = q->nslot;
 		struct sys *c = sys_copy(q, s, false);
 		int t = c ? new_slot(q, "t") : -1;
 		if (!c || t < 0) {
 			if (!c)
-				set_reason(q, COUNT_ERROR, "out of memory");
+				fail_nomem(&q->fail);
 			sys_free(q, c);
 			return;
 		}
@@ -1229,9 +1205,9 @@ static void split_residues(struct query *q, struct sys *s, int y, int64_t m)
 			if (rc == 2)
 				infeasible = true;
 			else if (rc < 0)
-				set_reason(q, COUNT_ERROR, "out of memory");
+				fail_nomem(&q->fail);
 		}
-		if (!infeasible && q->status == COUNT_EXACT) {
+		if (!infeasible && !failed(&q->fail)) {
 			int64_t e[W];
 			memset(e, 0, sizeof(e));
 			e[0] = rho;
@@ -1301,7 +1277,7 @@ static void emit_flat(struct query *q, const struct sys *s)
 	}
 	if (inner < 0) {
 		if (q->pieces >= q->eng->max_pieces) {
-			set_reason(q, COUNT_REFUSED, "piece limit (%d) reached", q->eng->max_pieces);
+			fail_set(&q->fail, FAIL_REFUSED, "piece limit (%d) reached", q->eng->max_pieces);
 			return;
 		}
 		emit_piece(q, s);
@@ -1309,10 +1285,10 @@ static void emit_flat(struct query *q, const struct sys *s)
 	}
 	const struct atom_def *bd = s->def[inner];
 	int64_t d = bd->d;
-	for (int64_t rho = 0; rho < d && q->status == COUNT_EXACT; rho++) {
+	for (int64_t rho = 0; rho < d && !failed(&q->fail); rho++) {
 		struct sys *c = sys_copy(q, s, true);
 		if (!c) {
-			set_reason(q, COUNT_ERROR, "out of memory");
+			fail_nomem(&q->fail);
 			return;
 		}
 		int64_t row[W];
@@ -1342,7 +1318,7 @@ static void emit_flat(struct query *q, const struct sys *s)
 			poly_substitute(q, c->f, inner, ex);
 			fmpq_mpoly_clear(ex, q->mctx);
 			if (q->overflow)
-				set_reason(q, COUNT_REFUSED, "coefficient overflow (64-bit) while "
+				fail_set(&q->fail, FAIL_REFUSED, "coefficient overflow (64-bit) while "
 					   "flattening floors");
 			else
 				emit_flat(q, c);
@@ -1381,16 +1357,16 @@ static void solve(struct query *q, struct sys *s)
 {
 	for (;;) {
 		trace_sys(q, s, "state");
-		if (q->status != COUNT_EXACT)
+		if (failed(&q->fail))
 			return;
 		if (q->overflow) {
-			set_reason(q, COUNT_REFUSED, "coefficient overflow (64-bit) during elimination");
+			fail_set(&q->fail, FAIL_REFUSED, "coefficient overflow (64-bit) during elimination");
 			return;
 		}
 		if (out_of_time(q))
 			return;
 		if (++q->steps > q->eng->max_steps) {
-			set_reason(q, COUNT_REFUSED, "elimination step limit (%d) reached",
+			fail_set(&q->fail, FAIL_REFUSED, "elimination step limit (%d) reached",
 				   q->eng->max_steps);
 			return;
 		}
@@ -1409,7 +1385,7 @@ static void solve(struct query *q, struct sys *s)
 		int unb, culprit = -1, culprit_row = -1;
 		int x = choose_variable(q, s, &culprit, &culprit_row, &unb);
 		if (unb >= 0) {
-			set_reason(q, COUNT_REFUSED,
+			fail_set(&q->fail, FAIL_REFUSED,
 				   "variable %s has no %s bound: the set is infinite for some "
 				   "parameter values",
 				   q->name[unb], "lower or upper");
@@ -1417,7 +1393,7 @@ static void solve(struct query *q, struct sys *s)
 		}
 		if (x < 0) {
 			if (q->pieces >= q->eng->max_pieces) {
-				set_reason(q, COUNT_REFUSED, "piece limit (%d) reached",
+				fail_set(&q->fail, FAIL_REFUSED, "piece limit (%d) reached",
 					   q->eng->max_pieces);
 				return;
 			}
@@ -1431,7 +1407,7 @@ static void solve(struct query *q, struct sys *s)
 			if (++q->splits > q->eng->max_steps / 10 || m > 64) {
 				char buf[256];
 				row_text(q, row, s->eq[culprit_row], buf, sizeof(buf));
-				set_reason(q, COUNT_REFUSED,
+				fail_set(&q->fail, FAIL_REFUSED,
 					   "cannot sum over %s: its bound in constraint '%s' is a "
 					   "floor of the summation variable %s, and splitting %s by "
 					   "residues modulo %lld did not remove it",
@@ -1512,7 +1488,6 @@ static void query_init(struct query *q, struct count_engine *eng, __isl_keep isl
 		snprintf(q->name[k], sizeof(q->name[k]), "%s", n ? n : "p");
 	}
 	fmpq_mpoly_ctx_init(q->mctx, NSLOT, ORD_LEX);
-	q->status = COUNT_EXACT;
 	q->acc = isl_pw_qpolynomial_zero(isl_space_add_dims(isl_space_copy(q->pspace), isl_dim_out, 1));
 }
 
@@ -1525,7 +1500,7 @@ static void query_clear(struct query *q)
 	isl_pw_qpolynomial_free(q->acc);
 	for (int k = 0; k < 32; k++)
 		isl_pw_qpolynomial_free(q->level[k]);
-	free(q->reason);
+	fail_clear(&q->fail);
 }
 
 /* Weight of one piece: the qpolynomial's terms as a polynomial over the set
@@ -1604,7 +1579,7 @@ static isl_stat count_basic_set(__isl_take isl_basic_set *bset, void *user)
 	}
 	if (q->np + nd > NSLOT) {
 		isl_basic_set_free(bset);
-		set_reason(q, COUNT_REFUSED, "too many variables (%d parameters + %d variables)",
+		fail_set(&q->fail, FAIL_REFUSED, "too many variables (%d parameters + %d variables)",
 			   q->np, (int)nd);
 		return isl_stat_error;
 	}
@@ -1612,7 +1587,7 @@ static isl_stat count_basic_set(__isl_take isl_basic_set *bset, void *user)
 	struct sys *s = sys_alloc(q);
 	if (!s) {
 		isl_basic_set_free(bset);
-		set_reason(q, COUNT_ERROR, "out of memory");
+		fail_nomem(&q->fail);
 		return isl_stat_error;
 	}
 	for (int k = 0; k < q->np; k++)
@@ -1637,14 +1612,14 @@ static isl_stat count_basic_set(__isl_take isl_basic_set *bset, void *user)
 	isl_basic_set_free(bset);
 	if (st < 0 || rb.failed) {
 		sys_free(q, s);
-		set_reason(q, COUNT_REFUSED, "a constraint has a coefficient beyond 64 bits");
+		fail_set(&q->fail, FAIL_REFUSED, "a constraint has a coefficient beyond 64 bits");
 		return isl_stat_error;
 	}
 	if (job->weight) {
 		struct weight_conv wc = {q, s->f, q->np, job->ndim, true};
 		if (isl_qpolynomial_foreach_term(job->weight, weight_term, &wc) < 0 || !wc.ok) {
 			sys_free(q, s);
-			set_reason(q, COUNT_REFUSED,
+			fail_set(&q->fail, FAIL_REFUSED,
 				   "the weight contains a floor (integer division); only "
 				   "polynomial weights are summed");
 			return isl_stat_error;
@@ -1654,7 +1629,7 @@ static isl_stat count_basic_set(__isl_take isl_basic_set *bset, void *user)
 	}
 	solve(q, s);
 	sys_free(q, s);
-	return q->status == COUNT_EXACT ? isl_stat_ok : isl_stat_error;
+	return !failed(&q->fail) ? isl_stat_ok : isl_stat_error;
 }
 
 static isl_stat add_constraint(__isl_take isl_constraint *c, void *user)
@@ -1715,7 +1690,7 @@ static void count_set_weighted(struct query *q, __isl_keep isl_set *set,
 	struct bset_job job = {q, weight, nd};
 	isl_stat st = isl_set_foreach_basic_set(s, count_basic_set, &job);
 	isl_set_free(s);
-	if (st < 0 && q->status == COUNT_EXACT)
+	if (st < 0 && !failed(&q->fail))
 		isl_failed(q, "walking the basic sets");
 }
 
@@ -1727,19 +1702,18 @@ static enum count_status finish(struct query *q, isl_pw_qpolynomial **result, ch
 			q->acc = isl_pw_qpolynomial_add(q->acc, q->level[k]);
 		q->level[k] = NULL;
 	}
-	if (!q->acc && q->status == COUNT_EXACT)
+	if (!q->acc && !failed(&q->fail))
 		isl_failed(q, "adding the pieces of the result");
 	isl_ctx_set_max_operations(q->ctx, old_max);
-	enum count_status st = q->status;
+	enum count_status st = (enum count_status)q->fail.kind;
 	if (COUNT_DEBUG("COUNT_STATS"))
 		fprintf(stderr, "count: %d steps, %d pieces, %d splits, %.2f ms adding, %lu ops\n",
 			q->steps, q->pieces, q->splits, q->add_ms, isl_ctx_get_max_operations(q->ctx));
 	if (st == COUNT_EXACT) {
 		q->acc = count_clean_result(q->acc);
 		if (!q->acc) {
-			q->status = COUNT_EXACT; /* let set_reason record it */
 			isl_failed(q, "simplifying the result");
-			st = q->status;
+			st = (enum count_status)q->fail.kind;
 		}
 	}
 	if (st == COUNT_EXACT) {
@@ -1748,10 +1722,7 @@ static enum count_status finish(struct query *q, isl_pw_qpolynomial **result, ch
 		*reason = NULL;
 	} else {
 		*result = NULL;
-		*reason = q->reason;
-		q->reason = NULL;
-		if (!*reason)
-			*reason = count_dup_msg("unknown failure");
+		*reason = fail_release(&q->fail);
 	}
 	query_clear(q);
 	return st;
@@ -1781,7 +1752,7 @@ enum count_status count_points(struct count_engine *engine, __isl_keep isl_set *
 	query_init(&q, engine, space);
 	isl_space_free(space);
 	if (q.np > NSLOT / 2)
-		set_reason(&q, COUNT_REFUSED, "too many parameters (%d)", q.np);
+		fail_set(&q.fail, FAIL_REFUSED, "too many parameters (%d)", q.np);
 	else
 		count_set_weighted(&q, set, NULL);
 	return finish(&q, result, reason, old);
@@ -1799,7 +1770,7 @@ static isl_stat sum_piece(__isl_take isl_set *dom, __isl_take isl_qpolynomial *q
 	count_set_weighted(job->q, s, qp);
 	isl_set_free(s);
 	isl_qpolynomial_free(qp);
-	return job->q->status == COUNT_EXACT ? isl_stat_ok : isl_stat_error;
+	return !failed(&job->q->fail) ? isl_stat_ok : isl_stat_error;
 }
 
 enum count_status count_sum(struct count_engine *engine, __isl_keep isl_set *set,
@@ -1821,11 +1792,11 @@ enum count_status count_sum(struct count_engine *engine, __isl_keep isl_set *set
 	isl_space_free(wspace);
 	isl_space_free(space);
 	if (same <= 0) {
-		set_reason(&q, COUNT_ERROR, "the weight's domain space differs from the set's space");
+		fail_set(&q.fail, FAIL_ERROR, "the weight's domain space differs from the set's space");
 		return finish(&q, result, reason, old);
 	}
 	struct sum_job job = {&q, (isl_set *)set};
-	if (isl_pw_qpolynomial_foreach_piece(weight, sum_piece, &job) < 0 && q.status == COUNT_EXACT)
+	if (isl_pw_qpolynomial_foreach_piece(weight, sum_piece, &job) < 0 && !failed(&q.fail))
 		isl_failed(&q, "walking the weight");
 	return finish(&q, result, reason, old);
 }
@@ -1868,8 +1839,9 @@ __isl_give isl_val *count_eval(__isl_keep isl_pw_qpolynomial *pwqp, int n,
 	isl_space_free(space);
 	isl_val *v = isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(pwqp), pt);
 	if (!v) {
-		const char *m = isl_ctx_last_error_msg(ctx);
-		*reason = count_dup_msg(m ? m : "evaluation failed");
+		struct fail f = {0};
+		fail_isl(&f, ctx, "evaluating the count");
+		*reason = fail_release(&f);
 	}
 	return v;
 }

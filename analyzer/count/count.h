@@ -25,10 +25,13 @@
 #include <isl/set.h>
 #include <isl/val.h>
 
+#include "analyzer/util/fail.h"
+
+/* The failure kinds of analyzer/util/fail.h, as the engine's answers. */
 enum count_status {
-	COUNT_EXACT,   /* *result is the exact answer */
-	COUNT_REFUSED, /* no exact route; *reason says which variable/constraint */
-	COUNT_ERROR,   /* ISL error, operation limit or bad input; *reason says which */
+	COUNT_EXACT = FAIL_NONE,       /* *result is the exact answer */
+	COUNT_REFUSED = FAIL_REFUSED,  /* no exact route (a limit included); *reason says which */
+	COUNT_ERROR = FAIL_ERROR,      /* ISL failed or bad input; *reason says how */
 };
 
 struct count_engine {

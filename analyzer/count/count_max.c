@@ -751,6 +751,15 @@ static enum count_status max_result(isl_ctx *ctx, enum count_status st, const ch
 				    __isl_take isl_pw_qpolynomial *r, isl_pw_qpolynomial **result,
 				    char **reason, unsigned long old)
 {
+	if (st == COUNT_EXACT && !r && !session_ctx_stopped(ctx)) {
+		struct fail f = {0};
+		fail_isl(&f, ctx, "the maximum");
+		isl_ctx_set_max_operations(ctx, old);
+		*result = NULL;
+		st = (enum count_status)f.kind;
+		*reason = fail_release(&f);
+		return st;
+	}
 	isl_ctx_set_max_operations(ctx, old);
 	if (session_ctx_stopped(ctx)) {
 		isl_pw_qpolynomial_free(r);
@@ -758,22 +767,15 @@ static enum count_status max_result(isl_ctx *ctx, enum count_status st, const ch
 		*reason = count_dup_msg(COUNT_DEADLINE_REASON);
 		return COUNT_REFUSED;
 	}
-	if (st == COUNT_EXACT && !r) {
-		st = isl_ctx_last_error(ctx) == isl_error_quota ? COUNT_REFUSED : COUNT_ERROR;
-		const char *m = isl_ctx_last_error_msg(ctx);
-		char buf[512];
-		snprintf(buf, sizeof(buf), "%s",
-			 st == COUNT_REFUSED ? "ISL operation limit exceeded" : m ? m : "ISL error");
-		*reason = count_dup_msg(buf);
-		*result = NULL;
-		return st;
-	}
 	if (st == COUNT_EXACT) {
 		*result = count_clean_result(r);
 		*reason = NULL;
 		if (!*result) {
-			*reason = count_dup_msg("ISL failed simplifying the result");
-			return COUNT_ERROR;
+			struct fail f = {0};
+			fail_isl(&f, ctx, "simplifying the maximum");
+			st = (enum count_status)f.kind;
+			*reason = fail_release(&f);
+			return st;
 		}
 	} else {
 		isl_pw_qpolynomial_free(r);
@@ -914,25 +916,18 @@ struct max_values {
 	isl_val *best;         /* the largest value so far */
 	long points_left;      /* points that may still be enumerated */
 	isl_qpolynomial *qp;   /* the piece being enumerated */
-	enum count_status st;
-	const char *why;       /* the refusal, when st is COUNT_REFUSED */
-	char buf[256];         /* why, when it quotes ISL */
+	struct fail fail;      /* the first failure (analyzer/util/fail.h) */
 };
 
 static void max_values_take(struct max_values *mv, __isl_take isl_val *v)
 {
 	if (!v || isl_val_is_nan(v) || isl_val_is_infty(v) || isl_val_is_neginfty(v)) {
-		isl_ctx *ctx = isl_set_get_ctx(mv->box);
-		const char *msg = isl_ctx_last_error_msg(ctx);
-		bool quota = isl_ctx_last_error(ctx) == isl_error_quota;
+		if (!v)
+			fail_isl(&mv->fail, isl_set_get_ctx(mv->box), "optimizing over the processes");
+		else
+			fail_set(&mv->fail, FAIL_ERROR,
+				 "optimizing over the processes: no finite maximum");
 		isl_val_free(v);
-		if (mv->st == COUNT_EXACT) {
-			/* a limit is a refusal, not a failure */
-			mv->st = quota ? COUNT_REFUSED : COUNT_ERROR;
-			snprintf(mv->buf, sizeof(mv->buf), "ISL failed optimizing over the processes (%s)",
-				 msg ? msg : "no finite maximum");
-			mv->why = mv->buf;
-		}
 		return;
 	}
 	if (isl_val_gt(v, mv->best)) {
@@ -948,13 +943,13 @@ static isl_stat max_values_point(__isl_take isl_point *pt, void *user)
 	struct max_values *mv = user;
 	if (mv->points_left-- <= 0) {
 		isl_point_free(pt);
-		mv->st = COUNT_REFUSED;
-		mv->why = "a value that is not affine in the process coordinates over more "
-			  "processes than are enumerated one by one";
+		fail_set(&mv->fail, FAIL_REFUSED,
+			 "a value that is not affine in the process coordinates over more "
+			 "processes than are enumerated one by one");
 		return isl_stat_error;
 	}
 	max_values_take(mv, isl_qpolynomial_eval(isl_qpolynomial_copy(mv->qp), pt));
-	return mv->st == COUNT_EXACT ? isl_stat_ok : isl_stat_error;
+	return !failed(&mv->fail) ? isl_stat_ok : isl_stat_error;
 }
 
 /* The points of DOM one by one, QP's value at each: bounded by max_points,
@@ -981,8 +976,7 @@ static isl_stat max_values_piece(__isl_take isl_set *dom, __isl_take isl_qpolyno
 	isl_bool empty = isl_set_is_empty(dom);
 	isl_aff *aff = empty == isl_bool_false ? coord_aff(qp) : NULL;
 	if (empty < 0) {
-		mv->st = COUNT_ERROR;
-		mv->why = "ISL failed optimizing over the processes";
+		fail_isl(&mv->fail, isl_set_get_ctx(mv->box), "optimizing over the processes");
 	} else if (aff) {
 		/* ISL maximizes integer expressions: (12 - q)/3 as 12 - q, then / 3 */
 		isl_val *den = isl_aff_get_denominator_val(aff);
@@ -1003,7 +997,7 @@ static isl_stat max_values_piece(__isl_take isl_set *dom, __isl_take isl_qpolyno
 	}
 	isl_set_free(dom);
 	isl_qpolynomial_free(qp);
-	return mv->st == COUNT_EXACT ? isl_stat_ok : isl_stat_error;
+	return !failed(&mv->fail) ? isl_stat_ok : isl_stat_error;
 }
 
 enum count_status count_max_values(struct count_engine *engine, __isl_keep isl_pw_qpolynomial *f,
@@ -1026,21 +1020,18 @@ enum count_status count_max_values(struct count_engine *engine, __isl_keep isl_p
 	isl_size np = b ? isl_set_dim(b, isl_dim_param) : -1;
 	isl_size nb = b ? isl_set_dim(box, isl_dim_param) : -1;
 	isl_size ns = g ? isl_pw_qpolynomial_dim(g, isl_dim_in) : -1;
-	struct max_values mv = {.best = isl_val_zero(ctx), .points_left = max_points,
-				.st = COUNT_EXACT};
+	struct max_values mv = {.best = isl_val_zero(ctx), .points_left = max_points};
 	if (np < 0 || nb < 0 || ns < 0) {
-		mv.st = COUNT_ERROR;
-		mv.why = "ISL failed optimizing over the processes";
+		fail_isl(&mv.fail, ctx, "optimizing over the processes");
 	} else if (np != nb || ns != 0) {
-		mv.st = COUNT_ERROR;
-		mv.why = "the function to maximize depends on more than the process coordinates";
+		fail_set(&mv.fail, FAIL_ERROR,
+			 "the function to maximize depends on more than the process coordinates");
 	} else {
 		g = isl_pw_qpolynomial_move_dims(g, isl_dim_in, 0, isl_dim_param, 0, (unsigned)np);
 		mv.box = isl_set_move_dims(b, isl_dim_set, 0, isl_dim_param, 0, (unsigned)np);
 		b = NULL;
 		if (!g || !mv.box) {
-			mv.st = COUNT_ERROR;
-			mv.why = "ISL failed optimizing over the processes";
+			fail_isl(&mv.fail, ctx, "optimizing over the processes");
 		} else {
 			isl_pw_qpolynomial_foreach_piece(g, max_values_piece, &mv);
 		}
@@ -1048,16 +1039,15 @@ enum count_status count_max_values(struct count_engine *engine, __isl_keep isl_p
 	isl_set_free(b);
 	isl_set_free(mv.box);
 	isl_pw_qpolynomial_free(g);
+	if (!failed(&mv.fail) && isl_ctx_last_error(ctx) == isl_error_quota)
+		fail_isl(&mv.fail, ctx, "optimizing over the processes");
 	isl_ctx_set_max_operations(ctx, old);
-	if (mv.st == COUNT_EXACT && isl_ctx_last_error(ctx) == isl_error_quota) {
-		mv.st = COUNT_REFUSED;
-		mv.why = "ISL operation limit exceeded";
-	}
-	if (mv.st != COUNT_EXACT) {
+	if (failed(&mv.fail)) {
 		isl_val_free(mv.best);
-		*reason = count_dup_msg(mv.why);
+		enum count_status st = (enum count_status)mv.fail.kind;
+		*reason = fail_release(&mv.fail);
 		isl_ctx_reset_error(ctx);
-		return mv.st;
+		return st;
 	}
 	*result = mv.best;
 	return COUNT_EXACT;

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/util/fail.h"
 #include "analyzer/util/text.h"
 
 /* The largest `work` weight analyzed: --verify adds weights in 64 bits. */
@@ -23,19 +24,8 @@ struct lowering {
 	const struct checked_spec *cs;
 	bool flops;
 	struct model *m;
-	char *reason;
+	struct fail fail;   /* the first failure (analyzer/util/fail.h) */
 };
-
-static void refuse(struct lowering *lw, const char *fmt, ...)
-{
-	if (lw->reason)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	if (vasprintf(&lw->reason, fmt, ap) < 0)
-		lw->reason = NULL;
-	va_end(ap);
-}
 
 static const char *term_name(const struct checked_spec *cs, struct ast_var *const *vars,
 			     const struct affine_term *t)
@@ -94,7 +84,7 @@ static int pos_aff(struct lowering *lw, struct model_aff *out, const struct affi
 	int n = (f ? f->nterms : 0) + (vcoef != 0);
 	out->terms = calloc((size_t)n + 1, sizeof(*out->terms));
 	if (!out->terms) {
-		refuse(lw, "out of memory");
+		fail_nomem(&lw->fail);
 		return -1;
 	}
 	bool overflow = false;
@@ -120,7 +110,7 @@ static int pos_aff(struct lowering *lw, struct model_aff *out, const struct affi
 	if (vcoef && !merged)
 		out->terms[out->nterms++] = (struct model_term){MODEL_VAR, var, vcoef};
 	if (overflow) {
-		refuse(lw, "a coefficient or constant does not fit in 64 bits");
+		fail_set(&lw->fail, FAIL_REFUSED, "a coefficient or constant does not fit in 64 bits");
 		model_aff_clear(out);
 		return -1;
 	}
@@ -131,7 +121,7 @@ static int pos_aff(struct lowering *lw, struct model_aff *out, const struct affi
 static void atoms_to_cons(struct lowering *lw, const struct cond_atom *atoms, int n,
 			  struct model_cons **cons, int *ncons)
 {
-	for (int i = 0; i < n && !lw->reason; i++) {
+	for (int i = 0; i < n && !failed(&lw->fail); i++) {
 		const struct cond_atom *a = &atoms[i];
 		enum model_cons_kind kind;
 		long long divisor = 0;
@@ -158,7 +148,7 @@ static void atoms_to_cons(struct lowering *lw, const struct cond_atom *atoms, in
 		if (pos_aff(lw, &f, &a->f, 1, 0, 0, 0) < 0)
 			return;
 		if (model_cons_add(cons, ncons, kind, &f, divisor) < 0)
-			refuse(lw, "out of memory");
+			fail_nomem(&lw->fail);
 		model_aff_clear(&f);
 	}
 }
@@ -196,7 +186,7 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 			if (a->divisor.nterms != 0) {
 				/* A symbolic divisor is a fact for people, not an ISL condition. */
 				if (preds)
-					refuse(lw, "a divisibility condition by a parameter in a "
+					fail_set(&lw->fail, FAIL_REFUSED, "a divisibility condition by a parameter in a "
 						   "quantifier is not supported by the analysis yet");
 				break;
 			}
@@ -206,27 +196,27 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 			break;
 		case ATOM_OWNER:
 			if (!preds || a->negated) {
-				refuse(lw, "%s", !preds ? "a distribution predicate in an assumption is not "
+				fail_set(&lw->fail, FAIL_REFUSED, "%s", !preds ? "a distribution predicate in an assumption is not "
 							  "supported by the analysis"
 							: "a negated distribution predicate is not supported "
 							  "by the analysis yet");
 				break;
 			}
 			if (!dist_extent(lw->cs, a->dist)) {
-				refuse(lw, "distribution %s lays out no array, so the extent it "
+				fail_set(&lw->fail, FAIL_REFUSED, "distribution %s lays out no array, so the extent it "
 					   "splits is unknown", a->dist->name);
 				break;
 			}
 			char *idx = affine_text(lw, vars, &a->f), *val = affine_text(lw, vars, &a->value);
 			if (!idx || !val || model_space_add_pred(preds, a->dist->index, idx, val) < 0)
-				refuse(lw, "out of memory");
+				fail_nomem(&lw->fail);
 			free(idx);
 			free(val);
 			struct model_aff fi, fv;
-			if (!lw->reason && pos_aff(lw, &fi, &a->f, 1, 0, 0, 0) == 0) {
+			if (!failed(&lw->fail) && pos_aff(lw, &fi, &a->f, 1, 0, 0, 0) == 0) {
 				if (pos_aff(lw, &fv, &a->value, 1, 0, 0, 0) == 0 &&
 				    model_pred_set_affs(preds, preds->npreds - 1, &fi, &fv) < 0)
-					refuse(lw, "out of memory");
+					fail_nomem(&lw->fail);
 				model_aff_clear(&fv);
 			}
 			model_aff_clear(&fi);
@@ -278,8 +268,8 @@ static const char **quant_vars(const struct ast_quant *const *q, int n, int *nva
 static void quant_cons(struct lowering *lw, struct model_space *s, const struct ast_quant *const *q,
 		       int n)
 {
-	for (int k = 0; k < n && !lw->reason; k++) {
-		for (int v = 0; v < q[k]->nvars && !lw->reason; v++) {
+	for (int k = 0; k < n && !failed(&lw->fail); k++) {
+		for (int v = 0; v < q[k]->nvars && !failed(&lw->fail); v++) {
 			const struct ast_var *var = q[k]->vars[v];
 			struct model_aff lo, hi;
 			if (pos_aff(lw, &lo, var->lo_aff, -1, var->index, 1, 0) < 0)
@@ -290,7 +280,7 @@ static void quant_cons(struct lowering *lw, struct model_space *s, const struct 
 			}
 			if (model_cons_add(&s->cons, &s->ncons, MODEL_GE0, &lo, 0) < 0 ||
 			    model_cons_add(&s->cons, &s->ncons, MODEL_GE0, &hi, 0) < 0)
-				refuse(lw, "out of memory");
+				fail_nomem(&lw->fail);
 			model_aff_clear(&lo);
 			model_aff_clear(&hi);
 		}
@@ -308,7 +298,7 @@ static void fill_space(struct lowering *lw, const struct ast_stmt *st, struct mo
 {
 	char *cond = quant_cond(lw, st->vars, q, n, s);
 	if (!cond) {
-		refuse(lw, "out of memory");
+		fail_nomem(&lw->fail);
 		return;
 	}
 	free(s->cond);
@@ -323,7 +313,7 @@ static void fill_space(struct lowering *lw, const struct ast_stmt *st, struct mo
 		for (int v = 0; v < q[j]->nvars && k < s->nvars; v++)
 			vidx[k++] = q[j]->vars[v]->index;
 	if (!vidx || k != s->nvars || model_space_set_vidx(s, vidx) < 0)
-		refuse(lw, "out of memory");
+		fail_nomem(&lw->fail);
 	free(vidx);
 }
 
@@ -345,7 +335,7 @@ static void add_unit(struct lowering *lw, const struct ast_stmt *st, struct mode
 	struct model_space *s = extra ? model_add_term(ms, n, extra, NULL) : NULL;
 	free(extra);
 	if (!s) {
-		refuse(lw, "out of memory");
+		fail_nomem(&lw->fail);
 		return;
 	}
 	fill_space(lw, st, s, stack, depth, true);
@@ -359,12 +349,12 @@ static void add_unit(struct lowering *lw, const struct ast_stmt *st, struct mode
 static void add_work(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
 		     const struct ast_expr *e, const struct ast_quant **stack, int depth)
 {
-	if (lw->reason)
+	if (failed(&lw->fail))
 		return;
 	switch (e->kind) {
 	case EXPR_SUM:
 		if (depth >= AST_MAX_DEPTH) {
-			refuse(lw, "sums nested too deeply");
+			fail_set(&lw->fail, FAIL_REFUSED, "sums nested too deeply");
 			return;
 		}
 		stack[depth] = e->quant;
@@ -405,12 +395,12 @@ static void add_work(struct lowering *lw, const struct ast_stmt *st, struct mode
 /* The subscripts of REF by position, into A. */
 static void set_subs(struct lowering *lw, struct model_access *a, const struct ref_info *ref)
 {
-	for (int d = 0; d < ref->array->rank && !lw->reason; d++) {
+	for (int d = 0; d < ref->array->rank && !failed(&lw->fail); d++) {
 		struct model_aff f;
 		if (pos_aff(lw, &f, &ref->subs[d], 1, 0, 0, 0) < 0)
 			return;
 		if (model_access_set_sub(a, ref->array->rank, d, &f) < 0)
-			refuse(lw, "out of memory");
+			fail_nomem(&lw->fail);
 		model_aff_clear(&f);
 	}
 }
@@ -425,7 +415,7 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 	const struct ref_info *lhs = &st->refs[0];
 	char **subs = calloc((size_t)lhs->array->rank + 1, sizeof(*subs));
 	if (!vars || !subs) {
-		refuse(lw, "out of memory");
+		fail_nomem(&lw->fail);
 		free(vars);
 		free(subs);
 		return;
@@ -439,20 +429,20 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 	free(subs);
 	free(vars);
 	if (!ms) {
-		refuse(lw, "out of memory");
+		fail_nomem(&lw->fail);
 		return;
 	}
 	set_subs(lw, &ms->lhs, lhs);
 	fill_space(lw, st, &ms->lhs.space, forall, nf, false);
 
-	for (int r = 1; r < st->nrefs && !lw->reason; r++) {
+	for (int r = 1; r < st->nrefs && !failed(&lw->fail); r++) {
 		const struct ref_info *ref = &st->refs[r];
 		int ns, nextra;
 		const struct ast_quant *const *sums = sum_scopes(st, ref, &ns);
 		const char **extra = quant_vars(sums, ns, &nextra);
 		char **rs = calloc((size_t)ref->array->rank + 1, sizeof(*rs));
 		if (!extra || !rs) {
-			refuse(lw, "out of memory");
+			fail_nomem(&lw->fail);
 			free(extra);
 			free(rs);
 			return;
@@ -466,7 +456,7 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 		free(rs);
 		free(extra);
 		if (!a) {
-			refuse(lw, "out of memory");
+			fail_nomem(&lw->fail);
 			return;
 		}
 		set_subs(lw, a, ref);
@@ -474,19 +464,19 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 	}
 	if (st->work) {
 		if (st->work->kind != EXPR_INT || st->work->value < 0) {
-			refuse(lw, "a work weight other than a non-negative integer constant is not "
+			fail_set(&lw->fail, FAIL_REFUSED, "a work weight other than a non-negative integer constant is not "
 				   "supported by the analysis yet");
 			return;
 		}
 		if (st->work->value > WORK_WEIGHT_MAX) {
-			refuse(lw, "work weights above 1000000000 are not supported");
+			fail_set(&lw->fail, FAIL_REFUSED, "work weights above 1000000000 are not supported");
 			return;
 		}
 		if (st->work->value == 0)
 			return;
 		struct model_space *s = model_add_term(ms, 0, NULL, NULL);
 		if (!s) {
-			refuse(lw, "out of memory");
+			fail_nomem(&lw->fail);
 			return;
 		}
 		fill_space(lw, st, s, NULL, 0, true);
@@ -517,7 +507,9 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 	lw.m = assume ? model_new(assume) : NULL;
 	free(assume);
 	if (!lw.m) {
-		*reason = lw.reason ? lw.reason : strdup("out of memory");
+		if (!failed(&lw.fail))
+			fail_nomem(&lw.fail);
+		*reason = fail_release(&lw.fail);
 		return NULL;
 	}
 	struct model *m = lw.m;
@@ -530,19 +522,19 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 		const struct affine *ext = dist_extent(cs, cs->dists[d]);
 		char *text = ext ? affine_text(&lw, NULL, ext) : strdup("0");
 		if (!text || model_add_dist(m, cs->dists[d]->name, text) < 0)
-			refuse(&lw, "out of memory");
+			fail_nomem(&lw.fail);
 		free(text);
 		struct model_aff f;
-		if (!lw.reason && pos_aff(&lw, &f, ext, 1, 0, 0, 0) == 0) {
+		if (!failed(&lw.fail) && pos_aff(&lw, &f, ext, 1, 0, 0, 0) == 0) {
 			if (model_dist_set_extent(m, d, &f) < 0)
-				refuse(&lw, "out of memory");
+				fail_nomem(&lw.fail);
 			model_aff_clear(&f);
 		}
 	}
-	for (int a = 0; a < cs->narrays && !lw.reason; a++) {
+	for (int a = 0; a < cs->narrays && !failed(&lw.fail); a++) {
 		const struct ast_array *arr = cs->arrays[a];
 		if (arr->rank > MODEL_MAX_DIMS) {
-			refuse(&lw, "array %s has %d dimensions; the analysis handles at most %d",
+			fail_set(&lw.fail, FAIL_REFUSED, "array %s has %d dimensions; the analysis handles at most %d",
 			       arr->name, arr->rank, MODEL_MAX_DIMS);
 			break;
 		}
@@ -551,23 +543,23 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 			ext[d] = affine_text(&lw, NULL, arr->extents[d]->aff);
 		int k = model_add_array(m, arr->name, arr->rank, (const char *const *)ext);
 		if (k < 0)
-			refuse(&lw, "out of memory");
-		for (int d = 0; d < arr->rank && !lw.reason; d++) {
+			fail_nomem(&lw.fail);
+		for (int d = 0; d < arr->rank && !failed(&lw.fail); d++) {
 			struct model_aff f;
 			if (pos_aff(&lw, &f, arr->extents[d]->aff, 1, 0, 0, 0) < 0)
 				break;
 			if (model_array_set_extent(&m->arrays[k], d, &f) < 0)
-				refuse(&lw, "out of memory");
+				fail_nomem(&lw.fail);
 			model_aff_clear(&f);
 		}
 		for (int d = 0; d < arr->rank; d++)
 			free(ext[d]);
 	}
-	for (int c = 0; c < cs->ncandidates && !lw.reason; c++) {
+	for (int c = 0; c < cs->ncandidates && !failed(&lw.fail); c++) {
 		const struct candidate *cd = &cs->candidates[c];
 		int k = model_add_candidate(m, cd->name);
 		if (k < 0) {
-			refuse(&lw, "out of memory");
+			fail_nomem(&lw.fail);
 			break;
 		}
 		for (int d = 0; d < cs->ndists; d++) {
@@ -582,18 +574,18 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 				m->cands[k].layout[a][d] = (struct dist){dd->kind, dd->axis, dd->block};
 			}
 	}
-	for (int s = 0; s < cs->nsupersteps && !lw.reason; s++) {
+	for (int s = 0; s < cs->nsupersteps && !failed(&lw.fail); s++) {
 		const struct ast_superstep *ss = cs->supersteps[s];
 		if (model_add_superstep(m, ss->name) < 0) {
-			refuse(&lw, "out of memory");
+			fail_nomem(&lw.fail);
 			break;
 		}
-		for (int i = 0; i < ss->nstmts && !lw.reason; i++)
+		for (int i = 0; i < ss->nstmts && !failed(&lw.fail); i++)
 			lower_stmt(&lw, s, ss->stmts[i]);
 	}
-	if (lw.reason) {
+	if (failed(&lw.fail)) {
 		model_free(m);
-		*reason = lw.reason;
+		*reason = fail_release(&lw.fail);
 		return NULL;
 	}
 	return m;

@@ -11,6 +11,7 @@
  * from q. */
 #define _GNU_SOURCE /* asprintf */
 #include "analyzer/model/relations.h"
+#include "analyzer/util/fail.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -379,17 +380,12 @@ static __isl_give isl_map *work_map(const struct frame *base, int cand,
 	return map;
 }
 
+/* Why ISL failed building a relation (analyzer/util/fail.h). */
 static char *isl_reason(isl_ctx *ctx)
 {
-	const char *msg = isl_ctx_last_error_msg(ctx);
-	char *r = NULL;
-	if (isl_ctx_last_error(ctx) == isl_error_quota)
-		r = strdup("too costly: the ISL operation budget ran out");
-	else if (asprintf(&r, "ISL failed building a relation (%s)",
-			  msg ? msg : "out of memory") < 0)
-		r = NULL;
-	isl_ctx_reset_error(ctx);
-	return r;
+	struct fail f = {0};
+	fail_isl(&f, ctx, "building a relation");
+	return fail_release(&f);
 }
 
 /* The relations of STEP on frame BASE (its parameters and sizes). */
@@ -400,7 +396,7 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 	const struct model_superstep *s = &m->steps[step];
 	*reason = NULL;
 	if (step_relations_alloc(out, m, step) < 0) {
-		*reason = strdup("out of memory");
+		*reason = strdup("out of memory"); /* a plain allocation */
 		goto fail;
 	}
 

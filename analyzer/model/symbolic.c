@@ -37,6 +37,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include "analyzer/util/fail.h"
 #include "analyzer/util/val.h"
 
 /* The most terms a linear form of the construction may have. */
@@ -75,8 +76,7 @@ struct sym {
 	const struct model *m;
 	const struct model_candidate *c;
 	struct symbolic_info *info;
-	int status;         /* 0, 1 refused, -1 failed */
-	char *reason;
+	struct fail fail;   /* the first failure (analyzer/util/fail.h) */
 	const struct model_space *space;   /* the current variables */
 	struct decomp *dec; /* [nvars] */
 	int *first;         /* [nvars] the dimension of each variable's first digit */
@@ -104,18 +104,6 @@ struct elem_shape {
 	bool set;
 	struct decomp dim[MODEL_MAX_DIMS];
 };
-
-static void sym_stop(struct sym *s, int status, const char *fmt, ...)
-{
-	if (s->status != 0)
-		return;
-	s->status = status;
-	va_list ap;
-	va_start(ap, fmt);
-	if (vasprintf(&s->reason, fmt, ap) < 0)
-		s->reason = NULL;
-	va_end(ap);
-}
 
 static int nvars(const struct sym *s)
 {
@@ -151,11 +139,11 @@ static void lin_add(struct sym *s, struct lin *l, bool dim, int index, long long
 	for (int i = 0; i < l->n; i++)
 		if (l->t[i].dim == dim && l->t[i].index == index) {
 			if (__builtin_add_overflow(l->t[i].coef, coef, &l->t[i].coef))
-				sym_stop(s, 1, "a coefficient does not fit in 64 bits");
+				fail_set(&s->fail, FAIL_REFUSED, "a coefficient does not fit in 64 bits");
 			return;
 		}
 	if (l->n == LIN_MAX) {
-		sym_stop(s, 1, "an affine expression has more than %d terms", LIN_MAX);
+		fail_set(&s->fail, FAIL_REFUSED, "an affine expression has more than %d terms", LIN_MAX);
 		return;
 	}
 	l->t[l->n++] = (struct lin_term){dim, index, coef};
@@ -190,11 +178,11 @@ static struct lin lin_comb(struct sym *s, const struct lin *a, long long k, cons
 	long long kc;
 	if (__builtin_mul_overflow(k, b->constant, &kc) ||
 	    __builtin_add_overflow(r.constant, kc, &r.constant))
-		sym_stop(s, 1, "a constant does not fit in 64 bits");
+		fail_set(&s->fail, FAIL_REFUSED, "a constant does not fit in 64 bits");
 	for (int i = 0; i < b->n; i++) {
 		long long c;
 		if (__builtin_mul_overflow(k, b->t[i].coef, &c))
-			sym_stop(s, 1, "a coefficient does not fit in 64 bits");
+			fail_set(&s->fail, FAIL_REFUSED, "a coefficient does not fit in 64 bits");
 		lin_add(s, &r, b->t[i].dim, b->t[i].index, c);
 	}
 	return r;
@@ -219,7 +207,7 @@ static struct lin lin_of_params(struct sym *s, const struct model_aff *a)
 	for (int i = 0; i < a->nterms; i++) {
 		const struct model_term *t = &a->terms[i];
 		if (t->kind == MODEL_VAR) {
-			sym_stop(s, -1, "internal: a variable in a parameter expression");
+			fail_set(&s->fail, FAIL_ERROR, "internal: a variable in a parameter expression");
 			continue;
 		}
 		lin_add(s, &l, false, t->kind == MODEL_PARAM ? t->index : axis_par(s, t->index),
@@ -252,7 +240,7 @@ static int vform_of(struct sym *s, const struct model_aff *a, struct vform *out)
 	memset(out->var, 0, sizeof(out->var));
 	out->nvars = nvars(s);
 	if (out->nvars > LIN_MAX) {
-		sym_stop(s, 1, "a statement has more than %d variables", LIN_MAX);
+		fail_set(&s->fail, FAIL_REFUSED, "a statement has more than %d variables", LIN_MAX);
 		return -1;
 	}
 	out->constant = a->constant;
@@ -266,12 +254,12 @@ static int vform_of(struct sym *s, const struct model_aff *a, struct vform *out)
 		}
 		int v = var_of(s, t->index);
 		if (v < 0) {
-			sym_stop(s, -1, "internal: a variable outside its space");
+			fail_set(&s->fail, FAIL_ERROR, "internal: a variable outside its space");
 			return -1;
 		}
 		out->var[v] += t->coef;
 	}
-	return s->status ? -1 : 0;
+	return failed(&s->fail) ? -1 : 0;
 }
 
 /* The single variable of F (coefficient 1) with no parameters: F = var + *c.
@@ -319,7 +307,7 @@ static void rel_sync(struct sym *s, struct rel *r)
 					    local_id(s, l));
 	r->nparams = want;
 	if (!r->set)
-		sym_stop(s, -1, "ISL failed adding a block length");
+		fail_isl(&s->fail, s->ctx, "adding a block length");
 }
 
 static void rel_init(struct sym *s, struct rel *r, int ndims)
@@ -330,7 +318,7 @@ static void rel_init(struct sym *s, struct rel *r, int ndims)
 	r->nparams = npar_fixed(s);
 	r->ndims = ndims;
 	if (!r->set)
-		sym_stop(s, -1, "ISL failed creating a relation");
+		fail_isl(&s->fail, s->ctx, "creating a relation");
 	rel_sync(s, r);
 }
 
@@ -341,7 +329,7 @@ static int rel_add_dims(struct sym *s, struct rel *r, int n)
 	if (r->set)
 		r->set = isl_set_add_dims(r->set, isl_dim_set, (unsigned)n);
 	if (!r->set)
-		sym_stop(s, -1, "ISL failed adding dimensions");
+		fail_isl(&s->fail, s->ctx, "adding dimensions");
 	r->ndims += n;
 	return first;
 }
@@ -439,7 +427,7 @@ static void rel_and(struct sym *s, struct conj *c)
 		isl_set_free(c->set);
 		c->set = NULL;
 		r->set = isl_set_free(r->set);
-		sym_stop(s, -1, "ISL failed building a relation");
+		fail_isl(&s->fail, s->ctx, "building a relation");
 		return;
 	}
 	r->set = isl_set_intersect(r->set, isl_set_align_params(c->set, isl_set_get_space(r->set)));
@@ -453,7 +441,7 @@ static void conj_or(struct sym *s, struct conj *or, struct conj *c)
 		isl_set_free(or->set);
 		isl_set_free(c->set);
 		or->set = c->set = NULL;
-		sym_stop(s, -1, "ISL failed building a relation");
+		fail_isl(&s->fail, s->ctx, "building a relation");
 		return;
 	}
 	rel_sync(s, s->r);
@@ -480,7 +468,7 @@ static void assign(struct sym *s, int v, const struct decomp *want, const char *
 		return;
 	}
 	if (!same_decomp(have, want))
-		sym_stop(s, 1,
+		fail_set(&s->fail, FAIL_REFUSED,
 			 "%s is split both %s over %s (extent %s) and %s over %s (extent %s)%s in one "
 			 "relation, which has no affine form over a symbolic grid",
 			 var_name(s, v), kind_name(&have->d), s->m->axes[have->d.axis],
@@ -503,14 +491,14 @@ static int sub_var_plus_const(struct sym *s, const struct model_aff *sub, long l
 static void assign_from_sub(struct sym *s, const struct model_aff *sub, const char *sub_text,
 			    const struct decomp *d, const char *array)
 {
-	if (d->d.kind == DIST_NONE || s->status)
+	if (d->d.kind == DIST_NONE || failed(&s->fail))
 		return;
 	long long c = 0;
 	int v = sub_var_plus_const(s, sub, &c);
 	if (v == -3)
 		return;
 	if (v == -1) {
-		sym_stop(s, 1,
+		fail_set(&s->fail, FAIL_REFUSED,
 			 "the subscript '%s' of %s is not a variable plus a constant in a "
 			 "distributed dimension",
 			 sub_text, array);
@@ -519,7 +507,7 @@ static void assign_from_sub(struct sym *s, const struct model_aff *sub, const ch
 	if (v >= 0) {
 		char *where = NULL;
 		if (asprintf(&where, " (in %s)", array) < 0) {
-			sym_stop(s, -1, "out of memory");
+			fail_nomem(&s->fail);
 			return;
 		}
 		assign(s, v, d, where);
@@ -568,7 +556,7 @@ static int local_param(struct sym *s, const struct decomp *d, long block)
 			return l;
 	struct local_param *p = realloc(info->locals, sizeof(*p) * (size_t)(info->nlocals + 1));
 	if (!p) {
-		sym_stop(s, -1, "out of memory");
+		fail_nomem(&s->fail);
 		return -1;
 	}
 	info->locals = p;
@@ -604,7 +592,7 @@ static int local_param(struct sym *s, const struct decomp *d, long block)
 	if (!p->name || !p->extent || model_aff_copy(&p->extent_aff, x) < 0) {
 		free(p->name);
 		free(p->extent);
-		sym_stop(s, -1, "out of memory");
+		fail_nomem(&s->fail);
 		return -1;
 	}
 	return info->nlocals++;
@@ -668,7 +656,7 @@ static void add_assumption(struct sym *s, const char *fmt, ...)
 	int r = vasprintf(&a, fmt, ap);
 	va_end(ap);
 	if (r < 0) {
-		sym_stop(s, -1, "out of memory");
+		fail_nomem(&s->fail);
 		return;
 	}
 	struct symbolic_info *info = s->info;
@@ -680,7 +668,7 @@ static void add_assumption(struct sym *s, const char *fmt, ...)
 	char **p = realloc(info->assumptions, sizeof(*p) * (size_t)(info->nassumptions + 1));
 	if (!p) {
 		free(a);
-		sym_stop(s, -1, "out of memory");
+		fail_nomem(&s->fail);
 		return;
 	}
 	info->assumptions = p;
@@ -843,7 +831,7 @@ static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
 	int last = df.n - 1;
 	for (int u = 0; u < f->nvars; u++)
 		if (u != v && f->var[u]) {
-			sym_stop(s, 1,
+			fail_set(&s->fail, FAIL_REFUSED,
 				 "the condition '%s' relates %s, which is distributed, to another "
 				 "variable; the symbolic grid cannot express it",
 				 cond_text, var_name(s, v));
@@ -898,14 +886,14 @@ static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
 	x.constant = 0;
 	struct lin diff = lin_comb(s, &rest, sign > 0 ? 1 : -1, &x);
 	long long k = f->constant - (sign > 0 ? -ext.constant : ext.constant);
-	if (diff.n != 0 || s->status) {
+	if (diff.n != 0 || failed(&s->fail)) {
 		for (int i = 0; i < diff.n; i++)
 			if (diff.t[i].coef != 0)
-				sym_stop(s, 1,
+				fail_set(&s->fail, FAIL_REFUSED,
 					 "the condition '%s' bounds %s by something other than its "
 					 "extent %s plus a constant",
 					 cond_text, var_name(s, v), d->extent_text);
-		if (s->status)
+		if (failed(&s->fail))
 			return;
 	}
 	if (sign < 0) {
@@ -954,7 +942,7 @@ static __isl_give isl_set *cond_set(struct sym *s, const struct model_space *sp)
 	space = isl_space_add_dims(isl_space_set_from_params(space), isl_dim_set,
 				   (unsigned)nvars(s));
 	isl_set *set = isl_set_universe(isl_space_copy(space));
-	for (int i = 0; i < sp->ncons && set && !s->status; i++) {
+	for (int i = 0; i < sp->ncons && set && !failed(&s->fail); i++) {
 		const struct model_cons *c = &sp->cons[i];
 		struct vform f;
 		if (vform_of(s, &c->f, &f) < 0)
@@ -989,7 +977,7 @@ static __isl_give isl_set *cond_set(struct sym *s, const struct model_space *sp)
 		set = isl_set_intersect(set, piece);
 	}
 	isl_space_free(space);
-	if (s->status) {
+	if (failed(&s->fail)) {
 		isl_set_free(set);
 		return NULL;
 	}
@@ -1002,7 +990,7 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 	const char *text = sp->cond;
 	isl_set *set = cond_set(s, sp);
 	if (!set) {
-		sym_stop(s, -1, "ISL failed on the condition '%s'", text);
+		fail_isl(&s->fail, s->ctx, "the condition '%s'", text);
 		return;
 	}
 	set = isl_set_coalesce(set);
@@ -1015,22 +1003,25 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 			conj_false(&cj);
 			rel_and(s, &cj);
 		} else {
-			sym_stop(s, nb < 0 ? -1 : 1,
-				 "the condition '%s' is a disjunction, which the symbolic grid "
-				 "does not split", text);
+			if (nb < 0)
+				fail_isl(&s->fail, s->ctx, "the condition '%s'", text);
+			else
+				fail_set(&s->fail, FAIL_REFUSED,
+					 "the condition '%s' is a disjunction, which the symbolic "
+					 "grid does not split", text);
 		}
 		return;
 	}
 	isl_basic_set *bset = isl_set_simple_hull(set);
 	if (isl_basic_set_dim(bset, isl_dim_div) != 0) {
 		isl_basic_set_free(bset);
-		sym_stop(s, 1, "the condition '%s' has a division or a modulo", text);
+		fail_set(&s->fail, FAIL_REFUSED, "the condition '%s' has a division or a modulo", text);
 		return;
 	}
 	isl_constraint_list *list = isl_basic_set_get_constraint_list(bset);
 	isl_size n = isl_constraint_list_size(list);
 	int np = npar_fixed(s);
-	for (int i = 0; i < n && !s->status; i++) {
+	for (int i = 0; i < n && !failed(&s->fail); i++) {
 		isl_constraint *con = isl_constraint_list_get_constraint(list, i);
 		struct ccons cc;
 		memset(cc.f.var, 0, sizeof(cc.f.var));
@@ -1049,7 +1040,7 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 		cc.eq = isl_constraint_is_equality(con) == isl_bool_true;
 		isl_constraint_free(con);
 		if (!ok) {
-			sym_stop(s, 1, "a coefficient of the condition '%s' does not fit in 64 bits",
+			fail_set(&s->fail, FAIL_REFUSED, "a coefficient of the condition '%s' does not fit in 64 bits",
 				 text);
 			break;
 		}
@@ -1067,7 +1058,7 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 			conj_add(s, &cj, &l, cc.eq);
 			rel_and(s, &cj);
 		} else if (ndv > 1 || (cc.f.var[dv] != 1 && cc.f.var[dv] != -1)) {
-			sym_stop(s, 1,
+			fail_set(&s->fail, FAIL_REFUSED,
 				 "the condition '%s' relates distributed variables; the symbolic "
 				 "grid cannot express it",
 				 text);
@@ -1098,7 +1089,7 @@ static void sym_begin(struct sym *s, const struct model_space *space)
 	s->dec = calloc((size_t)space->nvars + 1, sizeof(*s->dec));
 	s->first = calloc((size_t)space->nvars + 1, sizeof(*s->first));
 	if (!s->dec || !s->first)
-		sym_stop(s, -1, "out of memory");
+		fail_nomem(&s->fail);
 	for (int v = 0; v < space->nvars && s->dec; v++)
 		s->dec[v].d = (struct dist){DIST_NONE, -1, 0};
 }
@@ -1140,7 +1131,7 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 	if (d->d.kind == DIST_NONE) {
 		for (int u = 0; u < f.nvars; u++)
 			if (f.var[u] && ndigits(&s->dec[u]) > 1) {
-				sym_stop(s, 1,
+				fail_set(&s->fail, FAIL_REFUSED,
 					 "the subscript '%s' combines a distributed variable with "
 					 "something else",
 					 sub_text);
@@ -1151,14 +1142,14 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 		struct lin l = on_digits(s, &f);
 		conj_eq(s, &cj, &res[0], &l);
 		rel_and(s, &cj);
-		return s->status ? -1 : 0;
+		return failed(&s->fail) ? -1 : 0;
 	}
 	if (v == -1) {
-		sym_stop(s, 1, "the subscript '%s' is not a variable plus a constant", sub_text);
+		fail_set(&s->fail, FAIL_REFUSED, "the subscript '%s' is not a variable plus a constant", sub_text);
 		return -1;
 	}
 	digits_of(s, v, c, d, res);
-	return s->status ? -1 : 0;
+	return failed(&s->fail) ? -1 : 0;
 }
 
 /* The decomposition with which dimension D of the read array is written: its
@@ -1179,21 +1170,21 @@ static int read_dim_shape(struct sym *s, const struct model_access *rd, int d, s
 		if (f.var[u] && ndigits(&s->dec[u]) > 1) {
 			split = true;
 			if (v != u)
-				sym_stop(s, 1,
+				fail_set(&s->fail, FAIL_REFUSED,
 					 "the subscript '%s' of %s combines a distributed variable with "
 					 "something else",
 					 rd->subs[d], arr->name);
 		}
-	if (split && !s->status)
+	if (split && !failed(&s->fail))
 		*out = s->dec[v];
-	return s->status ? -1 : 0;
+	return failed(&s->fail) ? -1 : 0;
 }
 
 /* q_a = the owner digit, for every axis, for the left-hand side of ST. */
 static void lhs_owner(struct sym *s, const struct model_stmt *st)
 {
 	const struct model_array *arr = &s->m->arrays[st->lhs.array];
-	for (int a = 0; a < s->m->naxes && !s->status; a++) {
+	for (int a = 0; a < s->m->naxes && !failed(&s->fail); a++) {
 		int dim = -1;
 		for (int d = 0; d < arr->ndims; d++)
 			if (s->c->layout[st->lhs.array][d].kind != DIST_NONE &&
@@ -1221,18 +1212,18 @@ static void lhs_owner(struct sym *s, const struct model_stmt *st)
  * coordinate. */
 static void preds(struct sym *s, const struct model_space *space)
 {
-	for (int i = 0; i < space->npreds && !s->status; i++) {
+	for (int i = 0; i < space->npreds && !failed(&s->fail); i++) {
 		const struct model_pred *p = &space->preds[i];
 		struct vform cf;
 		if (vform_of(s, &p->coord_aff, &cf) < 0)
 			return;
 		for (int v = 0; v < cf.nvars; v++)
 			if (cf.var[v] && ndigits(&s->dec[v]) > 1)
-				sym_stop(s, 1,
+				fail_set(&s->fail, FAIL_REFUSED,
 					 "the distribution predicate %s(%s) == %s compares with a "
 					 "distributed variable",
 					 s->m->dists[p->dist], p->index, p->coord);
-		if (s->status)
+		if (failed(&s->fail))
 			return;
 		struct lin coord = on_digits(s, &cf), zero = lin_const(0);
 		struct decomp d = pred_decomp(s, p->dist);
@@ -1380,7 +1371,7 @@ static __isl_give isl_map *build_instances(struct sym *s, const struct model_stm
 		preds(s, space);
 	lhs_owner(s, st);
 	s->r = NULL;
-	if (s->status) {
+	if (failed(&s->fail)) {
 		isl_set_free(r.set);
 		return NULL;
 	}
@@ -1400,7 +1391,7 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 		assign_from_sub(s, &rd->sub_affs[d], rd->subs[d], &dc, arr->name);
 	}
 	assign_from_preds(s, &rd->space);
-	if (s->status)
+	if (failed(&s->fail))
 		return NULL;
 
 	struct decomp dims[MODEL_MAX_DIMS];
@@ -1410,11 +1401,11 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 	if (shape->set) {
 		for (int d = 0; d < arr->ndims; d++)
 			if (!same_decomp(&shape->dim[d], &dims[d]))
-				sym_stop(s, 1,
+				fail_set(&s->fail, FAIL_REFUSED,
 					 "dimension %d of %s is indexed by variables split in different "
 					 "ways in one superstep",
 					 d + 1, arr->name);
-		if (s->status)
+		if (failed(&s->fail))
 			return NULL;
 	} else {
 		shape->set = true;
@@ -1430,12 +1421,12 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 	s->r = &r;
 	rel_init(s, &r, nd);
 	layout_digits(s, 0);
-	for (int d = 0; d < arr->ndims && !s->status; d++) {
+	for (int d = 0; d < arr->ndims && !failed(&s->fail); d++) {
 		struct lin res[3];
 		sub_digits(s, &rd->sub_affs[d], rd->subs[d], &dims[d], res);
 	}
 	s->r = NULL;
-	if (s->status) {
+	if (failed(&s->fail)) {
 		isl_set_free(r.set);
 		isl_map_free(inst);
 		return NULL;
@@ -1451,7 +1442,7 @@ static __isl_give isl_map *work_map(struct sym *s, const struct model_stmt *st,
 	sym_begin(s, term);
 	assign_from_lhs(s, st);
 	assign_from_preds(s, term);
-	if (s->status)
+	if (failed(&s->fail))
 		return NULL;
 	return instances(s, st, term, false);
 }
@@ -1500,7 +1491,7 @@ static __isl_give isl_map *own_map(struct sym *s, int a, const struct elem_shape
 	}
 	rel_and(s, &cj);
 	s->r = NULL;
-	if (s->status) {
+	if (failed(&s->fail)) {
 		isl_set_free(r.set);
 		return NULL;
 	}
@@ -1560,36 +1551,36 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 	struct elem_shape *shapes = calloc((size_t)m->narrays + 1, sizeof(*shapes));
 	*reason = NULL;
 	if (step_relations_alloc(out, m, step) < 0 || !shapes)
-		sym_stop(&s, -1, "out of memory");
+		fail_nomem(&s.fail);
 
-	for (int i = 0; i < ss->nstmts && !s.status; i++) {
+	for (int i = 0; i < ss->nstmts && !failed(&s.fail); i++) {
 		const struct model_stmt *st = &ss->stmts[i];
-		for (int r = 0; r < st->nreads && !s.status; r++) {
+		for (int r = 0; r < st->nreads && !failed(&s.fail); r++) {
 			const struct model_access *rd = &st->reads[r];
 			isl_map *u = read_map(&s, st, rd, &shapes[rd->array]);
 			if (!u) {
-				sym_stop(&s, -1, "ISL failed on a read relation");
+				fail_isl(&s.fail, s.ctx, "a read relation");
 				break;
 			}
 			if (out->use[rd->array])
 				u = isl_map_union(out->use[rd->array], u);
 			out->use[rd->array] = u;
 		}
-		for (int k = 0; k < st->nterms && !s.status; k++) {
+		for (int k = 0; k < st->nterms && !failed(&s.fail); k++) {
 			isl_map *w = work_map(&s, st, &st->terms[k]);
 			if (!w) {
-				sym_stop(&s, -1, "ISL failed on a work relation");
+				fail_isl(&s.fail, s.ctx, "a work relation");
 				break;
 			}
 			out->work_weight[out->nwork] = st->terms[k].weight;
 			out->work[out->nwork++] = w;
 		}
 	}
-	for (int a = 0; a < m->narrays && !s.status; a++)
+	for (int a = 0; a < m->narrays && !failed(&s.fail); a++)
 		if (out->use[a] && !(out->own[a] = own_map(&s, a, &shapes[a])))
-			sym_stop(&s, -1, "ISL failed on an ownership relation");
+			fail_isl(&s.fail, s.ctx, "an ownership relation");
 
-	if (!s.status) {
+	if (!failed(&s.fail)) {
 		/* every relation on the same parameters, under the context */
 		isl_space *params = final_params(&s);
 		isl_set *ctxset = context(&s, params);
@@ -1616,23 +1607,18 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 		for (int k = 0; k < out->nwork; k++)
 			bad |= !out->work[k];
 		if (bad)
-			sym_stop(&s, -1, "ISL failed on the context");
+			fail_isl(&s.fail, s.ctx, "the context");
 	}
 	free(shapes);
 	free(s.dec);
 	free(s.first);
 	inst_cache_clear(&cache);
-	if (s.status) {
-		if (!s.reason && isl_ctx_last_error(ctx) != isl_error_none) {
-			const char *msg = isl_ctx_last_error_msg(ctx);
-			if (asprintf(&s.reason, "ISL failed building a relation (%s)",
-				     msg ? msg : "?") < 0)
-				s.reason = NULL;
-		}
+	if (failed(&s.fail)) {
+		int st = s.fail.kind == FAIL_REFUSED ? 1 : -1;
 		isl_ctx_reset_error(ctx);
-		*reason = s.reason ? s.reason : strdup("out of memory");
+		*reason = fail_release(&s.fail);
 		step_relations_clear(out);
-		return s.status;
+		return st;
 	}
 	return 0;
 }
