@@ -129,8 +129,7 @@ static char *broken_implicit(isl_ctx *ctx, const struct model *m, const struct o
 	}
 	for (int x = 0; x < m->narrays && !why; x++)
 		for (int d = 0; d < m->arrays[x].ndims && !why; d++) {
-			const struct model_aff *e = &m->arrays[x].extent_affs[d];
-			struct model_cons c = {MODEL_GE0, {e->constant - 1, e->nterms, e->terms}, 0};
+			struct model_cons c = model_extent_positive(m, x, d);
 			if (values_meet(model_cons_param_set(space, m, &c), m, opt, req) == 0 &&
 			    asprintf(&why, "%s >= 1 (every extent is at least 1: dimension %d of %s)",
 				     m->arrays[x].extents[d], d + 1, m->arrays[x].name) < 0)

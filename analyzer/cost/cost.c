@@ -1190,8 +1190,7 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 	}
 	for (int x = 0; x < m->narrays && set; x++)
 		for (int d = 0; d < m->arrays[x].ndims && set; d++) {
-			const struct model_aff *e = &m->arrays[x].extent_affs[d];
-			struct model_cons c = {MODEL_GE0, {e->constant - 1, e->nterms, e->terms}, 0};
+			struct model_cons c = model_extent_positive(m, x, d);
 			set = isl_set_intersect_params(set, model_cons_param_set(base, m, &c));
 		}
 	for (int l = 0; l < info->nlocals && set; l++)

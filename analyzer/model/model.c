@@ -54,6 +54,12 @@ bool model_aff_equal(const struct model_aff *a, const struct model_aff *b)
 	return true;
 }
 
+struct model_cons model_extent_positive(const struct model *m, int x, int d)
+{
+	const struct model_aff *e = &m->arrays[x].extent_affs[d];
+	return (struct model_cons){MODEL_GE0, {e->constant - 1, e->nterms, e->terms}, 0};
+}
+
 int model_aff_copy(struct model_aff *dst, const struct model_aff *src)
 {
 	*dst = *src;

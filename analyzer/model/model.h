@@ -172,6 +172,9 @@ int model_aff_copy(struct model_aff *dst, const struct model_aff *src);
  * the same way). */
 bool model_aff_equal(const struct model_aff *a, const struct model_aff *b);
 void model_aff_clear(struct model_aff *f);
+/* The implicit assumption that extent D of array X of M is at least 1, as a
+ * constraint over the parameters (its terms are the extent's: not copied). */
+struct model_cons model_extent_positive(const struct model *m, int x, int d);
 /* Appends a constraint (F copied) to *CONS of *N. */
 int model_cons_add(struct model_cons **cons, int *n, enum model_cons_kind kind,
 		   const struct model_aff *f, long long divisor);

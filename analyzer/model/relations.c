@@ -164,8 +164,7 @@ __isl_give isl_set *model_valid_set(isl_ctx *ctx, const struct model *m)
 		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(m->nparams + a), 1);
 	for (int x = 0; x < m->narrays && set; x++)
 		for (int d = 0; d < m->arrays[x].ndims && set; d++) {
-			const struct model_aff *e = &m->arrays[x].extent_affs[d];
-			struct model_cons c = {MODEL_GE0, {e->constant - 1, e->nterms, e->terms}, 0};
+			struct model_cons c = model_extent_positive(m, x, d);
 			set = isl_set_intersect(set, model_cons_param_set(space, m, &c));
 		}
 	isl_space_free(space);
