@@ -4,6 +4,9 @@
 # 256 x 256 grid counted process by process, a bounds check over 400
 # parameters, a count whose set has 2^40 disjuncts, --verify at 100000 points:
 # minutes each), so only the deadline ends it; nothing here measures time.
+# Where the deadline falls (in the check, the analysis or --verify) depends on
+# the machine's speed and load: the limits leave the short phases before the
+# long one a wide margin, and what is asserted holds wherever it falls.
 . "$(dirname "$0")/lib.inc"
 unset BSPCOST_TIMEOUT
 # run_env VALUE ARGS...: run with BSPCOST_TIMEOUT=VALUE
@@ -13,21 +16,21 @@ run_env() {
 	env BSPCOST_TIMEOUT="$v" "$BIN" "$@" > "$dir/out" 2> "$dir/err"
 	st=$?
 }
-deadline="the run's time limit of 1 s ran out (--timeout S to change it, 0 for none)"
+deadline="the run's time limit of 3 s ran out (--timeout S to change it, 0 for none)"
 
 # the analysis: every candidate unfinished is reported so, in every format
-run --timeout 1 --grid 256x256 examples/stencil2d.bsp
+run --timeout 3 --grid 256x256 examples/stencil2d.bsp
 expect_status 1
 expect_err "bspcost: examples/stencil2d.bsp: $deadline: 0 of 4 candidates finished; the others are reported without their costs"
 n=$(grep -c "no exact formula: the run's time limit ran out before this candidate was finished" "$dir/out")
 [ "$n" -eq 4 ] || fail "$n candidates reported as stopped, expected 4"
-run --timeout 1 --grid 256x256 -f json examples/stencil2d.bsp
+run --timeout 3 --grid 256x256 -f json examples/stencil2d.bsp
 expect_status 1
 n=$(grep -c '"status": "refused", "reason": "the run'"'"'s time limit ran out before this candidate was finished"' "$dir/out")
 [ "$n" -eq 4 ] || fail "$n JSON candidates reported as stopped, expected 4"
 
 # the environment gives the default; --timeout wins over it; 0 is no limit
-run_env 1 --grid 256x256 examples/stencil2d.bsp
+run_env 3 --grid 256x256 examples/stencil2d.bsp
 expect_status 1
 expect_err "$deadline"
 run examples/stencil1d.bsp
@@ -39,13 +42,15 @@ run_env 0.000001 --timeout 0 examples/stencil1d.bsp
 expect_status 0
 cmp -s "$dir/out" "$dir/plain" || fail "--timeout 0 changed the report"
 
-# --verify: the costs are reported, the verification is said to be cut short
-run --timeout 1 --verify=100000 examples/stencil1d.bsp
+# --verify: the verification is said to be cut short (and the costs too, on a
+# machine so slow that the deadline falls before them), never a mismatch
+run --timeout 3 --verify=100000 examples/stencil1d.bsp
 expect_status 1
-expect_err "bspcost: examples/stencil1d.bsp: $deadline: --verify stopped early for 2 candidates"
+expect_err "bspcost: examples/stencil1d.bsp: $deadline"
+expect_err "--verify stopped early for 2 candidates"
 expect_out "verify: d=block: not verified: the run's time limit ran out after"
+expect_out "verify: d=cyclic: not verified: the run's time limit ran out after"
 expect_out "0 mismatches"
-expect_out "cost  = 3*n/P"
 
 # --check: a bounds check over 400 parameters
 awk 'BEGIN {
@@ -69,7 +74,7 @@ while [ $c -le 40 ]; do
 	set="$set and ($c*i + j - k <= n + $c or $((c % 7 + 1))*i - $((c % 5 + 1))*j >= m - $c)"
 	c=$((c + 1))
 done
-run --timeout 1 --count "$set }"
+run --timeout 3 --count "$set }"
 expect_status 1
 expect_err "bspcost: --count: $deadline"
 
