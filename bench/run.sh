@@ -11,4 +11,6 @@ echo "== examples"
 sh bench/examples.sh "$O/bspcost" || status=1
 echo "== values at real sizes"
 sh bench/values.sh "$O/bspcost" || status=1
+echo "== the run's deadline"
+sh bench/deadline.sh "$O/bspcost" || status=1
 exit $status
