@@ -107,8 +107,8 @@ struct bounds_rows {
 };
 
 /* Row ROW of *M += SIGN * F, exactly, and K to its constant. */
-static void rows_add(struct bounds_rows *r, isl_mat **m, int row, const struct affine *f, int sign,
-		     long long k)
+static void rows_add(struct bounds_rows *r, __isl_keep isl_mat **m, int row, const struct affine *f,
+		     int sign, long long k)
 {
 	isl_ctx *ctx = isl_space_get_ctx(r->bs->space);
 	for (int i = -1; *m && i < f->nterms; i++) {
@@ -296,7 +296,7 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 
 /* An isl_aff over the parameters of bounds_set as our affine form, if it is
  * one (no division, integer coefficients). */
-static bool aff_from_isl(struct checker *ck, isl_aff *aff, struct affine *out)
+static bool aff_from_isl(struct checker *ck, __isl_keep isl_aff *aff, struct affine *out)
 {
 	if (!aff || isl_aff_dim(aff, isl_dim_div) != 0 || isl_aff_dim(aff, isl_dim_in) != 0)
 		return false;
@@ -331,7 +331,7 @@ struct piece_data {
 	isl_multi_aff *ma;
 };
 
-static isl_stat grab_piece(isl_set *set, isl_multi_aff *ma, void *user)
+static isl_stat grab_piece(__isl_take isl_set *set, __isl_take isl_multi_aff *ma, void *user)
 {
 	struct piece_data *d = user;
 	isl_set_free(set);
@@ -341,8 +341,9 @@ static isl_stat grab_piece(isl_set *set, isl_multi_aff *ma, void *user)
 }
 
 /* "i = n - 1" for the variables of the subscript, or NULL. */
-static char *symbolic_witness(struct checker *ck, isl_set *set, const struct ref_info *ref, int dim,
-			      bool upper, const struct ast_stmt *s)
+static char *symbolic_witness(struct checker *ck, __isl_keep isl_set *set,
+			      const struct ref_info *ref, int dim, bool upper,
+			      const struct ast_stmt *s)
 {
 	const struct affine *sub = &ref->subs[dim];
 	bool has_var = false;
@@ -398,7 +399,8 @@ static char *symbolic_witness(struct checker *ck, isl_set *set, const struct ref
 
 /* "n = 2, P = 1, i = 1": one point of SET (all of whose dimensions are
  * parameters, grid sizes, then the variables in scope). */
-static char *sample_witness(struct checker *ck, isl_set *flat, const struct ref_info *ref)
+static char *sample_witness(struct checker *ck, __isl_take isl_set *flat,
+			    const struct ref_info *ref)
 {
 	const struct checked_spec *cs = ck->cs;
 	/* the least point, parameters first, when there is one: small values

@@ -459,9 +459,10 @@ static __isl_give isl_set *process_point(__isl_keep isl_set *processes, int naxe
  * one of them when it is proven the largest for all sizes (count_max_of), or
  * else the max of their formulas, each put on CONTEXT first (its zero outside a
  * piece of its own, so that the max needs no complement of the ever more
- * pieces it has): exact either way. */
-static struct formula *max_of_processes(struct job *j, isl_pw_qpolynomial **cand, long n,
-					__isl_keep isl_set *context, const char *what)
+ * pieces it has): exact either way.  CAND stays the caller's, each NULL
+ * replaced by a 0 that the caller frees with the rest. */
+static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolynomial **cand,
+					long n, __isl_keep isl_set *context, const char *what)
 {
 	if (failed(&j->fail))
 		return NULL;
@@ -510,8 +511,8 @@ static struct formula *max_of_processes(struct job *j, isl_pw_qpolynomial **cand
 
 /* The sum of F[0..N) (kept; NULL: 0), added as a balanced tree: no sum of
  * many pieces is refined against each new one. */
-static __isl_give isl_pw_qpolynomial *sum_tree(struct job *j, isl_pw_qpolynomial *const *f,
-					       long n)
+static __isl_give isl_pw_qpolynomial *sum_tree(struct job *j,
+					       __isl_keep isl_pw_qpolynomial *const *f, long n)
 {
 	if (n <= 0 || failed(&j->fail))
 		return NULL;
@@ -520,7 +521,7 @@ static __isl_give isl_pw_qpolynomial *sum_tree(struct job *j, isl_pw_qpolynomial
 	return sum(j, sum_tree(j, f, n / 2), sum_tree(j, f + n / 2, n - n / 2));
 }
 
-static void free_all(isl_pw_qpolynomial **f, long n)
+static void free_all(__isl_take isl_pw_qpolynomial **f, long n)
 {
 	for (long q = 0; f && q < n; q++)
 		isl_pw_qpolynomial_free(f[q]);
@@ -654,7 +655,7 @@ static __isl_give isl_pw_qpolynomial *difference(struct job *j, __isl_take isl_p
  * and the pairs (q', e) of a q' using an e that q owns (PAIRS). */
 enum { SELF, USED, PAIRS, DIRECT_SETS };
 static void direct_sets(const struct step_relations *r, int a, int naxes,
-			isl_set *sets[DIRECT_SETS])
+			__isl_give isl_set *sets[DIRECT_SETS])
 {
 	isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
 					  isl_map_reverse(isl_map_copy(r->own[a])));
@@ -713,7 +714,7 @@ static __isl_give isl_val *count_at(struct job *j, __isl_take isl_set *set, cons
 }
 
 /* *ACC = max(*ACC, V) (V taken; *ACC NULL: none yet) */
-static void keep_max(isl_val **acc, __isl_take isl_val *v)
+static void keep_max(__isl_keep isl_val **acc, __isl_take isl_val *v)
 {
 	*acc = *acc ? isl_val_max(*acc, v) : v;
 }

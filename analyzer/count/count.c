@@ -634,11 +634,13 @@ static int sys_simplify(struct query *q, struct sys *s, bool *empty)
 	return 0;
 }
 
-/* The isl_aff of an atom over the parameter space (floors of its definition). */
-static __isl_give isl_aff *atom_aff(struct query *q, const struct sys *s, int slot, isl_aff **cache);
+/* The isl_aff of an atom over the parameter space (floors of its definition).
+ * CACHE, by slot, stays the caller's: what is added to it, the caller frees. */
+static __isl_give isl_aff *atom_aff(struct query *q, const struct sys *s, int slot,
+				   __isl_keep isl_aff **cache);
 
 static __isl_give isl_aff *row_aff(struct query *q, const struct sys *s, const int64_t *row,
-				   isl_aff **cache)
+				   __isl_keep isl_aff **cache)
 {
 	isl_aff *a = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(q->pspace)));
 	a = isl_aff_set_constant_si(a, 0);
@@ -661,7 +663,8 @@ static __isl_give isl_aff *row_aff(struct query *q, const struct sys *s, const i
 	return a;
 }
 
-static __isl_give isl_aff *atom_aff(struct query *q, const struct sys *s, int slot, isl_aff **cache)
+static __isl_give isl_aff *atom_aff(struct query *q, const struct sys *s, int slot,
+				   __isl_keep isl_aff **cache)
 {
 	if (cache[slot])
 		return isl_aff_copy(cache[slot]);
@@ -1694,8 +1697,8 @@ static void count_set_weighted(struct query *q, __isl_keep isl_set *set,
 		isl_failed(q, "walking the basic sets");
 }
 
-static enum count_status finish(struct query *q, isl_pw_qpolynomial **result, char **reason,
-				unsigned long old_max)
+static enum count_status finish(struct query *q, __isl_give isl_pw_qpolynomial **result,
+				char **reason, unsigned long old_max)
 {
 	for (int k = 0; k < 32; k++) {
 		if (q->level[k])

@@ -84,7 +84,8 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 /* The maximum of the N functions CAND[i] (kept), all on the same parameter
  * space: one of them, proven >= every other for all parameters (only those
  * largest at a few sample points are tried).  COUNT_REFUSED when none is. */
-enum count_status count_max_of(struct count_engine *engine, isl_pw_qpolynomial *const *cand, int n,
+enum count_status count_max_of(struct count_engine *engine,
+			       __isl_keep isl_pw_qpolynomial *const *cand, int n,
 			       __isl_give isl_pw_qpolynomial **result, char **reason);
 
 /* The exact maximum of f over the integer points of box, with every value known:

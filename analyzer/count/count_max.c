@@ -299,7 +299,7 @@ static isl_stat max_collect(__isl_take isl_point *pt, void *user)
  * only a candidate that is the largest at every such point can be proven >=
  * every other, so only those are tried (the proofs are the cost).  An
  * unevaluable value rules nothing out.  NULL when out of memory. */
-static bool *dominator_candidates(isl_pw_qpolynomial *const *cand, int n)
+static bool *dominator_candidates(__isl_keep isl_pw_qpolynomial *const *cand, int n)
 {
 	bool *possible = calloc((size_t)n + 1, sizeof(*possible));
 	isl_val **v = calloc((size_t)n + 1, sizeof(*v));
@@ -362,7 +362,7 @@ static bool *dominator_candidates(isl_pw_qpolynomial *const *cand, int n)
 
 /* The index of a candidate proven >= every other for all parameters, -1 when
  * none is, -2 when a proof failed. */
-static int dominator(isl_pw_qpolynomial *const *cand, int n)
+static int dominator(__isl_keep isl_pw_qpolynomial *const *cand, int n)
 {
 	bool *possible = dominator_candidates(cand, n);
 	if (!possible)
@@ -389,10 +389,12 @@ static int dominator(isl_pw_qpolynomial *const *cand, int n)
 }
 
 static enum count_status max_result(isl_ctx *ctx, enum count_status st, const char *msg,
-				    __isl_take isl_pw_qpolynomial *r, isl_pw_qpolynomial **result,
+				    __isl_take isl_pw_qpolynomial *r,
+				    __isl_give isl_pw_qpolynomial **result,
 				    char **reason, unsigned long old);
 
-enum count_status count_max_of(struct count_engine *engine, isl_pw_qpolynomial *const *cand, int n,
+enum count_status count_max_of(struct count_engine *engine,
+			       __isl_keep isl_pw_qpolynomial *const *cand, int n,
 			       __isl_give isl_pw_qpolynomial **result, char **reason)
 {
 	*result = NULL;
@@ -748,7 +750,8 @@ static __isl_give isl_pw_qpolynomial *max_affine_pieces(__isl_keep isl_pw_qpolyn
 }
 
 static enum count_status max_result(isl_ctx *ctx, enum count_status st, const char *msg,
-				    __isl_take isl_pw_qpolynomial *r, isl_pw_qpolynomial **result,
+				    __isl_take isl_pw_qpolynomial *r,
+				    __isl_give isl_pw_qpolynomial **result,
 				    char **reason, unsigned long old)
 {
 	if (st == COUNT_EXACT && !r && !session_ctx_stopped(ctx)) {

@@ -162,7 +162,7 @@ struct formula *formula_param(const char *name)
 }
 
 /* Appends a piece (COND and VAL taken; an empty COND drops the piece). */
-int fml_push_piece(struct formula *f, int *size, isl_set *cond, struct fnode *val)
+int fml_push_piece(struct formula *f, int *size, __isl_take isl_set *cond, struct fnode *val)
 {
 	if (!val) {
 		isl_set_free(cond);
@@ -211,7 +211,7 @@ int fml_push_piece(struct formula *f, int *size, isl_set *cond, struct fnode *va
 }
 
 /* The intersection of two conditions (NULL is everything). */
-isl_set *fml_cond_meet(isl_set *a, isl_set *b)
+__isl_give isl_set *fml_cond_meet(__isl_keep isl_set *a, __isl_keep isl_set *b)
 {
 	if (!a)
 		return b ? isl_set_copy(b) : NULL;
@@ -222,7 +222,7 @@ isl_set *fml_cond_meet(isl_set *a, isl_set *b)
 
 /* Where none of F's pieces applies; *NONE is set when that is nowhere.  NULL
  * with *NONE clear means everywhere (F has no pieces). */
-static isl_set *complement(const struct formula *f, int *none, int *error)
+static __isl_give isl_set *complement(const struct formula *f, int *none, int *error)
 {
 	isl_set *u = NULL, *c;
 	isl_bool empty;

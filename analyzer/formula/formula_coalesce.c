@@ -19,7 +19,7 @@
  * for everywhere) and returns the new one (NULL for everywhere) with *STATUS 0,
  * or sets *STATUS to 1 to drop the piece, -1 on error. */
 static struct formula *map_conditions(const struct formula *f,
-	isl_set *(*fn)(isl_set *, void *, int *), void *user)
+	__isl_give isl_set *(*fn)(__isl_take isl_set *, void *, int *), void *user)
 {
 	struct formula *r;
 	int i, size = 0;
@@ -52,7 +52,7 @@ static struct formula *map_conditions(const struct formula *f,
 	return r;
 }
 
-static isl_set *restrict_fn(isl_set *c, void *user, int *status)
+static __isl_give isl_set *restrict_fn(__isl_take isl_set *c, void *user, int *status)
 {
 	isl_set *cond = user;
 
@@ -90,7 +90,7 @@ struct formula *formula_restrict(const struct formula *f, __isl_take isl_set *co
 	return r;
 }
 
-static isl_set *gist_fn(isl_set *c, void *user, int *status)
+static __isl_give isl_set *gist_fn(__isl_take isl_set *c, void *user, int *status)
 {
 	isl_set *context = user;
 	isl_bool empty;

@@ -33,9 +33,10 @@
 
 /* ---------------------------------------------------------------- to ISL */
 
-static isl_aff *var_aff(const struct fvars *V, slong i, isl_space *space);
+static __isl_give isl_aff *var_aff(const struct fvars *V, slong i, __isl_keep isl_space *space);
 
-isl_aff *fml_mpoly_aff(const struct fvars *V, const fmpq_mpoly_t num, isl_space *space)
+__isl_give isl_aff *fml_mpoly_aff(const struct fvars *V, const fmpq_mpoly_t num,
+	__isl_keep isl_space *space)
 {
 	isl_ctx *ctx = isl_space_get_ctx(space);
 	isl_aff *aff;
@@ -75,7 +76,8 @@ isl_aff *fml_mpoly_aff(const struct fvars *V, const fmpq_mpoly_t num, isl_space 
 }
 
 /* The affine value of polynomial X (degree <= 1, no denominator) on SPACE. */
-static isl_aff *poly_aff(const struct fvars *V, const struct fnode *x, isl_space *space)
+static __isl_give isl_aff *poly_aff(const struct fvars *V, const struct fnode *x,
+	__isl_keep isl_space *space)
 {
 	if (x->kind != FK_POLY)
 		return NULL;
@@ -86,7 +88,7 @@ static isl_aff *poly_aff(const struct fvars *V, const struct fnode *x, isl_space
 }
 
 /* Variable I of V as an affine function on SPACE (a floor for an atom). */
-static isl_aff *var_aff(const struct fvars *V, slong i, isl_space *space)
+static __isl_give isl_aff *var_aff(const struct fvars *V, slong i, __isl_keep isl_space *space)
 {
 	if (V->v[i].name) {
 		int pos = isl_space_find_dim_by_name(space, isl_dim_param, V->v[i].name);
@@ -100,8 +102,8 @@ static isl_aff *var_aff(const struct fvars *V, slong i, isl_space *space)
 
 /* The numerator of polynomial X as a quasi-polynomial on SPACE; NULL when an
  * atom is not the floor of an affine expression. */
-static isl_qpolynomial *poly_qp(const struct fvars *V, const struct fnode *x,
-	isl_space *space)
+static __isl_give isl_qpolynomial *poly_qp(const struct fvars *V, const struct fnode *x,
+	__isl_keep isl_space *space)
 {
 	isl_ctx *ctx = isl_space_get_ctx(space);
 	isl_qpolynomial *qp;
@@ -142,7 +144,7 @@ static isl_qpolynomial *poly_qp(const struct fvars *V, const struct fnode *x,
 }
 
 /* A parameter space with NAMES. */
-static isl_space *param_space(isl_ctx *ctx, char **names, int n)
+static __isl_give isl_space *param_space(isl_ctx *ctx, char **names, int n)
 {
 	isl_space *space = isl_space_params_alloc(ctx, n);
 	int i;
@@ -164,7 +166,7 @@ static isl_stat piece_is_zero(__isl_take isl_set *set, __isl_take isl_qpolynomia
 
 /* 1 when ISL shows that X's numerator vanishes on COND (NULL: everywhere). */
 static int isl_says_zero(isl_ctx *ctx, const struct fvars *V, const struct fnode *x,
-	isl_set *cond, char **names, int n)
+	__isl_keep isl_set *cond, char **names, int n)
 {
 	isl_space *space = param_space(ctx, names, n);
 	isl_qpolynomial *qp;
@@ -204,8 +206,8 @@ static int isl_says_zero(isl_ctx *ctx, const struct fvars *V, const struct fnode
 
 /* 1 when COND (NULL: everything) meets the class p_k = L*t_k + R[k] of the
  * parameters NAMES, 0 when it does not, -1 when ISL fails. */
-static int class_meets(isl_ctx *ctx, isl_set *cond, char **names, int n, long long L,
-	const long long *R)
+static int class_meets(isl_ctx *ctx, __isl_keep isl_set *cond, char **names, int n,
+	long long L, const long long *R)
 {
 	isl_space *space;
 	isl_local_space *ls;
@@ -242,7 +244,7 @@ static int class_meets(isl_ctx *ctx, isl_set *cond, char **names, int n, long lo
  * vanish on a grid with D+1 values per variable).  0 when not shown (or the
  * grid would be too large). */
 static int periodic_zero(isl_ctx *ctx, const struct fvars *V, const struct fnode *x,
-	isl_set *cond, char **names, int n)
+	__isl_keep isl_set *cond, char **names, int n)
 {
 	char *used = calloc(V->cap + 1, 1);
 	struct fnode *y = NULL;
@@ -359,7 +361,7 @@ struct search {
 	int found;
 };
 
-static isl_stat point_fn(isl_point *pnt, void *user)
+static isl_stat point_fn(__isl_take isl_point *pnt, void *user)
 {
 	struct search *s = user;
 	struct feval_env env;
@@ -386,7 +388,8 @@ static isl_stat point_fn(isl_point *pnt, void *user)
 
 /* The points of SET (parameters NAMES, moved to set dimensions) within B of
  * CENTER, each checked for a non-zero difference. */
-static void search_box(struct search *s, isl_set *set, const long long *center, int B)
+static void search_box(struct search *s, __isl_take isl_set *set, const long long *center,
+	int B)
 {
 	int i;
 
@@ -399,7 +402,7 @@ static void search_box(struct search *s, isl_set *set, const long long *center, 
 }
 
 static int witness(isl_ctx *ctx, const struct fvars *V, const struct fnode *x,
-	isl_set *cond, char **names, int n)
+	__isl_keep isl_set *cond, char **names, int n)
 {
 	isl_space *space = param_space(ctx, names, n);
 	isl_set *set;
@@ -465,8 +468,8 @@ static isl_stat zero_on_bset(__isl_take isl_basic_set *bset, void *user)
 /* 1 when X's numerator is shown to vanish on COND (NULL: everywhere): on the
  * whole of it, or else on each of its disjuncts (a value may vanish on each
  * for a different reason: M == 1 on one, n == 2 on the other). */
-static int zero_on(isl_ctx *ctx, const struct fvars *V, const struct fnode *x, isl_set *cond,
-	char **names, int n)
+static int zero_on(isl_ctx *ctx, const struct fvars *V, const struct fnode *x,
+	__isl_keep isl_set *cond, char **names, int n)
 {
 	if (isl_says_zero(ctx, V, x, cond, names, n) || periodic_zero(ctx, V, x, cond, names, n))
 		return 1;

@@ -139,7 +139,7 @@ done:
 
 /* Whether the parameter point lies in COND: 1, 0, or -1 when a parameter COND
  * depends on has no value (or on error). */
-static int cond_contains(isl_set *cond, const char *const names[],
+static int cond_contains(__isl_keep isl_set *cond, const char *const names[],
 	const long long values[], int n)
 {
 	isl_set *s = isl_set_copy(cond);

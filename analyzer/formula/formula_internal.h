@@ -93,7 +93,8 @@ int fml_node_cmp(const struct fvars *V, const struct fnode *a, const struct fnod
 /* NUM (degree <= 1 in the parameters and floor atoms of V) as an isl_aff on
  * SPACE, atoms as floors of their own affine arguments; NULL when NUM is not
  * affine, an atom's argument is not, or a parameter is not in SPACE. */
-isl_aff *fml_mpoly_aff(const struct fvars *V, const fmpq_mpoly_t num, isl_space *space);
+__isl_give isl_aff *fml_mpoly_aff(const struct fvars *V, const fmpq_mpoly_t num,
+	__isl_keep isl_space *space);
 int fml_poly_is_zero(const struct fvars *V, const struct fnode *x);
 /* Marks in USED (V->cap entries) the variables X depends on, atoms' own
  * arguments included. */
@@ -113,9 +114,9 @@ void fml_vmap_free(const struct fvars *T, struct fnode **vmap, slong n);
 struct formula *fml_formula_alloc(struct fvars *V, int n);
 /* Appends a piece to F, whose array has room for *SIZE (COND and VAL taken; an
  * empty COND drops the piece, a universe one becomes NULL); 0 or -1. */
-int fml_push_piece(struct formula *f, int *size, isl_set *cond, struct fnode *val);
+int fml_push_piece(struct formula *f, int *size, __isl_take isl_set *cond, struct fnode *val);
 /* The intersection of two conditions, neither taken (NULL is everything). */
-isl_set *fml_cond_meet(isl_set *a, isl_set *b);
+__isl_give isl_set *fml_cond_meet(__isl_keep isl_set *a, __isl_keep isl_set *b);
 /* The pieces of F over T, VMAP mapping F's ring into T, with the zero piece
  * for the complement when F is zero-outside. */
 struct fplist {
@@ -145,7 +146,7 @@ int fml_env_init(struct feval_env *env, const struct fvars *V,
 	const char *const names[], const long long values[], int n);
 void fml_env_clear(struct feval_env *env, const struct fvars *V);
 /* The rational V (taken) in OUT (formula_isl.c). */
-void fml_val_to_fmpq(fmpq_t out, isl_val *v);
+void fml_val_to_fmpq(fmpq_t out, __isl_take isl_val *v);
 
 /* The most variables (parameters and distinct floors) of one formula.  FLINT
  * sorts a polynomial's terms by a radix sort whose recursion is as deep as an

@@ -13,7 +13,7 @@
 
 /* ---------------------------------------------------------------- from ISL */
 
-void fml_val_to_fmpq(fmpq_t out, isl_val *v)
+void fml_val_to_fmpq(fmpq_t out, __isl_take isl_val *v)
 {
 	mpz_t n, d;
 
@@ -29,7 +29,7 @@ void fml_val_to_fmpq(fmpq_t out, isl_val *v)
 	isl_val_free(v);
 }
 
-static int count_aff_divs(isl_aff *aff)
+static int count_aff_divs(__isl_keep isl_aff *aff)
 {
 	isl_size nd = isl_aff_dim(aff, isl_dim_div);
 	int k, total = 0;
@@ -45,7 +45,7 @@ static int count_aff_divs(isl_aff *aff)
 /* The value of AFF (taken; the argument of a division, so without a floor of
  * its own) over V, whose first variables are the parameters of AFF's space in
  * order; divisions inside AFF become floor atoms. */
-static struct fnode *from_aff(struct fvars *V, isl_aff *aff)
+static struct fnode *from_aff(struct fvars *V, __isl_take isl_aff *aff)
 {
 	isl_size np = isl_aff_dim(aff, isl_dim_param);
 	isl_size nd = isl_aff_dim(aff, isl_dim_div);
@@ -84,7 +84,7 @@ struct term_data {
 	int counting;
 };
 
-static isl_stat term_fn(isl_term *term, void *user)
+static isl_stat term_fn(__isl_take isl_term *term, void *user)
 {
 	struct term_data *data = user;
 	struct fvars *V = data->V;
@@ -133,7 +133,8 @@ static isl_stat term_fn(isl_term *term, void *user)
 	return data->sum ? isl_stat_ok : isl_stat_error;
 }
 
-static isl_stat count_piece_fn(isl_set *set, isl_qpolynomial *qp, void *user)
+static isl_stat count_piece_fn(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp,
+	void *user)
 {
 	isl_stat r = isl_qpolynomial_foreach_term(qp, &term_fn, user);
 
@@ -147,7 +148,7 @@ struct piece_data {
 	int size;
 };
 
-static isl_stat piece_fn(isl_set *set, isl_qpolynomial *qp, void *user)
+static isl_stat piece_fn(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
 {
 	struct piece_data *data = user;
 	struct term_data td = { data->f->vars, NULL, 0, 0 };
@@ -176,7 +177,7 @@ int formula_pw_qpolynomial_too_large(__isl_keep isl_pw_qpolynomial *pwqp)
 	return np + count.atoms > FML_MAX_VARS;
 }
 
-static struct formula *from_pwqp(isl_pw_qpolynomial *pwqp,
+static struct formula *from_pwqp(__isl_keep isl_pw_qpolynomial *pwqp,
 	enum formula_outside outside)
 {
 	isl_space *space;

@@ -78,7 +78,7 @@ done:
 	return ok ? 0 : -1;
 }
 
-static isl_val *val_from_fmpz(isl_ctx *ctx, const fmpz_t x, int negate)
+static __isl_give isl_val *val_from_fmpz(isl_ctx *ctx, const fmpz_t x, int negate)
 {
 	mpz_t z;
 	isl_val *v;
@@ -161,8 +161,8 @@ static isl_stat quotient_constraint(__isl_take isl_constraint *c, void *user)
 	return q->out ? isl_stat_ok : isl_stat_error;
 }
 
-static isl_set *subst_cond_quotient(isl_set *cond, int pos, const struct fvars *V,
-	const struct fnode *r, int *error)
+static __isl_give isl_set *subst_cond_quotient(__isl_take isl_set *cond, int pos,
+	const struct fvars *V, const struct fnode *r, int *error)
 {
 	slong pvar = -1;
 	for (slong i = 0; i < V->n && r->kind == FK_POLY; i++) {
@@ -237,8 +237,8 @@ done:
 	return cond;
 }
 
-static isl_set *subst_cond(isl_set *cond, const char *name, const struct fvars *V,
-	const struct fnode *r, int *error)
+static __isl_give isl_set *subst_cond(__isl_take isl_set *cond, const char *name,
+	const struct fvars *V, const struct fnode *r, int *error)
 {
 	static const char fresh[] = "__bspcost_subst";
 	int pos;

@@ -244,7 +244,7 @@ static __isl_give isl_set *assumed(const struct frame *f, __isl_take isl_set *ac
 /* The coordinates (the first dimensions) own element SUBS (kept) of array A:
  * along each axis, the dimension of A's layout spread over it decides, and an
  * axis no dimension uses is coordinate 0. */
-static __isl_give isl_set *owner_set(const struct frame *f, int a, isl_aff *const subs[])
+static __isl_give isl_set *owner_set(const struct frame *f, int a, __isl_keep isl_aff *const subs[])
 {
 	const struct model_array *arr = &f->m->arrays[a];
 	isl_set *acc = isl_set_universe(isl_space_copy(f->space));
@@ -279,7 +279,8 @@ static void frame_init(struct frame *f, isl_ctx *ctx, const struct model *m, int
 }
 
 /* The affine forms F[0..n) on the frame, into OUT; -1 if one failed. */
-static int frame_affs(const struct frame *f, const struct model_aff *F, int n, isl_aff **out)
+static int frame_affs(const struct frame *f, const struct model_aff *F, int n,
+		      __isl_give isl_aff **out)
 {
 	int bad = 0;
 	for (int d = 0; d < n; d++)
@@ -287,7 +288,7 @@ static int frame_affs(const struct frame *f, const struct model_aff *F, int n, i
 	return bad ? -1 : 0;
 }
 
-static void free_affs(isl_aff **a, int n)
+static void free_affs(__isl_take isl_aff **a, int n)
 {
 	for (int d = 0; d < n; d++)
 		isl_aff_free(a[d]);

@@ -289,7 +289,7 @@ static int npar_fixed(const struct sym *s)
 
 /* The name of block length L: a readable one when the extent is one
  * parameter (m over M is m__M), made unique among every parameter. */
-static isl_id *local_id(const struct sym *s, int l)
+static __isl_give isl_id *local_id(const struct sym *s, int l)
 {
 	return isl_id_alloc(s->ctx, s->info->locals[l].name, NULL);
 }
