@@ -112,6 +112,8 @@ static __isl_give isl_qpolynomial *poly_qp(const struct fvars *V, const struct f
 
 	qp = isl_qpolynomial_zero_on_domain(isl_space_copy(space));
 	e = calloc(V->cap + 1, sizeof(slong));
+	if (!e)
+		return isl_qpolynomial_free(qp);
 	fmpq_init(c);
 	len = fmpq_mpoly_length(x->num, V->ctx);
 	for (j = 0; j < len && qp; j++) {
@@ -411,6 +413,15 @@ static int witness(isl_ctx *ctx, const struct fvars *V, const struct fnode *x,
 	long long *center = calloc(n + 1, sizeof(long long));
 	int B = 8, i;
 
+	s.values = calloc(n + 1, sizeof(long long));
+	if (!center || !s.values) {
+		/* no witness searched for: the caller takes it for "not shown zero" */
+		isl_space_free(space);
+		free(center);
+		free(s.values);
+		return 0;
+	}
+
 	/* about 3000 points per box */
 	while (B > 1) {
 		double count = 1;
@@ -420,7 +431,6 @@ static int witness(isl_ctx *ctx, const struct fvars *V, const struct fnode *x,
 			break;
 		B--;
 	}
-	s.values = calloc(n + 1, sizeof(long long));
 	set = cond ? isl_set_align_params(isl_set_copy(cond), space)
 		: isl_set_universe(space);
 	set = isl_set_move_dims(set, isl_dim_set, 0, isl_dim_param, 0, n);
@@ -535,7 +545,7 @@ static int equal(const struct formula *f, const struct formula *g, int search)
 	}
 	formula_free(d);
 	if (own)
-		isl_ctx_free(own);
+		session_ctx_free(NULL, own);
 	return result;
 }
 
