@@ -83,7 +83,10 @@ static char *broken_assumptions(const struct ast_spec *ast, const struct model *
 
 /* Why the shape of REQ gets no number (a malloc'd sentence, *STATUS its
  * kind), or NULL when its values can be counted, or when the deadline came
- * first (its pairs are then left late). */
+ * first (its pairs are then left late).  Every assumption as written counts,
+ * a divisibility by an axis (n % P == 0) included, which the analysis of
+ * given values takes as a fact for people only: a shape it rules out is not
+ * one the specification describes. */
 static char *shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const struct model *m,
 			   const struct options *opt, const struct cost_request *req,
 			   const long long *values, enum rank_status *status)
@@ -95,32 +98,32 @@ static char *shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const str
 		free(implicit);
 		return NULL;
 	}
+	int nnamed = 0;
+	char *named = implicit ? NULL : broken_assumptions(ls->ast, m, values, req->sizes, &nnamed);
 	*status = RANK_OUTSIDE;
 	if (implicit) {
 		if (asprintf(&why, "breaks the implicit assumption %s", implicit) < 0)
 			why = NULL;
 		free(implicit);
+	} else if (named) {
+		if (asprintf(&why, "breaks the assumption%s %s", nnamed == 1 ? "" : "s", named) < 0)
+			why = NULL;
+		free(named);
 	} else if (meet == 0) {
-		int nnamed = 0;
-		char *named = broken_assumptions(ls->ast, m, values, req->sizes, &nnamed);
+		/* broken, but by no condition as written (an imported one): all of them */
 		int na = 0;
-		char **all = named ? NULL : spec_assumptions(ls->ast, &na);
+		char **all = spec_assumptions(ls->ast, &na);
 		struct text t;
 		if (text_open(&t) == 0) {
-			if (named)
-				fprintf(t.f, "breaks the assumption%s %s", nnamed == 1 ? "" : "s",
-					named);
-			else
-				fputs("breaks the assumptions (", t.f);
+			fputs("breaks the assumptions (", t.f);
 			for (int i = 0; i < na; i++)
 				fprintf(t.f, "%s%s", i ? ", " : "", all[i]);
-			fputs(named ? "" : ")", t.f);
+			fputs(")", t.f);
 			why = text_close(&t);
 		}
 		for (int i = 0; i < na; i++)
 			free(all[i]);
 		free(all);
-		free(named);
 	} else if (meet < 0) {
 		struct fail f = {0};
 		fail_isl(&f, ctx, "checking the values against the assumptions");

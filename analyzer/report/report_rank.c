@@ -381,19 +381,27 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 	}
 	if (n == 0)
 		fputs("No row could be ranked.\n", out);
-	fputs("\n", out);
-	print_best(out, r);
+	if (t->nranked > 0) {
+		fputs("\n", out);
+		print_best(out, r);
+	}
 	int refused = nrefused(t);
-	if (n < t->nranked)
-		fprintf(out, "\nTop %d of %d ranked rows.\n", n, t->nranked);
-	if (refused)
+	if (n < t->nranked) {
+		fprintf(out, "\nTop %d of %d ranked rows", n, t->nranked);
+		if (refused)
+			fprintf(out, "; %d row%s not ranked (listed without --top)", refused,
+				refused == 1 ? "" : "s");
+		fputs(".\n", out);
+	} else if (refused) {
 		fputs("\nNot ranked:\n\n", out);
-	for (int i = t->nranked; i < t->nranked + refused; i++) {
-		const struct rank_row *row = &t->rows[i];
-		char shape[64];
-		shape_text(shape, t, row->shape);
-		fprintf(out, "- %s, `%s`: %s\n", shape, cand_name(r, row),
-			row->reason ? row->reason : "unknown reason");
+		for (int i = t->nranked; i < t->nranked + refused; i++) {
+			const struct rank_row *row = &t->rows[i];
+			char shape[64];
+			shape_text(shape, t, row->shape);
+			fprintf(out, "- %s, %s: %s\n", shape,
+				row->cand < 0 ? "every candidate" : r->cands[row->cand],
+				row->reason ? row->reason : "unknown reason");
+		}
 	}
 	if (t->nlate)
 		fprintf(out, "\nIncomplete: the run's time limit ran out with %ld of %ld (shape, "
