@@ -21,9 +21,11 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 		  const struct options *opt, struct session *session);
 
 /* -p: every shape of each process count of OPT, every candidate, ranked
- * (rank_cmd.c).  Returns an exit status. */
+ * (rank_cmd.c).  *TABLES counts the rankings printed in the run, the files
+ * before included (CSV has one header, the text a blank line between
+ * tables).  Returns an exit status. */
 int rank_model(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
-	       struct session *session);
+	       struct session *session, int *tables);
 
 /* The specification's own assumptions, as written (canonical form), one per
  * condition; *N of them, each malloc'd, in a malloc'd array. */

@@ -489,7 +489,9 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 	return status;
 }
 
-static int analyze_file(const char *path, const struct options *opt, struct session *session)
+/* TABLES: the rankings of -p printed so far in the run (rank_model). */
+static int analyze_file(const char *path, const struct options *opt, struct session *session,
+			int *tables)
 {
 	struct loaded_spec ls;
 	if (spec_load(&ls, path, opt->err, session) < 0) {
@@ -504,7 +506,7 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 		spec_unload(&ls);
 		return EXIT_SPEC;
 	}
-	int status = opt->nprocs > 0 ? rank_model(&ls, m, opt, session)
+	int status = opt->nprocs > 0 ? rank_model(&ls, m, opt, session, tables)
 				     : analyze_model(&ls, m, opt, session);
 	model_free(m);
 	spec_unload(&ls);
@@ -515,9 +517,9 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 		struct session *session)
 {
-	int status = EXIT_OK;
+	int status = EXIT_OK, tables = 0;
 	for (int i = 0; i < nfiles; i++) {
-		int st = analyze_file(files[i], opt, session);
+		int st = analyze_file(files[i], opt, session, &tables);
 		if (st > status)
 			status = st;
 	}

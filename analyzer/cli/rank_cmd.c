@@ -206,7 +206,7 @@ nomem:
 }
 
 int rank_model(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
-	       struct session *session)
+	       struct session *session, int *tables)
 {
 	const char *file = ls->src.name;
 	if (m->naxes == 0) {
@@ -278,7 +278,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 
 	int status = EXIT_OK, late = 0;
 	for (int p = 0; p < opt->nprocs; p++) {
-		if (p > 0 && session_expired(session)) {
+		if ((p > 0 || *tables > 0) && session_expired(session)) {
 			/* the deadline passed: the counts left are named, not tabled */
 			report_rank_not_started(opt->format == FORMAT_TEXT ||
 						opt->format == FORMAT_MARKDOWN ? opt->out : opt->err,
@@ -297,7 +297,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 				.file = file, .naxes = m->naxes, .axes = (const char *const *)m->axes,
 				.ncands = m->ncands, .cands = cands, .nvalues = nvalues,
 				.value_names = names, .values = values, .t = &t, .top = opt->top,
-				.first = p == 0,
+				.first = *tables == 0,
 			};
 			late += t.nlate > 0;
 			switch (opt->format) {
@@ -308,16 +308,17 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 				report_rank_csv(opt->out, &r);
 				break;
 			case FORMAT_MARKDOWN:
-				if (p > 0)
+				if (*tables > 0)
 					fputs("\n", opt->out);
 				report_rank_markdown(opt->out, &r);
 				break;
 			default:
-				if (p > 0)
+				if (*tables > 0)
 					fputs("\n", opt->out);
 				report_rank_text(opt->out, &r);
 				break;
 			}
+			++*tables;
 		}
 		rank_table_clear(&t);
 	}

@@ -94,7 +94,7 @@ struct ranking {
 	const long long *values;
 	const struct rank_table *t;    /* sorted (rank_table_sort) */
 	int top;                       /* --top: the ranked rows shown (0: all) */
-	bool first;                    /* the file's first ranking (CSV: the header) */
+	bool first;                    /* the run's first ranking (CSV: the header) */
 };
 
 void report_rank_text(FILE *out, const struct ranking *r);
