@@ -37,6 +37,10 @@ static const char usage_text[] =
 	"                       formulas (milliseconds at any size)\n"
 	"  --work terms|flops   w counts terms of sums (default) or every + - * /\n"
 	"  -j, --jobs N         analyze N candidates at once (default: one per processor)\n"
+	"  -p, --procs LIST     rank every grid shape of each process count of LIST\n"
+	"                       (64; 16,64,256; 4..4096*2; 1..16+3) and every\n"
+	"                       candidate by cost (needs -D for every size, g and l)\n"
+	"  --top K              with -p, show the K best rows of each ranking\n"
 	"  --timeout S          stop the whole run after S seconds, reporting what is\n"
 	"                       finished (default 60, or $BSPCOST_TIMEOUT; 0: never)\n"
 	"  --check              parse and check only; one summary line per file\n"
@@ -107,6 +111,65 @@ static long parse_count(const char *s, long lo, long hi)
 	return v;
 }
 
+/* Appends V to opt->procs unless it is there already: 0, or -1 when full. */
+static int add_procs(struct options *opt, long v)
+{
+	for (int i = 0; i < opt->nprocs; i++)
+		if (opt->procs[i] == v)
+			return 0;
+	if (opt->nprocs == RANK_MAX_COUNTS)
+		return -1;
+	opt->procs[opt->nprocs++] = v;
+	return 0;
+}
+
+/* -p: comma-separated items, each a count ("64"), a geometric range
+ * ("4..4096*2": 4, 8, ..., 4096) or an arithmetic one ("1..16+3": 1, 4, ...,
+ * 16), every count 1 to RANK_MAX_PROCS.  Returns NULL, or the usage error's
+ * format (taking ARG). */
+static const char *parse_procs(const char *arg, struct options *opt)
+{
+	static const char bad[] = "bad -p '%s': expected process counts like 64, 16,64,256, "
+				  "4..4096*2 (geometric) or 1..16+3 (arithmetic), each 1 to 65536";
+	char buf[256];
+	if (strlen(arg) >= sizeof(buf) || !*arg || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
+		return bad;
+	strcpy(buf, arg);
+	for (char *save = NULL, *item = strtok_r(buf, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		char *dots = strstr(item, "..");
+		if (!dots) {
+			long v = parse_count(item, 1, RANK_MAX_PROCS);
+			if (v < 0)
+				return bad;
+			if (add_procs(opt, v) < 0)
+				return "bad -p '%s': more than 256 process counts";
+			continue;
+		}
+		*dots = '\0';
+		char *hi_text = dots + 2;
+		char *op = strpbrk(hi_text, "*+");
+		if (!op)
+			return "bad -p '%s': a range needs a step: 4..4096*2 (geometric) or 1..16+3 "
+			       "(arithmetic)";
+		char kind = *op;
+		*op = '\0';
+		long lo = parse_count(item, 1, RANK_MAX_PROCS);
+		long hi = parse_count(hi_text, 1, RANK_MAX_PROCS);
+		long step = parse_count(op + 1, kind == '*' ? 2 : 1, RANK_MAX_PROCS);
+		if (lo < 0 || hi < 0 || step < 0 || lo > hi)
+			return bad;
+		for (long v = lo;;) {
+			if (add_procs(opt, v) < 0)
+				return "bad -p '%s': more than 256 process counts";
+			if (kind == '*' ? v > hi / step : v > hi - step)
+				break;
+			v = kind == '*' ? v * step : v + step;
+		}
+	}
+	return NULL;
+}
+
 /* "4x8" (1 to 3 sizes, each 1 to 4096) into opt->grid. */
 static int parse_grid(const char *arg, struct options *opt)
 {
@@ -131,7 +194,7 @@ static int parse_grid(const char *arg, struct options *opt)
 int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
-	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED };
+	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -146,6 +209,8 @@ int main(int argc, char **argv)
 		{"work", required_argument, NULL, OPT_WORK},
 		{"jobs", required_argument, NULL, 'j'},
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
+		{"procs", required_argument, NULL, 'p'},
+		{"top", required_argument, NULL, OPT_TOP},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -176,7 +241,7 @@ int main(int argc, char **argv)
 
 	int c;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":D:f:hj:V", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":D:f:hj:p:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_CHECK:
 			opt.check_only = true;
@@ -248,6 +313,24 @@ int main(int argc, char **argv)
 			opt.jobs = (int)n;
 			break;
 		}
+		case 'p': {
+			const char *why = parse_procs(optarg, &opt);
+			if (why) {
+				status = usage_error(why, optarg);
+				goto out;
+			}
+			break;
+		}
+		case OPT_TOP: {
+			long n = parse_count(optarg, 1, 1000000);
+			if (n < 0) {
+				status = usage_error("bad --top '%s': expected a number of rows, 1 to 1000000",
+						     optarg);
+				goto out;
+			}
+			opt.top = (int)n;
+			break;
+		}
 		case OPT_TIMEOUT: {
 			double t = parse_seconds(optarg);
 			if (t < 0) {
@@ -295,6 +378,25 @@ int main(int argc, char **argv)
 			goto out;
 		default:
 			status = usage_error("unknown option '%s'", argv[optind - 1]);
+			goto out;
+		}
+	}
+
+	if (opt.top && !opt.nprocs) {
+		status = usage_error("%s", "--top needs -p (it limits each ranking)");
+		goto out;
+	}
+	if (opt.nprocs) {
+		const char *other = count_set ? "--count" : opt.check_only ? "--check"
+				    : opt.print ? "--print" : opt.grid_naxes ? "--grid"
+				    : opt.verify ? "--verify" : opt.values_only ? "--values" : NULL;
+		if (other) {
+			status = usage_error("-p cannot be combined with %s", other);
+			goto out;
+		}
+		if (opt.format == FORMAT_LATEX) {
+			status = usage_error("%s", "-p supports the formats text, json, csv and markdown "
+					     "(not latex)");
 			goto out;
 		}
 	}

@@ -20,7 +20,9 @@
 #               --work flops); each case counts once, and a deliberately broken
 #               bspcost (tests/brute/broken.sh) must be caught; and at real
 #               sizes (n = 2^40, 65536 processes) the values against the formulas
-#               (tests/brute/large.py)
+#               (tests/brute/large.py); and -p's rankings (every shape's
+#               values, refusals, order, ranks and ties) against the
+#               enumerator (tests/brute/rank.py)
 #   names       every example and valid test specification with its names
 #               replaced by hostile ones (floor, q, e0, n__P, ...) and by long
 #               ones: the same report, modulo the names (tests/names/rename.py)
@@ -195,6 +197,8 @@ run_brute() {
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# real sizes: the values against the formulas, where those apply
 	run_tally python3 tests/brute/large.py "$BIN"
+	# -p: every shape of a few small process counts ranked, against the enumerator
+	run_tally python3 tests/brute/rank.py "$BIN"
 	# the comparison can fail: one value off by one is found
 	if BSPCOST_REAL=$BIN SPECS=stencil1d POINTS_LIMIT=1 FORMULAS=0 \
 	   python3 tests/brute/compare.py tests/brute/broken.sh > "$tmp/broken" 2>&1; then

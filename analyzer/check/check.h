@@ -147,6 +147,13 @@ struct checked_spec {
 struct checked_spec *check_spec(struct ast_spec *ast, struct diag *dg, struct session *session);
 void checked_spec_free(struct checked_spec *cs);
 
+/* Whether every atom of ATOMS[0..N) holds where size parameter i is PARAMS[i]
+ * and grid axis a is AXES[a] (exact arithmetic): 1 yes, 0 no, -1 when one
+ * cannot be decided at those values (it names a variable, it is a
+ * distribution predicate, or its divisor is not positive there). */
+int cond_atoms_hold(const struct cond_atom *atoms, int n, const long long params[],
+		    const long long axes[]);
+
 /* Writes F with the names of CS (and of VARS for SYM_VAR terms), e.g.
  * "n - 1"; returns a malloc'd string. */
 char *affine_to_string(const struct affine *f, const struct checked_spec *cs,

@@ -6,6 +6,7 @@
 #include <isl/ctx.h>
 #include <isl/set.h>
 
+#include "analyzer/cli/analyze.h"
 #include "analyzer/cli/commands.h"
 #include "analyzer/cost/cost.h"
 #include "analyzer/check/load.h"
@@ -19,7 +20,7 @@
 #include "analyzer/cost/workers.h"
 
 /* The specification's own assumptions, as written (canonical form). */
-static char **spec_assumptions(const struct ast_spec *ast, int *n)
+char **spec_assumptions(const struct ast_spec *ast, int *n)
 {
 	*n = 0;
 	char **v = NULL;
@@ -58,7 +59,7 @@ static char **spec_assumptions(const struct ast_spec *ast, int *n)
 }
 
 /* Whether -D gives every size parameter of M. */
-static bool all_params(const struct model *m, const struct options *opt)
+bool all_params(const struct model *m, const struct options *opt)
 {
 	for (int i = 0; i < m->nparams; i++)
 		if (!options_find_def(opt, m->params[i]))
@@ -106,8 +107,8 @@ static int values_meet(__isl_take isl_set *set, const struct model *m, const str
 /* Whether the values given leave some point of M's assumptions (1 yes, 0 no,
  * -1 when ISL failed).  The formulas are only claimed there, and every
  * number printed comes from them. */
-static int values_meet_assumptions(isl_ctx *ctx, const struct model *m, const struct options *opt,
-				   const struct cost_request *req)
+int values_meet_assumptions(isl_ctx *ctx, const struct model *m, const struct options *opt,
+			    const struct cost_request *req)
 {
 	return values_meet(model_assumption_set(ctx, m), m, opt, req);
 }
@@ -115,8 +116,8 @@ static int values_meet_assumptions(isl_ctx *ctx, const struct model *m, const st
 /* The first implicit assumption (every axis and every extent is at least 1)
  * the values given break, as a malloc'd sentence; NULL when none is (or ISL
  * failed: the analysis then says so). */
-static char *broken_implicit(isl_ctx *ctx, const struct model *m, const struct options *opt,
-			     const struct cost_request *req)
+char *broken_implicit(isl_ctx *ctx, const struct model *m, const struct options *opt,
+		      const struct cost_request *req)
 {
 	isl_space *space = model_param_space(ctx, m, true);
 	char *why = NULL;
@@ -182,7 +183,7 @@ struct candidates_job {
 	bool *late;                         /* the run's deadline stopped it */
 };
 
-static void engine_setup(struct count_engine *e)
+void engine_setup(struct count_engine *e)
 {
 	/* Boundary cases of a 2-D stencil on a symbolic grid (M == 1, M == 2,
 	 * M >= 3, times the same for N) need more pieces than a single count. */
@@ -259,31 +260,16 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 		job->late[c] = true;
 }
 
-static int analyze_file(const char *path, const struct options *opt, struct session *session)
+int analyze_model(const struct loaded_spec *ls, const struct model *m,
+		  const struct options *opt, struct session *session)
 {
-	struct loaded_spec ls;
 	int status = EXIT_OK;
-	if (spec_load(&ls, path, opt->err, session) < 0) {
-		spec_unload(&ls);
-		return EXIT_SPEC;
-	}
-	char *reason = NULL;
-	struct model *m = lower_spec(ls.cs, opt->work_flops ? WORK_FLOPS : WORK_TERMS, &reason);
-	if (!m) {
-		fprintf(opt->err, "bspcost: %s: cannot analyze: %s\n", ls.src.name, reason);
-		free(reason);
-		spec_unload(&ls);
-		return EXIT_SPEC;
-	}
-
 	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
 				   .explain = opt->explain};
 	if (opt->grid_naxes > 0) {
 		if (opt->grid_naxes != m->naxes) {
 			fprintf(opt->err, "bspcost: %s: --grid gives %d axis size%s but the grid has %d\n",
-				ls.src.name, opt->grid_naxes, opt->grid_naxes == 1 ? "" : "s", m->naxes);
-			model_free(m);
-			spec_unload(&ls);
+				ls->src.name, opt->grid_naxes, opt->grid_naxes == 1 ? "" : "s", m->naxes);
 			return EXIT_USAGE;
 		}
 		req.symbolic = false;
@@ -304,9 +290,7 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 	for (int a = 0; !req.symbolic && a < m->naxes; a++)
 		if (req.sizes[a] < 1 || req.sizes[a] > 4096) {
 			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and 4096\n",
-				ls.src.name, m->axes[a]);
-			model_free(m);
-			spec_unload(&ls);
+				ls->src.name, m->axes[a]);
 			return EXIT_USAGE;
 		}
 
@@ -320,26 +304,22 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 	session_ctx_free(session, vctx);
 	if (stopped) {
 		fail_clear(&vfail);
-		report_deadline(opt->err, ls.src.name, session_limit(session), 0, 0, 0);
+		report_deadline(opt->err, ls->src.name, session_limit(session), 0, 0, 0);
 		free(implicit);
-		model_free(m);
-		spec_unload(&ls);
 		return EXIT_SPEC;
 	}
 	if (implicit) {
-		fprintf(opt->err, "bspcost: %s: the values given (", ls.src.name);
+		fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);
 		print_given(opt->err, m, opt, &req);
 		fprintf(opt->err, ") break the implicit assumption %s\n", implicit);
 		free(implicit);
-		model_free(m);
-		spec_unload(&ls);
 		return EXIT_USAGE;
 	}
 	if (meet <= 0) {
 		if (meet == 0) {
 			int na = 0;
-			char **as = spec_assumptions(ls.ast, &na);
-			fprintf(opt->err, "bspcost: %s: the values given (", ls.src.name);
+			char **as = spec_assumptions(ls->ast, &na);
+			fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);
 			print_given(opt->err, m, opt, &req);
 			fputs(") break the assumptions (", opt->err);
 			for (int i = 0; i < na; i++) {
@@ -349,11 +329,9 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 			fputs("), under which alone the formulas hold\n", opt->err);
 			free(as);
 		} else {
-			fprintf(opt->err, "bspcost: %s: %s\n", ls.src.name, fail_reason(&vfail));
+			fprintf(opt->err, "bspcost: %s: %s\n", ls->src.name, fail_reason(&vfail));
 		}
 		fail_clear(&vfail);
-		model_free(m);
-		spec_unload(&ls);
 		return meet == 0 ? EXIT_USAGE : EXIT_SPEC;
 	}
 
@@ -382,11 +360,9 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 				    (!req.symbolic && nproc > VALUES_FORMULA_PROCESSES);
 	} else if (opt->values_only) {
 		fprintf(opt->err, "bspcost: %s: --values needs a value for every size and axis "
-				  "(-D, and -D or --grid for the axes)\n", ls.src.name);
+				  "(-D, and -D or --grid for the axes)\n", ls->src.name);
 		free(values);
 		free(job.costs);
-		model_free(m);
-		spec_unload(&ls);
 		return EXIT_USAGE;
 	}
 	if (opt->verify > 0) {
@@ -403,7 +379,7 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 	free(order);
 	struct candidate_cost *costs = pool ? job.costs : NULL, *exact = pool ? job.exact : NULL;
 	if (!pool) {
-		fprintf(opt->err, "bspcost: %s: out of memory\n", ls.src.name);
+		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
 		status = EXIT_SPEC;
 	}
 	int finished = 0, cut = 0;
@@ -421,14 +397,14 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 
 	/* the deadline: what finished is reported, and the run fails */
 	if (costs && (finished < m->ncands || cut > 0)) {
-		report_deadline(opt->err, ls.src.name, session_limit(session), finished, m->ncands,
+		report_deadline(opt->err, ls->src.name, session_limit(session), finished, m->ncands,
 				cut);
 		status = EXIT_SPEC;
 	}
 
 	struct report_request rq = options_report_request(opt);
 	struct analysis a = {
-		.file = ls.src.name,
+		.file = ls->src.name,
 		.symbolic = req.symbolic,
 		.naxes = m->naxes,
 		.axes = (const char *const *)m->axes,
@@ -436,10 +412,10 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 		.cands = costs,
 		.exact = exact,
 		.rq = &rq,
-		.spec = ls.cs,
+		.spec = ls->cs,
 	};
 	memcpy(a.sizes, req.sizes, sizeof(a.sizes));
-	a.assumptions = spec_assumptions(ls.ast, &a.nassumptions);
+	a.assumptions = spec_assumptions(ls->ast, &a.nassumptions);
 	switch (opt->format) {
 	case FORMAT_TEXT:
 		report_text(opt->out, &a);
@@ -494,7 +470,7 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 				report_verify_points(vout, costs[c].name, vr->points);
 			}
 		}
-		report_verify_total(vout, ls.src.name, points, checks, bad);
+		report_verify_total(vout, ls->src.name, points, checks, bad);
 	}
 
 	for (int i = 0; i < a.nassumptions; i++)
@@ -510,17 +486,40 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 	clear_costs(job.exact, m->ncands);
 	clear_costs(job.costs, m->ncands);
 	workers_free(pool);
+	return status;
+}
+
+/* TABLES: the rankings of -p printed so far in the run (rank_model). */
+static int analyze_file(const char *path, const struct options *opt, struct session *session,
+			int *tables)
+{
+	struct loaded_spec ls;
+	if (spec_load(&ls, path, opt->err, session) < 0) {
+		spec_unload(&ls);
+		return EXIT_SPEC;
+	}
+	char *reason = NULL;
+	struct model *m = lower_spec(ls.cs, opt->work_flops ? WORK_FLOPS : WORK_TERMS, &reason);
+	if (!m) {
+		fprintf(opt->err, "bspcost: %s: cannot analyze: %s\n", ls.src.name, reason);
+		free(reason);
+		spec_unload(&ls);
+		return EXIT_SPEC;
+	}
+	int status = opt->nprocs > 0 ? rank_model(&ls, m, opt, session, tables)
+				     : analyze_model(&ls, m, opt, session);
 	model_free(m);
 	spec_unload(&ls);
 	return status;
 }
 
+
 int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 		struct session *session)
 {
-	int status = EXIT_OK;
+	int status = EXIT_OK, tables = 0;
 	for (int i = 0; i < nfiles; i++) {
-		int st = analyze_file(files[i], opt, session);
+		int st = analyze_file(files[i], opt, session, &tables);
 		if (st > status)
 			status = st;
 	}

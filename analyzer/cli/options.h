@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "analyzer/decide/rank.h"    /* RANK_MAX_COUNTS */
 #include "analyzer/report/report.h"   /* struct param_value */
 
 /* Exit statuses, documented in bspcost(1). */
@@ -47,6 +48,9 @@ struct options {
 	bool work_flops;          /* --work flops */
 	int jobs;                 /* -j, --jobs: candidates analyzed at once (0: one per processor) */
 	double timeout;           /* --timeout: seconds for the whole run, 0: none */
+	int nprocs;               /* -p, --procs: the process counts to rank (0: no -p) */
+	long procs[RANK_MAX_COUNTS];   /* ... in the order given, each once */
+	int top;                  /* --top K: the K best rows of each ranking (0: all) */
 	FILE *out;                /* results */
 	FILE *err;                /* diagnostics */
 };

@@ -8,6 +8,7 @@
 
 #include "analyzer/check/check.h"
 #include "analyzer/cost/cost.h"
+#include "analyzer/decide/rank.h"
 
 /* One -D NAME=VALUE. */
 struct param_value {
@@ -80,6 +81,35 @@ void report_verify_candidate(FILE *out, const char *cand, const char *what);
 void report_verify_total(FILE *out, const char *file, int points, int checks, int mismatches);
 /* --verify: the number of points CAND was checked at. */
 void report_verify_points(FILE *out, const char *cand, int points);
+
+/* -p: the ranking of one process count of one file (report_rank.c). */
+struct ranking {
+	const char *file;
+	int naxes;
+	const char *const *axes;
+	int ncands;
+	const char *const *cands;      /* the candidates' names */
+	int nvalues;                   /* the values counted at: every size, then g and l */
+	const char *const *value_names;
+	const long long *values;
+	const struct rank_table *t;    /* sorted (rank_table_sort) */
+	int top;                       /* --top: the ranked rows shown (0: all) */
+	bool first;                    /* the run's first ranking (CSV: the header) */
+};
+
+void report_rank_text(FILE *out, const struct ranking *r);
+void report_rank_json(FILE *out, const struct ranking *r);
+void report_rank_csv(FILE *out, const struct ranking *r);
+void report_rank_markdown(FILE *out, const struct ranking *r);
+
+/* -p without a value for every size: the line that follows the symbolic
+ * analysis, naming the NMISSING values MISSING to give to rank the shapes of
+ * the NPROCS counts PROCS. */
+void report_rank_needs_values(FILE *out, const char *file, const long *procs, int nprocs,
+			      const char *const *missing, int nmissing);
+
+/* -p: the N process counts PROCS the deadline left unranked. */
+void report_rank_not_started(FILE *out, const char *file, const long *procs, int n);
 
 void report_text(FILE *out, const struct analysis *a);
 void report_json(FILE *out, const struct analysis *a);

@@ -1,0 +1,51 @@
+/* What the analysis (analyze_cmd.c) and the ranking of -p (rank_cmd.c) share;
+ * analyzer/cli only.  Each file given to the analysis is loaded and lowered
+ * once (analyze_cmd.c), then analyzed or ranked. */
+#ifndef BSPCOST_ANALYZE_H
+#define BSPCOST_ANALYZE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <isl/ctx.h>
+
+#include "analyzer/check/load.h"
+#include "analyzer/cli/options.h"
+#include "analyzer/cost/cost.h"
+#include "analyzer/model/model.h"
+#include "analyzer/util/session.h"
+
+/* The report of every candidate of M (loaded as LS) as options OPT ask:
+ * symbolic or concrete grid, values, --verify.  Returns an exit status. */
+int analyze_model(const struct loaded_spec *ls, const struct model *m,
+		  const struct options *opt, struct session *session);
+
+/* -p: every shape of each process count of OPT, every candidate, ranked
+ * (rank_cmd.c).  *TABLES counts the rankings printed in the run, the files
+ * before included (CSV has one header, the text a blank line between
+ * tables).  Returns an exit status. */
+int rank_model(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
+	       struct session *session, int *tables);
+
+/* The specification's own assumptions, as written (canonical form), one per
+ * condition; *N of them, each malloc'd, in a malloc'd array. */
+char **spec_assumptions(const struct ast_spec *ast, int *n);
+
+/* Whether -D gives every size parameter of M. */
+bool all_params(const struct model *m, const struct options *opt);
+
+/* Whether the values given (-D, and the grid of REQ when concrete) leave some
+ * point of M's assumptions: 1 yes, 0 no, -1 when ISL failed. */
+int values_meet_assumptions(isl_ctx *ctx, const struct model *m, const struct options *opt,
+			    const struct cost_request *req);
+
+/* The first implicit assumption (every axis and every extent is at least 1)
+ * the values given break, as a malloc'd sentence; NULL when none is (or ISL
+ * failed). */
+char *broken_implicit(isl_ctx *ctx, const struct model *m, const struct options *opt,
+		      const struct cost_request *req);
+
+/* The counting engine's settings for the analysis' workers. */
+void engine_setup(struct count_engine *e);
+
+#endif

@@ -1,0 +1,149 @@
+/* The shapes of a number of processes, and the ranking of their rows. */
+#include "analyzer/decide/rank.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Appends every ordered factorization of REST into the axes AXIS.. of T, the
+ * sizes before AXIS being those of CUR. */
+static int factor(struct rank_table *t, long rest, int axis, long cur[3], int *cap)
+{
+	if (axis == t->naxes - 1) {
+		if (t->nshapes == *cap) {
+			int ncap = *cap ? 2 * *cap : 16;
+			long (*ns)[3] = realloc(t->shapes, sizeof(*ns) * (size_t)ncap);
+			if (!ns)
+				return -1;
+			t->shapes = ns;
+			*cap = ncap;
+		}
+		cur[axis] = rest;
+		memcpy(t->shapes[t->nshapes++], cur, sizeof(long) * 3);
+		return 0;
+	}
+	for (long d = 1; d <= rest; d++) {
+		if (rest % d)
+			continue;
+		cur[axis] = d;
+		if (factor(t, rest / d, axis + 1, cur, cap) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int rank_table_init(struct rank_table *t, long procs, int naxes)
+{
+	memset(t, 0, sizeof(*t));
+	t->procs = procs;
+	t->naxes = naxes;
+	if (naxes < 1 || naxes > 3 || procs < 1)
+		return 0;
+	long cur[3] = {1, 1, 1};
+	int cap = 0;
+	return factor(t, procs, 0, cur, &cap);
+}
+
+struct rank_row *rank_table_add_row(struct rank_table *t, int shape, int cand)
+{
+	struct rank_row *nr = realloc(t->rows, sizeof(*nr) * (size_t)(t->nrows + 1));
+	if (!nr)
+		return NULL;
+	t->rows = nr;
+	struct rank_row *r = &t->rows[t->nrows++];
+	memset(r, 0, sizeof(*r));
+	r->shape = shape;
+	r->cand = cand;
+	r->status = RANK_LATE;
+	mpq_inits(r->w, r->h, r->h_in, r->h_out, r->ncom, r->cost, NULL);
+	return r;
+}
+
+void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc, long long g,
+		      long long l)
+{
+	free(row->reason);
+	row->reason = NULL;
+	if (cc->status != COST_OK) {
+		row->status = cc->timed_out ? RANK_LATE
+			      : cc->status == COST_REFUSED ? RANK_REFUSED : RANK_FAILED;
+		row->reason = cc->reason ? strdup(cc->reason) : NULL;
+		return;
+	}
+	const char *names[] = {"g", "l"};
+	const long long values[] = {g, l};
+	mpq_t *sum[] = {&row->w, &row->h, &row->h_in, &row->h_out, &row->ncom};
+	mpq_t v;
+	mpq_init(v);
+	int bad = 0;
+	for (int s = 0; s < cc->nsteps && !bad; s++) {
+		const struct step_cost *sc = &cc->steps[s];
+		const struct formula *f[] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
+		for (int q = 0; q < 5 && !bad; q++) {
+			if (formula_eval(f[q], names, values, 2, v) < 0)
+				bad = 1;
+			else
+				mpq_add(*sum[q], *sum[q], v);
+		}
+	}
+	if (!bad && formula_eval(cc->cost, names, values, 2, row->cost) < 0)
+		bad = 1;
+	mpq_clear(v);
+	row->status = bad ? RANK_FAILED : RANK_OK;
+	if (bad)
+		row->reason = strdup("its values could not be evaluated");
+}
+
+/* The order of the rows: ranked ones by cost, then the others, late last. */
+static int group(const struct rank_row *r)
+{
+	return r->status == RANK_OK ? 0 : r->status == RANK_LATE ? 2 : 1;
+}
+
+static int compare_rows(const void *pa, const void *pb)
+{
+	const struct rank_row *a = pa, *b = pb;
+	int ga = group(a), gb = group(b);
+	if (ga != gb)
+		return ga < gb ? -1 : 1;
+	if (ga == 0) {
+		int c = mpq_cmp(a->cost, b->cost);
+		if (c)
+			return c < 0 ? -1 : 1;
+	}
+	if (a->shape != b->shape)
+		return a->shape < b->shape ? -1 : 1;
+	return a->cand < b->cand ? -1 : a->cand > b->cand;
+}
+
+void rank_table_sort(struct rank_table *t)
+{
+	if (t->nrows > 1)
+		qsort(t->rows, (size_t)t->nrows, sizeof(*t->rows), compare_rows);
+	t->nranked = 0;
+	t->nlate = 0;
+	for (int i = 0; i < t->nrows; i++) {
+		struct rank_row *r = &t->rows[i];
+		t->nranked += r->status == RANK_OK;
+		t->nlate += r->status == RANK_LATE;
+	}
+	for (int i = 0; i < t->nranked; i++) {
+		struct rank_row *r = &t->rows[i];
+		bool same_prev = i > 0 && mpq_equal(r->cost, t->rows[i - 1].cost);
+		bool same_next = i + 1 < t->nranked && mpq_equal(r->cost, t->rows[i + 1].cost);
+		r->rank = same_prev ? t->rows[i - 1].rank : i + 1;
+		r->tie = same_prev || same_next;
+	}
+	t->sorted = true;
+}
+
+void rank_table_clear(struct rank_table *t)
+{
+	for (int i = 0; i < t->nrows; i++) {
+		struct rank_row *r = &t->rows[i];
+		mpq_clears(r->w, r->h, r->h_in, r->h_out, r->ncom, r->cost, NULL);
+		free(r->reason);
+	}
+	free(t->rows);
+	free(t->shapes);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,209 @@
+#!/usr/bin/env python3
+"""rank.py BIN: bspcost -p's rankings against bspenum.py's brute force.
+
+For a few small cases (a spec, its sizes, some process counts), runs
+`BIN -f json -p COUNTS -D ...` and checks each ranking it prints against a
+computation of its own:
+
+  - the shapes are every ordered factorization of P into the grid's axes,
+    each either ranked (every candidate) or refused as a whole;
+  - a shape is refused exactly when bspenum.py's check of the values fails
+    (the assumptions as written, every size and extent at least 1);
+  - every ranked (shape, candidate) has bspenum.py's w, h, h_in, h_out and
+    NCom summed over the supersteps and its total cost;
+  - the order is by cost, ties in the order of the shapes, then of the
+    candidates; the ranks are 1 + the number of rows of lower cost, and a row
+    is a tie when another has its cost;
+  - --top K gives the first K rows of the same ranking.
+
+One case per spec and process count; ends with `N passed, N failed`, exit
+status 1 if any failed.
+"""
+
+import itertools
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+import bspenum  # noqa: E402
+
+G, L = 3, 11
+QUANTITIES = ("w", "h", "h_in", "h_out", "ncom")
+
+# (spec, sizes, process counts): sizes that mostly do not divide, counts with
+# shapes that break the assumptions, and a square count for matmul.
+CASES = [
+    ("examples/matmul.bsp", {"m": 5, "n": 6, "o": 7}, [6]),
+    ("examples/matmul.bsp", {"m": 4, "n": 4, "o": 4}, [4]),
+    ("examples/matmul2.bsp", {"m": 5, "n": 6, "o": 7}, [4]),
+    ("examples/stencil1d.bsp", {"n": 11}, [2, 3, 4, 5, 6]),
+    ("examples/stencil2d.bsp", {"n": 7, "m": 9}, [6]),
+    ("examples/transpose.bsp", {"m": 5, "n": 6}, [4]),
+    ("examples/broadcast.bsp", {"n": 12}, [4, 5, 6]),
+    ("tests/brute/specs/features.bsp", {"n": 6, "m": 4}, [4]),
+]
+
+
+def shapes(p, naxes):
+    """Every ordered factorization of p into naxes sizes, lexicographic."""
+    out = []
+    for t in itertools.product(range(1, p + 1), repeat=naxes - 1):
+        prod = 1
+        for v in t:
+            prod *= v
+        if p % prod == 0:
+            out.append(list(t) + [p // prod])
+    return out
+
+
+def decode_stream(text):
+    """The JSON objects of TEXT, one after the other."""
+    dec = json.JSONDecoder()
+    i, out = 0, []
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i == len(text):
+            return out
+        obj, i = dec.raw_decode(text, i)
+        out.append(obj)
+
+
+def expected(spec, sizes, p):
+    """{shape tuple: None (refused) or {candidate: {quantity: value}}}, and the
+    candidates in bspenum's (= bspcost's) order."""
+    cands = [c[0] for c in bspenum.candidates(spec)]
+    want = {}
+    for shape in shapes(p, len(spec["axes"])):
+        values = dict(sizes, g=G, l=L)
+        values.update(zip(spec["axes"], shape))
+        try:
+            bspenum.check_values(spec, values)
+        except bspenum.SpecError:
+            want[tuple(shape)] = None
+            continue
+        res = bspenum.analyze(spec, values)
+        rows = {}
+        for c in res["candidates"]:
+            row = {q: sum(s[q] for s in c["supersteps"]) for q in QUANTITIES}
+            row["cost"] = c["cost"]
+            rows[c["name"]] = row
+        want[tuple(shape)] = rows
+    return want, cands
+
+
+def check_ranking(got, want, cands, p):
+    bad = []
+    shape_list = [tuple(s) for s in shapes(p, len(got["axes"]))]
+    if got["procs"] != p:
+        bad.append("procs %s, expected %d" % (got["procs"], p))
+    if not got.get("complete"):
+        bad.append("the ranking says it is incomplete")
+    # the refused shapes
+    refused = {tuple(r["shape"]) for r in got["refused"]}
+    for r in got["refused"]:
+        if r["candidate"] is not None or r["status"] != "outside" or not r["reason"]:
+            bad.append("refused row %s: expected a whole shape outside the assumptions, "
+                       "with a reason" % r)
+    for shape, rows in want.items():
+        if (rows is None) != (shape in refused):
+            bad.append("shape %s: bspcost %s it, bspenum %s it" % (
+                "x".join(map(str, shape)), "refuses" if shape in refused else "ranks",
+                "refuses" if rows is None else "counts"))
+    # the values of every ranked row
+    seen = set()
+    for r in got["ranking"]:
+        key = (tuple(r["shape"]), r["candidate"])
+        seen.add(key)
+        rows = want.get(key[0])
+        if rows is None or key[1] not in rows:
+            bad.append("ranked row %s x %s: not expected" % key)
+            continue
+        for q in QUANTITIES + ("cost",):
+            if r[q] != rows[key[1]][q]:
+                bad.append("%s on %s: %s: bspcost %s, bspenum %s" % (
+                    key[1], "x".join(map(str, key[0])), q, r[q], rows[key[1]][q]))
+    for shape, rows in want.items():
+        for c in rows or {}:
+            if (shape, c) not in seen:
+                bad.append("%s on %s: not ranked" % (c, "x".join(map(str, shape))))
+    if got["ranked"] != len(got["ranking"]):
+        bad.append("ranked %s, but %d rows" % (got["ranked"], len(got["ranking"])))
+    # the order, the ranks and the ties, recomputed
+    rows = [(rows[c]["cost"], shape_list.index(shape), cands.index(c), shape, c)
+            for shape, rows in want.items() if rows for c in rows]
+    rows.sort()
+    order = [(list(r[3]), r[4]) for r in rows]
+    got_order = [(r["shape"], r["candidate"]) for r in got["ranking"]]
+    if got_order != order:
+        bad.append("order differs: bspcost %s, expected %s" % (got_order[:6], order[:6]))
+    costs = [r[0] for r in rows]
+    for i, r in enumerate(got["ranking"][:len(rows)]):
+        rank = 1 + sum(1 for c in costs if c < costs[i])
+        tie = costs.count(costs[i]) > 1
+        if r["rank"] != rank or r["tie"] != tie:
+            bad.append("row %d: rank %s tie %s, expected rank %d tie %s" % (
+                i + 1, r["rank"], r["tie"], rank, tie))
+    return bad
+
+
+def run(binary, path, sizes, counts, extra=()):
+    cmd = [binary, "-f", "json", "-p", ",".join(map(str, counts))]
+    for k, v in list(sizes.items()) + [("g", G), ("l", L)]:
+        cmd += ["-D", "%s=%d" % (k, v)]
+    cmd += list(extra) + [path]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    return p, " ".join(cmd)
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.stderr.write("usage: rank.py BIN\n")
+        return 2
+    binary = os.path.abspath(argv[0])
+    passed = failed = 0
+    for path, sizes, counts in CASES:
+        spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
+        p, shown = run(binary, path, sizes, counts)
+        try:
+            tables = decode_stream(p.stdout)
+        except ValueError as e:
+            tables = []
+            print("FAIL %s: no JSON (%s): %s" % (shown, e, p.stderr.strip()[:300]))
+        if p.returncode != 0:
+            print("FAIL %s: exit status %d: %s" % (shown, p.returncode, p.stderr.strip()[:300]))
+        for i, count in enumerate(counts):
+            where = "%s %s P=%d" % (path, " ".join("%s=%d" % kv for kv in sizes.items()), count)
+            if i >= len(tables) or p.returncode != 0:
+                print("FAIL %s: no ranking" % where)
+                failed += 1
+                continue
+            want, cands = expected(spec, sizes, count)
+            bad = check_ranking(tables[i], want, cands, count)
+            # --top: the same ranking, cut
+            top, _ = run(binary, path, sizes, [count], ["--top", "3"])
+            try:
+                cut = decode_stream(top.stdout)[0]
+                if cut["ranking"] != tables[i]["ranking"][:3] or top.returncode != 0:
+                    bad.append("--top 3 is not the first 3 rows")
+            except (ValueError, IndexError):
+                bad.append("--top 3: no JSON")
+            for b in bad:
+                print("MISMATCH %s: %s" % (where, b))
+            if bad:
+                print("  reproduce: %s" % shown)
+                failed += 1
+            else:
+                passed += 1
+            sys.stdout.flush()
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
