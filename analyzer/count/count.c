@@ -675,8 +675,9 @@ static isl_stat read_constraint(__isl_take isl_constraint *c, void *user)
 	memset(row, 0, sizeof(row));
 	long long x = 0;
 	/* every coefficient exactly, or the constraint is refused: a constant of
-	 * 2^64 must not be read as 0 */
-	bool ok = val_to_ll(isl_constraint_get_constant_val(c), &x);
+	 * 2^64 must not be read as 0.  Nor is -2^63 taken: no row holds it (see
+	 * mul64), so that every coefficient can be negated. */
+	bool ok = val_to_ll(isl_constraint_get_constant_val(c), &x) && x != INT64_MIN;
 	row[0] = x;
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
 	isl_size nd = isl_constraint_dim(c, isl_dim_set);
@@ -684,11 +685,13 @@ static isl_stat read_constraint(__isl_take isl_constraint *c, void *user)
 	if (np < 0 || nd < 0 || ndiv != 0)
 		ok = false;
 	for (int k = 0; ok && k < np; k++) {
-		ok = val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_param, k), &x);
+		ok = val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_param, k), &x) &&
+		     x != INT64_MIN;
 		row[1 + k] = x;
 	}
 	for (int k = 0; ok && k < nd; k++) {
-		ok = val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_set, k), &x);
+		ok = val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_set, k), &x) &&
+		     x != INT64_MIN;
 		row[1 + rb->inv[k]] = x;
 	}
 	bool eq = isl_constraint_is_equality(c) == isl_bool_true;
@@ -1764,7 +1767,8 @@ static isl_stat count_basic_set(__isl_take isl_basic_set *bset, void *user)
 	isl_basic_set_free(bset);
 	if (st < 0 || rb.failed) {
 		sys_free(q, s);
-		set_reason(q, COUNT_REFUSED, "a constraint has a coefficient beyond 64 bits");
+		set_reason(q, COUNT_REFUSED, "a constraint has a constant or coefficient beyond 64 "
+			   "bits (of magnitude above 9223372036854775807)");
 		return isl_stat_error;
 	}
 	if (job->weight) {

@@ -118,6 +118,69 @@ superstep s {{
 }}
 """
 
+# Constants that fit, but whose sums, products or negations do not: each is
+# an error of the checker or a refusal of the analysis with its reason, never
+# an overflow (the sanitized pass of make check runs them).
+EDGE = {
+    # 2^63 and -2^63 - 1 by folding constants that fit (tests/diag)
+    "big_folded": """\
+# 2^63 and -2^63 - 1 reached by folding constants that fit: an error each.
+param n;
+grid P;
+assume n <= 9223372036854775807 + 1;
+array u[4611686018427387904 * 2], v[n];
+layout u : block over P;
+layout v : block over P;
+superstep s {
+    forall i < n | i >= -9223372036854775807 - 2 :
+        v[i] = u[i + 9223372036854775807 + 1];
+}
+""",
+    # a subscript offset of -2^63, in bounds since i >= 2n >= 2^63
+    "offset_min64": """\
+# -2^63 as a subscript offset: u[i - 2^63], in bounds because i >= 2n >= 2^63.
+param n;
+grid P;
+assume n >= 4611686018427387904;
+array u[3 * n], v[3 * n];
+dist d = block | cyclic over P;
+layout u : d;
+layout v : d;
+superstep shift {
+    forall 2 * n <= i < 2 * n + 1 :
+        v[i] = u[i - 9223372036854775807 - 1];
+}
+""",
+    # a condition whose constant is -2^63: i >= 2^63
+    "condition_min64": """\
+# i >= 2^63, a condition with the constant -2^63, on a distributed variable.
+param n;
+grid P;
+array u[n], v[n];
+dist d = block | cyclic | cyclic(3) over P;
+layout u : d;
+layout v : d;
+superstep copy {
+    forall i < n | i - 4611686018427387904 >= 4611686018427387904 :
+        v[i] = u[i];
+}
+""",
+    # a condition against an extent, both with constants near the limits
+    "condition_extent_max64": """\
+# i <= n - (2^63 - 1) with the extent n + 2^63 - 1: their difference passes 2^63.
+param n;
+grid P;
+array u[n + 9223372036854775807], v[n + 9223372036854775807];
+dist d = block | cyclic | cyclic(3) over P;
+layout u : d;
+layout v : d;
+superstep copy {
+    forall i < n + 9223372036854775807 | i <= n - 9223372036854775807 :
+        v[i] = u[i];
+}
+""",
+}
+
 WHAT = {"2_31": "2^31", "max64": "2^63 - 1", "2_63": "2^63", "2_64": "2^64", "10_30": "10^30"}
 
 STENCIL = "examples/stencil1d.bsp"
@@ -145,6 +208,7 @@ GOLDEN = {
     "cyclic_max64_grid4_values": f"--grid 4 -D n=100 {spec_path('cyclic', 'max64')}",
     "cyclic_lhs_2_31_values": f"--grid 3 --values -D n={B31 + 1} {spec_path('cyclic_lhs', '2_31')}",
     "cyclic_lhs_2_31_values_max64": f"--grid 3 --values -D n={MAX64} {spec_path('cyclic_lhs', '2_31')}",
+    "cyclic_lhs_max64_grid3": f"--grid 3 {spec_path('cyclic_lhs', 'max64')}",
     # work weights: above 10^9 refused with the limit; 10^9 itself exact
     "work_2_31": spec_path("work", "2_31"),
     "work_max64": spec_path("work", "max64"),
@@ -161,6 +225,14 @@ GOLDEN = {
     "count_define_2_31": f"--count {SQUARE} -D n={B31}",
     "count_define_max64": f"--count {SQUARE} -D n={MAX64}",
     "count_define_2_64": f"--count {SQUARE} -D n={2**64}",
+    # -2^63 and overflowing sums of constants that fit
+    "offset_min64": "tests/specs/bounds/offset_min64.bsp",
+    "offset_min64_grid3_values": f"--grid 3 -D n={2**62} tests/specs/bounds/offset_min64.bsp",
+    "condition_min64": "tests/specs/bounds/condition_min64.bsp",
+    "condition_min64_grid3_max64": f"--grid 3 -D n={MAX64} tests/specs/bounds/condition_min64.bsp",
+    "condition_extent_max64_values": f"-D n={MAX64} -D P=3 tests/specs/bounds/condition_extent_max64.bsp",
+    "count_min64_coefficient": "--count '[n] -> { [i, j] : 0 <= j < n and 0 <= i and "
+                               "-9223372036854775808 i + 3 j >= 0 }'",
 }
 
 
@@ -177,12 +249,15 @@ def inputs():
     write(spec_path("work", "1e9"), SPECS["work"].format(c=10**9, what="10^9, the largest weight analyzed,"))
     for tag, c in BIG.items():
         write(f"tests/diag/big_{tag}.bsp", BIG_SPEC.format(c=c, what=WHAT[tag]))
+    for name, text in EDGE.items():
+        write(f"tests/diag/{name}.bsp" if name.startswith("big_")
+              else f"tests/specs/bounds/{name}.bsp", text)
     for name, args in GOLDEN.items():
         write(f"tests/golden/{name}.args", args + "\n")
 
 
 def bless(binary):
-    for tag in BIG:
+    for tag in list(BIG) + ["folded"]:
         base = f"tests/diag/big_{tag}"
         r = subprocess.run([binary, "--check", base + ".bsp"], capture_output=True, text=True)
         write(base + ".err", r.stderr)
