@@ -62,30 +62,40 @@ static int usage_error(const char *fmt, const char *arg)
 	return EXIT_USAGE;
 }
 
-/* NAME=VALUE with NAME an identifier and VALUE a decimal integer that fits. */
-static int parse_define(char *arg, struct param_value *pv)
+/* How a -D argument was read. */
+enum define_error {
+	DEFINE_OK = 0,
+	DEFINE_MALFORMED = -1, /* not NAME=INTEGER */
+	DEFINE_TOO_LARGE = -2, /* an integer above LLONG_MAX */
+	DEFINE_TOO_SMALL = -3, /* an integer below LLONG_MIN */
+};
+
+/* NAME=VALUE with NAME an identifier and VALUE a decimal integer (an optional
+ * sign, then digits) that fits in 64 bits: an integer that does not is told
+ * apart from text that is no integer. */
+static enum define_error parse_define(char *arg, struct param_value *pv)
 {
 	char *eq = strchr(arg, '=');
 	if (!eq || eq == arg)
-		return -1;
+		return DEFINE_MALFORMED;
 	for (char *p = arg; p < eq; p++) {
 		int c = (unsigned char)*p;
 		int ident = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 			    (p > arg && c >= '0' && c <= '9');
 		if (!ident)
-			return -1;
+			return DEFINE_MALFORMED;
 	}
-	*eq = '\0';
-	char *end;
+	const char *digits = eq + 1 + (eq[1] == '-' || eq[1] == '+');
+	if (*digits == '\0' || strspn(digits, "0123456789") != strlen(digits))
+		return DEFINE_MALFORMED;
 	errno = 0;
-	long long v = strtoll(eq + 1, &end, 10);
-	if (errno == ERANGE || end == eq + 1 || *end != '\0') {
-		*eq = '=';
-		return -1;
-	}
+	long long v = strtoll(eq + 1, NULL, 10);
+	if (errno == ERANGE)
+		return v < 0 ? DEFINE_TOO_SMALL : DEFINE_TOO_LARGE;
+	*eq = '\0';
 	pv->name = arg;
 	pv->value = v;
-	return 0;
+	return DEFINE_OK;
 }
 
 /* Seconds for --timeout and BSPCOST_TIMEOUT: a decimal number, 0 (no limit) to
@@ -342,8 +352,19 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'D':
-			if (parse_define(optarg, &opt.defs[opt.ndefs]) < 0) {
+			switch (parse_define(optarg, &opt.defs[opt.ndefs])) {
+			case DEFINE_OK:
+				break;
+			case DEFINE_MALFORMED:
 				status = usage_error("bad -D '%s': expected NAME=INTEGER", optarg);
+				goto out;
+			case DEFINE_TOO_LARGE:
+				status = usage_error("bad -D '%s': values are limited to 64-bit integers "
+						     "(at most 9223372036854775807)", optarg);
+				goto out;
+			case DEFINE_TOO_SMALL:
+				status = usage_error("bad -D '%s': values are limited to 64-bit integers "
+						     "(at least -9223372036854775808)", optarg);
 				goto out;
 			}
 			opt.ndefs++;

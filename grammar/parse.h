@@ -14,6 +14,10 @@
 /* Deepest nesting of ( [ { the scanner accepts. */
 #define PARSE_MAX_NEST 200
 
+/* The value of an integer token too large for 64 bits (the scanner has
+ * reported it; every other integer token is >= 0). */
+#define LEX_INT_TOO_LARGE (-1LL)
+
 struct parser {
 	const struct source *src;
 	struct diag *dg;

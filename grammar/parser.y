@@ -222,7 +222,9 @@ array_decl
 
 size_opt
 	: %empty       { $$ = 0; }
-	| SIZE INT     { $$ = $2; if ($2 <= 0) diag_error(ps->dg, @2, "element size must be positive"); }
+	| SIZE INT
+		{ $$ = $2;   /* LEX_INT_TOO_LARGE: the scanner has said why */
+		  if ($2 <= 0 && $2 != LEX_INT_TOO_LARGE) diag_error(ps->dg, @2, "element size must be positive"); }
 	;
 
 /* dkinds -> dkind ('|' dkind)* */
@@ -239,7 +241,8 @@ dkind
 	| CYCLIC                { $$ = (struct ast_dkind){DIST_CYCLIC, 0, @$}; }
 	| CYCLIC '(' INT ')'
 		{ $$ = (struct ast_dkind){DIST_BLOCK_CYCLIC, $3, @$};
-		  if ($3 <= 0) diag_error(ps->dg, @3, "block size must be positive"); }
+		  if ($3 <= 0 && $3 != LEX_INT_TOO_LARGE)   /* too large: said by the scanner */
+			  diag_error(ps->dg, @3, "block size must be positive"); }
 	| IDENTITY              { $$ = (struct ast_dkind){DIST_IDENTITY, 0, @$}; }
 	;
 

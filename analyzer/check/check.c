@@ -261,8 +261,9 @@ static const struct affine *need_affine(struct checker *ck, struct ast_expr *e, 
 	}
 	char *text = expr_to_string(e);
 	if (s == AFF_OVERFLOW)
-		diag_error(ck->dg, e->span, "%s '%s'%s%s%s: a coefficient does not fit in 64 bits", what, text,
-			   owner ? " of '" : "", owner ? owner : "", owner ? "'" : "");
+		diag_error(ck->dg, e->span,
+			   "%s '%s'%s%s%s: a constant or coefficient does not fit in 64 bits", what,
+			   text, owner ? " of '" : "", owner ? owner : "", owner ? "'" : "");
 	else
 		diag_error(ck->dg, e->span, "%s '%s'%s%s%s is not affine", what, text, owner ? " of '" : "",
 			   owner ? owner : "", owner ? "'" : "");
@@ -570,7 +571,8 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, st
 					break;
 				}
 				if (!fine) {
-					diag_error(ck->dg, sp, "a coefficient of this comparison does not fit in 64 bits");
+					diag_error(ck->dg, sp, "a constant or coefficient of this "
+							       "comparison does not fit in 64 bits");
 					continue;
 				}
 				atom.f = f;

@@ -415,11 +415,9 @@ static void count_occurrences(struct job *j, const struct step_relations *r, str
 		ao->name = j->m->arrays[a].name;
 		isl_map *use = isl_map_copy(r->use[a]);
 		isl_size ne = isl_map_dim(use, isl_dim_out);
-		for (int d = 0; d < ne; d++) {
-			char name[32];
-			snprintf(name, sizeof(name), "e__%d", d);
-			use = isl_map_set_dim_name(use, isl_dim_out, (unsigned)d, name);
-		}
+		for (int d = 0; d < ne; d++)
+			use = isl_map_set_dim_id(use, isl_dim_out, (unsigned)d,
+						 relations_element_id(j->engine->ctx, d));
 		/* NOcc.e: the processes whose local postcondition reads e */
 		struct job sub = explain_job(j);
 		isl_map *users = isl_map_reverse(isl_map_copy(use));

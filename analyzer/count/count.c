@@ -32,6 +32,7 @@
 #include "analyzer/count/count.h"
 #include "analyzer/count/count_internal.h"
 #include "analyzer/util/session.h"
+#include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
 
 #include <stdarg.h>
@@ -47,6 +48,7 @@
 #include <flint/fmpq_poly.h>
 #include <isl/aff.h>
 #include <isl/constraint.h>
+#include <isl/id.h>
 #include <isl/ilp.h>
 #include <isl/local_space.h>
 #include <isl/map.h>
@@ -89,7 +91,12 @@ struct query {
 	isl_space *pspace;       /* parameter space of the result */
 	int np;                  /* parameters: slots 0 .. np-1 */
 	int nslot;               /* slots handed out so far */
-	char name[NSLOT][32];    /* for reasons */
+	char name[NSLOT][32];    /* short tags, for COUNT_TRACE only */
+	/* How reasons name each slot: the user's name of a parameter or a set
+	 * dimension (user[] true), else a description of its role ("an
+	 * existentially quantified variable"), never a made-up name. */
+	char *what[NSLOT];
+	bool user[NSLOT];
 	fmpq_mpoly_ctx_t mctx;
 	fmpq_poly_struct faul[MAX_FAULHABER + 1]; /* F_k(n) = sum_{x=1}^{n} x^k */
 	int nfaul;
@@ -127,7 +134,7 @@ char *count_dup_msg(const char *s)
 	return r;
 }
 
-/* A constraint as text, for reasons: "2*i - j + 3 >= 0". */
+/* A constraint as text in the trace's tags: "2*i - j + 3 >= 0". */
 static void row_text(const struct query *q, const int64_t *row, bool eq, char *buf, size_t n)
 {
 	size_t len = 0;
@@ -156,6 +163,82 @@ static void row_text(const struct query *q, const int64_t *row, bool eq, char *b
 	}
 	if (len < n)
 		snprintf(buf + len, n - len, eq ? " = 0" : " >= 0");
+}
+
+/* The same constraint for a reason, in the user's names, whole: NULL when a
+ * slot of it has no name of the user's (a reason never quotes a made-up
+ * name), or when out of memory. */
+static char *row_reason_text(const struct query *q, const int64_t *row, bool eq)
+{
+	for (int s = 0; s < q->nslot; s++)
+		if (row[1 + s] && !q->user[s])
+			return NULL;
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	bool first = true;
+	for (int s = 0; s < q->nslot; s++) {
+		int64_t c = row[1 + s];
+		if (!c)
+			continue;
+		fputs(c < 0 ? (first ? "-" : " - ") : (first ? "" : " + "), t.f);
+		if (c != 1 && c != -1)
+			fprintf(t.f, "%llu*", c < 0 ? 0ull - (unsigned long long)c : (unsigned long long)c);
+		fputs(q->what[s], t.f);
+		first = false;
+	}
+	int64_t c = row[0];
+	if (first)
+		fprintf(t.f, "%lld", (long long)c);
+	else if (c)
+		fprintf(t.f, " %s %llu", c < 0 ? "-" : "+",
+			c < 0 ? 0ull - (unsigned long long)c : (unsigned long long)c);
+	fputs(eq ? " = 0" : " >= 0", t.f);
+	return text_close(&t);
+}
+
+/* How a reason names slot S (malloc'd, or NULL when out of memory): "variable
+ * i" for a name of the user's, else the description of its role. */
+static char *slot_text(const struct query *q, int s)
+{
+	const char *what = q->what[s] ? q->what[s] : "an auxiliary variable";
+	if (!q->user[s])
+		return strdup(what);
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	fprintf(t.f, "variable %s", what);
+	return text_close(&t);
+}
+
+/* Slot S is named WHAT in reasons: a name of the user's (USER) or a
+ * description of its role. */
+static void slot_set_what(struct query *q, int s, const char *what, bool user)
+{
+	free(q->what[s]);
+	q->what[s] = what ? strdup(what) : NULL;
+	q->user[s] = user && q->what[s];
+}
+
+/* Slot S stands for dimension POS of type TYPE of SPACE: named in reasons as
+ * the caller wants (see count.h), else by ROLE. */
+static void slot_from_dim(struct query *q, int s, __isl_keep isl_space *space,
+			  enum isl_dim_type type, unsigned pos, const char *role)
+{
+	if (isl_space_has_dim_id(space, type, pos) == isl_bool_true) {
+		isl_id *id = isl_space_get_dim_id(space, type, pos);
+		const char *desc = isl_id_get_user(id);
+		const char *name = isl_id_get_name(id);
+		if (desc)
+			slot_set_what(q, s, desc, false);
+		else if (name)
+			slot_set_what(q, s, name, true);
+		else
+			slot_set_what(q, s, role, false);
+		isl_id_free(id);
+		return;
+	}
+	slot_set_what(q, s, role, false);
 }
 
 /* ---------------------------------------------------------------- checked arithmetic */
@@ -328,7 +411,8 @@ static void sys_del_row(struct sys *s, int k)
 	}
 }
 
-static int new_slot(struct query *q, const char *prefix)
+/* A new slot, tagged PREFIX in traces and described as ROLE in reasons. */
+static int new_slot(struct query *q, const char *prefix, const char *role)
 {
 	if (q->nslot >= NSLOT) {
 		fail_set(&q->fail, FAIL_REFUSED,
@@ -338,6 +422,7 @@ static int new_slot(struct query *q, const char *prefix)
 	}
 	int s = q->nslot++;
 	snprintf(q->name[s], sizeof(q->name[s]), "%s%d", prefix, s);
+	slot_set_what(q, s, role, false);
 	return s;
 }
 
@@ -474,8 +559,10 @@ static int poly_sum(struct query *q, fmpq_mpoly_t f, int x, const fmpq_mpoly_t L
 		return -1;
 	if (faulhaber_upto(q, (int)deg) < 0) {
 		poly_split_free(q, coef, deg);
+		char *xs = slot_text(q, x);
 		fail_set(&q->fail, FAIL_REFUSED, "degree %ld in %s is too high to sum", (long)deg,
-			   q->name[x]);
+			   xs ? xs : "a variable");
+		free(xs);
 		return -1;
 	}
 	fmpq_mpoly_t acc, Lm1, a, b;
@@ -555,8 +642,9 @@ static isl_stat read_constraint(__isl_take isl_constraint *c, void *user)
 	memset(row, 0, sizeof(row));
 	long long x = 0;
 	/* every coefficient exactly, or the constraint is refused: a constant of
-	 * 2^64 must not be read as 0 */
-	bool ok = val_to_ll(isl_constraint_get_constant_val(c), &x);
+	 * 2^64 must not be read as 0.  Nor is -2^63 taken: no row holds it (see
+	 * mul64), so that every coefficient can be negated. */
+	bool ok = val_to_ll(isl_constraint_get_constant_val(c), &x) && x != INT64_MIN;
 	row[0] = x;
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
 	isl_size nd = isl_constraint_dim(c, isl_dim_set);
@@ -564,11 +652,13 @@ static isl_stat read_constraint(__isl_take isl_constraint *c, void *user)
 	if (np < 0 || nd < 0 || ndiv != 0)
 		ok = false;
 	for (int k = 0; ok && k < np; k++) {
-		ok = val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_param, k), &x);
+		ok = val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_param, k), &x) &&
+		     x != INT64_MIN;
 		row[1 + k] = x;
 	}
 	for (int k = 0; ok && k < nd; k++) {
-		ok = val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_set, k), &x);
+		ok = val_to_ll(isl_constraint_get_coefficient_val(c, isl_dim_set, k), &x) &&
+		     x != INT64_MIN;
 		row[1 + rb->inv[k]] = x;
 	}
 	bool eq = isl_constraint_is_equality(c) == isl_bool_true;
@@ -889,7 +979,7 @@ static int handle_equalities(struct query *q, struct sys *s)
 		/* Pugh's reduction: m = |a_k| + 1, m*sigma = sum (a_i mod^ m) v_i gives
 		 * sigma an integer value determined by the others and a unit coefficient
 		 * on v_k; the coefficients shrink until one is a unit. */
-		int sg = new_slot(q, "t");
+		int sg = new_slot(q, "t", "an auxiliary variable of an equality");
 		if (sg < 0)
 			return -1;
 		s->kind[sg] = SLOT_SUM;
@@ -974,8 +1064,10 @@ static int make_bound(struct query *q, struct sys *c, const struct bound *b, boo
 			continue;
 		if (c->kind[k] == SLOT_SUM) {
 			if (v % a != 0) {
-				fail_set(&q->fail, FAIL_ERROR, "internal: bound of %s not divisible",
-					   q->name[k]);
+				char *ks = slot_text(q, k);
+				fail_set(&q->fail, FAIL_ERROR, "internal: a bound of %s is not divisible",
+					   ks ? ks : "a variable");
+				free(ks);
 				return -1;
 			}
 			out[1 + k] = v / a;
@@ -988,7 +1080,8 @@ static int make_bound(struct query *q, struct sys *c, const struct bound *b, boo
 		out[0] = lower ? -floor_div(-rest[0], a) : floor_div(rest[0], a);
 		return 0;
 	}
-	int slot = new_slot(q, lower ? "c" : "f");
+	int slot = new_slot(q, lower ? "c" : "f",
+			    lower ? "the ceiling of a lower bound" : "the floor of an upper bound");
 	if (slot < 0)
 		return -1;
 	struct atom_def *d = calloc(1, sizeof(*d));
@@ -1187,7 +1280,7 @@ static void split_residues(struct query *q, struct sys *s, int y, int64_t m)
 	for (int64_t rho = 0; rho < m && !failed(&q->fail); rho++) {
 		int saved_nslot = q->nslot;
 		struct sys *c = sys_copy(q, s, false);
-		int t = c ? new_slot(q, "t") : -1;
+		int t = c ? new_slot(q, "t", "the quotient of a variable split by its residues") : -1;
 		if (!c || t < 0) {
 			if (!c)
 				fail_nomem(&q->fail);
@@ -1388,10 +1481,12 @@ static void solve(struct query *q, struct sys *s)
 		int unb, culprit = -1, culprit_row = -1;
 		int x = choose_variable(q, s, &culprit, &culprit_row, &unb);
 		if (unb >= 0) {
+			char *us = slot_text(q, unb);
 			fail_set(&q->fail, FAIL_REFUSED,
-				   "variable %s has no %s bound: the set is infinite for some "
+				   "%s has no lower or upper bound: the set is infinite for some "
 				   "parameter values",
-				   q->name[unb], "lower or upper");
+				   us ? us : "a variable");
+			free(us);
 			return;
 		}
 		if (x < 0) {
@@ -1408,14 +1503,24 @@ static void solve(struct query *q, struct sys *s)
 			int64_t a = row[1 + x] < 0 ? -row[1 + x] : row[1 + x];
 			int64_t m = a / gcd64(a, row[1 + culprit]);
 			if (++q->splits > q->eng->max_steps / 10 || m > 64) {
-				char buf[256];
-				row_text(q, row, s->eq[culprit_row], buf, sizeof(buf));
+				char *con = row_reason_text(q, row, s->eq[culprit_row]);
+				char *xs = slot_text(q, x), *ys = slot_text(q, culprit);
+				char how[128];
+				if (m > 64)
+					snprintf(how, sizeof(how), "would take %lld cases (at most 64)",
+						 (long long)m);
+				else
+					snprintf(how, sizeof(how), "modulo %lld did not remove it",
+						 (long long)m);
 				fail_set(&q->fail, FAIL_REFUSED,
-					   "cannot sum over %s: its bound in constraint '%s' is a "
-					   "floor of the summation variable %s, and splitting %s by "
-					   "residues modulo %lld did not remove it",
-					   q->name[x], buf, q->name[culprit], q->name[culprit],
-					   (long long)m);
+					   "cannot sum over %s: its bound%s%s%s is a floor of %s, and "
+					   "splitting %s by its residues %s",
+					   xs ? xs : "a variable", con ? " in constraint '" : "",
+					   con ? con : "", con ? "'" : "", ys ? ys : "a variable",
+					   ys ? ys : "it", how);
+				free(con);
+				free(xs);
+				free(ys);
 				return;
 			}
 			split_residues(q, s, culprit, m);
@@ -1489,6 +1594,7 @@ static void query_init(struct query *q, struct count_engine *eng, __isl_keep isl
 	for (int k = 0; k < q->np && k < NSLOT; k++) {
 		const char *n = isl_space_get_dim_name(q->pspace, isl_dim_param, (unsigned)k);
 		snprintf(q->name[k], sizeof(q->name[k]), "%s", n ? n : "p");
+		slot_from_dim(q, k, q->pspace, isl_dim_param, (unsigned)k, "an unnamed parameter");
 	}
 	fmpq_mpoly_ctx_init(q->mctx, NSLOT, ORD_LEX);
 	q->acc = isl_pw_qpolynomial_zero(isl_space_add_dims(isl_space_copy(q->pspace), isl_dim_out, 1));
@@ -1504,6 +1610,8 @@ static void query_clear(struct query *q)
 	for (int k = 0; k < 32; k++)
 		isl_pw_qpolynomial_free(q->level[k]);
 	fail_clear(&q->fail);
+	for (int k = 0; k < NSLOT; k++)
+		free(q->what[k]);
 }
 
 /* Weight of one piece: the qpolynomial's terms as a polynomial over the set
@@ -1595,6 +1703,7 @@ static isl_stat count_basic_set(__isl_take isl_basic_set *bset, void *user)
 	}
 	for (int k = 0; k < q->np; k++)
 		s->kind[k] = SLOT_PARAM;
+	isl_space *bspace = isl_basic_set_get_space(bset);
 	for (int k = 0; k < nd; k++) {
 		int slot = q->np + k;
 		s->kind[slot] = SLOT_SUM;
@@ -1606,7 +1715,16 @@ static isl_stat count_basic_set(__isl_take isl_basic_set *bset, void *user)
 			snprintf(q->name[slot], sizeof(q->name[slot]), "i%d", k);
 		else
 			snprintf(q->name[slot], sizeof(q->name[slot]), "e%d", k - job->ndim);
+		if (k < job->ndim) {
+			char role[64];
+			snprintf(role, sizeof(role), "dimension %d of the set", k + 1);
+			slot_from_dim(q, slot, bspace, isl_dim_set, (unsigned)k, role);
+		} else {
+			/* a lifted integer division: ISL keeps no name for it */
+			slot_set_what(q, slot, "an existentially quantified variable", false);
+		}
 	}
+	isl_space_free(bspace);
 	int inv[NSLOT];
 	for (int k = 0; k < nd; k++)
 		inv[k] = q->np + k;
@@ -1615,7 +1733,8 @@ static isl_stat count_basic_set(__isl_take isl_basic_set *bset, void *user)
 	isl_basic_set_free(bset);
 	if (st < 0 || rb.failed) {
 		sys_free(q, s);
-		fail_set(&q->fail, FAIL_REFUSED, "a constraint has a coefficient beyond 64 bits");
+		fail_set(&q->fail, FAIL_REFUSED, "a constraint has a constant or coefficient beyond 64 "
+			   "bits (of magnitude above 9223372036854775807)");
 		return isl_stat_error;
 	}
 	if (job->weight) {

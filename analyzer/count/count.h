@@ -15,6 +15,15 @@
  * which constraint); COUNT_ERROR means ISL or the engine failed (reason says how).
  * The engine never returns a bound or an approximation as exact.
  *
+ * A reason names a variable or a parameter as ISL names it: in a set the user
+ * wrote (--count), the user's name.  A caller that names a dimension for its
+ * own use gives the dimension's isl_id a user pointer to a description for
+ * people (a NUL-terminated string that outlives the count, such as "the
+ * process coordinate on axis P"), and reasons say that instead.  Unnamed
+ * dimensions, existentially quantified variables and the engine's own
+ * auxiliary variables are described by their role; a reason never makes up a
+ * name, and quotes a constraint only when it has the user's names alone.
+ *
  * Nothing is global: a struct count_engine holds the isl_ctx it was given (not
  * owned) and the limits of one query. */
 #ifndef BSPCOST_COUNT_H

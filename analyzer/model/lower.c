@@ -40,6 +40,12 @@ static const char *term_name(const struct checked_spec *cs, struct ast_var *cons
 	}
 }
 
+/* |C|, for -2^63 too. */
+static unsigned long long magnitude(long long c)
+{
+	return c < 0 ? 0ull - (unsigned long long)c : (unsigned long long)c;
+}
+
 /* F as ISL text that reads well too: "n - 1", "2*i + k", "0". */
 static void print_affine(FILE *out, const struct checked_spec *cs, struct ast_var *const *vars,
 			 const struct affine *f)
@@ -53,15 +59,14 @@ static void print_affine(FILE *out, const struct checked_spec *cs, struct ast_va
 		else
 			fputs(c < 0 ? " - " : " + ", out);
 		if (c != 1 && c != -1)
-			fprintf(out, "%lld*", c < 0 ? -c : c);
+			fprintf(out, "%llu*", magnitude(c));
 		fputs(term_name(cs, vars, t), out);
 		first = false;
 	}
 	if (first)
 		fprintf(out, "%lld", f->constant);
 	else if (f->constant)
-		fprintf(out, " %c %lld", f->constant < 0 ? '-' : '+',
-			f->constant < 0 ? -f->constant : f->constant);
+		fprintf(out, " %c %llu", f->constant < 0 ? '-' : '+', magnitude(f->constant));
 }
 
 static char *affine_text(struct lowering *lw, struct ast_var *const *vars, const struct affine *f)

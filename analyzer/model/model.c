@@ -160,6 +160,7 @@ void model_free(struct model *m)
 	free_array(m->ndists, m->dists);
 	free_array(m->ndists, m->dist_extents);
 	affs_free(m->dist_extent_affs, m->ndists);
+	free_array(m->naxes, m->coords);
 	free_array(m->naxes, m->axes);
 	free_array(m->nparams, m->params);
 	free(m->assumptions);
@@ -192,7 +193,23 @@ int model_add_param(struct model *m, const char *name)
 
 int model_add_axis(struct model *m, const char *name)
 {
-	return add_name(&m->axes, &m->naxes, name);
+	static const char what[] = "the process coordinate on axis ";
+	char *coord = malloc(sizeof(what) + strlen(name));
+	if (!coord)
+		return -1;
+	strcpy(coord, what);
+	strcat(coord, name);
+	int n = m->naxes;
+	int r = add_name(&m->coords, &n, coord);
+	free(coord);
+	if (r < 0)
+		return -1;
+	r = add_name(&m->axes, &m->naxes, name);
+	if (r < 0) {
+		free(m->coords[m->naxes]);
+		m->coords[m->naxes] = NULL;
+	}
+	return r;
 }
 
 int model_add_dist(struct model *m, const char *name, const char *extent)

@@ -123,6 +123,7 @@ struct model {
 	char **params;          /* size parameters */
 	int naxes;
 	char **axes;            /* grid axis names, also symbolic axis sizes */
+	char **coords;          /* for reasons: "the process coordinate on axis P", per axis */
 	char *assumptions;      /* as text, for people ("true" if none) */
 	int nassume;
 	struct model_cons *assume;  /* the same by position (symbolic divisors left out) */

@@ -310,20 +310,46 @@ static __isl_give isl_set *computed(const struct frame *f, const struct model_st
 	return space_set(f, &st->lhs.space, set);
 }
 
+/* The id of coordinate A: named q0, q1, ..., and described for the counting
+ * engine's reasons (see count.h) as the coordinate on its axis, so that no
+ * reason names q0. */
+static __isl_give isl_id *coord_id(isl_ctx *ctx, const struct model *m, int a)
+{
+	char name[16];
+	snprintf(name, sizeof(name), "q%d", a);
+	return isl_id_alloc(ctx, name, m->coords[a]);
+}
+
+__isl_give isl_id *relations_element_id(isl_ctx *ctx, int d)
+{
+	static const char *const what[MODEL_MAX_DIMS] = {
+		"index 1 of an element", "index 2 of an element", "index 3 of an element",
+		"index 4 of an element", "index 5 of an element", "index 6 of an element",
+		"index 7 of an element", "index 8 of an element",
+	};
+	char name[16];
+	snprintf(name, sizeof(name), "e__%d", d);
+	return isl_id_alloc(ctx, name, (void *)what[d]);
+}
+
 /* The set on [q, e, x] as a map { [q] -> [e, x] }, with the variables X
- * projected out when KEEP_X is false. */
-static __isl_give isl_map *to_map(const struct frame *f, __isl_take isl_set *set, bool keep_x)
+ * projected out when KEEP_X is false.  The variables X keep the user's names
+ * (VARS, for the reasons of the counting engine). */
+static __isl_give isl_map *to_map(const struct frame *f, __isl_take isl_set *set, bool keep_x,
+				  char *const *vars)
 {
 	if (!keep_x)
 		set = isl_set_project_out(set, isl_dim_set, (unsigned)(f->nq + f->ne), (unsigned)f->nx);
 	int nout = f->ne + (keep_x ? f->nx : 0);
 	isl_map *map = isl_map_from_domain(set);
 	map = isl_map_move_dims(map, isl_dim_out, 0, isl_dim_in, (unsigned)f->nq, (unsigned)nout);
-	for (int a = 0; a < f->nq && map; a++) {
-		char name[16];
-		snprintf(name, sizeof(name), "q%d", a);
-		map = isl_map_set_dim_name(map, isl_dim_in, (unsigned)a, name);
-	}
+	for (int a = 0; a < f->nq && map; a++)
+		map = isl_map_set_dim_id(map, isl_dim_in, (unsigned)a, coord_id(f->ctx, f->m, a));
+	for (int d = 0; d < f->ne && map; d++)
+		map = isl_map_set_dim_id(map, isl_dim_out, (unsigned)d, relations_element_id(f->ctx, d));
+	for (int k = 0; keep_x && vars && k < f->nx && map; k++)
+		map = isl_map_set_dim_id(map, isl_dim_out, (unsigned)(f->ne + k),
+					 isl_id_alloc(f->ctx, vars[k], NULL));
 	return map;
 }
 
@@ -340,7 +366,7 @@ static __isl_give isl_map *use_map(const struct frame *base, int cand,
 		isl_aff *sub = frame_aff(&f, &rd->sub_affs[d]);
 		set = isl_set_intersect(set, isl_aff_eq_set(dim_aff(&f, f.nq + d), sub));
 	}
-	isl_map *map = to_map(&f, set, false);
+	isl_map *map = to_map(&f, set, false, NULL);
 	isl_space_free(f.space);
 	return map;
 }
@@ -363,7 +389,7 @@ static __isl_give isl_map *own_map(const struct frame *base, int cand, int a)
 	}
 	set = isl_set_intersect(set, owner_set(&f, a, e));
 	free_affs(e, arr->ndims);
-	isl_map *map = to_map(&f, set, false);
+	isl_map *map = to_map(&f, set, false, NULL);
 	isl_space_free(f.space);
 	return isl_map_reverse(map);
 }
@@ -375,7 +401,7 @@ static __isl_give isl_map *work_map(const struct frame *base, int cand,
 	struct frame f;
 	frame_init(&f, base->ctx, base->m, cand, base->params, base->sizes, 0, t);
 	isl_set *set = space_set(&f, t, computed(&f, st));
-	isl_map *map = to_map(&f, set, true);
+	isl_map *map = to_map(&f, set, true, t->vars);
 	isl_space_free(f.space);
 	return map;
 }
@@ -402,12 +428,11 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 
 	isl_set *procs = isl_set_universe(isl_space_set_alloc(base->ctx, 0, (unsigned)m->naxes));
 	for (int a = 0; a < m->naxes && procs; a++) {
-		char name[16];
-		snprintf(name, sizeof(name), "q%d", a);
 		procs = isl_set_lower_bound_si(procs, isl_dim_set, (unsigned)a, 0);
 		procs = isl_set_upper_bound_si(procs, isl_dim_set, (unsigned)a,
 					       (int)(base->sizes[a] - 1));
-		procs = isl_set_set_dim_name(procs, isl_dim_set, (unsigned)a, name);
+		procs = isl_set_set_dim_id(procs, isl_dim_set, (unsigned)a,
+					   coord_id(base->ctx, m, a));
 	}
 	out->processes = procs;
 	if (!procs)

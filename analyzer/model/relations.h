@@ -18,6 +18,7 @@
 #define BSPCOST_RELATIONS_H
 
 #include <isl/ctx.h>
+#include <isl/id.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/space.h>
@@ -64,6 +65,11 @@ int step_relations_alloc(struct step_relations *out, const struct model *m, int 
 int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params);
 
 void step_relations_clear(struct step_relations *r);
+
+/* The id of dimension D (< MODEL_MAX_DIMS) of the elements of the relations:
+ * named e__D, and described for the reasons of the counting engine (see
+ * count.h) as "index D+1 of an element". */
+__isl_give isl_id *relations_element_id(isl_ctx *ctx, int d);
 
 /* The parameter space [p1, ..., axis1, ...] of the model (the axes only when
  * AXES), each parameter an isl_id with the user's name. */

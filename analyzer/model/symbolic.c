@@ -23,6 +23,7 @@
 #define _GNU_SOURCE /* asprintf, vasprintf */
 #include "analyzer/model/symbolic.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -751,6 +752,10 @@ static void digits_of(struct sym *s, int v, long long c, const struct decomp *d,
 		rel_and(s, &cj);
 		return;
 	}
+	if (c == LLONG_MIN) {   /* -c would not fit */
+		fail_set(&s->fail, FAIL_REFUSED, "the offset %lld does not fit in 64 bits once negated", c);
+		return;
+	}
 	long long a = c > 0 ? c : -c;
 	assume_at_most(s, a, f.text[last]);
 	struct lin zero = lin_const(0), one = lin_const(1);
@@ -841,6 +846,11 @@ static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
 	struct conj cj;
 	if (f->par.n == 0) {
 		long long r = f->constant;
+		if (r == LLONG_MIN) {   /* -r would not fit */
+			fail_set(&s->fail, FAIL_REFUSED, "a constant of the condition '%s' does not fit in 64 bits "
+				 "once negated", cond_text);
+			return;
+		}
 		if (sign > 0 && -r <= 0)
 			return; /* v >= -r <= 0: the digits already say so */
 		if (sign > 0) {
@@ -885,7 +895,13 @@ static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
 	struct lin x = ext;
 	x.constant = 0;
 	struct lin diff = lin_comb(s, &rest, sign > 0 ? 1 : -1, &x);
-	long long k = f->constant - (sign > 0 ? -ext.constant : ext.constant);
+	long long k;
+	if (sign > 0 ? __builtin_add_overflow(f->constant, ext.constant, &k)
+		     : __builtin_sub_overflow(f->constant, ext.constant, &k)) {
+		fail_set(&s->fail, FAIL_REFUSED, "a constant of the condition '%s' does not fit in 64 bits once "
+			 "compared with the extent %s", cond_text, d->extent_text);
+		return;
+	}
 	if (diff.n != 0 || failed(&s->fail)) {
 		for (int i = 0; i < diff.n; i++)
 			if (diff.t[i].coef != 0)
@@ -898,7 +914,7 @@ static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
 	}
 	if (sign < 0) {
 		/* v <= X + k; the digits give v <= X - 1. */
-		long long c = -k - 1; /* v <= X - 1 - c */
+		long long c = -1 - k; /* v <= X - 1 - c (cannot overflow) */
 		if (c <= 0)
 			return;
 		assume_at_most(s, c, df.text[last]);

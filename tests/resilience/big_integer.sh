@@ -6,8 +6,8 @@ expect_status 0
 printf 'param n;\ngrid P;\nassume n <= 12345678901234567890;\n' > "$dir/big.bsp"
 run --check "$dir/big.bsp"
 expect_status 1
-expect_err "big.bsp:3:13: error: integer constant 12345678901234567890 does not fit in 64 bits"
+expect_err "big.bsp:3:13: error: integer constant 12345678901234567890 is too large: integers are limited to 64 bits (at most 9223372036854775807)"
 printf 'param n;\ngrid P;\nassume n <= 9223372036854775808;\n' > "$dir/over.bsp"
 run --check "$dir/over.bsp"
 expect_status 1
-expect_err "error: integer constant 9223372036854775808 does not fit in 64 bits"
+expect_err "error: integer constant 9223372036854775808 is too large: integers are limited to 64 bits (at most 9223372036854775807)"

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 #include <flint/flint.h>
 #include <isl/ctx.h>
+#include <isl/id.h>
 #include <isl/polynomial.h>
 #include <isl/set.h>
 #include <isl/space.h>
@@ -445,6 +446,54 @@ static void test_refusal_names_variable(void **state)
 	isl_set_free(set);
 }
 
+/* Nor does it make up a name: an existentially quantified variable (which
+ * ISL keeps unnamed, whatever the set called it) is said to be one. */
+static void test_refusal_names_no_made_up_variable(void **state)
+{
+	(void)state;
+	isl_set *set = isl_set_read_from_str(ctx, "[n] -> { [i] : exists k : i = 2k and i >= n }");
+	isl_pw_qpolynomial *pw;
+	char *why;
+	enum count_status st = count_points(&eng, set, &pw, &why);
+	assert_int_equal(st, COUNT_REFUSED);
+	assert_string_equal(why, "an existentially quantified variable has no lower or upper "
+				 "bound: the set is infinite for some parameter values");
+	free(why);
+	isl_set_free(set);
+}
+
+/* A caller's description (the user pointer of a dimension's id) replaces the
+ * dimension's name in a reason, and a constraint that has such a dimension
+ * is not quoted; the user's names are, in full however long. */
+static void test_refusal_uses_descriptions(void **state)
+{
+	(void)state;
+	const char *text = "[n, m] -> { [i, j] : 0 <= i < n and 0 <= j < m and 100j <= 77i }";
+	isl_set *set = isl_set_read_from_str(ctx, text);
+	isl_pw_qpolynomial *pw;
+	char *why;
+	assert_int_equal(count_points(&eng, set, &pw, &why), COUNT_REFUSED);
+	assert_string_equal(why, "cannot sum over variable i: its bound in constraint "
+				 "'77*i - 100*j >= 0' is a floor of variable j, and splitting "
+				 "variable j by its residues would take 77 cases (at most 64)");
+	free(why);
+	static const char desc[] = "the process coordinate on axis P";
+	set = isl_set_set_dim_id(set, isl_dim_set, 1, isl_id_alloc(ctx, "q0", (void *)desc));
+	assert_int_equal(count_points(&eng, set, &pw, &why), COUNT_REFUSED);
+	assert_string_equal(why, "cannot sum over variable i: its bound is a floor of the process "
+				 "coordinate on axis P, and splitting the process coordinate on "
+				 "axis P by its residues would take 77 cases (at most 64)");
+	free(why);
+	char name[301];
+	memset(name, 'x', 300);
+	name[300] = '\0';
+	set = isl_set_set_dim_name(set, isl_dim_set, 0, name);
+	assert_int_equal(count_points(&eng, set, &pw, &why), COUNT_REFUSED);
+	assert_non_null(strstr(why, name));
+	free(why);
+	isl_set_free(set);
+}
+
 /* A tiny operation limit makes the engine refuse, not fail or guess. */
 static void test_operation_limit_refuses(void **state)
 {
@@ -489,7 +538,7 @@ static void test_print_triangle(void **state)
 int main(void)
 {
 	size_t n = sizeof(table) / sizeof(table[0]);
-	struct CMUnitTest *tests = calloc(n + 4, sizeof(*tests));
+	struct CMUnitTest *tests = calloc(n + 6, sizeof(*tests));
 	if (!tests)
 		return 1;
 	for (size_t k = 0; k < n; k++) {
@@ -501,7 +550,9 @@ int main(void)
 	tests[n + 1] = (struct CMUnitTest)cmocka_unit_test(test_refusal_names_variable);
 	tests[n + 2] = (struct CMUnitTest)cmocka_unit_test(test_operation_limit_refuses);
 	tests[n + 3] = (struct CMUnitTest)cmocka_unit_test(test_print_triangle);
-	int r = _cmocka_run_group_tests("count", tests, n + 4, setup, teardown);
+	tests[n + 4] = (struct CMUnitTest)cmocka_unit_test(test_refusal_names_no_made_up_variable);
+	tests[n + 5] = (struct CMUnitTest)cmocka_unit_test(test_refusal_uses_descriptions);
+	int r = _cmocka_run_group_tests("count", tests, n + 6, setup, teardown);
 	free(tests);
 	return r;
 }
