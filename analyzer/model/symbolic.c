@@ -37,6 +37,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include "analyzer/util/coalesce.h"
 #include "analyzer/util/val.h"
 
 /* The most terms a linear form of the construction may have. */
@@ -1005,7 +1006,7 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 		sym_stop(s, -1, "ISL failed on the condition '%s'", text);
 		return;
 	}
-	set = isl_set_coalesce(set);
+	set = coalesce_set(set);
 	isl_size nb = isl_set_n_basic_set(set);
 	if (nb != 1) {
 		isl_set_free(set);
@@ -1347,7 +1348,7 @@ static __isl_give isl_map *instances(struct sym *s, const struct model_stmt *st,
 			c->e = e;
 		if (!e || !dec) {
 			free(dec);
-			return coalesced ? isl_map_coalesce(map) : map;
+			return coalesced ? coalesce_map(map) : map;
 		}
 		memcpy(dec, s->dec, sizeof(*dec) * (size_t)space->nvars);
 		c->e[c->n++] = (struct inst_entry){st, space, dec, map, NULL};
@@ -1356,7 +1357,7 @@ static __isl_give isl_map *instances(struct sym *s, const struct model_stmt *st,
 	if (!coalesced)
 		return isl_map_copy(e->map);
 	if (!e->coalesced)
-		e->coalesced = isl_map_coalesce(isl_map_copy(e->map));
+		e->coalesced = coalesce_map(isl_map_copy(e->map));
 	return isl_map_copy(e->coalesced);
 }
 
@@ -1441,7 +1442,7 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 		return NULL;
 	}
 	isl_map *access = rel_map(s, &r, nd, r.ndims - nd);
-	return isl_map_coalesce(isl_map_apply_range(inst, access));
+	return coalesce_map(isl_map_apply_range(inst, access));
 }
 
 /* The work relation of TERM: { [q] -> [digits of its variables] }. */
@@ -1599,7 +1600,7 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 			if (!out->use[a])
 				continue;
 			out->use[a] = isl_map_align_params(out->use[a], isl_space_copy(params));
-			out->use[a] = isl_map_coalesce(
+			out->use[a] = coalesce_map(
 				isl_map_intersect_params(out->use[a], isl_set_copy(ctxset)));
 			out->own[a] = isl_map_align_params(out->own[a], isl_space_copy(params));
 			out->own[a] = isl_map_intersect_params(out->own[a], isl_set_copy(ctxset));
