@@ -4,10 +4,85 @@
 
 #include <isl/space.h>
 
+/* Whether C, the coalescing of SET, has the points of SET.  ISL's coalescing
+ * keeps or simplifies each disjunct (implicit equalities made explicit,
+ * redundant constraints dropped, coefficients reduced: the same points),
+ * drops a disjunct another one contains, and fuses disjuncts into one that
+ * contains them; the check follows that, since comparing the whole sets is
+ * costly (it counts against the ISL operation budget, and conditions of 20
+ * disjuncts with floors are common).  A disjunct of C that is one of SET's
+ * is kept; another one must lie within the disjuncts of SET it contains (or
+ * else within SET); a disjunct of SET that is none of C's must lie within
+ * one of C's (or else within C). */
+static isl_bool same_points(__isl_keep isl_set *set, __isl_keep isl_set *c)
+{
+	isl_basic_set_list *in = isl_set_get_basic_set_list(set);
+	isl_basic_set_list *out = isl_set_get_basic_set_list(c);
+	isl_size n = isl_basic_set_list_size(in);
+	isl_size nc = isl_basic_set_list_size(out);
+	/* seen[j]: SET's disjunct j is one of C's (1), or within one (2) */
+	char *seen = n < 0 ? NULL : calloc((size_t)n + 1, 1);
+	char *kept = nc < 0 ? NULL : calloc((size_t)nc + 1, 1);
+	isl_bool ok = seen && kept ? isl_bool_true : isl_bool_error;
+	for (int i = 0; i < nc && ok == isl_bool_true; i++)
+		for (int j = 0; j < n && !kept[i] && ok == isl_bool_true; j++) {
+			if (seen[j])
+				continue;
+			isl_basic_set *a = isl_basic_set_list_get_at(in, j);
+			isl_basic_set *b = isl_basic_set_list_get_at(out, i);
+			ok = isl_basic_set_plain_is_equal(a, b);
+			isl_basic_set_free(a);
+			isl_basic_set_free(b);
+			if (ok == isl_bool_true)
+				seen[j] = kept[i] = 1;
+			else if (ok == isl_bool_false)
+				ok = isl_bool_true;
+		}
+	for (int i = 0; i < nc && ok == isl_bool_true; i++) {
+		if (kept[i])
+			continue;
+		isl_basic_set *b = isl_basic_set_list_get_at(out, i);
+		isl_set *within = isl_set_empty(isl_basic_set_get_space(b));
+		for (int j = 0; j < n && ok == isl_bool_true && within; j++) {
+			if (seen[j] == 1)
+				continue;
+			isl_basic_set *a = isl_basic_set_list_get_at(in, j);
+			ok = isl_basic_set_is_subset(a, b);
+			if (ok == isl_bool_true) {
+				seen[j] = 2;
+				within = isl_set_union(within, isl_set_from_basic_set(a));
+			} else {
+				isl_basic_set_free(a);
+				if (ok == isl_bool_false)
+					ok = isl_bool_true;
+			}
+		}
+		isl_set *bs = isl_set_from_basic_set(b);
+		if (ok == isl_bool_true)
+			ok = within ? isl_set_is_subset(bs, within) : isl_bool_error;
+		if (ok == isl_bool_false)
+			ok = isl_set_is_subset(bs, set);
+		isl_set_free(bs);
+		isl_set_free(within);
+	}
+	for (int j = 0; j < n && ok == isl_bool_true; j++) {
+		if (seen[j])
+			continue;
+		isl_set *a = isl_set_from_basic_set(isl_basic_set_list_get_at(in, j));
+		ok = isl_set_is_subset(a, c);
+		isl_set_free(a);
+	}
+	free(seen);
+	free(kept);
+	isl_basic_set_list_free(in);
+	isl_basic_set_list_free(out);
+	return ok;
+}
+
 __isl_give isl_set *coalesce_set(__isl_take isl_set *set)
 {
 	isl_set *c = isl_set_coalesce(isl_set_copy(set));
-	isl_bool same = c ? isl_set_is_equal(c, set) : isl_bool_error;
+	isl_bool same = c ? same_points(set, c) : isl_bool_error;
 	if (same < 0) {
 		isl_set_free(c);
 		return isl_set_free(set);
@@ -20,20 +95,10 @@ __isl_give isl_set *coalesce_set(__isl_take isl_set *set)
 	return c;
 }
 
+/* A map as the set of its pairs, wrapped: the same coalescing. */
 __isl_give isl_map *coalesce_map(__isl_take isl_map *map)
 {
-	isl_map *c = isl_map_coalesce(isl_map_copy(map));
-	isl_bool same = c ? isl_map_is_equal(c, map) : isl_bool_error;
-	if (same < 0) {
-		isl_map_free(c);
-		return isl_map_free(map);
-	}
-	if (!same) {
-		isl_map_free(c);
-		return map;
-	}
-	isl_map_free(map);
-	return c;
+	return isl_set_unwrap(coalesce_set(isl_map_wrap(map)));
 }
 
 /* The pieces of a piecewise quasipolynomial, kept. */
