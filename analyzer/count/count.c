@@ -31,6 +31,7 @@
  * dimensions, no existentials) before it is split. */
 #include "analyzer/count/count.h"
 #include "analyzer/count/count_internal.h"
+#include "analyzer/util/coalesce.h"
 #include "analyzer/util/session.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
@@ -1560,7 +1561,7 @@ static isl_stat keep_nonempty(__isl_take isl_set *dom, __isl_take isl_qpolynomia
  * as "x : false") or whose value is 0 (absent means 0). */
 __isl_give isl_pw_qpolynomial *count_clean_result(__isl_take isl_pw_qpolynomial *pw)
 {
-	pw = isl_pw_qpolynomial_coalesce(pw);
+	pw = coalesce_pw_qpolynomial(pw);
 	if (!pw)
 		return NULL;
 	struct clean_job cj;

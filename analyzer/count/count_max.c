@@ -10,6 +10,7 @@
  * them. */
 #include "analyzer/count/count.h"
 #include "analyzer/count/count_internal.h"
+#include "analyzer/util/coalesce.h"
 #include "analyzer/util/session.h"
 #include "analyzer/util/val.h"
 
@@ -807,7 +808,7 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 	isl_pw_qpolynomial *g = isl_pw_qpolynomial_copy(f);
 	if (range)
 		g = isl_pw_qpolynomial_intersect_domain(g, isl_set_copy(range));
-	g = isl_pw_qpolynomial_coalesce(g);
+	g = coalesce_pw_qpolynomial(g);
 	isl_size npieces = isl_pw_qpolynomial_n_piece(g);
 	isl_bool dep = isl_pw_qpolynomial_involves_dims(g, isl_dim_in, 0, (unsigned)ns);
 	if (npieces < 0 || dep < 0) {

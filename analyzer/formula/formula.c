@@ -14,6 +14,7 @@
 #include <isl/val.h>
 
 #include "analyzer/formula/formula_internal.h"
+#include "analyzer/util/coalesce.h"
 #include "analyzer/util/val.h"
 
 /* ---------------------------------------------------------------- formulas */
@@ -186,7 +187,7 @@ int fml_push_piece(struct formula *f, int *size, __isl_take isl_set *cond, struc
 		} else if (set_has_unknown_div(cond) != 0) {
 			/* an existential with no definition would print as
 			 * floor(0/0): every one written as a floor first */
-			cond = isl_set_coalesce(isl_set_compute_divs(cond));
+			cond = coalesce_set(isl_set_compute_divs(cond));
 			if (!cond) {
 				fml_node_free(f->vars, val);
 				return -1;
@@ -242,9 +243,9 @@ static __isl_give isl_set *complement(const struct formula *f, int *none, int *e
 	if (!u)
 		return NULL;
 	/* fewer, larger pieces make a cheaper complement */
-	u = isl_set_coalesce(u);
+	u = coalesce_set(u);
 	c = isl_set_subtract(isl_set_universe(isl_set_get_space(u)), u);
-	c = isl_set_coalesce(c);
+	c = coalesce_set(c);
 	empty = isl_set_is_empty(c);
 	if (empty < 0)
 		*error = 1;

@@ -12,6 +12,7 @@
 #include <isl/val.h>
 
 #include "analyzer/formula/formula_internal.h"
+#include "analyzer/util/coalesce.h"
 
 /* ---------------------------------------------------------------- restriction and gist */
 
@@ -104,7 +105,7 @@ static __isl_give isl_set *gist_fn(__isl_take isl_set *c, void *user, int *statu
 		return isl_set_free(c);
 	}
 	c = isl_set_gist(c, isl_set_copy(context));
-	c = isl_set_coalesce(c);
+	c = coalesce_set(c);
 	if (!c)
 		*status = -1;
 	return c;
@@ -585,7 +586,7 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 			if (keep < 0)
 				continue;
 			int gone = keep == i ? j : i;
-			isl_set *merged = isl_set_coalesce(
+			isl_set *merged = coalesce_set(
 				isl_set_union(isl_set_copy(r->p[keep].cond), isl_set_copy(r->p[gone].cond)));
 			if (merged && napart > 0 && relates(merged, keep_apart, napart) &&
 			    !relates(r->p[keep].cond, keep_apart, napart) &&

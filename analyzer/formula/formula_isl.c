@@ -10,6 +10,7 @@
 #include <isl/val_gmp.h>
 
 #include "analyzer/formula/formula_internal.h"
+#include "analyzer/util/coalesce.h"
 
 /* ---------------------------------------------------------------- from ISL */
 
@@ -157,7 +158,7 @@ static isl_stat piece_fn(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp
 	td.sum = fml_poly_zero(td.V);
 	r = td.sum ? isl_qpolynomial_foreach_term(qp, &term_fn, &td) : isl_stat_error;
 	isl_qpolynomial_free(qp);
-	set = isl_set_coalesce(set);
+	set = coalesce_set(set);
 	if (r < 0 || !set) {
 		isl_set_free(set);
 		fml_node_free(td.V, td.sum);

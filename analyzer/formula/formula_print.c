@@ -33,6 +33,7 @@
 #include <isl/val_gmp.h>
 
 #include "analyzer/formula/formula_internal.h"
+#include "analyzer/util/coalesce.h"
 #include "analyzer/util/val.h"
 
 /* ---------------------------------------------------------------- strings */
@@ -1706,7 +1707,7 @@ static char *cond_text(isl_set *cond, enum formula_style style)
 	struct sbuf b = { 0 };
 	/* every existential written as a floor, before and after coalescing
 	 * (which may leave one with no definition: floor(0/0) once) */
-	isl_set *s = isl_set_coalesce(isl_set_compute_divs(isl_set_copy(cond)));
+	isl_set *s = coalesce_set(isl_set_compute_divs(isl_set_copy(cond)));
 	if (s && set_has_unknown_div(s) != 0)
 		s = isl_set_compute_divs(s);
 	int k;

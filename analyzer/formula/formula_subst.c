@@ -13,6 +13,7 @@
 #include <isl/val_gmp.h>
 
 #include "analyzer/formula/formula_internal.h"
+#include "analyzer/util/coalesce.h"
 
 /* ---------------------------------------------------------------- substitution */
 
@@ -226,7 +227,7 @@ static __isl_give isl_set *subst_cond_quotient(__isl_take isl_set *cond, int pos
 		goto done;
 	}
 	cond = isl_set_project_out(result, isl_dim_param, pos, 1);
-	cond = isl_set_coalesce(cond);
+	cond = coalesce_set(cond);
 	if (!cond)
 		*error = 1;
 done:
@@ -298,7 +299,7 @@ static __isl_give isl_set *subst_cond(__isl_take isl_set *cond, const char *name
 	cond = isl_set_add_constraint(cond, c);
 	pos = isl_set_find_dim_by_name(cond, isl_dim_param, fresh);
 	cond = isl_set_project_out(cond, isl_dim_param, pos, 1);
-	cond = isl_set_coalesce(cond);
+	cond = coalesce_set(cond);
 	if (!cond)
 		*error = 1;
 done:

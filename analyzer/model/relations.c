@@ -24,6 +24,7 @@
 #include <isl/local_space.h>
 #include <isl/val.h>
 
+#include "analyzer/util/coalesce.h"
 #include "analyzer/util/val.h"
 #include "distributions/dist.h"
 
@@ -445,9 +446,11 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 			if (u && out->use[rd->array])
 				u = isl_map_union(out->use[rd->array], u);
 			/* with parameters, the union of the reads is simpler once
-			 * coalesced; with values, the counts are cheaper without */
-			out->use[rd->array] = base->params ? u : isl_map_coalesce(u);
-			if (!u)
+			 * coalesced (and coalesce_map keeps its points, where
+			 * isl_map_coalesce may add some); with values, the
+			 * counts are cheaper without */
+			out->use[rd->array] = base->params ? u : coalesce_map(u);
+			if (!out->use[rd->array])
 				goto isl_fail;
 		}
 		for (int k = 0; k < st->nterms; k++) {

@@ -38,6 +38,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include "analyzer/util/coalesce.h"
 #include "analyzer/util/fail.h"
 #include "analyzer/util/val.h"
 
@@ -1009,7 +1010,7 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 		fail_isl(&s->fail, s->ctx, "the condition '%s'", text);
 		return;
 	}
-	set = isl_set_coalesce(set);
+	set = coalesce_set(set);
 	isl_size nb = isl_set_n_basic_set(set);
 	if (nb != 1) {
 		isl_set_free(set);
@@ -1354,7 +1355,7 @@ static __isl_give isl_map *instances(struct sym *s, const struct model_stmt *st,
 			c->e = e;
 		if (!e || !dec) {
 			free(dec);
-			return coalesced ? isl_map_coalesce(map) : map;
+			return coalesced ? coalesce_map(map) : map;
 		}
 		memcpy(dec, s->dec, sizeof(*dec) * (size_t)space->nvars);
 		c->e[c->n++] = (struct inst_entry){st, space, dec, map, NULL};
@@ -1363,7 +1364,7 @@ static __isl_give isl_map *instances(struct sym *s, const struct model_stmt *st,
 	if (!coalesced)
 		return isl_map_copy(e->map);
 	if (!e->coalesced)
-		e->coalesced = isl_map_coalesce(isl_map_copy(e->map));
+		e->coalesced = coalesce_map(isl_map_copy(e->map));
 	return isl_map_copy(e->coalesced);
 }
 
@@ -1448,7 +1449,7 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 		return NULL;
 	}
 	isl_map *access = rel_map(s, &r, nd, r.ndims - nd);
-	return isl_map_coalesce(isl_map_apply_range(inst, access));
+	return coalesce_map(isl_map_apply_range(inst, access));
 }
 
 /* The work relation of TERM: { [q] -> [digits of its variables] }. */
@@ -1606,7 +1607,7 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 			if (!out->use[a])
 				continue;
 			out->use[a] = isl_map_align_params(out->use[a], isl_space_copy(params));
-			out->use[a] = isl_map_coalesce(
+			out->use[a] = coalesce_map(
 				isl_map_intersect_params(out->use[a], isl_set_copy(ctxset)));
 			out->own[a] = isl_map_align_params(out->own[a], isl_space_copy(params));
 			out->own[a] = isl_map_intersect_params(out->own[a], isl_set_copy(ctxset));
