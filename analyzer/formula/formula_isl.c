@@ -116,6 +116,8 @@ static isl_stat term_fn(__isl_take isl_term *term, void *user)
 		int e = isl_term_get_exp(term, isl_dim_param, i);
 		if (e > 0) {
 			struct fnode *x = fml_poly_var(V, i);
+			if (!x)
+				fml_node_free(V, t); /* a failure (the deadline's abort, memory) */
 			t = x ? fml_mul_take(V, t, fml_pow(V, x, e)) : NULL;
 			fml_node_free(V, x);
 		}
@@ -125,6 +127,8 @@ static isl_stat term_fn(__isl_take isl_term *term, void *user)
 		if (e > 0) {
 			struct fnode *x = fml_floor_take(V,
 				from_aff(V, isl_term_get_div(term, i)));
+			if (!x)
+				fml_node_free(V, t); /* a failure (the deadline's abort, memory) */
 			t = x ? fml_mul_take(V, t, fml_pow(V, x, e)) : NULL;
 			fml_node_free(V, x);
 		}
