@@ -149,10 +149,12 @@ void checked_spec_free(struct checked_spec *cs);
 
 /* Whether every atom of ATOMS[0..N) holds where size parameter i is PARAMS[i]
  * and grid axis a is AXES[a] (exact arithmetic): 1 yes, 0 no, -1 when one
- * cannot be decided at those values (it names a variable, it is a
- * distribution predicate, or its divisor is not positive there). */
+ * cannot be decided at those values (it names a variable or a value not
+ * known, it is a distribution predicate, or its divisor is not positive
+ * there).  PKNOWN[i] and AKNOWN[a] say which values are known; NULL when all
+ * are. */
 int cond_atoms_hold(const struct cond_atom *atoms, int n, const long long params[],
-		    const long long axes[]);
+		    const bool pknown[], const long long axes[], const bool aknown[]);
 
 /* Writes F with the names of CS (and of VARS for SYM_VAR terms), e.g.
  * "n - 1"; returns a malloc'd string. */

@@ -45,6 +45,15 @@ int values_meet_assumptions(isl_ctx *ctx, const struct model *m, const struct op
 char *broken_implicit(isl_ctx *ctx, const struct model *m, const struct options *opt,
 		      const struct cost_request *req);
 
+/* The assumptions of AST (as written, joined by ", ") that the values break,
+ * malloc'd, *N of them; NULL when none can be named.  Size parameter i is
+ * VALUES[i] and axis a is SIZES[a]; PKNOWN[i] and AKNOWN[a] say which are
+ * known (NULL: all).  Catches what the sets of the model cannot hold, a
+ * divisibility by an axis (n % P == 0). */
+char *broken_assumptions(const struct ast_spec *ast, const struct model *m,
+			 const long long *values, const bool *pknown, const long sizes[3],
+			 const bool *aknown, int *n);
+
 /* The counting engine's settings for the analysis' workers. */
 void engine_setup(struct count_engine *e);
 

@@ -140,6 +140,46 @@ char *broken_implicit(isl_ctx *ctx, const struct model *m, const struct options 
 	return why;
 }
 
+char *broken_assumptions(const struct ast_spec *ast, const struct model *m,
+			 const long long *values, const bool *pknown, const long sizes[3],
+			 const bool *aknown, int *n)
+{
+	long long axes[3];
+	for (int a = 0; a < m->naxes; a++)
+		axes[a] = sizes[a];
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	int k = 0;
+	for (int i = 0; i < ast->nitems; i++) {
+		const struct ast_item *it = ast->items[i];
+		if (it->kind != ITEM_ASSUME)
+			continue;
+		for (int c = 0; c < it->nconds; c++) {
+			const struct ast_cond *cond = it->conds[c];
+			if (cond_atoms_hold(cond->atoms, cond->natoms, values, pknown, axes, aknown) != 0)
+				continue;
+			fputs(k++ ? ", " : "", t.f);
+			for (int j = 0; j < cond->ncmps; j++) {
+				const struct ast_cmp *cmp = cond->cmps[j];
+				fputs(j ? " and " : "", t.f);
+				for (int o = 0; o <= cmp->nops; o++) {
+					if (o)
+						fprintf(t.f, " %s ", cmp_op_text(cmp->ops[o - 1]));
+					print_expr(t.f, cmp->operands[o]);
+				}
+			}
+		}
+	}
+	char *s = text_close(&t);
+	*n = k;
+	if (s && k == 0) {
+		free(s);
+		return NULL;
+	}
+	return s;
+}
+
 /* "n = 2, P = 3": the values that went into the check above. */
 static void print_given(FILE *out, const struct model *m, const struct options *opt,
 			const struct cost_request *req)
@@ -158,6 +198,28 @@ static void print_given(FILE *out, const struct model *m, const struct options *
 			fprintf(out, "%s%s = %lld", k++ ? ", " : "", opt->defs[i].name,
 				opt->defs[i].value);
 	}
+}
+
+/* broken_assumptions at the values given: -D, and the grid of REQ when
+ * concrete. */
+static char *given_breaks(const struct loaded_spec *ls, const struct model *m,
+			  const struct options *opt, const struct cost_request *req, int *n)
+{
+	long long values[m->nparams + 1];
+	bool pknown[m->nparams + 1], aknown[3] = {false, false, false};
+	long sizes[3] = {0, 0, 0};
+	for (int i = 0; i < m->nparams; i++) {
+		const struct param_value *pv = options_find_def(opt, m->params[i]);
+		pknown[i] = pv != NULL;
+		values[i] = pv ? pv->value : 0;
+	}
+	for (int a = 0; a < m->naxes; a++) {
+		const struct param_value *pv = options_find_def(opt, m->axes[a]);
+		aknown[a] = !req->symbolic || pv;
+		sizes[a] = !req->symbolic ? req->sizes[a] : pv ? (long)pv->value : 0;
+	}
+	*n = 0;
+	return broken_assumptions(ls->ast, m, values, pknown, sizes, aknown, n);
 }
 
 static void clear_costs(struct candidate_cost *c, int n)
@@ -315,8 +377,21 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 		free(implicit);
 		return EXIT_USAGE;
 	}
+	int nnamed = 0;
+	char *named = meet >= 0 ? given_breaks(ls, m, opt, &req, &nnamed) : NULL;
+	if (named) {
+		/* named as written, a divisibility by an axis included, which no
+		 * set of the model holds */
+		fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);
+		print_given(opt->err, m, opt, &req);
+		fprintf(opt->err, ") break the assumption%s %s, under which alone the formulas hold\n",
+			nnamed == 1 ? "" : "s", named);
+		free(named);
+		return EXIT_USAGE;
+	}
 	if (meet <= 0) {
 		if (meet == 0) {
+			/* broken, but by no condition as written (an imported one): all of them */
 			int na = 0;
 			char **as = spec_assumptions(ls->ast, &na);
 			fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);

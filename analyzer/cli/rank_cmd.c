@@ -40,47 +40,6 @@ static void rank_pair(struct worker *w, int i, void *user)
 	candidate_cost_clear(&cc);
 }
 
-/* The assumptions (as written) that the values and SIZES break, joined by
- * ", ", malloc'd, *N of them; NULL when none can be named. */
-static char *broken_assumptions(const struct ast_spec *ast, const struct model *m,
-				const long long *values, const long sizes[3], int *n)
-{
-	long long axes[3];
-	for (int a = 0; a < m->naxes; a++)
-		axes[a] = sizes[a];
-	struct text t;
-	if (text_open(&t) < 0)
-		return NULL;
-	int k = 0;
-	for (int i = 0; i < ast->nitems; i++) {
-		const struct ast_item *it = ast->items[i];
-		if (it->kind != ITEM_ASSUME)
-			continue;
-		for (int c = 0; c < it->nconds; c++) {
-			const struct ast_cond *cond = it->conds[c];
-			if (cond_atoms_hold(cond->atoms, cond->natoms, values, axes) != 0)
-				continue;
-			fputs(k++ ? ", " : "", t.f);
-			for (int j = 0; j < cond->ncmps; j++) {
-				const struct ast_cmp *cmp = cond->cmps[j];
-				fputs(j ? " and " : "", t.f);
-				for (int o = 0; o <= cmp->nops; o++) {
-					if (o)
-						fprintf(t.f, " %s ", cmp_op_text(cmp->ops[o - 1]));
-					print_expr(t.f, cmp->operands[o]);
-				}
-			}
-		}
-	}
-	char *s = text_close(&t);
-	*n = k;
-	if (s && k == 0) {
-		free(s);
-		return NULL;
-	}
-	return s;
-}
-
 /* Why the shape of REQ gets no number (a malloc'd sentence, *STATUS its
  * kind), or NULL when its values can be counted, or when the deadline came
  * first (its pairs are then left late).  Every assumption as written counts,
@@ -99,7 +58,7 @@ static char *shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const str
 		return NULL;
 	}
 	int nnamed = 0;
-	char *named = implicit ? NULL : broken_assumptions(ls->ast, m, values, req->sizes, &nnamed);
+	char *named = implicit ? NULL : broken_assumptions(ls->ast, m, values, NULL, req->sizes, NULL, &nnamed);
 	*status = RANK_OUTSIDE;
 	if (implicit) {
 		if (asprintf(&why, "breaks the implicit assumption %s", implicit) < 0)

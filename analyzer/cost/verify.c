@@ -50,11 +50,14 @@ static int point_value(const struct point *p, const char *name, long long *v)
 	return -1;
 }
 
-/* Whether the point satisfies the model's assumptions (ISL) and the candidate's
- * conditions (formula grammar). */
-static int satisfies(const struct point *p, __isl_keep isl_set *assumptions,
-		     const struct candidate_cost *cc)
+/* Whether the point satisfies the model's assumptions (ISL, and its facts
+ * at values) and the candidate's conditions (formula grammar). */
+static int satisfies(const struct point *p, const struct model *m,
+		     __isl_keep isl_set *assumptions, const struct candidate_cost *cc)
 {
+	/* draw_point's order: the axes, then the parameters */
+	if (!model_facts_hold(m, p->values + m->naxes, p->values))
+		return 0;
 	isl_set *s = isl_set_copy(assumptions);
 	for (int i = 0; i < p->n; i++) {
 		int pos = isl_set_find_dim_by_name(s, isl_dim_param, p->names[i]);
@@ -351,7 +354,7 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 		int tries = 0;
 		do
 			draw_point(&p, m, req, seed);
-		while (!satisfies(&p, assumptions, formulas ? cc : NULL) && ++tries < 5000);
+		while (!satisfies(&p, m, assumptions, formulas ? cc : NULL) && ++tries < 5000);
 		if (tries >= 5000) {
 			if (vr->points == 0)
 				vr->skipped = strdup("no random point satisfies the assumptions");

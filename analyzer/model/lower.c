@@ -122,9 +122,24 @@ static int pos_aff(struct lowering *lw, struct model_aff *out, const struct affi
 	return 0;
 }
 
-/* Adds the atoms that are plain conditions to *CONS (of *N), by position. */
+/* Adds divisibility atom A, whose divisor is symbolic, to the model's facts. */
+static void add_fact(struct lowering *lw, const struct cond_atom *a)
+{
+	struct model_aff f, d;
+	if (pos_aff(lw, &f, &a->f, 1, 0, 0, 0) < 0)
+		return;
+	if (pos_aff(lw, &d, &a->divisor, 1, 0, 0, 0) == 0) {
+		if (model_add_fact(lw->m, &f, &d) < 0)
+			fail_nomem(&lw->fail);
+		model_aff_clear(&d);
+	}
+	model_aff_clear(&f);
+}
+
+/* Adds the atoms that are plain conditions to *CONS (of *N), by position;
+ * with FACTS, those whose divisor is symbolic to the model's facts. */
 static void atoms_to_cons(struct lowering *lw, const struct cond_atom *atoms, int n,
-			  struct model_cons **cons, int *ncons)
+			  struct model_cons **cons, int *ncons, bool facts)
 {
 	for (int i = 0; i < n && !failed(&lw->fail); i++) {
 		const struct cond_atom *a = &atoms[i];
@@ -141,8 +156,13 @@ static void atoms_to_cons(struct lowering *lw, const struct cond_atom *atoms, in
 			kind = MODEL_NE0;
 			break;
 		case ATOM_DIVIDES:
-			if (a->divisor.nterms != 0)
-				continue; /* a fact for people (print_atoms) */
+			if (a->divisor.nterms != 0) {
+				/* not affine: a fact checked at values (model_facts_hold),
+				 * and written for people (print_atoms) */
+				if (facts)
+					add_fact(lw, a);
+				continue;
+			}
 			kind = MODEL_DIVIDES;
 			divisor = a->divisor.constant;
 			break;
@@ -290,7 +310,7 @@ static void quant_cons(struct lowering *lw, struct model_space *s, const struct 
 			model_aff_clear(&hi);
 		}
 		if (q[k]->cond)
-			atoms_to_cons(lw, q[k]->cond->atoms, q[k]->cond->natoms, &s->cons, &s->ncons);
+			atoms_to_cons(lw, q[k]->cond->atoms, q[k]->cond->natoms, &s->cons, &s->ncons, false);
 	}
 }
 
@@ -518,7 +538,7 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 		return NULL;
 	}
 	struct model *m = lw.m;
-	atoms_to_cons(&lw, cs->assumptions, cs->nassumptions, &m->assume, &m->nassume);
+	atoms_to_cons(&lw, cs->assumptions, cs->nassumptions, &m->assume, &m->nassume, true);
 	for (int p = 0; p < cs->nparams; p++)
 		model_add_param(m, cs->params[p]->name);
 	for (int a = 0; a < cs->naxes; a++)

@@ -1,6 +1,8 @@
 /* Building and freeing the polyhedral model. */
 #include "analyzer/model/model.h"
 
+#include <gmp.h>
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,37 @@ void model_aff_clear(struct model_aff *f)
 {
 	free(f->terms);
 	memset(f, 0, sizeof(*f));
+}
+
+/* F at PARAMS and AXES into OUT (F names no variable). */
+static void aff_at(const struct model_aff *f, const long long params[], const long long axes[],
+		   mpz_t out)
+{
+	_Static_assert(sizeof(long) == sizeof(long long), "long is 64 bits");
+	mpz_t v;
+	mpz_init(v);
+	mpz_set_si(out, (long)f->constant);
+	for (int i = 0; i < f->nterms; i++) {
+		const struct model_term *t = &f->terms[i];
+		mpz_set_si(v, (long)(t->kind == MODEL_PARAM ? params[t->index] : axes[t->index]));
+		mpz_mul_si(v, v, (long)t->coef);
+		mpz_add(out, out, v);
+	}
+	mpz_clear(v);
+}
+
+int model_facts_hold(const struct model *m, const long long params[], const long long axes[])
+{
+	mpz_t f, d;
+	mpz_inits(f, d, NULL);
+	int r = 1;
+	for (int i = 0; i < m->nfacts && r; i++) {
+		aff_at(&m->facts[i].f, params, axes, f);
+		aff_at(&m->facts[i].divisor, params, axes, d);
+		r = mpz_sgn(d) > 0 && mpz_divisible_p(f, d);
+	}
+	mpz_clears(f, d, NULL);
+	return r;
 }
 
 bool model_aff_equal(const struct model_aff *a, const struct model_aff *b)
@@ -91,6 +124,16 @@ int model_cons_add(struct model_cons **cons, int *n, enum model_cons_kind kind,
 	c->kind = kind;
 	c->divisor = divisor;
 	return model_aff_copy(&c->f, f);
+}
+
+int model_add_fact(struct model *m, const struct model_aff *f, const struct model_aff *divisor)
+{
+	struct model_fact *x = grow(&m->facts, &m->nfacts, sizeof(*m->facts));
+	if (!x)
+		return -1;
+	if (model_aff_copy(&x->f, f) < 0 || model_aff_copy(&x->divisor, divisor) < 0)
+		return -1;
+	return 0;
 }
 
 static void space_clear(struct model_space *s)
@@ -165,6 +208,11 @@ void model_free(struct model *m)
 	free_array(m->nparams, m->params);
 	free(m->assumptions);
 	cons_free(m->assume, m->nassume);
+	for (int i = 0; i < m->nfacts; i++) {
+		model_aff_clear(&m->facts[i].f);
+		model_aff_clear(&m->facts[i].divisor);
+	}
+	free(m->facts);
 	free(m);
 }
 

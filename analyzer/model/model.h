@@ -54,6 +54,13 @@ struct model_cons {
 	long long divisor;
 };
 
+/* DIVISOR divides F, where the divisor is itself an expression of the sizes
+ * and axes (`assume n % P == 0`): no ISL set of the parameters holds that
+ * (it is not affine), so it is checked at values (model_facts_hold). */
+struct model_fact {
+	struct model_aff f, divisor;
+};
+
 /* owner_dist(index) == coord, for the named distribution `dist`. */
 struct model_pred {
 	int dist;          /* index into model.dists */
@@ -127,6 +134,8 @@ struct model {
 	char *assumptions;      /* as text, for people ("true" if none) */
 	int nassume;
 	struct model_cons *assume;  /* the same by position (symbolic divisors left out) */
+	int nfacts;
+	struct model_fact *facts;   /* the symbolic divisors of the assumptions */
 	int ndists;
 	char **dists;           /* names of the named distributions */
 	char **dist_extents;    /* the extent of the dimensions each one spreads */
@@ -173,10 +182,18 @@ int model_aff_copy(struct model_aff *dst, const struct model_aff *src);
  * the same way). */
 bool model_aff_equal(const struct model_aff *a, const struct model_aff *b);
 void model_aff_clear(struct model_aff *f);
+
+/* Whether every fact of M (the assumptions with a symbolic divisor) holds
+ * where size parameter i is PARAMS[i] and axis a is AXES[a], in exact
+ * arithmetic: 1 yes, 0 no (a divisor that is not positive there breaks it). */
+int model_facts_hold(const struct model *m, const long long params[], const long long axes[]);
 /* The implicit assumption that extent D of array X of M is at least 1, as a
  * constraint over the parameters (its terms are the extent's: not copied). */
 struct model_cons model_extent_positive(const struct model *m, int x, int d);
 /* Appends a constraint (F copied) to *CONS of *N. */
+/* Adds the fact DIVISOR | F (both copied) to M; -1 when out of memory. */
+int model_add_fact(struct model *m, const struct model_aff *f, const struct model_aff *divisor);
+
 int model_cons_add(struct model_cons **cons, int *n, enum model_cons_kind kind,
 		   const struct model_aff *f, long long divisor);
 /* The statement variable numbers of S's variables (S->nvars of them). */

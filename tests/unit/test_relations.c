@@ -260,11 +260,40 @@ static void test_matmul_symbolic(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* examples/broadcast.bsp assumes n % P == 0: a divisibility by an axis, which
+ * no set of the parameters holds, so the model keeps it as a fact checked at
+ * values (--verify draws no point outside it).  Checked against n % P at
+ * every n in [0, 40) and P in [1, 8], and at 64-bit extremes. */
+static void test_broadcast_fact(void **state)
+{
+	(void)state;
+	struct loaded_spec bs;
+	assert_int_equal(spec_load(&bs, "examples/broadcast.bsp", stderr, NULL), 0);
+	char *reason = NULL;
+	struct model *m = lower_spec(bs.cs, WORK_TERMS, &reason);
+	if (!m)
+		fail_msg("examples/broadcast.bsp: %s", reason);
+	assert_int_equal(m->nfacts, 1);
+	for (long long n = 0; n < 40; n++)
+		for (long long P = 1; P <= 8; P++) {
+			long long params[1] = {n}, axes[1] = {P};
+			assert_int_equal(model_facts_hold(m, params, axes), n % P == 0);
+		}
+	long long big[1] = {9223372036854775806LL}, two[1] = {2}, five[1] = {5};
+	assert_int_equal(model_facts_hold(m, big, two), 1);
+	assert_int_equal(model_facts_hold(m, big, five), 0);
+	long long zero[1] = {0}, any[1] = {6};
+	assert_int_equal(model_facts_hold(m, any, zero), 0); /* no axis of size 0 */
+	model_free(m);
+	spec_unload(&bs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_matmul_concrete),
 		cmocka_unit_test(test_matmul_symbolic),
+		cmocka_unit_test(test_broadcast_fact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
