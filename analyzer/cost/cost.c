@@ -249,6 +249,30 @@ static __isl_give isl_pw_qpolynomial *sum(struct job *j, __isl_take isl_pw_qpoly
 	return r;
 }
 
+/* Why WHAT has no formula: the limit on floor terms, malloc'd (NULL when out
+ * of memory). */
+static char *floor_limit_reason(const char *what)
+{
+	char *why = NULL;
+	if (asprintf(&why, "%s has more distinct floor terms than a formula may hold (%d)", what,
+		     FORMULA_MAX_TERMS) < 0)
+		return NULL;
+	return why;
+}
+
+/* F (kept) as a formula; NULL after a failure, which names the formulas'
+ * limit on floor terms when F goes past it. */
+static struct formula *as_formula(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+				  const char *what)
+{
+	struct formula *fm = formula_from_pw_qpolynomial_zero_outside(f);
+	if (!fm && formula_pw_qpolynomial_too_large(f) == 1)
+		job_fail(j, COST_REFUSED, floor_limit_reason("the count"), what);
+	else if (!fm)
+		isl_op_failed(j, what);
+	return fm;
+}
+
 /* max over the processes of F (a function of the coordinates, the first
  * parameters), as a formula. */
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
@@ -267,7 +291,7 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	enum count_status st = count_max(j->engine, g, range, &r, &reason);
 	struct formula *fm = NULL;
 	if (st == COUNT_EXACT) {
-		fm = formula_from_pw_qpolynomial_zero_outside(r);
+		fm = as_formula(j, r, what);
 	} else {
 		max_failed(j, st, reason, what, "the processes");
 		reason = NULL;
@@ -286,15 +310,7 @@ static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 {
 	if (failed(&j->fail))
 		return NULL;
-	struct formula *fm = f ? formula_from_pw_qpolynomial_zero_outside(f) : formula_const_si(0);
-	if (!fm && f && formula_pw_qpolynomial_too_large(f) == 1)
-		job_fail(j, COST_REFUSED,
-			 strdup("the count has more distinct floor terms than a formula may hold "
-				"(1024)"),
-			 what);
-	else if (!fm)
-		isl_op_failed(j, what);
-	return fm;
+	return f ? as_formula(j, f, what) : formula_const_si(0);
 }
 
 /* { q -> [q' -> e] : (q', e) in USES, q owns e }; USES the remote uses, or all */
@@ -474,13 +490,12 @@ static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolyno
 	enum count_status st = count_max_of(j->engine, cand, (int)n, &r, &reason);
 	free(reason);
 	if (st == COUNT_EXACT) {
-		struct formula *f = formula_from_pw_qpolynomial_zero_outside(r);
+		struct formula *f = as_formula(j, r, what);
 		isl_pw_qpolynomial_free(r);
-		if (!f)
-			isl_op_failed(j, what);
 		return f;
 	}
 	struct formula *acc = NULL;
+	bool too_large = false;
 	budget(j);
 	for (long q = 0; q < n; q++) {
 		if (out_of_time(j)) {
@@ -489,8 +504,10 @@ static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolyno
 			return NULL;
 		}
 		struct formula *z = formula_from_pw_qpolynomial_zero_outside(cand[q]);
+		too_large = !z && formula_pw_qpolynomial_too_large(cand[q]) == 1;
 		struct formula *f = z ? formula_on(z, context) : NULL;
 		formula_free(z);
+		too_large |= f && acc && formula_pair_too_large(acc, f);
 		struct formula *next = f && acc ? formula_max(acc, f) : f;
 		if (next != f)
 			formula_free(f);
@@ -502,6 +519,8 @@ static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolyno
 	unbudget(j);
 	if (!acc) {
 		char *why = budget_reason(j);
+		if (!why && too_large)
+			why = floor_limit_reason("the maximum over the processes");
 		job_fail(j, why ? COST_REFUSED : COST_FAILED, why, what);
 	}
 	return acc;

@@ -325,6 +325,12 @@ static struct fvars *merge_rings(const struct fvars *A, const struct fvars *B,
 	return T;
 }
 
+bool formula_pair_too_large(const struct formula *a, const struct formula *b)
+{
+	/* merge_rings makes room for both rings before merging their atoms */
+	return a && b && a->vars->n + b->vars->n > FML_MAX_VARS;
+}
+
 /* OP_JOIN is no operation on values: the pieces of both operands, side by
  * side (formula_join). */
 enum binop { OP_ADD, OP_SUB, OP_MUL, OP_MAX, OP_MIN, OP_JOIN };

@@ -51,6 +51,8 @@
 #ifndef BSPCOST_FORMULA_H
 #define BSPCOST_FORMULA_H
 
+#include <stdbool.h>
+
 #include <gmp.h>
 #include <isl/ctx.h>
 #include <isl/set.h>
@@ -92,9 +94,15 @@ enum formula_style {
  * dimensions; NULL otherwise).  Each ISL piece becomes a piece; integer
  * divisions become floor atoms.  Undefined outside the pieces. */
 struct formula *formula_from_pw_qpolynomial(__isl_keep isl_pw_qpolynomial *pwqp);
+/* The most distinct parameters and floor terms one formula may hold: past
+ * it a conversion or an operation fails (no person could read it anyway). */
+#define FORMULA_MAX_TERMS 1024
 /* 1 when PWQP has too many distinct floors for a formula (its conversion
  * then fails), 0 when not, -1 when ISL failed. */
 int formula_pw_qpolynomial_too_large(__isl_keep isl_pw_qpolynomial *pwqp);
+/* Whether an operation on A and B (formula_add, formula_max, ...) fails for
+ * FORMULA_MAX_TERMS rather than for want of memory. */
+bool formula_pair_too_large(const struct formula *a, const struct formula *b);
 /* The same, zero outside the pieces: use this for counts. */
 struct formula *formula_from_pw_qpolynomial_zero_outside(
 	__isl_keep isl_pw_qpolynomial *pwqp);

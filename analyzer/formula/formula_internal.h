@@ -153,6 +153,6 @@ void fml_val_to_fmpq(fmpq_t out, __isl_take isl_val *v);
  * exponent vector has bits: 15918 variables overflowed the stack.  A formula
  * with more than this many distinct floors is refused (fml_vars_new fails,
  * and with it the conversion), and no person could read it anyway. */
-#define FML_MAX_VARS 1024
+#define FML_MAX_VARS FORMULA_MAX_TERMS
 
 #endif

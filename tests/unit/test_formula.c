@@ -1045,6 +1045,42 @@ static void test_print_by(void **state)
 
 /* ------------------------------------------------------------------ runner */
 
+/* The limit on distinct floor terms: two formulas of 600 floors each (their
+ * divisors distinct) cannot be combined, and formula_pair_too_large says that
+ * this is the reason; two of 500 can. */
+static char *floors_text(int first, int count)
+{
+	size_t cap = (size_t)count * 24 + 16, len = 0;
+	char *t = malloc(cap);
+	assert_non_null(t);
+	for (int d = first; d < first + count; d++)
+		len += (size_t)snprintf(t + len, cap - len, "%sfloor(n/%d)", d > first ? " + " : "", d);
+	return t;
+}
+
+static void test_floor_limit(void **state)
+{
+	(void)state;
+	isl_ctx *ctx = isl_ctx_alloc();
+	for (int big = 0; big < 2; big++) {
+		int count = big ? 600 : 500;
+		char *ta = floors_text(2, count), *tb = floors_text(2 + count, count);
+		struct formula *a = make(ctx, ta, 0), *b = make(ctx, tb, 0);
+		struct formula *m = formula_max(a, b);
+		assert_int_equal(formula_pair_too_large(a, b), big);
+		if (big)
+			assert_null(m);
+		else
+			assert_non_null(m);
+		formula_free(m);
+		formula_free(a);
+		formula_free(b);
+		free(ta);
+		free(tb);
+	}
+	isl_ctx_free(ctx);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -1061,6 +1097,7 @@ int main(void)
 		cmocka_unit_test(test_coalesce_apart),
 		cmocka_unit_test(test_max_dropped),
 		cmocka_unit_test(test_print_by),
+		cmocka_unit_test(test_floor_limit),
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
 	size_t ntests = nfixed + 2 * NCASES, k = 0;
