@@ -58,6 +58,9 @@ char *report_value(const struct analysis *a, int c, int s, enum quantity q);
  * values break, malloc'd, or NULL when they hold or cannot be tested. */
 char *report_broken_condition(const struct analysis *a, int c);
 
+/* S as a CSV field: quoted, its quotes doubled (NULL: ""). */
+void report_csv_field(FILE *out, const char *s);
+
 /* S as a JSON string, quotes included. */
 void report_json_string(FILE *out, const char *s);
 

@@ -4,39 +4,28 @@
 
 #include "analyzer/report/report.h"
 
-static void csv_field(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /* One quantity of candidate C: step S of STEPS (the candidate's formulas or
  * its values), or the total when S < 0; F its formula, NULL when it has none. */
 static void row(FILE *out, const struct analysis *a, int c, const struct candidate_cost *steps,
 		int s, enum quantity q, const struct formula *f)
 {
-	csv_field(out, a->cands[c].name);
+	report_csv_field(out, a->cands[c].name);
 	fputc(',', out);
-	csv_field(out, s < 0 ? "" : steps->steps[s].name);
+	report_csv_field(out, s < 0 ? "" : steps->steps[s].name);
 	fputc(',', out);
-	csv_field(out, quantity_name[q]);
+	report_csv_field(out, quantity_name[q]);
 	fputc(',', out);
 	static const char *const cost_names[] = {"g", "l"};
 	char *text = !f ? NULL
 		     : q == Q_COST ? formula_to_string_by(f, FORMULA_EXPR, cost_names, 2)
 				   : formula_to_string(f, FORMULA_EXPR);
 	if (text)
-		csv_field(out, text);
+		report_csv_field(out, text);
 	free(text);
 	fputc(',', out);
 	char *v = report_value(a, c, s, q);
 	if (v)
-		csv_field(out, v);
+		report_csv_field(out, v);
 	free(v);
 	fputc('\n', out);
 }
@@ -46,11 +35,11 @@ static void row(FILE *out, const struct analysis *a, int c, const struct candida
 static void status_row(FILE *out, const char *name, const char *what, enum cost_status st,
 		       const char *reason)
 {
-	csv_field(out, name);
+	report_csv_field(out, name);
 	fprintf(out, ",\"\",\"%s\",", what);
-	csv_field(out, st == COST_REFUSED ? "refused" : "failed");
+	report_csv_field(out, st == COST_REFUSED ? "refused" : "failed");
 	fputc(',', out);
-	csv_field(out, reason ? reason : "");
+	report_csv_field(out, reason ? reason : "");
 	fputc('\n', out);
 }
 

@@ -6,6 +6,17 @@
 
 #include "analyzer/report/report.h"
 
+void report_csv_field(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
 void report_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);

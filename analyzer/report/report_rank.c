@@ -297,17 +297,6 @@ void report_rank_json(FILE *out, const struct ranking *r)
 
 /* ---------------------------------------------------------------- CSV */
 
-static void csv_field(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; s && *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 static void csv_number(FILE *out, const mpq_t q)
 {
 	char *s = mpq_get_str(NULL, 10, q);
@@ -328,16 +317,16 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 		const struct rank_row *row = &t->rows[i];
 		char shape[64];
 		shape_text(shape, t, row->shape);
-		csv_field(out, r->file);
+		report_csv_field(out, r->file);
 		fprintf(out, ",%ld,", t->procs);
 		if (row->status == RANK_OK)
 			fprintf(out, "%d,%s", row->rank, row->tie ? "yes" : "no");
 		else
 			fputs(",", out);
 		fputc(',', out);
-		csv_field(out, cand_name(r, row));
+		report_csv_field(out, cand_name(r, row));
 		fputc(',', out);
-		csv_field(out, shape);
+		report_csv_field(out, shape);
 		const mpq_t *vals[] = {&row->w, &row->h, &row->h_in, &row->h_out, &row->ncom,
 				       &row->cost};
 		for (int q = 0; q < 6; q++) {
@@ -347,7 +336,7 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 		}
 		fprintf(out, ",%s,", status_name(row->status));
 		if (row->status != RANK_OK)
-			csv_field(out, row->reason ? row->reason : "unknown reason");
+			report_csv_field(out, row->reason ? row->reason : "unknown reason");
 		fputc('\n', out);
 	}
 }
