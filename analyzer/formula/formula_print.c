@@ -1171,7 +1171,7 @@ static int name_cmp(const char *a, const char *b)
 	return c ? c : strcmp(a, b);
 }
 
-static void val_fmpz(fmpz_t out, isl_val *v)
+static void val_fmpz(fmpz_t out, __isl_take isl_val *v)
 {
 	mpz_t z;
 
@@ -1266,11 +1266,11 @@ static struct doc *al_side(struct alist *l, int sign, const fmpz_t k)
 	return sum_finish(s);
 }
 
-static struct doc *aff_doc(isl_aff *aff);
+static struct doc *aff_doc(__isl_take isl_aff *aff);
 
 /* The documents of the parameters and divisions of a local space, as a list
  * with the coefficients from GET. */
-static void aff_terms(struct alist *l, isl_aff *aff)
+static void aff_terms(struct alist *l, __isl_keep isl_aff *aff)
 {
 	isl_size np = isl_aff_dim(aff, isl_dim_param);
 	isl_size nd = isl_aff_dim(aff, isl_dim_div);
@@ -1303,7 +1303,7 @@ static void aff_terms(struct alist *l, isl_aff *aff)
 }
 
 /* AFF (taken), the argument of a floor, as (sum)/denominator. */
-static struct doc *aff_doc(isl_aff *aff)
+static struct doc *aff_doc(__isl_take isl_aff *aff)
 {
 	struct alist l;
 	struct doc *s = doc_new(D_SUM, NULL), *d;
@@ -1348,7 +1348,7 @@ struct cstr {
 /* The definition of the one division of constraint C with a non-zero
  * coefficient (*K its position), when it is known and has no division in
  * turn; NULL otherwise. */
-static isl_aff *only_div(isl_constraint *c, int *k)
+static __isl_give isl_aff *only_div(__isl_keep isl_constraint *c, int *k)
 {
 	isl_size nd = isl_constraint_dim(c, isl_dim_div);
 	isl_aff *div;
@@ -1384,7 +1384,7 @@ static isl_aff *only_div(isl_constraint *c, int *k)
 
 /* "g % d == k" when constraint C (an equality) says that an affine g is a
  * multiple of d plus k through its one division; NULL otherwise. */
-static char *divisibility(isl_constraint *c, enum formula_style style)
+static char *divisibility(__isl_keep isl_constraint *c, enum formula_style style)
 {
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
 	int k = -1, i, ok = 1;
@@ -1487,7 +1487,7 @@ static const char *op_text(const char *op, enum formula_style style)
 	return op;
 }
 
-static char *constraint_text(isl_constraint *c, enum formula_style style)
+static char *constraint_text(__isl_keep isl_constraint *c, enum formula_style style)
 {
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
 	isl_size nd = isl_constraint_dim(c, isl_dim_div);
@@ -1563,7 +1563,7 @@ static char *constraint_text(isl_constraint *c, enum formula_style style)
  * e = floor(f/d): f - d*e >= k with k <= 0, or d*e - f >= k with k <= -(d-1).
  * Such a constraint holds wherever the division does; printed, it reads like a
  * condition (5*floor((n - 1)/5) >= n - 5) but says nothing. */
-static int div_definition(isl_constraint *c)
+static int div_definition(__isl_keep isl_constraint *c)
 {
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
 	int k = -1, ok = 1, i, sign;
@@ -1624,7 +1624,7 @@ struct cons_data {
 	enum formula_style style;
 };
 
-static isl_stat cons_fn(isl_constraint *c, void *user)
+static isl_stat cons_fn(__isl_take isl_constraint *c, void *user)
 {
 	struct cons_data *data = user;
 	if (div_definition(c)) {
@@ -1662,7 +1662,7 @@ struct bset_data {
 	enum formula_style style;
 };
 
-static isl_stat bset_fn(isl_basic_set *bset, void *user)
+static isl_stat bset_fn(__isl_take isl_basic_set *bset, void *user)
 {
 	struct bset_data *data = user;
 	struct cons_data cd = { NULL, 0, 0, data->style };
@@ -1701,7 +1701,7 @@ static int str_cmp(const void *a, const void *b)
 
 /* COND as "a && b", alternatives joined by "||" (parenthesized when there are
  * several and they are conjunctions). */
-static char *cond_text(isl_set *cond, enum formula_style style)
+static char *cond_text(__isl_keep isl_set *cond, enum formula_style style)
 {
 	struct bset_data data = { NULL, 0, 0, style };
 	struct sbuf b = { 0 };
@@ -1807,6 +1807,22 @@ static char *value_text(const struct pctx *P, const struct fnode *x,
 	return s;
 }
 
+/* How the pieces of a formula are written, one after the other, in a style
+ * for people: "v if c; w otherwise" or a LaTeX cases environment.  (The
+ * machine grammar nests conditionals instead: c ? v : w.) */
+struct cases {
+	const char *open, *sep, *when, *otherwise, *zero_otherwise, *close;
+};
+
+static const struct cases text_cases = {
+	"", "; ", " if ", " otherwise", "; 0 otherwise", "",
+};
+
+static const struct cases latex_cases = {
+	"\\begin{cases} ", " \\\\ ", " & \\text{if } ", " & \\text{otherwise}",
+	" \\\\ 0 & \\text{otherwise}", " \\end{cases}",
+};
+
 char *formula_to_string_by(const struct formula *f, enum formula_style style,
 	const char *const names[], int n)
 {
@@ -1831,38 +1847,24 @@ char *formula_to_string_by(const struct formula *f, enum formula_style style,
 		char *v = value_text(&P, f->p[0].val, names, n);
 		sb_puts(&b, v);
 		free(v);
-	} else if (style == FORMULA_LATEX) {
-		sb_puts(&b, "\\begin{cases} ");
+	} else if (style != FORMULA_EXPR) {
+		const struct cases *k = style == FORMULA_LATEX ? &latex_cases : &text_cases;
+		sb_puts(&b, k->open);
 		for (i = 0; i < f->n; i++) {
 			char *v = value_text(&P, f->p[i].val, names, n);
 			char *c = f->p[i].cond ? cond_text(f->p[i].cond, style) : NULL;
 			if (i > 0)
-				sb_puts(&b, " \\\\ ");
+				sb_puts(&b, k->sep);
 			sb_puts(&b, v);
-			sb_puts(&b, c ? " & \\text{if } " : " & \\text{otherwise}");
+			sb_puts(&b, c ? k->when : k->otherwise);
 			if (c)
 				sb_puts(&b, c);
 			free(v);
 			free(c);
 		}
 		if (zero && !everywhere)
-			sb_puts(&b, " \\\\ 0 & \\text{otherwise}");
-		sb_puts(&b, " \\end{cases}");
-	} else if (style == FORMULA_TEXT) {
-		for (i = 0; i < f->n; i++) {
-			char *v = value_text(&P, f->p[i].val, names, n);
-			char *c = f->p[i].cond ? cond_text(f->p[i].cond, style) : NULL;
-			if (i > 0)
-				sb_puts(&b, "; ");
-			sb_puts(&b, v);
-			sb_puts(&b, c ? " if " : " otherwise");
-			if (c)
-				sb_puts(&b, c);
-			free(v);
-			free(c);
-		}
-		if (zero && !everywhere)
-			sb_puts(&b, "; 0 otherwise");
+			sb_puts(&b, k->zero_otherwise);
+		sb_puts(&b, k->close);
 	} else {
 		for (i = 0; i < f->n; i++) {
 			char *v = value_text(&P, f->p[i].val, names, n);
