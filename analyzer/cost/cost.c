@@ -233,20 +233,42 @@ static __isl_give isl_set *per_process(__isl_take isl_map *map, int naxes)
 }
 
 
-/* A + B; NULL stands for 0 (no count yet), so a NULL result from two operands
- * fails the job. */
+/* A + B (both taken); NULL after a failure only. */
 static __isl_give isl_pw_qpolynomial *sum(struct job *j, __isl_take isl_pw_qpolynomial *a,
 					  __isl_take isl_pw_qpolynomial *b)
 {
+	if (failed(&j->fail) || !a || !b) {
+		isl_pw_qpolynomial_free(a);
+		isl_pw_qpolynomial_free(b);
+		if (!failed(&j->fail))
+			isl_op_failed(j, "adding counts");
+		return NULL;
+	}
 	/* Counts are 0 where they have no piece, so ISL's union-sum is the sum. */
-	if (!a)
-		return b;
-	if (!b)
-		return a;
 	isl_pw_qpolynomial *r = isl_pw_qpolynomial_add(a, b);
 	if (!r)
 		isl_op_failed(j, "adding counts");
 	return r;
+}
+
+/* 0 as a count on the parameters of LIKE (taken): the start of a sum. */
+static __isl_give isl_pw_qpolynomial *zero_count(struct job *j, __isl_take isl_set *like)
+{
+	isl_space *space = like ? isl_space_params(isl_set_get_space(like)) : NULL;
+	isl_set_free(like);
+	isl_pw_qpolynomial *z =
+		space ? isl_pw_qpolynomial_zero(isl_space_add_dims(space, isl_dim_out, 1)) : NULL;
+	if (!z)
+		isl_op_failed(j, "the counts");
+	return z;
+}
+
+/* The parameters of the counts per process: the coordinates of PROCESSES
+ * (kept) first, then the size parameters (per_process). */
+static __isl_give isl_set *process_params(__isl_keep isl_set *processes, int naxes)
+{
+	return isl_set_params(isl_set_move_dims(isl_set_copy(processes), isl_dim_param, 0,
+						isl_dim_set, 0, (unsigned)naxes));
 }
 
 /* Why WHAT has no formula: the limit on floor terms, malloc'd (NULL when out
@@ -280,8 +302,10 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 {
 	if (failed(&j->fail))
 		return NULL;
-	if (!f)
-		return formula_const_si(0);
+	if (!f) {
+		isl_op_failed(j, what);
+		return NULL;
+	}
 	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
 							      0, isl_dim_param, 0, j->naxes);
 	isl_set *range = isl_set_reset_tuple_id(isl_set_copy(processes));
@@ -310,7 +334,11 @@ static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 {
 	if (failed(&j->fail))
 		return NULL;
-	return f ? as_formula(j, f, what) : formula_const_si(0);
+	if (!f) {
+		isl_op_failed(j, what);
+		return NULL;
+	}
+	return as_formula(j, f, what);
 }
 
 /* { q -> [q' -> e] : (q', e) in USES, q owns e }; USES the remote uses, or all */
@@ -336,6 +364,16 @@ static __isl_give isl_pw_qpolynomial *times(struct job *j, __isl_take isl_pw_qpo
 struct per_process {
 	isl_pw_qpolynomial *fan_in, *fan_out, *work, *ncom;
 };
+
+/* Sets every count of P to 0 on the spaces of the relations R; on failure
+ * the job fails. */
+static void per_process_init(struct job *j, const struct step_relations *r, struct per_process *p)
+{
+	p->fan_in = zero_count(j, process_params(r->processes, j->naxes));
+	p->fan_out = zero_count(j, process_params(r->processes, j->naxes));
+	p->work = zero_count(j, process_params(r->processes, j->naxes));
+	p->ncom = zero_count(j, isl_set_params(isl_set_copy(r->processes)));
+}
 
 static void per_process_clear(struct per_process *p)
 {
@@ -469,22 +507,16 @@ static __isl_give isl_set *process_point(__isl_keep isl_set *processes, int naxe
 	return pt;
 }
 
-/* The maximum of the N per-process functions CAND (NULL: 0) on a concrete grid:
+/* The maximum of the N per-process functions CAND (kept) on a concrete grid:
  * one of them when it is proven the largest for all sizes (count_max_of), or
  * else the max of their formulas, each put on CONTEXT first (its zero outside a
  * piece of its own, so that the max needs no complement of the ever more
- * pieces it has): exact either way.  CAND stays the caller's, each NULL
- * replaced by a 0 that the caller frees with the rest. */
+ * pieces it has): exact either way. */
 static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolynomial **cand,
 					long n, __isl_keep isl_set *context, const char *what)
 {
 	if (failed(&j->fail))
 		return NULL;
-	for (long q = 0; q < n; q++)
-		if (!cand[q]) {
-			isl_space *space = isl_set_get_space(context);
-			cand[q] = isl_pw_qpolynomial_zero(isl_space_add_dims(space, isl_dim_out, 1));
-		}
 	isl_pw_qpolynomial *r = NULL;
 	char *reason = NULL;
 	enum count_status st = count_max_of(j->engine, cand, (int)n, &r, &reason);
@@ -526,7 +558,7 @@ static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolyno
 	return acc;
 }
 
-/* The sum of F[0..N) (kept; NULL: 0), added as a balanced tree: no sum of
+/* The sum of F[0..N) (kept, N >= 1), added as a balanced tree: no sum of
  * many pieces is refined against each new one. */
 static __isl_give isl_pw_qpolynomial *sum_tree(struct job *j,
 					       __isl_keep isl_pw_qpolynomial *const *f, long n)
@@ -534,7 +566,7 @@ static __isl_give isl_pw_qpolynomial *sum_tree(struct job *j,
 	if (n <= 0 || failed(&j->fail))
 		return NULL;
 	if (n == 1)
-		return f[0] ? isl_pw_qpolynomial_copy(f[0]) : NULL;
+		return isl_pw_qpolynomial_copy(f[0]);
 	return sum(j, sum_tree(j, f, n / 2), sum_tree(j, f + n / 2, n - n / 2));
 }
 
@@ -567,6 +599,12 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 	isl_pw_qpolynomial *ncom = NULL;
 	if (!fi || !fo || !w || (req->h == H_SUM && !both))
 		isl_op_failed(j, "the counts per process");
+	/* every count starts at 0, on the size parameters */
+	for (long q = 0; q < nproc && !failed(&j->fail); q++) {
+		fi[q] = zero_count(j, isl_set_params(isl_set_copy(r->processes)));
+		fo[q] = zero_count(j, isl_set_params(isl_set_copy(r->processes)));
+		w[q] = zero_count(j, isl_set_params(isl_set_copy(r->processes)));
+	}
 	for (long q = 0; q < nproc && !failed(&j->fail) && !out_of_time(j); q++) {
 		budget(j);
 		isl_set *me = process_point(r->processes, j->naxes, req->sizes, q);
@@ -588,9 +626,8 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 						     "work"),
 					       r->work_weight[k]));
 		isl_set_free(me);
-		if (both && (fi[q] || fo[q]))
-			both[q] = sum(j, fi[q] ? isl_pw_qpolynomial_copy(fi[q]) : NULL,
-				      fo[q] ? isl_pw_qpolynomial_copy(fo[q]) : NULL);
+		if (both)
+			both[q] = sum(j, isl_pw_qpolynomial_copy(fi[q]), isl_pw_qpolynomial_copy(fo[q]));
 	}
 	unbudget(j);
 	sc->w = max_of_processes(j, w, nproc, context, "w");
@@ -609,15 +646,16 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 }
 
 /* With every value known: the exact maximum over the processes of F (a
- * function of the coordinates, the first parameters; NULL: 0), a number. */
+ * function of the coordinates, the first parameters), a number. */
 static __isl_give isl_val *max_values(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 				      __isl_keep isl_set *processes, const char *what)
 {
 	if (failed(&j->fail))
 		return NULL;
-	isl_ctx *ctx = j->engine->ctx;
-	if (!f)
-		return isl_val_zero(ctx);
+	if (!f) {
+		isl_op_failed(j, what);
+		return NULL;
+	}
 	isl_set *box = isl_set_move_dims(isl_set_copy(processes), isl_dim_param, 0, isl_dim_set, 0,
 					 (unsigned)j->naxes);
 	isl_val *v = NULL;
@@ -651,12 +689,10 @@ static struct formula *number(struct job *j, __isl_take isl_val *v, const char *
 	return f;
 }
 
-/* A - B (both taken; NULL: 0) */
+/* A - B (both taken) */
 static __isl_give isl_pw_qpolynomial *difference(struct job *j, __isl_take isl_pw_qpolynomial *a,
 						 __isl_take isl_pw_qpolynomial *b)
 {
-	if (!b)
-		return a;
 	return sum(j, a, isl_pw_qpolynomial_neg(b));
 }
 
@@ -691,7 +727,7 @@ static void count_step_direct(struct job *j, const struct step_relations *r, str
 		direct_sets(r, a, j->naxes, sets);
 		isl_pw_qpolynomial *self = count(j, sets[SELF], name);
 		isl_pw_qpolynomial *in = difference(j, count(j, sets[USED], name),
-						    self ? isl_pw_qpolynomial_copy(self) : NULL);
+						    isl_pw_qpolynomial_copy(self));
 		isl_pw_qpolynomial *out = difference(j, count(j, sets[PAIRS], name), self);
 		isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
 						  isl_map_reverse(isl_map_copy(r->own[a])));
@@ -722,7 +758,7 @@ static __isl_give isl_val *count_at(struct job *j, __isl_take isl_set *set, cons
 	set = set ? isl_set_project_out(set, isl_dim_param, 0, (unsigned)j->naxes) : NULL;
 	isl_pw_qpolynomial *c = count(j, set, what);
 	if (!c)
-		return !failed(&j->fail) ? isl_val_zero(j->engine->ctx) : NULL;
+		return NULL;
 	isl_space *space = isl_pw_qpolynomial_get_domain_space(c);
 	isl_val *v = isl_pw_qpolynomial_eval(c, isl_point_zero(space));
 	if (!v)
@@ -730,10 +766,10 @@ static __isl_give isl_val *count_at(struct job *j, __isl_take isl_set *set, cons
 	return v;
 }
 
-/* *ACC = max(*ACC, V) (V taken; *ACC NULL: none yet) */
+/* *ACC = max(*ACC, V) (V taken) */
 static void keep_max(__isl_keep isl_val **acc, __isl_take isl_val *v)
 {
-	*acc = *acc ? isl_val_max(*acc, v) : v;
+	*acc = isl_val_max(*acc, v);
 }
 
 struct each_process {
@@ -799,8 +835,10 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 static void count_step_each(struct job *j, const struct step_relations *r,
 			    const struct cost_request *req, struct step_cost *sc)
 {
-	struct each_process e = {j, r, req, NULL, NULL, NULL, NULL,
-				 isl_val_zero(j->engine->ctx)};
+	/* counts are at least 0, so every maximum starts there */
+	isl_ctx *ctx = j->engine->ctx;
+	struct each_process e = {j, r, req, isl_val_zero(ctx), isl_val_zero(ctx), isl_val_zero(ctx),
+				 isl_val_zero(ctx), isl_val_zero(ctx)};
 	isl_set_foreach_point(r->processes, count_process, &e);
 	sc->w = number(j, e.w, "w");
 	sc->h = number(j, e.h, "h");
@@ -818,6 +856,7 @@ static void count_step_values(struct job *j, const struct step_relations *r,
 			      const struct cost_request *req, struct step_cost *sc)
 {
 	struct per_process p = {0};
+	per_process_init(j, r, &p);
 	count_step_direct(j, r, &p);
 	long nproc = 1;
 	for (int a = 0; a < j->naxes; a++)
@@ -832,9 +871,8 @@ static void count_step_values(struct job *j, const struct step_relations *r,
 	isl_val *h_out = max_values(j, p.fan_out, r->processes, "h_out");
 	isl_val *h = NULL;
 	if (req->h == H_SUM) {
-		isl_pw_qpolynomial *both =
-			sum(j, p.fan_in ? isl_pw_qpolynomial_copy(p.fan_in) : NULL,
-			    p.fan_out ? isl_pw_qpolynomial_copy(p.fan_out) : NULL);
+		isl_pw_qpolynomial *both = sum(j, isl_pw_qpolynomial_copy(p.fan_in),
+					       isl_pw_qpolynomial_copy(p.fan_out));
 		h = max_values(j, both, r->processes, "h");
 		isl_pw_qpolynomial_free(both);
 	} else if (h_in && h_out) {
@@ -1337,8 +1375,10 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		if (context && req->symbolic && step_relations_restrict(&r, context) < 0)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		struct per_process p = {0};
-		if (req->symbolic)
+		if (req->symbolic) {
+			per_process_init(&j, &r, &p);
 			count_step(&j, &r, &p);
+		}
 		else if (context)
 			count_step_concrete(&j, &r, req, context, sc);
 		if (req->explain)
@@ -1350,9 +1390,8 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			sc->w = max_over(&j, p.work, r.processes, "w");
 		}
 		if (req->h == H_SUM && req->symbolic) {
-			isl_pw_qpolynomial *both =
-				sum(&j, p.fan_in ? isl_pw_qpolynomial_copy(p.fan_in) : NULL,
-				    p.fan_out ? isl_pw_qpolynomial_copy(p.fan_out) : NULL);
+			isl_pw_qpolynomial *both = sum(&j, isl_pw_qpolynomial_copy(p.fan_in),
+						       isl_pw_qpolynomial_copy(p.fan_out));
 			sc->h = max_over(&j, both, r.processes, "h");
 			isl_pw_qpolynomial_free(both);
 		}
