@@ -193,7 +193,7 @@ run_tally() {
 run_brute() {
 	MODES=plain,hsum,flops run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas of the specs tests/stress found wrong there
-	SPECS=prefix_sum_cyclic,existential_bound,empty_modulo,empty_triangle,parity_union MODES=grid \
+	SPECS=prefix_sum_cyclic,existential_bound,empty_modulo,empty_triangle,parity_union,element_size MODES=grid \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# real sizes: the values against the formulas, where those apply
 	run_tally python3 tests/brute/large.py "$BIN"

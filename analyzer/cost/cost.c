@@ -349,7 +349,8 @@ static __isl_give isl_map *sends(__isl_keep isl_map *uses, __isl_keep isl_map *o
 	return isl_map_reverse(pairs);
 }
 
-/* F (taken) times the weight W of a term of work. */
+/* F (taken) times W: the weight of a term of work, or the words of an
+ * element. */
 static __isl_give isl_pw_qpolynomial *times(struct job *j, __isl_take isl_pw_qpolynomial *f, long w)
 {
 	if (!f || w == 1)
@@ -391,10 +392,14 @@ static void count_step(struct job *j, const struct step_relations *r, struct per
 		isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
 						   isl_map_reverse(isl_map_copy(r->own[a])));
 		const char *name = j->m->arrays[a].name;
-		p->ncom = sum(j, p->ncom, count(j, isl_map_wrap(isl_map_copy(remote)), name));
-		p->fan_out = sum(j, p->fan_out, count(j, per_process(sends(remote, r->own[a]), j->naxes),
-						   name));
-		p->fan_in = sum(j, p->fan_in, count(j, per_process(remote, j->naxes), name));
+		long words = (long)j->m->arrays[a].words;
+		p->ncom = sum(j, p->ncom,
+			      times(j, count(j, isl_map_wrap(isl_map_copy(remote)), name), words));
+		p->fan_out = sum(j, p->fan_out,
+				 times(j, count(j, per_process(sends(remote, r->own[a]), j->naxes), name),
+				       words));
+		p->fan_in = sum(j, p->fan_in,
+				times(j, count(j, per_process(remote, j->naxes), name), words));
 	}
 	for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
 		p->work = sum(j, p->work, times(j, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
@@ -467,6 +472,7 @@ static void count_occurrences(struct job *j, const struct step_relations *r, str
 			continue;
 		struct array_occurrence *ao = &sc->arrays[sc->narrays++];
 		ao->name = j->m->arrays[a].name;
+		ao->words = j->m->arrays[a].words;
 		isl_map *use = isl_map_copy(r->use[a]);
 		isl_size ne = isl_map_dim(use, isl_dim_out);
 		for (int d = 0; d < ne; d++)
@@ -612,13 +618,16 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 			if (!r->use[a])
 				continue;
 			const char *name = j->m->arrays[a].name;
+			long words = (long)j->m->arrays[a].words;
 			isl_set *owned = isl_map_domain(isl_map_intersect_range(isl_map_copy(r->own[a]),
 										isl_set_copy(me)));
 			isl_set *used = isl_set_apply(isl_set_copy(me), isl_map_copy(r->use[a]));
-			fi[q] = sum(j, fi[q], count(j, isl_set_subtract(used, isl_set_copy(owned)), name));
+			fi[q] = sum(j, fi[q],
+				    times(j, count(j, isl_set_subtract(used, isl_set_copy(owned)), name),
+					  words));
 			isl_map *others = isl_map_subtract_domain(
 				isl_map_intersect_range(isl_map_copy(r->use[a]), owned), isl_set_copy(me));
-			fo[q] = sum(j, fo[q], count(j, isl_map_wrap(others), name));
+			fo[q] = sum(j, fo[q], times(j, count(j, isl_map_wrap(others), name), words));
 		}
 		for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
 			w[q] = sum(j, w[q], times(j, count(j, isl_set_apply(isl_set_copy(me),
@@ -734,9 +743,10 @@ static void count_step_direct(struct job *j, const struct step_relations *r, str
 		isl_pw_qpolynomial *ncom = difference(
 			j, count(j, isl_map_wrap(isl_map_copy(r->use[a])), name),
 			count(j, isl_map_wrap(mine), name));
-		p->fan_in = sum(j, p->fan_in, in);
-		p->fan_out = sum(j, p->fan_out, out);
-		p->ncom = sum(j, p->ncom, ncom);
+		long words = (long)j->m->arrays[a].words;
+		p->fan_in = sum(j, p->fan_in, times(j, in, words));
+		p->fan_out = sum(j, p->fan_out, times(j, out, words));
+		p->ncom = sum(j, p->ncom, times(j, ncom, words));
 	}
 	for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
 		p->work = sum(j, p->work, times(j, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
@@ -802,8 +812,9 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 		isl_val *self = count_at(j, sets[SELF], q, name);
 		isl_val *used = count_at(j, sets[USED], q, name);
 		isl_val *pairs = count_at(j, sets[PAIRS], q, name);
-		in = isl_val_add(in, isl_val_sub(used, isl_val_copy(self)));
-		out = isl_val_add(out, isl_val_sub(pairs, self));
+		unsigned long words = (unsigned long)j->m->arrays[a].words;
+		in = isl_val_add(in, isl_val_mul_ui(isl_val_sub(used, isl_val_copy(self)), words));
+		out = isl_val_add(out, isl_val_mul_ui(isl_val_sub(pairs, self), words));
 	}
 	for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
 		work = isl_val_add(work, isl_val_mul_ui(count_at(j, per_process(isl_map_copy(r->work[k]),

@@ -39,6 +39,7 @@ struct cost_request {
  * (computed with cost_request.explain). */
 struct array_occurrence {
 	const char *name;              /* the model's */
+	long long words;               /* the size of its elements (h and NCom count words) */
 	struct formula *nocc;          /* max over the elements read of NOcc.e */
 	struct formula *occurrences;   /* sum over the elements of NOcc.e */
 	struct formula *unowned;       /* elements read whose owner does not read them

@@ -201,8 +201,9 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 			measure_array(use, own, &out->arrays[out->narrays++], &bad);
 		isl_map *remote = isl_map_subtract(use, isl_map_reverse(isl_map_copy(own)));
 		long n = count_val(isl_map_wrap(isl_map_copy(remote)));
+		long words = (long)m->arrays[a].words; /* h and NCom count words */
 		bad |= n < 0;
-		out->ncom += n;
+		out->ncom += n * words;
 		for (long q = 0; q < nproc && !bad; q++) {
 			isl_map *mine = isl_map_copy(remote), *owned = isl_map_copy(own);
 			for (int x = 0, rest = (int)q; x < m->naxes; x++) {
@@ -215,8 +216,8 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 			long fo = count_val(isl_map_wrap(isl_map_intersect_range(
 				isl_map_copy(remote), isl_map_domain(owned))));
 			bad |= fi < 0 || fo < 0;
-			fin[q] += fi;
-			fout[q] += fo;
+			fin[q] += fi * words;
+			fout[q] += fo * words;
 		}
 		isl_map_free(remote);
 		isl_map_free(own);

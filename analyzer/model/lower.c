@@ -569,6 +569,8 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 		int k = model_add_array(m, arr->name, arr->rank, (const char *const *)ext);
 		if (k < 0)
 			fail_nomem(&lw.fail);
+		else
+			m->arrays[k].words = arr->elem_size > 0 ? arr->elem_size : 1;
 		for (int d = 0; d < arr->rank && !failed(&lw.fail); d++) {
 			struct model_aff f;
 			if (pos_aff(&lw, &f, arr->extents[d]->aff, 1, 0, 0, 0) < 0)

@@ -285,6 +285,7 @@ int model_add_array(struct model *m, const char *name, int ndims, const char *co
 	if (!a)
 		return -1;
 	a->ndims = ndims;
+	a->words = 1;
 	if (!(a->name = strdup(name)) || !(a->extents = strdup_array(ndims, extents)) ||
 	    !(a->extent_affs = calloc((size_t)ndims + 1, sizeof(*a->extent_affs))))
 		return -1;

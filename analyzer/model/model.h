@@ -115,6 +115,8 @@ struct model_array {
 	int ndims;
 	char **extents;    /* as text over the parameters and grid axes, for people */
 	struct model_aff *extent_affs;   /* the same by position */
+	long long words;   /* the size of an element (`size`, 1 by default): what
+			    * each element moved counts in h and NCom */
 };
 
 /* One candidate: a distribution for each named distribution and for each dimension

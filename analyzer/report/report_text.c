@@ -77,6 +77,7 @@ static void print_short(FILE *out, const struct formula *f, const char *why)
 static void print_explanation(FILE *out, const struct analysis *a, const struct step_cost *sc,
 			      int s)
 {
+	bool sized = false;
 	fputs("    local postcondition R.q of process q (owner computes: q evaluates the\n"
 	      "    instances whose left-hand element it owns):\n", out);
 	const struct ast_superstep *ss = a->spec ? a->spec->supersteps[s] : NULL;
@@ -94,9 +95,14 @@ static void print_explanation(FILE *out, const struct analysis *a, const struct 
 		fputs("\n      elements read but not by their owner (A.e = 0): ", out);
 		print_short(out, ao->unowned, ao->unowned_why);
 		fputs("\n", out);
+		if (ao->words != 1)
+			fprintf(out, "      each element is %lld words (size %lld): it counts %lld in "
+				     "NCom, fan_in and fan_out\n",
+				ao->words, ao->words, ao->words);
+		sized |= ao->words != 1;
 	}
-	fputs("    NCom = sum over e of (NOcc.e - A.e); h = max over q of max(fan_in_q, "
-	      "fan_out_q)\n", out);
+	fprintf(out, "    NCom = sum over e of %s(NOcc.e - A.e); h = max over q of max(fan_in_q, "
+		     "fan_out_q)\n", sized ? "words.e * " : "");
 }
 
 void report_text(FILE *out, const struct analysis *a)

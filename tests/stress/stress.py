@@ -34,8 +34,6 @@ the commands that reproduce it; the specs are kept under --keep DIR (default:
 a temporary directory, removed at the end unless something failed).
 
 Known bugs (tests/stress/found/) are not failures, unless --strict:
-  element-size     values that differ only by the element sizes (bspcost
-                   ignores `size`): the same comparison in elements agrees;
   extent-below-1   --verify mismatches all at points where an extent is below
                    1 (issue 12, item 1): the spec with `assume E >= 1` for
                    every extent added verifies;
@@ -81,8 +79,6 @@ GRIDS = {1: "2", 2: "2x2", 3: "2x1x2"}
 # bug and nothing else (see Stress.verify and Stress.values); it is then
 # printed as KNOWN and tallied, and fails only with --strict.
 KNOWN = {
-    "element-size": "tests/stress/found/element-size.bsp: `size s` is ignored; "
-                    "bspenum's values counted in elements (--elements) agree",
     "extent-below-1": "tests/stress/found/extent-below-1.bsp: --verify draws points where "
                       "an extent is below 1 (issue 12, item 1); with `assume E >= 1` "
                       "for every extent, --verify finds no mismatch",
@@ -429,18 +425,6 @@ class Stress:
         self.figures["values_compared"] += compared
         for rs in refused:
             self.refuse("values", re.sub(r"^candidate [^:]*: no values \((.*)\)$", r"\1", rs))
-        if bad and any(spec["arrays"][a]["size"] != 1 for a in spec["array_order"]):
-            # bspcost ignores `size` (known bug element-size): compared in
-            # elements, the values must agree
-            elements = enumerate_quietly(spec, env, elements=True, **opts)
-            ebad = compare.compare_values(got, elements, env)[0]
-            if not ebad:
-                self.know(path, "element-size", "values (%s) at %s: %d differ, all by the "
-                          "element sizes" % (mode, " ".join("%s=%d" % kv for kv in point.items()),
-                                             len(bad)), [shown, enum_cmd])
-                return
-            bad = ["(counted in elements, as bspcost ignores `size`: bspenum.py --elements)"] + ebad
-            enum_cmd = enum_cmd.replace("bspenum.py ", "bspenum.py --elements ")
         if bad:
             self.figures["value_mismatches_known" if self.listed_now()
                          else "value_mismatches"] += len(bad)
