@@ -564,9 +564,94 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 	return status;
 }
 
-/* TABLES: the rankings of -p printed so far in the run (rank_model). */
+/* The edit distance between A and B (insertions, deletions, substitutions
+ * and swaps of neighbours), to put the names closest to a misspelt one first. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	size_t *d = calloc((na + 1) * (nb + 1), sizeof(*d));
+	if (!d)
+		return na > nb ? na : nb;
+#define D(i, j) d[(i) * (nb + 1) + (j)]
+	for (size_t i = 0; i <= na; i++)
+		D(i, 0) = i;
+	for (size_t j = 0; j <= nb; j++)
+		D(0, j) = j;
+	for (size_t i = 1; i <= na; i++)
+		for (size_t j = 1; j <= nb; j++) {
+			size_t best = D(i - 1, j - 1) + (a[i - 1] != b[j - 1]);
+			if (D(i - 1, j) + 1 < best)
+				best = D(i - 1, j) + 1;
+			if (D(i, j - 1) + 1 < best)
+				best = D(i, j - 1) + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    D(i - 2, j - 2) + 1 < best)
+				best = D(i - 2, j - 2) + 1;
+			D(i, j) = best;
+		}
+	size_t r = D(na, nb);
+#undef D
+	free(d);
+	return r;
+}
+
+/* Whether -D NAME names something of M: a size parameter, an axis, g or l. */
+static bool known_name(const struct model *m, const char *name)
+{
+	if (strcmp(name, "g") == 0 || strcmp(name, "l") == 0)
+		return true;
+	for (int p = 0; p < m->nparams; p++)
+		if (strcmp(m->params[p], name) == 0)
+			return true;
+	for (int a = 0; a < m->naxes; a++)
+		if (strcmp(m->axes[a], name) == 0)
+			return true;
+	return false;
+}
+
+/* "-D nn: ..., closest first: n, P, g, l" for a -D NAME that M does not have. */
+static void unknown_name(FILE *err, const char *file, const struct model *m, const char *name)
+{
+	int n = m->nparams + m->naxes + 2;
+	const char **names = calloc((size_t)n, sizeof(*names));
+	size_t *dist = calloc((size_t)n, sizeof(*dist));
+	fprintf(err, "bspcost: %s: -D %s: the specification has no size parameter or grid axis "
+		     "of that name", file, name);
+	if (names && dist) {
+		int k = 0;
+		for (int p = 0; p < m->nparams; p++)
+			names[k++] = m->params[p];
+		for (int a = 0; a < m->naxes; a++)
+			names[k++] = m->axes[a];
+		names[k++] = "g";
+		names[k++] = "l";
+		for (int i = 0; i < n; i++)
+			dist[i] = edit_distance(name, names[i]);
+		/* closest first; ties in the specification's order (a stable sort) */
+		for (int i = 1; i < n; i++)
+			for (int j = i; j > 0 && dist[j] < dist[j - 1]; j--) {
+				size_t t = dist[j];
+				dist[j] = dist[j - 1];
+				dist[j - 1] = t;
+				const char *s = names[j];
+				names[j] = names[j - 1];
+				names[j - 1] = s;
+			}
+		fputs(" (its names, closest first: ", err);
+		for (int i = 0; i < n; i++)
+			fprintf(err, "%s%s", i ? ", " : "", names[i]);
+		fputs(")", err);
+	}
+	fputs("\n", err);
+	free(names);
+	free(dist);
+}
+
+/* TABLES: the rankings of -p printed so far in the run (rank_model).  KNOWN
+ * marks the -D names this specification has; with ALONE (the run's only
+ * file), a name it does not have is an error before anything is counted. */
 static int analyze_file(const char *path, const struct options *opt, struct session *session,
-			int *tables)
+			int *tables, bool *known, bool alone)
 {
 	struct loaded_spec ls;
 	if (spec_load(&ls, path, opt->err, session) < 0) {
@@ -581,6 +666,19 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 		spec_unload(&ls);
 		return EXIT_SPEC;
 	}
+	int unknown = -1;
+	for (int i = 0; i < opt->ndefs; i++) {
+		bool k = known_name(m, opt->defs[i].name);
+		known[i] |= k;
+		if (!k && unknown < 0)
+			unknown = i;
+	}
+	if (alone && unknown >= 0) {
+		unknown_name(opt->err, ls.src.name, m, opt->defs[unknown].name);
+		model_free(m);
+		spec_unload(&ls);
+		return EXIT_USAGE;
+	}
 	int status = opt->nprocs > 0 ? rank_model(&ls, m, opt, session, tables)
 				     : analyze_model(&ls, m, opt, session);
 	model_free(m);
@@ -593,10 +691,29 @@ int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 		struct session *session)
 {
 	int status = EXIT_OK, tables = 0;
+	bool *known = calloc((size_t)opt->ndefs + 1, sizeof(*known));
+	if (!known) {
+		fputs("bspcost: out of memory\n", opt->err);
+		return EXIT_SPEC;
+	}
 	for (int i = 0; i < nfiles; i++) {
-		int st = analyze_file(files[i], opt, session, &tables);
+		int st = analyze_file(files[i], opt, session, &tables, known, nfiles == 1);
 		if (st > status)
 			status = st;
 	}
+	/* several files: a -D name none of them has is a mistake too */
+	for (int i = 0; nfiles > 1 && i < opt->ndefs; i++)
+		if (!known[i]) {
+			bool said = false;
+			for (int k = 0; k < i; k++)
+				said |= strcmp(opt->defs[k].name, opt->defs[i].name) == 0;
+			if (!said)
+				fprintf(opt->err, "bspcost: -D %s: none of the specifications has a size "
+						  "parameter or grid axis of that name\n",
+					opt->defs[i].name);
+			if (status < EXIT_USAGE)
+				status = EXIT_USAGE;
+		}
+	free(known);
 	return status;
 }
