@@ -234,3 +234,32 @@ void diag_free(struct diag *dg)
 	dg->v = NULL;
 	dg->n = dg->cap = 0;
 }
+
+size_t diag_edit_distance(const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	size_t *d = calloc((na + 1) * (nb + 1), sizeof(*d));
+	if (!d)
+		return na > nb ? na : nb;
+#define D(i, j) d[(i) * (nb + 1) + (j)]
+	for (size_t i = 0; i <= na; i++)
+		D(i, 0) = i;
+	for (size_t j = 0; j <= nb; j++)
+		D(0, j) = j;
+	for (size_t i = 1; i <= na; i++)
+		for (size_t j = 1; j <= nb; j++) {
+			size_t best = D(i - 1, j - 1) + (a[i - 1] != b[j - 1]);
+			if (D(i - 1, j) + 1 < best)
+				best = D(i - 1, j) + 1;
+			if (D(i, j - 1) + 1 < best)
+				best = D(i, j - 1) + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    D(i - 2, j - 2) + 1 < best)
+				best = D(i - 2, j - 2) + 1;
+			D(i, j) = best;
+		}
+	size_t r = D(na, nb);
+#undef D
+	free(d);
+	return r;
+}

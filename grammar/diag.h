@@ -52,4 +52,9 @@ void diag_note(struct diag *dg, struct span sp, const char *fmt, ...)
 void diag_flush(struct diag *dg);
 void diag_free(struct diag *dg);
 
+/* The edit distance between A and B (insertions, deletions, substitutions
+ * and swaps of neighbours): how far a misspelt name is from the one meant,
+ * for "did you mean" and for listing names closest first. */
+size_t diag_edit_distance(const char *a, const char *b);
+
 #endif

@@ -47,6 +47,9 @@ static void yyerror(const struct span *loc, struct parser *ps, yyscan_t scanner,
 static void add_item(struct parser *ps, struct ast_item *it);
 static struct ast_item *item_new(enum item_kind kind, struct span sp);
 static struct ast_expr *bounded(struct parser *ps, struct ast_expr *e);
+static bool misspelt(const char *text, const char *word);
+static struct ast_cmp *divides(struct parser *ps, struct span sp, struct ast_expr *d, char *word,
+			       struct span wsp, struct ast_expr *e);
 static void free_expr_list(struct ptr_list *l);
 static void free_param_list(struct ptr_list *l);
 static void free_var_list(struct ptr_list *l);
@@ -327,10 +330,13 @@ cond
 	| cond AND cmp          { $$ = ast_cond_and($1, $3); }
 	;
 
-/* cmp -> expr relop expr (relop expr)* */
+/* cmp -> expr relop expr (relop expr)* | expr 'divides' expr
+ * `d divides e` is `e % d == 0` (the words the reports use); `divides` is no
+ * keyword, so it stays a name anywhere else. */
 cmp
 	: expr relop expr       { $$ = ast_cmp_new(@$, $1, (enum cmp_op)$2, $3); }
 	| cmp relop expr        { $$ = ast_cmp_extend($1, @$, (enum cmp_op)$2, $3); }
+	| expr IDENT expr       { $$ = divides(ps, @$, $1, $2, @2, $3); }
 	;
 
 relop
@@ -382,6 +388,19 @@ static void add_item(struct parser *ps, struct ast_item *it)
 }
 
 /* Keeps expression trees shallow enough for the recursive walkers. */
+/* D WORD E: `E % D == 0` when WORD is `divides`, else an error at WORD
+ * (taken), as for any name where a comparison is expected. */
+static struct ast_cmp *divides(struct parser *ps, struct span sp, struct ast_expr *d, char *word,
+			       struct span wsp, struct ast_expr *e)
+{
+	if (strcmp(word, "divides") != 0)
+		diag_error(ps->dg, wsp, "expected a comparison or 'divides' before identifier '%s'%s",
+			   word, misspelt(word, "divides") ? "; did you mean 'divides'?" : "");
+	free(word);
+	struct ast_expr *mod = bounded(ps, ast_binary(sp, EXPR_MOD, e, d));
+	return ast_cmp_new(sp, mod, CMP_EQ, ast_int(wsp, 0));
+}
+
 static struct ast_expr *bounded(struct parser *ps, struct ast_expr *e)
 {
 	if (e->depth <= AST_MAX_DEPTH)
@@ -494,6 +513,43 @@ static bool take_group(yysymbol_kind_t *v, int *n, const char *const *group, int
 	return true;
 }
 
+/* Whether TEXT is close enough to WORD to be a misspelling of it: one edit
+ * for short words, two from five letters on. */
+static bool misspelt(const char *text, const char *word)
+{
+	size_t d = diag_edit_distance(text, word);
+	return d > 0 && d <= (strlen(word) >= 5 ? 2u : 1u);
+}
+
+/* "; did you mean 'superstep'?" into HINT when the identifier TEXT is a
+ * misspelling of the closest keyword among the N tokens EXPECTED; else "". */
+static void did_you_mean(const char *text, const yysymbol_kind_t *expected, int n, char *hint,
+			 size_t size)
+{
+	char best[64] = "";
+	size_t best_d = (size_t)-1;
+	for (int i = 0; i < n; i++) {
+		char one[64];
+		symbol_text(expected[i], one, sizeof(one));
+		size_t len = strlen(one);
+		if (len < 3 || one[0] != '\'' || one[len - 1] != '\'')
+			continue;
+		one[len - 1] = '\0';
+		const char *word = one + 1;
+		bool letters = true;
+		for (const char *c = word; *c; c++)
+			letters &= *c >= 'a' && *c <= 'z';
+		size_t d = diag_edit_distance(text, word);
+		if (letters && misspelt(text, word) && d < best_d) {
+			best_d = d;
+			snprintf(best, sizeof(best), "%s", word);
+		}
+	}
+	hint[0] = '\0';
+	if (best[0])
+		snprintf(hint, size, "; did you mean '%s'?", best);
+}
+
 /* "expected ';' before 'superstep'": the message of a syntax error.  Token
  * sets that mean one thing are named as such: "an expression", "an operator",
  * "a comparison". */
@@ -517,8 +573,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct parser *ps, yys
 
 	yysymbol_kind_t expected[YYNTOKENS];
 	int n = yypcontext_expected_tokens(ctx, expected, YYNTOKENS);
+	char hint[96] = "";
+	if (look == YYSYMBOL_IDENT) {
+		char text[64];
+		token_text(ps, loc, text, sizeof(text));
+		did_you_mean(text, expected, n, hint, sizeof(hint));
+	}
 	if (n <= 0) {
-		diag_error(ps->dg, *loc, "unexpected %s", found);
+		diag_error(ps->dg, *loc, "unexpected %s%s", found, hint);
 		return 0;
 	}
 	static const char *const binops[] = {"'+'", "'-'", "'*'", "'/'", "'%'"};
@@ -536,7 +598,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct parser *ps, yys
 
 	int total = n + ngroups;
 	if (total > 6) {
-		diag_error(ps->dg, *loc, "unexpected %s", found);
+		diag_error(ps->dg, *loc, "unexpected %s%s", found, hint);
 		return 0;
 	}
 	char list[512] = "";
@@ -554,10 +616,11 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, struct parser *ps, yys
 					 i == 0 ? "" : i == total - 1 ? " or " : ", ", one);
 	}
 	if (wants_closer)
-		diag_error(ps->dg, *loc, "expected %s before %s (to close '%c' at line %d)", list, found,
-			   ps->open_char[ps->nest - 1], ps->open_span[ps->nest - 1].first_line);
+		diag_error(ps->dg, *loc, "expected %s before %s (to close '%c' at line %d)%s", list,
+			   found, ps->open_char[ps->nest - 1], ps->open_span[ps->nest - 1].first_line,
+			   hint);
 	else
-		diag_error(ps->dg, *loc, "expected %s before %s", list, found);
+		diag_error(ps->dg, *loc, "expected %s before %s%s", list, found, hint);
 	return 0;
 }
 

@@ -708,8 +708,15 @@ static void check_stmt(struct checker *ck, struct ast_stmt *s)
 			diag_error(ck->dg, s->lhs->span, "the left-hand side must be an array element");
 	}
 	resolve(ck, s->rhs, CX_VALUE);
-	if (s->work)
+	if (s->work) {
+		int before = ck->dg->nerrors;
 		resolve(ck, s->work, CX_WORK);
+		if (ck->dg->nerrors == before && s->work->kind != EXPR_INT)
+			diag_error(ck->dg, s->work->span,
+				   "a work weight must be a non-negative integer constant, such as "
+				   "'work 3' (the units of work of one instance); an expression is "
+				   "not supported");
+	}
 	if (s->forall)
 		check_quant_close(ck, s->forall);
 

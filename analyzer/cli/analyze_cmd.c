@@ -16,6 +16,7 @@
 #include "analyzer/util/fail.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
+#include "grammar/diag.h"
 #include "analyzer/cost/verify.h"
 #include "analyzer/cost/workers.h"
 
@@ -334,6 +335,15 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 				ls->src.name, opt->grid_naxes, opt->grid_naxes == 1 ? "" : "s", m->naxes);
 			return EXIT_USAGE;
 		}
+		for (int a = 0; a < m->naxes; a++) {
+			const struct param_value *pv = options_find_def(opt, m->axes[a]);
+			if (pv && pv->value != opt->grid[a]) {
+				fprintf(opt->err, "bspcost: %s: --grid gives %s = %ld but -D %s=%lld: give "
+						  "the axis one size\n",
+					ls->src.name, m->axes[a], opt->grid[a], m->axes[a], pv->value);
+				return EXIT_USAGE;
+			}
+		}
 		req.symbolic = false;
 		memcpy(req.sizes, opt->grid, sizeof(req.sizes));
 	} else if (m->naxes > 0 && !all_values(m, opt)) {
@@ -564,37 +574,6 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 	return status;
 }
 
-/* The edit distance between A and B (insertions, deletions, substitutions
- * and swaps of neighbours), to put the names closest to a misspelt one first. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t na = strlen(a), nb = strlen(b);
-	size_t *d = calloc((na + 1) * (nb + 1), sizeof(*d));
-	if (!d)
-		return na > nb ? na : nb;
-#define D(i, j) d[(i) * (nb + 1) + (j)]
-	for (size_t i = 0; i <= na; i++)
-		D(i, 0) = i;
-	for (size_t j = 0; j <= nb; j++)
-		D(0, j) = j;
-	for (size_t i = 1; i <= na; i++)
-		for (size_t j = 1; j <= nb; j++) {
-			size_t best = D(i - 1, j - 1) + (a[i - 1] != b[j - 1]);
-			if (D(i - 1, j) + 1 < best)
-				best = D(i - 1, j) + 1;
-			if (D(i, j - 1) + 1 < best)
-				best = D(i, j - 1) + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-			    D(i - 2, j - 2) + 1 < best)
-				best = D(i - 2, j - 2) + 1;
-			D(i, j) = best;
-		}
-	size_t r = D(na, nb);
-#undef D
-	free(d);
-	return r;
-}
-
 /* Whether -D NAME names something of M: a size parameter, an axis, g or l. */
 static bool known_name(const struct model *m, const char *name)
 {
@@ -626,7 +605,7 @@ static void unknown_name(FILE *err, const char *file, const struct model *m, con
 		names[k++] = "g";
 		names[k++] = "l";
 		for (int i = 0; i < n; i++)
-			dist[i] = edit_distance(name, names[i]);
+			dist[i] = diag_edit_distance(name, names[i]);
 		/* closest first; ties in the specification's order (a stable sort) */
 		for (int i = 1; i < n; i++)
 			for (int j = i; j > 0 && dist[j] < dist[j - 1]; j--) {
