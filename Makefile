@@ -20,6 +20,7 @@
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
+DATADIR ?= $(PREFIX)/share/bspcost
 O       ?= build
 CC      ?= cc
 FLEX    ?= flex
@@ -149,9 +150,13 @@ install: $(O)/bspcost
 	install -m 755 $(O)/bspcost $(DESTDIR)$(BINDIR)/bspcost
 	install -m 644 man/bspcost.1 $(DESTDIR)$(MANDIR)/man1/bspcost.1
 	install -m 644 man/bspcost.5 $(DESTDIR)$(MANDIR)/man5/bspcost.5
+	install -d $(DESTDIR)$(DATADIR)/examples
+	install -m 644 examples/*.bsp $(DESTDIR)$(DATADIR)/examples/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bspcost $(DESTDIR)$(MANDIR)/man1/bspcost.1 $(DESTDIR)$(MANDIR)/man5/bspcost.5
+	rm -f $(patsubst examples/%,$(DESTDIR)$(DATADIR)/examples/%,$(wildcard examples/*.bsp))
+	-rmdir $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf $(O) $(O)-san $(O)-fuzz $(O).check.log $(O)-san.check.log $(O)-fuzz.check.log
