@@ -263,3 +263,10 @@ size_t diag_edit_distance(const char *a, const char *b)
 	free(d);
 	return r;
 }
+
+bool diag_misspelt(const char *text, const char *word)
+{
+	size_t d = diag_edit_distance(text, word);
+	/* d < |TEXT|: a one-letter name is no misspelling of another */
+	return d > 0 && d < strlen(text) && d <= (strlen(word) >= 5 ? 2u : 1u);
+}

@@ -57,4 +57,9 @@ void diag_free(struct diag *dg);
  * for "did you mean" and for listing names closest first. */
 size_t diag_edit_distance(const char *a, const char *b);
 
+/* Whether TEXT is close enough to WORD (and not WORD) to be a misspelling of
+ * it: one edit for words of up to four letters, two from five on, and fewer
+ * edits than TEXT has letters. */
+bool diag_misspelt(const char *text, const char *word);
+
 #endif

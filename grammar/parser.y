@@ -47,7 +47,6 @@ static void yyerror(const struct span *loc, struct parser *ps, yyscan_t scanner,
 static void add_item(struct parser *ps, struct ast_item *it);
 static struct ast_item *item_new(enum item_kind kind, struct span sp);
 static struct ast_expr *bounded(struct parser *ps, struct ast_expr *e);
-static bool misspelt(const char *text, const char *word);
 static struct ast_cmp *divides(struct parser *ps, struct span sp, struct ast_expr *d, char *word,
 			       struct span wsp, struct ast_expr *e);
 static void free_expr_list(struct ptr_list *l);
@@ -395,7 +394,7 @@ static struct ast_cmp *divides(struct parser *ps, struct span sp, struct ast_exp
 {
 	if (strcmp(word, "divides") != 0)
 		diag_error(ps->dg, wsp, "expected a comparison or 'divides' before identifier '%s'%s",
-			   word, misspelt(word, "divides") ? "; did you mean 'divides'?" : "");
+			   word, diag_misspelt(word, "divides") ? "; did you mean 'divides'?" : "");
 	free(word);
 	struct ast_expr *mod = bounded(ps, ast_binary(sp, EXPR_MOD, e, d));
 	return ast_cmp_new(sp, mod, CMP_EQ, ast_int(wsp, 0));
@@ -513,14 +512,6 @@ static bool take_group(yysymbol_kind_t *v, int *n, const char *const *group, int
 	return true;
 }
 
-/* Whether TEXT is close enough to WORD to be a misspelling of it: one edit
- * for short words, two from five letters on. */
-static bool misspelt(const char *text, const char *word)
-{
-	size_t d = diag_edit_distance(text, word);
-	return d > 0 && d <= (strlen(word) >= 5 ? 2u : 1u);
-}
-
 /* "; did you mean 'superstep'?" into HINT when the identifier TEXT is a
  * misspelling of the closest keyword among the N tokens EXPECTED; else "". */
 static void did_you_mean(const char *text, const yysymbol_kind_t *expected, int n, char *hint,
@@ -540,7 +531,7 @@ static void did_you_mean(const char *text, const yysymbol_kind_t *expected, int 
 		for (const char *c = word; *c; c++)
 			letters &= *c >= 'a' && *c <= 'z';
 		size_t d = diag_edit_distance(text, word);
-		if (letters && misspelt(text, word) && d < best_d) {
+		if (letters && diag_misspelt(text, word) && d < best_d) {
 			best_d = d;
 			snprintf(best, sizeof(best), "%s", word);
 		}

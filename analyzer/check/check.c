@@ -289,6 +289,36 @@ static struct ast_var *find_var(struct checker *ck, const char *name)
 
 static bool resolve(struct checker *ck, struct ast_expr *e, enum context cx);
 
+/* *BEST = CAND when it is a likelier misspelling of NAME than *BEST (closer,
+ * or as close and first in alphabetical order). */
+static void closer(const char *name, const char *cand, const char **best, size_t *best_d)
+{
+	if (!diag_misspelt(name, cand))
+		return;
+	size_t d = diag_edit_distance(name, cand);
+	if (d < *best_d || (d == *best_d && strcmp(cand, *best) < 0)) {
+		*best = cand;
+		*best_d = d;
+	}
+}
+
+/* "undefined name 'nn'", and "; did you mean 'n'?" when a name declared or
+ * a variable in scope is a likely misspelling of it. */
+static void undefined_name(struct checker *ck, struct span sp, const char *name)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1;
+	for (size_t i = 0; i < ck->globals.cap; i++)
+		if (ck->globals.slots[i].name)
+			closer(name, ck->globals.slots[i].name, &best, &best_d);
+	for (int i = 0; i < ck->nscope; i++)
+		closer(name, ck->scope[i]->name, &best, &best_d);
+	if (best)
+		diag_error(ck->dg, sp, "undefined name '%s'; did you mean '%s'?", name, best);
+	else
+		diag_error(ck->dg, sp, "undefined name '%s'", name);
+}
+
 static void check_quant_open(struct checker *ck, struct ast_quant *q);
 static void check_quant_close(struct checker *ck, const struct ast_quant *q);
 
@@ -302,7 +332,7 @@ static bool resolve_index(struct checker *ck, struct ast_expr *e, enum context c
 	for (int i = 0; i < e->nargs; i++)
 		ok &= resolve(ck, e->args[i], CX_AFFINE);
 	if (!s && !v) {
-		diag_error(ck->dg, e->name_span, "undefined name '%s'", e->name);
+		undefined_name(ck, e->name_span, e->name);
 		return false;
 	}
 	if (v || s->kind != SYM_ARRAY) {
@@ -368,7 +398,7 @@ static bool resolve(struct checker *ck, struct ast_expr *e, enum context cx)
 		}
 		struct sym *s = sym_find(&ck->globals, e->name);
 		if (!s) {
-			diag_error(ck->dg, e->span, "undefined name '%s'", e->name);
+			undefined_name(ck, e->span, e->name);
 			return false;
 		}
 		switch (s->kind) {
@@ -401,7 +431,7 @@ static bool resolve(struct checker *ck, struct ast_expr *e, enum context cx)
 		struct sym *s = sym_find(&ck->globals, e->name);
 		bool ok = resolve(ck, e->args[0], CX_AFFINE);
 		if (!s && !find_var(ck, e->name)) {
-			diag_error(ck->dg, e->name_span, "undefined name '%s'", e->name);
+			undefined_name(ck, e->name_span, e->name);
 			return false;
 		}
 		if (!s || s->kind != SYM_DIST || find_var(ck, e->name)) {
@@ -452,7 +482,7 @@ static bool resolve_call_operand(struct checker *ck, struct ast_expr *e)
 	bool ok = resolve(ck, e->args[0], CX_AFFINE);
 	struct sym *s = find_var(ck, e->name) ? NULL : sym_find(&ck->globals, e->name);
 	if (!s && !find_var(ck, e->name)) {
-		diag_error(ck->dg, e->name_span, "undefined name '%s'", e->name);
+		undefined_name(ck, e->name_span, e->name);
 		return false;
 	}
 	if (!s || s->kind != SYM_DIST) {
@@ -825,7 +855,7 @@ static const struct ast_param *find_axis(struct checker *ck, const char *name, s
 {
 	struct sym *s = sym_find(&ck->globals, name);
 	if (!s) {
-		diag_error(ck->dg, sp, "undefined name '%s'", name);
+		undefined_name(ck, sp, name);
 		return NULL;
 	}
 	if (s->kind != SYM_GRID_AXIS) {
@@ -849,7 +879,7 @@ static void check_layout(struct checker *ck, struct ast_layout *l)
 {
 	struct sym *s = sym_find(&ck->globals, l->name);
 	if (!s)
-		diag_error(ck->dg, l->name_span, "undefined name '%s'", l->name);
+		undefined_name(ck, l->name_span, l->name);
 	else if (s->kind != SYM_ARRAY)
 		diag_error(ck->dg, l->name_span, "'%s' is a %s, not an array", l->name, sym_kind_text(s->kind));
 	else
@@ -862,7 +892,7 @@ static void check_layout(struct checker *ck, struct ast_layout *l)
 		if (d->kind == LDIM_NAMED) {
 			struct sym *ds = sym_find(&ck->globals, d->name);
 			if (!ds) {
-				diag_error(ck->dg, d->name_span, "undefined name '%s'", d->name);
+				undefined_name(ck, d->name_span, d->name);
 				continue;
 			}
 			if (ds->kind != SYM_DIST) {
