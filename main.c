@@ -9,6 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gmp.h>
+#include <stdbool.h>
+
 #include <flint/flint.h>
 
 #include "analyzer/cli/commands.h"
@@ -65,14 +68,81 @@ static int usage_error(const char *fmt, const char *arg)
 /* How a -D argument was read. */
 enum define_error {
 	DEFINE_OK = 0,
-	DEFINE_MALFORMED = -1, /* not NAME=INTEGER */
+	DEFINE_MALFORMED = -1, /* not NAME=NUMBER */
 	DEFINE_TOO_LARGE = -2, /* an integer above LLONG_MAX */
 	DEFINE_TOO_SMALL = -3, /* an integer below LLONG_MIN */
+	DEFINE_FRACTION_TOO_LARGE = -4, /* a fraction whose terms pass 64 bits */
+	DEFINE_ZERO_DENOMINATOR = -5,
 };
+
+/* Whether S is one or more decimal digits and nothing else. */
+static bool all_digits(const char *s, size_t n)
+{
+	if (n == 0)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+	return true;
+}
+
+/* VALUE, a decimal (an optional sign, digits, '.', digits) or a fraction (an
+ * optional sign, digits, '/', digits), into PV exactly, in lowest terms. */
+static enum define_error parse_fraction(const char *value, struct param_value *pv)
+{
+	const char *body = value + (*value == '-' || *value == '+');
+	const char *dot = strchr(body, '.'), *slash = strchr(body, '/');
+	const char *sep = dot ? dot : slash;
+	if (!sep || (dot && slash) || !all_digits(body, (size_t)(sep - body)) ||
+	    !all_digits(sep + 1, strlen(sep + 1)))
+		return DEFINE_MALFORMED;
+	mpz_t num, den;
+	mpz_inits(num, den, NULL);
+	char *digits = strndup(body, (size_t)(sep - body));
+	int bad = !digits || mpz_set_str(num, digits, 10) < 0;
+	free(digits);
+	if (dot) {
+		/* 10.25 = 1025 / 10^2 */
+		size_t nfrac = strlen(dot + 1);
+		mpz_ui_pow_ui(den, 10, (unsigned long)nfrac);
+		mpz_mul(num, num, den);
+		mpz_t frac;
+		mpz_init(frac);
+		bad |= mpz_set_str(frac, dot + 1, 10) < 0;
+		mpz_add(num, num, frac);
+		mpz_clear(frac);
+	} else {
+		bad |= mpz_set_str(den, slash + 1, 10) < 0;
+	}
+	enum define_error r = DEFINE_OK;
+	if (bad) {
+		r = DEFINE_MALFORMED;
+	} else if (mpz_sgn(den) == 0) {
+		r = DEFINE_ZERO_DENOMINATOR;
+	} else {
+		mpq_t q;
+		mpq_init(q);
+		mpz_set(mpq_numref(q), num);
+		mpz_set(mpq_denref(q), den);
+		mpq_canonicalize(q);
+		if (*value == '-')
+			mpq_neg(q, q);
+		if (!mpz_fits_slong_p(mpq_numref(q)) || !mpz_fits_slong_p(mpq_denref(q))) {
+			r = DEFINE_FRACTION_TOO_LARGE;
+		} else {
+			pv->value = mpz_get_si(mpq_numref(q));
+			pv->den = mpz_get_si(mpq_denref(q));
+		}
+		mpq_clear(q);
+	}
+	mpz_clears(num, den, NULL);
+	return r;
+}
 
 /* NAME=VALUE with NAME an identifier and VALUE a decimal integer (an optional
  * sign, then digits) that fits in 64 bits: an integer that does not is told
- * apart from text that is no integer. */
+ * apart from text that is no integer.  A decimal (10.2) or a fraction (1/3)
+ * is read exactly (parse_fraction); the caller lets only g and l be one. */
 static enum define_error parse_define(char *arg, struct param_value *pv)
 {
 	char *eq = strchr(arg, '=');
@@ -86,8 +156,14 @@ static enum define_error parse_define(char *arg, struct param_value *pv)
 			return DEFINE_MALFORMED;
 	}
 	const char *digits = eq + 1 + (eq[1] == '-' || eq[1] == '+');
-	if (*digits == '\0' || strspn(digits, "0123456789") != strlen(digits))
-		return DEFINE_MALFORMED;
+	if (*digits == '\0' || strspn(digits, "0123456789") != strlen(digits)) {
+		enum define_error r = parse_fraction(eq + 1, pv);
+		if (r == DEFINE_OK) {
+			*eq = '\0';
+			pv->name = arg;
+		}
+		return r;
+	}
 	errno = 0;
 	long long v = strtoll(eq + 1, NULL, 10);
 	if (errno == ERANGE)
@@ -95,6 +171,7 @@ static enum define_error parse_define(char *arg, struct param_value *pv)
 	*eq = '\0';
 	pv->name = arg;
 	pv->value = v;
+	pv->den = 1;
 	return DEFINE_OK;
 }
 
@@ -356,7 +433,15 @@ int main(int argc, char **argv)
 			case DEFINE_OK:
 				break;
 			case DEFINE_MALFORMED:
-				status = usage_error("bad -D '%s': expected NAME=INTEGER", optarg);
+				status = usage_error("bad -D '%s': expected NAME=INTEGER (g and l may also "
+						     "be a decimal, 10.2, or a fraction, 1/3)", optarg);
+				goto out;
+			case DEFINE_FRACTION_TOO_LARGE:
+				status = usage_error("bad -D '%s': a fraction is limited to a numerator and "
+						     "a denominator of 64 bits in lowest terms", optarg);
+				goto out;
+			case DEFINE_ZERO_DENOMINATOR:
+				status = usage_error("bad -D '%s': a fraction with denominator 0", optarg);
 				goto out;
 			case DEFINE_TOO_LARGE:
 				status = usage_error("bad -D '%s': values are limited to 64-bit integers "
@@ -367,6 +452,21 @@ int main(int argc, char **argv)
 						     "(at least -9223372036854775808)", optarg);
 				goto out;
 			}
+			bool machine = strcmp(opt.defs[opt.ndefs].name, "g") == 0 ||
+				       strcmp(opt.defs[opt.ndefs].name, "l") == 0;
+			/* parse_define cut OPTARG at '=': the value follows the name */
+			char *cut = optarg + strlen(optarg);
+			*cut = '=';
+			if (machine && opt.defs[opt.ndefs].value < 0) {
+				status = usage_error("bad -D '%s': g and l are costs, at least 0", optarg);
+				goto out;
+			}
+			if (opt.defs[opt.ndefs].den > 1 && !machine) {
+				status = usage_error("bad -D '%s': sizes and axes are integers (only g and l "
+						     "may be fractions)", optarg);
+				goto out;
+			}
+			*cut = '\0';
 			opt.ndefs++;
 			break;
 		case 'f':

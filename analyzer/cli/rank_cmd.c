@@ -25,7 +25,7 @@ struct rank_job {
 	struct cost_request req;    /* the sizes' values; the grid is each row's shape */
 	struct rank_table *t;
 	int *rows;                  /* job i counts row rows[i] */
-	long long g, l;
+	mpq_srcptr g, l;
 };
 
 static void rank_pair(struct worker *w, int i, void *user)
@@ -99,7 +99,7 @@ static char *shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const str
  * counted.  Returns an exit status. */
 static int rank_procs(const struct loaded_spec *ls, const struct model *m,
 		      const struct options *opt, struct session *session, long procs,
-		      const long long *values, long long g, long long l, struct rank_table *t)
+		      const long long *values, const mpq_t g, const mpq_t l, struct rank_table *t)
 {
 	if (rank_table_init(t, procs, m->naxes) < 0)
 		goto nomem;
@@ -214,24 +214,27 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 
 	/* every size, then g and l: what the values are counted at */
 	int nvalues = m->nparams + 2;
-	long long *values = calloc((size_t)nvalues, sizeof(*values));
-	const char **names = calloc((size_t)nvalues, sizeof(*names));
+	long long *values = calloc((size_t)m->nparams + 1, sizeof(*values));
+	struct param_value *given = calloc((size_t)nvalues, sizeof(*given));
 	const char **cands = calloc((size_t)m->ncands + 1, sizeof(*cands));
-	if (!values || !names || !cands) {
+	if (!values || !given || !cands) {
 		free(values);
-		free(names);
+		free(given);
 		free(cands);
 		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
 		return EXIT_SPEC;
 	}
 	for (int i = 0; i < m->nparams; i++) {
-		names[i] = m->params[i];
-		values[i] = options_find_def(opt, m->params[i])->value;
+		given[i] = *options_find_def(opt, m->params[i]);
+		given[i].name = m->params[i];
+		values[i] = given[i].value;
 	}
-	names[m->nparams] = "g";
-	values[m->nparams] = options_find_def(opt, "g")->value;
-	names[m->nparams + 1] = "l";
-	values[m->nparams + 1] = options_find_def(opt, "l")->value;
+	given[m->nparams] = *options_find_def(opt, "g");
+	given[m->nparams + 1] = *options_find_def(opt, "l");
+	mpq_t g, l;
+	mpq_inits(g, l, NULL);
+	param_value_get(g, &given[m->nparams]);
+	param_value_get(l, &given[m->nparams + 1]);
 	for (int c = 0; c < m->ncands; c++)
 		cands[c] = m->cands[c].name;
 
@@ -247,15 +250,14 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 			break;
 		}
 		struct rank_table t;
-		int st = rank_procs(ls, m, opt, session, opt->procs[p], values,
-				    values[m->nparams], values[m->nparams + 1], &t);
+		int st = rank_procs(ls, m, opt, session, opt->procs[p], values, g, l, &t);
 		if (st > status)
 			status = st;
 		if (t.sorted) {
 			struct ranking r = {
 				.file = file, .naxes = m->naxes, .axes = (const char *const *)m->axes,
 				.ncands = m->ncands, .cands = cands, .nvalues = nvalues,
-				.value_names = names, .values = values, .t = &t, .top = opt->top,
+				.values = given, .t = &t, .top = opt->top,
 				.first = *tables == 0,
 			};
 			late += t.nlate > 0;
@@ -284,7 +286,8 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	if (late)
 		report_deadline(opt->err, file, session_limit(session), 0, 0, 0);
 	free(values);
-	free(names);
+	free(given);
+	mpq_clears(g, l, NULL);
 	free(cands);
 	return status;
 }

@@ -58,8 +58,8 @@ struct rank_row *rank_table_add_row(struct rank_table *t, int shape, int cand)
 	return r;
 }
 
-void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc, long long g,
-		      long long l)
+void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc, const mpq_t g,
+		      const mpq_t l)
 {
 	free(row->reason);
 	row->reason = NULL;
@@ -69,25 +69,30 @@ void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc, lon
 		row->reason = cc->reason ? strdup(cc->reason) : NULL;
 		return;
 	}
-	const char *names[] = {"g", "l"};
-	const long long values[] = {g, l};
 	mpq_t *sum[] = {&row->w, &row->h, &row->h_in, &row->h_out, &row->ncom};
-	mpq_t v;
-	mpq_init(v);
+	mpq_t v, hg;
+	mpq_inits(v, hg, NULL);
+	mpq_set_ui(row->cost, 0, 1);
 	int bad = 0;
 	for (int s = 0; s < cc->nsteps && !bad; s++) {
 		const struct step_cost *sc = &cc->steps[s];
 		const struct formula *f[] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
 		for (int q = 0; q < 5 && !bad; q++) {
-			if (formula_eval(f[q], names, values, 2, v) < 0)
+			/* the values counted directly: numbers, no parameter */
+			if (formula_eval(f[q], NULL, NULL, 0, v) < 0)
 				bad = 1;
 			else
 				mpq_add(*sum[q], *sum[q], v);
+			if (!bad && q == 0)
+				mpq_add(row->cost, row->cost, v);     /* w */
+			if (!bad && q == 1) {
+				mpq_mul(hg, v, g);                    /* h*g */
+				mpq_add(row->cost, row->cost, hg);
+				mpq_add(row->cost, row->cost, l);
+			}
 		}
 	}
-	if (!bad && formula_eval(cc->cost, names, values, 2, row->cost) < 0)
-		bad = 1;
-	mpq_clear(v);
+	mpq_clears(v, hg, NULL);
 	row->status = bad ? RANK_FAILED : RANK_OK;
 	if (bad)
 		row->reason = strdup("its values could not be evaluated");

@@ -67,10 +67,11 @@ int rank_table_init(struct rank_table *t, long procs, int naxes);
 struct rank_row *rank_table_add_row(struct rank_table *t, int shape, int cand);
 
 /* Fills ROW from CC, the values counted for its shape (cost_request.values):
- * RANK_OK with the sums over the supersteps and the cost at G and L; or the
- * status and reason of CC (RANK_LATE when the deadline stopped it). */
-void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc, long long g,
-		      long long l);
+ * RANK_OK with the sums over the supersteps and the cost w + h*g + l of each
+ * at G and L (exact, fractions too); or the status and reason of CC
+ * (RANK_LATE when the deadline stopped it). */
+void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc, const mpq_t g,
+		      const mpq_t l);
 
 /* Orders the rows and gives the ranked ones their ranks and ties. */
 void rank_table_sort(struct rank_table *t);

@@ -5,6 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+void param_value_get(mpq_t out, const struct param_value *pv)
+{
+	_Static_assert(sizeof(long) == sizeof(long long), "long is 64 bits");
+	mpz_set_si(mpq_numref(out), (long)pv->value);
+	mpz_set_si(mpq_denref(out), (long)(pv->den > 1 ? pv->den : 1));
+	mpq_canonicalize(out);
+}
+
 const char *const quantity_name[Q_N] = {"w", "h", "h_in", "h_out", "ncom", "cost"};
 
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
@@ -28,24 +36,67 @@ const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
 	return NULL;
 }
 
-char *formula_value_text(const struct formula *f, const struct report_request *opt)
+/* *OUT = F at the integer -D values of OPT (g and l included when they are
+ * integers); -1 when some parameter F needs has none. */
+static int value_at(const struct formula *f, const struct report_request *opt, mpq_t out)
 {
 	const char **names = calloc((size_t)opt->ndefs + 1, sizeof(*names));
 	long long *values = calloc((size_t)opt->ndefs + 1, sizeof(*values));
-	char *r = NULL;
+	int r = -1, n = 0;
 	if (f && names && values) {
-		for (int i = 0; i < opt->ndefs; i++) {
-			names[i] = opt->defs[i].name;
-			values[i] = opt->defs[i].value;
-		}
-		mpq_t v;
-		mpq_init(v);
-		if (formula_eval(f, names, values, opt->ndefs, v) == 0)
-			r = mpq_get_str(NULL, 10, v);
-		mpq_clear(v);
+		for (int i = 0; i < opt->ndefs; i++)
+			if (opt->defs[i].den <= 1) {
+				names[n] = opt->defs[i].name;
+				values[n++] = opt->defs[i].value;
+			}
+		r = formula_eval(f, names, values, n, out);
 	}
 	free(names);
 	free(values);
+	return r;
+}
+
+char *formula_value_text(const struct formula *f, const struct report_request *opt)
+{
+	mpq_t v;
+	mpq_init(v);
+	char *r = value_at(f, opt, v) == 0 ? report_number(v) : NULL;
+	mpq_clear(v);
+	return r;
+}
+
+/* The last -D value of NAME in OPT into OUT; -1 when there is none. */
+static int def_value(const struct report_request *opt, const char *name, mpq_t out)
+{
+	for (int i = opt->ndefs - 1; i >= 0; i--)
+		if (strcmp(opt->defs[i].name, name) == 0) {
+			param_value_get(out, &opt->defs[i]);
+			return 0;
+		}
+	return -1;
+}
+
+/* *OUT = the cost of step S of CC (every step when S < 0): w + h*g + l of
+ * each, from the values of w and h and the exact g and l given (fractions
+ * too); -1 when a value is missing. */
+static int cost_value(const struct candidate_cost *cc, int s, const struct report_request *opt,
+		      mpq_t out)
+{
+	mpq_t g, l, w, h;
+	mpq_inits(g, l, w, h, NULL);
+	int r = def_value(opt, "g", g) == 0 && def_value(opt, "l", l) == 0 ? 0 : -1;
+	mpq_set_ui(out, 0, 1);
+	for (int k = s < 0 ? 0 : s; r == 0 && k < (s < 0 ? cc->nsteps : s + 1); k++) {
+		if (value_at(cc->steps[k].w, opt, w) < 0 || value_at(cc->steps[k].h, opt, h) < 0) {
+			r = -1;
+			break;
+		}
+		mpq_mul(h, h, g);
+		mpq_add(out, out, w);
+		mpq_add(out, out, h);
+		mpq_add(out, out, l);
+	}
+	mpq_clears(g, l, w, h, NULL);
 	return r;
 }
 
@@ -54,7 +105,13 @@ char *report_value(const struct analysis *a, int c, int s, enum quantity q)
 	const struct candidate_cost *cc = a->exact ? &a->exact[c] : &a->cands[c];
 	if (cc->status != COST_OK)
 		return NULL;
-	return formula_value_text(s < 0 ? cc->cost : step_quantity(&cc->steps[s], q), a->rq);
+	mpq_t v;
+	mpq_init(v);
+	int r = s < 0 || q == Q_COST ? cost_value(cc, s, a->rq, v)
+				     : value_at(step_quantity(&cc->steps[s], q), a->rq, v);
+	char *text = r == 0 ? report_number(v) : NULL;
+	mpq_clear(v);
+	return text;
 }
 
 char *report_broken_condition(const struct analysis *a, int c)
@@ -64,15 +121,17 @@ char *report_broken_condition(const struct analysis *a, int c)
 	const char **names = calloc((size_t)opt->ndefs + 1, sizeof(*names));
 	long long *values = calloc((size_t)opt->ndefs + 1, sizeof(*values));
 	char *broken = NULL;
-	for (int i = 0; names && values && i < opt->ndefs; i++) {
-		names[i] = opt->defs[i].name;
-		values[i] = opt->defs[i].value;
-	}
+	int n = 0;
+	for (int i = 0; names && values && i < opt->ndefs; i++)
+		if (opt->defs[i].den <= 1) {
+			names[n] = opt->defs[i].name;
+			values[n++] = opt->defs[i].value;
+		}
 	for (int i = 0; names && values && i < cc->nconditions && !broken; i++) {
 		struct formula_expr *e = formula_parse_expr(cc->conditions[i], NULL);
 		mpq_t v;
 		mpq_init(v);
-		if (e && formula_expr_eval(e, names, values, opt->ndefs, v) == 0 && mpq_sgn(v) == 0)
+		if (e && formula_expr_eval(e, names, values, n, v) == 0 && mpq_sgn(v) == 0)
 			broken = strdup(cc->condition_texts[i]);
 		mpq_clear(v);
 		formula_expr_free(e);

@@ -10,11 +10,16 @@
 #include "analyzer/cost/cost.h"
 #include "analyzer/decide/rank.h"
 
-/* One -D NAME=VALUE. */
+/* One -D NAME=VALUE: VALUE/DEN in lowest terms.  Sizes and axes are integers
+ * (DEN 1, or 0, read as 1); g and l may be fractions (-D g=10.2 is 51/5). */
 struct param_value {
 	const char *name;
 	long long value;
+	long long den;
 };
+
+/* *OUT = PV's value, exactly (OUT initialized). */
+void param_value_get(mpq_t out, const struct param_value *pv);
 
 /* What the user asked of a report. */
 struct report_request {
@@ -58,6 +63,14 @@ char *report_value(const struct analysis *a, int c, int s, enum quantity q);
  * values break, malloc'd, or NULL when they hold or cannot be tested. */
 char *report_broken_condition(const struct analysis *a, int c);
 
+/* Q exactly, malloc'd: "12", a decimal when Q has one ("10.2", "-0.125"),
+ * else a fraction ("1/3"); NULL when out of memory. */
+char *report_number(const mpq_t q);
+
+/* PV's value as report_number writes it (in JSON, a string unless an
+ * integer). */
+void report_param_value(FILE *out, const struct param_value *pv, bool json);
+
 /* S as a CSV field: quoted, its quotes doubled (NULL: ""). */
 void report_csv_field(FILE *out, const char *s);
 
@@ -93,8 +106,7 @@ struct ranking {
 	int ncands;
 	const char *const *cands;      /* the candidates' names */
 	int nvalues;                   /* the values counted at: every size, then g and l */
-	const char *const *value_names;
-	const long long *values;
+	const struct param_value *values;
 	const struct rank_table *t;    /* sorted (rank_table_sort) */
 	int top;                       /* --top: the ranked rows shown (0: all) */
 	bool first;                    /* the run's first ranking (CSV: the header) */

@@ -21,8 +21,8 @@ static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enu
 	fputs(", \"value\": ", out);
 	if (!v)
 		fputs("null", out);
-	else if (strchr(v, '/'))
-		report_json_string(out, v);
+	else if (strchr(v, '/') || strchr(v, '.'))
+		report_json_string(out, v); /* exact: no JSON number is */
 	else
 		fputs(v, out);
 	fputs("}", out);

@@ -3,8 +3,68 @@
  * everything a command prints as its result goes through here. */
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "analyzer/report/report.h"
+
+char *report_number(const mpq_t q)
+{
+	if (mpz_cmp_ui(mpq_denref(q), 1) == 0)
+		return mpz_get_str(NULL, 10, mpq_numref(q));
+	/* a decimal exactly when the denominator is 2^a * 5^b */
+	mpz_t d, f;
+	mpz_inits(d, f, NULL);
+	mpz_set(d, mpq_denref(q));
+	mpz_set_ui(f, 2);
+	unsigned long a = mpz_remove(d, d, f);
+	mpz_set_ui(f, 5);
+	unsigned long b = mpz_remove(d, d, f);
+	char *text = NULL;
+	if (mpz_cmp_ui(d, 1) != 0) {
+		text = mpq_get_str(NULL, 10, q);
+	} else {
+		unsigned long k = a > b ? a : b; /* the digits after the point, >= 1 */
+		mpz_ui_pow_ui(f, 10, k);
+		mpz_mul(f, f, mpq_numref(q));
+		mpz_divexact(f, f, mpq_denref(q)); /* Q * 10^k, an integer */
+		bool neg = mpz_sgn(f) < 0;
+		mpz_abs(f, f);
+		char *digits = mpz_get_str(NULL, 10, f);
+		size_t n = digits ? strlen(digits) : 0;
+		size_t pad = n < k + 1 ? k + 1 - n : 0; /* a digit before the point */
+		text = digits ? malloc((size_t)neg + pad + n + 2) : NULL;
+		if (text) {
+			char *p = text;
+			if (neg)
+				*p++ = '-';
+			size_t total = pad + n;
+			for (size_t i = 0; i < total; i++) {
+				if (i == total - k)
+					*p++ = '.';
+				*p++ = i < pad ? '0' : digits[i - pad];
+			}
+			*p = '\0';
+		}
+		free(digits);
+	}
+	mpz_clears(d, f, NULL);
+	return text;
+}
+
+void report_param_value(FILE *out, const struct param_value *pv, bool json)
+{
+	mpq_t q;
+	mpq_init(q);
+	param_value_get(q, pv);
+	char *s = report_number(q);
+	if (json && pv->den > 1)
+		report_json_string(out, s ? s : "");
+	else
+		fputs(s ? s : "", out);
+	free(s);
+	mpq_clear(q);
+}
 
 void report_csv_field(FILE *out, const char *s)
 {

@@ -77,16 +77,18 @@ static void row_cells(const struct ranking *r, int i, char *cell[NCOLS])
 	cell[COL_RANK] = rank_text(row);
 	cell[COL_CAND] = strdup(cand_name(r, row));
 	cell[COL_SHAPE] = strdup(shape);
-	cell[COL_W] = mpq_get_str(NULL, 10, row->w);
-	cell[COL_H] = mpq_get_str(NULL, 10, row->h);
-	cell[COL_NCOM] = mpq_get_str(NULL, 10, row->ncom);
-	cell[COL_COST] = mpq_get_str(NULL, 10, row->cost);
+	cell[COL_W] = report_number(row->w);
+	cell[COL_H] = report_number(row->h);
+	cell[COL_NCOM] = report_number(row->ncom);
+	cell[COL_COST] = report_number(row->cost);
 }
 
 static void print_values(FILE *out, const struct ranking *r)
 {
-	for (int i = 0; i < r->nvalues; i++)
-		fprintf(out, "%s%s = %lld", i ? ", " : "", r->value_names[i], r->values[i]);
+	for (int i = 0; i < r->nvalues; i++) {
+		fprintf(out, "%s%s = ", i ? ", " : "", r->values[i].name);
+		report_param_value(out, &r->values[i], false);
+	}
 }
 
 /* "best: ..." after the table: the first row, or the rows tied with it. */
@@ -97,7 +99,7 @@ static void print_best(FILE *out, const struct ranking *r)
 		return;
 	const struct rank_row *best = &t->rows[0];
 	char shape[64];
-	char *cost = mpq_get_str(NULL, 10, best->cost);
+	char *cost = report_number(best->cost);
 	fprintf(out, "best%s: cost %s, ", t->nlate ? " so far" : "", cost ? cost : "?");
 	free(cost);
 	if (!best->tie) {
@@ -217,10 +219,10 @@ void report_rank_text(FILE *out, const struct ranking *r)
 /* An exact number: an integer bare, a fraction as a string. */
 static void json_number(FILE *out, const mpq_t q)
 {
-	char *s = mpq_get_str(NULL, 10, q);
+	char *s = report_number(q);
 	if (!s)
 		fputs("null", out);
-	else if (strchr(s, '/'))
+	else if (strchr(s, '/') || strchr(s, '.'))
 		report_json_string(out, s);
 	else
 		fputs(s, out);
@@ -254,8 +256,9 @@ void report_rank_json(FILE *out, const struct ranking *r)
 	fputs("], \"values\": {", out);
 	for (int i = 0; i < r->nvalues; i++) {
 		fputs(i ? ", " : "", out);
-		report_json_string(out, r->value_names[i]);
-		fprintf(out, ": %lld", r->values[i]);
+		report_json_string(out, r->values[i].name);
+		fputs(": ", out);
+		report_param_value(out, &r->values[i], true);
 	}
 	fprintf(out, "},\n \"shapes\": %d, \"candidates\": %d, \"ranked\": %d, \"complete\": %s, "
 		     "\"counted\": %ld, \"pairs\": %ld,\n \"ranking\": [",
@@ -299,7 +302,7 @@ void report_rank_json(FILE *out, const struct ranking *r)
 
 static void csv_number(FILE *out, const mpq_t q)
 {
-	char *s = mpq_get_str(NULL, 10, q);
+	char *s = report_number(q);
 	fputs(s ? s : "", out);
 	free(s);
 }

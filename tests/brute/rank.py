@@ -24,6 +24,7 @@ import itertools
 import json
 import os
 import subprocess
+from fractions import Fraction
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -32,7 +33,9 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 import bspenum  # noqa: E402
 
-G, L = 3, 11
+# g and l as typed on the command line: integers, and a decimal and a
+# fraction (exact rationals, compared as such)
+G, L = "3", "11"
 QUANTITIES = ("w", "h", "h_in", "h_out", "ncom")
 
 # (spec, sizes, process counts): sizes that mostly do not divide, counts with
@@ -46,6 +49,8 @@ CASES = [
     ("examples/transpose.bsp", {"m": 5, "n": 6}, [4]),
     ("examples/broadcast.bsp", {"n": 12}, [4, 5, 6]),
     ("tests/brute/specs/features.bsp", {"n": 6, "m": 4}, [4]),
+    ("examples/stencil1d.bsp", {"n": 11}, [4, 6], ("10.2", "1/3")),
+    ("examples/matmul.bsp", {"m": 5, "n": 6, "o": 7}, [6], ("0.05", "8.6")),
 ]
 
 
@@ -74,13 +79,13 @@ def decode_stream(text):
         out.append(obj)
 
 
-def expected(spec, sizes, p):
+def expected(spec, sizes, p, g, l):
     """{shape tuple: None (refused) or {candidate: {quantity: value}}}, and the
     candidates in bspenum's (= bspcost's) order."""
     cands = [c[0] for c in bspenum.candidates(spec)]
     want = {}
     for shape in shapes(p, len(spec["axes"])):
-        values = dict(sizes, g=G, l=L)
+        values = dict(sizes, g=Fraction(g), l=Fraction(l))
         values.update(zip(spec["axes"], shape))
         try:
             bspenum.check_values(spec, values)
@@ -125,7 +130,7 @@ def check_ranking(got, want, cands, p):
             bad.append("ranked row %s x %s: not expected" % key)
             continue
         for q in QUANTITIES + ("cost",):
-            if r[q] != rows[key[1]][q]:
+            if Fraction(str(r[q])) != rows[key[1]][q]:
                 bad.append("%s on %s: %s: bspcost %s, bspenum %s" % (
                     key[1], "x".join(map(str, key[0])), q, r[q], rows[key[1]][q]))
     for shape, rows in want.items():
@@ -152,10 +157,10 @@ def check_ranking(got, want, cands, p):
     return bad
 
 
-def run(binary, path, sizes, counts, extra=()):
+def run(binary, path, sizes, counts, g, l, extra=()):
     cmd = [binary, "-f", "json", "-p", ",".join(map(str, counts))]
-    for k, v in list(sizes.items()) + [("g", G), ("l", L)]:
-        cmd += ["-D", "%s=%d" % (k, v)]
+    for k, v in list(sizes.items()) + [("g", g), ("l", l)]:
+        cmd += ["-D", "%s=%s" % (k, v)]
     cmd += list(extra) + [path]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=ROOT)
     return p, " ".join(cmd)
@@ -167,9 +172,10 @@ def main(argv):
         return 2
     binary = os.path.abspath(argv[0])
     passed = failed = 0
-    for path, sizes, counts in CASES:
+    for path, sizes, counts, *gl in CASES:
+        g, l = gl[0] if gl else (G, L)
         spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
-        p, shown = run(binary, path, sizes, counts)
+        p, shown = run(binary, path, sizes, counts, g, l)
         try:
             tables = decode_stream(p.stdout)
         except ValueError as e:
@@ -178,15 +184,16 @@ def main(argv):
         if p.returncode != 0:
             print("FAIL %s: exit status %d: %s" % (shown, p.returncode, p.stderr.strip()[:300]))
         for i, count in enumerate(counts):
-            where = "%s %s P=%d" % (path, " ".join("%s=%d" % kv for kv in sizes.items()), count)
+            where = "%s %s g=%s l=%s P=%d" % (
+                path, " ".join("%s=%d" % kv for kv in sizes.items()), g, l, count)
             if i >= len(tables) or p.returncode != 0:
                 print("FAIL %s: no ranking" % where)
                 failed += 1
                 continue
-            want, cands = expected(spec, sizes, count)
+            want, cands = expected(spec, sizes, count, g, l)
             bad = check_ranking(tables[i], want, cands, count)
             # --top: the same ranking, cut
-            top, _ = run(binary, path, sizes, [count], ["--top", "3"])
+            top, _ = run(binary, path, sizes, [count], g, l, ["--top", "3"])
             try:
                 cut = decode_stream(top.stdout)[0]
                 if cut["ranking"] != tables[i]["ranking"][:3] or top.returncode != 0:

@@ -190,7 +190,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	long long value = 1 + h % MAX_SIZE_VALUE;
 	struct param_value defs[MAX_PARAMS];
 	for (int i = 0; i < cs->nparams; i++)
-		defs[i] = (struct param_value){cs->params[i]->name, value};
+		defs[i] = (struct param_value){cs->params[i]->name, value, 1};
 	opt.defs = defs;
 	opt.ndefs = cs->nparams;
 	opt.grid_naxes = cs->naxes;
