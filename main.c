@@ -16,6 +16,7 @@
 
 #include "analyzer/cli/commands.h"
 #include "analyzer/cli/options.h"
+#include "analyzer/util/number.h"
 
 #ifndef BSPCOST_VERSION
 #define BSPCOST_VERSION "unknown"
@@ -75,68 +76,26 @@ enum define_error {
 	DEFINE_ZERO_DENOMINATOR = -5,
 };
 
-/* Whether S is one or more decimal digits and nothing else. */
-static bool all_digits(const char *s, size_t n)
-{
-	if (n == 0)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	return true;
-}
-
-/* VALUE, a decimal (an optional sign, digits, '.', digits) or a fraction (an
- * optional sign, digits, '/', digits), into PV exactly, in lowest terms. */
+/* VALUE, a decimal (10.2, 26e6) or a fraction (1/3) (number_parse), into PV
+ * exactly, in lowest terms. */
 static enum define_error parse_fraction(const char *value, struct param_value *pv)
 {
-	const char *body = value + (*value == '-' || *value == '+');
-	const char *dot = strchr(body, '.'), *slash = strchr(body, '/');
-	const char *sep = dot ? dot : slash;
-	if (!sep || (dot && slash) || !all_digits(body, (size_t)(sep - body)) ||
-	    !all_digits(sep + 1, strlen(sep + 1)))
-		return DEFINE_MALFORMED;
-	mpz_t num, den;
-	mpz_inits(num, den, NULL);
-	char *digits = strndup(body, (size_t)(sep - body));
-	int bad = !digits || mpz_set_str(num, digits, 10) < 0;
-	free(digits);
-	if (dot) {
-		/* 10.25 = 1025 / 10^2 */
-		size_t nfrac = strlen(dot + 1);
-		mpz_ui_pow_ui(den, 10, (unsigned long)nfrac);
-		mpz_mul(num, num, den);
-		mpz_t frac;
-		mpz_init(frac);
-		bad |= mpz_set_str(frac, dot + 1, 10) < 0;
-		mpz_add(num, num, frac);
-		mpz_clear(frac);
-	} else {
-		bad |= mpz_set_str(den, slash + 1, 10) < 0;
+	mpq_t q;
+	mpq_init(q);
+	int r = number_parse(value, q);
+	enum define_error e = DEFINE_OK;
+	if (r == -2)
+		e = DEFINE_ZERO_DENOMINATOR;
+	else if (r < 0)
+		e = DEFINE_MALFORMED;
+	else if (!mpz_fits_slong_p(mpq_numref(q)) || !mpz_fits_slong_p(mpq_denref(q)))
+		e = DEFINE_FRACTION_TOO_LARGE;
+	else {
+		pv->value = mpz_get_si(mpq_numref(q));
+		pv->den = mpz_get_si(mpq_denref(q));
 	}
-	enum define_error r = DEFINE_OK;
-	if (bad) {
-		r = DEFINE_MALFORMED;
-	} else if (mpz_sgn(den) == 0) {
-		r = DEFINE_ZERO_DENOMINATOR;
-	} else {
-		mpq_t q;
-		mpq_init(q);
-		mpz_set(mpq_numref(q), num);
-		mpz_set(mpq_denref(q), den);
-		mpq_canonicalize(q);
-		if (*value == '-')
-			mpq_neg(q, q);
-		if (!mpz_fits_slong_p(mpq_numref(q)) || !mpz_fits_slong_p(mpq_denref(q))) {
-			r = DEFINE_FRACTION_TOO_LARGE;
-		} else {
-			pv->value = mpz_get_si(mpq_numref(q));
-			pv->den = mpz_get_si(mpq_denref(q));
-		}
-		mpq_clear(q);
-	}
-	mpz_clears(num, den, NULL);
-	return r;
+	mpq_clear(q);
+	return e;
 }
 
 /* NAME=VALUE with NAME an identifier and VALUE a decimal integer (an optional
@@ -434,7 +393,7 @@ int main(int argc, char **argv)
 				break;
 			case DEFINE_MALFORMED:
 				status = usage_error("bad -D '%s': expected NAME=INTEGER (g and l may also "
-						     "be a decimal, 10.2, or a fraction, 1/3)", optarg);
+						     "be a decimal, 10.2 or 26e6, or a fraction, 1/3)", optarg);
 				goto out;
 			case DEFINE_FRACTION_TOO_LARGE:
 				status = usage_error("bad -D '%s': a fraction is limited to a numerator and "
