@@ -79,7 +79,7 @@ $(O)/main.o: $(O)/grammar/parser.h $(O)/grammar/lexer.h
 
 $(O)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DBSPCOST_VERSION='"$(VERSION)"' $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) -DBSPCOST_VERSION='"$(VERSION)"' -DBSPCOST_DATADIR='"$(DATADIR)"' $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/%.o: $(O)/%.c
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -MMD -MP -c -o $@ $<
@@ -150,13 +150,15 @@ install: $(O)/bspcost
 	install -m 755 $(O)/bspcost $(DESTDIR)$(BINDIR)/bspcost
 	install -m 644 man/bspcost.1 $(DESTDIR)$(MANDIR)/man1/bspcost.1
 	install -m 644 man/bspcost.5 $(DESTDIR)$(MANDIR)/man5/bspcost.5
-	install -d $(DESTDIR)$(DATADIR)/examples
+	install -d $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR)/machines
 	install -m 644 examples/*.bsp $(DESTDIR)$(DATADIR)/examples/
+	install -m 644 machines/*.machine $(DESTDIR)$(DATADIR)/machines/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bspcost $(DESTDIR)$(MANDIR)/man1/bspcost.1 $(DESTDIR)$(MANDIR)/man5/bspcost.5
 	rm -f $(patsubst examples/%,$(DESTDIR)$(DATADIR)/examples/%,$(wildcard examples/*.bsp))
-	-rmdir $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR) 2>/dev/null
+	rm -f $(patsubst machines/%,$(DESTDIR)$(DATADIR)/machines/%,$(wildcard machines/*.machine))
+	-rmdir $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
 	rm -rf $(O) $(O)-san $(O)-fuzz $(O).check.log $(O)-san.check.log $(O)-fuzz.check.log

@@ -45,6 +45,10 @@ static const char usage_text[] =
 	"                       (64; 16,64,256; 4..4096*2; 1..16+3) and every\n"
 	"                       candidate by cost (needs -D for every size, g and l)\n"
 	"  --top K              with -p, show the K best rows of each ranking\n"
+	"  --machine NAME|FILE  take g, l and s for the number of processes from a\n"
+	"                       machine profile (sp2-switch, sp2-ethernet,\n"
+	"                       sgi-powerchallenge, or a file): costs in flops and\n"
+	"                       seconds\n"
 	"  --timeout S          stop the whole run after S seconds, reporting what is\n"
 	"                       finished (default 60, or $BSPCOST_TIMEOUT; 0: never)\n"
 	"  --check              parse and check only; one summary line per file\n"
@@ -240,7 +244,8 @@ static int parse_grid(const char *arg, struct options *opt)
 int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
-	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP };
+	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
+	       OPT_MACHINE };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -257,6 +262,7 @@ int main(int argc, char **argv)
 		{"timeout", required_argument, NULL, OPT_TIMEOUT},
 		{"procs", required_argument, NULL, 'p'},
 		{"top", required_argument, NULL, OPT_TOP},
+		{"machine", required_argument, NULL, OPT_MACHINE},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -377,6 +383,9 @@ int main(int argc, char **argv)
 			opt.top = (int)n;
 			break;
 		}
+		case OPT_MACHINE:
+			opt.machine_arg = optarg;
+			break;
 		case OPT_TIMEOUT: {
 			double t = parse_seconds(optarg);
 			if (t < 0) {
@@ -462,6 +471,17 @@ int main(int argc, char **argv)
 		}
 	}
 
+	if (opt.machine_arg && (count_set || opt.check_only || opt.print)) {
+		status = usage_error("--machine cannot be combined with %s",
+				     count_set ? "--count" : opt.check_only ? "--check" : "--print");
+		goto out;
+	}
+	for (int i = 0; opt.machine_arg && i < opt.ndefs; i++)
+		if (strcmp(opt.defs[i].name, "g") == 0 || strcmp(opt.defs[i].name, "l") == 0) {
+			status = usage_error("-D %s: --machine gives g and l for each number of "
+					     "processes", opt.defs[i].name);
+			goto out;
+		}
 	if (opt.top && !opt.nprocs) {
 		status = usage_error("%s", "--top needs -p (it limits each ranking)");
 		goto out;

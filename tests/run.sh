@@ -22,7 +22,9 @@
 #               sizes (n = 2^40, 65536 processes) the values against the formulas
 #               (tests/brute/large.py); and -p's rankings (every shape's
 #               values, refusals, order, ranks and ties) against the
-#               enumerator (tests/brute/rank.py)
+#               enumerator (tests/brute/rank.py); and --machine's profiles
+#               against Hill et al.'s Table 1, its costs and seconds by hand
+#               (tests/brute/machine.py)
 #   names       every example and valid test specification with its names
 #               replaced by hostile ones (floor, q, e0, n__P, ...) and by long
 #               ones: the same report, modulo the names (tests/names/rename.py)
@@ -42,6 +44,9 @@
 
 O=${1:-build}
 BIN=$O/bspcost
+# --machine NAME finds the profiles of machines/ whatever the build directory
+BSPCOST_MACHINES=$(pwd)/machines
+export BSPCOST_MACHINES
 # The run's deadline (bspcost(1), --timeout): no result here may depend on the
 # machine's speed, so the suite's runs get ten times the default, a guard
 # against a run without end only; the deadline's own tests give theirs.
@@ -199,6 +204,8 @@ run_brute() {
 	run_tally python3 tests/brute/large.py "$BIN"
 	# -p: every shape of a few small process counts ranked, against the enumerator
 	run_tally python3 tests/brute/rank.py "$BIN"
+	# --machine: the profiles against Table 1, costs and seconds by hand
+	run_tally python3 tests/brute/machine.py "$BIN"
 	# the comparison can fail: one value off by one is found
 	if BSPCOST_REAL=$BIN SPECS=stencil1d POINTS_LIMIT=1 FORMULAS=0 \
 	   python3 tests/brute/compare.py tests/brute/broken.sh > "$tmp/broken" 2>&1; then

@@ -54,6 +54,17 @@ char *broken_assumptions(const struct ast_spec *ast, const struct model *m,
 			 const long long *values, const bool *pknown, const long sizes[3],
 			 const bool *aknown, int *n);
 
+/* --machine ARG: the profile of that name (NAME.machine in $BSPCOST_MACHINES,
+ * the installed profiles, or machines/ beside the binary's directory) or at
+ * that path, into M.  Returns an exit status; on failure the message is on
+ * ERR and M is fit for machine_clear. */
+int machine_open(const char *arg, struct machine *m, FILE *err);
+
+/* The entry of M for P processes, with its g and l into GL[0] and GL[1];
+ * NULL, with the message on ERR (FILE's), when M does not list P. */
+const struct machine_entry *machine_for(const struct machine *m, long p, const char *file,
+					 struct param_value gl[2], FILE *err);
+
 /* The counting engine's settings for the analysis' workers. */
 void engine_setup(struct count_engine *e);
 

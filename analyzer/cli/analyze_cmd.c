@@ -323,8 +323,59 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 		job->late[c] = true;
 }
 
+static int analyze_at(const struct loaded_spec *ls, const struct model *m,
+		      const struct options *opt, struct session *session);
+
+/* With --machine: the number of processes (the --grid, or -D of every axis)
+ * picks g and l from the profile, appended to the -D values; and its speed
+ * gives seconds. */
 int analyze_model(const struct loaded_spec *ls, const struct model *m,
 		  const struct options *opt, struct session *session)
+{
+	if (!opt->machine)
+		return analyze_at(ls, m, opt, session);
+	long p = 1;
+	for (int a = 0; a < m->naxes; a++) {
+		const struct param_value *pv = options_find_def(opt, m->axes[a]);
+		if (opt->grid_naxes == m->naxes)
+			p *= opt->grid[a];
+		else if (pv && pv->value >= 1 && pv->value <= 4096)
+			p *= (long)pv->value;
+		else {
+			fprintf(opt->err, "bspcost: %s: --machine %s gives g and l for a number of "
+					  "processes: give --grid or -D for every axis, or rank with -p\n",
+				ls->src.name, opt->machine->name);
+			return EXIT_USAGE;
+		}
+	}
+	struct options with = *opt;
+	struct param_value *defs = calloc((size_t)opt->ndefs + 2, sizeof(*defs));
+	if (!defs) {
+		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+		return EXIT_SPEC;
+	}
+	memcpy(defs, opt->defs, (size_t)opt->ndefs * sizeof(*defs));
+	const struct machine_entry *e = machine_for(opt->machine, p, ls->src.name,
+						    defs + opt->ndefs, opt->err);
+	if (!e) {
+		free(defs);
+		return EXIT_USAGE;
+	}
+	with.defs = defs;
+	with.ndefs = opt->ndefs + 2;
+	mpq_t speed;
+	mpq_init(speed);
+	with.speed_known = machine_speed(opt->machine, e, speed) == 0;
+	with.speed = speed;
+	with.machine_procs = p;
+	int status = analyze_at(ls, m, &with, session);
+	mpq_clear(speed);
+	free(defs);
+	return status;
+}
+
+static int analyze_at(const struct loaded_spec *ls, const struct model *m,
+		      const struct options *opt, struct session *session)
 {
 	int status = EXIT_OK;
 	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
@@ -488,6 +539,11 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 	}
 
 	struct report_request rq = options_report_request(opt);
+	if (opt->machine) {
+		rq.machine = opt->machine->name;
+		rq.machine_procs = opt->machine_procs;
+		rq.speed = opt->speed_known ? opt->speed : NULL;
+	}
 	struct analysis a = {
 		.file = ls->src.name,
 		.symbolic = req.symbolic,
@@ -675,6 +731,18 @@ int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 		fputs("bspcost: out of memory\n", opt->err);
 		return EXIT_SPEC;
 	}
+	struct options with = *opt;
+	struct machine machine;
+	if (opt->machine_arg) {
+		status = machine_open(opt->machine_arg, &machine, opt->err);
+		if (status != EXIT_OK) {
+			machine_clear(&machine);
+			free(known);
+			return status;
+		}
+		with.machine = &machine;
+		opt = &with;
+	}
 	for (int i = 0; i < nfiles; i++) {
 		int st = analyze_file(files[i], opt, session, &tables, known, nfiles == 1);
 		if (st > status)
@@ -694,5 +762,7 @@ int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 				status = EXIT_USAGE;
 		}
 	free(known);
+	if (with.machine)
+		machine_clear(&machine);
 	return status;
 }

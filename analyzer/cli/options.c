@@ -13,5 +13,6 @@ const struct param_value *options_find_def(const struct options *opt, const char
 
 struct report_request options_report_request(const struct options *opt)
 {
-	return (struct report_request){opt->defs, opt->ndefs, opt->explain, opt->values_only};
+	return (struct report_request){.defs = opt->defs, .ndefs = opt->ndefs,
+				       .explain = opt->explain, .values_only = opt->values_only};
 }

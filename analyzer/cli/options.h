@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "analyzer/decide/rank.h"    /* RANK_MAX_COUNTS */
+#include "analyzer/machine/machine.h"
 #include "analyzer/report/report.h"   /* struct param_value */
 
 /* Exit statuses, documented in bspcost(1). */
@@ -51,6 +52,11 @@ struct options {
 	int nprocs;               /* -p, --procs: the process counts to rank (0: no -p) */
 	long procs[RANK_MAX_COUNTS];   /* ... in the order given, each once */
 	int top;                  /* --top K: the K best rows of each ranking (0: all) */
+	const char *machine_arg;  /* --machine NAME|FILE (NULL: none) */
+	const struct machine *machine;   /* ... read (cmd_analyze) */
+	long machine_procs;       /* the processes its g and l (in defs) are for */
+	bool speed_known;
+	mpq_srcptr speed;         /* its flop/s at those (speed_known) */
 	FILE *out;                /* results */
 	FILE *err;                /* diagnostics */
 };

@@ -189,13 +189,16 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		if (!options_find_def(opt, m->params[i]))
 			missing[nmissing++] = m->params[i];
 	bool sizes = nmissing == 0;
-	if (!options_find_def(opt, "g"))
+	if (!opt->machine && !options_find_def(opt, "g"))
 		missing[nmissing++] = "g";
-	if (!options_find_def(opt, "l"))
+	if (!opt->machine && !options_find_def(opt, "l"))
 		missing[nmissing++] = "l";
 	if (!sizes) {
-		/* the formulas in the axes, once, and what to give to rank */
-		int status = analyze_model(ls, m, opt, session);
+		/* the formulas in the axes, once, and what to give to rank (a
+		 * machine's g and l need a number of processes: not yet) */
+		struct options symbolic = *opt;
+		symbolic.machine = NULL;
+		int status = analyze_model(ls, m, &symbolic, session);
 		report_rank_needs_values(opt->format == FORMAT_TEXT ? opt->out : opt->err, file,
 					 opt->procs, opt->nprocs, missing, nmissing);
 		free(missing);
@@ -211,6 +214,11 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		return EXIT_USAGE;
 	}
 	free(missing);
+	/* a machine lists every count ranked, or nothing is counted */
+	struct param_value gl[2];
+	for (int p = 0; opt->machine && p < opt->nprocs; p++)
+		if (!machine_for(opt->machine, opt->procs[p], file, gl, opt->err))
+			return EXIT_USAGE;
 
 	/* every size, then g and l: what the values are counted at */
 	int nvalues = m->nparams + 2;
@@ -229,12 +237,12 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		given[i].name = m->params[i];
 		values[i] = given[i].value;
 	}
-	given[m->nparams] = *options_find_def(opt, "g");
-	given[m->nparams + 1] = *options_find_def(opt, "l");
-	mpq_t g, l;
-	mpq_inits(g, l, NULL);
-	param_value_get(g, &given[m->nparams]);
-	param_value_get(l, &given[m->nparams + 1]);
+	mpq_t g, l, speed;
+	mpq_inits(g, l, speed, NULL);
+	if (!opt->machine) {
+		given[m->nparams] = *options_find_def(opt, "g");
+		given[m->nparams + 1] = *options_find_def(opt, "l");
+	}
 	for (int c = 0; c < m->ncands; c++)
 		cands[c] = m->cands[c].name;
 
@@ -249,6 +257,13 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 			status = EXIT_SPEC;
 			break;
 		}
+		/* g and l: -D's, or the machine's for this count */
+		const struct machine_entry *e =
+			opt->machine ? machine_for(opt->machine, opt->procs[p], file,
+						   given + m->nparams, opt->err) : NULL;
+		bool timed = e && machine_speed(opt->machine, e, speed) == 0;
+		param_value_get(g, &given[m->nparams]);
+		param_value_get(l, &given[m->nparams + 1]);
 		struct rank_table t;
 		int st = rank_procs(ls, m, opt, session, opt->procs[p], values, g, l, &t);
 		if (st > status)
@@ -258,6 +273,8 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 				.file = file, .naxes = m->naxes, .axes = (const char *const *)m->axes,
 				.ncands = m->ncands, .cands = cands, .nvalues = nvalues,
 				.values = given, .t = &t, .top = opt->top,
+				.machine = opt->machine ? opt->machine->name : NULL,
+				.speed = timed ? speed : NULL,
 				.first = *tables == 0,
 			};
 			late += t.nlate > 0;
@@ -287,7 +304,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		report_deadline(opt->err, file, session_limit(session), 0, 0, 0);
 	free(values);
 	free(given);
-	mpq_clears(g, l, NULL);
+	mpq_clears(g, l, speed, NULL);
 	free(cands);
 	return status;
 }

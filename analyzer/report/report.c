@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* asprintf */
 /* What every report format shares: the quantities and their exact values. */
 #include "analyzer/report/report.h"
 
@@ -111,6 +112,41 @@ char *report_value(const struct analysis *a, int c, int s, enum quantity q)
 				     : value_at(step_quantity(&cc->steps[s], q), a->rq, v);
 	char *text = r == 0 ? report_number(v) : NULL;
 	mpq_clear(v);
+	return text;
+}
+
+char *report_seconds(const struct analysis *a, int c, char **exact)
+{
+	if (exact)
+		*exact = NULL;
+	const struct candidate_cost *cc = a->exact ? &a->exact[c] : &a->cands[c];
+	if (!a->rq->speed || cc->status != COST_OK)
+		return NULL;
+	mpq_t t;
+	mpq_init(t);
+	char *text = NULL;
+	if (cost_value(cc, -1, a->rq, t) == 0) {
+		mpq_div(t, t, a->rq->speed);
+		char *e = report_number(t);
+		if (e && (strchr(e, '/') || strlen(e) > 12)) {
+			/* four significant digits, said to be rounded */
+			char approx[64];
+			mpf_t f;
+			mpf_init2(f, 128);
+			mpf_set_q(f, t);
+			gmp_snprintf(approx, sizeof(approx), "%.4Fg", f);
+			mpf_clear(f);
+			if (asprintf(&text, "%s s (~%s s)", e, approx) < 0)
+				text = NULL;
+		} else if (e && asprintf(&text, "%s s", e) < 0) {
+			text = NULL;
+		}
+		if (exact)
+			*exact = e;
+		else
+			free(e);
+	}
+	mpq_clear(t);
 	return text;
 }
 

@@ -27,6 +27,11 @@ struct report_request {
 	int ndefs;
 	bool explain;                     /* --explain */
 	bool values_only;                 /* --values */
+	/* --machine: its name, the processes its g and l are for, and its flop/s
+	 * (NULL when the profile gives none: no seconds) */
+	const char *machine;
+	long machine_procs;
+	mpq_srcptr speed;
 };
 
 struct analysis {
@@ -58,6 +63,13 @@ char *formula_value_text(const struct formula *f, const struct report_request *r
 /* The exact value of quantity F of candidate C (step S, or the total when S < 0)
  * as a malloc'd decimal or fraction, or NULL when some parameter has no value. */
 char *report_value(const struct analysis *a, int c, int s, enum quantity q);
+
+/* The time of candidate C's cost on the machine of A's request (cost / s),
+ * malloc'd: exact (report_number), then " (~2.695 s)" rounded to four
+ * significant digits when it is no short decimal; NULL without a machine's
+ * speed or without the cost's value.  *EXACT (may be NULL) gets the exact
+ * number alone. */
+char *report_seconds(const struct analysis *a, int c, char **exact);
 
 /* The first of candidate C's conditions (what its formulas rest on) that the -D
  * values break, malloc'd, or NULL when they hold or cannot be tested. */
@@ -110,6 +122,8 @@ struct ranking {
 	const struct rank_table *t;    /* sorted (rank_table_sort) */
 	int top;                       /* --top: the ranked rows shown (0: all) */
 	bool first;                    /* the run's first ranking (CSV: the header) */
+	const char *machine;           /* --machine's name (NULL: none) */
+	mpq_srcptr speed;              /* its flop/s for this count (NULL: no seconds) */
 };
 
 void report_rank_text(FILE *out, const struct ranking *r);

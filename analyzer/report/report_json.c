@@ -100,6 +100,19 @@ void report_json(FILE *out, const struct analysis *a)
 		}
 		fputs("],\n   \"cost\": ", out);
 		json_quantity(out, a, c, -1, Q_COST, formulas ? cc->cost : NULL);
+		if (a->rq->machine) {
+			/* exact: a string unless an integer */
+			char *exact = NULL;
+			free(report_seconds(a, c, &exact));
+			fputs(", \"seconds\": ", out);
+			if (!exact)
+				fputs("null", out);
+			else if (strchr(exact, '/') || strchr(exact, '.'))
+				report_json_string(out, exact);
+			else
+				fputs(exact, out);
+			free(exact);
+		}
 		fputs("}", out);
 	}
 	fputs("]}\n", out);

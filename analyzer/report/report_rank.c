@@ -59,7 +59,38 @@ static long pairs(const struct ranking *r)
 
 /* ---------------------------------------------------------------- text */
 
-enum { COL_RANK, COL_CAND, COL_SHAPE, COL_W, COL_H, COL_NCOM, COL_COST, NCOLS };
+enum { COL_RANK, COL_CAND, COL_SHAPE, COL_W, COL_H, COL_NCOM, COL_COST, COL_SECONDS, NCOLS };
+
+/* The columns shown: seconds only with a machine's speed. */
+static int ncols(const struct ranking *r)
+{
+	return r->speed ? NCOLS : NCOLS - 1;
+}
+
+/* COST / the machine's speed, malloc'd: exact when a short decimal, else
+ * "~" and four significant digits (NULL without a speed).  With EXACT, the
+ * exact number always. */
+static char *seconds_text(const struct ranking *r, const mpq_t cost, bool exact)
+{
+	if (!r->speed)
+		return NULL;
+	mpq_t t;
+	mpq_init(t);
+	mpq_div(t, cost, r->speed);
+	char *s = report_number(t);
+	if (!exact && s && (strchr(s, '/') || strlen(s) > 10)) {
+		free(s);
+		mpf_t f;
+		mpf_init2(f, 128);
+		mpf_set_q(f, t);
+		char buf[64];
+		gmp_snprintf(buf, sizeof(buf), "~%.4Fg", f);
+		mpf_clear(f);
+		s = strdup(buf);
+	}
+	mpq_clear(t);
+	return s;
+}
 
 static char *rank_text(const struct rank_row *row)
 {
@@ -81,6 +112,7 @@ static void row_cells(const struct ranking *r, int i, char *cell[NCOLS])
 	cell[COL_H] = report_number(row->h);
 	cell[COL_NCOM] = report_number(row->ncom);
 	cell[COL_COST] = report_number(row->cost);
+	cell[COL_SECONDS] = seconds_text(r, row->cost, false);
 }
 
 static void print_values(FILE *out, const struct ranking *r)
@@ -155,7 +187,8 @@ void report_rank_text(FILE *out, const struct ranking *r)
 
 	int n = shown(r);
 	static const char *const head[NCOLS] = {"rank", "candidate", "shape", "w", "h", "NCom",
-						"cost"};
+						"cost", "seconds"};
+	const int nc = ncols(r);
 	char *(*cells)[NCOLS] = calloc((size_t)n + 1, sizeof(*cells));
 	size_t width[NCOLS];
 	for (int c = 0; c < NCOLS; c++)
@@ -169,7 +202,7 @@ void report_rank_text(FILE *out, const struct ranking *r)
 	if (n == 0)
 		fputs("no row could be ranked\n", out);
 	for (int i = -1; cells && n > 0 && i < n; i++) {
-		for (int c = 0; c < NCOLS; c++) {
+		for (int c = 0; c < nc; c++) {
 			const char *s = i < 0 ? head[c] : cells[i][c] ? cells[i][c] : "?";
 			int left = c <= COL_SHAPE;
 			int pad = (int)(width[c] - strlen(s));
@@ -178,7 +211,7 @@ void report_rank_text(FILE *out, const struct ranking *r)
 			if (!left)
 				fprintf(out, "%*s", pad, "");
 			fputs(s, out);
-			if (left && c + 1 < NCOLS)
+			if (left && c + 1 < nc)
 				fprintf(out, "%*s", pad, "");
 		}
 		fputs("\n", out);
@@ -188,6 +221,9 @@ void report_rank_text(FILE *out, const struct ranking *r)
 			free(cells[i][c]);
 	free(cells);
 	print_best(out, r);
+	if (r->speed && n > 0)
+		fprintf(out, "seconds: the cost in flops / s on %s (exact in JSON and CSV; ~ rounded "
+			     "to 4 digits)\n", r->machine);
 
 	int refused = nrefused(t);
 	if (n < t->nranked) {
@@ -248,7 +284,12 @@ void report_rank_json(FILE *out, const struct ranking *r)
 	const struct rank_table *t = r->t;
 	fputs("{\"file\": ", out);
 	report_json_string(out, r->file);
-	fprintf(out, ", \"procs\": %ld, \"axes\": [", t->procs);
+	fprintf(out, ", \"procs\": %ld, \"machine\": ", t->procs);
+	if (r->machine)
+		report_json_string(out, r->machine);
+	else
+		fputs("null", out);
+	fputs(", \"axes\": [", out);
 	for (int a = 0; a < r->naxes; a++) {
 		fputs(a ? ", " : "", out);
 		report_json_string(out, r->axes[a]);
@@ -279,6 +320,15 @@ void report_rank_json(FILE *out, const struct ranking *r)
 			fprintf(out, ", \"%s\": ", names[q]);
 			json_number(out, *vals[q]);
 		}
+		char *sec = seconds_text(r, row->cost, true);
+		fputs(", \"seconds\": ", out);
+		if (!sec)
+			fputs("null", out);
+		else if (strchr(sec, '/') || strchr(sec, '.'))
+			report_json_string(out, sec);
+		else
+			fputs(sec, out);
+		free(sec);
 		fputs("}", out);
 	}
 	fputs("],\n \"refused\": [", out);
@@ -311,8 +361,8 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 {
 	const struct rank_table *t = r->t;
 	if (r->first)
-		fputs("file,procs,rank,tie,candidate,shape,w,h,h_in,h_out,ncom,cost,status,reason\n",
-		      out);
+		fputs("file,procs,rank,tie,candidate,shape,w,h,h_in,h_out,ncom,cost,status,reason,"
+		      "seconds\n", out);
 	int n = shown(r);
 	for (int i = 0; i < t->nranked + nrefused(t); i++) {
 		if (i >= n && i < t->nranked)
@@ -340,6 +390,10 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 		fprintf(out, ",%s,", status_name(row->status));
 		if (row->status != RANK_OK)
 			report_csv_field(out, row->reason ? row->reason : "unknown reason");
+		fputc(',', out);
+		char *sec = row->status == RANK_OK ? seconds_text(r, row->cost, true) : NULL;
+		fputs(sec ? sec : "", out);
+		free(sec);
 		fputc('\n', out);
 	}
 }
@@ -358,15 +412,18 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 	fputs(".\n\n", out);
 	int n = shown(r);
 	if (n > 0) {
-		fputs("| rank | candidate | shape | w | h | NCom | cost |\n", out);
-		fputs("|---|---|---|--:|--:|--:|--:|\n", out);
+		fputs(r->speed ? "| rank | candidate | shape | w | h | NCom | cost | seconds |\n"
+			       : "| rank | candidate | shape | w | h | NCom | cost |\n", out);
+		fputs(r->speed ? "|---|---|---|--:|--:|--:|--:|--:|\n" : "|---|---|---|--:|--:|--:|--:|\n",
+		      out);
 	}
 	for (int i = 0; i < n; i++) {
 		char *cell[NCOLS];
 		row_cells(r, i, cell);
 		fputs("|", out);
 		for (int c = 0; c < NCOLS; c++) {
-			fprintf(out, c == COL_CAND ? " `%s` |" : " %s |", cell[c] ? cell[c] : "?");
+			if (c < ncols(r))
+				fprintf(out, c == COL_CAND ? " `%s` |" : " %s |", cell[c] ? cell[c] : "?");
 			free(cell[c]);
 		}
 		fputs("\n", out);
@@ -376,6 +433,9 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 	if (t->nranked > 0) {
 		fputs("\n", out);
 		print_best(out, r);
+		if (r->speed)
+			fprintf(out, "\nseconds: the cost in flops / s on %s (~: rounded to 4 digits).\n",
+				r->machine);
 	}
 	int refused = nrefused(t);
 	if (n < t->nranked) {

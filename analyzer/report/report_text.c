@@ -36,6 +36,16 @@ static void print_grid(FILE *out, const struct analysis *a)
 		fputs("(no grid)", out);
 }
 
+/* "  time = ... on MACHINE, p = P" when a machine gives its speed. */
+static void print_seconds(FILE *out, const struct analysis *a, int c)
+{
+	char *t = report_seconds(a, c, NULL);
+	if (t)
+		fprintf(out, "  time = %s on %s, p = %ld (the cost in flops / s)\n", t,
+			a->rq->machine, a->rq->machine_procs);
+	free(t);
+}
+
 /* The exact numbers of candidate C on the grid of the -D values, for a candidate
  * that has no symbolic formula. */
 static void print_values_only(FILE *out, const struct analysis *a, int c)
@@ -54,6 +64,7 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
 	char *v = report_value(a, c, -1, Q_COST);
 	fprintf(out, "  cost = %s\n", v ? v : "(needs g and l)");
 	free(v);
+	print_seconds(out, a, c);
 }
 
 /* Why candidate EX has no values for the values given. */
@@ -156,5 +167,6 @@ void report_text(FILE *out, const struct analysis *a)
 		print_value(out, a, c, -1, Q_COST, text);
 		free(text);
 		fputs("\n", out);
+		print_seconds(out, a, c);
 	}
 }

@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""--machine against the paper and against hand computation.
+
+1. Every bundled profile of machines/ holds Hill, Crumpton and Burgess's
+   Table 1 exactly: the table is typed again below, from the paper
+   (shared/seeds/002...), and each profile is read by a reader written here,
+   not by bspcost.  Its microsecond columns agree with l / s and g / s to the
+   digits printed.
+2. The costs with --machine are w + h*g + l with that p's g and l, and the
+   seconds are that cost / s, exactly: w and h from bspenum.py (independent
+   of bspcost), g, l and s from the table below, in Python fractions.  Both
+   the analysis (--grid, -f json) and the ranking (-p, -f json) are checked,
+   at every p each profile lists.
+
+Usage: machine.py BIN.  Ends with "N passed, N failed".
+"""
+import json
+import os
+import subprocess
+import sys
+from fractions import Fraction as F
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+import bspenum  # noqa: E402
+from rank import decode_stream  # noqa: E402
+
+# Table 1 as printed: p: (l flops, l us, g flops, g us, N_1/2 words)
+TABLE1 = {
+    "sgi-powerchallenge": ("55e6", {
+        1: ("136", "2.5", "0.4", "0.007", "64"),
+        2: ("627", "11.4", "7.6", "0.14", "8"),
+        3: ("940", "17.1", "7.3", "0.13", "9"),
+        4: ("1248", "22.7", "7.4", "0.13", "9"),
+    }),
+    "sp2-switch": ("26e6", {
+        1: ("223", "8.6", "1.3", "0.05", "7"),
+        2: ("2386", "91.8", "7.5", "0.29", "6"),
+        4: ("4159", "160.0", "7.7", "0.3", "6"),
+        8: ("8340", "320.8", "7.8", "0.3", "6"),
+    }),
+    "sp2-ethernet": ("26e6", {
+        1: ("222", "8.5", "1.3", "0.05", "7"),
+        2: ("20120", "773.8", "183.5", "7.1", "3"),
+        4: ("48476", "1864.5", "384.1", "14.8", "5"),
+        8: ("223120", "8581.5", "1645.3", "63.3", "2"),
+    }),
+}
+
+
+def num(text):
+    """An exact number: 12, 7.5, 26e6."""
+    if "e" in text:
+        m, e = text.split("e")
+        return F(m) * F(10) ** int(e)
+    return F(text)
+
+
+def read_profile(path):
+    """{'s': Fraction, 'word': int, 'p': {p: {key: Fraction}}}: a reader of
+    the format of bspcost(5), written for this test."""
+    prof = {"p": {}}
+    for line in open(path):
+        words = line.split("#")[0].split()
+        if not words:
+            continue
+        if words[0] == "p":
+            entry = {}
+            rest = words[2:]
+            for k, v in zip(rest[::2], rest[1::2]):
+                entry[k] = num(v)
+            prof["p"][int(words[1])] = entry
+        elif words[0] == "s":
+            prof["s"] = num(words[1])
+        elif words[0] == "word":
+            prof["word"] = int(words[1])
+    return prof
+
+
+def decimals(text):
+    return len(text.split(".")[1]) if "." in text else 0
+
+
+def check_profiles():
+    bad = []
+    for name, (s, rows) in TABLE1.items():
+        prof = read_profile(os.path.join(ROOT, "machines", name + ".machine"))
+        if prof.get("s") != num(s):
+            bad.append("%s: s %s, the table says %s" % (name, prof.get("s"), s))
+        if prof.get("word") != 4:
+            bad.append("%s: word %s, the table's g is per 32-bit word" % (name, prof.get("word")))
+        if sorted(prof["p"]) != sorted(rows):
+            bad.append("%s: p %s, the table lists %s" % (name, sorted(prof["p"]), sorted(rows)))
+        for p, (l, l_us, g, g_us, n_half) in rows.items():
+            e = prof["p"].get(p, {})
+            want = {"l": l, "l_us": l_us, "g": g, "g_us": g_us, "n_half": n_half}
+            for k, v in want.items():
+                if e.get(k) != num(v):
+                    bad.append("%s p=%d: %s = %s, the table says %s" % (name, p, k, e.get(k), v))
+            # the microseconds as printed: l / s and g / s, to the digits shown
+            for flops, us in ((l, l_us), (g, g_us)):
+                exact = num(flops) / num(s) * 10 ** 6
+                if abs(exact - num(us)) > F(1, 2) * F(10) ** -decimals(us):
+                    bad.append("%s p=%d: %s flops / s = %s us, printed %s" % (
+                        name, p, flops, float(exact), us))
+    return bad
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, cwd=ROOT)
+    return p, " ".join(cmd)
+
+
+CACHE = {}
+
+
+def want_costs(spec, sizes, shape, g, l):
+    key = (id(spec), tuple(sorted(sizes.items())), tuple(shape), g, l)
+    if key not in CACHE:
+        CACHE[key] = costs(spec, sizes, shape, g, l)
+    return CACHE[key]
+
+
+def costs(spec, sizes, shape, g, l):
+    values = dict(sizes, g=g, l=l)
+    values.update(zip(spec["axes"], shape))
+    res = bspenum.analyze(spec, values)
+    return {c["name"]: c["cost"] for c in res["candidates"]}
+
+
+# (spec, sizes, the shape of p processes for each p: one axis, or two)
+CASES = [
+    ("examples/stencil1d.bsp", {"n": 1000}, lambda p: [p]),
+    ("examples/matmul.bsp", {"m": 12, "n": 10, "o": 9},
+     lambda p: {1: [1, 1], 2: [1, 2], 3: [3, 1], 4: [2, 2], 8: [2, 4]}[p]),
+]
+
+
+def check_costs(binary):
+    passed, bad = 0, []
+    specs = {path: bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
+             for path, _, _ in CASES}
+    for name, (s, rows) in TABLE1.items():
+        speed = num(s)
+        for path, sizes, shape_of in CASES:
+            spec = specs[path]
+            defs = []
+            for k, v in sizes.items():
+                defs += ["-D", "%s=%d" % (k, v)]
+            for p, (l, _, g, _, _) in rows.items():
+                shape = shape_of(p)
+                want = want_costs(spec, sizes, shape, num(g), num(l))
+                # the analysis on that grid
+                r, shown = run([binary, "-f", "json", "--machine", name, "--grid",
+                                "x".join(map(str, shape))] + defs + [path])
+                case = []
+                try:
+                    got = json.loads(r.stdout)
+                    for c in got["candidates"]:
+                        cost = F(str(c["cost"]["value"]))
+                        if cost != want[c["name"]]:
+                            case.append("%s: cost %s, by hand %s" % (c["name"], cost,
+                                                                     want[c["name"]]))
+                        if F(str(c["seconds"])) != want[c["name"]] / speed:
+                            case.append("%s: seconds %s, by hand %s" % (
+                                c["name"], c["seconds"], want[c["name"]] / speed))
+                except (ValueError, KeyError, TypeError) as e:
+                    case.append("no JSON (%s): %s" % (e, r.stderr.strip()[:200]))
+                # the ranking of p processes: every shape, the same g and l
+                r2, shown2 = run([binary, "-f", "json", "--machine", name, "-p", str(p)] +
+                                 defs + [path])
+                try:
+                    table = decode_stream(r2.stdout)[0]
+                    if table.get("machine") != name:
+                        case.append("-p: machine %s" % table.get("machine"))
+                    for row in table["ranking"]:
+                        w = want_costs(spec, sizes, row["shape"], num(g), num(l))[row["candidate"]]
+                        if F(str(row["cost"])) != w or F(str(row["seconds"])) != w / speed:
+                            case.append("-p %d %s on %s: cost %s seconds %s, by hand %s and %s"
+                                        % (p, row["candidate"], row["shape"], row["cost"],
+                                           row["seconds"], w, w / speed))
+                except (ValueError, KeyError, IndexError, TypeError) as e:
+                    case.append("-p: no JSON (%s): %s" % (e, r2.stderr.strip()[:200]))
+                if case:
+                    bad += ["%s p=%d %s: %s\n  reproduce: %s\n  and: %s" % (
+                        name, p, path, m, shown, shown2) for m in case]
+                else:
+                    passed += 1
+    return passed, bad
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.stderr.write("usage: machine.py BIN\n")
+        return 2
+    binary = os.path.abspath(argv[0])
+    bad = check_profiles()
+    passed = 0 if bad else 1
+    for b in bad:
+        print("MISMATCH profile: %s" % b)
+    p, cost_bad = check_costs(binary)
+    for b in cost_bad:
+        print("MISMATCH %s" % b)
+    passed += p
+    failed = (1 if bad else 0) + len(cost_bad)
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
