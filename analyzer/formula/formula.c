@@ -317,6 +317,10 @@ static struct fvars *merge_rings(const struct fvars *A, const struct fvars *B,
 		if (T) {
 			fml_vmap_free(T, *vmapA, A ? A->n : 0);
 			fml_vmap_free(T, *vmapB, B ? B->n : 0);
+		} else {
+			/* no ring (past FML_MAX_VARS): the maps hold nothing yet */
+			free(*vmapA);
+			free(*vmapB);
 		}
 		*vmapA = *vmapB = NULL;
 		fml_vars_unref(T);
