@@ -9,7 +9,9 @@ command -v valgrind > /dev/null || { echo "valgrind is not installed"; exit 1; }
 status=0
 count='[n] -> { [i,j] : 0 <= i < n and 0 <= j <= i }'
 for args in "examples/matmul2.bsp" "--explain examples/stencil1d.bsp" "examples/broadcast.bsp" \
-	    "--grid 2x2 examples/transpose.bsp" "--verify=2 examples/matmul2.bsp" "--count"; do
+	    "--grid 2x2 examples/transpose.bsp" "--verify=2 examples/matmul2.bsp" "--count" \
+	    "--machine machines/sp2-switch.machine -p 4,8 -D n=100 examples/stencil1d.bsp" \
+	    "--machine machines/sp2-ethernet.machine --grid 2x2 -D m=9 -D n=7 examples/transpose.bsp"; do
 	# shellcheck disable=SC2086  # split on purpose
 	set -- $args
 	[ "$1" = "--count" ] && set -- --count "$count" -D n=7
