@@ -45,6 +45,7 @@ static const char usage_text[] =
 	"                       (64; 16,64,256; 4..4096*2; 1..16+3) and every\n"
 	"                       candidate by cost (needs -D for every size, g and l)\n"
 	"  --top K              with -p, show the K best rows of each ranking\n"
+	"  --summary            the summary alone: one line per cost, best first\n"
 	"  --machine NAME|FILE  take g, l and s for the number of processes from a\n"
 	"                       machine profile (sp2-switch, sp2-ethernet,\n"
 	"                       sgi-powerchallenge, or a file): costs in flops and\n"
@@ -245,7 +246,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
-	       OPT_MACHINE };
+	       OPT_MACHINE, OPT_SUMMARY };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -263,6 +264,7 @@ int main(int argc, char **argv)
 		{"procs", required_argument, NULL, 'p'},
 		{"top", required_argument, NULL, OPT_TOP},
 		{"machine", required_argument, NULL, OPT_MACHINE},
+		{"summary", no_argument, NULL, OPT_SUMMARY},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -385,6 +387,9 @@ int main(int argc, char **argv)
 		}
 		case OPT_MACHINE:
 			opt.machine_arg = optarg;
+			break;
+		case OPT_SUMMARY:
+			opt.summary = true;
 			break;
 		case OPT_TIMEOUT: {
 			double t = parse_seconds(optarg);

@@ -14,5 +14,6 @@ const struct param_value *options_find_def(const struct options *opt, const char
 struct report_request options_report_request(const struct options *opt)
 {
 	return (struct report_request){.defs = opt->defs, .ndefs = opt->ndefs,
-				       .explain = opt->explain, .values_only = opt->values_only};
+				       .explain = opt->explain, .values_only = opt->values_only,
+				       .summary = opt->summary};
 }

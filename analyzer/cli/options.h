@@ -46,6 +46,7 @@ struct options {
 	bool allow_unverified;    /* --allow-unverified: no point is not a failure */
 	bool explain;             /* --explain */
 	bool values_only;         /* --values: no formulas when every value is given */
+	bool summary;             /* --summary: the summary table alone (text) */
 	bool work_flops;          /* --work flops */
 	int jobs;                 /* -j, --jobs: candidates analyzed at once (0: one per processor) */
 	double timeout;           /* --timeout: seconds for the whole run, 0: none */

@@ -115,6 +115,12 @@ char *report_value(const struct analysis *a, int c, int s, enum quantity q)
 	return text;
 }
 
+int report_cost_number(const struct analysis *a, int c, mpq_t out)
+{
+	const struct candidate_cost *cc = a->exact ? &a->exact[c] : &a->cands[c];
+	return cc->status == COST_OK ? cost_value(cc, -1, a->rq, out) : -1;
+}
+
 char *report_seconds(const struct analysis *a, int c, char **exact)
 {
 	if (exact)

@@ -27,6 +27,7 @@ struct report_request {
 	int ndefs;
 	bool explain;                     /* --explain */
 	bool values_only;                 /* --values */
+	bool summary;                     /* --summary: the summary alone */
 	/* --machine: its name, the processes its g and l are for, and its flop/s
 	 * (NULL when the profile gives none: no seconds) */
 	const char *machine;
@@ -63,6 +64,10 @@ char *formula_value_text(const struct formula *f, const struct report_request *r
 /* The exact value of quantity F of candidate C (step S, or the total when S < 0)
  * as a malloc'd decimal or fraction, or NULL when some parameter has no value. */
 char *report_value(const struct analysis *a, int c, int s, enum quantity q);
+
+/* *OUT = candidate C's total cost at the values given (exact); -1 when some
+ * value is missing or C has no values. */
+int report_cost_number(const struct analysis *a, int c, mpq_t out);
 
 /* The time of candidate C's cost on the machine of A's request (cost / s),
  * malloc'd: exact (report_number), then " (~2.695 s)" rounded to four

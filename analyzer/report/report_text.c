@@ -116,6 +116,138 @@ static void print_explanation(FILE *out, const struct analysis *a, const struct 
 		     "fan_out_q)\n", sized ? "words.e * " : "");
 }
 
+/* A line of the summary: candidates of one total cost. */
+struct group {
+	char *formula;     /* the cost's formula (NULL: none) */
+	char *why;         /* no formula and no value: the reason (shared) */
+	bool valued;
+	mpq_t value;       /* at the values given (valued) */
+	int n, *members;   /* candidates, in the specification's order */
+};
+
+/* Candidate C's group among G[0..*N): the one of the same formula (or the
+ * same reason) and the same value, else a new one. */
+static void join(struct group *g, int *n, const struct analysis *a, int c)
+{
+	const struct candidate_cost *cc = &a->cands[c];
+	static const char *const cost_names[] = {"g", "l"};
+	char *formula = cc->status == COST_OK
+				? formula_to_string_by(cc->cost, FORMULA_TEXT, cost_names, 2) : NULL;
+	mpq_t v;
+	mpq_init(v);
+	bool valued = report_cost_number(a, c, v) == 0;
+	const char *why = formula || valued ? NULL : cc->reason ? cc->reason : "unknown reason";
+	int k = 0;
+	for (; k < *n; k++) {
+		bool same = (g[k].formula && formula ? strcmp(g[k].formula, formula) == 0
+						     : !g[k].formula && !formula) &&
+			    g[k].valued == valued && (!valued || mpq_equal(g[k].value, v)) &&
+			    (g[k].why && why ? strcmp(g[k].why, why) == 0 : !g[k].why && !why);
+		if (same)
+			break;
+	}
+	if (k == *n) {
+		g[k].formula = formula;
+		g[k].why = why ? strdup(why) : NULL;
+		g[k].valued = valued;
+		mpq_init(g[k].value);
+		mpq_set(g[k].value, v);
+		g[k].n = 0;
+		g[k].members = calloc((size_t)a->ncands, sizeof(int));
+		(*n)++;
+	} else {
+		free(formula);
+	}
+	if (g[k].members)
+		g[k].members[g[k].n++] = c;
+	mpq_clear(v);
+}
+
+/* Groups with values first, by value; then the rest in order. */
+static int by_value(const void *x, const void *y)
+{
+	const struct group *a = x, *b = y;
+	if (a->valued != b->valued)
+		return a->valued ? -1 : 1;
+	int c = a->valued ? mpq_cmp(a->value, b->value) : 0;
+	if (c)
+		return c;
+	return (a->members ? a->members[0] : 0) - (b->members ? b->members[0] : 0);
+}
+
+/* The summary, before the details: candidates of one total cost on one line,
+ * best first when the values give numbers (a tie marked '='). */
+static void print_summary(FILE *out, const struct analysis *a)
+{
+	struct group *g = calloc((size_t)a->ncands + 1, sizeof(*g));
+	if (!g)
+		return;
+	int n = 0, valued = 0, costs = 0;
+	for (int c = 0; c < a->ncands; c++)
+		join(g, &n, a, c);
+	qsort(g, (size_t)n, sizeof(*g), by_value);
+	for (int k = 0; k < n; k++) {
+		valued += g[k].valued;
+		costs += g[k].valued || g[k].formula;
+	}
+	fprintf(out, "\nsummary: %d candidate%s, ", a->ncands, a->ncands == 1 ? "" : "s");
+	if (costs == 0)
+		fputs("no cost", out);
+	else
+		fprintf(out, "%d cost%s", costs, costs == 1 ? "" : "s");
+	fprintf(out, "%s\n", valued > 1 ? ", best first at the values given" : "");
+	for (int k = 0; k < n; k++) {
+		struct group *x = &g[k];
+		fputs("  ", out);
+		if (valued > 1) {
+			int rank = 1;
+			bool tie = false;
+			for (int j = 0; j < n; j++)
+				if (j != k && g[j].valued && x->valued) {
+					int c = mpq_cmp(g[j].value, x->value);
+					rank += c < 0;
+					tie |= c == 0;
+				}
+			if (x->valued)
+				fprintf(out, "%d%s  ", rank, tie ? "=" : "");
+			else
+				fputs("-   ", out);
+		}
+		if (x->n == a->ncands && a->ncands > 1)
+			fputs("every candidate", out);
+		else if (x->n > 1)
+			fprintf(out, "%d candidates (", x->n);
+		for (int i = 0; (x->n < a->ncands || a->ncands == 1) && i < x->n; i++)
+			fprintf(out, "%s%s", i ? ", " : "", a->cands[x->members[i]].name);
+		if (x->n > 1 && x->n < a->ncands)
+			fputs(")", out);
+		if (x->formula)
+			fprintf(out, ": cost = %s", x->formula);
+		else if (x->valued)
+			fputs(": cost (no formula)", out);
+		else
+			fprintf(out, ": no cost (%s)", x->why);
+		if (x->valued) {
+			char *v = report_number(x->value);
+			if (v && (!x->formula || strcmp(v, x->formula) != 0))
+				fprintf(out, "  [= %s]", v);
+			free(v);
+			char *t = report_seconds(a, x->members[0], NULL);
+			if (t)
+				fprintf(out, ", time %s", t);
+			free(t);
+		}
+		fputs("\n", out);
+	}
+	for (int k = 0; k < n; k++) {
+		free(g[k].formula);
+		free(g[k].why);
+		free(g[k].members);
+		mpq_clear(g[k].value);
+	}
+	free(g);
+}
+
 void report_text(FILE *out, const struct analysis *a)
 {
 	fprintf(out, "%s: %d candidate%s, %s grid ", a->file, a->ncands, a->ncands == 1 ? "" : "s",
@@ -124,7 +256,9 @@ void report_text(FILE *out, const struct analysis *a)
 	fputs("\n", out);
 	for (int i = 0; i < a->nassumptions; i++)
 		fprintf(out, "assume %s\n", a->assumptions[i]);
-	for (int c = 0; c < a->ncands; c++) {
+	if (a->ncands > 1 || a->rq->summary)
+		print_summary(out, a);
+	for (int c = 0; c < a->ncands && !a->rq->summary; c++) {
 		const struct candidate_cost *cc = &a->cands[c];
 		fprintf(out, "\ncandidate %s\n", cc->name);
 		if (cc->status != COST_OK) {
