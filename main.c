@@ -401,7 +401,7 @@ int main(int argc, char **argv)
 			opt.timeout = t;
 			break;
 		}
-		case 'D':
+		case 'D': {
 			switch (parse_define(optarg, &opt.defs[opt.ndefs])) {
 			case DEFINE_OK:
 				break;
@@ -442,6 +442,7 @@ int main(int argc, char **argv)
 			*cut = '\0';
 			opt.ndefs++;
 			break;
+		}
 		case 'f':
 			if (strcmp(optarg, "text") == 0)
 				opt.format = FORMAT_TEXT;

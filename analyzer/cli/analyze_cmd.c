@@ -20,6 +20,20 @@
 #include "analyzer/cost/verify.h"
 #include "analyzer/cost/workers.h"
 
+/* COND as written (canonical form): "n >= 2 * P and m >= 1". */
+static void print_cond(FILE *f, const struct ast_cond *cond)
+{
+	for (int k = 0; k < cond->ncmps; k++) {
+		const struct ast_cmp *cmp = cond->cmps[k];
+		fputs(k ? " and " : "", f);
+		for (int o = 0; o <= cmp->nops; o++) {
+			if (o)
+				fprintf(f, " %s ", cmp_op_text(cmp->ops[o - 1]));
+			print_expr(f, cmp->operands[o]);
+		}
+	}
+}
+
 /* The specification's own assumptions, as written (canonical form). */
 char **spec_assumptions(const struct ast_spec *ast, int *n)
 {
@@ -34,16 +48,7 @@ char **spec_assumptions(const struct ast_spec *ast, int *n)
 			struct text t;
 			if (text_open(&t) < 0)
 				continue;
-			FILE *f = t.f;
-			for (int k = 0; k < cond->ncmps; k++) {
-				const struct ast_cmp *cmp = cond->cmps[k];
-				fputs(k ? " and " : "", f);
-				for (int o = 0; o <= cmp->nops; o++) {
-					if (o)
-						fprintf(f, " %s ", cmp_op_text(cmp->ops[o - 1]));
-					print_expr(f, cmp->operands[o]);
-				}
-			}
+			print_cond(t.f, cond);
 			char *buf = text_close(&t);
 			if (!buf)
 				continue;
@@ -161,15 +166,7 @@ char *broken_assumptions(const struct ast_spec *ast, const struct model *m,
 			if (cond_atoms_hold(cond->atoms, cond->natoms, values, pknown, axes, aknown) != 0)
 				continue;
 			fputs(k++ ? ", " : "", t.f);
-			for (int j = 0; j < cond->ncmps; j++) {
-				const struct ast_cmp *cmp = cond->cmps[j];
-				fputs(j ? " and " : "", t.f);
-				for (int o = 0; o <= cmp->nops; o++) {
-					if (o)
-						fprintf(t.f, " %s ", cmp_op_text(cmp->ops[o - 1]));
-					print_expr(t.f, cmp->operands[o]);
-				}
-			}
+			print_cond(t.f, cond);
 		}
 	}
 	char *s = text_close(&t);

@@ -91,6 +91,10 @@ void report_param_value(FILE *out, const struct param_value *pv, bool json);
 /* S as a CSV field: quoted, its quotes doubled (NULL: ""). */
 void report_csv_field(FILE *out, const char *s);
 
+/* An exact number as report_number writes it, in JSON: null for NULL, bare
+ * when an integer, else a string (no JSON number is exact). */
+void report_json_number_text(FILE *out, const char *s);
+
 /* S as a JSON string, quotes included. */
 void report_json_string(FILE *out, const char *s);
 

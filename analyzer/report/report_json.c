@@ -19,12 +19,7 @@ static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enu
 	else
 		fputs("null", out);
 	fputs(", \"value\": ", out);
-	if (!v)
-		fputs("null", out);
-	else if (strchr(v, '/') || strchr(v, '.'))
-		report_json_string(out, v); /* exact: no JSON number is */
-	else
-		fputs(v, out);
+	report_json_number_text(out, v);
 	fputs("}", out);
 	free(text);
 	free(v);
@@ -105,12 +100,7 @@ void report_json(FILE *out, const struct analysis *a)
 			char *exact = NULL;
 			free(report_seconds(a, c, &exact));
 			fputs(", \"seconds\": ", out);
-			if (!exact)
-				fputs("null", out);
-			else if (strchr(exact, '/') || strchr(exact, '.'))
-				report_json_string(out, exact);
-			else
-				fputs(exact, out);
+			report_json_number_text(out, exact);
 			free(exact);
 		}
 		fputs("}", out);

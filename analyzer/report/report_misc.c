@@ -77,6 +77,16 @@ void report_csv_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+void report_json_number_text(FILE *out, const char *s)
+{
+	if (!s)
+		fputs("null", out);
+	else if (strchr(s, '/') || strchr(s, '.'))
+		report_json_string(out, s);
+	else
+		fputs(s, out);
+}
+
 void report_json_string(FILE *out, const char *s)
 {
 	fputc('"', out);

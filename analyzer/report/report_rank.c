@@ -256,12 +256,7 @@ void report_rank_text(FILE *out, const struct ranking *r)
 static void json_number(FILE *out, const mpq_t q)
 {
 	char *s = report_number(q);
-	if (!s)
-		fputs("null", out);
-	else if (strchr(s, '/') || strchr(s, '.'))
-		report_json_string(out, s);
-	else
-		fputs(s, out);
+	report_json_number_text(out, s);
 	free(s);
 }
 
@@ -322,12 +317,7 @@ void report_rank_json(FILE *out, const struct ranking *r)
 		}
 		char *sec = seconds_text(r, row->cost, true);
 		fputs(", \"seconds\": ", out);
-		if (!sec)
-			fputs("null", out);
-		else if (strchr(sec, '/') || strchr(sec, '.'))
-			report_json_string(out, sec);
-		else
-			fputs(sec, out);
+		report_json_number_text(out, sec);
 		free(sec);
 		fputs("}", out);
 	}
