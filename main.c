@@ -91,8 +91,12 @@ static enum define_error parse_fraction(const char *value, struct param_value *p
 	enum define_error e = DEFINE_OK;
 	if (r == -2)
 		e = DEFINE_ZERO_DENOMINATOR;
+	else if (r == -3)
+		e = DEFINE_FRACTION_TOO_LARGE; /* an exponent beyond +-10000 */
 	else if (r < 0)
 		e = DEFINE_MALFORMED;
+	else if (mpz_cmp_ui(mpq_denref(q), 1) == 0 && !mpz_fits_slong_p(mpq_numref(q)))
+		e = mpq_sgn(q) < 0 ? DEFINE_TOO_SMALL : DEFINE_TOO_LARGE; /* 1e20 */
 	else if (!mpz_fits_slong_p(mpq_numref(q)) || !mpz_fits_slong_p(mpq_denref(q)))
 		e = DEFINE_FRACTION_TOO_LARGE;
 	else {
@@ -411,7 +415,8 @@ int main(int argc, char **argv)
 				goto out;
 			case DEFINE_FRACTION_TOO_LARGE:
 				status = usage_error("bad -D '%s': a fraction is limited to a numerator and "
-						     "a denominator of 64 bits in lowest terms", optarg);
+						     "a denominator of 64 bits in lowest terms (an "
+						     "exponent to +-10000)", optarg);
 				goto out;
 			case DEFINE_ZERO_DENOMINATOR:
 				status = usage_error("bad -D '%s': a fraction with denominator 0", optarg);
@@ -440,7 +445,15 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			*cut = '\0';
-			opt.ndefs++;
+			/* the last definition of a name wins: one entry per name */
+			int same = 0;
+			while (same < opt.ndefs &&
+			       strcmp(opt.defs[same].name, opt.defs[opt.ndefs].name) != 0)
+				same++;
+			if (same < opt.ndefs)
+				opt.defs[same] = opt.defs[opt.ndefs];
+			else
+				opt.ndefs++;
 			break;
 		}
 		case 'f':
@@ -488,6 +501,11 @@ int main(int argc, char **argv)
 					     "processes", opt.defs[i].name);
 			goto out;
 		}
+	if (opt.summary && (opt.format != FORMAT_TEXT || opt.nprocs)) {
+		status = usage_error("%s", "--summary is for the text report of the analysis (not "
+				     "-p, whose table is a summary, nor the other formats)");
+		goto out;
+	}
 	if (opt.top && !opt.nprocs) {
 		status = usage_error("%s", "--top needs -p (it limits each ranking)");
 		goto out;

@@ -95,7 +95,7 @@ static void free_ldims(struct ldim_list *l);
 %token LE "<=" GE ">=" EQ "==" NE "!="
 
 %type <expr> expr work_opt
-%type <cmp> cmp
+%type <cmp> cmp chain
 %type <cond> cond cond_opt
 %type <var> range
 %type <quant> quant
@@ -333,9 +333,14 @@ cond
  * `d divides e` is `e % d == 0` (the words the reports use); `divides` is no
  * keyword, so it stays a name anywhere else. */
 cmp
-	: expr relop expr       { $$ = ast_cmp_new(@$, $1, (enum cmp_op)$2, $3); }
-	| cmp relop expr        { $$ = ast_cmp_extend($1, @$, (enum cmp_op)$2, $3); }
+	: chain                 { $$ = $1; }
 	| expr IDENT expr       { $$ = divides(ps, @$, $1, $2, @2, $3); }
+	;
+
+/* a divisibility is no link of a chain: 'P divides n == 1' is an error */
+chain
+	: expr relop expr       { $$ = ast_cmp_new(@$, $1, (enum cmp_op)$2, $3); }
+	| chain relop expr      { $$ = ast_cmp_extend($1, @$, (enum cmp_op)$2, $3); }
 	;
 
 relop

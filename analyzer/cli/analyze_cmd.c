@@ -329,16 +329,21 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 int analyze_model(const struct loaded_spec *ls, const struct model *m,
 		  const struct options *opt, struct session *session)
 {
-	if (!opt->machine)
+	/* without a machine, or with a --grid of the wrong axes (said there) */
+	if (!opt->machine || (opt->grid_naxes > 0 && opt->grid_naxes != m->naxes))
 		return analyze_at(ls, m, opt, session);
 	long p = 1;
 	for (int a = 0; a < m->naxes; a++) {
 		const struct param_value *pv = options_find_def(opt, m->axes[a]);
-		if (opt->grid_naxes == m->naxes)
+		if (opt->grid_naxes == m->naxes) {
 			p *= opt->grid[a];
-		else if (pv && pv->value >= 1 && pv->value <= 4096)
+		} else if (pv && (pv->value < 1 || pv->value > 4096)) {
+			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and 4096\n",
+				ls->src.name, m->axes[a]);
+			return EXIT_USAGE;
+		} else if (pv) {
 			p *= (long)pv->value;
-		else {
+		} else {
 			fprintf(opt->err, "bspcost: %s: --machine %s gives g and l for a number of "
 					  "processes: give --grid or -D for every axis, or rank with -p\n",
 				ls->src.name, opt->machine->name);

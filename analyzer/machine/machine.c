@@ -73,7 +73,15 @@ static int number(const char *text, mpq_t out, const char *key, char **error, co
 			   key, text);
 	if (mpq_sgn(out) < 0)
 		return bad(error, path, line, "'%s': %s is negative", key, text);
+	if (strcmp(key, "s") == 0 && mpq_sgn(out) == 0)
+		return bad(error, path, line, "'s': a speed of 0 flop/s");
 	return 0;
+}
+
+/* -1 (with the message) when the line goes on after its one value. */
+static int one_value(char **s, const char *key, char **error, const char *path, int line)
+{
+	return word(s) ? bad(error, path, line, "'%s' takes one value", key) : 0;
 }
 
 /* A positive integer for KEY at LINE. */
@@ -182,13 +190,14 @@ int machine_read(struct machine *m, const char *path, char **error)
 		} else if (strcmp(key, "s") == 0) {
 			if (m->has_s)
 				r = bad(error, path, line, "'s' is given twice");
-			else if ((r = number(word(&s), m->s, "s", error, path, line)) == 0)
+			else if ((r = number(word(&s), m->s, "s", error, path, line)) == 0 &&
+				 (r = one_value(&s, "s", error, path, line)) == 0)
 				m->has_s = true;
 		} else if (strcmp(key, "word") == 0) {
 			if (m->word)
 				r = bad(error, path, line, "'word' is given twice");
-			else
-				r = count(word(&s), &m->word, "word", error, path, line);
+			else if ((r = count(word(&s), &m->word, "word", error, path, line)) == 0)
+				r = one_value(&s, "word", error, path, line);
 		} else if (strcmp(key, "p") == 0) {
 			r = read_entry(m, s, error, path, line);
 		} else {

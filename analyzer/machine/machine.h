@@ -14,7 +14,8 @@
 
 /* What a profile gives for one number of processes.  The cost uses L and G
  * (in flops, as Hill et al.'s Table 1 gives them) and S (flop/s) for
- * seconds; the rest is kept for people and checked against them. */
+ * seconds; the rest is kept as printed, for people (tests/brute/machine.py
+ * checks the bundled microseconds against l / s and g / s). */
 enum machine_key {
 	MACHINE_L,       /* l: barrier synchronisation, in flops */
 	MACHINE_G,       /* g: flops per word communicated */
@@ -41,7 +42,7 @@ struct machine {
 	char *path;        /* the file read */
 	bool has_s;
 	mpq_t s;           /* `s`: flop/s for every p, unless an entry has its own */
-	long word;         /* `word`: bytes per word (0: not said) */
+	long word;         /* `word`: bytes per word (0: not said; for people) */
 	int n;
 	struct machine_entry *at;   /* by increasing p */
 };

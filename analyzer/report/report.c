@@ -85,10 +85,13 @@ static int cost_value(const struct candidate_cost *cc, int s, const struct repor
 {
 	mpq_t g, l, w, h;
 	mpq_inits(g, l, w, h, NULL);
-	int r = def_value(opt, "g", g) == 0 && def_value(opt, "l", l) == 0 ? 0 : -1;
+	/* g only matters where h is not 0 */
+	bool has_g = def_value(opt, "g", g) == 0;
+	int r = def_value(opt, "l", l) == 0 ? 0 : -1;
 	mpq_set_ui(out, 0, 1);
 	for (int k = s < 0 ? 0 : s; r == 0 && k < (s < 0 ? cc->nsteps : s + 1); k++) {
-		if (value_at(cc->steps[k].w, opt, w) < 0 || value_at(cc->steps[k].h, opt, h) < 0) {
+		if (value_at(cc->steps[k].w, opt, w) < 0 || value_at(cc->steps[k].h, opt, h) < 0 ||
+		    (!has_g && mpq_sgn(h) != 0)) {
 			r = -1;
 			break;
 		}
@@ -134,7 +137,7 @@ char *report_seconds(const struct analysis *a, int c, char **exact)
 	if (cost_value(cc, -1, a->rq, t) == 0) {
 		mpq_div(t, t, a->rq->speed);
 		char *e = report_number(t);
-		if (e && (strchr(e, '/') || strlen(e) > 12)) {
+		if (e && (strchr(e, '/') || strlen(e) > 10)) {
 			/* four significant digits, said to be rounded */
 			char approx[64];
 			mpf_t f;

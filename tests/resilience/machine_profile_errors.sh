@@ -35,6 +35,12 @@ printf 'machine m\np 2 l 1 g 1 g_us\n' | profile novalue
 check novalue "2: 'g_us' needs a value"
 printf 'machine m n\np 2 l 1 g 1\n' | profile twowords
 check twowords "1: a machine's name is one word"
+printf 'machine m\ns 0\np 2 l 1 g 1\n' | profile slow
+check slow "2: 's': a speed of 0 flop/s"
+printf 'machine m\nword 4 5\np 2 l 1 g 1\n' | profile words
+check words "2: 'word' takes one value"
+printf 'machine m\ns 5 6\np 2 l 1 g 1\n' | profile speeds
+check speeds "2: 's' takes one value"
 run --machine "$dir/absent.machine" --grid 2 -D n=10 "$spec"
 expect_status 2
 expect_err "bspcost: $dir/absent.machine: No such file or directory"
