@@ -355,7 +355,14 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 		int tries = 0;
 		do
 			draw_point(&p, m, req, seed);
-		while (!satisfies(&p, m, assumptions, formulas ? cc : NULL) && ++tries < 5000);
+		while (!satisfies(&p, m, assumptions, formulas ? cc : NULL) && ++tries < 5000 &&
+		       !session_ctx_stopped(ctx));
+		if (session_ctx_stopped(ctx)) {
+			/* the deadline stopped ISL in satisfies(): no point was refused
+			 * for the assumptions, none is checked any more */
+			vr->stopped = true;
+			break;
+		}
 		if (tries >= 5000) {
 			if (vr->points == 0)
 				vr->skipped = strdup("no random point satisfies the assumptions");
@@ -375,6 +382,11 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 			formula_expr_free(e);
 		}
 		vr->points++;
+		/* what this point found, to take back if the deadline stops ISL
+		 * while it is checked (a formula's conditions are ISL sets: an
+		 * aborted test would read as a mismatch) */
+		int checks0 = vr->checks, mismatches0 = vr->mismatches;
+		bool had_first = vr->first != NULL;
 		long long g = 0, l = 0;
 		point_value(&p, "g", &g);
 		point_value(&p, "l", &l);
@@ -464,6 +476,18 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 		if (status == 0 && direct)
 			compare(vr, dc.cost, &p, total, cc->name, "(all)", "cost (counted directly)");
 		candidate_cost_clear(&dc);
+		if (session_ctx_stopped(ctx)) {
+			vr->checks = checks0;
+			vr->mismatches = mismatches0;
+			if (!had_first) {
+				free(vr->first);
+				vr->first = NULL;
+			}
+			vr->points--;
+			vr->stopped = true;
+			status = 0;
+			break;
+		}
 	}
 	isl_set_free(assumptions);
 	free(p.names);
