@@ -136,20 +136,10 @@ char *report_seconds(const struct analysis *a, int c, char **exact)
 	char *text = NULL;
 	if (cost_value(cc, -1, a->rq, t) == 0) {
 		mpq_div(t, t, a->rq->speed);
-		char *e = report_number(t);
-		if (e && (strchr(e, '/') || strlen(e) > 10)) {
-			/* four significant digits, said to be rounded */
-			char approx[64];
-			mpf_t f;
-			mpf_init2(f, 128);
-			mpf_set_q(f, t);
-			gmp_snprintf(approx, sizeof(approx), "%.4Fg", f);
-			mpf_clear(f);
-			if (asprintf(&text, "%s s (~%s s)", e, approx) < 0)
-				text = NULL;
-		} else if (e && asprintf(&text, "%s s", e) < 0) {
+		char *e = report_number(t), *approx = e ? report_rounded(t) : NULL;
+		if (e && asprintf(&text, approx ? "%s s (%s s)" : "%s s", e, approx) < 0)
 			text = NULL;
-		}
+		free(approx);
 		if (exact)
 			*exact = e;
 		else

@@ -84,6 +84,11 @@ char *report_broken_condition(const struct analysis *a, int c);
  * else a fraction ("1/3"); NULL when out of memory. */
 char *report_number(const mpq_t q);
 
+/* Q rounded to four significant digits and marked so ("~0.0003361"),
+ * malloc'd, when report_number would write a fraction or more than 10
+ * characters; NULL when that exact text is short enough to show as is. */
+char *report_rounded(const mpq_t q);
+
 /* PV's value as report_number writes it (in JSON, a string unless an
  * integer). */
 void report_param_value(FILE *out, const struct param_value *pv, bool json);

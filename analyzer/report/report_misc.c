@@ -52,6 +52,22 @@ char *report_number(const mpq_t q)
 	return text;
 }
 
+char *report_rounded(const mpq_t q)
+{
+	char *exact = report_number(q);
+	bool is_short = exact && !strchr(exact, '/') && strlen(exact) <= 10;
+	free(exact);
+	if (is_short)
+		return NULL;
+	mpf_t f;
+	mpf_init2(f, 128);
+	mpf_set_q(f, q);
+	char buf[64];
+	gmp_snprintf(buf, sizeof(buf), "~%.4Fg", f);
+	mpf_clear(f);
+	return strdup(buf);
+}
+
 void report_param_value(FILE *out, const struct param_value *pv, bool json)
 {
 	mpq_t q;

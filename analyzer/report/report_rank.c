@@ -77,16 +77,10 @@ static char *seconds_text(const struct ranking *r, const mpq_t cost, bool exact)
 	mpq_t t;
 	mpq_init(t);
 	mpq_div(t, cost, r->speed);
-	char *s = report_number(t);
-	if (!exact && s && (strchr(s, '/') || strlen(s) > 10)) {
+	char *s = report_number(t), *approx = exact || !s ? NULL : report_rounded(t);
+	if (approx) {
 		free(s);
-		mpf_t f;
-		mpf_init2(f, 128);
-		mpf_set_q(f, t);
-		char buf[64];
-		gmp_snprintf(buf, sizeof(buf), "~%.4Fg", f);
-		mpf_clear(f);
-		s = strdup(buf);
+		s = approx;
 	}
 	mpq_clear(t);
 	return s;
