@@ -190,15 +190,35 @@ static __isl_give isl_pw_qpolynomial *rebuild(const struct pieces *a, __isl_keep
 /* ISL coalesces a piecewise quasi-polynomial in place, every other copy of it
  * included (it deems the meaning unchanged): the one it is given is rebuilt
  * from the pieces of PW, which are kept aside, and so is the result when
- * the coalescing is not exact. */
+ * the coalescing is not exact or does not finish within its operations.
+ *
+ * The coalescing and its check run under an ISL operation limit of their
+ * own, COALESCE_MAX_OPERATIONS, and the context's limit is restored after
+ * them (its count of operations starts again, as after every count).  A
+ * result of 42 pieces with floors of 12 took 45 s to coalesce without it
+ * (tests/unit/test_count_random.c's slowest set); the limit is a count of
+ * ISL's own steps, so the outcome is the same on every machine. */
+enum { COALESCE_MAX_OPERATIONS = 2000000 };
+
 __isl_give isl_pw_qpolynomial *coalesce_pw_qpolynomial(__isl_take isl_pw_qpolynomial *pw)
 {
 	struct pieces a = {0};
 	isl_space *space = isl_pw_qpolynomial_get_space(pw);
+	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(pw);
 	isl_bool same = isl_bool_error;
 	if (space && isl_pw_qpolynomial_foreach_piece(pw, add_piece, &a) >= 0) {
+		unsigned long old = isl_ctx_get_max_operations(ctx);
+		isl_ctx_reset_operations(ctx);
+		isl_ctx_set_max_operations(ctx, COALESCE_MAX_OPERATIONS);
 		isl_pw_qpolynomial *c = isl_pw_qpolynomial_coalesce(rebuild(&a, space));
 		same = c ? same_values(&a, c) : isl_bool_error;
+		if (same < 0 && isl_ctx_last_error(ctx) == isl_error_quota) {
+			/* out of operations: the pieces as they were */
+			isl_ctx_reset_error(ctx);
+			same = isl_bool_false;
+		}
+		isl_ctx_reset_operations(ctx);
+		isl_ctx_set_max_operations(ctx, old);
 		isl_pw_qpolynomial_free(pw);
 		pw = same == isl_bool_true ? c : isl_pw_qpolynomial_free(c);
 	}

@@ -12,7 +12,10 @@
  * goes through these functions; none calls ISL's directly.
  *
  * Each returns NULL when ISL failed (its error, the operation budget's
- * included, is left on the context), like the function it wraps. */
+ * included, is left on the context), like the function it wraps; except
+ * that coalesce_pw_qpolynomial has an operation limit of its own, and past
+ * it returns its argument's pieces as they were (coalescing only
+ * simplifies). */
 #ifndef BSPCOST_COALESCE_H
 #define BSPCOST_COALESCE_H
 
