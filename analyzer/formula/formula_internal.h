@@ -90,6 +90,7 @@ struct fnode *fml_maxmin_take(const struct fvars *V, enum fkind kind,
 struct fnode *fml_pow(const struct fvars *V, const struct fnode *x, slong k);
 struct fnode *fml_floor_take(struct fvars *V, struct fnode *arg);
 int fml_node_cmp(const struct fvars *V, const struct fnode *a, const struct fnode *b);
+int fml_node_equal(const struct fvars *V, const struct fnode *a, const struct fnode *b);
 /* NUM (degree <= 1 in the parameters and floor atoms of V) as an isl_aff on
  * SPACE, atoms as floors of their own affine arguments; NULL when NUM is not
  * affine, an atom's argument is not, or a parameter is not in SPACE. */

@@ -265,6 +265,32 @@ int fml_node_cmp(const struct fvars *V, const struct fnode *a, const struct fnod
 	return 0;
 }
 
+/* Whether A and B are the same expression: fml_node_cmp(V, A, B) == 0, with
+ * the numerators compared first (they tell most atoms apart at once, where
+ * the denominators take a pass over every variable of the ring: a formula
+ * of 1000 floors looks each new one up among the others). */
+int fml_node_equal(const struct fvars *V, const struct fnode *a, const struct fnode *b)
+{
+	slong i;
+
+	if (a->kind != b->kind)
+		return 0;
+	if (a->kind == FK_POLY) {
+		if (!fmpq_mpoly_equal(a->num, b->num, V->ctx))
+			return 0;
+		for (i = 0; i < V->cap; i++)
+			if (a->den[i] != b->den[i])
+				return 0;
+		return 1;
+	}
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		if (!fml_node_equal(V, a->c[i], b->c[i]))
+			return 0;
+	return 1;
+}
+
 /* A growable list of child nodes. */
 struct nlist {
 	struct fnode **c;
@@ -391,7 +417,7 @@ static int collect_like(const struct fvars *V, struct nlist *out)
 		if (used[i])
 			continue;
 		for (j = i + 1; j < out->n; j++)
-			if (!used[j] && fml_node_cmp(V, core[i], core[j]) == 0) {
+			if (!used[j] && fml_node_equal(V, core[i], core[j])) {
 				fmpq_add(coef + i, coef + i, coef + j);
 				used[j] = 1;
 			}
@@ -535,7 +561,7 @@ struct fnode *fml_maxmin_take(const struct fvars *V, enum fkind kind,
 	for (i = 0; i < l.n; i++) {
 		for (j = i + 1; j < l.n; j++) {
 			int drop = -1; /* index to drop */
-			if (fml_node_cmp(V, l.c[i], l.c[j]) == 0) {
+			if (fml_node_equal(V, l.c[i], l.c[j])) {
 				drop = j;
 			} else if (l.c[i]->kind == FK_POLY && l.c[j]->kind == FK_POLY) {
 				struct fnode *d = fml_poly_add(V, l.c[i], l.c[j], 1);

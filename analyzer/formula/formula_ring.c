@@ -70,7 +70,7 @@ slong fml_vars_atom(struct fvars *V, struct fnode *arg)
 	if (!arg)
 		return -1;
 	for (i = 0; i < V->n; i++)
-		if (V->v[i].arg && fml_node_cmp(V, V->v[i].arg, arg) == 0) {
+		if (V->v[i].arg && fml_node_equal(V, V->v[i].arg, arg)) {
 			fml_node_free(V, arg);
 			return i;
 		}
