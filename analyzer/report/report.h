@@ -100,6 +100,15 @@ void report_csv_field(FILE *out, const char *s);
  * when an integer, else a string (no JSON number is exact). */
 void report_json_number_text(FILE *out, const char *s);
 
+/* S as Markdown text within a line (never at its start): every character
+ * that could start inline markup or end a GFM table cell backslashed. */
+void report_md_text(FILE *out, const char *s);
+
+/* S as a Markdown code span, delimited by one more backquote than its longest
+ * run of them; in a GFM table cell (CELL) with every '|' escaped, as GFM
+ * splits a row at every unescaped '|', code spans included. */
+void report_md_code(FILE *out, const char *s, bool cell);
+
 /* S as a JSON string, quotes included. */
 void report_json_string(FILE *out, const char *s);
 

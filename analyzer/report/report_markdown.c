@@ -1,52 +1,144 @@
-/* The Markdown report: a table per candidate, formulas as code, for design notes. */
+/* The Markdown report: a table per candidate, formulas as code, for design
+ * notes.  Written for GitHub Flavored Markdown (tables); the text around the
+ * code spans has every character CommonMark could read as markup escaped, and
+ * the code spans in table cells have their '|' escaped (GFM splits a row at
+ * every unescaped '|', code spans included).  tests/render/markdown.sh renders
+ * it with cmark-gfm and counts the cells of every row. */
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyzer/report/report.h"
 
 static const char *const cost_names[] = {"g", "l"};
 
-static void cell(FILE *out, const struct formula *f, enum quantity q)
+static char *quantity_text(const struct formula *f, enum quantity q)
 {
-	char *s = q == Q_COST ? formula_to_string_by(f, FORMULA_TEXT, cost_names, 2)
-			      : formula_to_string(f, FORMULA_TEXT);
-	fprintf(out, " `%s` |", s ? s : "?");
-	free(s);
+	return q == Q_COST ? formula_to_string_by(f, FORMULA_TEXT, cost_names, 2)
+			   : formula_to_string(f, FORMULA_TEXT);
+}
+
+/* A formula and, when it differs from the formula's text, its value at the
+ * values given: "`3*n/P` = 750". */
+static void formula_and_value(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
+			      const struct formula *f, bool cell)
+{
+	char *text = f ? quantity_text(f, q) : NULL;
+	if (f)
+		report_md_code(out, text ? text : "?", cell);
+	char *v = report_value(a, c, s, q);
+	if (v && (!text || strcmp(v, text) != 0))
+		fprintf(out, "%s%s", f ? " = " : "", v);
+	else if (!f)
+		fputs(q == Q_COST ? "(needs g and l)" : "", out);
+	free(v);
+	free(text);
+}
+
+/* The table of the supersteps of STEPS (candidate C's formulas, or with
+ * FORMULAS false its values alone). */
+static void steps_table(FILE *out, const struct analysis *a, int c,
+			const struct candidate_cost *steps, bool formulas)
+{
+	fputs("| superstep | w | h | h_in | h_out | NCom | cost |\n", out);
+	fputs("|---|---|---|---|---|---|---|\n", out);
+	for (int s = 0; s < steps->nsteps; s++) {
+		fputs("| ", out);
+		report_md_text(out, steps->steps[s].name);
+		fputs(" |", out);
+		for (int q = 0; q < Q_N; q++) {
+			fputs(" ", out);
+			formula_and_value(out, a, c, s, q,
+					  formulas ? step_quantity(&steps->steps[s], q) : NULL, true);
+			fputs(" |", out);
+		}
+		fputs("\n", out);
+	}
+	fputs("\nTotal cost: ", out);
+	formula_and_value(out, a, c, -1, Q_COST, formulas ? steps->cost : NULL, false);
+	fputs("\n", out);
+	char *t = report_seconds(a, c, NULL);
+	if (t) {
+		fprintf(out, "\nTime: %s on ", t);
+		report_md_text(out, a->rq->machine);
+		fprintf(out, ", p = %ld (the cost in flops / s).\n", a->rq->machine_procs);
+	}
+	free(t);
+}
+
+static void header(FILE *out, const struct analysis *a)
+{
+	fputs("## ", out);
+	report_md_text(out, a->file);
+	fprintf(out, "\n\nGrid: %s", a->symbolic ? "symbolic" : "concrete");
+	for (int x = 0; x < a->naxes; x++) {
+		fputs(x ? " x " : " ", out);
+		report_md_text(out, a->axes[x]);
+		if (!a->symbolic)
+			fprintf(out, " = %ld", a->sizes[x]);
+	}
+	fputs(".\n", out);
+	const struct report_request *rq = a->rq;
+	for (int i = 0; i < rq->ndefs; i++) {
+		fputs(i ? ", " : "Values given: ", out);
+		report_md_text(out, rq->defs[i].name);
+		fputs(" = ", out);
+		report_param_value(out, &rq->defs[i], false);
+	}
+	if (rq->ndefs) {
+		if (rq->machine) {
+			fputs(" (g and l of ", out);
+			report_md_text(out, rq->machine);
+			fprintf(out, ", p = %ld)", rq->machine_procs);
+		}
+		fputs(a->exact ? "; the numbers after = are counted at these values.\n" : ".\n", out);
+	}
+	for (int i = 0; i < a->nassumptions; i++) {
+		fputs(i ? ", " : "Assumptions: ", out);
+		report_md_code(out, a->assumptions[i], false);
+	}
+	fputs(a->nassumptions ? ".\n" : "", out);
 }
 
 void report_markdown(FILE *out, const struct analysis *a)
 {
-	fprintf(out, "## %s\n\n", a->file);
-	fprintf(out, "Grid: %s", a->symbolic ? "symbolic" : "concrete");
-	for (int x = 0; x < a->naxes; x++) {
-		if (a->symbolic)
-			fprintf(out, "%s%s", x ? " x " : " ", a->axes[x]);
-		else
-			fprintf(out, "%s%s = %ld", x ? " x " : " ", a->axes[x], a->sizes[x]);
-	}
-	fputs(".\n", out);
-	for (int i = 0; i < a->nassumptions; i++)
-		fprintf(out, "%s`%s`", i ? ", " : "Assumptions: ", a->assumptions[i]);
-	fputs(a->nassumptions ? ".\n" : "", out);
+	header(out, a);
 	for (int c = 0; c < a->ncands; c++) {
 		const struct candidate_cost *cc = &a->cands[c];
-		fprintf(out, "\n### %s\n\n", cc->name);
+		const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+		fputs("\n### ", out);
+		report_md_text(out, cc->name);
+		fputs("\n\n", out);
 		if (cc->status != COST_OK) {
-			fprintf(out, "No exact formula: %s\n", cc->reason ? cc->reason : "unknown reason");
+			fputs("No exact formula: ", out);
+			report_md_text(out, cc->reason ? cc->reason : "unknown reason");
+			fputs(".\n", out);
+			if (ex && ex->status == COST_OK) {
+				fputs("\nThe values given, counted on that grid:\n\n", out);
+				steps_table(out, a, c, ex, false);
+			}
+		}
+		if (ex && ex->status != COST_OK) {
+			fputs(cc->status == COST_OK ? "" : "\n", out);
+			fputs("No values for the values given: ", out);
+			report_md_text(out, ex->reason ? ex->reason : "unknown reason");
+			fputs(cc->status == COST_OK ? ".\n\n" : ".\n", out);
+		}
+		if (cc->status != COST_OK)
 			continue;
+		for (int i = 0; i < cc->nassumptions; i++) {
+			fputs(i ? ", " : "Assuming ", out);
+			report_md_code(out, cc->assumptions[i], false);
 		}
-		for (int i = 0; i < cc->nassumptions; i++)
-			fprintf(out, "%s`%s`", i ? ", " : "Assuming ", cc->assumptions[i]);
 		fputs(cc->nassumptions ? ".\n\n" : "", out);
-		fputs("| superstep | w | h | h_in | h_out | NCom | cost |\n", out);
-		fputs("|---|---|---|---|---|---|---|\n", out);
-		for (int s = 0; s < cc->nsteps; s++) {
-			fprintf(out, "| %s |", cc->steps[s].name);
-			for (int q = 0; q < Q_N; q++)
-				cell(out, step_quantity(&cc->steps[s], q), q);
-			fputs("\n", out);
+		char *broken = a->exact ? report_broken_condition(a, c) : NULL;
+		if (broken) {
+			fputs("**Note:** the values given break ", out);
+			report_md_code(out, broken, false);
+			fputs(": the numbers after = are exact counts on that grid, not values of "
+			      "these formulas.\n\n", out);
 		}
-		char *t = formula_to_string_by(cc->cost, FORMULA_TEXT, cost_names, 2);
-		fprintf(out, "\nTotal cost: `%s`\n", t ? t : "?");
-		free(t);
+		free(broken);
+		steps_table(out, a, c, cc, true);
 	}
 }

@@ -178,3 +178,38 @@ void report_deadline(FILE *out, const char *what, double seconds, int finished, 
 			verify_cut == 1 ? "" : "s");
 	fputc('\n', out);
 }
+
+/* S as Markdown text within a line: the characters that can start inline
+ * markup there (emphasis, code, links, HTML, entities, GFM's strikethrough
+ * and table cells) backslashed; never the first of a line ('#', '>', '-'). */
+void report_md_text(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		if (strchr("\\`*_[]<|~&", *s))
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+}
+
+/* S as a code span: delimited by one more backquote than its longest run of
+ * them; in a table cell (CELL) with every '|' escaped. */
+void report_md_code(FILE *out, const char *s, bool cell)
+{
+	int run = 0, longest = 0;
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		longest = run > longest ? run : longest;
+	}
+	for (int i = 0; i <= longest; i++)
+		fputc('`', out);
+	bool pad = longest > 0 || s[0] == '`' || (*s && s[strlen(s) - 1] == '`');
+	fputs(pad ? " " : "", out);
+	for (; *s; s++) {
+		if (cell && *s == '|')
+			fputc('\\', out);
+		fputc(*s, out);
+	}
+	fputs(pad ? " " : "", out);
+	for (int i = 0; i <= longest; i++)
+		fputc('`', out);
+}

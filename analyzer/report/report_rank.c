@@ -387,10 +387,14 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 void report_rank_markdown(FILE *out, const struct ranking *r)
 {
 	const struct rank_table *t = r->t;
-	fprintf(out, "## %s: %ld process%s\n\n", r->file, t->procs, t->procs == 1 ? "" : "es");
+	fputs("## ", out);
+	report_md_text(out, r->file);
+	fprintf(out, ": %ld process%s\n\n", t->procs, t->procs == 1 ? "" : "es");
 	fprintf(out, "%d shape%s of ", t->nshapes, t->nshapes == 1 ? "" : "s");
-	for (int a = 0; a < r->naxes; a++)
-		fprintf(out, "%s%s", a ? " x " : "", r->axes[a]);
+	for (int a = 0; a < r->naxes; a++) {
+		fputs(a ? " x " : "", out);
+		report_md_text(out, r->axes[a]);
+	}
 	fprintf(out, ", %d candidate%s; ", r->ncands, r->ncands == 1 ? "" : "s");
 	print_values(out, r);
 	fputs(".\n\n", out);
@@ -406,8 +410,15 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 		row_cells(r, i, cell);
 		fputs("|", out);
 		for (int c = 0; c < NCOLS; c++) {
-			if (c < ncols(r))
-				fprintf(out, c == COL_CAND ? " `%s` |" : " %s |", cell[c] ? cell[c] : "?");
+			if (c < ncols(r) && c == COL_CAND) {
+				fputs(" ", out);
+				report_md_code(out, cell[c] ? cell[c] : "?", true);
+				fputs(" |", out);
+			} else if (c < ncols(r)) {
+				fputs(" ", out);
+				report_md_text(out, cell[c] ? cell[c] : "?");
+				fputs(" |", out);
+			}
 			free(cell[c]);
 		}
 		fputs("\n", out);
@@ -434,9 +445,11 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 			const struct rank_row *row = &t->rows[i];
 			char shape[64];
 			shape_text(shape, t, row->shape);
-			fprintf(out, "- %s, %s: %s\n", shape,
-				row->cand < 0 ? "every candidate" : r->cands[row->cand],
-				row->reason ? row->reason : "unknown reason");
+			fprintf(out, "- %s, ", shape);
+			report_md_text(out, row->cand < 0 ? "every candidate" : r->cands[row->cand]);
+			fputs(": ", out);
+			report_md_text(out, row->reason ? row->reason : "unknown reason");
+			fputs("\n", out);
 		}
 	}
 	if (t->nlate)
