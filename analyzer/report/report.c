@@ -175,3 +175,18 @@ char *report_broken_condition(const struct analysis *a, int c)
 	free(values);
 	return broken;
 }
+
+bool report_given(const struct analysis *a, int i)
+{
+	const char *name = a->rq->defs[i].name;
+	const struct checked_spec *cs = a->spec;
+	if (!cs || strcmp(name, "g") == 0 || strcmp(name, "l") == 0)
+		return true;
+	for (int k = 0; k < cs->nparams; k++)
+		if (strcmp(cs->params[k]->name, name) == 0)
+			return true;
+	for (int k = 0; k < cs->naxes; k++)
+		if (strcmp(cs->axes[k]->name, name) == 0)
+			return true;
+	return false;
+}

@@ -57,6 +57,11 @@ enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_N };
 extern const char *const quantity_name[Q_N];       /* "w", "h", "h_in", ... */
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
 
+/* Whether the -D value I of A's request is one of A's: a size or an axis of
+ * its specification, or g or l (with several files, each report lists its
+ * own values). */
+bool report_given(const struct analysis *a, int i);
+
 /* The exact value of F at the -D values of RQ, as a malloc'd decimal or
  * fraction, or NULL when some parameter it needs has no value. */
 char *formula_value_text(const struct formula *f, const struct report_request *rq);

@@ -1,13 +1,22 @@
-/* The CSV report: one row per candidate, superstep and quantity, for spreadsheets. */
+/* The CSV report: one row per candidate, superstep and quantity, for
+ * spreadsheets; columns candidate, superstep, quantity, formula, value, note.
+ * Before them, rows with no candidate: the values given (quantity: the
+ * name; note "given", or "given by MACHINE, p = P") and the specification's
+ * assumptions (quantity "assumption", the text in formula).  A candidate's
+ * own assumptions are rows of quantity "assumption" too; its values, where
+ * they break one, have the note "count: the values given break '...'". */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyzer/report/report.h"
 
 /* One quantity of candidate C: step S of STEPS (the candidate's formulas or
- * its values), or the total when S < 0; F its formula, NULL when it has none. */
+ * its values), or the total when S < 0; F its formula, NULL when it has none;
+ * NOTE (may be NULL) beside a value. */
 static void row(FILE *out, const struct analysis *a, int c, const struct candidate_cost *steps,
-		int s, enum quantity q, const struct formula *f)
+		int s, enum quantity q, const struct formula *f, const char *note)
 {
 	report_csv_field(out, a->cands[c].name);
 	fputc(',', out);
@@ -26,7 +35,24 @@ static void row(FILE *out, const struct analysis *a, int c, const struct candida
 	char *v = report_value(a, c, s, q);
 	if (v)
 		report_csv_field(out, v);
+	fputc(',', out);
+	if (v && note)
+		report_csv_field(out, note);
 	free(v);
+	fputc('\n', out);
+}
+
+/* A row of no superstep: CAND (NULL: none), QUANTITY, FORMULA, VALUE, NOTE. */
+static void plain_row(FILE *out, const char *cand, const char *quantity, const char *formula,
+		      const char *value, const char *note)
+{
+	const char *f[] = {cand, "", quantity, formula, value, note};
+	for (int i = 0; i < 6; i++) {
+		if (i)
+			fputc(',', out);
+		if (f[i] || i < 3)
+			report_csv_field(out, f[i]);
+	}
 	fputc('\n', out);
 }
 
@@ -40,12 +66,35 @@ static void status_row(FILE *out, const char *name, const char *what, enum cost_
 	report_csv_field(out, st == COST_REFUSED ? "refused" : "failed");
 	fputc(',', out);
 	report_csv_field(out, reason ? reason : "");
-	fputc('\n', out);
+	fputs(",\n", out);
 }
 
 void report_csv(FILE *out, const struct analysis *a)
 {
-	fputs("candidate,superstep,quantity,formula,value\n", out);
+	const struct report_request *rq = a->rq;
+	fputs("candidate,superstep,quantity,formula,value,note\n", out);
+	char *by = NULL;
+	if (rq->machine) {
+		size_t len = strlen(rq->machine) + 64;
+		by = malloc(len);
+		if (by)
+			snprintf(by, len, "given by %s, p = %ld", rq->machine, rq->machine_procs);
+	}
+	for (int i = 0; i < rq->ndefs; i++) {
+		if (!report_given(a, i))
+			continue;
+		mpq_t q;
+		mpq_init(q);
+		param_value_get(q, &rq->defs[i]);
+		char *v = report_number(q);
+		bool machine = by && (strcmp(rq->defs[i].name, "g") == 0 ||
+				      strcmp(rq->defs[i].name, "l") == 0);
+		plain_row(out, NULL, rq->defs[i].name, NULL, v, machine ? by : "given");
+		free(v);
+		mpq_clear(q);
+	}
+	for (int i = 0; i < a->nassumptions; i++)
+		plain_row(out, NULL, "assumption", a->assumptions[i], NULL, NULL);
 	for (int c = 0; c < a->ncands; c++) {
 		const struct candidate_cost *cc = &a->cands[c];
 		const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
@@ -54,13 +103,30 @@ void report_csv(FILE *out, const struct analysis *a)
 		if (ex && ex->status != COST_OK)
 			status_row(out, cc->name, "values", ex->status, ex->reason);
 		bool formulas = cc->status == COST_OK;
+		for (int i = 0; formulas && i < cc->nassumptions; i++)
+			plain_row(out, cc->name, "assumption", cc->assumptions[i], NULL, NULL);
+		char *note = NULL, *broken = formulas && ex ? report_broken_condition(a, c) : NULL;
+		if (broken) {
+			size_t len = strlen(broken) + 64;
+			note = malloc(len);
+			if (note)
+				snprintf(note, len, "count: the values given break '%s'", broken);
+		}
+		free(broken);
 		const struct candidate_cost *steps = formulas ? cc
 						     : ex && ex->status == COST_OK ? ex : NULL;
 		for (int s = 0; steps && s < steps->nsteps; s++)
 			for (int q = 0; q < Q_N; q++)
 				row(out, a, c, steps, s, q,
-				    formulas ? step_quantity(&cc->steps[s], q) : NULL);
+				    formulas ? step_quantity(&cc->steps[s], q) : NULL, note);
 		if (steps)
-			row(out, a, c, steps, -1, Q_COST, formulas ? cc->cost : NULL);
+			row(out, a, c, steps, -1, Q_COST, formulas ? cc->cost : NULL, note);
+		free(note);
+		char *exact = NULL;
+		free(report_seconds(a, c, &exact));
+		if (exact)
+			plain_row(out, cc->name, "seconds", NULL, exact, "the cost in flops / s");
+		free(exact);
 	}
+	free(by);
 }

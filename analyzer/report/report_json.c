@@ -29,7 +29,22 @@ void report_json(FILE *out, const struct analysis *a)
 {
 	fputs("{\"file\": ", out);
 	report_json_string(out, a->file);
-	fprintf(out, ", \"mode\": \"%s\", \"assumptions\": [", a->symbolic ? "symbolic" : "concrete");
+	fprintf(out, ", \"mode\": \"%s\", \"machine\": ", a->symbolic ? "symbolic" : "concrete");
+	if (a->rq->machine)
+		report_json_string(out, a->rq->machine);
+	else
+		fputs("null", out);
+	/* the values given (-D, and a machine's g and l), as in -p's JSON */
+	fputs(", \"values\": {", out);
+	for (int i = 0, shown = 0; i < a->rq->ndefs; i++) {
+		if (!report_given(a, i))
+			continue;
+		fputs(shown++ ? ", " : "", out);
+		report_json_string(out, a->rq->defs[i].name);
+		fputs(": ", out);
+		report_param_value(out, &a->rq->defs[i], true);
+	}
+	fputs("}, \"assumptions\": [", out);
 	for (int i = 0; i < a->nassumptions; i++) {
 		fputs(i ? ", " : "", out);
 		report_json_string(out, a->assumptions[i]);
@@ -67,6 +82,13 @@ void report_json(FILE *out, const struct analysis *a)
 				fputs(", \"values_reason\": ", out);
 				report_json_string(out, ex->reason ? ex->reason : "");
 			}
+			/* the values are counts where the formulas do not apply */
+			char *broken = cc->status == COST_OK ? report_broken_condition(a, c) : NULL;
+			if (broken) {
+				fputs(", \"broken_assumption\": ", out);
+				report_json_string(out, broken);
+			}
+			free(broken);
 		}
 		/* the steps: the formulas' own, or (no formula) the values' */
 		const struct candidate_cost *steps = cc->status == COST_OK ? cc

@@ -79,13 +79,16 @@ static void header(FILE *out, const struct analysis *a)
 	}
 	fputs(".\n", out);
 	const struct report_request *rq = a->rq;
+	int shown = 0;
 	for (int i = 0; i < rq->ndefs; i++) {
-		fputs(i ? ", " : "Values given: ", out);
+		if (!report_given(a, i))
+			continue;
+		fputs(shown++ ? ", " : "Values given: ", out);
 		report_md_text(out, rq->defs[i].name);
 		fputs(" = ", out);
 		report_param_value(out, &rq->defs[i], false);
 	}
-	if (rq->ndefs) {
+	if (shown) {
 		if (rq->machine) {
 			fputs(" (g and l of ", out);
 			report_md_text(out, rq->machine);

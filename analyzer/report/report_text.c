@@ -256,6 +256,17 @@ void report_text(FILE *out, const struct analysis *a)
 	fputs("\n", out);
 	for (int i = 0; i < a->nassumptions; i++)
 		fprintf(out, "assume %s\n", a->assumptions[i]);
+	const struct report_request *rq = a->rq;
+	int shown = 0;
+	for (int i = 0; i < rq->ndefs; i++) {
+		if (!report_given(a, i))
+			continue;
+		fprintf(out, "%s%s = ", shown++ ? ", " : "values ", rq->defs[i].name);
+		report_param_value(out, &rq->defs[i], false);
+	}
+	if (shown && rq->machine)
+		fprintf(out, " (g and l of %s, p = %ld)", rq->machine, rq->machine_procs);
+	fputs(shown ? "\n" : "", out);
 	if (a->ncands > 1 || a->rq->summary)
 		print_summary(out, a);
 	for (int c = 0; c < a->ncands && !a->rq->summary; c++) {
