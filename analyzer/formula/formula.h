@@ -232,6 +232,13 @@ char *formula_to_string(const struct formula *f, enum formula_style style);
 char *formula_to_string_by(const struct formula *f, enum formula_style style,
 	const char *const names[], int n);
 
+/* F in FORMULA_LATEX as formula_to_string_by writes it, broken into lines
+ * (analyzer/formula/latex_break.h) to fit WIDTH digits (0: no limit): each
+ * long value and condition as an aligned environment, and when a piece does
+ * not fit beside its condition, every condition on a line of its own below
+ * its value. */
+char *formula_to_latex(const struct formula *f, const char *const names[], int n, double width);
+
 /* --- The machine grammar ---------------------------------------------------- */
 
 /* A parsed FORMULA_EXPR string (see the grammar above), evaluated as written. */

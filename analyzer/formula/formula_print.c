@@ -33,6 +33,7 @@
 #include <isl/val_gmp.h>
 
 #include "analyzer/formula/formula_internal.h"
+#include "analyzer/formula/latex_break.h"
 #include "analyzer/util/coalesce.h"
 #include "analyzer/util/val.h"
 
@@ -1823,8 +1824,69 @@ static const struct cases latex_cases = {
 	" \\\\ 0 & \\text{otherwise}", " \\end{cases}",
 };
 
+/* The pieces of F in LaTeX, stacked when one does not fit in WIDTH beside
+ * its condition: value, then "\quad if condition" on the line below. */
+static void latex_pieces(struct sbuf *b, const struct pctx *P, const struct formula *f,
+	const char *const names[], int n, double width, int zero_otherwise)
+{
+	char **v = calloc((size_t)f->n + 1, sizeof(*v));
+	char **c = calloc((size_t)f->n + 1, sizeof(*c));
+	int i, stacked = 0;
+
+	if (!v || !c) {
+		free(v);
+		free(c);
+		sb_puts(b, "?");
+		return;
+	}
+	for (i = 0; i < f->n; i++) {
+		v[i] = value_text(P, f->p[i].val, names, n);
+		c[i] = f->p[i].cond ? cond_text(f->p[i].cond, FORMULA_LATEX) : NULL;
+		/* value, 2 between the columns, "if ", condition */
+		if (width > 0 && latex_width(v[i]) + 5 + latex_width(c[i]) > width)
+			stacked = 1;
+	}
+	sb_puts(b, latex_cases.open);
+	for (i = 0; i < f->n; i++) {
+		char *bv = latex_break(v[i], width);
+		char *bc = c[i] && stacked ? latex_break(c[i], width - 4) : NULL;
+		if (i > 0)
+			sb_puts(b, latex_cases.sep);
+		sb_puts(b, bv ? bv : v[i] ? v[i] : "?");
+		if (stacked)
+			sb_puts(b, c[i] ? " \\\\ \\quad \\text{if } " : " \\\\ \\quad \\text{otherwise}");
+		else
+			sb_puts(b, c[i] ? latex_cases.when : latex_cases.otherwise);
+		if (c[i])
+			sb_puts(b, bc ? bc : c[i]);
+		free(bv);
+		free(bc);
+		free(v[i]);
+		free(c[i]);
+	}
+	if (zero_otherwise)
+		sb_puts(b, stacked ? " \\\\ 0 \\\\ \\quad \\text{otherwise}" : latex_cases.zero_otherwise);
+	sb_puts(b, latex_cases.close);
+	free(v);
+	free(c);
+}
+
+static char *to_string(const struct formula *f, enum formula_style style,
+	const char *const names[], int n, double width);
+
 char *formula_to_string_by(const struct formula *f, enum formula_style style,
 	const char *const names[], int n)
+{
+	return to_string(f, style, names, n, 0);
+}
+
+char *formula_to_latex(const struct formula *f, const char *const names[], int n, double width)
+{
+	return to_string(f, FORMULA_LATEX, names, n, width);
+}
+
+static char *to_string(const struct formula *f, enum formula_style style,
+	const char *const names[], int n, double width)
 {
 	struct pctx P = { 0 };
 	struct sbuf b = { 0 };
@@ -1845,8 +1907,12 @@ char *formula_to_string_by(const struct formula *f, enum formula_style style,
 			style == FORMULA_LATEX ? "\\text{undefined}" : "undefined");
 	} else if (f->n == 1 && !f->p[0].cond) {
 		char *v = value_text(&P, f->p[0].val, names, n);
-		sb_puts(&b, v);
+		char *bv = width > 0 ? latex_break(v, width) : NULL;
+		sb_puts(&b, bv ? bv : v);
+		free(bv);
 		free(v);
+	} else if (style == FORMULA_LATEX && width > 0) {
+		latex_pieces(&b, &P, f, names, n, width, zero && !everywhere);
 	} else if (style != FORMULA_EXPR) {
 		const struct cases *k = style == FORMULA_LATEX ? &latex_cases : &text_cases;
 		sb_puts(&b, k->open);

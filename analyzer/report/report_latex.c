@@ -1,57 +1,297 @@
-/* The LaTeX report: an align* environment per candidate, for papers. */
+/* The LaTeX report: for papers and design documents, a fragment to \input
+ * into a document that loads amsmath.  A subsubsection per candidate with its
+ * assumptions and an align* environment: a line per superstep quantity,
+ * named by the superstep, each followed by its value at the values given;
+ * formulas wider than the text are broken into lines (formula_to_latex).
+ * tests/render/latex.sh compiles every example's report with pdflatex. */
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analyzer/report/report.h"
 
-static void latex_text(FILE *out, const char *s)
+/* The width of a line of the align* environment, in digits (5 pt each at
+ * 10 pt: the 345 pt of article's text, less a margin for the estimate), and
+ * what '&=' and the space around it take. */
+enum { LINE_WIDTH = 55, EQUALS_WIDTH = 3 };
+
+/* The most lines a formula may take: one line of align* cannot break across
+ * pages, and pdflatex stops at a box taller than the page. */
+enum { MAX_LINES = 40 };
+
+/* S as LaTeX text: the special characters escaped; with BREAKS, a line may
+ * break after each comma (a candidate's name has no blank). */
+static void latex_text_breaking(FILE *out, const char *s, bool breaks)
 {
-	for (; *s; s++) {
-		if (*s == '_' || *s == '&' || *s == '%' || *s == '#' || *s == '$')
+	for (; s && *s; s++) {
+		switch (*s) {
+		case ',':
+			fputs(breaks ? ",\\allowbreak{}" : ",", out);
+			break;
+		case '_': case '&': case '%': case '#': case '$': case '{': case '}':
 			fprintf(out, "\\%c", *s);
-		else
+			break;
+		case '\\':
+			fputs("\\textbackslash{}", out);
+			break;
+		case '^':
+			fputs("\\textasciicircum{}", out);
+			break;
+		case '~':
+			fputs("\\textasciitilde{}", out);
+			break;
+		case '<':
+			fputs("\\textless{}", out);
+			break;
+		case '>':
+			fputs("\\textgreater{}", out);
+			break;
+		case '|':
+			fputs("\\textbar{}", out);
+			break;
+		default:
 			fputc(*s, out);
+		}
 	}
 }
 
-/* printf formats taking the superstep number */
-static const char *const tex_name[Q_N] = {"w_{%d}", "h_{%d}", "h_{\\mathrm{in},%d}",
-					  "h_{\\mathrm{out},%d}", "N_{\\mathrm{Com},%d}",
-					  "\\mathit{cost}_{%d}"};
+static void latex_text(FILE *out, const char *s)
+{
+	latex_text_breaking(out, s, false);
+}
+
+/* S in typewriter type, breakable after its blanks. */
+static void latex_code(FILE *out, const char *s)
+{
+	fputs("\\texttt{", out);
+	latex_text(out, s);
+	fputs("}", out);
+}
+
+/* NAME (a superstep's) in math mode: \mathrm{name}, '_' escaped. */
+static void latex_math_name(FILE *out, const char *name)
+{
+	fputs("\\mathrm{", out);
+	for (const char *p = name; *p; p++) {
+		if (*p == '_')
+			fputs("\\_", out);
+		else
+			fputc(*p, out);
+	}
+	fputs("}", out);
+}
+
+/* NAME (a size or an axis) in math mode as the formulas write it: a letter
+ * as is, a longer name \mathit{name}. */
+static void latex_math_var(FILE *out, const char *name)
+{
+	if (strlen(name) == 1) {
+		fputs(name, out);
+		return;
+	}
+	fputs("\\mathit{", out);
+	for (const char *p = name; *p; p++) {
+		if (*p == '_')
+			fputs("\\_", out);
+		else
+			fputc(*p, out);
+	}
+	fputs("}", out);
+}
+
+/* A number as report_number writes it ("12", "10.2", "-1/3"), in math mode. */
+static void latex_number(FILE *out, const char *v)
+{
+	const char *slash = strchr(v, '/');
+	if (!slash) {
+		fputs(v, out);
+		return;
+	}
+	const char *num = v[0] == '-' ? v + 1 : v;
+	fprintf(out, "%s\\frac{%.*s}{%s}", v[0] == '-' ? "-" : "", (int)(slash - num), num,
+		slash + 1);
+}
+
 static const char *const cost_names[] = {"g", "l"};
 
-static char *latex_formula(const struct formula *f, enum quantity q)
+/* The label of quantity Q of superstep NAME (NULL: the total), and an
+ * estimate of its width. */
+static double label(FILE *out, enum quantity q, const char *name)
 {
-	return q == Q_COST ? formula_to_string_by(f, FORMULA_LATEX, cost_names, 2)
-			   : formula_to_string(f, FORMULA_LATEX);
+	static const char *const tex[Q_N] = {"w", "h", "h", "h", "N", "\\mathit{cost}"};
+	static const char *const sub[Q_N] = {"", "", "\\mathrm{in},", "\\mathrm{out},",
+					     "\\mathrm{Com},", ""};
+	if (out) {
+		fputs(tex[q], out);
+		if (name) {
+			fprintf(out, "_{%s", sub[q]);
+			latex_math_name(out, name);
+			fputs("}", out);
+		} else if (q == Q_NCOM) {
+			fputs("_{\\mathrm{Com}}", out);
+		}
+	}
+	double w = q == Q_COST ? 4.5 : q == Q_NCOM ? 1.8 : 1.1;
+	return w + (name ? 0.7 * 1.2 * (double)(strlen(name) + strlen(sub[q]) / 3) : 0);
+}
+
+/* One line of the align*: the label, the formula broken to fit beside it,
+ * then its value on a line of its own when it has one the formula's text is
+ * not already (e.g. not "0 = 0"); LAST: no line break after it. */
+static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
+			  const struct formula *f, const char *name, bool last)
+{
+	double lw = label(out, q, name);
+	double width = LINE_WIDTH - lw - EQUALS_WIDTH;
+	char *text = q == Q_COST ? formula_to_latex(f, cost_names, 2, width)
+				 : formula_to_latex(f, NULL, 0, width);
+	char *plain = q == Q_COST ? formula_to_string_by(f, FORMULA_TEXT, cost_names, 2)
+				  : formula_to_string(f, FORMULA_TEXT);
+	int lines = 1;
+	for (const char *p = text; p && (p = strstr(p, "\\\\")); p += 2)
+		lines++;
+	if (lines > MAX_LINES)
+		fprintf(out, " &= \\text{(%d lines, more than a page: see the text or JSON report)}",
+			lines);
+	else
+		fprintf(out, " &= %s", text ? text : "?");
+	char *v = report_value(a, c, s, q);
+	if (v && (!plain || strcmp(v, plain) != 0)) {
+		fputs(" \\\\\n &= ", out);
+		latex_number(out, v);
+	}
+	fputs(last ? "\n" : " \\\\\n", out);
+	free(v);
+	free(plain);
+	free(text);
+}
+
+/* The values of STEPS, which has no formulas, in an align*. */
+static void values_only(FILE *out, const struct analysis *a, int c,
+			const struct candidate_cost *steps)
+{
+	fputs("The values given, counted at those values:\n\\begin{align*}\n", out);
+	for (int s = 0; s < steps->nsteps; s++)
+		for (int q = 0; q < Q_N; q++) {
+			label(out, q, steps->steps[s].name);
+			char *v = report_value(a, c, s, q);
+			fputs(" &= ", out);
+			if (v)
+				latex_number(out, v);
+			else
+				fputs("\\text{(needs $g$ and $l$)}", out);
+			fputs(" \\\\\n", out);
+			free(v);
+		}
+	label(out, Q_COST, NULL);
+	char *v = report_value(a, c, -1, Q_COST);
+	fputs(" &= ", out);
+	if (v)
+		latex_number(out, v);
+	else
+		fputs("\\text{(needs $g$ and $l$)}", out);
+	fputs("\n\\end{align*}\n", out);
+	free(v);
+}
+
+static void header(FILE *out, const struct analysis *a)
+{
+	const struct report_request *rq = a->rq;
+	fputs("% bspcost: ", out);
+	latex_text(out, a->file);
+	fputs("\n% needs \\usepackage{amsmath}\n", out);
+	fprintf(out, "\\paragraph{%s grid", a->symbolic ? "Symbolic" : "Concrete");
+	for (int x = 0; x < a->naxes; x++) {
+		fputs(x ? " $\\times$ " : " ", out);
+		fputs("$", out);
+		latex_math_var(out, a->axes[x]);
+		if (!a->symbolic)
+			fprintf(out, " = %ld", a->sizes[x]);
+		fputs("$", out);
+	}
+	fputs(".}\n", out);
+	int shown = 0;
+	for (int i = 0; i < rq->ndefs; i++) {
+		if (!report_given(a, i))
+			continue;
+		fputs(shown++ ? ", $" : "Values given: $", out);
+		latex_math_var(out, rq->defs[i].name);
+		fputs(" = ", out);
+		report_param_value(out, &rq->defs[i], false);
+		fputs("$", out);
+	}
+	if (shown && rq->machine) {
+		fputs(" ($g$ and $l$ of ", out);
+		latex_text(out, rq->machine);
+		fprintf(out, ", $p = %ld$)", rq->machine_procs);
+	}
+	if (shown)
+		fputs(a->exact ? "; the second line of a quantity is its value at those values.\n"
+			       : ".\n",
+		      out);
+	for (int i = 0; i < a->nassumptions; i++) {
+		fputs(i ? ", " : "Assumptions: ", out);
+		latex_code(out, a->assumptions[i]);
+	}
+	fputs(a->nassumptions ? ".\n" : "", out);
+	fputs("\n", out);
 }
 
 void report_latex(FILE *out, const struct analysis *a)
 {
-	fputs("% bspcost: ", out);
-	latex_text(out, a->file);
-	fputs("\n", out);
+	header(out, a);
 	for (int c = 0; c < a->ncands; c++) {
 		const struct candidate_cost *cc = &a->cands[c];
-		fputs("\\paragraph{", out);
-		latex_text(out, cc->name);
+		const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+		fputs("\\subsubsection*{", out);
+		latex_text_breaking(out, cc->name, true);
 		fputs("}\n", out);
 		if (cc->status != COST_OK) {
 			fputs("No exact formula: ", out);
 			latex_text(out, cc->reason ? cc->reason : "unknown reason");
-			fputs(".\n\n", out);
+			fputs(".\n", out);
+			if (ex && ex->status == COST_OK)
+				values_only(out, a, c, ex);
+		}
+		if (ex && ex->status != COST_OK) {
+			fputs("No values for the values given: ", out);
+			latex_text(out, ex->reason ? ex->reason : "unknown reason");
+			fputs(".\n", out);
+		}
+		if (cc->status != COST_OK) {
+			fputs("\n", out);
 			continue;
 		}
-		fputs("\\begin{align*}\n", out);
-		for (int s = 0; s < cc->nsteps; s++) {
-			for (int q = 0; q < Q_N; q++) {
-				char *f = latex_formula(step_quantity(&cc->steps[s], q), q);
-				fprintf(out, tex_name[q], s);
-				fprintf(out, " &= %s \\\\\n", f ? f : "?");
-				free(f);
-			}
+		for (int i = 0; i < cc->nassumptions; i++) {
+			fputs(i ? ", " : "Assuming ", out);
+			latex_code(out, cc->assumptions[i]);
 		}
-		char *f = latex_formula(cc->cost, Q_COST);
-		fprintf(out, "\\mathit{cost} &= %s\n\\end{align*}\n\n", f ? f : "?");
-		free(f);
+		fputs(cc->nassumptions ? ".\n" : "", out);
+		char *broken = a->exact ? report_broken_condition(a, c) : NULL;
+		if (broken) {
+			fputs("The values given break ", out);
+			latex_code(out, broken);
+			fputs(": the values below are exact counts at those values, not values of "
+			      "these formulas.\n",
+			      out);
+		}
+		free(broken);
+		fputs("\\begin{align*}\n", out);
+		for (int s = 0; s < cc->nsteps; s++)
+			for (int q = 0; q < Q_N; q++)
+				quantity_line(out, a, c, s, q, step_quantity(&cc->steps[s], q),
+					      cc->steps[s].name, false);
+		quantity_line(out, a, c, -1, Q_COST, cc->cost, NULL, true);
+		fputs("\\end{align*}\n", out);
+		char *t = report_seconds(a, c, NULL);
+		if (t) {
+			fputs("Time: ", out);
+			latex_text(out, t);
+			fputs(" on ", out);
+			latex_text(out, a->rq->machine);
+			fprintf(out, ", $p = %ld$ (the cost in flops / s).\n", a->rq->machine_procs);
+		}
+		free(t);
+		fputs("\n", out);
 	}
 }
