@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include <gmp.h>
 #include <stdbool.h>
@@ -46,6 +48,8 @@ static const char usage_text[] =
 	"                       candidate by cost (needs -D for every size, g and l)\n"
 	"  --top K              with -p, show the K best rows of each ranking\n"
 	"  --summary            the summary alone: one line per cost, best first\n"
+	"  --width N            wrap long formulas of the text report at N columns\n"
+	"                       (default: the terminal's width; 0: never)\n"
 	"  --machine NAME|FILE  take g, l and s for the number of processes from a\n"
 	"                       machine profile (sp2-switch, sp2-ethernet,\n"
 	"                       sgi-powerchallenge, or a file): costs in flops and\n"
@@ -246,11 +250,20 @@ static int parse_grid(const char *arg, struct options *opt)
 	return 0;
 }
 
+/* The columns of the terminal FD is, or 0 when it is none (or says none). */
+static int terminal_width(int fd)
+{
+	struct winsize ws;
+	if (!isatty(fd) || ioctl(fd, TIOCGWINSZ, &ws) != 0 || ws.ws_col == 0)
+		return 0;
+	return ws.ws_col;
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
-	       OPT_MACHINE, OPT_SUMMARY };
+	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -269,6 +282,7 @@ int main(int argc, char **argv)
 		{"top", required_argument, NULL, OPT_TOP},
 		{"machine", required_argument, NULL, OPT_MACHINE},
 		{"summary", no_argument, NULL, OPT_SUMMARY},
+		{"width", required_argument, NULL, OPT_WIDTH},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -278,6 +292,7 @@ int main(int argc, char **argv)
 	struct options opt = {.format = FORMAT_TEXT, .out = stdout, .err = stderr,
 			      .timeout = DEFAULT_TIMEOUT};
 	const char *count_set = NULL;
+	bool width_given = false;
 	struct session *session = NULL;
 	int status;
 
@@ -395,6 +410,17 @@ int main(int argc, char **argv)
 		case OPT_SUMMARY:
 			opt.summary = true;
 			break;
+		case OPT_WIDTH: {
+			long n = parse_count(optarg, 0, 100000);
+			if (n < 0) {
+				status = usage_error("bad --width '%s': expected a number of columns, 0 "
+						     "(never wrap) to 100000", optarg);
+				goto out;
+			}
+			opt.width = (int)n;
+			width_given = true;
+			break;
+		}
 		case OPT_TIMEOUT: {
 			double t = parse_seconds(optarg);
 			if (t < 0) {
@@ -501,6 +527,10 @@ int main(int argc, char **argv)
 					     "processes", opt.defs[i].name);
 			goto out;
 		}
+	/* the text report wraps long formulas at a terminal's width, never in a
+	 * file or a pipe unless --width says so */
+	if (!width_given)
+		opt.width = terminal_width(STDOUT_FILENO);
 	if (opt.summary && (opt.format != FORMAT_TEXT || opt.nprocs)) {
 		status = usage_error("%s", "--summary is for the text report of the analysis (not "
 				     "-p, whose table is a summary, nor the other formats)");

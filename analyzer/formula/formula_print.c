@@ -29,6 +29,7 @@
 
 #include <isl/aff.h>
 #include <isl/constraint.h>
+#include <isl/ilp.h>
 #include <isl/val.h>
 #include <isl/val_gmp.h>
 
@@ -1824,6 +1825,91 @@ static const struct cases latex_cases = {
 	" \\\\ 0 & \\text{otherwise}", " \\end{cases}",
 };
 
+/* ---------------------------------------------------------------- piece order */
+
+/* The key of a condition: its lexicographic minimum over the parameters, in
+ * the order of its space (which follows the model's, not the names): for
+ * each parameter the least value it takes where the earlier ones take
+ * theirs, -infinity when it has none (the parameter is then left free).
+ * NaN for an empty condition or a failure. */
+static isl_val **cond_key(__isl_keep isl_set *cond, int *np_out)
+{
+	isl_size np = isl_set_dim(cond, isl_dim_param);
+	*np_out = np < 0 ? 0 : np;
+	if (np <= 0)
+		return NULL;
+	isl_val **key = calloc((size_t)np, sizeof(*key));
+	isl_set *s = isl_set_move_dims(isl_set_copy(cond), isl_dim_set, 0, isl_dim_param, 0,
+				       (unsigned)np);
+	for (int k = 0; key && k < np; k++) {
+		isl_val *v = s ? isl_set_dim_min_val(isl_set_copy(s), k) : NULL;
+		if (v && isl_val_is_int(v))
+			s = isl_set_fix_val(s, isl_dim_set, (unsigned)k, isl_val_copy(v));
+		key[k] = v;
+	}
+	isl_set_free(s);
+	return key;
+}
+
+/* -1, 0 or 1 as key A comes before, with or after B: -infinity first, NaN
+ * (or no value) last. */
+static int key_cmp(isl_val **a, isl_val **b, int np)
+{
+	for (int k = 0; k < np; k++) {
+		int ra = !a[k] || isl_val_is_nan(a[k]) ? 2 : isl_val_is_neginfty(a[k]) ? 0 : 1;
+		int rb = !b[k] || isl_val_is_nan(b[k]) ? 2 : isl_val_is_neginfty(b[k]) ? 0 : 1;
+		if (ra != rb)
+			return ra < rb ? -1 : 1;
+		if (ra == 1 && !isl_val_eq(a[k], b[k]))
+			return isl_val_lt(a[k], b[k]) ? -1 : 1;
+	}
+	return 0;
+}
+
+/* The order F's pieces are written in for people: by their conditions'
+ * keys (P == 1, then P == 2, then P >= 3), a piece of no condition last,
+ * ties in F's order.  Malloc'd; NULL (F's own order) on failure. */
+static int *piece_order(const struct formula *f)
+{
+	int *order = malloc(sizeof(*order) * (size_t)(f->n + 1));
+	isl_val ***keys = calloc((size_t)f->n + 1, sizeof(*keys));
+	int *nps = calloc((size_t)f->n + 1, sizeof(*nps));
+	int i, j;
+
+	if (!order || !keys || !nps) {
+		free(order);
+		free(keys);
+		free(nps);
+		return NULL;
+	}
+	for (i = 0; i < f->n; i++)
+		keys[i] = f->p[i].cond ? cond_key(f->p[i].cond, &nps[i]) : NULL;
+	for (i = 0; i < f->n; i++) {
+		int x = i;
+		/* insertion: stable */
+		for (j = i; j > 0; j--) {
+			int y = order[j - 1];
+			int before;
+			if (!keys[x] || !keys[y])
+				before = keys[x] && !keys[y] && f->p[y].cond == NULL;
+			else
+				before = nps[x] == nps[y] && key_cmp(keys[x], keys[y], nps[x]) < 0;
+			if (!before)
+				break;
+			order[j] = y;
+		}
+		order[j] = x;
+	}
+	for (i = 0; i < f->n; i++) {
+		for (j = 0; keys[i] && j < nps[i]; j++)
+			isl_val_free(keys[i][j]);
+		free(keys[i]);
+	}
+	free(keys);
+	free(nps);
+	return order;
+}
+
 /* The pieces of F in LaTeX, stacked when one does not fit in WIDTH beside
  * its condition: value, then "\quad if condition" on the line below. */
 static void latex_pieces(struct sbuf *b, const struct pctx *P, const struct formula *f,
@@ -1839,9 +1925,11 @@ static void latex_pieces(struct sbuf *b, const struct pctx *P, const struct form
 		sb_puts(b, "?");
 		return;
 	}
+	int *order = piece_order(f);
 	for (i = 0; i < f->n; i++) {
-		v[i] = value_text(P, f->p[i].val, names, n);
-		c[i] = f->p[i].cond ? cond_text(f->p[i].cond, FORMULA_LATEX) : NULL;
+		int k = order ? order[i] : i;
+		v[i] = value_text(P, f->p[k].val, names, n);
+		c[i] = f->p[k].cond ? cond_text(f->p[k].cond, FORMULA_LATEX) : NULL;
 		/* value, 2 between the columns, "if ", condition */
 		if (width > 0 && latex_width(v[i]) + 5 + latex_width(c[i]) > width)
 			stacked = 1;
@@ -1864,6 +1952,7 @@ static void latex_pieces(struct sbuf *b, const struct pctx *P, const struct form
 		free(v[i]);
 		free(c[i]);
 	}
+	free(order);
 	if (zero_otherwise)
 		sb_puts(b, stacked ? " \\\\ 0 \\\\ \\quad \\text{otherwise}" : latex_cases.zero_otherwise);
 	sb_puts(b, latex_cases.close);
@@ -1915,10 +2004,12 @@ static char *to_string(const struct formula *f, enum formula_style style,
 		latex_pieces(&b, &P, f, names, n, width, zero && !everywhere);
 	} else if (style != FORMULA_EXPR) {
 		const struct cases *k = style == FORMULA_LATEX ? &latex_cases : &text_cases;
+		int *order = piece_order(f);
 		sb_puts(&b, k->open);
 		for (i = 0; i < f->n; i++) {
-			char *v = value_text(&P, f->p[i].val, names, n);
-			char *c = f->p[i].cond ? cond_text(f->p[i].cond, style) : NULL;
+			int j = order ? order[i] : i;
+			char *v = value_text(&P, f->p[j].val, names, n);
+			char *c = f->p[j].cond ? cond_text(f->p[j].cond, style) : NULL;
 			if (i > 0)
 				sb_puts(&b, k->sep);
 			sb_puts(&b, v);
@@ -1928,6 +2019,7 @@ static char *to_string(const struct formula *f, enum formula_style style,
 			free(v);
 			free(c);
 		}
+		free(order);
 		if (zero && !everywhere)
 			sb_puts(&b, k->zero_otherwise);
 		sb_puts(&b, k->close);

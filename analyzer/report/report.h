@@ -28,6 +28,7 @@ struct report_request {
 	bool explain;                     /* --explain */
 	bool values_only;                 /* --values */
 	bool summary;                     /* --summary: the summary alone */
+	int width;                        /* --width: text wraps formulas at it (0: never) */
 	/* --machine: its name, the processes its g and l are for, and its flop/s
 	 * (NULL when the profile gives none: no seconds) */
 	const char *machine;

@@ -1,4 +1,5 @@
 /* The text report: for people at a terminal. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -6,12 +7,125 @@
 
 static const char *const cost_names[] = {"g", "l"};
 
-/* Prints F and returns its text (malloc'd, or NULL). */
-static char *print_formula(FILE *out, const struct formula *f, enum quantity q)
+/* The N characters at S, then up to the end of S: the pieces of a formula's
+ * text ("v if c; w if d; ...") and the parts of a condition ("a && b || c")
+ * are split at their separators, which only they use. */
+static const char *piece_end(const char *s, const char *sep)
+{
+	const char *e = strstr(s, sep);
+	return e ? e : s + strlen(s);
+}
+
+/* Whether S starts with one of SEPS (NULL-terminated). */
+static bool at_separator(const char *s, const char *const *seps)
+{
+	for (int i = 0; seps[i]; i++)
+		if (strncmp(s, seps[i], strlen(seps[i])) == 0)
+			return true;
+	return false;
+}
+
+/* The N characters at TEXT, which start at column COL, broken before each
+ * of SEPS (" && ", " + ", ...) within at most one pair of parentheses (not
+ * inside floor((n + 7)/12)) where the line would pass WIDTH; continuation
+ * lines start at column INDENT with the operator. */
+static void print_parts(FILE *out, const char *text, size_t n, int col, int width,
+			const char *const *seps, int indent)
+{
+	int at = col, depth = 0;
+	const char *p = text, *end = text + n;
+	while (p < end) {
+		/* the next part: up to the next separator at a shallow depth */
+		const char *q = p;
+		do {
+			depth += *q == '(' ? 1 : *q == ')' ? -1 : 0;
+			q++;
+		} while (q < end && !(depth <= 1 && at_separator(q, seps)));
+		int len = (int)(q - p);
+		if (at > col && at + len > width) {
+			fprintf(out, "\n%*s", indent, "");
+			at = indent;
+			if (*p == ' ') { /* the operator starts the line */
+				p++;
+				len--;
+			}
+		}
+		fwrite(p, 1, (size_t)len, out);
+		at += len;
+		p = q;
+	}
+}
+
+static const char *const cond_seps[] = {" && ", " || ", NULL};
+static const char *const term_seps[] = {" + ", " - ", NULL};
+
+/* TEXT, a formula as FORMULA_TEXT writes it, at column COL: on one line when
+ * it fits in WIDTH (or WIDTH is 0), else a piece per line, the values in a
+ * column and their conditions aligned after them, long conditions broken. */
+static void print_wrapped(FILE *out, const char *text, int col, int width)
+{
+	if (width <= 0 || col + (int)strlen(text) <= width || !strstr(text, " if ")) {
+		fputs(text, out);
+		return;
+	}
+	/* the widest value, to align the conditions (unless that leaves them
+	 * less than half the line) */
+	int vmax = 0;
+	for (const char *p = text; *p;) {
+		const char *e = piece_end(p, "; ");
+		const char *w = strstr(p, " if ");
+		const char *o = strstr(p, " otherwise");
+		const char *v = w && w < e ? w : o && o < e ? o : e;
+		vmax = (int)(v - p) > vmax ? (int)(v - p) : vmax;
+		p = *e ? e + 2 : e;
+	}
+	if (col + vmax > width / 2)
+		vmax = 0;
+	bool first = true;
+	for (const char *p = text; *p;) {
+		const char *e = piece_end(p, "; ");
+		const char *w = strstr(p, " if ");
+		const char *o = strstr(p, " otherwise");
+		const char *v = w && w < e ? w : o && o < e ? o : e;
+		if (!first)
+			fprintf(out, "\n%*s", col, "");
+		first = false;
+		int vlen = (int)(v - p);
+		if (col + vlen > width) {
+			/* a value longer than the line: broken between its terms */
+			print_parts(out, p, (size_t)vlen, col, width, term_seps, col + 2);
+			vlen = width; /* its condition on the next line */
+		} else {
+			fwrite(p, 1, (size_t)vlen, out);
+		}
+		if (v == w) {
+			int pad = vmax > vlen ? vmax - vlen : 0;
+			int c = col + vlen + pad + 4;
+			if (c + 24 > width) {
+				/* a long value: its condition on the next line */
+				fprintf(out, "\n%*sif ", col + 2, "");
+				c = col + 5;
+			} else {
+				fprintf(out, "%*s if ", pad, "");
+			}
+			print_parts(out, w + 4, (size_t)(e - w - 4), c, width, cond_seps, c + 1);
+		} else if (v == o) {
+			fprintf(out, "%*s otherwise", vmax > vlen ? vmax - vlen : 0, "");
+		}
+		p = *e ? e + 2 : e;
+	}
+}
+
+/* Prints F at column COL and returns its text (malloc'd, or NULL). */
+static char *print_formula(FILE *out, const struct analysis *a, const struct formula *f,
+			   enum quantity q, int col)
 {
 	char *s = q == Q_COST ? formula_to_string_by(f, FORMULA_TEXT, cost_names, 2)
 			      : formula_to_string(f, FORMULA_TEXT);
-	fputs(s ? s : "(cannot print)", out);
+	if (s)
+		print_wrapped(out, s, col, a->rq->width);
+	else
+		fputs("(cannot print)", out);
 	return s;
 }
 
@@ -198,7 +312,7 @@ static void print_summary(FILE *out, const struct analysis *a)
 	fprintf(out, "%s\n", valued > 1 ? ", best first at the values given" : "");
 	for (int k = 0; k < n; k++) {
 		struct group *x = &g[k];
-		fputs("  ", out);
+		int col = fprintf(out, "  ");
 		if (valued > 1) {
 			int rank = 1;
 			bool tie = false;
@@ -209,21 +323,30 @@ static void print_summary(FILE *out, const struct analysis *a)
 					tie |= c == 0;
 				}
 			if (x->valued)
-				fprintf(out, "%d%s  ", rank, tie ? "=" : "");
+				col += fprintf(out, "%d%s  ", rank, tie ? "=" : "");
 			else
-				fputs("-   ", out);
+				col += fprintf(out, "-   ");
 		}
 		if (x->n == a->ncands && a->ncands > 1)
-			fputs("every candidate", out);
+			col += fprintf(out, "every candidate");
 		else if (x->n > 1)
-			fprintf(out, "%d candidates (", x->n);
+			col += fprintf(out, "%d candidates (", x->n);
 		for (int i = 0; (x->n < a->ncands || a->ncands == 1) && i < x->n; i++)
-			fprintf(out, "%s%s", i ? ", " : "", a->cands[x->members[i]].name);
+			col += fprintf(out, "%s%s", i ? ", " : "", a->cands[x->members[i]].name);
 		if (x->n > 1 && x->n < a->ncands)
-			fputs(")", out);
-		if (x->formula)
-			fprintf(out, ": cost = %s", x->formula);
-		else if (x->valued)
+			col += fprintf(out, ")");
+		if (x->formula) {
+			col += fprintf(out, ": cost =");
+			int width = a->rq->width;
+			/* too long for the rest of the line: on lines of its own */
+			if (width > 0 && col + 1 + (int)strlen(x->formula) > width && col > 8) {
+				fputs("\n        ", out);
+				col = 8;
+			} else {
+				col += fprintf(out, " ");
+			}
+			print_wrapped(out, x->formula, col, width);
+		} else if (x->valued)
 			fputs(": cost (no formula)", out);
 		else
 			fprintf(out, ": no cost (%s)", x->why);
@@ -301,14 +424,15 @@ void report_text(FILE *out, const struct analysis *a)
 				print_explanation(out, a, &cc->steps[s], s);
 			for (int q = 0; q < Q_N; q++) {
 				fprintf(out, "    %-5s = ", q == Q_NCOM ? "NCom" : quantity_name[q]);
-				char *text = print_formula(out, step_quantity(&cc->steps[s], q), q);
+				char *text = print_formula(out, a, step_quantity(&cc->steps[s], q), q,
+							   12);
 				print_value(out, a, c, s, q, text);
 				free(text);
 				fputs("\n", out);
 			}
 		}
 		fputs("  cost = ", out);
-		char *text = print_formula(out, cc->cost, Q_COST);
+		char *text = print_formula(out, a, cc->cost, Q_COST, 9);
 		print_value(out, a, c, -1, Q_COST, text);
 		free(text);
 		fputs("\n", out);

@@ -4,12 +4,18 @@
 # formulas with '||' come out whole.  Over every example, symbolic and with
 # values, candidates with no formula, values that break a formula's
 # assumption, a machine, and -p's ranking.  Needs cmark-gfm (Debian's
-# cmark-gfm package, which the README's first command installs).
+# cmark-gfm package, which the README's first command installs).  Under the
+# sanitizers (SAN=1) it passes at once: the goldens run the Markdown code
+# there, and rendering adds nothing a sanitizer could see.
 BIN=$1
 command -v cmark-gfm > /dev/null 2>&1 || {
 	echo "cmark-gfm is not installed (apt-get install cmark-gfm): the Markdown cannot be rendered"
 	exit 1
 }
+if [ -n "${SAN:-}" ]; then
+	echo "skipped under the sanitizers: the plain pass renders the reports"
+	exit 0
+fi
 BSPCOST_MACHINES=${BSPCOST_MACHINES:-$(pwd)/machines}
 export BSPCOST_MACHINES
 tmp=$(mktemp -d) || exit 2
@@ -36,7 +42,7 @@ check stencil1d_values -- -D n=1001 -D P=4 -D g=5/2 -D l=100 examples/stencil1d.
 check stencil1d_machine -- --machine sp2-switch -D n=1001 -D P=4 examples/stencil1d.bsp
 check matmul_values -- -D m=64 -D n=64 -D o=64 -D M=2 -D N=2 -D g=1 -D l=1 examples/matmul.bsp
 check transpose_values -- -D m=64 -D n=64 -D M=2 -D N=2 examples/transpose.bsp
-check offset_2_31 --code "'2147483648*P - 2147483648 if (n >= 2147483648*P && P >= 2) || P == 1; n*(P-1)/P if 2147483647*P >= n'" \
+check offset_2_31 --code "'n*(P-1)/P if 2147483647*P >= n; 2147483648*P - 2147483648 if (n >= 2147483648*P && P >= 2) || P == 1'" \
 	-- tests/specs/bounds/offset_2_31.bsp
 check element_size -- -D n=8 -D m=6 -D M=2 -D N=2 tests/brute/specs/element_size.bsp
 check rank_stencil1d -- -p 16 -D n=1000 -D g=4 -D l=50 examples/stencil1d.bsp
