@@ -48,6 +48,9 @@ static const char usage_text[] =
 	"                       candidate by cost (needs -D for every size, g and l)\n"
 	"  --top K              with -p, show the K best rows of each ranking\n"
 	"  --summary            the summary alone: one line per cost, best first\n"
+	"  --digits N           round values that are no integer to N significant\n"
+	"                       digits, marked ~ (text, markdown, latex; JSON and\n"
+	"                       CSV stay exact)\n"
 	"  --width N            wrap long formulas of the text report at N columns\n"
 	"                       (default: the terminal's width; 0: never)\n"
 	"  --machine NAME|FILE  take g, l and s for the number of processes from a\n"
@@ -263,7 +266,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
-	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH };
+	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -283,6 +286,7 @@ int main(int argc, char **argv)
 		{"machine", required_argument, NULL, OPT_MACHINE},
 		{"summary", no_argument, NULL, OPT_SUMMARY},
 		{"width", required_argument, NULL, OPT_WIDTH},
+		{"digits", required_argument, NULL, OPT_DIGITS},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -410,6 +414,16 @@ int main(int argc, char **argv)
 		case OPT_SUMMARY:
 			opt.summary = true;
 			break;
+		case OPT_DIGITS: {
+			long n = parse_count(optarg, 1, 100);
+			if (n < 0) {
+				status = usage_error("bad --digits '%s': expected a number of significant "
+						     "digits, 1 to 100", optarg);
+				goto out;
+			}
+			opt.digits = (int)n;
+			break;
+		}
 		case OPT_WIDTH: {
 			long n = parse_count(optarg, 0, 100000);
 			if (n < 0) {

@@ -15,5 +15,6 @@ struct report_request options_report_request(const struct options *opt)
 {
 	return (struct report_request){.defs = opt->defs, .ndefs = opt->ndefs,
 				       .explain = opt->explain, .values_only = opt->values_only,
-				       .summary = opt->summary, .width = opt->width};
+				       .summary = opt->summary, .width = opt->width,
+				       .digits = opt->digits};
 }

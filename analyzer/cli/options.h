@@ -48,6 +48,7 @@ struct options {
 	bool values_only;         /* --values: no formulas when every value is given */
 	bool summary;             /* --summary: the summary table alone (text) */
 	int width;                /* --width, or the terminal's: text wraps at it (0: never) */
+	int digits;               /* --digits: values for people rounded (0: exact) */
 	bool work_flops;          /* --work flops */
 	int jobs;                 /* -j, --jobs: candidates analyzed at once (0: one per processor) */
 	double timeout;           /* --timeout: seconds for the whole run, 0: none */

@@ -275,6 +275,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 				.values = given, .t = &t, .top = opt->top,
 				.machine = opt->machine ? opt->machine->name : NULL,
 				.speed = timed ? speed : NULL,
+				.digits = opt->digits,
 				.first = *tables == 0,
 			};
 			late += t.nlate > 0;

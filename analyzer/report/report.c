@@ -104,7 +104,8 @@ static int cost_value(const struct candidate_cost *cc, int s, const struct repor
 	return r;
 }
 
-char *report_value(const struct analysis *a, int c, int s, enum quantity q)
+/* The value of quantity Q of step S of candidate C, written with DIGITS. */
+static char *value_text(const struct analysis *a, int c, int s, enum quantity q, int digits)
 {
 	const struct candidate_cost *cc = a->exact ? &a->exact[c] : &a->cands[c];
 	if (cc->status != COST_OK)
@@ -113,9 +114,19 @@ char *report_value(const struct analysis *a, int c, int s, enum quantity q)
 	mpq_init(v);
 	int r = s < 0 || q == Q_COST ? cost_value(cc, s, a->rq, v)
 				     : value_at(step_quantity(&cc->steps[s], q), a->rq, v);
-	char *text = r == 0 ? report_number(v) : NULL;
+	char *text = r == 0 ? report_number_digits(v, digits) : NULL;
 	mpq_clear(v);
 	return text;
+}
+
+char *report_value(const struct analysis *a, int c, int s, enum quantity q)
+{
+	return value_text(a, c, s, q, 0);
+}
+
+char *report_value_shown(const struct analysis *a, int c, int s, enum quantity q)
+{
+	return value_text(a, c, s, q, a->rq->digits);
 }
 
 int report_cost_number(const struct analysis *a, int c, mpq_t out)

@@ -29,6 +29,7 @@ struct report_request {
 	bool values_only;                 /* --values */
 	bool summary;                     /* --summary: the summary alone */
 	int width;                        /* --width: text wraps formulas at it (0: never) */
+	int digits;                       /* --digits: values for people rounded (0: exact) */
 	/* --machine: its name, the processes its g and l are for, and its flop/s
 	 * (NULL when the profile gives none: no seconds) */
 	const char *machine;
@@ -71,6 +72,10 @@ char *formula_value_text(const struct formula *f, const struct report_request *r
  * as a malloc'd decimal or fraction, or NULL when some parameter has no value. */
 char *report_value(const struct analysis *a, int c, int s, enum quantity q);
 
+/* The same for people: rounded as --digits asks (report_number_digits); the
+ * text, Markdown and LaTeX reports print these, JSON and CSV the exact. */
+char *report_value_shown(const struct analysis *a, int c, int s, enum quantity q);
+
 /* *OUT = candidate C's total cost at the values given (exact); -1 when some
  * value is missing or C has no values. */
 int report_cost_number(const struct analysis *a, int c, mpq_t out);
@@ -89,6 +94,12 @@ char *report_broken_condition(const struct analysis *a, int c);
 /* Q exactly, malloc'd: "12", a decimal when Q has one ("10.2", "-0.125"),
  * else a fraction ("1/3"); NULL when out of memory. */
 char *report_number(const mpq_t q);
+
+/* Q for people, with --digits DIGITS (0: exactly, as report_number): an
+ * integer, or a decimal of at most DIGITS significant digits, exactly;
+ * anything else rounded to DIGITS significant digits and marked so
+ * ("~0.3333").  Malloc'd; NULL when out of memory. */
+char *report_number_digits(const mpq_t q, int digits);
 
 /* Q rounded to four significant digits and marked so ("~0.0003361"),
  * malloc'd, when report_number would write a fraction or more than 10
@@ -153,6 +164,7 @@ struct ranking {
 	bool first;                    /* the run's first ranking (CSV: the header) */
 	const char *machine;           /* --machine's name (NULL: none) */
 	mpq_srcptr speed;              /* its flop/s for this count (NULL: no seconds) */
+	int digits;                    /* --digits: text and Markdown round (0: exact) */
 };
 
 void report_rank_text(FILE *out, const struct ranking *r);

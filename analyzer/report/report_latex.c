@@ -102,6 +102,10 @@ static void latex_math_var(FILE *out, const char *name)
 /* A number as report_number writes it ("12", "10.2", "-1/3"), in math mode. */
 static void latex_number(FILE *out, const char *v)
 {
+	if (v[0] == '~') { /* rounded (--digits) */
+		fputs("\\approx ", out);
+		v++;
+	}
 	const char *slash = strchr(v, '/');
 	if (!slash) {
 		fputs(v, out);
@@ -155,7 +159,7 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 			lines);
 	else
 		fprintf(out, " &= %s", text ? text : "?");
-	char *v = report_value(a, c, s, q);
+	char *v = report_value_shown(a, c, s, q);
 	if (v && (!plain || strcmp(v, plain) != 0)) {
 		fputs(" \\\\\n &= ", out);
 		latex_number(out, v);
@@ -174,7 +178,7 @@ static void values_only(FILE *out, const struct analysis *a, int c,
 	for (int s = 0; s < steps->nsteps; s++)
 		for (int q = 0; q < Q_N; q++) {
 			label(out, q, steps->steps[s].name);
-			char *v = report_value(a, c, s, q);
+			char *v = report_value_shown(a, c, s, q);
 			fputs(" &= ", out);
 			if (v)
 				latex_number(out, v);
@@ -184,7 +188,7 @@ static void values_only(FILE *out, const struct analysis *a, int c,
 			free(v);
 		}
 	label(out, Q_COST, NULL);
-	char *v = report_value(a, c, -1, Q_COST);
+	char *v = report_value_shown(a, c, -1, Q_COST);
 	fputs(" &= ", out);
 	if (v)
 		latex_number(out, v);

@@ -26,11 +26,13 @@ static void formula_and_value(FILE *out, const struct analysis *a, int c, int s,
 	char *text = f ? quantity_text(f, q) : NULL;
 	if (f)
 		report_md_code(out, text ? text : "?", cell);
-	char *v = report_value(a, c, s, q);
-	if (v && (!text || strcmp(v, text) != 0))
-		fprintf(out, "%s%s", f ? " = " : "", v);
-	else if (!f)
+	char *v = report_value_shown(a, c, s, q);
+	if (v && (!text || strcmp(v, text) != 0)) {
+		fputs(f ? " = " : "", out);
+		report_md_text(out, v);
+	} else if (!f) {
 		fputs(q == Q_COST ? "(needs g and l)" : "", out);
+	}
 	free(v);
 	free(text);
 }

@@ -52,6 +52,67 @@ char *report_number(const mpq_t q)
 	return text;
 }
 
+/* *OUT = 10^E (E may be negative), exactly. */
+static void pow10_q(mpq_t out, long e)
+{
+	mpz_ui_pow_ui(mpq_numref(out), 10, (unsigned long)(e < 0 ? -e : e));
+	mpz_set_ui(mpq_denref(out), 1);
+	if (e < 0)
+		mpq_inv(out, out);
+}
+
+char *report_number_digits(const mpq_t q, int digits)
+{
+	char *exact = report_number(q);
+	if (digits <= 0 || !exact || mpz_cmp_ui(mpq_denref(q), 1) == 0)
+		return exact;
+	/* a decimal of at most DIGITS significant digits stays as it is */
+	if (!strchr(exact, '/')) {
+		int sig = 0;
+		bool leading = true;
+		for (const char *p = exact; *p; p++)
+			if (*p >= '0' && *p <= '9' && !(leading && *p == '0')) {
+				leading = false;
+				sig++;
+			}
+		if (sig <= digits)
+			return exact;
+	}
+	free(exact);
+	/* rounded exactly, half away from zero: E with 10^E <= |Q| < 10^(E+1),
+	 * then round(|Q| * 10^(DIGITS-1-E)) / 10^(DIGITS-1-E) */
+	mpq_t a, t;
+	mpz_t r;
+	mpq_inits(a, t, NULL);
+	mpz_init(r);
+	mpq_abs(a, q);
+	long e = (long)mpz_sizeinbase(mpq_numref(a), 10) - (long)mpz_sizeinbase(mpq_denref(a), 10);
+	for (pow10_q(t, e); mpq_cmp(t, a) > 0; pow10_q(t, --e))
+		;
+	for (pow10_q(t, e + 1); mpq_cmp(t, a) <= 0; pow10_q(t, ++e + 1))
+		;
+	pow10_q(t, digits - 1 - e);
+	mpq_mul(a, a, t);
+	mpz_mul_ui(r, mpq_numref(a), 2); /* floor(a + 1/2) = floor((2num + den) / 2den) */
+	mpz_add(r, r, mpq_denref(a));
+	mpz_mul_ui(mpq_denref(a), mpq_denref(a), 2);
+	mpz_fdiv_q(r, r, mpq_denref(a));
+	mpq_set_z(a, r);
+	mpq_div(a, a, t);
+	if (mpq_sgn(q) < 0)
+		mpq_neg(a, a);
+	char *digits_text = report_number(a);
+	char *text = digits_text ? malloc(strlen(digits_text) + 2) : NULL;
+	if (text) {
+		text[0] = '~';
+		strcpy(text + 1, digits_text);
+	}
+	free(digits_text);
+	mpz_clear(r);
+	mpq_clears(a, t, NULL);
+	return text;
+}
+
 char *report_rounded(const mpq_t q)
 {
 	char *exact = report_number(q);

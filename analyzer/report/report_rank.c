@@ -77,7 +77,9 @@ static char *seconds_text(const struct ranking *r, const mpq_t cost, bool exact)
 	mpq_t t;
 	mpq_init(t);
 	mpq_div(t, cost, r->speed);
-	char *s = report_number(t), *approx = exact || !s ? NULL : report_rounded(t);
+	char *s = report_number(t), *approx = NULL;
+	if (!exact && s)
+		approx = r->digits > 0 ? report_number_digits(t, r->digits) : report_rounded(t);
 	if (approx) {
 		free(s);
 		s = approx;
@@ -102,10 +104,10 @@ static void row_cells(const struct ranking *r, int i, char *cell[NCOLS])
 	cell[COL_RANK] = rank_text(row);
 	cell[COL_CAND] = strdup(cand_name(r, row));
 	cell[COL_SHAPE] = strdup(shape);
-	cell[COL_W] = report_number(row->w);
-	cell[COL_H] = report_number(row->h);
-	cell[COL_NCOM] = report_number(row->ncom);
-	cell[COL_COST] = report_number(row->cost);
+	cell[COL_W] = report_number_digits(row->w, r->digits);
+	cell[COL_H] = report_number_digits(row->h, r->digits);
+	cell[COL_NCOM] = report_number_digits(row->ncom, r->digits);
+	cell[COL_COST] = report_number_digits(row->cost, r->digits);
 	cell[COL_SECONDS] = seconds_text(r, row->cost, false);
 }
 
@@ -217,7 +219,7 @@ void report_rank_text(FILE *out, const struct ranking *r)
 	print_best(out, r);
 	if (r->speed && n > 0)
 		fprintf(out, "seconds: the cost in flops / s on %s (exact in JSON and CSV; ~ rounded "
-			     "to 4 digits)\n", r->machine);
+			     "to %d digits)\n", r->machine, r->digits > 0 ? r->digits : 4);
 
 	int refused = nrefused(t);
 	if (n < t->nranked) {
@@ -429,8 +431,8 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 		fputs("\n", out);
 		print_best(out, r);
 		if (r->speed)
-			fprintf(out, "\nseconds: the cost in flops / s on %s (~: rounded to 4 digits).\n",
-				r->machine);
+			fprintf(out, "\nseconds: the cost in flops / s on %s (~: rounded to %d digits).\n",
+				r->machine, r->digits > 0 ? r->digits : 4);
 	}
 	int refused = nrefused(t);
 	if (n < t->nranked) {

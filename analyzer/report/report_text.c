@@ -132,7 +132,7 @@ static char *print_formula(FILE *out, const struct analysis *a, const struct for
 static void print_value(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
 			const char *formula)
 {
-	char *v = report_value(a, c, s, q);
+	char *v = report_value_shown(a, c, s, q);
 	if (v && (!formula || strcmp(v, formula) != 0))
 		fprintf(out, "  [= %s]", v);
 	free(v);
@@ -169,13 +169,13 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
 	for (int s = 0; s < ex->nsteps; s++) {
 		fprintf(out, "  superstep %s\n", ex->steps[s].name);
 		for (int q = 0; q < Q_N; q++) {
-			char *v = report_value(a, c, s, q);
+			char *v = report_value_shown(a, c, s, q);
 			fprintf(out, "    %-5s = %s\n", q == Q_NCOM ? "NCom" : quantity_name[q],
 				v ? v : "(needs g and l)");
 			free(v);
 		}
 	}
-	char *v = report_value(a, c, -1, Q_COST);
+	char *v = report_value_shown(a, c, -1, Q_COST);
 	fprintf(out, "  cost = %s\n", v ? v : "(needs g and l)");
 	free(v);
 	print_seconds(out, a, c);
@@ -351,7 +351,7 @@ static void print_summary(FILE *out, const struct analysis *a)
 		else
 			fprintf(out, ": no cost (%s)", x->why);
 		if (x->valued) {
-			char *v = report_number(x->value);
+			char *v = report_number_digits(x->value, a->rq->digits);
 			if (v && (!x->formula || strcmp(v, x->formula) != 0))
 				fprintf(out, "  [= %s]", v);
 			free(v);
