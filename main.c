@@ -48,6 +48,9 @@ static const char usage_text[] =
 	"                       candidate by cost (needs -D for every size, g and l)\n"
 	"  --top K              with -p, show the K best rows of each ranking\n"
 	"  --summary            the summary alone: one line per cost, best first\n"
+	"  --plot FILE          with -p and one count, draw the cost of every\n"
+	"                       candidate against the grid shape with gnuplot\n"
+	"                       into FILE (.svg or .png; its script: FILE.gp)\n"
 	"  --digits N           round values that are no integer to N significant\n"
 	"                       digits, marked ~ (text, markdown, latex; JSON and\n"
 	"                       CSV stay exact)\n"
@@ -266,7 +269,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
-	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS };
+	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -287,6 +290,7 @@ int main(int argc, char **argv)
 		{"summary", no_argument, NULL, OPT_SUMMARY},
 		{"width", required_argument, NULL, OPT_WIDTH},
 		{"digits", required_argument, NULL, OPT_DIGITS},
+		{"plot", required_argument, NULL, OPT_PLOT},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
@@ -413,6 +417,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SUMMARY:
 			opt.summary = true;
+			break;
+		case OPT_PLOT:
+			opt.plot = optarg;
 			break;
 		case OPT_DIGITS: {
 			long n = parse_count(optarg, 1, 100);
@@ -545,6 +552,16 @@ int main(int argc, char **argv)
 	 * file or a pipe unless --width says so */
 	if (!width_given)
 		opt.width = terminal_width(STDOUT_FILENO);
+	if (opt.plot && plot_format_of(opt.plot) == PLOT_NONE) {
+		status = usage_error("--plot '%s': the picture's file name ends in .svg or .png",
+				     opt.plot);
+		goto out;
+	}
+	if (opt.plot && opt.nprocs != 1) {
+		status = usage_error("%s", "--plot draws -p's ranking of one process count (cost "
+				     "against the grid shape): give -p with one count");
+		goto out;
+	}
 	if (opt.summary && (opt.format != FORMAT_TEXT || opt.nprocs)) {
 		status = usage_error("%s", "--summary is for the text report of the analysis (not "
 				     "-p, whose table is a summary, nor the other formats)");
@@ -595,6 +612,10 @@ int main(int argc, char **argv)
 	}
 	if (opt.check_only && opt.print) {
 		status = usage_error("%s", "--check and --print cannot be combined");
+		goto out;
+	}
+	if (opt.plot && argc - optind > 1) {
+		status = usage_error("%s", "--plot draws one picture: give one FILE");
 		goto out;
 	}
 	if (opt.check_only || opt.print)

@@ -56,6 +56,7 @@ struct options {
 	long procs[RANK_MAX_COUNTS];   /* ... in the order given, each once */
 	int top;                  /* --top K: the K best rows of each ranking (0: all) */
 	const char *machine_arg;  /* --machine NAME|FILE (NULL: none) */
+	const char *plot;         /* --plot FILE.svg|png (NULL: none) */
 	const struct machine *machine;   /* ... read (cmd_analyze) */
 	long machine_procs;       /* the processes its g and l (in defs) are for */
 	bool speed_known;

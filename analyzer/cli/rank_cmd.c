@@ -13,6 +13,7 @@
 
 #include "analyzer/cli/analyze.h"
 #include "analyzer/cli/commands.h"
+#include "analyzer/cli/plot.h"
 #include "analyzer/cost/workers.h"
 #include "analyzer/decide/rank.h"
 #include "analyzer/report/report.h"
@@ -298,6 +299,9 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 				break;
 			}
 			++*tables;
+			if (opt->plot && plot_ranking(&r, opt->plot, opt->err) != 0 &&
+			    status < EXIT_USAGE)
+				status = EXIT_USAGE;
 		}
 		rank_table_clear(&t);
 	}

@@ -167,10 +167,22 @@ struct ranking {
 	int digits;                    /* --digits: text and Markdown round (0: exact) */
 };
 
+/* Shape S of T as "8x8" (at most 63 characters). */
+void shape_label(char buf[64], const struct rank_table *t, int s);
+
 void report_rank_text(FILE *out, const struct ranking *r);
 void report_rank_json(FILE *out, const struct ranking *r);
 void report_rank_csv(FILE *out, const struct ranking *r);
 void report_rank_markdown(FILE *out, const struct ranking *r);
+
+/* --plot: pictures drawn by gnuplot (report_plot.c), by the file's suffix. */
+enum plot_format { PLOT_NONE, PLOT_SVG, PLOT_PNG };
+enum plot_format plot_format_of(const char *file);
+
+/* The gnuplot script that draws PICTURE (an .svg or .png file): the cost of
+ * every candidate of R against the grid shape, a line per candidate, the
+ * shapes in their order (1x64, 2x32, ..., 64x1), the ranked rows only. */
+void report_rank_plot(FILE *out, const struct ranking *r, const char *picture);
 
 /* -p without a value for every size: the line that follows the symbolic
  * analysis, naming the NMISSING values MISSING to give to rank the shapes of

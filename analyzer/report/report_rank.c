@@ -7,7 +7,7 @@
 #include "analyzer/report/report.h"
 
 /* "8x8", "64", "2x2x4" */
-static void shape_text(char buf[64], const struct rank_table *t, int s)
+void shape_label(char buf[64], const struct rank_table *t, int s)
 {
 	int n = 0;
 	buf[0] = '\0';
@@ -100,7 +100,7 @@ static void row_cells(const struct ranking *r, int i, char *cell[NCOLS])
 {
 	const struct rank_row *row = &r->t->rows[i];
 	char shape[64];
-	shape_text(shape, r->t, row->shape);
+	shape_label(shape, r->t, row->shape);
 	cell[COL_RANK] = rank_text(row);
 	cell[COL_CAND] = strdup(cand_name(r, row));
 	cell[COL_SHAPE] = strdup(shape);
@@ -131,7 +131,7 @@ static void print_best(FILE *out, const struct ranking *r)
 	fprintf(out, "best%s: cost %s, ", t->nlate ? " so far" : "", cost ? cost : "?");
 	free(cost);
 	if (!best->tie) {
-		shape_text(shape, t, best->shape);
+		shape_label(shape, t, best->shape);
 		fprintf(out, "shape %s, candidate %s\n", shape, cand_name(r, best));
 		return;
 	}
@@ -158,7 +158,7 @@ static void print_best(FILE *out, const struct ranking *r)
 	for (int s = 0; s < t->nshapes; s++)
 		for (int i = 0; i < n; i++)
 			if (t->rows[i].shape == s) {
-				shape_text(shape, t, s);
+				shape_label(shape, t, s);
 				fprintf(out, "%s%s", k++ ? ", " : "", shape);
 				break;
 			}
@@ -235,7 +235,7 @@ void report_rank_text(FILE *out, const struct ranking *r)
 		for (int i = t->nranked; i < t->nranked + refused; i++) {
 			const struct rank_row *row = &t->rows[i];
 			char shape[64];
-			shape_text(shape, t, row->shape);
+			shape_label(shape, t, row->shape);
 			fprintf(out, "  %s, %s: %s\n", shape, cand_name(r, row),
 				row->reason ? row->reason : "unknown reason");
 		}
@@ -355,7 +355,7 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 			continue;
 		const struct rank_row *row = &t->rows[i];
 		char shape[64];
-		shape_text(shape, t, row->shape);
+		shape_label(shape, t, row->shape);
 		report_csv_field(out, r->file);
 		fprintf(out, ",%ld,", t->procs);
 		if (row->status == RANK_OK)
@@ -446,7 +446,7 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 		for (int i = t->nranked; i < t->nranked + refused; i++) {
 			const struct rank_row *row = &t->rows[i];
 			char shape[64];
-			shape_text(shape, t, row->shape);
+			shape_label(shape, t, row->shape);
 			fprintf(out, "- %s, ", shape);
 			report_md_text(out, row->cand < 0 ? "every candidate" : r->cands[row->cand]);
 			fputs(": ", out);

@@ -1,0 +1,14 @@
+/* --plot FILE.svg|png: a picture of a ranking, through gnuplot. */
+#ifndef BSPCOST_PLOT_H
+#define BSPCOST_PLOT_H
+
+#include <stdio.h>
+
+#include "analyzer/report/report.h"
+
+/* Writes the gnuplot script of R's picture to PICTURE.gp and runs gnuplot on
+ * it, which writes PICTURE (its format by its suffix, .svg or .png).  0 on
+ * success; else -1, said on ERR (gnuplot missing or failing, no picture). */
+int plot_ranking(const struct ranking *r, const char *picture, FILE *err);
+
+#endif

@@ -1,0 +1,149 @@
+/* Pictures: gnuplot scripts.  The script holds its data inline (gnuplot 5's
+ * datablocks), so that it alone redraws the picture; the driver runs
+ * gnuplot on it (analyzer/cli/plot.c).  Numbers in a picture are decimals
+ * to 17 significant digits: a picture is read by eye, the reports keep the
+ * exact values. */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/report/report.h"
+
+/* S as a gnuplot string, double quotes included. */
+static void gp_string(FILE *out, const char *s)
+{
+	fputc('"', out);
+	for (; s && *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fputc('\\', out);
+		if (*s == '\n')
+			fputc(' ', out);
+		else
+			fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* Q as a decimal for gnuplot. */
+static void gp_number(FILE *out, const mpq_t q)
+{
+	mpf_t f;
+	mpf_init2(f, 128);
+	mpf_set_q(f, q);
+	gmp_fprintf(out, "%.17Fg", f);
+	mpf_clear(f);
+}
+
+enum plot_format plot_format_of(const char *file)
+{
+	const char *dot = file ? strrchr(file, '.') : NULL;
+	if (dot && strcmp(dot, ".svg") == 0)
+		return PLOT_SVG;
+	if (dot && strcmp(dot, ".png") == 0)
+		return PLOT_PNG;
+	return PLOT_NONE;
+}
+
+static void terminal(FILE *out, const char *picture)
+{
+	if (plot_format_of(picture) == PLOT_PNG)
+		fputs("set terminal pngcairo size 1000,560 font \"sans,10\"\n", out);
+	else
+		fputs("set terminal svg size 1000,560 font \"sans,10\" background \"white\"\n", out);
+	fputs("set output ", out);
+	gp_string(out, picture);
+	fputs("\n", out);
+}
+
+void report_rank_plot(FILE *out, const struct ranking *r, const char *picture)
+{
+	const struct rank_table *t = r->t;
+	char shape[64];
+	fputs("# bspcost: the cost of every candidate against the grid shape\n", out);
+	terminal(out, picture);
+	/* the title: the file, the count and the values */
+	char *title = NULL;
+	size_t len = 0;
+	FILE *tf = open_memstream(&title, &len);
+	if (tf) {
+		fprintf(tf, "%s: cost against the grid shape, %ld process%s; ", r->file, t->procs,
+			t->procs == 1 ? "" : "es");
+		for (int i = 0; i < r->nvalues; i++) {
+			fprintf(tf, "%s%s = ", i ? ", " : "", r->values[i].name);
+			report_param_value(tf, &r->values[i], false);
+		}
+		if (r->machine)
+			fprintf(tf, " (%s)", r->machine);
+		fclose(tf);
+	}
+	fputs("set title ", out);
+	gp_string(out, title ? title : r->file);
+	fputs(" noenhanced\n", out);
+	free(title);
+	fputs("set xlabel ", out);
+	char axes[64] = "";
+	for (int a = 0, n = 0; a < r->naxes && n < 60; a++)
+		n += snprintf(axes + n, sizeof(axes) - (size_t)n, "%s%s", a ? " x " : "", r->axes[a]);
+	char xlabel[128];
+	snprintf(xlabel, sizeof(xlabel), "grid shape (%s)", axes);
+	gp_string(out, xlabel);
+	fputs(" noenhanced\nset ylabel \"cost w + h*g + l (flops)\" noenhanced\n", out);
+	fputs("set grid ytics\nset key outside right top noenhanced\nset xtics rotate by -45\n",
+	      out);
+	/* a cost range of more than 100: a log scale */
+	mpq_t lo, hi;
+	mpq_inits(lo, hi, NULL);
+	bool any = false;
+	for (int i = 0; i < t->nranked; i++) {
+		const struct rank_row *row = &t->rows[i];
+		if (!any || mpq_cmp(row->cost, lo) < 0)
+			mpq_set(lo, row->cost);
+		if (!any || mpq_cmp(row->cost, hi) > 0)
+			mpq_set(hi, row->cost);
+		any = true;
+	}
+	if (any && mpq_sgn(lo) > 0) {
+		mpq_t k;
+		mpq_init(k);
+		mpq_set_ui(k, 100, 1);
+		mpq_mul(k, k, lo);
+		if (mpq_cmp(hi, k) > 0)
+			fputs("set logscale y\n", out);
+		mpq_clear(k);
+	}
+	mpq_clears(lo, hi, NULL);
+	/* a datablock per candidate: shape index, cost, shape; ranked rows only */
+	for (int c = 0; c < r->ncands; c++) {
+		fprintf(out, "$c%d << EOD\n", c);
+		for (int s = 0; s < t->nshapes; s++)
+			for (int i = 0; i < t->nranked; i++) {
+				const struct rank_row *row = &t->rows[i];
+				if (row->cand != c || row->shape != s)
+					continue;
+				shape_label(shape, t, s);
+				fprintf(out, "%d ", s);
+				gp_number(out, row->cost);
+				fprintf(out, " %s\n", shape);
+			}
+		fputs("EOD\n", out);
+	}
+	/* the best rows (rank 1, ties included) */
+	fputs("$best << EOD\n", out);
+	for (int i = 0; i < t->nranked && t->rows[i].rank == 1; i++) {
+		shape_label(shape, t, t->rows[i].shape);
+		fprintf(out, "%d ", t->rows[i].shape);
+		gp_number(out, t->rows[i].cost);
+		fprintf(out, " %s\n", shape);
+	}
+	fputs("EOD\n", out);
+	fputs("set xrange [-0.5:", out);
+	fprintf(out, "%d.5]\n", t->nshapes - 1);
+	fputs("plot \\\n", out);
+	for (int c = 0; c < r->ncands; c++) {
+		fprintf(out, "  $c%d using 1:2:xtic(3) with linespoints title ", c);
+		gp_string(out, r->cands[c]);
+		fputs(", \\\n", out);
+	}
+	fputs("  $best using 1:2 with points pointtype 6 pointsize 3 linecolor rgb \"black\" "
+	      "title \"best\"\n", out);
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Checks a --plot picture and its script against the ranking's JSON.
+
+usage: plot_check.py PICTURE RANKING.json
+
+- PICTURE is a valid SVG (an XML document whose root is <svg>) or PNG (its
+  signature and an IHDR chunk), by its suffix;
+- PICTURE.gp, the gnuplot script, has a datablock per candidate ($c0, $c1,
+  ... in the JSON's candidate order of first appearance is not assumed: the
+  titles name them) whose rows are (shape index, cost, shape), and these are
+  exactly the JSON's ranked rows: every (candidate, shape) once, its cost
+  within 1e-12 relative of the exact one; $best holds the rank-1 rows.
+Prints `N rows` and exits 1 at the first difference."""
+import json
+import re
+import sys
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+
+def exact(v):
+    return Fraction(v) if isinstance(v, str) else Fraction(v)
+
+
+def main():
+    picture, ranking = sys.argv[1], sys.argv[2]
+    if picture.endswith(".svg"):
+        root = ET.parse(picture).getroot()
+        if not root.tag.endswith("svg"):
+            print(f"{picture}: the root is {root.tag}, not svg")
+            return 1
+    else:
+        with open(picture, "rb") as f:
+            head = f.read(16)
+        if head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+            print(f"{picture}: not a PNG")
+            return 1
+    with open(ranking, encoding="utf-8") as f:
+        r = json.load(f)
+    script = open(picture + ".gp", encoding="utf-8").read()
+    blocks = dict(re.findall(r"^\$(\w+) << EOD\n(.*?)^EOD$", script, re.M | re.S))
+    titles = re.findall(r"^  \$(c\d+) using .* title \"((?:[^\"\\]|\\.)*)\"", script, re.M)
+    name_of = {b: t.replace('\\"', '"').replace("\\\\", "\\") for b, t in titles}
+    got = {}
+    for b, rows in blocks.items():
+        if b == "best":
+            continue
+        for line in rows.splitlines():
+            idx, cost, shape = line.split()
+            got[(name_of[b], shape)] = float(cost)
+    want = {}
+    best = set()
+    for row in r["ranking"]:
+        shape = "x".join(str(x) for x in row["shape"])
+        want[(row["candidate"], shape)] = exact(row["cost"])
+        if row["rank"] == 1:
+            best.add(shape)
+    if set(got) != set(want):
+        print(f"rows differ: {sorted(set(got) ^ set(want))[:5]}")
+        return 1
+    for k, v in want.items():
+        if abs(Fraction(got[k]) - v) > abs(v) * Fraction(1, 10**12):
+            print(f"{k}: picture {got[k]}, ranking {float(v)}")
+            return 1
+    got_best = {line.split()[2] for line in blocks.get("best", "").splitlines()}
+    if got_best != best:
+        print(f"best shapes: picture {sorted(got_best)}, ranking {sorted(best)}")
+        return 1
+    print(f"{picture}: {len(got)} rows")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

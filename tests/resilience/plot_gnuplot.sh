@@ -1,0 +1,32 @@
+#!/bin/sh
+# --plot: the cost of every candidate against the grid shape, drawn by
+# gnuplot.  The SVG and PNG are valid, and their scripts' data are the
+# ranking's rows (tests/render/plot_check.py against -f json of the same
+# run).  Without gnuplot on the PATH, the error says so.  Needs gnuplot
+# (Debian's gnuplot-nox, which the README's first command installs).
+BIN=$1
+. "$(dirname "$0")/lib.inc"
+# gnuplot absent: a clear error, exit 2, and the script still written
+PATH=/nonexistent "$BIN" -p 4 -D n=64 -D g=1 -D l=10 --plot "$dir/none.svg" \
+	examples/stencil1d.bsp > "$dir/out" 2> "$dir/err"
+st=$?
+[ "$st" -eq 2 ] || fail "without gnuplot: exit $st, expected 2"
+expect_err "bspcost: --plot: gnuplot cannot be run (is it installed? apt-get install gnuplot-nox); its script is $dir/none.svg.gp"
+[ -s "$dir/none.svg.gp" ] || fail "without gnuplot: no script"
+command -v gnuplot > /dev/null 2>&1 || fail "gnuplot is not installed (apt-get install gnuplot-nox)"
+BSPCOST_MACHINES=${BSPCOST_MACHINES:-$(pwd)/machines}
+export BSPCOST_MACHINES
+while IFS= read -r line; do
+	eval "set -- $line"
+	pic=$dir/$1
+	shift
+	"$BIN" -p "$@" --plot "$pic" > "$dir/out" 2> "$dir/err" ||
+		{ cat "$dir/err"; fail "--plot $pic: exit $?"; }
+	"$BIN" -p "$@" -f json > "$dir/rank.json" 2> "$dir/err" || fail "-f json: exit $?"
+	python3 tests/render/plot_check.py "$pic" "$dir/rank.json" || fail "$pic"
+done <<'RUNS'
+stencil2d.svg 16 -D n=4096 -D m=4096 -D g=4 -D l=100 examples/stencil2d.bsp
+matmul.png 64 -D m=512 -D n=512 -D o=512 -D g=4 -D l=100 examples/matmul.bsp
+stencil1d.svg 8 --machine sp2-switch -D n=1000 examples/stencil1d.bsp
+RUNS
+exit 0
