@@ -176,6 +176,22 @@ static long parse_count(const char *s, long lo, long hi)
 	return v;
 }
 
+/* The value of --OPTION ARG, a count from LO to HI, in *OUT: 0; else the
+ * usage error, saying what is expected (WHAT: "a number of rows"). */
+static int count_option(const char *option, const char *arg, long lo, long hi, const char *what,
+			int *out)
+{
+	long n = parse_count(arg, lo, hi);
+	if (n >= 0) {
+		*out = (int)n;
+		return 0;
+	}
+	fprintf(stderr, "bspcost: bad --%s '%s': expected %s, %ld to %ld\n", option, arg, what, lo,
+		hi);
+	fputs("Try 'bspcost --help' for more information.\n", stderr);
+	return EXIT_USAGE;
+}
+
 /* Appends V to opt->procs unless it is there already: 0, or -1 when full. */
 static int add_procs(struct options *opt, long v)
 {
@@ -402,16 +418,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		}
-		case OPT_TOP: {
-			long n = parse_count(optarg, 1, 1000000);
-			if (n < 0) {
-				status = usage_error("bad --top '%s': expected a number of rows, 1 to 1000000",
-						     optarg);
+		case OPT_TOP:
+			status = count_option("top", optarg, 1, 1000000, "a number of rows", &opt.top);
+			if (status)
 				goto out;
-			}
-			opt.top = (int)n;
 			break;
-		}
 		case OPT_MACHINE:
 			opt.machine_arg = optarg;
 			break;
@@ -421,27 +432,19 @@ int main(int argc, char **argv)
 		case OPT_PLOT:
 			opt.plot = optarg;
 			break;
-		case OPT_DIGITS: {
-			long n = parse_count(optarg, 1, 100);
-			if (n < 0) {
-				status = usage_error("bad --digits '%s': expected a number of significant "
-						     "digits, 1 to 100", optarg);
+		case OPT_DIGITS:
+			status = count_option("digits", optarg, 1, 100,
+					      "a number of significant digits", &opt.digits);
+			if (status)
 				goto out;
-			}
-			opt.digits = (int)n;
 			break;
-		}
-		case OPT_WIDTH: {
-			long n = parse_count(optarg, 0, 100000);
-			if (n < 0) {
-				status = usage_error("bad --width '%s': expected a number of columns, 0 "
-						     "(never wrap) to 100000", optarg);
+		case OPT_WIDTH:
+			status = count_option("width", optarg, 0, 100000,
+					      "a number of columns (0: never wrap)", &opt.width);
+			if (status)
 				goto out;
-			}
-			opt.width = (int)n;
 			width_given = true;
 			break;
-		}
 		case OPT_TIMEOUT: {
 			double t = parse_seconds(optarg);
 			if (t < 0) {

@@ -6,48 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* A growable string. */
-struct lbuf {
-	char *s;
-	size_t n, cap;
-	bool failed;
-};
+#include "analyzer/util/text.h"
 
-static void put_n(struct lbuf *b, const char *s, size_t n)
+static void put_n(struct text *b, const char *s, size_t n)
 {
-	if (b->failed)
-		return;
-	if (b->n + n + 1 > b->cap) {
-		size_t cap = b->cap ? 2 * b->cap : 64;
-		while (cap < b->n + n + 1)
-			cap *= 2;
-		char *t = realloc(b->s, cap);
-		if (!t) {
-			b->failed = true;
-			return;
-		}
-		b->s = t;
-		b->cap = cap;
-	}
-	memcpy(b->s + b->n, s, n);
-	b->n += n;
-	b->s[b->n] = '\0';
+	fwrite(s, 1, n, b->f);
 }
 
-static void put(struct lbuf *b, const char *s)
+static void put(struct text *b, const char *s)
 {
-	put_n(b, s, strlen(s));
-}
-
-static char *finish(struct lbuf *b)
-{
-	if (b->failed) {
-		free(b->s);
-		return NULL;
-	}
-	if (!b->s)
-		return strdup("");
-	return b->s;
+	fputs(s, b->f);
 }
 
 /* The end of the group that starts at S (S[0] == '{'): the matching '}'. */
@@ -233,8 +201,10 @@ static struct brk *break_points(const char *s, int *n)
  * \frac{1}{B}\bigl(A\bigr), so that A's terms can go on lines of their own. */
 static char *open_fractions(const char *s, double width)
 {
-	struct lbuf b = {0};
+	struct text b;
 	int depth = 0;
+	if (text_open(&b) < 0)
+		return NULL;
 	for (const char *p = s; *p;) {
 		if (*p == '\\') {
 			size_t k = command_len(p);
@@ -262,7 +232,7 @@ static char *open_fractions(const char *s, double width)
 		put_n(&b, p, 1);
 		p++;
 	}
-	return finish(&b);
+	return text_close(&b);
 }
 
 char *latex_break(const char *s, double width)
@@ -278,7 +248,12 @@ char *latex_break(const char *s, double width)
 		free(at);
 		return t;
 	}
-	struct lbuf b = {0};
+	struct text b;
+	if (text_open(&b) < 0) {
+		free(at);
+		free(t);
+		return NULL;
+	}
 	put(&b, "\\begin{aligned}[t] &");
 	size_t start = 0; /* the line's first character */
 	int last = -1;    /* the last break that fits on the line, or -1 */
@@ -299,5 +274,5 @@ char *latex_break(const char *s, double width)
 	put(&b, " \\end{aligned}");
 	free(at);
 	free(t);
-	return finish(&b);
+	return text_close(&b);
 }

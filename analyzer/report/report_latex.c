@@ -23,35 +23,23 @@ enum { MAX_LINES = 40 };
  * break after each comma (a candidate's name has no blank). */
 static void latex_text_breaking(FILE *out, const char *s, bool breaks)
 {
+	/* each special character and what stands for it */
+	static const char *const special[][2] = {
+		{"_", "\\_"}, {"&", "\\&"}, {"%", "\\%"}, {"#", "\\#"}, {"$", "\\$"},
+		{"{", "\\{"}, {"}", "\\}"}, {"\\", "\\textbackslash{}"},
+		{"^", "\\textasciicircum{}"}, {"~", "\\textasciitilde{}"},
+		{"<", "\\textless{}"}, {">", "\\textgreater{}"}, {"|", "\\textbar{}"},
+	};
 	for (; s && *s; s++) {
-		switch (*s) {
-		case ',':
-			fputs(breaks ? ",\\allowbreak{}" : ",", out);
-			break;
-		case '_': case '&': case '%': case '#': case '$': case '{': case '}':
-			fprintf(out, "\\%c", *s);
-			break;
-		case '\\':
-			fputs("\\textbackslash{}", out);
-			break;
-		case '^':
-			fputs("\\textasciicircum{}", out);
-			break;
-		case '~':
-			fputs("\\textasciitilde{}", out);
-			break;
-		case '<':
-			fputs("\\textless{}", out);
-			break;
-		case '>':
-			fputs("\\textgreater{}", out);
-			break;
-		case '|':
-			fputs("\\textbar{}", out);
-			break;
-		default:
+		size_t k = 0;
+		while (k < sizeof(special) / sizeof(special[0]) && special[k][0][0] != *s)
+			k++;
+		if (k < sizeof(special) / sizeof(special[0]))
+			fputs(special[k][1], out);
+		else if (*s == ',' && breaks)
+			fputs(",\\allowbreak{}", out);
+		else
 			fputc(*s, out);
-		}
 	}
 }
 
@@ -68,10 +56,10 @@ static void latex_code(FILE *out, const char *s)
 	fputs("}", out);
 }
 
-/* NAME (a superstep's) in math mode: \mathrm{name}, '_' escaped. */
-static void latex_math_name(FILE *out, const char *name)
+/* NAME in math mode in the font FONT ("mathrm", "mathit"), '_' escaped. */
+static void latex_math_font(FILE *out, const char *font, const char *name)
 {
-	fputs("\\mathrm{", out);
+	fprintf(out, "\\%s{", font);
 	for (const char *p = name; *p; p++) {
 		if (*p == '_')
 			fputs("\\_", out);
@@ -81,22 +69,20 @@ static void latex_math_name(FILE *out, const char *name)
 	fputs("}", out);
 }
 
+/* NAME (a superstep's) in math mode: \mathrm{name}. */
+static void latex_math_name(FILE *out, const char *name)
+{
+	latex_math_font(out, "mathrm", name);
+}
+
 /* NAME (a size or an axis) in math mode as the formulas write it: a letter
  * as is, a longer name \mathit{name}. */
 static void latex_math_var(FILE *out, const char *name)
 {
-	if (strlen(name) == 1) {
+	if (strlen(name) == 1)
 		fputs(name, out);
-		return;
-	}
-	fputs("\\mathit{", out);
-	for (const char *p = name; *p; p++) {
-		if (*p == '_')
-			fputs("\\_", out);
-		else
-			fputc(*p, out);
-	}
-	fputs("}", out);
+	else
+		latex_math_font(out, "mathit", name);
 }
 
 /* A number as report_number writes it ("12", "10.2", "-1/3"), in math mode. */
