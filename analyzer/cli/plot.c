@@ -3,24 +3,28 @@
 #include "analyzer/cli/plot.h"
 
 #include <errno.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+extern char **environ;
+
 #include "analyzer/report/report.h"
 
-/* Runs gnuplot on SCRIPT; 0 when it exits 0, 127 when it cannot be run. */
+/* Runs gnuplot on SCRIPT (posix_spawnp: the run has a watchdog thread, so
+ * no fork); its exit status, 127 when it cannot be run, -1 on failure. */
 static int run_gnuplot(const char *script)
 {
-	pid_t pid = fork();
-	if (pid < 0)
+	char *argv[] = {"gnuplot", (char *)script, NULL};
+	pid_t pid;
+	int err = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+	if (err == ENOENT || err == EACCES)
+		return 127;
+	if (err != 0)
 		return -1;
-	if (pid == 0) {
-		execlp("gnuplot", "gnuplot", script, (char *)NULL);
-		_exit(127);
-	}
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)

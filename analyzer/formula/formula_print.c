@@ -30,6 +30,7 @@
 #include <isl/aff.h>
 #include <isl/constraint.h>
 #include <isl/ilp.h>
+#include <isl/space.h>
 #include <isl/val.h>
 #include <isl/val_gmp.h>
 
@@ -1882,8 +1883,24 @@ static int *piece_order(const struct formula *f)
 		free(nps);
 		return NULL;
 	}
+	/* the conditions on one parameter space, so that a key's k-th value is
+	 * the same parameter's in every piece (the pieces of a formula may come
+	 * from conditions built in different orders) */
+	isl_space *space = NULL;
 	for (i = 0; i < f->n; i++)
-		keys[i] = f->p[i].cond ? cond_key(f->p[i].cond, &nps[i]) : NULL;
+		if (f->p[i].cond) {
+			isl_space *ci = isl_space_params(isl_set_get_space(f->p[i].cond));
+			space = space ? isl_space_align_params(space, ci) : ci;
+		}
+	for (i = 0; i < f->n; i++) {
+		isl_set *c = f->p[i].cond && space
+				     ? isl_set_align_params(isl_set_copy(f->p[i].cond),
+							    isl_space_copy(space))
+				     : NULL;
+		keys[i] = c ? cond_key(c, &nps[i]) : NULL;
+		isl_set_free(c);
+	}
+	isl_space_free(space);
 	for (i = 0; i < f->n; i++) {
 		int x = i;
 		/* insertion: stable */
@@ -1941,12 +1958,14 @@ static void latex_pieces(struct sbuf *b, const struct pctx *P, const struct form
 		if (i > 0)
 			sb_puts(b, latex_cases.sep);
 		sb_puts(b, bv ? bv : v[i] ? v[i] : "?");
+		/* a condition whose text failed is '?', never "otherwise" */
+		int cond = f->p[order ? order[i] : i].cond != NULL;
 		if (stacked)
-			sb_puts(b, c[i] ? " \\\\ \\quad \\text{if } " : " \\\\ \\quad \\text{otherwise}");
+			sb_puts(b, cond ? " \\\\ \\quad \\text{if } " : " \\\\ \\quad \\text{otherwise}");
 		else
-			sb_puts(b, c[i] ? latex_cases.when : latex_cases.otherwise);
-		if (c[i])
-			sb_puts(b, bc ? bc : c[i]);
+			sb_puts(b, cond ? latex_cases.when : latex_cases.otherwise);
+		if (cond)
+			sb_puts(b, bc ? bc : c[i] ? c[i] : "?");
 		free(bv);
 		free(bc);
 		free(v[i]);
@@ -2013,9 +2032,10 @@ static char *to_string(const struct formula *f, enum formula_style style,
 			if (i > 0)
 				sb_puts(&b, k->sep);
 			sb_puts(&b, v);
-			sb_puts(&b, c ? k->when : k->otherwise);
-			if (c)
-				sb_puts(&b, c);
+			/* a condition whose text failed is '?', never "otherwise" */
+			sb_puts(&b, f->p[j].cond ? k->when : k->otherwise);
+			if (f->p[j].cond)
+				sb_puts(&b, c ? c : "?");
 			free(v);
 			free(c);
 		}

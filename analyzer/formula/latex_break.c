@@ -245,8 +245,10 @@ char *latex_break(const char *s, double width)
 	int n;
 	struct brk *at = t ? break_points(t, &n) : NULL;
 	if (!at || n == 0) {
+		/* nowhere to break: as it was (an opened fraction is wider) */
 		free(at);
-		return t;
+		free(t);
+		return strdup(s);
 	}
 	struct text b;
 	if (text_open(&b) < 0) {
@@ -264,7 +266,8 @@ char *latex_break(const char *s, double width)
 		double w = width_n(t + start, end - start) + (start ? indent : 0);
 		if (w > width && last >= 0 && at[last].end > start) {
 			put_n(&b, t + start, at[last].end - start);
-			put(&b, " \\\\ &\\quad ");
+			/* {} keeps a leading + or - a binary operator */
+			put(&b, " \\\\ &\\quad {}");
 			start = at[last].next;
 		}
 		if (i < n)

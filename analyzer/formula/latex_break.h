@@ -3,8 +3,8 @@
  * and starting with their operator.  Widths are estimates in the width of a
  * digit (about 5 pt at 10 pt), from the LaTeX text bspcost writes: a
  * fraction is as wide as its wider part, a script 0.7 of its text.
- * tests/render/latex.sh compiles the reports with pdflatex and fails on an
- * overfull line wider than 10 pt. */
+ * tests/resilience/latex_pdflatex.sh compiles reports with pdflatex and
+ * fails on an overfull line wider than 10 pt. */
 #ifndef BSPCOST_LATEX_BREAK_H
 #define BSPCOST_LATEX_BREAK_H
 

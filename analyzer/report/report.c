@@ -147,7 +147,17 @@ char *report_seconds(const struct analysis *a, int c, char **exact)
 	char *text = NULL;
 	if (cost_value(cc, -1, a->rq, t) == 0) {
 		mpq_div(t, t, a->rq->speed);
-		char *e = report_number(t), *approx = e ? report_rounded(t) : NULL;
+		char *e = report_number(t), *approx = NULL;
+		if (e && a->rq->digits > 0) {
+			/* --digits: rounded so, unless that is the exact text */
+			approx = report_number_digits(t, a->rq->digits);
+			if (approx && strcmp(approx, e) == 0) {
+				free(approx);
+				approx = NULL;
+			}
+		} else if (e) {
+			approx = report_rounded(t);
+		}
 		if (e && asprintf(&text, approx ? "%s s (%s s)" : "%s s", e, approx) < 0)
 			text = NULL;
 		free(approx);

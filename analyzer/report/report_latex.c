@@ -3,7 +3,8 @@
  * assumptions and an align* environment: a line per superstep quantity,
  * named by the superstep, each followed by its value at the values given;
  * formulas wider than the text are broken into lines (formula_to_latex).
- * tests/render/latex.sh compiles every example's report with pdflatex. */
+ * tests/resilience/latex_pdflatex.sh compiles every example's report with
+ * pdflatex. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>

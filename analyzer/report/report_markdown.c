@@ -2,8 +2,9 @@
  * notes.  Written for GitHub Flavored Markdown (tables); the text around the
  * code spans has every character CommonMark could read as markup escaped, and
  * the code spans in table cells have their '|' escaped (GFM splits a row at
- * every unescaped '|', code spans included).  tests/render/markdown.sh renders
- * it with cmark-gfm and counts the cells of every row. */
+ * every unescaped '|', code spans included).  tests/resilience/
+ * markdown_gfm.sh renders it with cmark-gfm and counts the cells of every
+ * row. */
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>

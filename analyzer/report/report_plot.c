@@ -9,19 +9,18 @@
 
 #include "analyzer/report/report.h"
 
-/* S as a gnuplot string, double quotes included. */
+/* S as a gnuplot string in single quotes, each quote doubled: gnuplot
+ * substitutes `commands` in double-quoted strings (a file or machine name
+ * with backquotes would run them), never in single-quoted ones. */
 static void gp_string(FILE *out, const char *s)
 {
-	fputc('"', out);
+	fputc('\'', out);
 	for (; s && *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fputc('\\', out);
-		if (*s == '\n')
-			fputc(' ', out);
-		else
-			fputc(*s, out);
+		if (*s == '\'')
+			fputc('\'', out);
+		fputc(*s == '\n' ? ' ' : *s, out);
 	}
-	fputc('"', out);
+	fputc('\'', out);
 }
 
 /* Q as a decimal for gnuplot. */

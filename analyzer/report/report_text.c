@@ -64,8 +64,12 @@ static const char *const term_seps[] = {" + ", " - ", NULL};
  * column and their conditions aligned after them, long conditions broken. */
 static void print_wrapped(FILE *out, const char *text, int col, int width)
 {
-	if (width <= 0 || col + (int)strlen(text) <= width || !strstr(text, " if ")) {
+	if (width <= 0 || col + (int)strlen(text) <= width) {
 		fputs(text, out);
+		return;
+	}
+	if (!strstr(text, " if ")) { /* one piece: broken between its terms */
+		print_parts(out, text, strlen(text), col, width, term_seps, col + 2);
 		return;
 	}
 	/* the widest value, to align the conditions (unless that leaves them

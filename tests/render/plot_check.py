@@ -39,8 +39,8 @@ def main():
         r = json.load(f)
     script = open(picture + ".gp", encoding="utf-8").read()
     blocks = dict(re.findall(r"^\$(\w+) << EOD\n(.*?)^EOD$", script, re.M | re.S))
-    titles = re.findall(r"^  \$(c\d+) using .* title \"((?:[^\"\\]|\\.)*)\"", script, re.M)
-    name_of = {b: t.replace('\\"', '"').replace("\\\\", "\\") for b, t in titles}
+    titles = re.findall(r"^  \$(c\d+) using .* title '((?:[^']|'')*)'", script, re.M)
+    name_of = {b: t.replace("''", "'") for b, t in titles}
     got = {}
     for b, rows in blocks.items():
         if b == "best":
