@@ -16,7 +16,11 @@ expect_err "bspcost: --plot: gnuplot cannot be run (is it installed? apt-get ins
 command -v gnuplot > /dev/null 2>&1 || fail "gnuplot is not installed (apt-get install gnuplot-nox)"
 BSPCOST_MACHINES=${BSPCOST_MACHINES:-$(pwd)/machines}
 export BSPCOST_MACHINES
+n=0
 while IFS= read -r line; do
+	# under the sanitizers (SAN=1) the first picture only: the same code
+	n=$((n + 1))
+	[ -z "${SAN:-}" ] || [ "$n" -eq 1 ] || continue
 	eval "set -- $line"
 	pic=$dir/$1
 	shift
