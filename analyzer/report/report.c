@@ -129,6 +129,40 @@ char *report_value_shown(const struct analysis *a, int c, int s, enum quantity q
 	return value_text(a, c, s, q, a->rq->digits);
 }
 
+const char *const report_cost_names[2] = {"g", "l"};
+
+char *report_quantity_text(const struct formula *f, enum quantity q, enum formula_style style)
+{
+	if (!f)
+		return NULL;
+	return q == Q_COST ? formula_to_string_by(f, style, report_cost_names, 2)
+			   : formula_to_string(f, style);
+}
+
+char *report_value_beside(const struct analysis *a, int c, int s, enum quantity q,
+			  const struct formula *f)
+{
+	char *v = report_value_shown(a, c, s, q);
+	if (!v || !f)
+		return v;
+	/* a formula of a parameter has a name in its text, which a number has
+	 * not: only a constant's text is written again to compare */
+	int n = 0;
+	char **names = formula_params(f, &n);
+	if (!names)
+		n = 0; /* not known: compare the texts */
+	formula_params_free(names, n);
+	if (n != 0)
+		return v;
+	char *text = report_quantity_text(f, q, FORMULA_TEXT);
+	if (text && strcmp(text, v) == 0) {
+		free(v);
+		v = NULL;
+	}
+	free(text);
+	return v;
+}
+
 int report_cost_number(const struct analysis *a, int c, mpq_t out)
 {
 	const struct candidate_cost *cc = a->exact ? &a->exact[c] : &a->cands[c];

@@ -59,6 +59,19 @@ enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_N };
 extern const char *const quantity_name[Q_N];       /* "w", "h", "h_in", ... */
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
 
+/* The names a cost's formula is collected by: {"g", "l"}. */
+extern const char *const report_cost_names[2];
+
+/* F, quantity Q, as text in STYLE (malloc'd; NULL when F is NULL or on
+ * failure): a cost collected by g and l, every other quantity as it is. */
+char *report_quantity_text(const struct formula *f, enum quantity q, enum formula_style style);
+
+/* The value of quantity Q of candidate C (step S, the total when S < 0) to
+ * print beside its formula F, rounded as --digits asks; NULL when it has
+ * none, or when it is F's own text (a constant: "0", not "0 = 0"). */
+char *report_value_beside(const struct analysis *a, int c, int s, enum quantity q,
+			  const struct formula *f);
+
 /* Whether the -D value I of A's request is one of A's: a size or an axis of
  * its specification, or g or l (with several files, each report lists its
  * own values). */

@@ -24,10 +24,7 @@ static void row(FILE *out, const struct analysis *a, int c, const struct candida
 	fputc(',', out);
 	report_csv_field(out, quantity_name[q]);
 	fputc(',', out);
-	static const char *const cost_names[] = {"g", "l"};
-	char *text = !f ? NULL
-		     : q == Q_COST ? formula_to_string_by(f, FORMULA_EXPR, cost_names, 2)
-				   : formula_to_string(f, FORMULA_EXPR);
+	char *text = report_quantity_text(f, q, FORMULA_EXPR);
 	if (text)
 		report_csv_field(out, text);
 	free(text);

@@ -9,9 +9,7 @@
 static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
 			  const struct formula *f)
 {
-	static const char *const cost_names[] = {"g", "l"};
-	char *text = q == Q_COST ? formula_to_string_by(f, FORMULA_EXPR, cost_names, 2)
-				 : formula_to_string(f, FORMULA_EXPR);
+	char *text = report_quantity_text(f, q, FORMULA_EXPR);
 	char *v = report_value(a, c, s, q);
 	fputs("{\"formula\": ", out);
 	if (f)

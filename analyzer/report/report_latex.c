@@ -103,8 +103,6 @@ static void latex_number(FILE *out, const char *v)
 		slash + 1);
 }
 
-static const char *const cost_names[] = {"g", "l"};
-
 /* The label of quantity Q of superstep NAME (NULL: the total), and an
  * estimate of its width. */
 static double label(FILE *out, enum quantity q, const char *name)
@@ -134,10 +132,8 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 {
 	double lw = label(out, q, name);
 	double width = LINE_WIDTH - lw - EQUALS_WIDTH;
-	char *text = q == Q_COST ? formula_to_latex(f, cost_names, 2, width)
+	char *text = q == Q_COST ? formula_to_latex(f, report_cost_names, 2, width)
 				 : formula_to_latex(f, NULL, 0, width);
-	char *plain = q == Q_COST ? formula_to_string_by(f, FORMULA_TEXT, cost_names, 2)
-				  : formula_to_string(f, FORMULA_TEXT);
 	int lines = 1;
 	for (const char *p = text; p && (p = strstr(p, "\\\\")); p += 2)
 		lines++;
@@ -146,14 +142,13 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 			lines);
 	else
 		fprintf(out, " &= %s", text ? text : "?");
-	char *v = report_value_shown(a, c, s, q);
-	if (v && (!plain || strcmp(v, plain) != 0)) {
+	char *v = report_value_beside(a, c, s, q, f);
+	if (v) {
 		fputs(" \\\\\n &= ", out);
 		latex_number(out, v);
 	}
 	fputs(last ? "\n" : " \\\\\n", out);
 	free(v);
-	free(plain);
 	free(text);
 }
 

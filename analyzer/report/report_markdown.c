@@ -11,24 +11,16 @@
 
 #include "analyzer/report/report.h"
 
-static const char *const cost_names[] = {"g", "l"};
-
-static char *quantity_text(const struct formula *f, enum quantity q)
-{
-	return q == Q_COST ? formula_to_string_by(f, FORMULA_TEXT, cost_names, 2)
-			   : formula_to_string(f, FORMULA_TEXT);
-}
-
 /* A formula and, when it differs from the formula's text, its value at the
  * values given: "`3*n/P` = 750". */
 static void formula_and_value(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
 			      const struct formula *f, bool cell)
 {
-	char *text = f ? quantity_text(f, q) : NULL;
+	char *text = report_quantity_text(f, q, FORMULA_TEXT);
 	if (f)
 		report_md_code(out, text ? text : "?", cell);
-	char *v = report_value_shown(a, c, s, q);
-	if (v && (!text || strcmp(v, text) != 0)) {
+	char *v = report_value_beside(a, c, s, q, f);
+	if (v) {
 		fputs(f ? " = " : "", out);
 		report_md_text(out, v);
 	} else if (!f) {

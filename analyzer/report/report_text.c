@@ -5,8 +5,6 @@
 
 #include "analyzer/report/report.h"
 
-static const char *const cost_names[] = {"g", "l"};
-
 /* The N characters at S, then up to the end of S: the pieces of a formula's
  * text ("v if c; w if d; ...") and the parts of a condition ("a && b || c")
  * are split at their separators, which only they use. */
@@ -120,24 +118,19 @@ static void print_wrapped(FILE *out, const char *text, int col, int width)
 	}
 }
 
-/* Prints F at column COL and returns its text (malloc'd, or NULL). */
-static char *print_formula(FILE *out, const struct analysis *a, const struct formula *f,
-			   enum quantity q, int col)
+/* F, quantity Q, at column COL, then "  [= value]" when it has a value that
+ * is not its own text. */
+static void print_formula(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
+			  const struct formula *f, int col)
 {
-	char *s = q == Q_COST ? formula_to_string_by(f, FORMULA_TEXT, cost_names, 2)
-			      : formula_to_string(f, FORMULA_TEXT);
-	if (s)
-		print_wrapped(out, s, col, a->rq->width);
+	char *text = report_quantity_text(f, q, FORMULA_TEXT);
+	if (text)
+		print_wrapped(out, text, col, a->rq->width);
 	else
 		fputs("(cannot print)", out);
-	return s;
-}
-
-static void print_value(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
-			const char *formula)
-{
-	char *v = report_value_shown(a, c, s, q);
-	if (v && (!formula || strcmp(v, formula) != 0))
+	free(text);
+	char *v = report_value_beside(a, c, s, q, f);
+	if (v)
 		fprintf(out, "  [= %s]", v);
 	free(v);
 }
@@ -248,9 +241,8 @@ struct group {
 static void join(struct group *g, int *n, const struct analysis *a, int c)
 {
 	const struct candidate_cost *cc = &a->cands[c];
-	static const char *const cost_names[] = {"g", "l"};
-	char *formula = cc->status == COST_OK
-				? formula_to_string_by(cc->cost, FORMULA_TEXT, cost_names, 2) : NULL;
+	char *formula = cc->status == COST_OK ? report_quantity_text(cc->cost, Q_COST, FORMULA_TEXT)
+					      : NULL;
 	mpq_t v;
 	mpq_init(v);
 	bool valued = report_cost_number(a, c, v) == 0;
@@ -428,17 +420,12 @@ void report_text(FILE *out, const struct analysis *a)
 				print_explanation(out, a, &cc->steps[s], s);
 			for (int q = 0; q < Q_N; q++) {
 				fprintf(out, "    %-5s = ", q == Q_NCOM ? "NCom" : quantity_name[q]);
-				char *text = print_formula(out, a, step_quantity(&cc->steps[s], q), q,
-							   12);
-				print_value(out, a, c, s, q, text);
-				free(text);
+				print_formula(out, a, c, s, q, step_quantity(&cc->steps[s], q), 12);
 				fputs("\n", out);
 			}
 		}
 		fputs("  cost = ", out);
-		char *text = print_formula(out, a, cc->cost, Q_COST, 9);
-		print_value(out, a, c, -1, Q_COST, text);
-		free(text);
+		print_formula(out, a, c, -1, Q_COST, cc->cost, 9);
 		fputs("\n", out);
 		print_seconds(out, a, c);
 	}
