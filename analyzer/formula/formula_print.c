@@ -1927,43 +1927,49 @@ static int *piece_order(const struct formula *f)
 	return order;
 }
 
-/* The pieces of F in LaTeX, stacked when one does not fit in WIDTH beside
- * its condition: value, then "\quad if condition" on the line below. */
-static void latex_pieces(struct sbuf *b, const struct pctx *P, const struct formula *f,
-	const char *const names[], int n, double width, int zero_otherwise)
+/* The pieces of F for people, in the order of their conditions: "v if c; w
+ * otherwise" (FORMULA_TEXT) or a cases environment (FORMULA_LATEX).  With a
+ * WIDTH (LaTeX only), long values and conditions are broken into lines, and
+ * when a piece does not fit beside its condition every condition goes on a
+ * line of its own below its value ("\quad if condition"). */
+static void write_pieces(struct sbuf *b, const struct pctx *P, const struct formula *f,
+	const char *const names[], int n, enum formula_style style, double width,
+	int zero_otherwise)
 {
+	const struct cases *k = style == FORMULA_LATEX ? &latex_cases : &text_cases;
 	char **v = calloc((size_t)f->n + 1, sizeof(*v));
 	char **c = calloc((size_t)f->n + 1, sizeof(*c));
+	int *order = piece_order(f);
 	int i, stacked = 0;
 
 	if (!v || !c) {
 		free(v);
 		free(c);
+		free(order);
 		sb_puts(b, "?");
 		return;
 	}
-	int *order = piece_order(f);
 	for (i = 0; i < f->n; i++) {
-		int k = order ? order[i] : i;
-		v[i] = value_text(P, f->p[k].val, names, n);
-		c[i] = f->p[k].cond ? cond_text(f->p[k].cond, FORMULA_LATEX) : NULL;
+		int j = order ? order[i] : i;
+		v[i] = value_text(P, f->p[j].val, names, n);
+		c[i] = f->p[j].cond ? cond_text(f->p[j].cond, style) : NULL;
 		/* value, 2 between the columns, "if ", condition */
 		if (width > 0 && latex_width(v[i]) + 5 + latex_width(c[i]) > width)
 			stacked = 1;
 	}
-	sb_puts(b, latex_cases.open);
+	sb_puts(b, k->open);
 	for (i = 0; i < f->n; i++) {
-		char *bv = latex_break(v[i], width);
+		char *bv = width > 0 ? latex_break(v[i], width) : NULL;
 		char *bc = c[i] && stacked ? latex_break(c[i], width - 4) : NULL;
-		if (i > 0)
-			sb_puts(b, latex_cases.sep);
-		sb_puts(b, bv ? bv : v[i] ? v[i] : "?");
 		/* a condition whose text failed is '?', never "otherwise" */
 		int cond = f->p[order ? order[i] : i].cond != NULL;
+		if (i > 0)
+			sb_puts(b, k->sep);
+		sb_puts(b, bv ? bv : v[i] ? v[i] : "?");
 		if (stacked)
 			sb_puts(b, cond ? " \\\\ \\quad \\text{if } " : " \\\\ \\quad \\text{otherwise}");
 		else
-			sb_puts(b, cond ? latex_cases.when : latex_cases.otherwise);
+			sb_puts(b, cond ? k->when : k->otherwise);
 		if (cond)
 			sb_puts(b, bc ? bc : c[i] ? c[i] : "?");
 		free(bv);
@@ -1973,8 +1979,8 @@ static void latex_pieces(struct sbuf *b, const struct pctx *P, const struct form
 	}
 	free(order);
 	if (zero_otherwise)
-		sb_puts(b, stacked ? " \\\\ 0 \\\\ \\quad \\text{otherwise}" : latex_cases.zero_otherwise);
-	sb_puts(b, latex_cases.close);
+		sb_puts(b, stacked ? " \\\\ 0 \\\\ \\quad \\text{otherwise}" : k->zero_otherwise);
+	sb_puts(b, k->close);
 	free(v);
 	free(c);
 }
@@ -2019,30 +2025,8 @@ static char *to_string(const struct formula *f, enum formula_style style,
 		sb_puts(&b, bv ? bv : v);
 		free(bv);
 		free(v);
-	} else if (style == FORMULA_LATEX && width > 0) {
-		latex_pieces(&b, &P, f, names, n, width, zero && !everywhere);
 	} else if (style != FORMULA_EXPR) {
-		const struct cases *k = style == FORMULA_LATEX ? &latex_cases : &text_cases;
-		int *order = piece_order(f);
-		sb_puts(&b, k->open);
-		for (i = 0; i < f->n; i++) {
-			int j = order ? order[i] : i;
-			char *v = value_text(&P, f->p[j].val, names, n);
-			char *c = f->p[j].cond ? cond_text(f->p[j].cond, style) : NULL;
-			if (i > 0)
-				sb_puts(&b, k->sep);
-			sb_puts(&b, v);
-			/* a condition whose text failed is '?', never "otherwise" */
-			sb_puts(&b, f->p[j].cond ? k->when : k->otherwise);
-			if (f->p[j].cond)
-				sb_puts(&b, c ? c : "?");
-			free(v);
-			free(c);
-		}
-		free(order);
-		if (zero && !everywhere)
-			sb_puts(&b, k->zero_otherwise);
-		sb_puts(&b, k->close);
+		write_pieces(&b, &P, f, names, n, style, width, zero && !everywhere);
 	} else {
 		for (i = 0; i < f->n; i++) {
 			char *v = value_text(&P, f->p[i].val, names, n);
