@@ -103,22 +103,20 @@ static void latex_number(FILE *out, const char *v)
 		slash + 1);
 }
 
-/* The label of quantity Q of superstep NAME (NULL: the total), and an
- * estimate of its width. */
+/* Writes the label of quantity Q of superstep NAME (NULL: the total) and
+ * returns an estimate of its width. */
 static double label(FILE *out, enum quantity q, const char *name)
 {
 	static const char *const tex[Q_N] = {"w", "h", "h", "h", "N", "\\mathit{cost}"};
 	static const char *const sub[Q_N] = {"", "", "\\mathrm{in},", "\\mathrm{out},",
 					     "\\mathrm{Com},", ""};
-	if (out) {
-		fputs(tex[q], out);
-		if (name) {
-			fprintf(out, "_{%s", sub[q]);
-			latex_math_name(out, name);
-			fputs("}", out);
-		} else if (q == Q_NCOM) {
-			fputs("_{\\mathrm{Com}}", out);
-		}
+	fputs(tex[q], out);
+	if (name) {
+		fprintf(out, "_{%s", sub[q]);
+		latex_math_name(out, name);
+		fputs("}", out);
+	} else if (q == Q_NCOM) {
+		fputs("_{\\mathrm{Com}}", out);
 	}
 	double w = q == Q_COST ? 4.5 : q == Q_NCOM ? 1.8 : 1.1;
 	return w + (name ? 0.7 * 1.2 * (double)(strlen(name) + strlen(sub[q]) / 3) : 0);
@@ -152,32 +150,32 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 	free(text);
 }
 
+/* A line of values: the label of quantity Q of step S (the total when S < 0)
+ * of candidate C and its value; LAST: no line break after it. */
+static void value_line(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
+		       const char *name, bool last)
+{
+	label(out, q, name);
+	char *v = report_value_shown(a, c, s, q);
+	fputs(" &= ", out);
+	if (v)
+		latex_number(out, v);
+	else
+		fputs("\\text{(needs $g$ and $l$)}", out);
+	fputs(last ? "\n" : " \\\\\n", out);
+	free(v);
+}
+
 /* The values of STEPS, which has no formulas, in an align*. */
 static void values_only(FILE *out, const struct analysis *a, int c,
 			const struct candidate_cost *steps)
 {
 	fputs("The values given, counted at those values:\n\\begin{align*}\n", out);
 	for (int s = 0; s < steps->nsteps; s++)
-		for (int q = 0; q < Q_N; q++) {
-			label(out, q, steps->steps[s].name);
-			char *v = report_value_shown(a, c, s, q);
-			fputs(" &= ", out);
-			if (v)
-				latex_number(out, v);
-			else
-				fputs("\\text{(needs $g$ and $l$)}", out);
-			fputs(" \\\\\n", out);
-			free(v);
-		}
-	label(out, Q_COST, NULL);
-	char *v = report_value_shown(a, c, -1, Q_COST);
-	fputs(" &= ", out);
-	if (v)
-		latex_number(out, v);
-	else
-		fputs("\\text{(needs $g$ and $l$)}", out);
-	fputs("\n\\end{align*}\n", out);
-	free(v);
+		for (int q = 0; q < Q_N; q++)
+			value_line(out, a, c, s, q, steps->steps[s].name, false);
+	value_line(out, a, c, -1, Q_COST, NULL, true);
+	fputs("\\end{align*}\n", out);
 }
 
 static void header(FILE *out, const struct analysis *a)
