@@ -5,13 +5,29 @@
 
 #include "analyzer/report/report.h"
 
-/* The N characters at S, then up to the end of S: the pieces of a formula's
- * text ("v if c; w if d; ...") and the parts of a condition ("a && b || c")
- * are split at their separators, which only they use. */
-static const char *piece_end(const char *s, const char *sep)
+/* A piece of a formula's text ("v if c; w if d; ...; z otherwise", as
+ * FORMULA_TEXT writes it, whose separators only pieces use): its value
+ * ends at VALUE_END, which is WHEN (" if ") or OTHERWISE (" otherwise") or
+ * END; the next piece starts past END ("; ") unless END is the text's. */
+struct piece {
+	const char *end, *when, *otherwise, *value_end;
+};
+
+static struct piece piece_at(const char *p)
 {
-	const char *e = strstr(s, sep);
-	return e ? e : s + strlen(s);
+	struct piece x;
+	x.end = strstr(p, "; ");
+	if (!x.end)
+		x.end = p + strlen(p);
+	x.when = strstr(p, " if ");
+	x.otherwise = strstr(p, " otherwise");
+	if (x.when && x.when < x.end)
+		x.value_end = x.when;
+	else if (x.otherwise && x.otherwise < x.end)
+		x.value_end = x.otherwise;
+	else
+		x.value_end = x.end;
+	return x;
 }
 
 /* Whether S starts with one of SEPS (NULL-terminated). */
@@ -74,21 +90,16 @@ static void print_wrapped(FILE *out, const char *text, int col, int width)
 	 * less than half the line) */
 	int vmax = 0;
 	for (const char *p = text; *p;) {
-		const char *e = piece_end(p, "; ");
-		const char *w = strstr(p, " if ");
-		const char *o = strstr(p, " otherwise");
-		const char *v = w && w < e ? w : o && o < e ? o : e;
-		vmax = (int)(v - p) > vmax ? (int)(v - p) : vmax;
-		p = *e ? e + 2 : e;
+		struct piece x = piece_at(p);
+		vmax = (int)(x.value_end - p) > vmax ? (int)(x.value_end - p) : vmax;
+		p = *x.end ? x.end + 2 : x.end;
 	}
 	if (col + vmax > width / 2)
 		vmax = 0;
 	bool first = true;
 	for (const char *p = text; *p;) {
-		const char *e = piece_end(p, "; ");
-		const char *w = strstr(p, " if ");
-		const char *o = strstr(p, " otherwise");
-		const char *v = w && w < e ? w : o && o < e ? o : e;
+		struct piece x = piece_at(p);
+		const char *e = x.end, *w = x.when, *o = x.otherwise, *v = x.value_end;
 		if (!first)
 			fprintf(out, "\n%*s", col, "");
 		first = false;
