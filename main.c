@@ -2,9 +2,11 @@
  *
  * Reads the options, then hands the work to one command (analyzer/cli/commands.h).
  * Usage errors exit with EXIT_USAGE; everything else is the command's status. */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 
 #include "analyzer/cli/commands.h"
 #include "analyzer/cli/options.h"
+#include "analyzer/cost/cost_model.h"
 #include "analyzer/util/number.h"
 
 #ifndef BSPCOST_VERSION
@@ -45,8 +48,9 @@ static const char usage_text[] =
 	"  -j, --jobs N         analyze N candidates at once (default: one per processor)\n"
 	"  -p, --procs LIST     rank every grid shape of each process count of LIST\n"
 	"                       (64; 16,64,256; 4..4096*2; 1..16+3) and every\n"
-	"                       candidate by cost (needs -D for every size, g and l)\n"
-	"  --top K              with -p, show the K best rows of each ranking\n"
+	"                       candidate by cost (needs -D for every size, and the\n"
+	"                       cost's coefficients: -D g and l, or --machine)\n"
+	"  --top K              with -p or a -D range, the K best rows of each ranking\n"
 	"  --summary            the summary alone: one line per cost, best first\n"
 	"  --plot FILE          with -p and one count, draw the cost of every\n"
 	"                       candidate against the grid shape with gnuplot\n"
@@ -56,27 +60,37 @@ static const char usage_text[] =
 	"                       CSV stay exact)\n"
 	"  --width N            wrap long formulas of the text report at N columns\n"
 	"                       (default: the terminal's width; 0: never)\n"
-	"  --machine NAME|FILE  take g, l and s for the number of processes from a\n"
-	"                       machine profile (sp2-switch, sp2-ethernet,\n"
-	"                       sgi-powerchallenge, or a file): costs in flops and\n"
-	"                       seconds\n"
+	"  --machine NAME|FILE  take the cost's coefficients (g, l, ...) and s for\n"
+	"                       the number of processes from a machine profile\n"
+	"                       (sp2-switch, sp2-ethernet, sgi-powerchallenge,\n"
+	"                       now-p4, now-p8, or a file): costs and seconds\n"
+	"  --speed S            with --machine: its speed s in flop/s, instead of the\n"
+	"                       profile's (now-p4 and now-p8 give none)\n"
+	"  --model NAME         the cost function: bsp (default, w + h*g + l),\n"
+	"                       overlap (max(w, h*g) + l), or Bianco and Pucci's\n"
+	"                       F_h, F_io, F_ioM, F_hM, F_M, F_oM, F_iM, F_o, F_i\n"
 	"  --timeout S          stop the whole run after S seconds, reporting what is\n"
 	"                       finished (default 60, or $BSPCOST_TIMEOUT; 0: never)\n"
 	"  --check              parse and check only; one summary line per file\n"
 	"  --print              print each specification in canonical form\n"
 	"  --count SET          count the points of an ISL set, e.g.\n"
 	"                       '[n] -> { [i,j] : 0 <= i < n and 0 <= j <= i }'\n"
-	"  -D, --define NAME=V  give parameter NAME the integer value V\n"
+	"  -D, --define NAME=V  give parameter NAME the integer value V (a cost\n"
+	"                       coefficient such as g or l: any exact number); a\n"
+	"                       size may be a range, LO..HI*K or LO..HI+K, a sweep\n"
 	"  -f, --format FMT     text (default), json, markdown, latex or csv\n"
 	"  -h, --help           show this help and exit\n"
 	"  -V, --version        show the version and exit\n"
 	"\n"
 	"Exit status: 0 success, 1 error in a specification or analysis, 2 bad usage.\n";
 
-static int usage_error(const char *fmt, const char *arg)
+static int usage_error(const char *fmt, ...)
 {
 	fputs("bspcost: ", stderr);
-	fprintf(stderr, fmt, arg);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
 	fputs("\nTry 'bspcost --help' for more information.\n", stderr);
 	return EXIT_USAGE;
 }
@@ -117,10 +131,63 @@ static enum define_error parse_fraction(const char *value, struct param_value *p
 	return e;
 }
 
+/* -D NAME=LO..HI*K or NAME=LO..HI+K into *SW; NULL, or the message of what
+ * is wrong (static). */
+static const char *parse_sweep(char *arg, struct sweep *sw)
+{
+	char *eq = strchr(arg, '='), *dots = strstr(arg, "..");
+	if (!eq || eq == arg || dots < eq)
+		return "expected NAME=LO..HI*K or NAME=LO..HI+K";
+	for (char *p = arg; p < eq; p++) {
+		int c = (unsigned char)*p;
+		if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (p > arg && c >= '0' && c <= '9')))
+			return "expected NAME=LO..HI*K or NAME=LO..HI+K";
+	}
+	/* digits only: no sign, no space (strtoll would skip them) */
+	char *end = NULL;
+	errno = 0;
+	long long lo = isdigit((unsigned char)eq[1]) ? strtoll(eq + 1, &end, 10) : 0;
+	if (end != dots || errno)
+		return errno == ERANGE ? "a range's ends are limited to 64-bit integers"
+				       : "a range's ends are integers: NAME=LO..HI*K or NAME=LO..HI+K";
+	end = NULL;
+	long long hi = isdigit((unsigned char)dots[2]) ? strtoll(dots + 2, &end, 10) : 0;
+	if (errno == ERANGE)
+		return "a range's ends are limited to 64-bit integers";
+	if (!end)
+		return "a range's ends are integers: NAME=LO..HI*K or NAME=LO..HI+K";
+	if (*end != '*' && *end != '+')
+		return "a range needs its step: LO..HI*K (times K) or LO..HI+K (plus K)";
+	bool geometric = *end == '*';
+	char *stop = NULL;
+	long long k = isdigit((unsigned char)end[1]) ? strtoll(end + 1, &stop, 10) : 0;
+	if (!stop || *stop || errno)
+		return errno == ERANGE ? "a range's step is limited to 64-bit integers"
+				       : "a range's step is an integer: LO..HI*K or LO..HI+K";
+	if (lo < 1 || hi < lo)
+		return "a range goes up from a size of at least 1: LO <= HI";
+	if (geometric ? k < 2 : k < 1)
+		return geometric ? "a geometric range multiplies by K >= 2" : "an arithmetic range adds K >= 1";
+	long long n = 0;
+	for (long long v = lo; v <= hi && n <= MAX_SWEEP_POINTS;) {
+		n++;
+		if (geometric ? v > LLONG_MAX / k : v > LLONG_MAX - k)
+			break;
+		v = geometric ? v * k : v + k;
+	}
+	if (n > MAX_SWEEP_POINTS)
+		return "a range of more than 10000 points";
+	*eq = '\0';
+	*sw = (struct sweep){arg, lo, hi, k, geometric, (int)n};
+	return NULL;
+}
+
 /* NAME=VALUE with NAME an identifier and VALUE a decimal integer (an optional
  * sign, then digits) that fits in 64 bits: an integer that does not is told
  * apart from text that is no integer.  A decimal (10.2) or a fraction (1/3)
- * is read exactly (parse_fraction); the caller lets only g and l be one. */
+ * is read exactly (parse_fraction); the caller lets only the cost function's
+ * coefficients be one. */
 static enum define_error parse_define(char *arg, struct param_value *pv)
 {
 	char *eq = strchr(arg, '=');
@@ -285,7 +352,8 @@ int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
-	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT };
+	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT, OPT_MODEL,
+	       OPT_SPEED };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -307,14 +375,15 @@ int main(int argc, char **argv)
 		{"width", required_argument, NULL, OPT_WIDTH},
 		{"digits", required_argument, NULL, OPT_DIGITS},
 		{"plot", required_argument, NULL, OPT_PLOT},
+		{"model", required_argument, NULL, OPT_MODEL},
+		{"speed", required_argument, NULL, OPT_SPEED},
 		{"define", required_argument, NULL, 'D'},
 		{"format", required_argument, NULL, 'f'},
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
 		{NULL, 0, NULL, 0},
 	};
-	struct options opt = {.format = FORMAT_TEXT, .out = stdout, .err = stderr,
-			      .timeout = DEFAULT_TIMEOUT};
+	struct options opt = options_defaults(stdout, stderr);
 	const char *count_set = NULL;
 	bool width_given = false;
 	struct session *session = NULL;
@@ -423,6 +492,16 @@ int main(int argc, char **argv)
 			if (status)
 				goto out;
 			break;
+		case OPT_MODEL:
+			opt.model = cost_model_find(optarg);
+			if (!opt.model) {
+				char *names = cost_model_names();
+				status = usage_error("--model '%s': no such cost function (one of: %s)",
+						     optarg, names ? names : "?");
+				free(names);
+				goto out;
+			}
+			break;
 		case OPT_MACHINE:
 			opt.machine_arg = optarg;
 			break;
@@ -432,6 +511,19 @@ int main(int argc, char **argv)
 		case OPT_PLOT:
 			opt.plot = optarg;
 			break;
+		case OPT_SPEED: {
+			mpq_t v;
+			mpq_init(v);
+			bool ok = number_parse(optarg, v) == 0 && mpq_sgn(v) > 0;
+			mpq_clear(v);
+			if (!ok) {
+				status = usage_error("--speed '%s': a machine's flop/s, a number above 0 "
+						     "(26e6, 1/3)", optarg);
+				goto out;
+			}
+			opt.speed_arg = optarg;
+			break;
+		}
 		case OPT_DIGITS:
 			status = count_option("digits", optarg, 1, 100,
 					      "a number of significant digits", &opt.digits);
@@ -456,12 +548,37 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'D': {
+			if (strstr(optarg, "..")) {
+				/* a range of values: a sweep */
+				struct sweep sw;
+				const char *why = parse_sweep(optarg, &sw);
+				bool cut = !why;   /* parse_sweep cut OPTARG at '=' */
+				if (!why && opt.nsweeps == MAX_SWEEPS)
+					why = "at most 4 ranges";
+				long total = 1;
+				for (int i = 0; !why && i < opt.nsweeps; i++)
+					total *= opt.sweeps[i].npoints;
+				if (!why && total * sw.npoints > MAX_SWEEP_POINTS)
+					why = "the ranges have more than 10000 points together";
+				for (int i = 0; !why && i < opt.nsweeps; i++)
+					if (strcmp(opt.sweeps[i].name, sw.name) == 0)
+						why = "a name is swept once";
+				if (why) {
+					if (cut)
+						optarg[strlen(optarg)] = '=';
+					status = usage_error("bad -D '%s': %s", optarg, why);
+					goto out;
+				}
+				opt.sweeps[opt.nsweeps++] = sw;
+				break;
+			}
 			switch (parse_define(optarg, &opt.defs[opt.ndefs])) {
 			case DEFINE_OK:
 				break;
 			case DEFINE_MALFORMED:
-				status = usage_error("bad -D '%s': expected NAME=INTEGER (g and l may also "
-						     "be a decimal, 10.2 or 26e6, or a fraction, 1/3)", optarg);
+				status = usage_error("bad -D '%s': expected NAME=INTEGER (the cost's "
+						     "coefficients, g, l, ..., may also be a decimal, "
+						     "10.2 or 26e6, or a fraction, 1/3)", optarg);
 				goto out;
 			case DEFINE_FRACTION_TOO_LARGE:
 				status = usage_error("bad -D '%s': a fraction is limited to a numerator and "
@@ -480,21 +597,6 @@ int main(int argc, char **argv)
 						     "(at least -9223372036854775808)", optarg);
 				goto out;
 			}
-			bool machine = strcmp(opt.defs[opt.ndefs].name, "g") == 0 ||
-				       strcmp(opt.defs[opt.ndefs].name, "l") == 0;
-			/* parse_define cut OPTARG at '=': the value follows the name */
-			char *cut = optarg + strlen(optarg);
-			*cut = '=';
-			if (machine && opt.defs[opt.ndefs].value < 0) {
-				status = usage_error("bad -D '%s': g and l are costs, at least 0", optarg);
-				goto out;
-			}
-			if (opt.defs[opt.ndefs].den > 1 && !machine) {
-				status = usage_error("bad -D '%s': sizes and axes are integers (only g and l "
-						     "may be fractions)", optarg);
-				goto out;
-			}
-			*cut = '\0';
 			/* the last definition of a name wins: one entry per name */
 			int same = 0;
 			while (same < opt.ndefs &&
@@ -545,22 +647,74 @@ int main(int argc, char **argv)
 				     count_set ? "--count" : opt.check_only ? "--check" : "--print");
 		goto out;
 	}
-	for (int i = 0; opt.machine_arg && i < opt.ndefs; i++)
-		if (strcmp(opt.defs[i].name, "g") == 0 || strcmp(opt.defs[i].name, "l") == 0) {
-			status = usage_error("-D %s: --machine gives g and l for each number of "
-					     "processes", opt.defs[i].name);
+	for (int i = 0; i < opt.nsweeps; i++)
+		for (int k = 0; k < opt.ndefs; k++)
+			if (strcmp(opt.sweeps[i].name, opt.defs[k].name) == 0) {
+				status = usage_error("-D %s: given both a value and a range",
+						     opt.defs[k].name);
+				goto out;
+			}
+	/* what a name is depends on --model, wherever it came: a coefficient of
+	 * the cost function, or else a size or an axis (g and l, which no
+	 * specification may name, are coefficients or nothing) */
+	for (int i = 0; i < opt.nsweeps; i++)
+		if (cost_model_reads_name(opt.model, opt.sweeps[i].name)) {
+			status = usage_error("-D %s: ranges are of sizes, not of the cost's "
+					     "coefficients", opt.sweeps[i].name);
 			goto out;
 		}
+	for (int i = 0; i < opt.ndefs; i++) {
+		const struct param_value *d = &opt.defs[i];
+		const char *text = d->name + strlen(d->name) + 1; /* parse_define cut at '=' */
+		bool coef = cost_model_reads_name(opt.model, d->name);
+		if (coef && opt.machine_arg) {
+			status = usage_error("-D %s: --machine gives the cost's coefficients for each "
+					     "number of processes", d->name);
+			goto out;
+		}
+		if (!coef && (strcmp(d->name, "g") == 0 || strcmp(d->name, "l") == 0)) {
+			status = usage_error("-D %s: the cost function %s (%s) has no coefficient %s",
+					     d->name, opt.model->name, opt.model->text, d->name);
+			goto out;
+		}
+		if (coef && d->value < 0) {
+			status = usage_error("bad -D '%s=%s': the cost's coefficients are at least 0",
+					     d->name, text);
+			goto out;
+		}
+		if (!coef && d->den > 1) {
+			status = usage_error("bad -D '%s=%s': sizes and axes are integers (only the "
+					     "coefficients of the cost function %s may be decimals "
+					     "or fractions)", d->name, text, opt.model->name);
+			goto out;
+		}
+	}
 	/* the text report wraps long formulas at a terminal's width, never in a
 	 * file or a pipe unless --width says so */
 	if (!width_given)
 		opt.width = terminal_width(STDOUT_FILENO);
+	if (opt.speed_arg && !opt.machine_arg) {
+		status = usage_error("--speed gives a machine profile its flop/s: use it with "
+				     "--machine%s", "");
+		goto out;
+	}
 	if (opt.plot && plot_format_of(opt.plot) == PLOT_NONE) {
 		status = usage_error("--plot '%s': the picture's file name ends in .svg or .png",
 				     opt.plot);
 		goto out;
 	}
-	if (opt.plot && opt.nprocs != 1) {
+	if (opt.plot && opt.nsweeps > 1) {
+		status = usage_error("%s", "--plot draws the cost against one range of values: "
+				     "give one -D range");
+		goto out;
+	}
+	if (opt.plot && opt.nprocs > 1) {
+		status = usage_error("%s", "--plot draws -p's ranking of one process count (cost "
+				     "against the grid shape, or against a -D range): give -p with one "
+				     "count");
+		goto out;
+	}
+	if (opt.plot && opt.nprocs == 0 && opt.nsweeps == 0) {
 		status = usage_error("%s", "--plot draws -p's ranking of one process count (cost "
 				     "against the grid shape): give -p with one count");
 		goto out;
@@ -570,21 +724,26 @@ int main(int argc, char **argv)
 				     "-p, whose table is a summary, nor the other formats)");
 		goto out;
 	}
-	if (opt.top && !opt.nprocs) {
-		status = usage_error("%s", "--top needs -p (it limits each ranking)");
+	if (opt.top && !opt.nprocs && !opt.nsweeps) {
+		status = usage_error("%s", "--top needs -p or a -D range (it limits each ranking)");
 		goto out;
 	}
-	if (opt.nprocs) {
+	if (opt.nprocs || opt.nsweeps) {
+		/* a ranking: of the shapes (-p) or, on the grid given, of the
+		 * candidates at each point of a range */
+		const char *what = opt.nprocs ? "-p" : "a -D range";
 		const char *other = count_set ? "--count" : opt.check_only ? "--check"
-				    : opt.print ? "--print" : opt.grid_naxes ? "--grid"
-				    : opt.verify ? "--verify" : opt.values_only ? "--values" : NULL;
+				    : opt.print ? "--print"
+				    : opt.grid_naxes && opt.nprocs ? "--grid"
+				    : opt.verify ? "--verify" : opt.values_only ? "--values"
+				    : opt.explain ? "--explain" : opt.summary ? "--summary" : NULL;
 		if (other) {
-			status = usage_error("-p cannot be combined with %s", other);
+			status = usage_error("%s cannot be combined with %s", what, other);
 			goto out;
 		}
 		if (opt.format == FORMAT_LATEX) {
-			status = usage_error("%s", "-p supports the formats text, json, csv and markdown "
-					     "(not latex)");
+			status = usage_error("%s supports the formats text, json, csv and markdown "
+					     "(not latex)", what);
 			goto out;
 		}
 	}

@@ -125,3 +125,18 @@ while [ $M -le 2048 ]; do
 		-D n=4096 -D m=4096 -D M=$M -D N=$N examples/stencil2d.bsp
 	M=$((M * 2))
 done
+# -p and sweeps (issue 10): every shape of the count, every candidate, at every point
+echo "rankings (issue 10), default threads, milliseconds (one run each)"
+rank() { # rank LABEL ARGS...
+	label=$1
+	shift
+	printf '%-58s %9s\n' "$label" "$(wall -f csv "$@")"
+}
+rank "-p 4096 stencil2d, n=m=4096 (13 shapes x 4)" \
+	-p 4096 -D n=4096 -D m=4096 -D g=4 -D l=100 examples/stencil2d.bsp
+rank "-p 4096 matmul, m=n=o=4096 (13 shapes x 16)" \
+	-p 4096 -D m=4096 -D n=4096 -D o=4096 -D g=4 -D l=100 examples/matmul.bsp
+rank "-p 65536 stencil2d, m=65536, n=1024..131072*2 (8 points)" \
+	--timeout 600 -p 65536 -D n=1024..131072*2 -D m=65536 -D g=4 -D l=100 examples/stencil2d.bsp
+rank "-p 64 matmul, m=o=4096, n=512..4096*2 (4 points)" \
+	-p 64 -D n=512..4096*2 -D m=4096 -D o=4096 -D g=4 -D l=100 examples/matmul.bsp

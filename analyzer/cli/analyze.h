@@ -60,12 +60,30 @@ char *broken_assumptions(const struct ast_spec *ast, const struct model *m,
  * ERR and M is fit for machine_clear. */
 int machine_open(const char *arg, struct machine *m, FILE *err);
 
-/* The entry of M for P processes, with its g and l into GL[0] and GL[1];
- * NULL, with the message on ERR (FILE's), when M does not list P. */
-const struct machine_entry *machine_for(const struct machine *m, long p, const char *file,
-					 struct param_value gl[2], FILE *err);
+/* What a machine gives for one number of processes and cost function. */
+struct machine_pick {
+	const struct machine_entry *e;
+	struct param_value coefs[COEF_N];   /* its coefficients, as -D values */
+	int ncoefs;
+	struct cost_prices prices;          /* the same, with w's factor */
+	bool timed;                         /* seconds are known: cost / per_second */
+	mpq_t per_second;                   /* the machine's s (flop/s) */
+};
+
+/* The entry of M that prices CM at P processes into *PICK (clear it with
+ * machine_pick_clear, whatever this returns); -1, with the message on ERR
+ * (FILE's), when M does not (the message names what M does list: no value is
+ * interpolated). */
+int machine_for(const struct machine *m, const struct cost_model *cm, long p, const char *file,
+		struct machine_pick *pick, FILE *err);
+void machine_pick_clear(struct machine_pick *pick);
 
 /* The counting engine's settings for the analysis' workers. */
 void engine_setup(struct count_engine *e);
+
+/* --grid against M: as many sizes as M has axes, and none another than a -D
+ * of the same axis gives.  Returns EXIT_OK, or EXIT_USAGE after saying why
+ * on OPT's error stream. */
+int grid_option_check(const char *file, const struct model *m, const struct options *opt);
 
 #endif

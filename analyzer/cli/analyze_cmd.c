@@ -7,6 +7,7 @@
 #include <isl/set.h>
 
 #include "analyzer/cli/analyze.h"
+#include "analyzer/util/number.h"
 #include "analyzer/cli/commands.h"
 #include "analyzer/cost/cost.h"
 #include "analyzer/check/load.h"
@@ -320,12 +321,33 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 		job->late[c] = true;
 }
 
+int grid_option_check(const char *file, const struct model *m, const struct options *opt)
+{
+	if (opt->grid_naxes == 0)
+		return EXIT_OK;
+	if (opt->grid_naxes != m->naxes) {
+		fprintf(opt->err, "bspcost: %s: --grid gives %d axis size%s but the grid has %d\n",
+			file, opt->grid_naxes, opt->grid_naxes == 1 ? "" : "s", m->naxes);
+		return EXIT_USAGE;
+	}
+	for (int a = 0; a < m->naxes; a++) {
+		const struct param_value *pv = options_find_def(opt, m->axes[a]);
+		if (pv && pv->value != opt->grid[a]) {
+			fprintf(opt->err, "bspcost: %s: --grid gives %s = %ld but -D %s=%lld: give "
+					  "the axis one size\n",
+				file, m->axes[a], opt->grid[a], m->axes[a], pv->value);
+			return EXIT_USAGE;
+		}
+	}
+	return EXIT_OK;
+}
+
 static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		      const struct options *opt, struct session *session);
 
 /* With --machine: the number of processes (the --grid, or -D of every axis)
- * picks g and l from the profile, appended to the -D values; and its speed
- * gives seconds. */
+ * picks the cost function's coefficients from the profile, appended to the
+ * -D values; and its speed gives seconds. */
 int analyze_model(const struct loaded_spec *ls, const struct model *m,
 		  const struct options *opt, struct session *session)
 {
@@ -344,34 +366,33 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 		} else if (pv) {
 			p *= (long)pv->value;
 		} else {
-			fprintf(opt->err, "bspcost: %s: --machine %s gives g and l for a number of "
-					  "processes: give --grid or -D for every axis, or rank with -p\n",
+			fprintf(opt->err, "bspcost: %s: --machine %s gives the coefficients of the "
+					  "cost for a number of processes: give --grid or -D for every "
+					  "axis, or rank with -p\n",
 				ls->src.name, opt->machine->name);
 			return EXIT_USAGE;
 		}
 	}
 	struct options with = *opt;
-	struct param_value *defs = calloc((size_t)opt->ndefs + 2, sizeof(*defs));
-	if (!defs) {
-		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
-		return EXIT_SPEC;
+	struct param_value *defs = calloc((size_t)opt->ndefs + COEF_N, sizeof(*defs));
+	struct machine_pick pick;
+	int r = machine_for(opt->machine, opt->model, p, ls->src.name, &pick, opt->err);
+	if (!defs || r < 0) {
+		if (!defs)
+			fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+		free(defs);
+		machine_pick_clear(&pick);
+		return defs ? EXIT_USAGE : EXIT_SPEC;
 	}
 	memcpy(defs, opt->defs, (size_t)opt->ndefs * sizeof(*defs));
-	const struct machine_entry *e = machine_for(opt->machine, p, ls->src.name,
-						    defs + opt->ndefs, opt->err);
-	if (!e) {
-		free(defs);
-		return EXIT_USAGE;
-	}
+	memcpy(defs + opt->ndefs, pick.coefs, (size_t)pick.ncoefs * sizeof(*defs));
 	with.defs = defs;
-	with.ndefs = opt->ndefs + 2;
-	mpq_t speed;
-	mpq_init(speed);
-	with.speed_known = machine_speed(opt->machine, e, speed) == 0;
-	with.speed = speed;
+	with.ndefs = opt->ndefs + pick.ncoefs;
+	with.speed_known = pick.timed;
+	with.speed = pick.per_second;
 	with.machine_procs = p;
 	int status = analyze_at(ls, m, &with, session);
-	mpq_clear(speed);
+	machine_pick_clear(&pick);
 	free(defs);
 	return status;
 }
@@ -381,22 +402,10 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 {
 	int status = EXIT_OK;
 	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
-				   .explain = opt->explain};
+				   .explain = opt->explain, .model = opt->model};
 	if (opt->grid_naxes > 0) {
-		if (opt->grid_naxes != m->naxes) {
-			fprintf(opt->err, "bspcost: %s: --grid gives %d axis size%s but the grid has %d\n",
-				ls->src.name, opt->grid_naxes, opt->grid_naxes == 1 ? "" : "s", m->naxes);
+		if (grid_option_check(ls->src.name, m, opt) != EXIT_OK)
 			return EXIT_USAGE;
-		}
-		for (int a = 0; a < m->naxes; a++) {
-			const struct param_value *pv = options_find_def(opt, m->axes[a]);
-			if (pv && pv->value != opt->grid[a]) {
-				fprintf(opt->err, "bspcost: %s: --grid gives %s = %ld but -D %s=%lld: give "
-						  "the axis one size\n",
-					ls->src.name, m->axes[a], opt->grid[a], m->axes[a], pv->value);
-				return EXIT_USAGE;
-			}
-		}
 		req.symbolic = false;
 		memcpy(req.sizes, opt->grid, sizeof(req.sizes));
 	} else if (m->naxes > 0 && !all_values(m, opt)) {
@@ -632,10 +641,11 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	return status;
 }
 
-/* Whether -D NAME names something of M: a size parameter, an axis, g or l. */
-static bool known_name(const struct model *m, const char *name)
+/* Whether -D NAME names something of M: a size parameter, an axis, or a
+ * coefficient of the cost function CM. */
+static bool known_name(const struct model *m, const struct cost_model *cm, const char *name)
 {
-	if (strcmp(name, "g") == 0 || strcmp(name, "l") == 0)
+	if (cost_model_reads_name(cm, name))
 		return true;
 	for (int p = 0; p < m->nparams; p++)
 		if (strcmp(m->params[p], name) == 0)
@@ -646,22 +656,29 @@ static bool known_name(const struct model *m, const char *name)
 	return false;
 }
 
-/* "-D nn: ..., closest first: n, P, g, l" for a -D NAME that M does not have. */
-static void unknown_name(FILE *err, const char *file, const struct model *m, const char *name)
+/* "-D nn: ..., closest first: n, P, g, l" for a -D NAME that M does not have
+ * (the coefficients those of CM). */
+static void unknown_name(FILE *err, const char *file, const struct model *m,
+			 const struct cost_model *cm, const char *name)
 {
-	int n = m->nparams + m->naxes + 2;
+	int n = m->nparams + m->naxes + cm->ncoefs;
 	const char **names = calloc((size_t)n, sizeof(*names));
 	size_t *dist = calloc((size_t)n, sizeof(*dist));
-	fprintf(err, "bspcost: %s: -D %s: the specification has no size parameter or grid axis "
-		     "of that name", file, name);
+	if (cost_coef_known(name))
+		fprintf(err, "bspcost: %s: -D %s: the cost function %s (%s) has no coefficient %s, "
+			     "and the specification no size parameter or grid axis of that name",
+			file, name, cm->name, cm->text, name);
+	else
+		fprintf(err, "bspcost: %s: -D %s: the specification has no size parameter or "
+			     "grid axis of that name", file, name);
 	if (names && dist) {
 		int k = 0;
 		for (int p = 0; p < m->nparams; p++)
 			names[k++] = m->params[p];
 		for (int a = 0; a < m->naxes; a++)
 			names[k++] = m->axes[a];
-		names[k++] = "g";
-		names[k++] = "l";
+		for (int i = 0; i < cm->ncoefs; i++)
+			names[k++] = cm->coef_names[i];
 		for (int i = 0; i < n; i++)
 			dist[i] = diag_edit_distance(name, names[i]);
 		/* closest first; ties in the specification's order (a stable sort) */
@@ -705,19 +722,46 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 	}
 	int unknown = -1;
 	for (int i = 0; i < opt->ndefs; i++) {
-		bool k = known_name(m, opt->defs[i].name);
+		bool k = known_name(m, opt->model, opt->defs[i].name);
 		known[i] |= k;
 		if (!k && unknown < 0)
 			unknown = i;
 	}
 	if (alone && unknown >= 0) {
-		unknown_name(opt->err, ls.src.name, m, opt->defs[unknown].name);
+		unknown_name(opt->err, ls.src.name, m, opt->model, opt->defs[unknown].name);
 		model_free(m);
 		spec_unload(&ls);
 		return EXIT_USAGE;
 	}
-	int status = opt->nprocs > 0 ? rank_model(&ls, m, opt, session, tables)
-				     : analyze_model(&ls, m, opt, session);
+	/* a size or an axis with the name of a coefficient of the cost function
+	 * would be one symbol for two things (g and l the checker refuses) */
+	for (int k = 0; k < opt->model->ncoefs; k++) {
+		const char *c = opt->model->coef_names[k];
+		bool clash = false;
+		for (int i = 0; i < m->nparams; i++)
+			clash |= strcmp(m->params[i], c) == 0;
+		for (int a = 0; a < m->naxes; a++)
+			clash |= strcmp(m->axes[a], c) == 0;
+		if (clash) {
+			fprintf(opt->err, "bspcost: %s: '%s' names a coefficient of the cost function "
+					  "%s (%s); rename it in the specification\n",
+				ls.src.name, c, opt->model->name, opt->model->text);
+			model_free(m);
+			spec_unload(&ls);
+			return EXIT_USAGE;
+		}
+	}
+	for (int k = 0; k < opt->nsweeps; k++)
+		if (!known_name(m, opt->model, opt->sweeps[k].name)) {
+			unknown_name(opt->err, ls.src.name, m, opt->model, opt->sweeps[k].name);
+			model_free(m);
+			spec_unload(&ls);
+			return EXIT_USAGE;
+		}
+	/* -p, or a range of values: a ranking per count and point */
+	int status = opt->nprocs > 0 || opt->nsweeps > 0
+			     ? rank_model(&ls, m, opt, session, tables)
+			     : analyze_model(&ls, m, opt, session);
 	model_free(m);
 	spec_unload(&ls);
 	return status;
@@ -741,6 +785,11 @@ int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 			machine_clear(&machine);
 			free(known);
 			return status;
+		}
+		if (opt->speed_arg && number_parse(opt->speed_arg, machine.s) == 0) {
+			/* --speed: s for every number of processes */
+			machine.has_s = true;
+			machine.s_forced = true;
 		}
 		with.machine = &machine;
 		opt = &with;

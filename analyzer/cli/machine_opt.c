@@ -148,22 +148,54 @@ static int to_param(struct param_value *pv, const char *name, const mpq_t q)
 	return 0;
 }
 
-const struct machine_entry *machine_for(const struct machine *m, long p, const char *file,
-					 struct param_value gl[2], FILE *err)
+int machine_for(const struct machine *m, const struct cost_model *cm, long p, const char *file,
+		struct machine_pick *pick, FILE *err)
 {
-	const struct machine_entry *e = machine_at(m, p);
-	if (!e) {
-		char *counts = machine_counts(m);
-		fprintf(err, "bspcost: %s: --machine %s lists p = %s, not %ld (no value is "
-			     "interpolated)\n", file, m->name, counts ? counts : "?", p);
+	memset(pick, 0, sizeof(*pick));
+	cost_prices_init(&pick->prices, cm);
+	mpq_init(pick->per_second);
+	pick->e = machine_at(m, p, cm);
+	if (!pick->e) {
+		char *counts = machine_counts(m, cm);
+		if (counts && *counts) {
+			bool dflt = cm == cost_model_default();
+			fprintf(err, "bspcost: %s: --machine %s lists p = %s%s%s, not %ld (no value "
+				     "is interpolated)\n", file, m->name, counts, dflt ? "" : " for ",
+				dflt ? "" : cm->name, p);
+		} else {
+			char *models = machine_models(m);
+			fprintf(err, "bspcost: %s: --machine %s gives no coefficients for %s (%s); "
+				     "it prices %s\n", file, m->name, cm->name, cm->text,
+				models ? models : "?");
+			free(models);
+		}
 		free(counts);
-		return NULL;
+		return -1;
 	}
-	if (to_param(&gl[0], "g", e->v[MACHINE_G]) < 0 ||
-	    to_param(&gl[1], "l", e->v[MACHINE_L]) < 0) {
-		fprintf(err, "bspcost: %s: --machine %s: g or l at p = %ld has terms beyond 64 "
-			     "bits\n", file, m->name, p);
-		return NULL;
+	int priced = machine_prices(m, pick->e, &pick->prices, pick->per_second);
+	if (priced < 0) {
+		static const char *const units[] = {"flops", "s", "ms", "us"};
+		fprintf(err, "bspcost: %s: --machine %s gives its coefficients in %s and no speed s: "
+			     "give --speed FLOPS (its processors' flop/s) to add them to w, which "
+			     "counts flops\n", file, m->name, units[m->unit]);
+		return -1;
 	}
-	return e;
+	pick->timed = priced == 0;
+	for (int c = 0; c < COEF_N; c++) {
+		if (!pick->prices.has[c] || !cost_model_reads(cm, c))
+			continue;
+		if (to_param(&pick->coefs[pick->ncoefs], cost_coef_name[c], pick->prices.coef[c]) < 0) {
+			fprintf(err, "bspcost: %s: --machine %s: %s at p = %ld has terms beyond 64 "
+				     "bits\n", file, m->name, cost_coef_name[c], p);
+			return -1;
+		}
+		pick->ncoefs++;
+	}
+	return 0;
+}
+
+void machine_pick_clear(struct machine_pick *pick)
+{
+	cost_prices_clear(&pick->prices);
+	mpq_clear(pick->per_second);
 }

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "analyzer/cost/cost_model.h"
+
 const struct param_value *options_find_def(const struct options *opt, const char *name)
 {
 	/* The last -D for a name wins, as with a C compiler. */
@@ -11,10 +13,16 @@ const struct param_value *options_find_def(const struct options *opt, const char
 	return NULL;
 }
 
+struct options options_defaults(FILE *out, FILE *err)
+{
+	return (struct options){.format = FORMAT_TEXT, .out = out, .err = err,
+				.timeout = DEFAULT_TIMEOUT, .model = cost_model_default()};
+}
+
 struct report_request options_report_request(const struct options *opt)
 {
 	return (struct report_request){.defs = opt->defs, .ndefs = opt->ndefs,
 				       .explain = opt->explain, .values_only = opt->values_only,
 				       .summary = opt->summary, .width = opt->width,
-				       .digits = opt->digits};
+				       .digits = opt->digits, .model = opt->model};
 }

@@ -23,19 +23,25 @@ enum exit_status {
  * input runs without end unless asked to. */
 enum { DEFAULT_TIMEOUT = 60 };
 
-enum output_format {
-	FORMAT_TEXT,
-	FORMAT_JSON,
-	FORMAT_MARKDOWN,
-	FORMAT_LATEX,
-	FORMAT_CSV,
+
+/* -D NAME=LO..HI*K (geometric) or LO..HI+K (arithmetic): the values LO,
+ * LO*K (or LO+K), ... up to HI. */
+struct sweep {
+	const char *name;
+	long long lo, hi, step;
+	bool geometric;
+	int npoints;
 };
 
+/* The most ranges one run sweeps, and the most points of all of them. */
+enum { MAX_SWEEPS = 4, MAX_SWEEP_POINTS = 10000 };
 
 struct options {
 	enum output_format format;
 	struct param_value *defs; /* -D values, in command-line order */
 	int ndefs;
+	struct sweep sweeps[MAX_SWEEPS];   /* -D ranges, in command-line order */
+	int nsweeps;
 	bool check_only;          /* --check */
 	bool print;               /* --print */
 	int grid_naxes;           /* --grid 4x8: the axis sizes, 0 when not given */
@@ -56,16 +62,23 @@ struct options {
 	long procs[RANK_MAX_COUNTS];   /* ... in the order given, each once */
 	int top;                  /* --top K: the K best rows of each ranking (0: all) */
 	const char *machine_arg;  /* --machine NAME|FILE (NULL: none) */
+	const char *speed_arg;    /* --speed S: the machine's flop/s (NULL: its own) */
 	const char *plot;         /* --plot FILE.svg|png (NULL: none) */
 	const struct machine *machine;   /* ... read (cmd_analyze) */
 	long machine_procs;       /* the processes its g and l (in defs) are for */
 	bool speed_known;
 	mpq_srcptr speed;         /* its flop/s at those (speed_known) */
+	const struct cost_model *model;  /* --model (never NULL once main has run) */
 	FILE *out;                /* results */
 	FILE *err;                /* diagnostics */
 };
 
 /* What of OPT the reports read. */
+/* The options of a run given none: the text format on OUT and ERR, the
+ * default cost function, the default deadline.  Every caller starts from
+ * these (main, the fuzzing harnesses). */
+struct options options_defaults(FILE *out, FILE *err);
+
 struct report_request options_report_request(const struct options *opt);
 
 /* The value given with -D for NAME, or NULL. */

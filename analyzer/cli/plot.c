@@ -32,7 +32,9 @@ static int run_gnuplot(const char *script)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-int plot_ranking(const struct ranking *r, const char *picture, FILE *err)
+/* Writes the script of R[0..N) by WRITE to PICTURE.gp and runs gnuplot on it. */
+static int plot(const struct ranking *r, int count, const char *picture, FILE *err,
+		void (*write)(FILE *, const struct ranking *, int, const char *))
 {
 	size_t n = strlen(picture);
 	char *script = malloc(n + 4);
@@ -48,7 +50,7 @@ int plot_ranking(const struct ranking *r, const char *picture, FILE *err)
 		free(script);
 		return -1;
 	}
-	report_rank_plot(f, r, picture);
+	write(f, r, count, picture);
 	if (fclose(f) != 0) {
 		fprintf(err, "bspcost: --plot: cannot write %s: %s\n", script, strerror(errno));
 		free(script);
@@ -71,4 +73,20 @@ int plot_ranking(const struct ranking *r, const char *picture, FILE *err)
 	}
 	free(script);
 	return status;
+}
+
+static void write_rank(FILE *out, const struct ranking *r, int n, const char *picture)
+{
+	(void)n;
+	report_rank_plot(out, r, picture);
+}
+
+int plot_ranking(const struct ranking *r, const char *picture, FILE *err)
+{
+	return plot(r, 1, picture, err, write_rank);
+}
+
+int plot_sweep(const struct ranking *r, int n, const char *picture, FILE *err)
+{
+	return plot(r, n, picture, err, report_sweep_plot);
 }

@@ -11,4 +11,7 @@
  * success; else -1, said on ERR (gnuplot missing or failing, no picture). */
 int plot_ranking(const struct ranking *r, const char *picture, FILE *err);
 
+/* The same for a sweep of one range, R[0..N): cost against the swept size. */
+int plot_sweep(const struct ranking *r, int n, const char *picture, FILE *err);
+
 #endif

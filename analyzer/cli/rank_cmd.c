@@ -20,24 +20,29 @@
 #include "analyzer/util/fail.h"
 #include "analyzer/util/text.h"
 
-/* One process count's rows being counted by the workers. */
+/* The rows of one process count's tables, every point of a sweep at once,
+ * counted by the workers. */
 struct rank_job {
 	const struct model *m;
-	struct cost_request req;    /* the sizes' values; the grid is each row's shape */
-	struct rank_table *t;
-	int *rows;                  /* job i counts row rows[i] */
-	mpq_srcptr g, l;
+	struct cost_request req;    /* what every pair shares; sizes and values per row */
+	struct rank_table *tabs;    /* a table per point */
+	const long long *values;    /* the sizes' values, nparams a point */
+	int (*rows)[2];             /* job i counts row rows[i][1] of table rows[i][0] */
+	const struct cost_prices *prices;
+	const char *machine;        /* whose prices (NULL: -D's) */
 };
 
 static void rank_pair(struct worker *w, int i, void *user)
 {
 	struct rank_job *job = user;
-	struct rank_row *row = &job->t->rows[job->rows[i]];
+	struct rank_table *t = &job->tabs[job->rows[i][0]];
+	struct rank_row *row = &t->rows[job->rows[i][1]];
 	struct cost_request req = job->req;
-	memcpy(req.sizes, job->t->shapes[row->shape], sizeof(req.sizes));
+	req.values = job->values + (size_t)job->rows[i][0] * (size_t)job->m->nparams;
+	memcpy(req.sizes, t->shapes[row->shape], sizeof(req.sizes));
 	struct candidate_cost cc;
 	cost_candidate(&w->engine, job->m, row->cand, &req, &cc);
-	rank_row_measure(row, &cc, job->g, job->l);
+	rank_row_measure(row, &cc, job->prices, job->machine);
 	candidate_cost_clear(&cc);
 }
 
@@ -95,108 +100,174 @@ static char *shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const str
 	return why ? why : strdup("cannot say why (out of memory)");
 }
 
-/* The ranking of PROCS processes into T: every shape checked against the
- * assumptions, then every pair of an admissible shape and a candidate
- * counted.  Returns an exit status. */
-static int rank_procs(const struct loaded_spec *ls, const struct model *m,
-		      const struct options *opt, struct session *session, long procs,
-		      const long long *values, const mpq_t g, const mpq_t l, struct rank_table *t)
+/* The table T of PROCS processes (or of SHAPE alone) at VALUES: every shape
+ * checked against the assumptions, a row for each refused one and for each
+ * candidate of the others, left to be counted (rank_count).  Returns 0, or -1
+ * when out of memory. */
+static int rank_prepare(const struct loaded_spec *ls, const struct model *m,
+			const struct options *opt, struct session *session, long procs,
+			const long *shape, const long long *values, struct rank_table *t)
 {
-	if (rank_table_init(t, procs, m->naxes) < 0)
-		goto nomem;
-	struct rank_job job = {.m = m, .t = t, .g = g, .l = l,
-			       .req = {.h = opt->h_sum ? H_SUM : H_MAX, .values = values}};
-	int status = EXIT_OK;
+	if ((shape ? rank_table_init_shape(t, shape, m->naxes)
+		   : rank_table_init(t, procs, m->naxes)) < 0)
+		return -1;
+	struct cost_request base = {.h = opt->h_sum ? H_SUM : H_MAX, .values = values,
+				    .model = opt->model};
 	isl_ctx *ctx = session_ctx(session);
 	if (!ctx)
-		goto nomem;
-	for (int s = 0; s < t->nshapes; s++) {
-		struct cost_request req = job.req;
+		return -1;
+	int r = 0;
+	for (int s = 0; s < t->nshapes && r == 0; s++) {
+		struct cost_request req = base;
 		memcpy(req.sizes, t->shapes[s], sizeof(req.sizes));
 		enum rank_status st = RANK_OK;
 		char *why = shape_refusal(ctx, ls, m, opt, &req, values, &st);
 		if (why) {
 			struct rank_row *row = rank_table_add_row(t, s, -1);
-			if (!row) {
+			if (row) {
+				row->status = st;
+				row->reason = why;
+			} else {
 				free(why);
-				session_ctx_free(session, ctx);
-				goto nomem;
+				r = -1;
 			}
-			row->status = st;
-			row->reason = why;
 			continue;
 		}
 		/* admissible (or not known to be, the deadline having come):
-		 * a row per candidate, counted below or left late */
-		for (int c = 0; c < m->ncands; c++)
-			if (!rank_table_add_row(t, s, c)) {
-				session_ctx_free(session, ctx);
-				goto nomem;
-			}
+		 * a row per candidate, counted by rank_count or left late */
+		for (int c = 0; c < m->ncands && r == 0; c++)
+			if (!rank_table_add_row(t, s, c))
+				r = -1;
 	}
 	session_ctx_free(session, ctx);
+	return r;
+}
 
-	job.rows = calloc((size_t)t->nrows + 1, sizeof(*job.rows));
+/* Every candidate row of the NTABS tables TABS counted, on one pool of
+ * workers (the points of a sweep share it: no thread waits for a point's
+ * last pair), then each table ranked.  VALUES holds the sizes of each table's
+ * point, nparams apiece.  Returns an exit status. */
+static int rank_count(const struct model *m, const struct options *opt, struct session *session,
+		      const long long *values, const struct cost_prices *prices,
+		      struct rank_table *tabs, int ntabs)
+{
+	struct rank_job job = {.m = m, .tabs = tabs, .values = values, .prices = prices,
+			       .machine = opt->machine ? opt->machine->name : NULL,
+			       .req = {.h = opt->h_sum ? H_SUM : H_MAX, .model = opt->model}};
+	size_t total = 0;
+	for (int k = 0; k < ntabs; k++)
+		total += (size_t)tabs[k].nrows;
+	job.rows = calloc(total + 1, sizeof(*job.rows));
 	if (!job.rows)
-		goto nomem;
+		return -1;
 	int njobs = 0;
-	for (int i = 0; i < t->nrows; i++)
-		if (t->rows[i].cand >= 0)
-			job.rows[njobs++] = i;
+	for (int k = 0; k < ntabs; k++)
+		for (int i = 0; i < tabs[k].nrows; i++)
+			if (tabs[k].rows[i].cand >= 0) {
+				job.rows[njobs][0] = k;
+				job.rows[njobs++][1] = i;
+			}
 	struct worker_pool *pool = NULL;
 	if (njobs > 0 && !session_expired(session)) {
 		pool = workers_run_ordered(session, workers_threads(opt->jobs, njobs), njobs, NULL,
 					   rank_pair, &job, engine_setup);
 		if (!pool) {
 			free(job.rows);
-			goto nomem;
+			return -1;
 		}
 	}
 	workers_free(pool);
 	free(job.rows);
-	rank_table_sort(t);
-	for (int i = t->nranked; i < t->nrows; i++)
-		if (t->rows[i].status == RANK_REFUSED || t->rows[i].status == RANK_FAILED ||
-		    t->rows[i].status == RANK_LATE)
-			status = EXIT_SPEC;
+	int status = EXIT_OK;
+	for (int k = 0; k < ntabs; k++) {
+		struct rank_table *t = &tabs[k];
+		rank_table_sort(t);
+		for (int i = t->nranked; i < t->nrows; i++)
+			if (t->rows[i].status == RANK_REFUSED || t->rows[i].status == RANK_FAILED ||
+			    t->rows[i].status == RANK_LATE)
+				status = EXIT_SPEC;
+	}
 	return status;
-nomem:
-	fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
-	return EXIT_SPEC;
+}
+
+/* The range of OPT for NAME, or NULL. */
+static const struct sweep *find_sweep(const struct options *opt, const char *name)
+{
+	for (int i = 0; i < opt->nsweeps; i++)
+		if (strcmp(opt->sweeps[i].name, name) == 0)
+			return &opt->sweeps[i];
+	return NULL;
+}
+
+/* The value of range SW at its I-th point. */
+static long long sweep_value(const struct sweep *sw, int i)
+{
+	long long v = sw->lo;
+	while (i-- > 0)
+		v = sw->geometric ? v * sw->step : v + sw->step;
+	return v;
 }
 
 int rank_model(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
 	       struct session *session, int *tables)
 {
 	const char *file = ls->src.name;
-	if (m->naxes == 0) {
+	/* without -p, a sweep ranks the candidates on the grid given */
+	bool fixed = opt->nprocs == 0;
+	long shape[3] = {1, 1, 1};
+	if (m->naxes == 0 && !fixed) {
 		fprintf(opt->err, "bspcost: %s: -p ranks the shapes of the grid, and this "
 				  "specification has no grid\n", file);
 		return EXIT_USAGE;
 	}
-	for (int a = 0; a < m->naxes; a++)
-		if (options_find_def(opt, m->axes[a])) {
+	if (fixed && grid_option_check(file, m, opt) != EXIT_OK)
+		return EXIT_USAGE;
+	for (int a = 0; a < m->naxes; a++) {
+		const struct param_value *pv = options_find_def(opt, m->axes[a]);
+		if (!fixed && (pv || find_sweep(opt, m->axes[a]))) {
 			fprintf(opt->err, "bspcost: %s: -p gives the grid its shapes: -D %s cannot be "
 					  "combined with it\n", file, m->axes[a]);
 			return EXIT_USAGE;
 		}
-	const char **missing = calloc((size_t)m->nparams + 3, sizeof(*missing));
+		if (fixed && find_sweep(opt, m->axes[a])) {
+			fprintf(opt->err, "bspcost: %s: -D %s: a range of an axis: rank the shapes with "
+					  "-p instead\n", file, m->axes[a]);
+			return EXIT_USAGE;
+		}
+		if (fixed && opt->grid_naxes == m->naxes) {
+			shape[a] = opt->grid[a];
+		} else if (fixed && pv && (pv->value < 1 || pv->value > RANK_MAX_PROCS)) {
+			fprintf(opt->err, "bspcost: %s: -D %s=%lld: the size of an axis is between 1 "
+					  "and %ld\n", file, m->axes[a], pv->value, (long)RANK_MAX_PROCS);
+			return EXIT_USAGE;
+		} else if (fixed && pv) {
+			shape[a] = (long)pv->value;
+		} else if (fixed) {
+			fprintf(opt->err, "bspcost: %s: a range of values needs a grid: --grid, -D of "
+					  "every axis, or -p to rank the shapes\n", file);
+			return EXIT_USAGE;
+		}
+	}
+	long fixed_procs = shape[0] * shape[1] * shape[2];
+	const long *procs = fixed ? &fixed_procs : opt->procs;
+	int nprocs = fixed ? 1 : opt->nprocs;
+	const struct cost_model *cm = opt->model;
+	const char **missing = calloc((size_t)m->nparams + COEF_N + 1, sizeof(*missing));
 	if (!missing) {
 		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
 		return EXIT_SPEC;
 	}
 	int nmissing = 0;
 	for (int i = 0; i < m->nparams; i++)
-		if (!options_find_def(opt, m->params[i]))
+		if (!options_find_def(opt, m->params[i]) && !find_sweep(opt, m->params[i]))
 			missing[nmissing++] = m->params[i];
 	bool sizes = nmissing == 0;
-	if (!opt->machine && !options_find_def(opt, "g"))
-		missing[nmissing++] = "g";
-	if (!opt->machine && !options_find_def(opt, "l"))
-		missing[nmissing++] = "l";
-	if (!sizes) {
+	for (int k = 0; !opt->machine && k < cm->ncoefs; k++)
+		if (!options_find_def(opt, cm->coef_names[k]))
+			missing[nmissing++] = cm->coef_names[k];
+	if (!sizes && !fixed && opt->nsweeps == 0) {
 		/* the formulas in the axes, once, and what to give to rank (a
-		 * machine's g and l need a number of processes: not yet) */
+		 * machine's coefficients need a number of processes: not yet) */
 		struct options symbolic = *opt;
 		symbolic.machine = NULL;
 		int status = analyze_model(ls, m, &symbolic, session);
@@ -206,8 +277,13 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		return status;
 	}
 	if (nmissing > 0) {
-		fprintf(opt->err, "bspcost: %s: -p ranks by the cost w + h*g + l, which needs g and "
-				  "l: give", file);
+		fprintf(opt->err, "bspcost: %s: %s by the cost %s, which needs %s", file,
+			fixed ? "a range of values ranks the candidates" : "-p ranks", cm->text,
+			sizes ? "" : "every size, ");
+		for (int k = 0; k < cm->ncoefs; k++)
+			fprintf(opt->err, "%s%s", k == 0 ? "" : k + 1 == cm->ncoefs ? " and " : ", ",
+				cm->coef_names[k]);
+		fputs(": give", opt->err);
 		for (int i = 0; i < nmissing; i++)
 			fprintf(opt->err, " -D %s=VALUE", missing[i]);
 		fputs("\n", opt->err);
@@ -215,101 +291,153 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		return EXIT_USAGE;
 	}
 	free(missing);
-	/* a machine lists every count ranked, or nothing is counted */
-	struct param_value gl[2];
-	for (int p = 0; opt->machine && p < opt->nprocs; p++)
-		if (!machine_for(opt->machine, opt->procs[p], file, gl, opt->err))
+	/* a machine prices every count ranked, or nothing is counted */
+	for (int p = 0; opt->machine && p < nprocs; p++) {
+		struct machine_pick pick;
+		int r = machine_for(opt->machine, cm, procs[p], file, &pick, opt->err);
+		machine_pick_clear(&pick);
+		if (r < 0)
 			return EXIT_USAGE;
+	}
 
-	/* every size, then g and l: what the values are counted at */
-	int nvalues = m->nparams + 2;
-	long long *values = calloc((size_t)m->nparams + 1, sizeof(*values));
-	struct param_value *given = calloc((size_t)nvalues, sizeof(*given));
+	/* every size, then the coefficients: what the values are counted at;
+	 * one copy of them per point of the sweep (one point without) */
+	int npoints = 1;
+	for (int i = 0; i < opt->nsweeps; i++)
+		npoints *= opt->sweeps[i].npoints;
+	int nvalues = m->nparams + cm->ncoefs;
+	long long *values = calloc((size_t)m->nparams * (size_t)npoints + 1, sizeof(*values));
+	struct param_value *given = calloc((size_t)nvalues * (size_t)npoints + 1, sizeof(*given));
 	const char **cands = calloc((size_t)m->ncands + 1, sizeof(*cands));
-	if (!values || !given || !cands) {
+	struct rank_table *tabs = calloc((size_t)npoints, sizeof(*tabs));
+	struct ranking *rs = calloc((size_t)npoints, sizeof(*rs));
+	int *swept = calloc((size_t)opt->nsweeps + 1, sizeof(*swept));
+	if (!values || !given || !cands || !tabs || !rs || !swept) {
 		free(values);
 		free(given);
 		free(cands);
+		free(tabs);
+		free(rs);
+		free(swept);
 		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
 		return EXIT_SPEC;
 	}
+	int nswept = 0;
 	for (int i = 0; i < m->nparams; i++) {
-		given[i] = *options_find_def(opt, m->params[i]);
+		const struct param_value *pv = options_find_def(opt, m->params[i]);
+		if (pv)
+			given[i] = *pv;
+		else
+			given[i] = (struct param_value){.value = find_sweep(opt, m->params[i])->lo,
+							.den = 1};
 		given[i].name = m->params[i];
-		values[i] = given[i].value;
 	}
-	mpq_t g, l, speed;
-	mpq_inits(g, l, speed, NULL);
-	if (!opt->machine) {
-		given[m->nparams] = *options_find_def(opt, "g");
-		given[m->nparams + 1] = *options_find_def(opt, "l");
-	}
+	/* the swept sizes, in the order of the command line */
+	for (int k = 0; k < opt->nsweeps; k++)
+		for (int i = 0; i < m->nparams; i++)
+			if (strcmp(m->params[i], opt->sweeps[k].name) == 0)
+				swept[nswept++] = i;
+	for (int k = 0; !opt->machine && k < cm->ncoefs; k++)
+		given[m->nparams + k] = *options_find_def(opt, cm->coef_names[k]);
 	for (int c = 0; c < m->ncands; c++)
 		cands[c] = m->cands[c].name;
 
 	int status = EXIT_OK, late = 0;
-	for (int p = 0; p < opt->nprocs; p++) {
+	for (int p = 0; p < nprocs; p++) {
 		if ((p > 0 || *tables > 0) && session_expired(session)) {
 			/* the deadline passed: the counts left are named, not tabled */
 			report_rank_not_started(opt->format == FORMAT_TEXT ||
 						opt->format == FORMAT_MARKDOWN ? opt->out : opt->err,
-						file, opt->procs + p, opt->nprocs - p);
+						file, procs + p, nprocs - p);
 			late++;
 			status = EXIT_SPEC;
 			break;
 		}
-		/* g and l: -D's, or the machine's for this count */
-		const struct machine_entry *e =
-			opt->machine ? machine_for(opt->machine, opt->procs[p], file,
-						   given + m->nparams, opt->err) : NULL;
-		bool timed = e && machine_speed(opt->machine, e, speed) == 0;
-		param_value_get(g, &given[m->nparams]);
-		param_value_get(l, &given[m->nparams + 1]);
-		struct rank_table t;
-		int st = rank_procs(ls, m, opt, session, opt->procs[p], values, g, l, &t);
-		if (st > status)
-			status = st;
-		if (t.sorted) {
-			struct ranking r = {
+		/* the coefficients: -D's, or the machine's for this count */
+		struct machine_pick pick;
+		if (opt->machine) {
+			machine_for(opt->machine, cm, procs[p], file, &pick, opt->err);
+			memcpy(given + m->nparams, pick.coefs, (size_t)pick.ncoefs * sizeof(*given));
+		} else {
+			memset(&pick, 0, sizeof(pick));
+			cost_prices_init(&pick.prices, cm);
+			mpq_init(pick.per_second);
+			for (int k = 0; k < cm->ncoefs; k++)
+				for (int c = 0; c < COEF_N; c++)
+					if (strcmp(cost_coef_name[c], cm->coef_names[k]) == 0) {
+						param_value_get(pick.prices.coef[c],
+								&given[m->nparams + k]);
+						pick.prices.has[c] = true;
+					}
+		}
+		int r = 0;
+		for (int pt = 0; pt < npoints && r == 0; pt++) {
+			/* the point's values: the first range varies slowest */
+			struct param_value *at = given + (size_t)pt * (size_t)nvalues;
+			long long *sizes = values + (size_t)pt * (size_t)m->nparams;
+			if (pt > 0)
+				memcpy(at, given, (size_t)nvalues * sizeof(*at));
+			for (int k = opt->nsweeps - 1, rest = pt; k >= 0; k--) {
+				at[swept[k]].value = sweep_value(&opt->sweeps[k],
+								 rest % opt->sweeps[k].npoints);
+				rest /= opt->sweeps[k].npoints;
+			}
+			for (int i = 0; i < m->nparams; i++)
+				sizes[i] = at[i].value;
+			r = rank_prepare(ls, m, opt, session, procs[p], fixed ? shape : NULL, sizes,
+					 &tabs[pt]);
+			rs[pt] = (struct ranking){
 				.file = file, .naxes = m->naxes, .axes = (const char *const *)m->axes,
 				.ncands = m->ncands, .cands = cands, .nvalues = nvalues,
-				.values = given, .t = &t, .top = opt->top,
+				.values = at, .t = &tabs[pt], .top = opt->top,
 				.machine = opt->machine ? opt->machine->name : NULL,
-				.speed = timed ? speed : NULL,
+				.speed = pick.timed ? pick.per_second : NULL,
+				.model = cm,
 				.digits = opt->digits,
-				.first = *tables == 0,
+				.first = *tables == 0 && pt == 0,
+				.nswept = nswept, .swept = swept,
 			};
-			late += t.nlate > 0;
-			switch (opt->format) {
-			case FORMAT_JSON:
-				report_rank_json(opt->out, &r);
+		}
+		if (r == 0)
+			r = rank_count(m, opt, session, values, &pick.prices, tabs, npoints);
+		if (r < 0) {
+			fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+			status = EXIT_SPEC;
+		} else if (r > status) {
+			status = r;
+		}
+		int done = 0;
+		for (int pt = 0; pt < npoints && r >= 0; pt++) {
+			if (!tabs[pt].sorted)
 				break;
-			case FORMAT_CSV:
-				report_rank_csv(opt->out, &r);
-				break;
-			case FORMAT_MARKDOWN:
-				if (*tables > 0)
-					fputs("\n", opt->out);
-				report_rank_markdown(opt->out, &r);
-				break;
-			default:
-				if (*tables > 0)
-					fputs("\n", opt->out);
-				report_rank_text(opt->out, &r);
-				break;
-			}
+			late += tabs[pt].nlate > 0;
+			done++;
+			if (opt->nsweeps > 0)
+				continue;
+			report_ranking(opt->out, opt->format, &rs[pt], *tables);
 			++*tables;
-			if (opt->plot && plot_ranking(&r, opt->plot, opt->err) != 0 &&
+			if (opt->plot && plot_ranking(&rs[pt], opt->plot, opt->err) != 0 &&
 			    status < EXIT_USAGE)
 				status = EXIT_USAGE;
 		}
-		rank_table_clear(&t);
+		if (opt->nsweeps > 0 && done > 0) {
+			report_sweep(opt->out, opt->format, rs, done, *tables);
+			++*tables;
+			if (opt->plot && plot_sweep(rs, done, opt->plot, opt->err) != 0 &&
+			    status < EXIT_USAGE)
+				status = EXIT_USAGE;
+		}
+		for (int pt = 0; pt < npoints; pt++)
+			rank_table_clear(&tabs[pt]);
+		machine_pick_clear(&pick);
 	}
 	if (late)
 		report_deadline(opt->err, file, session_limit(session), 0, 0, 0);
 	free(values);
 	free(given);
-	mpq_clears(g, l, speed, NULL);
 	free(cands);
+	free(tabs);
+	free(rs);
+	free(swept);
 	return status;
 }

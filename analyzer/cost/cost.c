@@ -96,6 +96,7 @@ struct job {
 	int nlocals;
 	bool symbolic;              /* the grid's axes are symbols */
 	bool timed_out;             /* the failure is the deadline's */
+	const struct cost_request *req;
 };
 
 /* ISL operations allowed to one formula or set operation outside the counting
@@ -898,18 +899,11 @@ static void count_step_values(struct job *j, const struct step_relations *r,
 	per_process_clear(&p);
 }
 
-/* w + g*h + l */
-static struct formula *bsp_cost(const struct formula *w, const struct formula *h)
+/* The cost of SC under the request's cost function. */
+static struct formula *step_cost_formula(const struct cost_request *req, const struct step_cost *sc)
 {
-	struct formula *g = formula_param("g"), *l = formula_param("l");
-	struct formula *hg = g && h ? formula_mul(h, g) : NULL;
-	struct formula *whg = hg && w ? formula_add(w, hg) : NULL;
-	struct formula *c = whg && l ? formula_add(whg, l) : NULL;
-	formula_free(g);
-	formula_free(l);
-	formula_free(hg);
-	formula_free(whg);
-	return c;
+	const struct formula *q[TERM_N] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
+	return cost_model_formula(req->model ? req->model : cost_model_default(), q);
 }
 
 /* Replaces *F by REPLACE(*F) when that succeeds. */
@@ -1314,7 +1308,7 @@ static void finish_step(struct job *j, const struct model *m, int s, struct step
 	if (failed(&j->fail))
 		return;
 	if (!sc->cost)
-		sc->cost = bsp_cost(sc->w, sc->h);
+		sc->cost = step_cost_formula(j->req, sc);
 	struct formula *t = sc->cost ? formula_add(*total, sc->cost) : NULL;
 	formula_free(*total);
 	*total = t;
@@ -1329,7 +1323,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	out->name = m->cands[cand].name;
 	out->steps = calloc((size_t)m->nsteps + 1, sizeof(*out->steps));
 	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
-			.symbolic = req->symbolic};
+			.symbolic = req->symbolic, .req = req};
 	long nproc = 1;
 	for (int a = 0; !req->symbolic && a < m->naxes; a++)
 		nproc *= req->sizes[a];
@@ -1425,7 +1419,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			tidy(&j, &sc->h, context);
 		}
 		if (!failed(&j.fail)) {
-			sc->cost = bsp_cost(sc->w, sc->h);
+			sc->cost = step_cost_formula(req, sc);
 			if (formula_n_pieces(sc->cost) > 1)
 				tidy(&j, &sc->cost, context);
 			finish_step(&j, m, s, sc, &total);

@@ -8,13 +8,15 @@
  *   h    = max_q max(fan_in(q), fan_out(q))   (or max_q fan_in(q) + fan_out(q))
  *   NCom = #{ (q, e) : e occurs in R.q, q does not own e } = sum over e of NOcc.e - A.e
  *   w    = max_q (work of the instances q computes)
- *   cost = w + h*g + l, and the program's cost is the sum over its supersteps.
+ *   cost = w + h*g + l (or the request's cost function, cost_model.h), and the
+ *   program's cost is the sum over its supersteps.
  * Every count comes from the counting engine (analyzer/count/count.h) and is exact. */
 #ifndef BSPCOST_COST_H
 #define BSPCOST_COST_H
 
 #include <stdbool.h>
 
+#include "analyzer/cost/cost_model.h"
 #include "analyzer/count/count.h"
 #include "analyzer/formula/formula.h"
 #include "analyzer/model/model.h"
@@ -33,6 +35,8 @@ struct cost_request {
 	 * SIZES), and every quantity is counted directly for those values
 	 * (relations_values, analyzer/model/relations.h): numbers, exact for any sizes. */
 	const long long *values;
+	/* The cost function (NULL: cost_model_default, w + h*g + l). */
+	const struct cost_model *model;
 };
 
 /* How the elements of one array occur in a superstep's local postconditions

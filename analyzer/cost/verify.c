@@ -6,6 +6,7 @@
 #include "analyzer/util/val.h"
 
 #include <gmp.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,14 @@ static void draw_point(struct point *p, const struct model *m, const struct cost
 	p->values[k++] = draw(seed, 1, 9);
 	p->names[k] = "l";
 	p->values[k++] = draw(seed, 0, 99);
+	/* the other coefficients of the cost function, when it reads them (the
+	 * default's points stay those of g and l alone) */
+	const struct cost_model *cm = req->model ? req->model : cost_model_default();
+	for (int c = COEF_G_I; c <= COEF_G_M; c++)
+		if (cost_model_reads(cm, c)) {
+			p->names[k] = cost_coef_name[c];
+			p->values[k++] = draw(seed, 1, 9);
+		}
 	p->n = k;
 }
 
@@ -294,6 +303,25 @@ static void compare(struct verify_result *vr, const struct formula *f, const str
 	mpq_clear(v);
 }
 
+/* The cost of a superstep whose quantities were enumerated (MV), at the
+ * integer coefficients of PRICES: an integer. */
+static long step_price(const struct cost_prices *prices, const struct measured *mv)
+{
+	mpq_t q[TERM_N], cost;
+	long v[TERM_N] = {mv->w, mv->h, mv->h_in, mv->h_out, mv->ncom};
+	for (int t = 0; t < TERM_N; t++) {
+		mpq_init(q[t]);
+		mpq_set_si(q[t], v[t], 1);
+	}
+	mpq_init(cost);
+	long r = cost_prices_value(prices, (const mpq_t *)q, cost, NULL) == COST_VALUE_OK
+		 ? mpz_get_si(mpq_numref(cost)) : LONG_MIN;
+	for (int t = 0; t < TERM_N; t++)
+		mpq_clear(q[t]);
+	mpq_clear(cost);
+	return r;
+}
+
 /* The values counted directly at P (cost_candidate with every value known),
  * into *OUT; -1 with VR's first failure set when they could not be. */
 static int direct_values(struct count_engine *engine, const struct model *m, int cand,
@@ -334,11 +362,14 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 	memset(vr, 0, sizeof(*vr));
 	struct point p;
 	bool formulas = cc->status == COST_OK;
-	/* draw_point fills the first nparams + naxes + 2; block lengths follow */
-	int cap = m->nparams + m->naxes + 2 + (formulas ? cc->nlocals : 0);
+	/* draw_point fills the first nparams + naxes + COEF_N at most; block
+	 * lengths follow */
+	int cap = m->nparams + m->naxes + COEF_N + (formulas ? cc->nlocals : 0);
 	p.names = calloc((size_t)cap, sizeof(*p.names));
 	p.values = calloc((size_t)cap, sizeof(*p.values));
 	isl_set *assumptions = model_valid_set(ctx, m);
+	struct cost_prices prices;
+	cost_prices_init(&prices, req->model ? req->model : cost_model_default());
 	int status = 0;
 	if (session_ctx_stopped(ctx)) {
 		vr->stopped = true;
@@ -387,9 +418,12 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 		 * aborted test would read as a mismatch) */
 		int checks0 = vr->checks, mismatches0 = vr->mismatches;
 		bool had_first = vr->first != NULL;
-		long long g = 0, l = 0;
-		point_value(&p, "g", &g);
-		point_value(&p, "l", &l);
+		/* the cost function's coefficients at this point */
+		for (int c = 0; c < COEF_N; c++) {
+			long long v = 0;
+			prices.has[c] = point_value(&p, cost_coef_name[c], &v) == 0;
+			mpq_set_si(prices.coef[c], (long)v, 1);
+		}
 		long total = 0;
 		/* the values counted directly are checked too, formula or not */
 		struct candidate_cost dc = {0};
@@ -424,7 +458,7 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 				status = -1;
 				break;
 			}
-			long cost = mv.w + (long)g * mv.h + (long)l;
+			long cost = step_price(&prices, &mv);
 			total += cost;
 			if (direct) {
 				const struct step_cost *d = &dc.steps[s];
@@ -490,6 +524,7 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 		}
 	}
 	isl_set_free(assumptions);
+	cost_prices_clear(&prices);
 	free(p.names);
 	free(p.values);
 	return status < 0 ? -1 : 0;

@@ -1,6 +1,8 @@
 /* The shapes of a number of processes, and the ranking of their rows. */
+#define _GNU_SOURCE /* asprintf */
 #include "analyzer/decide/rank.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +45,22 @@ int rank_table_init(struct rank_table *t, long procs, int naxes)
 	return factor(t, procs, 0, cur, &cap);
 }
 
+int rank_table_init_shape(struct rank_table *t, const long *sizes, int naxes)
+{
+	memset(t, 0, sizeof(*t));
+	t->naxes = naxes;
+	t->procs = 1;
+	for (int a = 0; a < naxes; a++)
+		t->procs *= sizes[a];
+	t->shapes = calloc(1, sizeof(*t->shapes));
+	if (!t->shapes)
+		return -1;
+	t->nshapes = 1;
+	for (int a = 0; a < naxes; a++)
+		t->shapes[0][a] = sizes[a];
+	return 0;
+}
+
 struct rank_row *rank_table_add_row(struct rank_table *t, int shape, int cand)
 {
 	struct rank_row *nr = realloc(t->rows, sizeof(*nr) * (size_t)(t->nrows + 1));
@@ -58,8 +76,8 @@ struct rank_row *rank_table_add_row(struct rank_table *t, int shape, int cand)
 	return r;
 }
 
-void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc, const mpq_t g,
-		      const mpq_t l)
+void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc,
+		      const struct cost_prices *prices, const char *machine)
 {
 	free(row->reason);
 	row->reason = NULL;
@@ -69,33 +87,43 @@ void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc, con
 		row->reason = cc->reason ? strdup(cc->reason) : NULL;
 		return;
 	}
-	mpq_t *sum[] = {&row->w, &row->h, &row->h_in, &row->h_out, &row->ncom};
-	mpq_t v, hg;
-	mpq_inits(v, hg, NULL);
+	mpq_t *sum[TERM_N] = {&row->w, &row->h, &row->h_in, &row->h_out, &row->ncom};
+	mpq_t q[TERM_N], step;
+	for (int t = 0; t < TERM_N; t++)
+		mpq_init(q[t]);
+	mpq_init(step);
 	mpq_set_ui(row->cost, 0, 1);
+	enum cost_value_status priced = COST_VALUE_OK;
+	enum cost_coef missing = COEF_L;
 	int bad = 0;
 	for (int s = 0; s < cc->nsteps && !bad; s++) {
 		const struct step_cost *sc = &cc->steps[s];
-		const struct formula *f[] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
-		for (int q = 0; q < 5 && !bad; q++) {
+		const struct formula *f[TERM_N] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
+		for (int t = 0; t < TERM_N && !bad; t++) {
 			/* the values counted directly: numbers, no parameter */
-			if (formula_eval(f[q], NULL, NULL, 0, v) < 0)
+			if (formula_eval(f[t], NULL, NULL, 0, q[t]) < 0)
 				bad = 1;
 			else
-				mpq_add(*sum[q], *sum[q], v);
-			if (!bad && q == 0)
-				mpq_add(row->cost, row->cost, v);     /* w */
-			if (!bad && q == 1) {
-				mpq_mul(hg, v, g);                    /* h*g */
-				mpq_add(row->cost, row->cost, hg);
-				mpq_add(row->cost, row->cost, l);
-			}
+				mpq_add(*sum[t], *sum[t], q[t]);
+		}
+		if (!bad && priced == COST_VALUE_OK) {
+			priced = cost_prices_value(prices, (const mpq_t *)q, step, &missing);
+			mpq_add(row->cost, row->cost, step);
 		}
 	}
-	mpq_clears(v, hg, NULL);
-	row->status = bad ? RANK_FAILED : RANK_OK;
-	if (bad)
+	for (int t = 0; t < TERM_N; t++)
+		mpq_clear(q[t]);
+	mpq_clear(step);
+	row->status = bad ? RANK_FAILED : priced == COST_VALUE_OK ? RANK_OK : RANK_REFUSED;
+	if (bad) {
 		row->reason = strdup("its values could not be evaluated");
+	} else if (priced == COST_VALUE_NO_COEF) {
+		if ((machine ? asprintf(&row->reason, "%s gives no value for the coefficient %s",
+					machine, cost_coef_name[missing])
+			     : asprintf(&row->reason, "no -D gives the coefficient %s a value",
+					cost_coef_name[missing])) < 0)
+			row->reason = NULL;
+	}
 }
 
 /* The order of the rows: ranked ones by cost, then the others, late last. */

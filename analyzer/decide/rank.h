@@ -4,7 +4,7 @@
  * factorization of P into NAXES sizes (for 2 axes: 1 x P, 2 x P/2, ..., P x 1),
  * in lexicographic order.  Each (shape, candidate) is a row of a table: its w,
  * h, h_in, h_out and NCom summed over the supersteps and its cost (the sum of
- * w + h*g + l over the supersteps), all exact, from the values counted
+ * the supersteps' costs, w + h*g + l or the run's cost function), all exact, from the values counted
  * directly for that shape (analyzer/cost/cost.h, cost_request.values); or the
  * reason it has none.  rank_table_sort orders the rows best first.
  *
@@ -61,17 +61,22 @@ struct rank_table {
  * Returns 0, or -1 when out of memory. */
 int rank_table_init(struct rank_table *t, long procs, int naxes);
 
+/* One shape, SIZES (NAXES of them), into T, no rows yet: a table of the
+ * candidates on a given grid.  Returns 0, or -1 when out of memory. */
+int rank_table_init_shape(struct rank_table *t, const long *sizes, int naxes);
+
 /* A new row for SHAPE and CAND, its numbers zero and its status RANK_LATE
  * (not counted yet); NULL when out of memory.  The pointer stays valid until
  * the next rank_table_add_row. */
 struct rank_row *rank_table_add_row(struct rank_table *t, int shape, int cand);
 
 /* Fills ROW from CC, the values counted for its shape (cost_request.values):
- * RANK_OK with the sums over the supersteps and the cost w + h*g + l of each
- * at G and L (exact, fractions too); or the status and reason of CC
- * (RANK_LATE when the deadline stopped it). */
-void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc, const mpq_t g,
-		      const mpq_t l);
+ * RANK_OK with the sums over the supersteps and the sum of their costs at
+ * PRICES (cost_model.h: exact, fractions too); or the status and reason of CC
+ * (RANK_LATE when the deadline stopped it); RANK_REFUSED when the prices
+ * cannot price it (MACHINE, may be NULL, names whose prices in the reason). */
+void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc,
+		      const struct cost_prices *prices, const char *machine);
 
 /* Orders the rows and gives the ranked ones their ranks and ties. */
 void rank_table_sort(struct rank_table *t);

@@ -11,7 +11,21 @@
 #include "analyzer/util/number.h"
 #include "grammar/diag.h"
 
-const char *const machine_key_name[MACHINE_NKEYS] = {"l", "g", "l_us", "g_us", "n_half", "s"};
+const char *const machine_key_name[MACHINE_NKEYS] = {"l", "g", "l_us", "g_us", "n_half", "s",
+						     "g_i", "g_o", "g_M"};
+
+/* The coefficient a key gives, or COEF_N. */
+static enum cost_coef key_coef(int k)
+{
+	switch (k) {
+	case MACHINE_G: return COEF_G;
+	case MACHINE_L: return COEF_L;
+	case MACHINE_G_I: return COEF_G_I;
+	case MACHINE_G_O: return COEF_G_O;
+	case MACHINE_G_M: return COEF_G_M;
+	default: return COEF_N;
+	}
+}
 
 /* Sets *ERROR to "PATH:LINE: " and the message; returns -1. */
 static int bad(char **error, const char *path, int line, const char *fmt, ...)
@@ -101,7 +115,8 @@ static int count(const char *text, long *out, const char *key, char **error, con
 /* "unknown key 'gg'", with the closest key when one is close. */
 static int unknown_key(const char *key, char **error, const char *path, int line, bool in_p)
 {
-	static const char *const top[] = {"machine", "title", "source", "s", "word", "p"};
+	static const char *const top[] = {"machine", "title", "source", "s", "word", "unit", "per",
+					  "p"};
 	const char *best = NULL;
 	for (int k = 0; k < MACHINE_NKEYS && !best; k++)
 		if (diag_misspelt(key, machine_key_name[k]))
@@ -113,15 +128,45 @@ static int unknown_key(const char *key, char **error, const char *path, int line
 		   best ? "; did you mean '" : "", best ? best : "", best ? "'?" : "");
 }
 
-/* A `p N key value ...` line into a new entry of M. */
+/* A `p N [MODEL] key value ...` line into a new entry of M. */
+/* Whether entries fitted for A and B (NULL: the generic entry of g and l)
+ * price one function: the same, or bsp and F_h (w + h*g + l both). */
+static bool one_function(const struct cost_model *a, const struct cost_model *b)
+{
+	if (a == b)
+		return true;
+	const struct cost_model *fh = cost_model_find("F_h"), *bsp = cost_model_default();
+	return a && b && (a == fh || a == bsp) && (b == fh || b == bsp);
+}
+
 static int read_entry(struct machine *m, char *s, char **error, const char *path, int line)
 {
 	long p = 0;
 	if (count(word(&s), &p, "p", error, path, line) < 0)
 		return -1;
+	/* a cost function's name, when the coefficients are fitted for it */
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *first = strndup(s, strcspn(s, " \t\r\n#"));
+	if (!first)
+		return bad(error, path, line, "out of memory");
+	const struct cost_model *cm = cost_model_find(first);
+	if (cm)
+		word(&s);
+	if (!cm && (first[0] == 'F' || first[0] == 'f') && first[1] == '_') {
+		char *names = cost_model_names();
+		int r = bad(error, path, line, "unknown cost function '%s' (one of: %s)", first,
+			    names ? names : "?");
+		free(names);
+		free(first);
+		return r;
+	}
+	free(first);
 	for (int i = 0; i < m->n; i++)
-		if (m->at[i].p == p)
-			return bad(error, path, line, "p %ld is given twice", p);
+		if (m->at[i].p == p && one_function(m->at[i].model, cm))
+			return bad(error, path, line, "p %ld%s%s is given twice%s", p, cm ? " " : "",
+				   cm ? cm->name : "",
+				   cm && m->at[i].model != cm ? " (bsp and F_h are one function)" : "");
 	struct machine_entry *at = realloc(m->at, (size_t)(m->n + 1) * sizeof(*at));
 	if (!at)
 		return bad(error, path, line, "out of memory");
@@ -129,6 +174,7 @@ static int read_entry(struct machine *m, char *s, char **error, const char *path
 	struct machine_entry *e = &m->at[m->n++];
 	memset(e, 0, sizeof(*e));
 	e->p = p;
+	e->model = cm;
 	for (int k = 0; k < MACHINE_NKEYS; k++)
 		mpq_init(e->v[k]);
 	for (char *key; (key = word(&s));) {
@@ -139,19 +185,41 @@ static int read_entry(struct machine *m, char *s, char **error, const char *path
 			return unknown_key(key, error, path, line, true);
 		if (e->has[k])
 			return bad(error, path, line, "'%s' is given twice for p %ld", key, p);
+		enum cost_coef c = key_coef(k);
+		if (cm && c != COEF_N && !cost_model_reads(cm, c))
+			return bad(error, path, line, "'%s': %s (%s) has no coefficient %s", key,
+				   cm->name, cm->text, key);
+		if (!cm && (k == MACHINE_G_I || k == MACHINE_G_O || k == MACHINE_G_M))
+			return bad(error, path, line, "'%s' is a coefficient of Bianco and Pucci's "
+				   "functions: write the function's name after p %ld (p %ld F_ioM "
+				   "g_i ... )", key, p, p);
 		if (number(word(&s), e->v[k], key, error, path, line) < 0)
 			return -1;
 		e->has[k] = true;
 	}
-	if (!e->has[MACHINE_L] || !e->has[MACHINE_G])
-		return bad(error, path, line, "p %ld needs both l and g (in flops)", p);
+	if (!cm && (!e->has[MACHINE_L] || !e->has[MACHINE_G]))
+		return bad(error, path, line, "p %ld needs both l and g", p);
+	for (int c = 0; cm && c < COEF_N; c++) {
+		int k = 0;
+		while (key_coef(k) != (enum cost_coef)c)
+			k++;
+		if (cost_model_reads(cm, c) && !e->has[k])
+			return bad(error, path, line, "p %ld %s needs %s (%s)", p, cm->name,
+				   cost_coef_name[c], cm->text);
+	}
 	return 0;
 }
 
 static int by_p(const void *a, const void *b)
 {
 	const struct machine_entry *x = a, *y = b;
-	return (x->p > y->p) - (x->p < y->p);
+	if (x->p != y->p)
+		return (x->p > y->p) - (x->p < y->p);
+	/* the entry of g and l first, then the functions' in the order of
+	 * cost_model's table (pointers into it) */
+	if (!x->model || !y->model)
+		return (x->model != NULL) - (y->model != NULL);
+	return (x->model > y->model) - (x->model < y->model);
 }
 
 int machine_read(struct machine *m, const char *path, char **error)
@@ -168,7 +236,7 @@ int machine_read(struct machine *m, const char *path, char **error)
 	}
 	char *buf = NULL;
 	size_t cap = 0;
-	int line = 0, r = 0;
+	int line = 0, r = 0, per_line = 0;
 	while (r == 0 && getline(&buf, &cap, f) >= 0) {
 		line++;
 		char *s = buf, *key = word(&s);
@@ -198,6 +266,32 @@ int machine_read(struct machine *m, const char *path, char **error)
 				r = bad(error, path, line, "'word' is given twice");
 			else if ((r = count(word(&s), &m->word, "word", error, path, line)) == 0)
 				r = one_value(&s, "word", error, path, line);
+		} else if (strcmp(key, "unit") == 0) {
+			static const char *const units[] = {"flops", "s", "ms", "us"};
+			char *v = word(&s);
+			int u = 0;
+			while (v && u < 4 && strcmp(v, units[u]) != 0)
+				u++;
+			if (m->unit_given)
+				r = bad(error, path, line, "'unit' is given twice");
+			else if (!v || u == 4)
+				r = bad(error, path, line, "'unit' is flops, s, ms or us%s%s%s",
+					v ? ", not '" : "", v ? v : "", v ? "'" : "");
+			else if ((r = one_value(&s, "unit", error, path, line)) == 0) {
+				m->unit = (enum machine_unit)u;
+				m->unit_given = true;
+			}
+		} else if (strcmp(key, "per") == 0) {
+			char *v = word(&s);
+			if (!v || (strcmp(v, "word") != 0 && strcmp(v, "byte") != 0))
+				r = bad(error, path, line, "'per' is word or byte%s%s%s",
+					v ? ", not '" : "", v ? v : "", v ? "'" : "");
+			else if (per_line)
+				r = bad(error, path, line, "'per' is given twice");
+			else if ((r = one_value(&s, "per", error, path, line)) == 0) {
+				m->per_byte = strcmp(v, "byte") == 0;
+				per_line = line;
+			}
 		} else if (strcmp(key, "p") == 0) {
 			r = read_entry(m, s, error, path, line);
 		} else {
@@ -213,20 +307,41 @@ int machine_read(struct machine *m, const char *path, char **error)
 		r = bad(error, path, line, "no 'machine NAME' line");
 	if (r == 0 && m->n == 0)
 		r = bad(error, path, line, "no 'p' line: the profile gives no parameters");
+	if (r == 0 && m->per_byte && !m->word)
+		r = bad(error, path, per_line, "'per byte' needs 'word' (bytes per word): h counts "
+			"words");
 	if (r == 0)
 		qsort(m->at, (size_t)m->n, sizeof(*m->at), by_p);
 	return r;
 }
 
-const struct machine_entry *machine_at(const struct machine *m, long p)
+/* Whether E prices CM (see machine_at): 2 when fitted for it, 1 when it
+ * serves it, 0 when not. */
+static int serves(const struct machine_entry *e, const struct cost_model *cm)
 {
-	for (int i = 0; i < m->n; i++)
-		if (m->at[i].p == p)
-			return &m->at[i];
-	return NULL;
+	if (e->model == cm)
+		return 2;
+	bool gl = cm->nterms == 1 && cm->coef[0] == COEF_G;   /* bsp, F_h, overlap */
+	if (e->model && gl && !cm->overlap && e->model->nterms == 1 &&
+	    e->model->coef[0] == COEF_G && !e->model->overlap)
+		return 2;   /* bsp and F_h are one function */
+	return !e->model && gl ? 1 : 0;
 }
 
-char *machine_counts(const struct machine *m)
+const struct machine_entry *machine_at(const struct machine *m, long p,
+				       const struct cost_model *cm)
+{
+	const struct machine_entry *best = NULL;
+	int how = 0;
+	for (int i = 0; i < m->n; i++)
+		if (m->at[i].p == p && serves(&m->at[i], cm) > how) {
+			best = &m->at[i];
+			how = serves(best, cm);
+		}
+	return best;
+}
+
+char *machine_counts(const struct machine *m, const struct cost_model *cm)
 {
 	size_t cap = (size_t)m->n * 24 + 1, len = 0;
 	char *s = malloc(cap);
@@ -234,13 +349,72 @@ char *machine_counts(const struct machine *m)
 		return NULL;
 	s[0] = '\0';
 	for (int i = 0; i < m->n; i++)
-		len += (size_t)snprintf(s + len, cap - len, "%s%ld", i ? ", " : "", m->at[i].p);
+		if (serves(&m->at[i], cm) && machine_at(m, m->at[i].p, cm) == &m->at[i])
+			len += (size_t)snprintf(s + len, cap - len, "%s%ld", len ? ", " : "",
+						m->at[i].p);
 	return s;
+}
+
+char *machine_models(const struct machine *m)
+{
+	char *names = cost_model_names(), *out = malloc(names ? strlen(names) + 1 : 1);
+	if (!names || !out) {
+		free(names);
+		free(out);
+		return NULL;
+	}
+	out[0] = '\0';
+	char *save = NULL;
+	for (char *name = strtok_r(names, ", ", &save); name; name = strtok_r(NULL, ", ", &save)) {
+		const struct cost_model *cm = cost_model_find(name);
+		bool any = false;
+		for (int i = 0; i < m->n && !any; i++)
+			any = serves(&m->at[i], cm) > 0;
+		if (any) {
+			strcat(out, *out ? ", " : "");
+			strcat(out, name);
+		}
+	}
+	free(names);
+	return out;
+}
+
+int machine_prices(const struct machine *m, const struct machine_entry *e,
+		   struct cost_prices *p, mpq_t speed)
+{
+	/* a time unit in seconds */
+	static const unsigned long per[] = {1, 1, 1000, 1000000};
+	bool has_speed = machine_speed(m, e, speed) == 0;
+	if (m->unit != UNIT_FLOPS && !has_speed)
+		return -1;
+	mpq_t u;
+	mpq_init(u);
+	for (int k = 0; k < MACHINE_NKEYS; k++) {
+		enum cost_coef c = key_coef(k);
+		if (c == COEF_N || !e->has[k])
+			continue;
+		mpq_set(p->coef[c], e->v[k]);
+		if (m->unit != UNIT_FLOPS) {
+			/* seconds times flop/s: flops */
+			mpq_set_ui(u, 1, per[m->unit]);
+			mpq_mul(p->coef[c], p->coef[c], u);
+			mpq_mul(p->coef[c], p->coef[c], speed);
+		}
+		if (m->per_byte && c != COEF_L) {
+			mpq_set_ui(u, (unsigned long)m->word, 1);
+			mpq_mul(p->coef[c], p->coef[c], u);
+		}
+		p->has[c] = true;
+	}
+	mpq_clear(u);
+	return has_speed ? 0 : 1;
 }
 
 int machine_speed(const struct machine *m, const struct machine_entry *e, mpq_t out)
 {
-	if (e && e->has[MACHINE_S])
+	if (m->s_forced)
+		mpq_set(out, m->s);
+	else if (e && e->has[MACHINE_S])
 		mpq_set(out, e->v[MACHINE_S]);
 	else if (m->has_s)
 		mpq_set(out, m->s);

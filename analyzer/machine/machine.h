@@ -12,6 +12,8 @@
 
 #include <gmp.h>
 
+#include "analyzer/cost/cost_model.h"
+
 /* What a profile gives for one number of processes.  The cost uses L and G
  * (in flops, as Hill et al.'s Table 1 gives them) and S (flop/s) for
  * seconds; the rest is kept as printed, for people (tests/brute/machine.py
@@ -23,14 +25,24 @@ enum machine_key {
 	MACHINE_G_US,    /* g in microseconds, as printed */
 	MACHINE_N_HALF,  /* N_1/2: the message size (words) at which g doubles */
 	MACHINE_S,       /* s: flop/s (for this number of processes) */
+	MACHINE_G_I,     /* g_i, g_o, g_M: Bianco and Pucci's coefficients of */
+	MACHINE_G_O,     /* h_in, h_out and NCom (= M), in the profile's unit */
+	MACHINE_G_M,
 	MACHINE_NKEYS
 };
 
 /* The key's name in a profile ("l", "g_us", ...). */
 extern const char *const machine_key_name[MACHINE_NKEYS];
 
+/* The unit of a profile's l, g, g_i, g_o and g_M (`unit`). */
+enum machine_unit { UNIT_FLOPS, UNIT_S, UNIT_MS, UNIT_US };
+
 struct machine_entry {
 	long p;
+	/* `p N MODEL ...`: the coefficients fitted for that cost function;
+	 * NULL (`p N ...`): l and g, for every function of g and l alone (bsp,
+	 * F_h, overlap) */
+	const struct cost_model *model;
 	bool has[MACHINE_NKEYS];
 	mpq_t v[MACHINE_NKEYS];
 };
@@ -42,7 +54,11 @@ struct machine {
 	char *path;        /* the file read */
 	bool has_s;
 	mpq_t s;           /* `s`: flop/s for every p, unless an entry has its own */
-	long word;         /* `word`: bytes per word (0: not said; for people) */
+	bool s_forced;     /* S is the user's (--speed): it wins over the entries' */
+	long word;         /* `word`: bytes per word (0: not said) */
+	enum machine_unit unit;   /* `unit`: of the coefficients (flops by default) */
+	bool unit_given;
+	bool per_byte;     /* `per byte`: the g's are per byte (then `word` is needed) */
 	int n;
 	struct machine_entry *at;   /* by increasing p */
 };
@@ -51,11 +67,29 @@ struct machine {
  * malloc'd "PATH:LINE: ..." message (M is then fit for machine_clear). */
 int machine_read(struct machine *m, const char *path, char **error);
 
-/* The entry for P processes, or NULL when the profile has none. */
-const struct machine_entry *machine_at(const struct machine *m, long p);
+/* The entry that prices cost function CM at P processes: the one fitted for
+ * CM; for bsp, the one fitted for F_h (the same function), and the other way
+ * round; else the entry of l and g alone when CM reads no other coefficient.
+ * NULL when the profile has none. */
+const struct machine_entry *machine_at(const struct machine *m, long p,
+				       const struct cost_model *cm);
 
-/* The numbers of processes M lists, "1, 2, 4, 8", malloc'd. */
-char *machine_counts(const struct machine *m);
+/* The numbers of processes at which M prices CM, "1, 2, 4, 8", malloc'd
+ * ("" when none). */
+char *machine_counts(const struct machine *m, const struct cost_model *cm);
+
+/* The cost functions M prices at some number of processes, "bsp, F_h,
+ * overlap" (in cost_model order), malloc'd. */
+char *machine_models(const struct machine *m);
+
+/* Entry E's coefficients into P (initialized for a cost function): every
+ * one it gives, per word (times `word` when the profile counts bytes) and in
+ * flops (times s when the profile's unit is a time, so that they add to w),
+ * and *SPEED = s.  Returns 0; 1 when the profile has no s and its unit is
+ * flops (the prices hold, there are no seconds); -1 when it has no s and its
+ * unit is a time (no prices). */
+int machine_prices(const struct machine *m, const struct machine_entry *e,
+		   struct cost_prices *p, mpq_t speed);
 
 /* *OUT = flop/s at entry E (its own s, or the machine's); -1 when neither
  * says. */

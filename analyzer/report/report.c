@@ -77,30 +77,61 @@ static int def_value(const struct report_request *opt, const char *name, mpq_t o
 	return -1;
 }
 
-/* *OUT = the cost of step S of CC (every step when S < 0): w + h*g + l of
- * each, from the values of w and h and the exact g and l given (fractions
- * too); -1 when a value is missing. */
+const char *report_coef_list(char buf[64], const struct cost_model *cm)
+{
+	if (!cm)
+		cm = cost_model_default();
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < cm->ncoefs; k++)
+		len += (size_t)snprintf(buf + len, 64 - len, "%s%s",
+					k == 0 ? "" : k + 1 == cm->ncoefs ? " and " : ", ",
+					cm->coef_names[k]);
+	return buf;
+}
+
+void report_model_line(FILE *out, const struct cost_model *cm)
+{
+	if (cm && cm != cost_model_default())
+		fprintf(out, "cost function %s: %s, summed over the supersteps\n", cm->name, cm->text);
+}
+
+const struct cost_model *report_model(const struct report_request *rq)
+{
+	return rq->model ? rq->model : cost_model_default();
+}
+
+/* *OUT = the cost of step S of CC (every step when S < 0): the cost
+ * function's, of each, from the values of its quantities and the exact
+ * coefficients given (fractions too); -1 when a value is missing. */
 static int cost_value(const struct candidate_cost *cc, int s, const struct report_request *opt,
 		      mpq_t out)
 {
-	mpq_t g, l, w, h;
-	mpq_inits(g, l, w, h, NULL);
-	/* g only matters where h is not 0 */
-	bool has_g = def_value(opt, "g", g) == 0;
-	int r = def_value(opt, "l", l) == 0 ? 0 : -1;
+	struct cost_prices p;
+	cost_prices_init(&p, report_model(opt));
+	for (int c = 0; c < COEF_N; c++)
+		p.has[c] = def_value(opt, cost_coef_name[c], p.coef[c]) == 0;
+	mpq_t q[TERM_N], step;
+	for (int t = 0; t < TERM_N; t++)
+		mpq_init(q[t]);
+	mpq_init(step);
 	mpq_set_ui(out, 0, 1);
+	int r = 0;
 	for (int k = s < 0 ? 0 : s; r == 0 && k < (s < 0 ? cc->nsteps : s + 1); k++) {
-		if (value_at(cc->steps[k].w, opt, w) < 0 || value_at(cc->steps[k].h, opt, h) < 0 ||
-		    (!has_g && mpq_sgn(h) != 0)) {
+		const struct step_cost *sc = &cc->steps[k];
+		const struct formula *f[TERM_N] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
+		for (int t = 0; t < TERM_N && r == 0; t++)
+			if (value_at(f[t], opt, q[t]) < 0)
+				r = -1;
+		if (r == 0 && cost_prices_value(&p, (const mpq_t *)q, step, NULL) != COST_VALUE_OK)
 			r = -1;
-			break;
-		}
-		mpq_mul(h, h, g);
-		mpq_add(out, out, w);
-		mpq_add(out, out, h);
-		mpq_add(out, out, l);
+		if (r == 0)
+			mpq_add(out, out, step);
 	}
-	mpq_clears(g, l, w, h, NULL);
+	for (int t = 0; t < TERM_N; t++)
+		mpq_clear(q[t]);
+	mpq_clear(step);
+	cost_prices_clear(&p);
 	return r;
 }
 
@@ -129,13 +160,14 @@ char *report_value_shown(const struct analysis *a, int c, int s, enum quantity q
 	return value_text(a, c, s, q, a->rq->digits);
 }
 
-const char *const report_cost_names[2] = {"g", "l"};
-
-char *report_quantity_text(const struct formula *f, enum quantity q, enum formula_style style)
+char *report_quantity_text(const struct formula *f, enum quantity q, enum formula_style style,
+			   const struct cost_model *cm)
 {
 	if (!f)
 		return NULL;
-	return q == Q_COST ? formula_to_string_by(f, style, report_cost_names, 2)
+	if (!cm)
+		cm = cost_model_default();
+	return q == Q_COST ? formula_to_string_by(f, style, cm->coef_names, cm->ncoefs)
 			   : formula_to_string(f, style);
 }
 
@@ -154,7 +186,7 @@ char *report_value_beside(const struct analysis *a, int c, int s, enum quantity 
 	formula_params_free(names, n);
 	if (n != 0)
 		return v;
-	char *text = report_quantity_text(f, q, FORMULA_TEXT);
+	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
 	if (text && strcmp(text, v) == 0) {
 		free(v);
 		v = NULL;
@@ -235,7 +267,7 @@ bool report_given(const struct analysis *a, int i)
 {
 	const char *name = a->rq->defs[i].name;
 	const struct checked_spec *cs = a->spec;
-	if (!cs || strcmp(name, "g") == 0 || strcmp(name, "l") == 0)
+	if (!cs || cost_coef_known(name))
 		return true;
 	for (int k = 0; k < cs->nparams; k++)
 		if (strcmp(cs->params[k]->name, name) == 0)

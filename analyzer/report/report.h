@@ -21,6 +21,15 @@ struct param_value {
 /* *OUT = PV's value, exactly (OUT initialized). */
 void param_value_get(mpq_t out, const struct param_value *pv);
 
+/* The report formats (-f). */
+enum output_format {
+	FORMAT_TEXT,
+	FORMAT_JSON,
+	FORMAT_MARKDOWN,
+	FORMAT_LATEX,
+	FORMAT_CSV,
+};
+
 /* What the user asked of a report. */
 struct report_request {
 	const struct param_value *defs;   /* -D values, in command-line order */
@@ -35,6 +44,7 @@ struct report_request {
 	const char *machine;
 	long machine_procs;
 	mpq_srcptr speed;
+	const struct cost_model *model;   /* the cost function (NULL: w + h*g + l) */
 };
 
 struct analysis {
@@ -59,12 +69,22 @@ enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_N };
 extern const char *const quantity_name[Q_N];       /* "w", "h", "h_in", ... */
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
 
-/* The names a cost's formula is collected by: {"g", "l"}. */
-extern const char *const report_cost_names[2];
+/* The cost function of RQ (its model, or w + h*g + l). */
+const struct cost_model *report_model(const struct report_request *rq);
+
+/* CM's coefficients for a sentence, "g and l" or "g_i, g_o and l"
+ * (at most 40 characters) into BUF. */
+const char *report_coef_list(char buf[64], const struct cost_model *cm);
+
+/* "cost function F_io: w + h_in*g_i + h_out*g_o + l, summed over the
+ * supersteps" and a newline, when CM is not the default (nothing else). */
+void report_model_line(FILE *out, const struct cost_model *cm);
 
 /* F, quantity Q, as text in STYLE (malloc'd; NULL when F is NULL or on
- * failure): a cost collected by g and l, every other quantity as it is. */
-char *report_quantity_text(const struct formula *f, enum quantity q, enum formula_style style);
+ * failure): a cost collected by the coefficients of CM (g and l, ...),
+ * every other quantity as it is. */
+char *report_quantity_text(const struct formula *f, enum quantity q, enum formula_style style,
+			   const struct cost_model *cm);
 
 /* The value of quantity Q of candidate C (step S, the total when S < 0) to
  * print beside its formula F, rounded as --digits asks; NULL when it has
@@ -170,18 +190,41 @@ struct ranking {
 	const char *const *axes;
 	int ncands;
 	const char *const *cands;      /* the candidates' names */
-	int nvalues;                   /* the values counted at: every size, then g and l */
+	int nvalues;                   /* the values counted at: every size, then the
+					* cost function's coefficients (g and l) */
 	const struct param_value *values;
 	const struct rank_table *t;    /* sorted (rank_table_sort) */
 	int top;                       /* --top: the ranked rows shown (0: all) */
 	bool first;                    /* the run's first ranking (CSV: the header) */
 	const char *machine;           /* --machine's name (NULL: none) */
 	mpq_srcptr speed;              /* its flop/s for this count (NULL: no seconds) */
+	const struct cost_model *model;   /* the cost function (NULL: w + h*g + l) */
 	int digits;                    /* --digits: text and Markdown round (0: exact) */
+	/* a point of a sweep (-D n=256..8192*2): VALUES[SWEPT[k]] are its
+	 * swept sizes (NSWEPT 0: no sweep) */
+	int nswept;
+	const int *swept;
 };
 
 /* Shape S of T as "8x8" (at most 63 characters). */
 void shape_label(char buf[64], const struct rank_table *t, int s);
+
+/* A sweep: R[0..N), one ranking per point of the ranges, every other field
+ * as R[0]'s.  Text and Markdown: a row per point, its best row (and how many
+ * tie with it); JSON: {"file", "procs", "machine", "model", "axes", "values"
+ * (the fixed ones), "points": [{"values", "ranking", "refused"}]}; CSV: the
+ * rows of -p's CSV with a column per swept size. */
+/* A ranking, or the points R[0..N) of a sweep, in FORMAT (not LaTeX: text
+ * then); TABLES is how many the run printed before (text and Markdown put a
+ * blank line between them). */
+void report_ranking(FILE *out, enum output_format format, const struct ranking *r, int tables);
+void report_sweep(FILE *out, enum output_format format, const struct ranking *r, int n,
+		  int tables);
+
+void report_sweep_text(FILE *out, const struct ranking *r, int n);
+void report_sweep_json(FILE *out, const struct ranking *r, int n);
+void report_sweep_csv(FILE *out, const struct ranking *r, int n);
+void report_sweep_markdown(FILE *out, const struct ranking *r, int n);
 
 void report_rank_text(FILE *out, const struct ranking *r);
 void report_rank_json(FILE *out, const struct ranking *r);
@@ -196,6 +239,12 @@ enum plot_format plot_format_of(const char *file);
  * every candidate of R against the grid shape, a line per candidate, the
  * shapes in their order (1x64, 2x32, ..., 64x1), the ranked rows only. */
 void report_rank_plot(FILE *out, const struct ranking *r, const char *picture);
+
+/* The gnuplot script of a sweep of one range, R[0..N) (report_sweep_text):
+ * for every candidate, its lowest cost over the shapes against the swept
+ * size, a line each, the best of every point circled; log scales where the
+ * values span more than a factor of 100. */
+void report_sweep_plot(FILE *out, const struct ranking *r, int n, const char *picture);
 
 /* -p without a value for every size: the line that follows the symbolic
  * analysis, naming the NMISSING values MISSING to give to rank the shapes of

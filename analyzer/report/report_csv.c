@@ -24,7 +24,7 @@ static void row(FILE *out, const struct analysis *a, int c, const struct candida
 	fputc(',', out);
 	report_csv_field(out, quantity_name[q]);
 	fputc(',', out);
-	char *text = report_quantity_text(f, q, FORMULA_EXPR);
+	char *text = report_quantity_text(f, q, FORMULA_EXPR, a->rq->model);
 	if (text)
 		report_csv_field(out, text);
 	free(text);
@@ -84,12 +84,13 @@ void report_csv(FILE *out, const struct analysis *a)
 		mpq_init(q);
 		param_value_get(q, &rq->defs[i]);
 		char *v = report_number(q);
-		bool machine = by && (strcmp(rq->defs[i].name, "g") == 0 ||
-				      strcmp(rq->defs[i].name, "l") == 0);
+		bool machine = by && cost_coef_known(rq->defs[i].name);
 		plain_row(out, NULL, rq->defs[i].name, NULL, v, machine ? by : "given");
 		free(v);
 		mpq_clear(q);
 	}
+	if (rq->model && rq->model != cost_model_default())
+		plain_row(out, NULL, "cost function", rq->model->text, rq->model->name, NULL);
 	for (int i = 0; i < a->nassumptions; i++)
 		plain_row(out, NULL, "assumption", a->assumptions[i], NULL, NULL);
 	for (int c = 0; c < a->ncands; c++) {

@@ -9,7 +9,7 @@
 static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
 			  const struct formula *f)
 {
-	char *text = report_quantity_text(f, q, FORMULA_EXPR);
+	char *text = report_quantity_text(f, q, FORMULA_EXPR, a->rq->model);
 	char *v = report_value(a, c, s, q);
 	fputs("{\"formula\": ", out);
 	if (f)
@@ -32,6 +32,8 @@ void report_json(FILE *out, const struct analysis *a)
 		report_json_string(out, a->rq->machine);
 	else
 		fputs("null", out);
+	fputs(", \"model\": ", out);
+	report_json_string(out, report_model(a->rq)->name);
 	/* the values given (-D, and a machine's g and l), as in -p's JSON */
 	fputs(", \"values\": {", out);
 	for (int i = 0, shown = 0; i < a->rq->ndefs; i++) {

@@ -130,7 +130,8 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 {
 	double lw = label(out, q, name);
 	double width = LINE_WIDTH - lw - EQUALS_WIDTH;
-	char *text = q == Q_COST ? formula_to_latex(f, report_cost_names, 2, width)
+	const struct cost_model *cm = report_model(a->rq);
+	char *text = q == Q_COST ? formula_to_latex(f, cm->coef_names, cm->ncoefs, width)
 				 : formula_to_latex(f, NULL, 0, width);
 	int lines = 1;
 	for (const char *p = text; p && (p = strstr(p, "\\\\")); p += 2)
@@ -218,6 +219,14 @@ static void header(FILE *out, const struct analysis *a)
 		latex_code(out, a->assumptions[i]);
 	}
 	fputs(a->nassumptions ? ".\n" : "", out);
+	const struct cost_model *cm = a->rq->model;
+	if (cm && cm != cost_model_default()) {
+		fputs("Cost function ", out);
+		latex_code(out, cm->name);
+		fputs(": ", out);
+		latex_code(out, cm->text);
+		fputs(", summed over the supersteps.\n", out);
+	}
 	fputs("\n", out);
 }
 

@@ -16,7 +16,7 @@
 static void formula_and_value(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
 			      const struct formula *f, bool cell)
 {
-	char *text = report_quantity_text(f, q, FORMULA_TEXT);
+	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
 	if (f)
 		report_md_code(out, text ? text : "?", cell);
 	char *v = report_value_beside(a, c, s, q, f);
@@ -24,7 +24,9 @@ static void formula_and_value(FILE *out, const struct analysis *a, int c, int s,
 		fputs(f ? " = " : "", out);
 		report_md_text(out, v);
 	} else if (!f) {
-		fputs(q == Q_COST ? "(needs g and l)" : "", out);
+		char coefs[64];
+		if (q == Q_COST)
+			fprintf(out, "(needs %s)", report_coef_list(coefs, a->rq->model));
 	}
 	free(v);
 	free(text);
@@ -85,7 +87,8 @@ static void header(FILE *out, const struct analysis *a)
 	}
 	if (shown) {
 		if (rq->machine) {
-			fputs(" (g and l of ", out);
+			char coefs[64];
+			fprintf(out, " (%s of ", report_coef_list(coefs, rq->model));
 			report_md_text(out, rq->machine);
 			fprintf(out, ", p = %ld)", rq->machine_procs);
 		}
@@ -96,6 +99,14 @@ static void header(FILE *out, const struct analysis *a)
 		report_md_code(out, a->assumptions[i], false);
 	}
 	fputs(a->nassumptions ? ".\n" : "", out);
+	const struct cost_model *cm = a->rq->model;
+	if (cm && cm != cost_model_default()) {
+		fputs("Cost function ", out);
+		report_md_text(out, cm->name);
+		fputs(": ", out);
+		report_md_code(out, cm->text, false);
+		fputs(", summed over the supersteps.\n", out);
+	}
 }
 
 void report_markdown(FILE *out, const struct analysis *a)

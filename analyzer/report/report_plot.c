@@ -54,6 +54,31 @@ static void terminal(FILE *out, const char *picture)
 	fputs("\n", out);
 }
 
+/* "cost w + h*g + l (flops)" and the end of the line. */
+static void ylabel(FILE *out, const struct ranking *r)
+{
+	char label[128];
+	snprintf(label, sizeof(label), "cost %s (flops)",
+		 (r->model ? r->model : cost_model_default())->text);
+	gp_string(out, label);
+	fputs(" noenhanced\n", out);
+}
+
+/* "set logscale AXIS" when the positive values from LO to HI span more
+ * than a factor of 100. */
+static void log_scale(FILE *out, const char *axis, const mpq_t lo, const mpq_t hi)
+{
+	if (mpq_sgn(lo) <= 0)
+		return;
+	mpq_t k;
+	mpq_init(k);
+	mpq_set_ui(k, 100, 1);
+	mpq_mul(k, k, lo);
+	if (mpq_cmp(hi, k) > 0)
+		fprintf(out, "set logscale %s\n", axis);
+	mpq_clear(k);
+}
+
 void report_rank_plot(FILE *out, const struct ranking *r, const char *picture)
 {
 	const struct rank_table *t = r->t;
@@ -86,7 +111,8 @@ void report_rank_plot(FILE *out, const struct ranking *r, const char *picture)
 	char xlabel[128];
 	snprintf(xlabel, sizeof(xlabel), "grid shape (%s)", axes);
 	gp_string(out, xlabel);
-	fputs(" noenhanced\nset ylabel \"cost w + h*g + l (flops)\" noenhanced\n", out);
+	fputs(" noenhanced\nset ylabel ", out);
+	ylabel(out, r);
 	fputs("set grid ytics\nset key outside right top noenhanced\nset xtics rotate by -45\n",
 	      out);
 	/* a cost range of more than 100: a log scale */
@@ -140,6 +166,101 @@ void report_rank_plot(FILE *out, const struct ranking *r, const char *picture)
 	fputs("plot \\\n", out);
 	for (int c = 0; c < r->ncands; c++) {
 		fprintf(out, "  $c%d using 1:2:xtic(3) with linespoints title ", c);
+		gp_string(out, r->cands[c]);
+		fputs(", \\\n", out);
+	}
+	fputs("  $best using 1:2 with points pointtype 6 pointsize 3 linecolor rgb \"black\" "
+	      "title \"best\"\n", out);
+}
+
+/* Whether a row of candidate C in T was not counted in time. */
+static bool cand_late(const struct rank_table *t, int c)
+{
+	for (int i = t->nranked; i < t->nrows; i++)
+		if (t->rows[i].cand == c && t->rows[i].status == RANK_LATE)
+			return true;
+	return false;
+}
+
+void report_sweep_plot(FILE *out, const struct ranking *r, int n, const char *picture)
+{
+	const char *x = r->nswept > 0 ? r->values[r->swept[0]].name : "?";
+	fputs("# bspcost: the cost of every candidate against a swept size\n", out);
+	terminal(out, picture);
+	char *title = NULL;
+	size_t len = 0;
+	FILE *tf = open_memstream(&title, &len);
+	if (tf) {
+		fprintf(tf, "%s: the lowest cost of each candidate against %s, %ld process%s; ",
+			r->file, x, r->t->procs, r->t->procs == 1 ? "" : "es");
+		for (int i = 0, k = 0; i < r->nvalues; i++) {
+			if (r->nswept > 0 && i == r->swept[0])
+				continue;
+			fprintf(tf, "%s%s = ", k++ ? ", " : "", r->values[i].name);
+			report_param_value(tf, &r->values[i], false);
+		}
+		if (r->machine)
+			fprintf(tf, " (%s)", r->machine);
+		fclose(tf);
+	}
+	fputs("set title ", out);
+	gp_string(out, title ? title : r->file);
+	fputs(" noenhanced\n", out);
+	free(title);
+	fputs("set xlabel ", out);
+	gp_string(out, x);
+	fputs(" noenhanced\nset ylabel ", out);
+	ylabel(out, r);
+	fputs("set grid\nset key outside right top noenhanced\n", out);
+	/* the scales */
+	mpq_t lo, hi, xlo, xhi;
+	mpq_inits(lo, hi, xlo, xhi, NULL);
+	bool any = false;
+	for (int p = 0; p < n; p++)
+		for (int i = 0; i < r[p].t->nranked; i++) {
+			const mpq_t *c = &r[p].t->rows[i].cost;
+			if (!any || mpq_cmp(*c, lo) < 0)
+				mpq_set(lo, *c);
+			if (!any || mpq_cmp(*c, hi) > 0)
+				mpq_set(hi, *c);
+			any = true;
+		}
+	if (any)
+		log_scale(out, "y", lo, hi);
+	if (n > 0 && r->nswept > 0) {
+		mpq_set_si(xlo, (long)r[0].values[r->swept[0]].value, 1);
+		mpq_set_si(xhi, (long)r[n - 1].values[r->swept[0]].value, 1);
+		log_scale(out, "x", xlo, xhi);
+	}
+	mpq_clears(lo, hi, xlo, xhi, NULL);
+	/* per candidate: its best row of each point (the rows are best first),
+	 * none where one of its rows was not counted in time (it might be lower) */
+	for (int c = 0; c < r->ncands; c++) {
+		fprintf(out, "$c%d << EOD\n", c);
+		for (int p = 0; p < n; p++)
+			for (int i = 0; !cand_late(r[p].t, c) && i < r[p].t->nranked; i++) {
+				const struct rank_row *row = &r[p].t->rows[i];
+				if (row->cand != c)
+					continue;
+				char shape[64];
+				shape_label(shape, r[p].t, row->shape);
+				fprintf(out, "%lld ", r[p].values[r->swept[0]].value);
+				gp_number(out, row->cost);
+				fprintf(out, " %s\n", shape);
+				break;
+			}
+		fputs("EOD\n", out);
+	}
+	fputs("$best << EOD\n", out);
+	for (int p = 0; p < n; p++)
+		if (r[p].t->nranked > 0 && r[p].t->nlate == 0) {
+			fprintf(out, "%lld ", r[p].values[r->swept[0]].value);
+			gp_number(out, r[p].t->rows[0].cost);
+			fputs("\n", out);
+		}
+	fputs("EOD\nplot \\\n", out);
+	for (int c = 0; c < r->ncands; c++) {
+		fprintf(out, "  $c%d using 1:2 with linespoints title ", c);
 		gp_string(out, r->cands[c]);
 		fputs(", \\\n", out);
 	}

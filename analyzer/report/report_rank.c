@@ -1,6 +1,7 @@
 /* -p: the ranking of every grid shape and candidate of a process count, as
  * text (an aligned table), JSON, CSV or Markdown.  The ranking itself (order,
  * ranks, ties) is analyzer/decide/rank.c's; this prints it. */
+#define _GNU_SOURCE /* asprintf */
 #include <stdlib.h>
 #include <string.h>
 
@@ -180,6 +181,7 @@ void report_rank_text(FILE *out, const struct ranking *r)
 	fprintf(out, ", %d candidate%s; ", r->ncands, r->ncands == 1 ? "" : "s");
 	print_values(out, r);
 	fputs("\n", out);
+	report_model_line(out, r->model);
 
 	int n = shown(r);
 	static const char *const head[NCOLS] = {"rank", "candidate", "shape", "w", "h", "NCom",
@@ -270,36 +272,16 @@ static void json_shape(FILE *out, const struct ranking *r, int s)
 	fputs("}", out);
 }
 
-void report_rank_json(FILE *out, const struct ranking *r)
+/* "ranking": [...], "refused": [...] of R, each row on a line starting with
+ * INDENT. */
+static void json_rows(FILE *out, const struct ranking *r, const char *indent)
 {
 	const struct rank_table *t = r->t;
-	fputs("{\"file\": ", out);
-	report_json_string(out, r->file);
-	fprintf(out, ", \"procs\": %ld, \"machine\": ", t->procs);
-	if (r->machine)
-		report_json_string(out, r->machine);
-	else
-		fputs("null", out);
-	fputs(", \"axes\": [", out);
-	for (int a = 0; a < r->naxes; a++) {
-		fputs(a ? ", " : "", out);
-		report_json_string(out, r->axes[a]);
-	}
-	fputs("], \"values\": {", out);
-	for (int i = 0; i < r->nvalues; i++) {
-		fputs(i ? ", " : "", out);
-		report_json_string(out, r->values[i].name);
-		fputs(": ", out);
-		report_param_value(out, &r->values[i], true);
-	}
-	fprintf(out, "},\n \"shapes\": %d, \"candidates\": %d, \"ranked\": %d, \"complete\": %s, "
-		     "\"counted\": %ld, \"pairs\": %ld,\n \"ranking\": [",
-		t->nshapes, r->ncands, t->nranked, t->nlate ? "false" : "true",
-		pairs(r) - t->nlate, pairs(r));
+	fputs("\"ranking\": [", out);
 	int n = shown(r);
 	for (int i = 0; i < n; i++) {
 		const struct rank_row *row = &t->rows[i];
-		fprintf(out, "%s\n  {\"rank\": %d, \"tie\": %s, \"candidate\": ", i ? "," : "",
+		fprintf(out, "%s%s{\"rank\": %d, \"tie\": %s, \"candidate\": ", i ? "," : "", indent,
 			row->rank, row->tie ? "true" : "false");
 		report_json_string(out, r->cands[row->cand]);
 		fputs(", ", out);
@@ -320,7 +302,7 @@ void report_rank_json(FILE *out, const struct ranking *r)
 	fputs("],\n \"refused\": [", out);
 	for (int i = t->nranked, k = 0; i < t->nranked + nrefused(t); i++, k++) {
 		const struct rank_row *row = &t->rows[i];
-		fputs(k ? ",\n  {\"candidate\": " : "\n  {\"candidate\": ", out);
+		fprintf(out, "%s%s{\"candidate\": ", k ? "," : "", indent);
 		if (row->cand < 0)
 			fputs("null", out);
 		else
@@ -331,7 +313,39 @@ void report_rank_json(FILE *out, const struct ranking *r)
 		report_json_string(out, row->reason ? row->reason : "unknown reason");
 		fputs("}", out);
 	}
-	fputs("]}\n", out);
+	fputs("]", out);
+}
+
+void report_rank_json(FILE *out, const struct ranking *r)
+{
+	const struct rank_table *t = r->t;
+	fputs("{\"file\": ", out);
+	report_json_string(out, r->file);
+	fprintf(out, ", \"procs\": %ld, \"machine\": ", t->procs);
+	if (r->machine)
+		report_json_string(out, r->machine);
+	else
+		fputs("null", out);
+	fputs(", \"model\": ", out);
+	report_json_string(out, (r->model ? r->model : cost_model_default())->name);
+	fputs(", \"axes\": [", out);
+	for (int a = 0; a < r->naxes; a++) {
+		fputs(a ? ", " : "", out);
+		report_json_string(out, r->axes[a]);
+	}
+	fputs("], \"values\": {", out);
+	for (int i = 0; i < r->nvalues; i++) {
+		fputs(i ? ", " : "", out);
+		report_json_string(out, r->values[i].name);
+		fputs(": ", out);
+		report_param_value(out, &r->values[i], true);
+	}
+	fprintf(out, "},\n \"shapes\": %d, \"candidates\": %d, \"ranked\": %d, \"complete\": %s, "
+		     "\"counted\": %ld, \"pairs\": %ld,\n ",
+		t->nshapes, r->ncands, t->nranked, t->nlate ? "false" : "true",
+		pairs(r) - t->nlate, pairs(r));
+	json_rows(out, r, "\n  ");
+	fputs("}\n", out);
 }
 
 /* ---------------------------------------------------------------- CSV */
@@ -346,9 +360,14 @@ static void csv_number(FILE *out, const mpq_t q)
 void report_rank_csv(FILE *out, const struct ranking *r)
 {
 	const struct rank_table *t = r->t;
-	if (r->first)
-		fputs("file,procs,rank,tie,candidate,shape,w,h,h_in,h_out,ncom,cost,status,reason,"
-		      "seconds\n", out);
+	if (r->first) {
+		fputs("file,procs,", out);
+		for (int k = 0; k < r->nswept; k++) {
+			report_csv_field(out, r->values[r->swept[k]].name);
+			fputc(',', out);
+		}
+		fputs("rank,tie,candidate,shape,w,h,h_in,h_out,ncom,cost,status,reason,seconds\n", out);
+	}
 	int n = shown(r);
 	for (int i = 0; i < t->nranked + nrefused(t); i++) {
 		if (i >= n && i < t->nranked)
@@ -358,6 +377,8 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 		shape_label(shape, t, row->shape);
 		report_csv_field(out, r->file);
 		fprintf(out, ",%ld,", t->procs);
+		for (int k = 0; k < r->nswept; k++)
+			fprintf(out, "%lld,", r->values[r->swept[k]].value);
 		if (row->status == RANK_OK)
 			fprintf(out, "%d,%s", row->rank, row->tie ? "yes" : "no");
 		else
@@ -400,6 +421,10 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 	fprintf(out, ", %d candidate%s; ", r->ncands, r->ncands == 1 ? "" : "s");
 	print_values(out, r);
 	fputs(".\n\n", out);
+	if (r->model && r->model != cost_model_default()) {
+		report_model_line(out, r->model);
+		fputs("\n", out);
+	}
 	int n = shown(r);
 	if (n > 0) {
 		fputs(r->speed ? "| rank | candidate | shape | w | h | NCom | cost | seconds |\n"
@@ -483,4 +508,296 @@ void report_rank_not_started(FILE *out, const char *file, const long *procs, int
 	for (int i = 0; i < n; i++)
 		fprintf(out, "%s%ld", i ? ", " : "", procs[i]);
 	fprintf(out, " process%s\n", n == 1 && procs[0] == 1 ? "" : "es");
+}
+
+/* ---------------------------------------------------------------- sweeps */
+
+/* Whether value I of R is swept. */
+static bool is_swept(const struct ranking *r, int i)
+{
+	for (int k = 0; k < r->nswept; k++)
+		if (r->swept[k] == i)
+			return true;
+	return false;
+}
+
+/* "file: 16 processes, 5 shapes of M x N, 16 candidates; m = 1024, g = 4,
+ * l = 100; n from 256 to 8192, 6 points" (no newline) */
+static void sweep_title(FILE *out, const struct ranking *r, int n, bool md)
+{
+	const struct rank_table *t = r->t;
+	if (md)
+		report_md_text(out, r->file);
+	else
+		fputs(r->file, out);
+	fprintf(out, ": %ld process%s, %d shape%s of ", t->procs, t->procs == 1 ? "" : "es",
+		t->nshapes, t->nshapes == 1 ? "" : "s");
+	for (int a = 0; a < r->naxes; a++)
+		fprintf(out, "%s%s", a ? " x " : "", r->axes[a]);
+	fprintf(out, ", %d candidate%s; ", r->ncands, r->ncands == 1 ? "" : "s");
+	for (int i = 0, k = 0; i < r->nvalues; i++) {
+		if (is_swept(r, i))
+			continue;
+		fprintf(out, "%s%s = ", k++ ? ", " : "", r->values[i].name);
+		report_param_value(out, &r->values[i], false);
+	}
+	fprintf(out, "; %d point%s of ", n, n == 1 ? "" : "s");
+	for (int k = 0; k < r->nswept; k++)
+		fprintf(out, "%s%s", k ? ", " : "", r->values[r->swept[k]].name);
+}
+
+enum { SW_COST, SW_SECONDS, SW_SHAPE, SW_CAND, SW_TIES, SW_NCOLS };
+enum { MAX_SWEEP_COLS = 4 + SW_NCOLS };   /* MAX_SWEEPS swept sizes, then those */
+
+/* The cells after the swept sizes of point R: its best row, or why it has
+ * none; each malloc'd. */
+static void sweep_cells(const struct ranking *r, char *cell[SW_NCOLS])
+{
+	const struct rank_table *t = r->t;
+	memset(cell, 0, sizeof(char *) * SW_NCOLS);
+	if (t->nranked == 0 || t->nlate > 0) {
+		/* no best: none ranked, or a late row might be better */
+		cell[SW_COST] = strdup("-");
+		cell[SW_SECONDS] = strdup("-");
+		cell[SW_SHAPE] = strdup("-");
+		bool one_reason = t->nrows > 0 && t->nlate == 0;
+		for (int i = 1; one_reason && i < t->nrows; i++)
+			one_reason = t->rows[i].reason && t->rows[0].reason &&
+				     strcmp(t->rows[i].reason, t->rows[0].reason) == 0;
+		char *why = NULL;
+		if (t->nlate > 0) {
+			if (asprintf(&why, "not counted in time (%d of %d rows)", t->nlate,
+				     t->nrows) < 0)
+				why = NULL;
+		} else if (one_reason && t->rows[0].reason) {
+			if (asprintf(&why, "no row could be ranked: %s", t->rows[0].reason) < 0)
+				why = NULL;
+		} else {
+			why = strdup("no row could be ranked (-f json gives each reason)");
+		}
+		cell[SW_CAND] = why;
+		cell[SW_TIES] = strdup("");
+		return;
+	}
+	const struct rank_row *best = &t->rows[0];
+	char shape[64];
+	shape_label(shape, t, best->shape);
+	int tied = 0;
+	while (tied + 1 < t->nranked && t->rows[tied + 1].rank == 1)
+		tied++;
+	char ties[32];
+	snprintf(ties, sizeof(ties), tied ? "+%d" : "", tied);
+	cell[SW_COST] = report_number_digits(best->cost, r->digits);
+	cell[SW_SECONDS] = seconds_text(r, best->cost, false);
+	cell[SW_SHAPE] = strdup(shape);
+	cell[SW_CAND] = strdup(cand_name(r, best));
+	cell[SW_TIES] = strdup(ties);
+}
+
+void report_sweep_text(FILE *out, const struct ranking *r, int n)
+{
+	sweep_title(out, r, n, false);
+	fputs("\n", out);
+	report_model_line(out, r->model);
+	static const char *const head[SW_NCOLS] = {"best cost", "seconds", "shape", "candidate",
+						   "tied"};
+	int ncol = r->nswept + SW_NCOLS;
+	char **cells = calloc((size_t)(n + 1) * (size_t)ncol, sizeof(*cells));
+	size_t *width = calloc((size_t)ncol, sizeof(*width));
+	if (!cells || !width) {
+		free(cells);
+		free(width);
+		fputs("out of memory\n", out);
+		return;
+	}
+	for (int k = 0; k < r->nswept; k++)
+		cells[k] = strdup(r->values[r->swept[k]].name);
+	for (int c = 0; c < SW_NCOLS; c++)
+		cells[r->nswept + c] = strdup(head[c]);
+	for (int i = 0; i < n; i++) {
+		char **row = cells + (size_t)(i + 1) * (size_t)ncol;
+		for (int k = 0; k < r->nswept; k++) {
+			char buf[32];
+			snprintf(buf, sizeof(buf), "%lld", r[i].values[r->swept[k]].value);
+			row[k] = strdup(buf);
+		}
+		sweep_cells(&r[i], row + r->nswept);
+	}
+	for (int i = 0; i <= n; i++)
+		for (int c = 0; c < ncol; c++) {
+			const char *s = cells[(size_t)i * (size_t)ncol + c];
+			if (s && strlen(s) > width[c])
+				width[c] = strlen(s);
+		}
+	/* the columns shown: seconds only with a speed, tied only with a tie */
+	bool show[MAX_SWEEP_COLS];
+	int last = 0;
+	for (int c = 0; c < ncol && c < MAX_SWEEP_COLS; c++) {
+		show[c] = true;
+		if (c == r->nswept + SW_SECONDS)
+			show[c] = r->speed != NULL;
+		if (c == r->nswept + SW_TIES) {
+			show[c] = false;
+			for (int i = 1; i <= n; i++)
+				show[c] |= cells[(size_t)i * (size_t)ncol + c] &&
+					   *cells[(size_t)i * (size_t)ncol + c];
+		}
+		if (show[c])
+			last = c;
+	}
+	for (int i = 0; i <= n; i++) {
+		char **row = cells + (size_t)i * (size_t)ncol;
+		/* the row's last non-empty cell ends it: no trailing blanks */
+		int end = last;
+		while (end > 0 && (!show[end] || !row[end] || !*row[end]))
+			end--;
+		for (int c = 0; c <= end; c++) {
+			if (!show[c])
+				continue;
+			const char *s = row[c] ? row[c] : "?";
+			if (c >= r->nswept + SW_SHAPE)   /* words: left, the last unpadded */
+				fprintf(out, "%-*s", c == end ? 0 : (int)width[c], s);
+			else
+				fprintf(out, "%*s", (int)width[c], s);
+			fputs(c < end ? "  " : "\n", out);
+		}
+	}
+	for (int i = 0; i <= n; i++)
+		for (int c = 0; c < ncol; c++)
+			free(cells[(size_t)i * (size_t)ncol + c]);
+	free(cells);
+	free(width);
+	fputs("best: the lowest cost of every shape and candidate at each point", out);
+	fputs(show[r->nswept + SW_TIES] ? "; tied: how many more rows have it (-f json lists them)\n"
+					 : "\n", out);
+	if (r->speed)
+		fprintf(out, "seconds: the cost in flops / s on %s (exact in JSON and CSV; ~ rounded "
+			     "to %d digits)\n", r->machine, r->digits > 0 ? r->digits : 4);
+}
+
+void report_sweep_json(FILE *out, const struct ranking *r, int n)
+{
+	fputs("{\"file\": ", out);
+	report_json_string(out, r->file);
+	fprintf(out, ", \"procs\": %ld, \"machine\": ", r->t->procs);
+	if (r->machine)
+		report_json_string(out, r->machine);
+	else
+		fputs("null", out);
+	fputs(", \"model\": ", out);
+	report_json_string(out, (r->model ? r->model : cost_model_default())->name);
+	fputs(", \"axes\": [", out);
+	for (int a = 0; a < r->naxes; a++) {
+		fputs(a ? ", " : "", out);
+		report_json_string(out, r->axes[a]);
+	}
+	fputs("], \"values\": {", out);
+	for (int i = 0, k = 0; i < r->nvalues; i++) {
+		if (is_swept(r, i))
+			continue;
+		fputs(k++ ? ", " : "", out);
+		report_json_string(out, r->values[i].name);
+		fputs(": ", out);
+		report_param_value(out, &r->values[i], true);
+	}
+	fprintf(out, "}, \"shapes\": %d, \"candidates\": %d,\n \"points\": [", r->t->nshapes,
+		r->ncands);
+	for (int p = 0; p < n; p++) {
+		const struct rank_table *t = r[p].t;
+		fputs(p ? ",\n  {\"values\": {" : "\n  {\"values\": {", out);
+		for (int i = 0; i < r[p].nvalues; i++) {
+			fputs(i ? ", " : "", out);
+			report_json_string(out, r[p].values[i].name);
+			fputs(": ", out);
+			report_param_value(out, &r[p].values[i], true);
+		}
+		fprintf(out, "}, \"ranked\": %d, \"complete\": %s,\n   ", t->nranked,
+			t->nlate ? "false" : "true");
+		json_rows(out, &r[p], "\n   ");
+		fputs("}", out);
+	}
+	fputs("]}\n", out);
+}
+
+void report_sweep_csv(FILE *out, const struct ranking *r, int n)
+{
+	for (int p = 0; p < n; p++)
+		report_rank_csv(out, &r[p]);
+}
+
+void report_sweep_markdown(FILE *out, const struct ranking *r, int n)
+{
+	fputs("## ", out);
+	sweep_title(out, r, n, true);
+	fputs("\n\n", out);
+	if (r->model && r->model != cost_model_default()) {
+		report_model_line(out, r->model);
+		fputs("\n", out);
+	}
+	fputs("|", out);
+	for (int k = 0; k < r->nswept; k++) {
+		fputs(" ", out);
+		report_md_text(out, r->values[r->swept[k]].name);
+		fputs(" |", out);
+	}
+	fputs(r->speed ? " best cost | seconds | shape | candidate | tied |\n|"
+		       : " best cost | shape | candidate | tied |\n|", out);
+	for (int k = 0; k < r->nswept; k++)
+		fputs("--:|", out);
+	fputs(r->speed ? "--:|--:|---|---|--:|\n" : "--:|---|---|--:|\n", out);
+	for (int p = 0; p < n; p++) {
+		fputs("|", out);
+		for (int k = 0; k < r->nswept; k++)
+			fprintf(out, " %lld |", r[p].values[r->swept[k]].value);
+		char *cell[SW_NCOLS];
+		sweep_cells(&r[p], cell);
+		for (int c = 0; c < SW_NCOLS; c++) {
+			if (c == SW_SECONDS && !r->speed) {
+				free(cell[c]);
+				continue;
+			}
+			fputs(" ", out);
+			if (c == SW_CAND && r[p].t->nranked > 0)
+				report_md_code(out, cell[c] ? cell[c] : "?", true);
+			else
+				report_md_text(out, cell[c] ? cell[c] : "?");
+			fputs(" |", out);
+			free(cell[c]);
+		}
+		fputs("\n", out);
+	}
+	fputs("\nBest: the lowest cost of every shape and candidate at each point; tied: how many "
+	      "more rows have it (the JSON report lists them).\n", out);
+	if (r->speed)
+		fprintf(out, "\nseconds: the cost in flops / s on %s (~: rounded to %d digits).\n",
+			r->machine, r->digits > 0 ? r->digits : 4);
+}
+
+void report_ranking(FILE *out, enum output_format format, const struct ranking *r, int tables)
+{
+	if (tables > 0 && (format == FORMAT_TEXT || format == FORMAT_MARKDOWN))
+		fputs("\n", out);
+	if (format == FORMAT_JSON)
+		report_rank_json(out, r);
+	else if (format == FORMAT_CSV)
+		report_rank_csv(out, r);
+	else if (format == FORMAT_MARKDOWN)
+		report_rank_markdown(out, r);
+	else
+		report_rank_text(out, r);
+}
+
+void report_sweep(FILE *out, enum output_format format, const struct ranking *r, int n,
+		  int tables)
+{
+	if (tables > 0 && (format == FORMAT_TEXT || format == FORMAT_MARKDOWN))
+		fputs("\n", out);
+	if (format == FORMAT_JSON)
+		report_sweep_json(out, r, n);
+	else if (format == FORMAT_CSV)
+		report_sweep_csv(out, r, n);
+	else if (format == FORMAT_MARKDOWN)
+		report_sweep_markdown(out, r, n);
+	else
+		report_sweep_text(out, r, n);
 }

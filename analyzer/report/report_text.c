@@ -134,7 +134,7 @@ static void print_wrapped(FILE *out, const char *text, int col, int width)
 static void print_formula(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
 			  const struct formula *f, int col)
 {
-	char *text = report_quantity_text(f, q, FORMULA_TEXT);
+	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
 	if (text)
 		print_wrapped(out, text, col, a->rq->width);
 	else
@@ -173,18 +173,20 @@ static void print_seconds(FILE *out, const struct analysis *a, int c)
 static void print_values_only(FILE *out, const struct analysis *a, int c)
 {
 	const struct candidate_cost *ex = &a->exact[c];
+	char needs[80];
+	snprintf(needs, sizeof(needs), "(needs %s)", report_coef_list((char[64]){0}, a->rq->model));
 	fputs("  the values given, counted on that grid:\n", out);
 	for (int s = 0; s < ex->nsteps; s++) {
 		fprintf(out, "  superstep %s\n", ex->steps[s].name);
 		for (int q = 0; q < Q_N; q++) {
 			char *v = report_value_shown(a, c, s, q);
 			fprintf(out, "    %-5s = %s\n", q == Q_NCOM ? "NCom" : quantity_name[q],
-				v ? v : "(needs g and l)");
+				v ? v : needs);
 			free(v);
 		}
 	}
 	char *v = report_value_shown(a, c, -1, Q_COST);
-	fprintf(out, "  cost = %s\n", v ? v : "(needs g and l)");
+	fprintf(out, "  cost = %s\n", v ? v : needs);
 	free(v);
 	print_seconds(out, a, c);
 }
@@ -252,7 +254,7 @@ struct group {
 static void join(struct group *g, int *n, const struct analysis *a, int c)
 {
 	const struct candidate_cost *cc = &a->cands[c];
-	char *formula = cc->status == COST_OK ? report_quantity_text(cc->cost, Q_COST, FORMULA_TEXT)
+	char *formula = cc->status == COST_OK ? report_quantity_text(cc->cost, Q_COST, FORMULA_TEXT, a->rq->model)
 					      : NULL;
 	mpq_t v;
 	mpq_init(v);
@@ -386,6 +388,7 @@ void report_text(FILE *out, const struct analysis *a)
 	fputs("\n", out);
 	for (int i = 0; i < a->nassumptions; i++)
 		fprintf(out, "assume %s\n", a->assumptions[i]);
+	report_model_line(out, a->rq->model);
 	const struct report_request *rq = a->rq;
 	int shown = 0;
 	for (int i = 0; i < rq->ndefs; i++) {
@@ -395,7 +398,8 @@ void report_text(FILE *out, const struct analysis *a)
 		report_param_value(out, &rq->defs[i], false);
 	}
 	if (shown && rq->machine)
-		fprintf(out, " (g and l of %s, p = %ld)", rq->machine, rq->machine_procs);
+		fprintf(out, " (%s of %s, p = %ld)", report_coef_list((char[64]){0}, rq->model),
+			rq->machine, rq->machine_procs);
 	fputs(shown ? "\n" : "", out);
 	if (a->ncands > 1 || a->rq->summary)
 		print_summary(out, a);

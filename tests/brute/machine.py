@@ -12,6 +12,15 @@
    the analysis (--grid, -f json) and the ranking (-p, -f json) are checked,
    at every p each profile lists.
 
+3. The NOW profiles (now-p4, now-p8) hold Bianco and Pucci's Fig. 1
+   exactly, typed again below: every coefficient of the nine cost functions
+   (g's times 10^6, in ms per byte; l in ms).  With --model F and --speed S,
+   the cost of every candidate is, per superstep, w plus each g in flops per
+   word (g_ms / 1000 * S * 4 bytes) times its term (h, h_in, h_out or NCom
+   from bspenum.py) plus l_ms / 1000 * S, and the seconds are that / S.
+   The overlapping model max(w, h*g) + l is checked the same way on
+   sp2-switch.
+
 Usage: machine.py BIN.  Ends with "N passed, N failed".
 """
 import json
@@ -50,6 +59,36 @@ TABLE1 = {
 }
 
 
+# Fig. 1 as printed: function: {coefficient: value}, g's as g * 10^6 (ms per
+# byte), l in ms.  (a) P = 4, (b) P = 8.
+FIG1 = {
+    "now-p4": (4, {
+        "F_h": {"g": "3042", "l": "41.57"},
+        "F_io": {"g_i": "587.2", "g_o": "2932", "l": "25.21"},
+        "F_ioM": {"g_i": "552.6", "g_o": "2898", "g_M": "22.94", "l": "26.59"},
+        "F_hM": {"g": "2207", "g_M": "334.1", "l": "41.47"},
+        "F_M": {"g_M": "891.5", "l": "396.1"},
+        "F_oM": {"g_o": "3066", "g_M": "119.8", "l": "67.79"},
+        "F_iM": {"g_i": "1433", "g_M": "530.8", "l": "242.6"},
+        "F_o": {"g_o": "3386", "l": "76.30"},
+        "F_i": {"g_i": "2850", "l": "280.3"},
+    }),
+    "now-p8": (8, {
+        "F_h": {"g": "6520", "l": "104.9"},
+        "F_io": {"g_i": "644.3", "g_o": "7070", "l": "74.51"},
+        "F_ioM": {"g_i": "427.1", "g_o": "6853", "g_M": "77.61", "l": "84.06"},
+        "F_hM": {"g": "4742", "g_M": "395.0", "l": "104.9"},
+        "F_M": {"g_M": "994.9", "l": "995.1"},
+        "F_oM": {"g_o": "6972", "g_M": "116.4", "l": "122.6"},
+        "F_iM": {"g_i": "2336", "g_M": "700.5", "l": "702.7"},
+        "F_o": {"g_o": "7531", "l": "142.8"},
+        "F_i": {"g_i": "5699", "l": "824.5"},
+    }),
+}
+# what each coefficient multiplies
+TERM = {"g": "h", "g_i": "h_in", "g_o": "h_out", "g_M": "ncom"}
+
+
 def num(text):
     """An exact number: 12, 7.5, 26e6."""
     if "e" in text:
@@ -69,13 +108,19 @@ def read_profile(path):
         if words[0] == "p":
             entry = {}
             rest = words[2:]
+            key = int(words[1])
+            if rest and rest[0].startswith("F_"):
+                key = (key, rest[0])
+                rest = rest[1:]
             for k, v in zip(rest[::2], rest[1::2]):
                 entry[k] = num(v)
-            prof["p"][int(words[1])] = entry
+            prof["p"][key] = entry
         elif words[0] == "s":
             prof["s"] = num(words[1])
         elif words[0] == "word":
             prof["word"] = int(words[1])
+        elif words[0] in ("unit", "per"):
+            prof[words[0]] = words[1]
     return prof
 
 
@@ -106,6 +151,107 @@ def check_profiles():
                     bad.append("%s p=%d: %s flops / s = %s us, printed %s" % (
                         name, p, flops, float(exact), us))
     return bad
+
+
+def check_fig1():
+    bad = []
+    for name, (p, fns) in FIG1.items():
+        prof = read_profile(os.path.join(ROOT, "machines", name + ".machine"))
+        for k, v in (("unit", "ms"), ("per", "byte"), ("word", 4)):
+            if prof.get(k) != v:
+                bad.append("%s: %s %s, Fig. 1 needs %s" % (name, k, prof.get(k), v))
+        if sorted(prof["p"]) != sorted((p, f) for f in fns):
+            bad.append("%s: entries %s, Fig. 1 has %s" % (name, sorted(prof["p"]), sorted(fns)))
+        for f, coefs in fns.items():
+            e = prof["p"].get((p, f), {})
+            want = {k: num(v) * (F(1, 10 ** 6) if k != "l" else 1) for k, v in coefs.items()}
+            if e != want:
+                bad.append("%s %s: %s, Fig. 1 says %s" % (name, f, e, want))
+    return bad
+
+
+def priced(spec, sizes, shape, model, coefs, speed=None):
+    """The cost by hand: per superstep w + sum g * term + l, coefficients
+    exact (already in flops per word); overlap: max(w, g*h) + l."""
+    values = dict(sizes)
+    values.update(zip(spec["axes"], shape))
+    key = ("enum", id(spec), tuple(sorted(values.items())))
+    if key not in CACHE:
+        CACHE[key] = bspenum.analyze(spec, values)
+    res = CACHE[key]
+    out = {}
+    for c in res["candidates"]:
+        total = F(0)
+        for st in c["supersteps"]:
+            comm = sum(v * st[TERM[k]] for k, v in coefs.items() if k != "l")
+            total += (max(st["w"], comm) if model == "overlap" else st["w"] + comm) + coefs["l"]
+        out[c["name"]] = total
+    return out
+
+
+def check_models(binary):
+    passed, bad = 0, []
+    specs = {path: bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
+             for path, _, _ in CASES}
+    jobs = []
+    speed = num("50e6")
+    for name, (p, fns) in FIG1.items():
+        for f, coefs in fns.items():
+            flops = {k: num(v) * (F(1, 10 ** 6) if k != "l" else 1) / 1000 * speed *
+                     (4 if k != "l" else 1) for k, v in coefs.items()}
+            jobs.append((name, f, p, flops, speed, ["--speed", "50e6"]))
+    g, l = TABLE1["sp2-switch"][1][4][2], TABLE1["sp2-switch"][1][4][0]
+    jobs.append(("sp2-switch", "overlap", 4, {"g": num(g), "l": num(l)},
+                 num(TABLE1["sp2-switch"][0]), []))
+    for name, model, p, coefs, speed, extra in jobs:
+        for path, sizes, shape_of in CASES:
+            spec = specs[path]
+            shape = shape_of(p)
+            defs = []
+            for k, v in sizes.items():
+                defs += ["-D", "%s=%d" % (k, v)]
+            want = priced(spec, sizes, shape, model, coefs)
+            cmd = [binary, "-f", "json", "--model", model, "--machine", name, "--grid",
+                   "x".join(map(str, shape))] + extra + defs + [path]
+            case = []
+            # formulas on a grid take seconds (stencil1d on 8, matmul): the
+            # analysis for two functions, every function through -p's values
+            full = model in ("F_ioM", "overlap")
+            r, shown = run(cmd) if full else (None, "(not run)")
+            try:
+                if not full:
+                    raise StopIteration
+                got = json.loads(r.stdout)
+                if got.get("model") != model:
+                    case.append("model %s" % got.get("model"))
+                for c in got["candidates"]:
+                    cost = F(str(c["cost"]["value"]))
+                    if cost != want[c["name"]] or F(str(c["seconds"])) != cost / speed:
+                        case.append("%s: cost %s (seconds %s), by hand %s" % (
+                            c["name"], cost, c["seconds"], want[c["name"]]))
+            except StopIteration:
+                pass
+            except (ValueError, KeyError, TypeError) as e:
+                case.append("no JSON (%s): %s" % (e, r.stderr.strip()[:200]))
+            r2, shown2 = run([binary, "-f", "json", "--model", model, "--machine", name, "-p",
+                              str(p)] + extra + defs + [path])
+            try:
+                table = decode_stream(r2.stdout)[0]
+                if table.get("model") != model:
+                    case.append("-p: model %s" % table.get("model"))
+                for row in table["ranking"]:
+                    w = priced(spec, sizes, row["shape"], model, coefs)[row["candidate"]]
+                    if F(str(row["cost"])) != w or F(str(row["seconds"])) != w / speed:
+                        case.append("-p %s on %s: cost %s, by hand %s" % (
+                            row["candidate"], row["shape"], row["cost"], w))
+            except (ValueError, KeyError, IndexError, TypeError) as e:
+                case.append("-p: no JSON (%s): %s" % (e, r2.stderr.strip()[:200]))
+            if case:
+                bad += ["%s %s %s: %s\n  reproduce: %s\n  and: %s" % (
+                    name, model, path, m, shown, shown2) for m in case]
+            else:
+                passed += 1
+    return passed, bad
 
 
 def run(cmd):
@@ -196,7 +342,7 @@ def main(argv):
         sys.stderr.write("usage: machine.py BIN\n")
         return 2
     binary = os.path.abspath(argv[0])
-    bad = check_profiles()
+    bad = check_profiles() + check_fig1()
     passed = 0 if bad else 1
     for b in bad:
         print("MISMATCH profile: %s" % b)
@@ -204,7 +350,11 @@ def main(argv):
     for b in cost_bad:
         print("MISMATCH %s" % b)
     passed += p
-    failed = (1 if bad else 0) + len(cost_bad)
+    p, model_bad = check_models(binary)
+    for b in model_bad:
+        print("MISMATCH %s" % b)
+    passed += p
+    failed = (1 if bad else 0) + len(cost_bad) + len(model_bad)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -16,7 +16,11 @@ computation of its own:
     is a tie when another has its cost;
   - --top K gives the first K rows of the same ranking.
 
-One case per spec and process count; ends with `N passed, N failed`, exit
+Sweeps (-D n=LO..HI+K, -D m=LO..HI*K): the JSON of every point is a ranking
+checked as above at that point's sizes, and the points are the product of
+the ranges, the first varying slowest.
+
+One case per spec and process count (and per sweep); ends with `N passed, N failed`, exit
 status 1 if any failed.
 """
 
@@ -166,6 +170,63 @@ def run(binary, path, sizes, counts, g, l, extra=()):
     return p, " ".join(cmd)
 
 
+# (spec, fixed sizes, ranges {name: (lo, hi, step, geometric)}, counts)
+SWEEPS = [
+    ("examples/stencil1d.bsp", {}, {"n": (8, 17, 3, False)}, [4]),
+    ("examples/matmul.bsp", {"o": 5}, {"m": (2, 8, 2, True), "n": (3, 5, 1, False)}, [4]),
+]
+
+
+def range_values(lo, hi, step, geometric):
+    v, out = lo, []
+    while v <= hi:
+        out.append(v)
+        v = v * step if geometric else v + step
+    return out
+
+
+def check_sweeps(binary):
+    passed = failed = 0
+    for path, fixed, ranges, counts in SWEEPS:
+        spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
+        extra = []
+        for k, (lo, hi, step, geo) in ranges.items():
+            extra += ["-D", "%s=%d..%d%s%d" % (k, lo, hi, "*" if geo else "+", step)]
+        p, shown = run(binary, path, fixed, counts, G, L, extra)
+        try:
+            tables = decode_stream(p.stdout)
+        except ValueError as e:
+            tables = []
+            print("FAIL %s: no JSON (%s)" % (shown, e))
+        names = list(ranges)
+        points = list(itertools.product(*[range_values(*ranges[k]) for k in names]))
+        for i, count in enumerate(counts):
+            bad = []
+            if i >= len(tables) or p.returncode != 0:
+                bad.append("no sweep (exit %d): %s" % (p.returncode, p.stderr.strip()[:300]))
+            else:
+                got = tables[i]
+                if len(got["points"]) != len(points):
+                    bad.append("%d points, expected %d" % (len(got["points"]), len(points)))
+                for pt, want_pt in zip(got["points"], points):
+                    sizes = dict(fixed, **dict(zip(names, want_pt)))
+                    if any(pt["values"].get(k) != v for k, v in sizes.items()):
+                        bad.append("point %s, expected %s" % (pt["values"], sizes))
+                        continue
+                    table = dict(pt, axes=got["axes"], procs=got["procs"])
+                    want, cands = expected(spec, sizes, count, G, L)
+                    bad += ["at %s: %s" % (sizes, b)
+                            for b in check_ranking(table, want, cands, count)]
+            for b in bad:
+                print("MISMATCH sweep %s P=%d: %s" % (path, count, b))
+            if bad:
+                print("  reproduce: %s" % shown)
+                failed += 1
+            else:
+                passed += 1
+    return passed, failed
+
+
 def main(argv):
     if len(argv) != 1:
         sys.stderr.write("usage: rank.py BIN\n")
@@ -208,6 +269,9 @@ def main(argv):
             else:
                 passed += 1
             sys.stdout.flush()
+    sp, sf = check_sweeps(binary)
+    passed += sp
+    failed += sf
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

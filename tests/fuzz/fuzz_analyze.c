@@ -178,8 +178,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	/* one thread: the worker pool runs the candidates on this one, so that
 	 * libFuzzer's coverage and the sanitizers see every step in order */
-	struct options opt = {.format = FORMAT_TEXT, .jobs = 1, .timeout = RUN_SECONDS,
-			      .out = fuzz_devnull(), .err = fuzz_devnull()};
+	struct options opt = options_defaults(fuzz_devnull(), fuzz_devnull());
+	opt.jobs = 1;
+	opt.timeout = RUN_SECONDS;
 	analyze(path, &opt);
 
 	/* the sizes' value from the input, so that small sizes (1, 2: fewer

@@ -23,8 +23,9 @@ static int print_check(struct fuzz_file *f, const void *data, size_t size, char 
 	FILE *e = open_memstream(err, &errlen);
 	if (!o || !e)
 		fuzz_die("open_memstream failed");
-	struct options opt = {.format = FORMAT_TEXT, .check_only = true, .print = true,
-			      .out = o, .err = e};
+	struct options opt = options_defaults(o, e);
+	opt.check_only = true;
+	opt.print = true;
 	int st = cmd_check(1, files, &opt, NULL);
 	if (fclose(o) != 0 || fclose(e) != 0)
 		fuzz_die("closing a memstream failed");

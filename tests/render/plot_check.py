@@ -10,6 +10,10 @@ usage: plot_check.py PICTURE RANKING.json
   titles name them) whose rows are (shape index, cost, shape), and these are
   exactly the JSON's ranked rows: every (candidate, shape) once, its cost
   within 1e-12 relative of the exact one; $best holds the rank-1 rows.
+For a sweep (the JSON has "points"; one range, named by --swept NAME as the
+third argument), each candidate's rows are (the swept size, cost, shape):
+its best row of every point, as the JSON ranks them, and $best holds each
+point's rank-1 cost.
 Prints `N rows` and exits 1 at the first difference."""
 import json
 import re
@@ -41,6 +45,8 @@ def main():
     blocks = dict(re.findall(r"^\$(\w+) << EOD\n(.*?)^EOD$", script, re.M | re.S))
     titles = re.findall(r"^  \$(c\d+) using .* title '((?:[^']|'')*)'", script, re.M)
     name_of = {b: t.replace("''", "'") for b, t in titles}
+    if "points" in r:
+        return sweep(picture, r, blocks, name_of, sys.argv[3])
     got = {}
     for b, rows in blocks.items():
         if b == "best":
@@ -67,6 +73,42 @@ def main():
         print(f"best shapes: picture {sorted(got_best)}, ranking {sorted(best)}")
         return 1
     print(f"{picture}: {len(got)} rows")
+    return 0
+
+
+def sweep(picture, r, blocks, name_of, swept):
+    got, want, best_got, best_want = {}, {}, {}, {}
+    for b, rows in blocks.items():
+        for line in rows.splitlines():
+            parts = line.split()
+            if b == "best":
+                best_got[int(parts[0])] = float(parts[1])
+            else:
+                got[(name_of[b], int(parts[0]))] = (float(parts[1]), parts[2])
+    for pt in r["points"]:
+        x = pt["values"][swept]
+        seen = set()
+        for row in pt["ranking"]:
+            if row["rank"] == 1 and x not in best_want:
+                best_want[x] = exact(row["cost"])
+            if row["candidate"] in seen:
+                continue
+            seen.add(row["candidate"])
+            want[(row["candidate"], x)] = (exact(row["cost"]),
+                                           "x".join(str(v) for v in row["shape"]))
+    if set(got) != set(want):
+        print(f"rows differ: {sorted(set(got) ^ set(want))[:5]}")
+        return 1
+    for k, (v, shape) in want.items():
+        if abs(Fraction(got[k][0]) - v) > abs(v) * Fraction(1, 10**12) or got[k][1] != shape:
+            print(f"{k}: picture {got[k]}, ranking {float(v)} on {shape}")
+            return 1
+    if set(best_got) != set(best_want) or any(
+            abs(Fraction(best_got[x]) - v) > abs(v) * Fraction(1, 10**12)
+            for x, v in best_want.items()):
+        print(f"best: picture {best_got}, ranking {best_want}")
+        return 1
+    print(f"{picture}: {len(got)} rows over {len(r['points'])} points")
     return 0
 
 

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.." || exit 1
 rank() {
 	case $1 in
 	grammar) echo 0 ;; analyzer/util) echo 1 ;; analyzer/check) echo 2 ;;
-	analyzer/machine) echo 2 ;;
+	analyzer/machine) echo 7 ;;
 	distributions) echo 3 ;; analyzer/model) echo 4 ;; analyzer/count) echo 5 ;;
 	analyzer/formula) echo 5 ;; analyzer/cost) echo 6 ;; analyzer/decide) echo 7 ;;
 	analyzer/report) echo 8 ;; analyzer/cli) echo 9 ;; .) echo 10 ;; *) echo 99 ;;

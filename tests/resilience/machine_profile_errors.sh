@@ -18,7 +18,7 @@ check typo "2: unknown value 'gg'; did you mean 'g'?"
 printf 'machine m\ns 1e6\nwrd 4\np 2 l 1 g 1\n' | profile topkey
 check topkey "3: unknown line 'wrd'; did you mean 'word'?"
 printf 'machine m\np 2 l 10\n' | profile nog
-check nog "2: p 2 needs both l and g (in flops)"
+check nog "2: p 2 needs both l and g"
 printf 'machine m\np 2 l 10 g 1\np 2 l 11 g 2\n' | profile twice
 check twice "3: p 2 is given twice"
 printf 'machine m\np 2 l ten g 1\n' | profile nan
@@ -41,6 +41,38 @@ printf 'machine m\nword 4 5\np 2 l 1 g 1\n' | profile words
 check words "2: 'word' takes one value"
 printf 'machine m\ns 5 6\np 2 l 1 g 1\n' | profile speeds
 check speeds "2: 's' takes one value"
+# the cost functions' entries, units and bytes
+printf 'machine m\np 2 F_iq g_i 1 l 1\n' | profile badmodel
+check badmodel "2: unknown cost function 'F_iq' (one of: bsp, overlap, F_h, F_io, F_ioM, F_hM, F_M, F_oM, F_iM, F_o, F_i)"
+printf 'machine m\np 2 F_io g_i 1 l 1\n' | profile nogo
+check nogo "2: p 2 F_io needs g_o (w + h_in*g_i + h_out*g_o + l)"
+printf 'machine m\np 2 F_o g_o 1 g_M 2 l 1\n' | profile extra
+check extra "2: 'g_M': F_o (w + h_out*g_o + l) has no coefficient g_M"
+printf 'machine m\np 2 l 1 g 1 g_i 3\n' | profile plain
+check plain "2: 'g_i' is a coefficient of Bianco and Pucci's functions: write the function's name after p 2 (p 2 F_ioM g_i ... )"
+printf 'machine m\np 2 F_o g_o 1 l 1\np 2 F_o g_o 2 l 1\n' | profile twicemodel
+check twicemodel "3: p 2 F_o is given twice"
+printf 'machine m\np 2 F_h g 1 l 1\np 2 bsp g 5 l 1\n' | profile bspfh
+check bspfh "3: p 2 bsp is given twice (bsp and F_h are one function)"
+printf 'machine m\nper byte\nword 4\nper word\np 2 l 1 g 1\n' | profile pertwice
+check pertwice "4: 'per' is given twice"
+printf 'machine m\nunit hours\np 2 l 1 g 1\n' | profile unit
+check unit "2: 'unit' is flops, s, ms or us, not 'hours'"
+printf 'machine m\nper bytes\np 2 l 1 g 1\n' | profile per
+check per "2: 'per' is word or byte, not 'bytes'"
+printf 'machine m\nper byte\np 2 l 1 g 1\n' | profile noword
+check noword "2: 'per byte' needs 'word' (bytes per word): h counts words"
+# a profile in ms per byte: needs a speed; with one, its costs are in flops
+printf 'machine t\nunit ms\nper byte\nword 4\np 2 F_o g_o 1/1000 l 1\n# p 2 l 1 g 1\n' | profile timed
+run --machine "$dir/timed.machine" --model F_o --grid 2 -D n=10 "$spec"
+expect_status 2
+expect_err "bspcost: $spec: --machine t gives its coefficients in ms and no speed s: give --speed FLOPS (its processors' flop/s) to add them to w, which counts flops"
+run --machine "$dir/timed.machine" --model F_o --speed 1e6 --grid 2 -D n=10 -f json "$spec"
+expect_status 0
+expect_out '"g_o": 4, "l": 1000'
+run --machine "$dir/timed.machine" --grid 2 -D n=10 "$spec"
+expect_status 2
+expect_err "bspcost: $spec: --machine t gives no coefficients for bsp (w + h*g + l); it prices F_o"
 run --machine "$dir/absent.machine" --grid 2 -D n=10 "$spec"
 expect_status 2
 expect_err "bspcost: $dir/absent.machine: No such file or directory"
