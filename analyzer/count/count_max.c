@@ -966,10 +966,216 @@ static void max_values_enumerate(struct max_values *mv, __isl_keep isl_set *dom,
 	unsigned long limit = isl_ctx_get_max_operations(ctx);
 	isl_ctx_set_max_operations(ctx, 0);
 	mv->qp = qp;
-	isl_set_foreach_point(dom, max_values_point, mv);
+	if (isl_set_foreach_point(dom, max_values_point, mv) < 0 && !failed(&mv->fail))
+		fail_isl(&mv->fail, ctx, "optimizing over the processes");
 	mv->qp = NULL;
 	isl_ctx_reset_operations(ctx);
 	isl_ctx_set_max_operations(ctx, limit);
+}
+
+/* max_values_cells: the distinct floors of a piece's value and the cell of
+ * the piece's domain being evaluated (every floor fixed to one value). */
+enum { MAX_CELL_DIVS = 8, MAX_CELLS = 1024 };
+
+struct cells {
+	int ndivs;
+	isl_aff *div[MAX_CELL_DIVS];  /* floor(div[k]) takes the values lo[k]..hi[k] */
+	long lo[MAX_CELL_DIVS], hi[MAX_CELL_DIVS], at[MAX_CELL_DIVS];
+	isl_aff *aff;                 /* the value on the cell, being built */
+	bool ok;                      /* every floor known (collecting) / affine (building) */
+	bool error;                   /* an ISL operation failed */
+};
+
+/* The index of the floor of TERM's div POS among C's, added when new; -1 when
+ * there are too many. */
+static int cells_div(struct cells *c, __isl_keep isl_term *term, unsigned pos)
+{
+	isl_aff *d = isl_aff_floor(isl_term_get_div(term, pos));
+	if (!d)
+		return -1;
+	for (int k = 0; k < c->ndivs; k++) {
+		isl_bool eq = isl_aff_plain_is_equal(c->div[k], d);
+		if (eq != isl_bool_false) {
+			isl_aff_free(d);
+			return eq == isl_bool_true ? k : -1;
+		}
+	}
+	if (c->ndivs == MAX_CELL_DIVS) {
+		isl_aff_free(d);
+		return -1;
+	}
+	c->div[c->ndivs] = d;
+	return c->ndivs++;
+}
+
+static isl_stat cells_collect(__isl_take isl_term *term, void *user)
+{
+	struct cells *c = user;
+	isl_size nd = isl_term_dim(term, isl_dim_div);
+	if (nd < 0)
+		c->ok = false;
+	for (int j = 0; j < nd && c->ok; j++)
+		if (isl_term_get_exp(term, isl_dim_div, (unsigned)j) != 0 &&
+		    cells_div(c, term, (unsigned)j) < 0)
+			c->ok = false;
+	isl_term_free(term);
+	return c->ok ? isl_stat_ok : isl_stat_error;
+}
+
+/* One term of the value with every floor at its value in the cell C->at: a
+ * constant or a multiple of one coordinate, added to C->aff; C->ok false when
+ * the term is of a higher degree in the coordinates. */
+static isl_stat cells_term(__isl_take isl_term *term, void *user)
+{
+	struct cells *c = user;
+	isl_val *v = isl_term_get_coefficient_val(term);
+	isl_size nd = isl_term_dim(term, isl_dim_div);
+	isl_size ns = isl_term_dim(term, isl_dim_set);
+	isl_size np = isl_term_dim(term, isl_dim_param);
+	int deg = 0, var = -1;
+	if (nd < 0 || ns < 0 || np != 0)
+		c->ok = false;
+	for (int j = 0; j < nd && c->ok; j++) {
+		isl_size e = isl_term_get_exp(term, isl_dim_div, (unsigned)j);
+		int k = e ? cells_div(c, term, (unsigned)j) : 0;
+		if (e < 0 || k < 0)
+			c->ok = false;
+		for (int r = 0; r < e && c->ok; r++)
+			v = isl_val_mul(v, isl_val_int_from_si(isl_term_get_ctx(term), c->at[k]));
+	}
+	if (!v) {
+		/* never a partial sum: the cell's value is then unknown */
+		c->ok = false;
+		c->error = true;
+	}
+	for (int i = 0; i < ns && c->ok; i++) {
+		isl_size e = isl_term_get_exp(term, isl_dim_set, (unsigned)i);
+		if (e < 0)
+			c->ok = false;
+		deg += e;
+		if (e)
+			var = i;
+	}
+	if (deg > 1)
+		c->ok = false;
+	if (c->ok && v) {
+		isl_aff *x = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(c->aff));
+		x = deg == 0 ? isl_aff_add_constant_val(x, v)
+			     : isl_aff_set_coefficient_val(x, isl_dim_in, var, v);
+		v = NULL;
+		c->aff = isl_aff_add(c->aff, x);
+	}
+	isl_val_free(v);
+	isl_term_free(term);
+	return c->ok && c->aff ? isl_stat_ok : isl_stat_error;
+}
+
+/* The maximum of AFF over SET taken into MV; false, having taken nothing,
+ * when ISL's optimization is too costly (floors of several coordinates). */
+static bool max_values_aff(struct max_values *mv, __isl_keep isl_set *set,
+			   __isl_take isl_aff *aff)
+{
+	/* ISL maximizes integer expressions: (12 - q)/3 as 12 - q, then / 3 */
+	isl_ctx *ctx = isl_set_get_ctx(set);
+	isl_val *den = isl_aff_get_denominator_val(aff);
+	aff = isl_aff_scale_val(aff, isl_val_copy(den));
+	isl_val *v = isl_set_max_val(set, aff);
+	isl_aff_free(aff);
+	if (!v && isl_ctx_last_error(ctx) == isl_error_quota) {
+		isl_val_free(den);
+		isl_ctx_reset_error(ctx);
+		return false;
+	}
+	max_values_take(mv, isl_val_div(v, den));
+	return true;
+}
+
+/* The cells of DOM, floors K.. still to fix; the affine value on each cell
+ * maximized by ISL, or, where it is not affine, the cell's points one by one. */
+static void max_values_cell_walk(struct max_values *mv, struct cells *c, int k,
+				 __isl_take isl_set *cell, __isl_keep isl_qpolynomial *qp)
+{
+	/* each cell its own operation budget: there are at most MAX_CELLS */
+	isl_ctx_reset_operations(isl_set_get_ctx(cell));
+	isl_bool empty = isl_set_is_empty(cell);
+	if (empty < 0)
+		fail_isl(&mv->fail, isl_set_get_ctx(cell), "optimizing over the processes");
+	if (empty != isl_bool_false || failed(&mv->fail)) {
+		isl_set_free(cell);
+		return;
+	}
+	if (k < c->ndivs) {
+		for (long v = c->lo[k]; v <= c->hi[k] && !failed(&mv->fail); v++) {
+			isl_aff *d = isl_aff_add_constant_si(isl_aff_copy(c->div[k]), -v);
+			c->at[k] = v;
+			max_values_cell_walk(mv, c, k + 1,
+					     isl_set_intersect(isl_set_copy(cell),
+							       isl_set_from_basic_set(isl_aff_zero_basic_set(d))),
+					     qp);
+		}
+		isl_set_free(cell);
+		return;
+	}
+	c->ok = true;
+	c->aff = isl_aff_zero_on_domain(isl_local_space_from_space(isl_set_get_space(cell)));
+	if ((isl_qpolynomial_foreach_term(qp, cells_term, c) < 0 && c->ok) || c->error)
+		fail_isl(&mv->fail, isl_set_get_ctx(cell), "optimizing over the processes");
+	bool taken = c->ok && !failed(&mv->fail) && max_values_aff(mv, cell, c->aff);
+	if (!(c->ok && !failed(&mv->fail)))
+		isl_aff_free(c->aff);
+	c->aff = NULL;
+	if (!taken && !failed(&mv->fail))
+		max_values_enumerate(mv, cell, qp);
+	isl_set_free(cell);
+}
+
+/* The maximum of QP over DOM by cells: each floor of QP takes few values over
+ * DOM (its minimum and maximum by ISL), and with every floor fixed the value
+ * is affine in the coordinates on most cells.  Returns false, having done
+ * nothing, when QP has too many floors or DOM too many cells. */
+static bool max_values_cells(struct max_values *mv, __isl_keep isl_set *dom,
+			     __isl_keep isl_qpolynomial *qp)
+{
+	struct cells c = {.ok = true};
+	bool done = false;
+	isl_ctx *ctx = isl_set_get_ctx(dom);
+	/* after a direct optimization that ran out of operations, a budget of
+	 * its own (each cell then has one: there are at most MAX_CELLS) */
+	isl_ctx_reset_operations(ctx);
+	if (isl_qpolynomial_foreach_term(qp, cells_collect, &c) < 0 || !c.ok || c.ndivs == 0)
+		goto out;
+	long ncells = 1;
+	for (int k = 0; k < c.ndivs; k++) {
+		isl_val *lo = isl_set_min_val(dom, c.div[k]);
+		isl_val *hi = isl_set_max_val(dom, c.div[k]);
+		bool fits = lo && hi && isl_val_is_int(lo) && isl_val_is_int(hi) &&
+			    isl_val_cmp_si(lo, -(1L << 40)) > 0 && isl_val_cmp_si(hi, 1L << 40) < 0;
+		if (fits) {
+			c.lo[k] = isl_val_get_num_si(lo);
+			c.hi[k] = isl_val_get_num_si(hi);
+		}
+		isl_val_free(lo);
+		isl_val_free(hi);
+		if (!fits && isl_ctx_last_error(ctx) != isl_error_none &&
+		    isl_ctx_last_error(ctx) != isl_error_quota) {
+			fail_isl(&mv->fail, ctx, "optimizing over the processes");
+			done = true;
+			goto out;
+		}
+		if (!fits) {
+			isl_ctx_reset_error(ctx);
+			goto out;
+		}
+		ncells *= c.hi[k] - c.lo[k] + 1;
+		if (ncells > MAX_CELLS)
+			goto out;
+	}
+	max_values_cell_walk(mv, &c, 0, isl_set_copy(dom), qp);
+	done = true;
+out:
+	for (int k = 0; k < c.ndivs; k++)
+		isl_aff_free(c.div[k]);
+	return done;
 }
 
 static isl_stat max_values_piece(__isl_take isl_set *dom, __isl_take isl_qpolynomial *qp,
@@ -982,21 +1188,11 @@ static isl_stat max_values_piece(__isl_take isl_set *dom, __isl_take isl_qpolyno
 	if (empty < 0) {
 		fail_isl(&mv->fail, isl_set_get_ctx(mv->box), "optimizing over the processes");
 	} else if (aff) {
-		/* ISL maximizes integer expressions: (12 - q)/3 as 12 - q, then / 3 */
-		isl_val *den = isl_aff_get_denominator_val(aff);
-		aff = isl_aff_scale_val(aff, isl_val_copy(den));
-		isl_val *v = isl_set_max_val(dom, aff);
-		isl_aff_free(aff);
-		if (!v && isl_ctx_last_error(isl_set_get_ctx(dom)) == isl_error_quota) {
-			/* an optimization too costly (floors of several coordinates):
-			 * the piece's points one by one, within the limit */
-			isl_val_free(den);
-			isl_ctx_reset_error(isl_set_get_ctx(dom));
+		/* an optimization too costly (floors of several coordinates): by
+		 * cells, or the piece's points one by one, within the limit */
+		if (!max_values_aff(mv, dom, aff) && !max_values_cells(mv, dom, qp))
 			max_values_enumerate(mv, dom, qp);
-		} else {
-			max_values_take(mv, isl_val_div(v, den));
-		}
-	} else if (!empty) {
+	} else if (!empty && !max_values_cells(mv, dom, qp)) {
 		max_values_enumerate(mv, dom, qp);
 	}
 	isl_set_free(dom);

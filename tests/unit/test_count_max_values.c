@@ -51,6 +51,30 @@ static const struct entry table[] = {
 	/* not affine and more points than allowed: refused, never bounded */
 	{"quadratic_refused", "[q] -> { q*(10 - q) : 0 <= q < 11 }", "[q] -> { : 0 <= q < 11 }", 10,
 	 NULL},
+	/* floors of both coordinates multiplied (stencil2d, block x block, on
+	 * 256 x 256): affine on each cell of fixed floors, no point enumerated */
+	{"floor_products",
+	 "[q0, q1] -> { 3060 - 1020*floor((1 + q0)/256) + 1020*floor((255 + q0)/256)"
+	 " + (-12 + 4*floor((1 + q0)/256) - 4*floor((255 + q0)/256))*floor((1 + q1)/256)"
+	 " + (12 - 4*floor((1 + q0)/256) + 4*floor((255 + q0)/256))*floor((255 + q1)/256)"
+	 " : 0 <= q0 <= 255 and 0 <= q1 <= 255 }",
+	 "[q0, q1] -> { : 0 <= q0 < 256 and 0 <= q1 < 256 }", 1, "4096"},
+	/* a coordinate times a floor of the other: affine once the floor is fixed */
+	{"coord_times_floor", "[q0, q1] -> { q0*floor(q1/4) : 0 <= q0 < 8 and 0 <= q1 < 16 }",
+	 "[q0, q1] -> { : 0 <= q0 < 8 and 0 <= q1 < 16 }", 1, "21"},
+	/* a floor squared, with a negative coefficient */
+	{"floor_squared", "[q] -> { -floor(q/3)*floor(q/3) + 2*q : 0 <= q < 9 }",
+	 "[q] -> { : 0 <= q < 9 }", 1, "12"},
+	/* a floor of a floor */
+	{"nested_floor", "[q] -> { floor((q + floor(q/2))/3)*floor(q/5) - q : 0 <= q < 21 }",
+	 "[q] -> { : 0 <= q < 21 }", 1, "20"},
+	/* still quadratic once the floor is fixed: each cell's points, within the
+	 * limit (96 points in all) */
+	{"cell_enumerated", "[q0, q1] -> { q0*q0*floor(q1/8) - q1 : 0 <= q0 < 6 and 0 <= q1 < 16 }",
+	 "[q0, q1] -> { : 0 <= q0 < 6 and 0 <= q1 < 16 }", 96, "17"},
+	{"cell_enumerated_refused",
+	 "[q0, q1] -> { q0*q0*floor(q1/8) - q1 : 0 <= q0 < 6 and 0 <= q1 < 16 }",
+	 "[q0, q1] -> { : 0 <= q0 < 6 and 0 <= q1 < 16 }", 95, NULL},
 	/* huge values stay exact */
 	{"huge", "[q] -> { 1099511627776*1099511627776 - q : 0 <= q < 4 }",
 	 "[q] -> { : 0 <= q < 4 }", 0, "1208925819614629174706176"},
