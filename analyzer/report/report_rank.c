@@ -316,12 +316,23 @@ static void json_rows(FILE *out, const struct ranking *r, const char *indent)
 	fputs("]", out);
 }
 
-void report_rank_json(FILE *out, const struct ranking *r)
+/* Whether value I of R is swept. */
+static bool is_swept(const struct ranking *r, int i)
 {
-	const struct rank_table *t = r->t;
+	for (int k = 0; k < r->nswept; k++)
+		if (r->swept[k] == i)
+			return true;
+	return false;
+}
+
+/* {"file": ..., "procs": ..., "machine": ..., "model": ..., "axes": [...],
+ * "values": {...}: the head of the JSON of a ranking or of a sweep (whose
+ * swept sizes are in each point's values, not here), its brace left open. */
+static void json_head(FILE *out, const struct ranking *r)
+{
 	fputs("{\"file\": ", out);
 	report_json_string(out, r->file);
-	fprintf(out, ", \"procs\": %ld, \"machine\": ", t->procs);
+	fprintf(out, ", \"procs\": %ld, \"machine\": ", r->t->procs);
 	if (r->machine)
 		report_json_string(out, r->machine);
 	else
@@ -334,13 +345,22 @@ void report_rank_json(FILE *out, const struct ranking *r)
 		report_json_string(out, r->axes[a]);
 	}
 	fputs("], \"values\": {", out);
-	for (int i = 0; i < r->nvalues; i++) {
-		fputs(i ? ", " : "", out);
+	for (int i = 0, k = 0; i < r->nvalues; i++) {
+		if (is_swept(r, i))
+			continue;
+		fputs(k++ ? ", " : "", out);
 		report_json_string(out, r->values[i].name);
 		fputs(": ", out);
 		report_param_value(out, &r->values[i], true);
 	}
-	fprintf(out, "},\n \"shapes\": %d, \"candidates\": %d, \"ranked\": %d, \"complete\": %s, "
+	fputs("}", out);
+}
+
+void report_rank_json(FILE *out, const struct ranking *r)
+{
+	const struct rank_table *t = r->t;
+	json_head(out, r);
+	fprintf(out, ",\n \"shapes\": %d, \"candidates\": %d, \"ranked\": %d, \"complete\": %s, "
 		     "\"counted\": %ld, \"pairs\": %ld,\n ",
 		t->nshapes, r->ncands, t->nranked, t->nlate ? "false" : "true",
 		pairs(r) - t->nlate, pairs(r));
@@ -512,15 +532,6 @@ void report_rank_not_started(FILE *out, const char *file, const long *procs, int
 
 /* ---------------------------------------------------------------- sweeps */
 
-/* Whether value I of R is swept. */
-static bool is_swept(const struct ranking *r, int i)
-{
-	for (int k = 0; k < r->nswept; k++)
-		if (r->swept[k] == i)
-			return true;
-	return false;
-}
-
 /* "file: 16 processes, 5 shapes of M x N, 16 candidates; m = 1024, g = 4,
  * l = 100; n from 256 to 8192, 6 points" (no newline) */
 static void sweep_title(FILE *out, const struct ranking *r, int n, bool md)
@@ -677,30 +688,8 @@ void report_sweep_text(FILE *out, const struct ranking *r, int n)
 
 void report_sweep_json(FILE *out, const struct ranking *r, int n)
 {
-	fputs("{\"file\": ", out);
-	report_json_string(out, r->file);
-	fprintf(out, ", \"procs\": %ld, \"machine\": ", r->t->procs);
-	if (r->machine)
-		report_json_string(out, r->machine);
-	else
-		fputs("null", out);
-	fputs(", \"model\": ", out);
-	report_json_string(out, (r->model ? r->model : cost_model_default())->name);
-	fputs(", \"axes\": [", out);
-	for (int a = 0; a < r->naxes; a++) {
-		fputs(a ? ", " : "", out);
-		report_json_string(out, r->axes[a]);
-	}
-	fputs("], \"values\": {", out);
-	for (int i = 0, k = 0; i < r->nvalues; i++) {
-		if (is_swept(r, i))
-			continue;
-		fputs(k++ ? ", " : "", out);
-		report_json_string(out, r->values[i].name);
-		fputs(": ", out);
-		report_param_value(out, &r->values[i], true);
-	}
-	fprintf(out, "}, \"shapes\": %d, \"candidates\": %d,\n \"points\": [", r->t->nshapes,
+	json_head(out, r);
+	fprintf(out, ", \"shapes\": %d, \"candidates\": %d,\n \"points\": [", r->t->nshapes,
 		r->ncands);
 	for (int p = 0; p < n; p++) {
 		const struct rank_table *t = r[p].t;
