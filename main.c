@@ -52,9 +52,13 @@ static const char usage_text[] =
 	"                       cost's coefficients: -D g and l, or --machine)\n"
 	"  --top K              with -p or a -D range, the K best rows of each ranking\n"
 	"  --summary            the summary alone: one line per cost, best first\n"
+	"  --per-process        with every value and a grid of at most 1024\n"
+	"                       processes: each process's w, fan-in and fan-out\n"
 	"  --plot FILE          with -p and one count, draw the cost of every\n"
 	"                       candidate against the grid shape with gnuplot\n"
-	"                       into FILE (.svg or .png; its script: FILE.gp)\n"
+	"                       into FILE (.svg or .png; its script: FILE.gp);\n"
+	"                       with a -D range, against it; with --per-process,\n"
+	"                       each process's fan-in and fan-out\n"
 	"  --digits N           round values that are no integer to N significant\n"
 	"                       digits, marked ~ (text, markdown, latex; JSON and\n"
 	"                       CSV stay exact)\n"
@@ -352,7 +356,7 @@ int main(int argc, char **argv)
 {
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
-	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT, OPT_MODEL,
+	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT, OPT_MODEL, OPT_PER_PROCESS,
 	       OPT_SPEED };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
@@ -372,6 +376,7 @@ int main(int argc, char **argv)
 		{"top", required_argument, NULL, OPT_TOP},
 		{"machine", required_argument, NULL, OPT_MACHINE},
 		{"summary", no_argument, NULL, OPT_SUMMARY},
+		{"per-process", no_argument, NULL, OPT_PER_PROCESS},
 		{"width", required_argument, NULL, OPT_WIDTH},
 		{"digits", required_argument, NULL, OPT_DIGITS},
 		{"plot", required_argument, NULL, OPT_PLOT},
@@ -504,6 +509,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_MACHINE:
 			opt.machine_arg = optarg;
+			break;
+		case OPT_PER_PROCESS:
+			opt.per_process = true;
 			break;
 		case OPT_SUMMARY:
 			opt.summary = true;
@@ -714,9 +722,25 @@ int main(int argc, char **argv)
 				     "count");
 		goto out;
 	}
-	if (opt.plot && opt.nprocs == 0 && opt.nsweeps == 0) {
+	if (opt.per_process) {
+		const char *other = opt.nprocs ? "-p" : opt.nsweeps ? "a -D range"
+				    : count_set ? "--count" : opt.check_only ? "--check"
+				    : opt.print ? "--print" : opt.verify ? "--verify"
+				    : opt.explain ? "--explain" : opt.summary ? "--summary" : NULL;
+		if (other) {
+			status = usage_error("--per-process cannot be combined with %s", other);
+			goto out;
+		}
+		if (opt.format == FORMAT_LATEX) {
+			status = usage_error("%s", "--per-process supports the formats text, json, csv "
+					     "and markdown (not latex)");
+			goto out;
+		}
+	}
+	if (opt.plot && opt.nprocs == 0 && opt.nsweeps == 0 && !opt.per_process) {
 		status = usage_error("%s", "--plot draws -p's ranking of one process count (cost "
-				     "against the grid shape): give -p with one count");
+				     "against the grid shape), the cost against a -D range, or "
+				     "--per-process's counts: give one of them");
 		goto out;
 	}
 	if (opt.summary && (opt.format != FORMAT_TEXT || opt.nprocs)) {

@@ -24,7 +24,8 @@
 #               values, refusals, order, ranks and ties) against the
 #               enumerator (tests/brute/rank.py); and --machine's profiles
 #               against Hill et al.'s Table 1, its costs and seconds by hand
-#               (tests/brute/machine.py)
+#               (tests/brute/machine.py); and --per-process's counts of every
+#               process against the enumerator's (tests/brute/per_process.py)
 #   names       every example and valid test specification with its names
 #               replaced by hostile ones (floor, q, e0, n__P, ...) and by long
 #               ones: the same report, modulo the names (tests/names/rename.py)
@@ -217,6 +218,7 @@ run_brute() {
 	run_tally python3 tests/brute/rank.py "$BIN"
 	# --machine: the profiles against Table 1, costs and seconds by hand
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/machine.py "$BIN"
+	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/per_process.py "$BIN"
 	# the comparison can fail: one value off by one is found
 	if BSPCOST_REAL=$BIN SPECS=stencil1d POINTS_LIMIT=1 FORMULAS=0 \
 	   python3 tests/brute/compare.py tests/brute/broken.sh > "$tmp/broken" 2>&1; then

@@ -7,6 +7,7 @@
 #include <isl/set.h>
 
 #include "analyzer/cli/analyze.h"
+#include "analyzer/cli/plot.h"
 #include "analyzer/util/number.h"
 #include "analyzer/cli/commands.h"
 #include "analyzer/cost/cost.h"
@@ -502,12 +503,26 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		long nproc = 1;
 		for (int a = 0; a < m->naxes; a++)
 			nproc *= req.sizes[a];
-		job.opt_values = opt->values_only;
-		job.skip_formulas = opt->values_only ||
+		job.opt_values = opt->values_only || opt->per_process;
+		job.skip_formulas = job.opt_values ||
 				    (!req.symbolic && nproc > VALUES_FORMULA_PROCESSES);
-	} else if (opt->values_only) {
-		fprintf(opt->err, "bspcost: %s: --values needs a value for every size and axis "
-				  "(-D, and -D or --grid for the axes)\n", ls->src.name);
+		long at_procs = 1;
+		for (int a = 0; a < m->naxes; a++)
+			at_procs *= job.at.sizes[a];
+		job.at.per_process = opt->per_process;
+		if (opt->per_process && at_procs > PER_PROCESS_MAX) {
+			fprintf(opt->err, "bspcost: %s: --per-process counts each process on its own: "
+					  "at most %d processes (the grid has %ld)\n",
+				ls->src.name, PER_PROCESS_MAX, at_procs);
+			free(values);
+			free(job.costs);
+			free(job.exact);
+			return EXIT_USAGE;
+		}
+	} else if (opt->values_only || opt->per_process) {
+		fprintf(opt->err, "bspcost: %s: %s needs a value for every size and axis "
+				  "(-D, and -D or --grid for the axes)\n", ls->src.name,
+			opt->per_process ? "--per-process" : "--values");
 		free(values);
 		free(job.costs);
 		return EXIT_USAGE;
@@ -566,9 +581,14 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		.rq = &rq,
 		.spec = ls->cs,
 	};
-	memcpy(a.sizes, req.sizes, sizeof(a.sizes));
+	memcpy(a.sizes, opt->per_process && exact ? job.at.sizes : req.sizes, sizeof(a.sizes));
 	a.assumptions = spec_assumptions(ls->ast, &a.nassumptions);
-	switch (opt->format) {
+	if (opt->per_process) {
+		report_per_process(opt->out, opt->format, &a);
+		if (opt->plot && plot_per_process(&a, opt->plot, opt->err) != 0 &&
+		    status < EXIT_USAGE)
+			status = EXIT_USAGE;
+	} else switch (opt->format) {
 	case FORMAT_TEXT:
 		report_text(opt->out, &a);
 		break;

@@ -1,5 +1,5 @@
-/* --plot: the picture of a ranking, drawn by gnuplot run on a script that
- * the report module writes (report_rank_plot). */
+/* --plot: the picture of a ranking, a sweep or each process's counts, drawn
+ * by gnuplot run on a script that the report module writes (report_*_plot). */
 #include "analyzer/cli/plot.h"
 
 #include <errno.h>
@@ -32,9 +32,10 @@ static int run_gnuplot(const char *script)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-/* Writes the script of R[0..N) by WRITE to PICTURE.gp and runs gnuplot on it. */
-static int plot(const struct ranking *r, int count, const char *picture, FILE *err,
-		void (*write)(FILE *, const struct ranking *, int, const char *))
+/* Writes the script of WHAT (COUNT of them) by WRITE to PICTURE.gp and runs
+ * gnuplot on it. */
+static int plot(const void *what, int count, const char *picture, FILE *err,
+		void (*write)(FILE *, const void *, int, const char *))
 {
 	size_t n = strlen(picture);
 	char *script = malloc(n + 4);
@@ -50,7 +51,7 @@ static int plot(const struct ranking *r, int count, const char *picture, FILE *e
 		free(script);
 		return -1;
 	}
-	write(f, r, count, picture);
+	write(f, what, count, picture);
 	if (fclose(f) != 0) {
 		fprintf(err, "bspcost: --plot: cannot write %s: %s\n", script, strerror(errno));
 		free(script);
@@ -75,10 +76,21 @@ static int plot(const struct ranking *r, int count, const char *picture, FILE *e
 	return status;
 }
 
-static void write_rank(FILE *out, const struct ranking *r, int n, const char *picture)
+static void write_rank(FILE *out, const void *r, int n, const char *picture)
 {
 	(void)n;
 	report_rank_plot(out, r, picture);
+}
+
+static void write_sweep(FILE *out, const void *r, int n, const char *picture)
+{
+	report_sweep_plot(out, r, n, picture);
+}
+
+static void write_processes(FILE *out, const void *a, int n, const char *picture)
+{
+	(void)n;
+	report_process_plot(out, a, picture);
 }
 
 int plot_ranking(const struct ranking *r, const char *picture, FILE *err)
@@ -88,5 +100,10 @@ int plot_ranking(const struct ranking *r, const char *picture, FILE *err)
 
 int plot_sweep(const struct ranking *r, int n, const char *picture, FILE *err)
 {
-	return plot(r, n, picture, err, report_sweep_plot);
+	return plot(r, n, picture, err, write_sweep);
+}
+
+int plot_per_process(const struct analysis *a, const char *picture, FILE *err)
+{
+	return plot(a, 1, picture, err, write_processes);
 }

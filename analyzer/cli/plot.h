@@ -14,4 +14,8 @@ int plot_ranking(const struct ranking *r, const char *picture, FILE *err);
 /* The same for a sweep of one range, R[0..N): cost against the swept size. */
 int plot_sweep(const struct ranking *r, int n, const char *picture, FILE *err);
 
+/* The same for --per-process: each process's fan-in and fan-out, a panel per
+ * candidate. */
+int plot_per_process(const struct analysis *a, const char *picture, FILE *err);
+
 #endif

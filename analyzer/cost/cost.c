@@ -788,7 +788,38 @@ struct each_process {
 	const struct step_relations *r;
 	const struct cost_request *req;
 	isl_val *w, *h, *h_in, *h_out, *ncom;
+	struct step_cost *sc;   /* its procs, with cost_request.per_process */
 };
+
+/* V (kept, an integer) into OUT; false when it is not one. */
+static bool val_to_mpz(__isl_keep isl_val *v, mpz_t out)
+{
+	if (!v || !isl_val_is_int(v))
+		return false;
+	char *text = isl_val_to_str(v);
+	bool ok = text && mpz_set_str(out, text, 10) == 0;
+	free(text);
+	return ok;
+}
+
+/* The counts of process Q (W, IN and OUT kept) into E->sc->procs, the
+ * first axis slowest. */
+static void record_process(struct each_process *e, const long q[3], __isl_keep isl_val *w,
+			   __isl_keep isl_val *in, __isl_keep isl_val *out)
+{
+	struct step_cost *sc = e->sc;
+	long idx = 0;
+	for (int a = 0; a < e->j->naxes; a++)
+		idx = idx * e->req->sizes[a] + q[a];
+	if (!sc->procs || idx < 0 || idx >= sc->nprocs) {
+		fail_set(&e->j->fail, FAIL_ERROR, "a process outside the grid");
+		return;
+	}
+	struct process_cost *pc = &sc->procs[idx];
+	memcpy(pc->q, q, sizeof(pc->q));
+	if (!val_to_mpz(w, pc->w) || !val_to_mpz(in, pc->in) || !val_to_mpz(out, pc->out))
+		isl_op_failed(e->j, "counting process by process");
+}
 
 static isl_stat count_process(__isl_take isl_point *pt, void *user)
 {
@@ -830,6 +861,8 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 			isl_op_failed(j, "counting process by process");
 		return isl_stat_error;
 	}
+	if (e->sc)
+		record_process(e, q, work, in, out);
 	keep_max(&e->h, e->req->h == H_SUM ? isl_val_add(isl_val_copy(in), isl_val_copy(out))
 					    : isl_val_max(isl_val_copy(in), isl_val_copy(out)));
 	e->ncom = isl_val_add(e->ncom, isl_val_copy(in));
@@ -850,8 +883,28 @@ static void count_step_each(struct job *j, const struct step_relations *r,
 	/* counts are at least 0, so every maximum starts there */
 	isl_ctx *ctx = j->engine->ctx;
 	struct each_process e = {j, r, req, isl_val_zero(ctx), isl_val_zero(ctx), isl_val_zero(ctx),
-				 isl_val_zero(ctx), isl_val_zero(ctx)};
-	isl_set_foreach_point(r->processes, count_process, &e);
+				 isl_val_zero(ctx), isl_val_zero(ctx), NULL};
+	if (req->per_process) {
+		long n = 1;
+		for (int a = 0; a < j->naxes; a++)
+			n *= req->sizes[a];
+		sc->procs = n <= PER_PROCESS_MAX ? calloc((size_t)n, sizeof(*sc->procs)) : NULL;
+		if (!sc->procs) {
+			fail_set(&j->fail, n <= PER_PROCESS_MAX ? FAIL_ERROR : FAIL_REFUSED,
+				 n <= PER_PROCESS_MAX ? "out of memory"
+						      : "more processes than are counted one by one");
+		} else {
+			sc->nprocs = (int)n;
+			for (long i = 0; i < n; i++) {
+				mpz_init(sc->procs[i].w);
+				mpz_init(sc->procs[i].in);
+				mpz_init(sc->procs[i].out);
+			}
+			e.sc = sc;
+		}
+	}
+	if (!failed(&j->fail))
+		isl_set_foreach_point(r->processes, count_process, &e);
 	sc->w = number(j, e.w, "w");
 	sc->h = number(j, e.h, "h");
 	sc->h_in = number(j, e.h_in, "h_in");
@@ -867,6 +920,11 @@ static void count_step_each(struct job *j, const struct step_relations *r,
 static void count_step_values(struct job *j, const struct step_relations *r,
 			      const struct cost_request *req, struct step_cost *sc)
 {
+	if (req->per_process) {
+		/* every process's own counts: the maxima are theirs */
+		count_step_each(j, r, req, sc);
+		return;
+	}
 	struct per_process p = {0};
 	per_process_init(j, r, &p);
 	count_step_direct(j, r, &p);
@@ -1474,6 +1532,10 @@ void candidate_cost_clear(struct candidate_cost *c)
 			free(c->steps[s].arrays[k].unowned_why);
 		}
 		free(c->steps[s].arrays);
+		for (int i = 0; c->steps[s].procs && i < c->steps[s].nprocs; i++)
+			mpz_clears(c->steps[s].procs[i].w, c->steps[s].procs[i].in,
+				   c->steps[s].procs[i].out, NULL);
+		free(c->steps[s].procs);
 	}
 	free(c->steps);
 	for (int i = 0; i < c->nassumptions; i++)

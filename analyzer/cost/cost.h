@@ -16,6 +16,8 @@
 
 #include <stdbool.h>
 
+#include <gmp.h>
+
 #include "analyzer/cost/cost_model.h"
 #include "analyzer/count/count.h"
 #include "analyzer/formula/formula.h"
@@ -37,6 +39,17 @@ struct cost_request {
 	const long long *values;
 	/* The cost function (NULL: cost_model_default, w + h*g + l). */
 	const struct cost_model *model;
+	/* With VALUES on a grid of at most PER_PROCESS_MAX processes: each
+	 * process's counts too (step_cost.procs). */
+	bool per_process;
+};
+
+enum { PER_PROCESS_MAX = 1024 };
+
+/* One process's counts in a superstep (cost_request.per_process): exact. */
+struct process_cost {
+	long q[3];            /* its coordinates, 0-based, one per axis */
+	mpz_t w, in, out;     /* its work, fan-in and fan-out (words) */
 };
 
 /* How the elements of one array occur in a superstep's local postconditions
@@ -58,6 +71,8 @@ struct step_cost {
 	struct formula *w, *h, *h_in, *h_out, *ncom, *cost;
 	int narrays;          /* arrays read, with cost_request.explain */
 	struct array_occurrence *arrays;
+	int nprocs;           /* with cost_request.per_process: every process, */
+	struct process_cost *procs;   /* the first axis slowest */
 };
 
 /* The failure kinds of analyzer/util/fail.h, as a candidate's outcome. */

@@ -246,6 +246,13 @@ void report_rank_plot(FILE *out, const struct ranking *r, const char *picture);
  * values span more than a factor of 100. */
 void report_sweep_plot(FILE *out, const struct ranking *r, int n, const char *picture);
 
+/* --per-process: the counts of each process of A's concrete grid (A->exact,
+ * counted with cost_request.per_process), in FORMAT (not LaTeX); and the
+ * gnuplot script of their picture: a panel per candidate, each process's
+ * fan-in and fan-out summed over the supersteps, as bars. */
+void report_per_process(FILE *out, enum output_format format, const struct analysis *a);
+void report_process_plot(FILE *out, const struct analysis *a, const char *picture);
+
 /* -p without a value for every size: the line that follows the symbolic
  * analysis, naming the NMISSING values MISSING to give to rank the shapes of
  * the NPROCS counts PROCS. */

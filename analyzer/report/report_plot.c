@@ -3,7 +3,9 @@
  * gnuplot on it (analyzer/cli/plot.c).  Numbers in a picture are decimals
  * to 17 significant digits: a picture is read by eye, the reports keep the
  * exact values. */
+#define _GNU_SOURCE /* asprintf, open_memstream */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,21 +81,20 @@ static void log_scale(FILE *out, const char *axis, const mpq_t lo, const mpq_t h
 	mpq_clear(k);
 }
 
-void report_rank_plot(FILE *out, const struct ranking *r, const char *picture)
+/* set title "FILE: WHAT, N processes; n = 1024, ... (machine)": every value
+ * of R but value SKIP (-1: none). */
+static void title_line(FILE *out, const struct ranking *r, const char *what, int skip)
 {
-	const struct rank_table *t = r->t;
-	char shape[64];
-	fputs("# bspcost: the cost of every candidate against the grid shape\n", out);
-	terminal(out, picture);
-	/* the title: the file, the count and the values */
 	char *title = NULL;
 	size_t len = 0;
 	FILE *tf = open_memstream(&title, &len);
 	if (tf) {
-		fprintf(tf, "%s: cost against the grid shape, %ld process%s; ", r->file, t->procs,
-			t->procs == 1 ? "" : "es");
-		for (int i = 0; i < r->nvalues; i++) {
-			fprintf(tf, "%s%s = ", i ? ", " : "", r->values[i].name);
+		fprintf(tf, "%s: %s, %ld process%s; ", r->file, what, r->t->procs,
+			r->t->procs == 1 ? "" : "es");
+		for (int i = 0, k = 0; i < r->nvalues; i++) {
+			if (i == skip)
+				continue;
+			fprintf(tf, "%s%s = ", k++ ? ", " : "", r->values[i].name);
 			report_param_value(tf, &r->values[i], false);
 		}
 		if (r->machine)
@@ -104,6 +105,15 @@ void report_rank_plot(FILE *out, const struct ranking *r, const char *picture)
 	gp_string(out, title ? title : r->file);
 	fputs(" noenhanced\n", out);
 	free(title);
+}
+
+void report_rank_plot(FILE *out, const struct ranking *r, const char *picture)
+{
+	const struct rank_table *t = r->t;
+	char shape[64];
+	fputs("# bspcost: the cost of every candidate against the grid shape\n", out);
+	terminal(out, picture);
+	title_line(out, r, "cost against the grid shape", -1);
 	fputs("set xlabel ", out);
 	char axes[64] = "";
 	for (int a = 0, n = 0; a < r->naxes && n < 60; a++)
@@ -187,26 +197,12 @@ void report_sweep_plot(FILE *out, const struct ranking *r, int n, const char *pi
 	const char *x = r->nswept > 0 ? r->values[r->swept[0]].name : "?";
 	fputs("# bspcost: the cost of every candidate against a swept size\n", out);
 	terminal(out, picture);
-	char *title = NULL;
-	size_t len = 0;
-	FILE *tf = open_memstream(&title, &len);
-	if (tf) {
-		fprintf(tf, "%s: the lowest cost of each candidate against %s, %ld process%s; ",
-			r->file, x, r->t->procs, r->t->procs == 1 ? "" : "es");
-		for (int i = 0, k = 0; i < r->nvalues; i++) {
-			if (r->nswept > 0 && i == r->swept[0])
-				continue;
-			fprintf(tf, "%s%s = ", k++ ? ", " : "", r->values[i].name);
-			report_param_value(tf, &r->values[i], false);
-		}
-		if (r->machine)
-			fprintf(tf, " (%s)", r->machine);
-		fclose(tf);
-	}
-	fputs("set title ", out);
-	gp_string(out, title ? title : r->file);
-	fputs(" noenhanced\n", out);
-	free(title);
+	char *what = NULL;
+	if (asprintf(&what, "the lowest cost of each candidate against %s", x) < 0)
+		what = NULL;
+	title_line(out, r, what ? what : "the lowest cost of each candidate",
+		   r->nswept > 0 ? r->swept[0] : -1);
+	free(what);
 	fputs("set xlabel ", out);
 	gp_string(out, x);
 	fputs(" noenhanced\nset ylabel ", out);
@@ -266,4 +262,95 @@ void report_sweep_plot(FILE *out, const struct ranking *r, int n, const char *pi
 	}
 	fputs("  $best using 1:2 with points pointtype 6 pointsize 3 linecolor rgb \"black\" "
 	      "title \"best\"\n", out);
+}
+
+/* Whether NAME is an axis of A's grid (its size is in the grid's part). */
+static bool is_axis(const struct analysis *a, const char *name)
+{
+	for (int k = 0; k < a->naxes; k++)
+		if (strcmp(a->axes[k], name) == 0)
+			return true;
+	return false;
+}
+
+/* --per-process: a panel per candidate, each process's fan-in and fan-out
+ * summed over the supersteps, as bars side by side; every k-th process
+ * labelled when there are many. */
+void report_process_plot(FILE *out, const struct analysis *a, const char *picture)
+{
+	int npanels = 0;
+	for (int c = 0; c < a->ncands; c++)
+		npanels += a->exact && a->exact[c].status == COST_OK && a->exact[c].nsteps > 0;
+	int height = npanels > 2 ? 200 * npanels + 80 : 560;
+	fputs("# bspcost: each process's fan-in and fan-out, a panel per candidate\n", out);
+	if (plot_format_of(picture) == PLOT_PNG)
+		fprintf(out, "set terminal pngcairo size 1000,%d font \"sans,10\"\n", height);
+	else
+		fprintf(out, "set terminal svg size 1000,%d font \"sans,10\" background \"white\"\n",
+			height);
+	fputs("set output ", out);
+	gp_string(out, picture);
+	fputs("\n", out);
+	char *title = NULL;
+	size_t len = 0;
+	FILE *tf = open_memstream(&title, &len);
+	if (tf) {
+		fprintf(tf, "%s: each process's words in and out, summed over the supersteps; grid ",
+			a->file);
+		for (int k = 0; k < a->naxes; k++)
+			fprintf(tf, "%s%s=%ld", k ? ", " : "", a->axes[k], a->sizes[k]);
+		for (int i = 0; i < a->rq->ndefs; i++) {
+			if (!report_given(a, i) || is_axis(a, a->rq->defs[i].name))
+				continue;
+			fprintf(tf, ", %s = ", a->rq->defs[i].name);
+			report_param_value(tf, &a->rq->defs[i], false);
+		}
+		fclose(tf);
+	}
+	fprintf(out, "set multiplot layout %d,1 title ", npanels > 0 ? npanels : 1);
+	gp_string(out, title ? title : a->file);
+	fputs(" noenhanced\n", out);
+	free(title);
+	fputs("set style data histograms\nset style histogram clustered gap 1\n"
+	      "set style fill solid 0.8 border -1\nset grid ytics\nset yrange [0:*]\n"
+	      "set key outside right top noenhanced\nset ylabel \"words\"\n", out);
+	char axes[64] = "";
+	for (int k = 0, n = 0; k < a->naxes && n < 60; k++)
+		n += snprintf(axes + n, sizeof(axes) - (size_t)n, "%s%s", k ? "," : "", a->axes[k]);
+	fputs("set xlabel ", out);
+	char xlabel[96];
+	snprintf(xlabel, sizeof(xlabel), "process (%s)", axes);
+	gp_string(out, xlabel);
+	fputs(" noenhanced\n", out);
+	mpz_t in, outw;
+	mpz_inits(in, outw, NULL);
+	for (int c = 0; c < a->ncands; c++) {
+		const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+		if (!ex || ex->status != COST_OK || ex->nsteps == 0)
+			continue;
+		int np = ex->steps[0].nprocs;
+		int every = np > 32 ? (np + 31) / 32 : 1;
+		fprintf(out, "$c%d << EOD\n", c);
+		for (int i = 0; i < np; i++) {
+			mpz_set_ui(in, 0);
+			mpz_set_ui(outw, 0);
+			for (int s = 0; s < ex->nsteps; s++) {
+				if (i >= ex->steps[s].nprocs)
+					continue;
+				mpz_add(in, in, ex->steps[s].procs[i].in);
+				mpz_add(outw, outw, ex->steps[s].procs[i].out);
+			}
+			char label[64] = "";
+			for (int k = 0, n = 0; i % every == 0 && k < a->naxes && n < 60; k++)
+				n += snprintf(label + n, sizeof(label) - (size_t)n, "%s%ld", k ? "," : "",
+					      ex->steps[0].procs[i].q[k]);
+			gmp_fprintf(out, "\"%s\" %Zd %Zd\n", label, in, outw);
+		}
+		fputs("EOD\nset title ", out);
+		gp_string(out, a->cands[c].name);
+		fprintf(out, " noenhanced\nplot $c%d using 2:xtic(1) title \"fan-in\", "
+			     "'' using 3 title \"fan-out\"\n", c);
+	}
+	mpz_clears(in, outw, NULL);
+	fputs("unset multiplot\n", out);
 }

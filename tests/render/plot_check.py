@@ -10,6 +10,9 @@ usage: plot_check.py PICTURE RANKING.json
   titles name them) whose rows are (shape index, cost, shape), and these are
   exactly the JSON's ranked rows: every (candidate, shape) once, its cost
   within 1e-12 relative of the exact one; $best holds the rank-1 rows.
+For --per-process (the JSON has "grid"): a panel per candidate with
+counts, whose rows are each process's fan-in and fan-out summed over the
+supersteps, in order, labelled by its coordinates (every k-th of many).
 For a sweep (the JSON has "points"; one range, named by --swept NAME as the
 third argument), each candidate's rows are (the swept size, cost, shape):
 its best row of every point, as the JSON ranks them, and $best holds each
@@ -47,6 +50,8 @@ def main():
     name_of = {b: t.replace("''", "'") for b, t in titles}
     if "points" in r:
         return sweep(picture, r, blocks, name_of, sys.argv[3])
+    if "grid" in r:
+        return per_process(picture, r, blocks, script)
     got = {}
     for b, rows in blocks.items():
         if b == "best":
@@ -109,6 +114,45 @@ def sweep(picture, r, blocks, name_of, swept):
         print(f"best: picture {best_got}, ranking {best_want}")
         return 1
     print(f"{picture}: {len(got)} rows over {len(r['points'])} points")
+    return 0
+
+
+def per_process(picture, r, blocks, script):
+    """--per-process: a datablock per candidate with counts, its rows
+    (label, fan-in, fan-out) every process's in the JSON's order, summed
+    over the supersteps, the label its coordinates (or empty)."""
+    panel = dict((b, t.replace("''", "'")) for t, b in re.findall(
+        r"^EOD\nset title '((?:[^']|'')*)' noenhanced\nplot \$(c\d+) ", script, re.M))
+    rows = 0
+    want_names = [c["name"] for c in r["candidates"] if "supersteps" in c]
+    if sorted(panel.values()) != sorted(want_names):
+        print(f"panels {sorted(panel.values())}, candidates {sorted(want_names)}")
+        return 1
+    for b, name in panel.items():
+        c = next(c for c in r["candidates"] if c["name"] == name)
+        procs = c["supersteps"][0]["processes"]
+        want = []
+        for i, p in enumerate(procs):
+            fin = sum(s["processes"][i]["fan_in"] for s in c["supersteps"])
+            fout = sum(s["processes"][i]["fan_out"] for s in c["supersteps"])
+            want.append((",".join(str(x) for x in p["q"]), fin, fout))
+        got = []
+        for line in blocks[b].splitlines():
+            m = re.match(r'^"([^"]*)" (\d+) (\d+)$', line)
+            if not m:
+                print(f"{name}: bad row {line!r}")
+                return 1
+            got.append((m.group(1), int(m.group(2)), int(m.group(3))))
+        every = (len(want) + 31) // 32 if len(want) > 32 else 1
+        for i, (g, w) in enumerate(zip(got, want)):
+            if g[1:] != w[1:] or g[0] != (w[0] if i % every == 0 else ""):
+                print(f"{name}, process {w[0]}: picture {g}, counts {w}")
+                return 1
+        if len(got) != len(want):
+            print(f"{name}: {len(got)} rows, {len(want)} processes")
+            return 1
+        rows += len(got)
+    print(f"{picture}: {rows} rows in {len(panel)} panels")
     return 0
 
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # --plot: the cost of every candidate against the grid shape, or against a
-# -D range (a sweep), drawn by gnuplot.  The SVG and PNG are valid, and their scripts' data are the
+# -D range (a sweep), or each process's fan-in and fan-out (--per-process),
+# drawn by gnuplot.  The SVG and PNG are valid, and their scripts' data are the
 # ranking's rows (tests/render/plot_check.py against -f json of the same
 # run).  Without gnuplot on the PATH, the error says so.  Needs gnuplot
 # (Debian's gnuplot-nox, which the README's first command installs).
@@ -24,9 +25,11 @@ while IFS= read -r line; do
 	eval "set -- $line"
 	pic=$dir/$1
 	shift
-	"$BIN" -p "$@" --plot "$pic" > "$dir/out" 2> "$dir/err" ||
+	mode=-p
+	[ "$1" != per-process ] || { mode=--per-process; shift; }
+	"$BIN" $mode "$@" --plot "$pic" > "$dir/out" 2> "$dir/err" ||
 		{ cat "$dir/err"; fail "--plot $pic: exit $?"; }
-	"$BIN" -p "$@" -f json > "$dir/rank.json" 2> "$dir/err" || fail "-f json: exit $?"
+	"$BIN" $mode "$@" -f json > "$dir/rank.json" 2> "$dir/err" || fail "-f json: exit $?"
 	python3 tests/render/plot_check.py "$pic" "$dir/rank.json" n || fail "$pic"
 done <<'RUNS'
 stencil2d.svg 16 -D n=4096 -D m=4096 -D g=4 -D l=100 examples/stencil2d.bsp
@@ -34,5 +37,7 @@ matmul.png 64 -D m=512 -D n=512 -D o=512 -D g=4 -D l=100 examples/matmul.bsp
 stencil1d.svg 8 --machine sp2-switch -D n=1000 examples/stencil1d.bsp
 sweep.svg 16 -D n=64..1024*2 -D m=256 -D g=4 -D l=100 examples/stencil2d.bsp
 sweep.png 4 -D n=8..40+8 -D g=3 -D l=10 examples/stencil1d.bsp
+processes.svg per-process -D M=2 -D N=3 -D n=12 -D m=10 examples/stencil2d.bsp
+processes.png per-process -D P=40 -D n=100 examples/stencil1d.bsp
 RUNS
 exit 0

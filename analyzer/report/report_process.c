@@ -1,0 +1,275 @@
+/* --per-process: each process's work, fan-in and fan-out in every superstep of
+ * every candidate, on the concrete grid of the values given (Hill, Crumpton
+ * and Burgess's communication profile, counted instead of measured), as text
+ * (aligned tables), JSON, CSV or Markdown.  The counts are analyzer/cost's
+ * (step_cost.procs, cost_request.per_process); this prints them. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gmp.h>
+
+#include "analyzer/report/report.h"
+
+/* Whether NAME is an axis of A's grid (its size is in the grid's part). */
+static bool is_axis(const struct analysis *a, const char *name)
+{
+	for (int k = 0; k < a->naxes; k++)
+		if (strcmp(a->axes[k], name) == 0)
+			return true;
+	return false;
+}
+
+/* "file: each process's counts on the grid M=2, N=4; n = 64, g = 1" */
+static void title(FILE *out, const struct analysis *a, bool md)
+{
+	if (md)
+		report_md_text(out, a->file);
+	else
+		fputs(a->file, out);
+	fputs(": each process's counts on the grid ", out);
+	for (int k = 0; k < a->naxes; k++)
+		fprintf(out, "%s%s=%ld", k ? ", " : "", a->axes[k], a->sizes[k]);
+	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
+		if (!report_given(a, i) || is_axis(a, a->rq->defs[i].name))
+			continue;
+		fputs(k++ ? ", " : "; ", out);
+		fprintf(out, "%s = ", a->rq->defs[i].name);
+		report_param_value(out, &a->rq->defs[i], false);
+	}
+	fputs("\n", out);
+}
+
+/* Why candidate C has no table, or NULL when it has one. */
+static const char *no_table(const struct analysis *a, int c)
+{
+	const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+	if (!ex)
+		return "not counted";
+	if (ex->status != COST_OK)
+		return ex->reason ? ex->reason : "not counted";
+	return NULL;
+}
+
+enum { COL_W, COL_IN, COL_OUT, NCOLS };
+static const char *const col_name[NCOLS] = {"w", "fan-in", "fan-out"};
+
+static mpz_srcptr col(const struct process_cost *pc, int k)
+{
+	return k == COL_W ? pc->w : k == COL_IN ? pc->in : pc->out;
+}
+
+/* The widths of the columns of step SC: the axes, then w, fan-in, fan-out. */
+static void widths(const struct analysis *a, const struct step_cost *sc, size_t w[3 + NCOLS])
+{
+	for (int k = 0; k < a->naxes; k++)
+		w[k] = strlen(a->axes[k]);
+	for (int k = 0; k < NCOLS; k++)
+		w[a->naxes + k] = strlen(col_name[k]);
+	for (int i = 0; i < sc->nprocs; i++) {
+		const struct process_cost *pc = &sc->procs[i];
+		char num[32];
+		for (int k = 0; k < a->naxes; k++) {
+			size_t n = (size_t)snprintf(num, sizeof(num), "%ld", pc->q[k]);
+			if (n > w[k])
+				w[k] = n;
+		}
+		for (int k = 0; k < NCOLS; k++) {
+			size_t n = mpz_sizeinbase(col(pc, k), 10) + (mpz_sgn(col(pc, k)) < 0);
+			if (n > w[a->naxes + k])
+				w[a->naxes + k] = n;
+		}
+	}
+}
+
+static void text_step(FILE *out, const struct analysis *a, const struct step_cost *sc)
+{
+	size_t w[3 + NCOLS];
+	widths(a, sc, w);
+	fprintf(out, "  superstep %s\n   ", sc->name);
+	for (int k = 0; k < a->naxes; k++)
+		fprintf(out, " %*s", (int)w[k], a->axes[k]);
+	for (int k = 0; k < NCOLS; k++)
+		fprintf(out, " %*s", (int)w[a->naxes + k], col_name[k]);
+	fputs("\n", out);
+	for (int i = 0; i < sc->nprocs; i++) {
+		const struct process_cost *pc = &sc->procs[i];
+		fputs("   ", out);
+		for (int k = 0; k < a->naxes; k++)
+			fprintf(out, " %*ld", (int)w[k], pc->q[k]);
+		for (int k = 0; k < NCOLS; k++) {
+			char *v = mpz_get_str(NULL, 10, col(pc, k));
+			fprintf(out, " %*s", (int)w[a->naxes + k], v ? v : "?");
+			free(v);
+		}
+		fputs("\n", out);
+	}
+}
+
+static void report_process_text(FILE *out, const struct analysis *a)
+{
+	title(out, a, false);
+	for (int c = 0; c < a->ncands; c++) {
+		fprintf(out, "\ncandidate %s\n", a->cands[c].name);
+		const char *why = no_table(a, c);
+		if (why) {
+			fprintf(out, "  no counts: %s\n", why);
+			continue;
+		}
+		for (int s = 0; s < a->exact[c].nsteps; s++)
+			text_step(out, a, &a->exact[c].steps[s]);
+	}
+	fputs("\nw: the process's work; fan-in, fan-out: the words it receives and sends "
+	      "(h is their maximum over the processes)\n", out);
+}
+
+static void report_process_json(FILE *out, const struct analysis *a)
+{
+	fputs("{\"file\": ", out);
+	report_json_string(out, a->file);
+	fputs(", \"grid\": {", out);
+	for (int k = 0; k < a->naxes; k++) {
+		fputs(k ? ", " : "", out);
+		report_json_string(out, a->axes[k]);
+		fprintf(out, ": %ld", a->sizes[k]);
+	}
+	fputs("}, \"values\": {", out);
+	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
+		if (!report_given(a, i) || is_axis(a, a->rq->defs[i].name))
+			continue;
+		fputs(k++ ? ", " : "", out);
+		report_json_string(out, a->rq->defs[i].name);
+		fputs(": ", out);
+		report_param_value(out, &a->rq->defs[i], true);
+	}
+	fputs("},\n \"candidates\": [", out);
+	for (int c = 0; c < a->ncands; c++) {
+		fputs(c ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
+		report_json_string(out, a->cands[c].name);
+		const char *why = no_table(a, c);
+		if (why) {
+			fputs(", \"reason\": ", out);
+			report_json_string(out, why);
+			fputs("}", out);
+			continue;
+		}
+		fputs(", \"supersteps\": [", out);
+		const struct candidate_cost *ex = &a->exact[c];
+		for (int s = 0; s < ex->nsteps; s++) {
+			const struct step_cost *sc = &ex->steps[s];
+			fputs(s ? ",\n   {\"name\": " : "\n   {\"name\": ", out);
+			report_json_string(out, sc->name);
+			fputs(", \"processes\": [", out);
+			for (int i = 0; i < sc->nprocs; i++) {
+				const struct process_cost *pc = &sc->procs[i];
+				fputs(i ? ",\n    {\"q\": [" : "\n    {\"q\": [", out);
+				for (int k = 0; k < a->naxes; k++)
+					fprintf(out, "%s%ld", k ? ", " : "", pc->q[k]);
+				fputs("]", out);
+				static const char *const key[NCOLS] = {"w", "fan_in", "fan_out"};
+				for (int k = 0; k < NCOLS; k++) {
+					char *v = mpz_get_str(NULL, 10, col(pc, k));
+					fprintf(out, ", \"%s\": ", key[k]);
+					report_json_number_text(out, v ? v : "null");
+					free(v);
+				}
+				fputs("}", out);
+			}
+			fputs("]}", out);
+		}
+		fputs("]}", out);
+	}
+	fputs("]}\n", out);
+}
+
+static void report_process_csv(FILE *out, const struct analysis *a)
+{
+	fputs("candidate,superstep", out);
+	for (int k = 0; k < a->naxes; k++) {
+		fputs(",", out);
+		report_csv_field(out, a->axes[k]);
+	}
+	fputs(",w,fan_in,fan_out,note\n", out);
+	for (int c = 0; c < a->ncands; c++) {
+		const char *why = no_table(a, c);
+		if (why) {
+			report_csv_field(out, a->cands[c].name);
+			fputs(",", out);
+			for (int k = 0; k < a->naxes; k++)
+				fputs(",", out);
+			fputs(",,,", out);
+			report_csv_field(out, why);
+			fputs("\n", out);
+			continue;
+		}
+		const struct candidate_cost *ex = &a->exact[c];
+		for (int s = 0; s < ex->nsteps; s++)
+			for (int i = 0; i < ex->steps[s].nprocs; i++) {
+				const struct process_cost *pc = &ex->steps[s].procs[i];
+				report_csv_field(out, a->cands[c].name);
+				fputs(",", out);
+				report_csv_field(out, ex->steps[s].name);
+				for (int k = 0; k < a->naxes; k++)
+					fprintf(out, ",%ld", pc->q[k]);
+				for (int k = 0; k < NCOLS; k++)
+					gmp_fprintf(out, ",%Zd", col(pc, k));
+				fputs(",\n", out);
+			}
+	}
+}
+
+static void report_process_markdown(FILE *out, const struct analysis *a)
+{
+	fputs("# ", out);
+	title(out, a, true);
+	for (int c = 0; c < a->ncands; c++) {
+		fputs("\n## Candidate ", out);
+		report_md_code(out, a->cands[c].name, false);
+		fputs("\n", out);
+		const char *why = no_table(a, c);
+		if (why) {
+			fputs("\nNo counts: ", out);
+			report_md_text(out, why);
+			fputs("\n", out);
+			continue;
+		}
+		const struct candidate_cost *ex = &a->exact[c];
+		for (int s = 0; s < ex->nsteps; s++) {
+			const struct step_cost *sc = &ex->steps[s];
+			fputs("\nSuperstep ", out);
+			report_md_code(out, sc->name, false);
+			fputs(":\n\n|", out);
+			for (int k = 0; k < a->naxes; k++) {
+				fputs(" ", out);
+				report_md_text(out, a->axes[k]);
+				fputs(" |", out);
+			}
+			fputs(" w | fan-in | fan-out |\n|", out);
+			for (int k = 0; k < a->naxes + NCOLS; k++)
+				fputs("---:|", out);
+			fputs("\n", out);
+			for (int i = 0; i < sc->nprocs; i++) {
+				const struct process_cost *pc = &sc->procs[i];
+				fputs("|", out);
+				for (int k = 0; k < a->naxes; k++)
+					fprintf(out, " %ld |", pc->q[k]);
+				for (int k = 0; k < NCOLS; k++)
+					gmp_fprintf(out, " %Zd |", col(pc, k));
+				fputs("\n", out);
+			}
+		}
+	}
+	fputs("\nw: the process's work; fan-in, fan-out: the words it receives and sends "
+	      "(h is their maximum over the processes).\n", out);
+}
+
+void report_per_process(FILE *out, enum output_format format, const struct analysis *a)
+{
+	if (format == FORMAT_JSON)
+		report_process_json(out, a);
+	else if (format == FORMAT_CSV)
+		report_process_csv(out, a);
+	else if (format == FORMAT_MARKDOWN)
+		report_process_markdown(out, a);
+	else
+		report_process_text(out, a);
+}
