@@ -765,11 +765,6 @@ int main(int argc, char **argv)
 			status = usage_error("%s cannot be combined with %s", what, other);
 			goto out;
 		}
-		if (opt.format == FORMAT_LATEX) {
-			status = usage_error("%s supports the formats text, json, csv and markdown "
-					     "(not latex)", what);
-			goto out;
-		}
 	}
 
 	/* One deadline for the whole run, from here (analyzer/util/session.h). */

@@ -154,6 +154,10 @@ void report_json_number_text(FILE *out, const char *s);
  * that could start inline markup or end a GFM table cell backslashed. */
 void report_md_text(FILE *out, const char *s);
 
+/* S as LaTeX text, its special characters escaped; with BREAKS, a line may
+ * break after each of its commas. */
+void report_latex_text(FILE *out, const char *s, bool breaks);
+
 /* S as a Markdown code span, delimited by one more backquote than its longest
  * run of them; in a GFM table cell (CELL) with every '|' escaped, as GFM
  * splits a row at every unescaped '|', code spans included. */
@@ -230,6 +234,8 @@ void report_rank_text(FILE *out, const struct ranking *r);
 void report_rank_json(FILE *out, const struct ranking *r);
 void report_rank_csv(FILE *out, const struct ranking *r);
 void report_rank_markdown(FILE *out, const struct ranking *r);
+void report_rank_latex(FILE *out, const struct ranking *r);
+void report_sweep_latex(FILE *out, const struct ranking *r, int n);
 
 /* --plot: pictures drawn by gnuplot (report_plot.c), by the file's suffix. */
 enum plot_format { PLOT_NONE, PLOT_SVG, PLOT_PNG };

@@ -49,6 +49,11 @@ static void latex_text(FILE *out, const char *s)
 	latex_text_breaking(out, s, false);
 }
 
+void report_latex_text(FILE *out, const char *s, bool breaks)
+{
+	latex_text_breaking(out, s, breaks);
+}
+
 /* S in typewriter type, breakable after its blanks. */
 static void latex_code(FILE *out, const char *s)
 {

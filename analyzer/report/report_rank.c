@@ -746,7 +746,7 @@ void report_sweep_markdown(FILE *out, const struct ranking *r, int n)
 				continue;
 			}
 			fputs(" ", out);
-			if (c == SW_CAND && r[p].t->nranked > 0)
+			if (c == SW_CAND && r[p].t->nranked > 0 && r[p].t->nlate == 0)
 				report_md_code(out, cell[c] ? cell[c] : "?", true);
 			else
 				report_md_text(out, cell[c] ? cell[c] : "?");
@@ -762,9 +762,183 @@ void report_sweep_markdown(FILE *out, const struct ranking *r, int n)
 			r->machine, r->digits > 0 ? r->digits : 4);
 }
 
+/* ---------------------------------------------------------------- LaTeX */
+
+/* What WRITE prints of R, as LaTeX text (escaped). */
+static void latex_of(FILE *out, const struct ranking *r,
+		     void (*write)(FILE *, const struct ranking *))
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return;
+	write(f, r);
+	fclose(f);
+	report_latex_text(out, text, false);
+	free(text);
+}
+
+static void latex_model(FILE *out, const struct ranking *r)
+{
+	if (!r->model || r->model == cost_model_default())
+		return;
+	fputs("Cost function \texttt{", out);
+	report_latex_text(out, r->model->name, false);
+	fputs("}: \texttt{", out);
+	report_latex_text(out, r->model->text, false);
+	fputs("}, summed over the supersteps.\n\n", out);
+}
+
+/* A fragment for a document that \input's it (plain LaTeX): the table of
+ * the ranking, as in the text report. */
+void report_rank_latex(FILE *out, const struct ranking *r)
+{
+	const struct rank_table *t = r->t;
+	fputs("% bspcost: ", out);
+	report_latex_text(out, r->file, false);
+	fprintf(out, ", -p %ld\n\\paragraph{", t->procs);
+	report_latex_text(out, r->file, false);
+	fprintf(out, ": %ld process%s.}\n", t->procs, t->procs == 1 ? "" : "es");
+	fprintf(out, "%d shape%s of ", t->nshapes, t->nshapes == 1 ? "" : "s");
+	for (int a = 0; a < r->naxes; a++) {
+		fputs(a ? " $\\times$ " : "", out);
+		report_latex_text(out, r->axes[a], false);
+	}
+	fprintf(out, ", %d candidate%s; ", r->ncands, r->ncands == 1 ? "" : "s");
+	latex_of(out, r, print_values);
+	fputs(".\n\n", out);
+	latex_model(out, r);
+	int n = shown(r);
+	if (n > 0) {
+		fputs(r->speed ? "\\begin{center}\\footnotesize\\setlength{\\tabcolsep}{3pt}\n\\begin{tabular}{rp{0.2\\linewidth}lrrrrr}\n"
+				 "rank & candidate & shape & $w$ & $h$ & NCom & cost & seconds \\\\\n"
+			       : "\\begin{center}\\footnotesize\\setlength{\\tabcolsep}{3pt}\n\\begin{tabular}{rp{0.28\\linewidth}lrrrr}\n"
+				 "rank & candidate & shape & $w$ & $h$ & NCom & cost \\\\\n",
+		      out);
+		fputs("\\hline\n", out);
+	}
+	for (int i = 0; i < n; i++) {
+		char *cell[NCOLS];
+		row_cells(r, i, cell);
+		for (int c = 0; c < NCOLS; c++) {
+			if (c < ncols(r)) {
+				fputs(c ? " & " : "", out);
+				if (c == COL_CAND)
+					fputs("\\texttt{", out);
+				report_latex_text(out, cell[c] ? cell[c] : "?", c == COL_CAND);
+				if (c == COL_CAND)
+					fputs("}", out);
+			}
+			free(cell[c]);
+		}
+		fputs(" \\\\\n", out);
+	}
+	if (n > 0)
+		fputs("\\end{tabular}\n\\end{center}\n", out);
+	else
+		fputs("No row could be ranked.\n", out);
+	if (t->nranked > 0) {
+		latex_of(out, r, print_best);
+		if (r->speed) {
+			fputs("\nseconds: the cost in flops / s on ", out);
+			report_latex_text(out, r->machine, false);
+			fprintf(out, " (\\textasciitilde: rounded to %d digits).\n",
+				r->digits > 0 ? r->digits : 4);
+		}
+	}
+	int refused = nrefused(t);
+	if (n < t->nranked) {
+		fprintf(out, "\nTop %d of %d ranked rows", n, t->nranked);
+		if (refused)
+			fprintf(out, "; %d row%s not ranked (listed without --top)", refused,
+				refused == 1 ? "" : "s");
+		fputs(".\n", out);
+	} else if (refused) {
+		fputs("\nNot ranked:\n\\begin{itemize}\n", out);
+		for (int i = t->nranked; i < t->nranked + refused; i++) {
+			const struct rank_row *row = &t->rows[i];
+			char shape[64];
+			shape_label(shape, t, row->shape);
+			fprintf(out, "\\item %s, ", shape);
+			report_latex_text(out, row->cand < 0 ? "every candidate" : r->cands[row->cand],
+					  true);
+			fputs(": ", out);
+			report_latex_text(out, row->reason ? row->reason : "unknown reason", false);
+			fputs("\n", out);
+		}
+		fputs("\\end{itemize}\n", out);
+	}
+	if (t->nlate)
+		fprintf(out, "\nIncomplete: the run's time limit ran out with %ld of %ld (shape, "
+			     "candidate) pairs counted; the others are not ranked.\n",
+			pairs(r) - t->nlate, pairs(r));
+}
+
+void report_sweep_latex(FILE *out, const struct ranking *r, int n)
+{
+	fputs("% bspcost: ", out);
+	report_latex_text(out, r->file, false);
+	fputs(", a sweep\n\\paragraph{", out);
+	char *title = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&title, &len);
+	if (f) {
+		sweep_title(f, r, n, false);
+		fclose(f);
+	}
+	report_latex_text(out, title ? title : r->file, false);
+	free(title);
+	fputs(".}\n", out);
+	latex_model(out, r);
+	fputs("\\begin{center}\\footnotesize\\setlength{\\tabcolsep}{3pt}\n\\begin{tabular}{", out);
+	for (int k = 0; k < r->nswept; k++)
+		fputs("r", out);
+	fputs(r->speed ? "rrlp{0.36\\linewidth}r}\n" : "rlp{0.4\\linewidth}r}\n", out);
+	for (int k = 0; k < r->nswept; k++) {
+		report_latex_text(out, r->values[r->swept[k]].name, false);
+		fputs(" & ", out);
+	}
+	fputs(r->speed ? "best cost & seconds & shape & candidate & tied \\\\\n\\hline\n"
+		       : "best cost & shape & candidate & tied \\\\\n\\hline\n", out);
+	for (int p = 0; p < n; p++) {
+		for (int k = 0; k < r->nswept; k++)
+			fprintf(out, "%lld & ", r[p].values[r->swept[k]].value);
+		char *cell[SW_NCOLS];
+		sweep_cells(&r[p], cell);
+		bool first = true;
+		for (int c = 0; c < SW_NCOLS; c++) {
+			if (c == SW_SECONDS && !r->speed) {
+				free(cell[c]);
+				continue;
+			}
+			fputs(first ? "" : " & ", out);
+			first = false;
+			bool code = c == SW_CAND && r[p].t->nranked > 0 && r[p].t->nlate == 0;
+			if (code)
+				fputs("\\texttt{", out);
+			report_latex_text(out, cell[c] ? cell[c] : "?", c == SW_CAND);
+			if (code)
+				fputs("}", out);
+			free(cell[c]);
+		}
+		fputs(" \\\\\n", out);
+	}
+	fputs("\\end{tabular}\n\\end{center}\n"
+	      "Best: the lowest cost of every shape and candidate at each point; tied: how many "
+	      "more rows have it (the JSON report lists them).\n", out);
+	if (r->speed) {
+		fputs("\nseconds: the cost in flops / s on ", out);
+		report_latex_text(out, r->machine, false);
+		fprintf(out, " (\\textasciitilde: rounded to %d digits).\n",
+			r->digits > 0 ? r->digits : 4);
+	}
+}
+
 void report_ranking(FILE *out, enum output_format format, const struct ranking *r, int tables)
 {
-	if (tables > 0 && (format == FORMAT_TEXT || format == FORMAT_MARKDOWN))
+	if (tables > 0 && (format == FORMAT_TEXT || format == FORMAT_MARKDOWN ||
+			   format == FORMAT_LATEX))
 		fputs("\n", out);
 	if (format == FORMAT_JSON)
 		report_rank_json(out, r);
@@ -772,6 +946,8 @@ void report_ranking(FILE *out, enum output_format format, const struct ranking *
 		report_rank_csv(out, r);
 	else if (format == FORMAT_MARKDOWN)
 		report_rank_markdown(out, r);
+	else if (format == FORMAT_LATEX)
+		report_rank_latex(out, r);
 	else
 		report_rank_text(out, r);
 }
@@ -779,7 +955,8 @@ void report_ranking(FILE *out, enum output_format format, const struct ranking *
 void report_sweep(FILE *out, enum output_format format, const struct ranking *r, int n,
 		  int tables)
 {
-	if (tables > 0 && (format == FORMAT_TEXT || format == FORMAT_MARKDOWN))
+	if (tables > 0 && (format == FORMAT_TEXT || format == FORMAT_MARKDOWN ||
+			   format == FORMAT_LATEX))
 		fputs("\n", out);
 	if (format == FORMAT_JSON)
 		report_sweep_json(out, r, n);
@@ -787,6 +964,8 @@ void report_sweep(FILE *out, enum output_format format, const struct ranking *r,
 		report_sweep_csv(out, r, n);
 	else if (format == FORMAT_MARKDOWN)
 		report_sweep_markdown(out, r, n);
+	else if (format == FORMAT_LATEX)
+		report_sweep_latex(out, r, n);
 	else
 		report_sweep_text(out, r, n);
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # --format latex compiles: every example's report, symbolic and with values,
-# and long formulas of concrete grids, each \input into an article with
+# -p's rankings and sweeps, and long formulas of concrete grids, each \input into an article with
 # amsmath and compiled by pdflatex with no error and no line more than 10 pt
 # too wide (tests/render/latex_overfull.sh).  Without pdflatex (Debian's
 # texlive-latex-base, which CI installs) it says so and passes; under the
@@ -50,6 +50,12 @@ tests/specs/bounds/offset_2_31.bsp
 --grid 3 examples/broadcast.bsp
 --grid 5 tests/brute/specs/parity_union.bsp
 --grid 2x2 examples/pdgemm.bsp
+-p 16 -D m=1024 -D n=1024 -D o=1024 -D g=4 -D l=100 examples/matmul.bsp
+--machine sp2-switch -p 8 -D m=4096 -D n=4096 -D o=4096 examples/matmul.bsp
+--model F_ioM --machine now-p4 --speed 10e6 -p 4 -D m=256 -D n=256 examples/transpose.bsp
+-p 64 -D n=512..4096*2 -D m=4096 -D o=4096 -D g=4 -D l=100 examples/matmul.bsp
+--machine sp2-switch -p 4 -D n=8..64*2 examples/stencil1d.bsp
+-p 6 -D n=7 -D m=9 -D g=3 -D l=11 examples/stencil2d.bsp
 ARGS
 echo "$n reports compiled"
 exit $fail
