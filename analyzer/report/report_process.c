@@ -3,6 +3,7 @@
  * and Burgess's communication profile, counted instead of measured), as text
  * (aligned tables), JSON, CSV or Markdown.  The counts are analyzer/cost's
  * (step_cost.procs, cost_request.per_process); this prints them. */
+#include <stdio.h> /* before gmp.h: gmp_fprintf */
 #include <stdlib.h>
 #include <string.h>
 
