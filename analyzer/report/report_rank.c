@@ -596,8 +596,16 @@ static void sweep_cells(const struct ranking *r, char *cell[SW_NCOLS])
 	int tied = 0;
 	while (tied + 1 < t->nranked && t->rows[tied + 1].rank == 1)
 		tied++;
-	char ties[32];
-	snprintf(ties, sizeof(ties), tied ? "+%d" : "", tied);
+	/* rows the engine could not count: the best is among the others */
+	int uncounted = 0;
+	for (int i = t->nranked; i < t->nrows; i++)
+		uncounted += t->rows[i].status == RANK_REFUSED || t->rows[i].status == RANK_FAILED;
+	char ties[64];
+	if (uncounted)
+		snprintf(ties, sizeof(ties), tied ? "+%d, %d not counted" : "%d not counted",
+			 tied ? tied : uncounted, uncounted);
+	else
+		snprintf(ties, sizeof(ties), tied ? "+%d" : "", tied);
 	cell[SW_COST] = report_number_digits(best->cost, r->digits);
 	cell[SW_SECONDS] = seconds_text(r, best->cost, false);
 	cell[SW_SHAPE] = strdup(shape);
@@ -641,7 +649,7 @@ void report_sweep_text(FILE *out, const struct ranking *r, int n)
 				width[c] = strlen(s);
 		}
 	/* the columns shown: seconds only with a speed, tied only with a tie */
-	bool show[MAX_SWEEP_COLS];
+	bool show[MAX_SWEEP_COLS] = {false};
 	int last = 0;
 	for (int c = 0; c < ncol && c < MAX_SWEEP_COLS; c++) {
 		show[c] = true;
@@ -679,8 +687,16 @@ void report_sweep_text(FILE *out, const struct ranking *r, int n)
 	free(cells);
 	free(width);
 	fputs("best: the lowest cost of every shape and candidate at each point", out);
-	fputs(show[r->nswept + SW_TIES] ? "; tied: how many more rows have it (-f json lists them)\n"
-					 : "\n", out);
+	fputs(show[r->nswept + SW_TIES] ? "; tied: how many more rows have it (-f json lists them)"
+					 : "", out);
+	bool uncounted = false;
+	for (int p = 0; p < n; p++)
+		for (int i = r[p].t->nranked; i < r[p].t->nrows; i++)
+			uncounted |= r[p].t->rows[i].status == RANK_REFUSED ||
+				     r[p].t->rows[i].status == RANK_FAILED;
+	fputs(uncounted ? "; not counted: rows the engine refused (-f json says why), the best "
+			  "being the lowest of the others\n"
+			: "\n", out);
 	if (r->speed)
 		fprintf(out, "seconds: the cost in flops / s on %s (exact in JSON and CSV; ~ rounded "
 			     "to %d digits)\n", r->machine, r->digits > 0 ? r->digits : 4);
