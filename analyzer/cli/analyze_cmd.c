@@ -507,13 +507,15 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		job.skip_formulas = job.opt_values ||
 				    (!req.symbolic && nproc > VALUES_FORMULA_PROCESSES);
 		long at_procs = 1;
-		for (int a = 0; a < m->naxes; a++)
-			at_procs *= job.at.sizes[a];
+		for (int a = 0; a < m->naxes; a++)  /* no overflow: stops past the limit */
+			if (at_procs <= PER_PROCESS_MAX)
+				at_procs *= job.at.sizes[a] < 1 || job.at.sizes[a] > PER_PROCESS_MAX
+						    ? PER_PROCESS_MAX + 1 : job.at.sizes[a];
 		job.at.per_process = opt->per_process;
 		if (opt->per_process && at_procs > PER_PROCESS_MAX) {
 			fprintf(opt->err, "bspcost: %s: --per-process counts each process on its own: "
-					  "at most %d processes (the grid has %ld)\n",
-				ls->src.name, PER_PROCESS_MAX, at_procs);
+					  "at most %d processes (the grid has more)\n",
+				ls->src.name, PER_PROCESS_MAX);
 			free(values);
 			free(job.costs);
 			free(job.exact);
@@ -585,9 +587,18 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	a.assumptions = spec_assumptions(ls->ast, &a.nassumptions);
 	if (opt->per_process) {
 		report_per_process(opt->out, opt->format, &a);
-		if (opt->plot && plot_per_process(&a, opt->plot, opt->err) != 0 &&
-		    status < EXIT_USAGE)
+		int counted = 0;
+		for (int c = 0; exact && c < m->ncands; c++)
+			counted += exact[c].status == COST_OK;
+		if (opt->plot && counted == 0) {
+			fprintf(opt->err, "bspcost: %s: --plot: no candidate has counts to draw\n",
+				ls->src.name);
+			if (status < EXIT_USAGE)
+				status = EXIT_USAGE;
+		} else if (opt->plot && plot_per_process(&a, opt->plot, opt->err) != 0 &&
+			   status < EXIT_USAGE) {
 			status = EXIT_USAGE;
+		}
 	} else switch (opt->format) {
 	case FORMAT_TEXT:
 		report_text(opt->out, &a);

@@ -155,7 +155,7 @@ void report_json_number_text(FILE *out, const char *s);
 void report_md_text(FILE *out, const char *s);
 
 /* S as LaTeX text, its special characters escaped; with BREAKS, a line may
- * break after each of its commas. */
+ * break after each of its commas and slashes. */
 void report_latex_text(FILE *out, const char *s, bool breaks);
 
 /* S as a Markdown code span, delimited by one more backquote than its longest

@@ -21,7 +21,8 @@ enum { LINE_WIDTH = 55, EQUALS_WIDTH = 3 };
 enum { MAX_LINES = 40 };
 
 /* S as LaTeX text: the special characters escaped; with BREAKS, a line may
- * break after each comma (a candidate's name has no blank). */
+ * break after each comma and slash (a candidate's name or a path has no
+ * blank). */
 static void latex_text_breaking(FILE *out, const char *s, bool breaks)
 {
 	/* each special character and what stands for it */
@@ -37,8 +38,8 @@ static void latex_text_breaking(FILE *out, const char *s, bool breaks)
 			k++;
 		if (k < sizeof(special) / sizeof(special[0]))
 			fputs(special[k][1], out);
-		else if (*s == ',' && breaks)
-			fputs(",\\allowbreak{}", out);
+		else if ((*s == ',' || *s == '/') && breaks)
+			fprintf(out, "%c\\allowbreak{}", *s);
 		else
 			fputc(*s, out);
 	}

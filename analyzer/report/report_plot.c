@@ -311,9 +311,21 @@ void report_process_plot(FILE *out, const struct analysis *a, const char *pictur
 	gp_string(out, title ? title : a->file);
 	fputs(" noenhanced\n", out);
 	free(title);
-	fputs("set style data histograms\nset style histogram clustered gap 1\n"
-	      "set style fill solid 0.8 border -1\nset grid ytics\nset yrange [0:*]\n"
-	      "set key outside right top noenhanced\nset ylabel \"words\"\n", out);
+	int most = 0;
+	for (int c = 0; c < a->ncands; c++)
+		if (a->exact && a->exact[c].status == COST_OK && a->exact[c].nsteps > 0 &&
+		    a->exact[c].steps[0].nprocs > most)
+			most = a->exact[c].steps[0].nprocs;
+	/* bars side by side; past 64 processes, bars a pixel wide would blur:
+	 * a line each, stepping from process to process */
+	bool lines = most > 64;
+	fprintf(out, "%s\nset grid ytics\nset yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n"
+		     "set key outside right top noenhanced\nset ylabel \"words\"\n"
+		     "set xtics scale 0%s\n",
+		lines ? "set style data steps"
+		      : "set style data histograms\nset style histogram clustered gap 1\n"
+			"set style fill solid 0.8 border -1",
+		most > 32 ? " rotate by 90 right" : "");
 	char axes[64] = "";
 	for (int k = 0, n = 0; k < a->naxes && n < 60; k++)
 		n += snprintf(axes + n, sizeof(axes) - (size_t)n, "%s%s", k ? "," : "", a->axes[k]);
@@ -329,7 +341,7 @@ void report_process_plot(FILE *out, const struct analysis *a, const char *pictur
 		if (!ex || ex->status != COST_OK || ex->nsteps == 0)
 			continue;
 		int np = ex->steps[0].nprocs;
-		int every = np > 32 ? (np + 31) / 32 : 1;
+		int every = np > 16 ? (np + 15) / 16 : 1;
 		fprintf(out, "$c%d << EOD\n", c);
 		for (int i = 0; i < np; i++) {
 			mpz_set_ui(in, 0);
@@ -348,8 +360,12 @@ void report_process_plot(FILE *out, const struct analysis *a, const char *pictur
 		}
 		fputs("EOD\nset title ", out);
 		gp_string(out, a->cands[c].name);
-		fprintf(out, " noenhanced\nplot $c%d using 2:xtic(1) title \"fan-in\", "
-			     "'' using 3 title \"fan-out\"\n", c);
+		if (lines)
+			fprintf(out, " noenhanced\nplot $c%d using 0:2:xtic(1) title \"fan-in\", "
+				     "'' using 0:3 title \"fan-out\"\n", c);
+		else
+			fprintf(out, " noenhanced\nplot $c%d using 2:xtic(1) title \"fan-in\", "
+				     "'' using 3 title \"fan-out\"\n", c);
 	}
 	mpz_clears(in, outw, NULL);
 	fputs("unset multiplot\n", out);

@@ -120,7 +120,8 @@ static void report_process_text(FILE *out, const struct analysis *a)
 			text_step(out, a, &a->exact[c].steps[s]);
 	}
 	fputs("\nw: the process's work; fan-in, fan-out: the words it receives and sends "
-	      "(h is their maximum over the processes)\n", out);
+	      "(the analysis's w, h_in and h_out are the maxima of these columns, NCom the "
+	      "sum of fan-in)\n", out);
 }
 
 static void report_process_json(FILE *out, const struct analysis *a)
@@ -197,7 +198,7 @@ static void report_process_csv(FILE *out, const struct analysis *a)
 			fputs(",", out);
 			for (int k = 0; k < a->naxes; k++)
 				fputs(",", out);
-			fputs(",,,", out);
+			fputs(",,,,", out);   /* superstep (above), w, fan_in, fan_out */
 			report_csv_field(out, why);
 			fputs("\n", out);
 			continue;
@@ -260,7 +261,8 @@ static void report_process_markdown(FILE *out, const struct analysis *a)
 		}
 	}
 	fputs("\nw: the process's work; fan-in, fan-out: the words it receives and sends "
-	      "(h is their maximum over the processes).\n", out);
+	      "(the analysis's w, h_in and h_out are the maxima of these columns, NCom the "
+	      "sum of fan-in).\n", out);
 }
 
 void report_per_process(FILE *out, enum output_format format, const struct analysis *a)

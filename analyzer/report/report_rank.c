@@ -1,6 +1,11 @@
-/* -p: the ranking of every grid shape and candidate of a process count, as
- * text (an aligned table), JSON, CSV or Markdown.  The ranking itself (order,
- * ranks, ties) is analyzer/decide/rank.c's; this prints it. */
+/* -p: the ranking of every grid shape and candidate of a process count, and
+ * a sweep's rankings (-D ranges), as text (an aligned table), JSON, CSV,
+ * Markdown or LaTeX.  The ranking itself (order, ranks, ties) is
+ * analyzer/decide/rank.c's; this prints it.
+ *
+ * Why this file is long: the two tables in five formats share their cells
+ * (row_cells, sweep_cells), their titles and their wording; split by format,
+ * a dozen helpers would move to a header for no reader's gain. */
 #define _GNU_SOURCE /* asprintf */
 #include <stdlib.h>
 #include <string.h>
@@ -795,13 +800,28 @@ static void latex_of(FILE *out, const struct ranking *r,
 	free(text);
 }
 
+/* A tabular does not break across pages: a table of more rows is closed and
+ * opened again, its head repeated, every LATEX_ROWS rows. */
+enum { LATEX_ROWS = 10 };
+
+static void latex_table_open(FILE *out, const char *size, const char *spec, const char *head)
+{
+	fprintf(out, "\\begin{center}%s\\setlength{\\tabcolsep}{3pt}\n"
+		     "\\begin{tabular}{%s}\n%s \\\\\n\\hline\n", size, spec, head);
+}
+
+static void latex_table_close(FILE *out)
+{
+	fputs("\\end{tabular}\n\\end{center}\n", out);
+}
+
 static void latex_model(FILE *out, const struct ranking *r)
 {
 	if (!r->model || r->model == cost_model_default())
 		return;
-	fputs("Cost function \texttt{", out);
+	fputs("Cost function \\texttt{", out);
 	report_latex_text(out, r->model->name, false);
-	fputs("}: \texttt{", out);
+	fputs("}: \\texttt{", out);
 	report_latex_text(out, r->model->text, false);
 	fputs("}, summed over the supersteps.\n\n", out);
 }
@@ -814,7 +834,7 @@ void report_rank_latex(FILE *out, const struct ranking *r)
 	fputs("% bspcost: ", out);
 	report_latex_text(out, r->file, false);
 	fprintf(out, ", -p %ld\n\\paragraph{", t->procs);
-	report_latex_text(out, r->file, false);
+	report_latex_text(out, r->file, true);
 	fprintf(out, ": %ld process%s.}\n", t->procs, t->procs == 1 ? "" : "es");
 	fprintf(out, "%d shape%s of ", t->nshapes, t->nshapes == 1 ? "" : "s");
 	for (int a = 0; a < r->naxes; a++) {
@@ -826,15 +846,37 @@ void report_rank_latex(FILE *out, const struct ranking *r)
 	fputs(".\n\n", out);
 	latex_model(out, r);
 	int n = shown(r);
-	if (n > 0) {
-		fputs(r->speed ? "\\begin{center}\\footnotesize\\setlength{\\tabcolsep}{3pt}\n\\begin{tabular}{rp{0.2\\linewidth}lrrrrr}\n"
-				 "rank & candidate & shape & $w$ & $h$ & NCom & cost & seconds \\\\\n"
-			       : "\\begin{center}\\footnotesize\\setlength{\\tabcolsep}{3pt}\n\\begin{tabular}{rp{0.28\\linewidth}lrrrr}\n"
-				 "rank & candidate & shape & $w$ & $h$ & NCom & cost \\\\\n",
-		      out);
-		fputs("\\hline\n", out);
+	/* the candidate's column what the others leave of an article's 345 pt
+	 * (a \\scriptsize character about 4.4 pt, 8 pt between columns: measured) */
+	double used = 8.0 * ncols(r);
+	for (int c = 0; c < ncols(r); c++) {
+		size_t widest = 0;
+		for (int i = 0; i < n && c != COL_CAND; i++) {
+			char *cell[NCOLS];
+			row_cells(r, i, cell);
+			if (cell[c] && strlen(cell[c]) > widest)
+				widest = strlen(cell[c]);
+			for (int k = 0; k < NCOLS; k++)
+				free(cell[k]);
+		}
+		used += 4.4 * (double)widest;
 	}
+	int cand = (int)(100.0 * (345.0 - used) / 345.0);
+	/* numbers wider than that: a smaller type (\\tiny, about 3.4 pt) */
+	const char *size = cand < 10 ? "\\tiny" : "\\scriptsize";
+	if (cand < 10)
+		cand = (int)(100.0 * (345.0 - used * 3.4 / 4.4) / 345.0);
+	char spec[64];
+	snprintf(spec, sizeof(spec), "rp{0.%02d\\linewidth}lrrrr%s", cand < 10 ? 10 : cand > 36 ? 36 : cand,
+		 r->speed ? "r" : "");
+	const char *head = r->speed ? "rank & candidate & shape & $w$ & $h$ & NCom & cost & seconds"
+				    : "rank & candidate & shape & $w$ & $h$ & NCom & cost";
 	for (int i = 0; i < n; i++) {
+		if (i % LATEX_ROWS == 0) {
+			if (i > 0)
+				latex_table_close(out);
+			latex_table_open(out, size, spec, head);
+		}
 		char *cell[NCOLS];
 		row_cells(r, i, cell);
 		for (int c = 0; c < NCOLS; c++) {
@@ -851,7 +893,7 @@ void report_rank_latex(FILE *out, const struct ranking *r)
 		fputs(" \\\\\n", out);
 	}
 	if (n > 0)
-		fputs("\\end{tabular}\n\\end{center}\n", out);
+		latex_table_close(out);
 	else
 		fputs("No row could be ranked.\n", out);
 	if (t->nranked > 0) {
@@ -903,21 +945,33 @@ void report_sweep_latex(FILE *out, const struct ranking *r, int n)
 		sweep_title(f, r, n, false);
 		fclose(f);
 	}
-	report_latex_text(out, title ? title : r->file, false);
+	report_latex_text(out, title ? title : r->file, true);
 	free(title);
 	fputs(".}\n", out);
 	latex_model(out, r);
-	fputs("\\begin{center}\\footnotesize\\setlength{\\tabcolsep}{3pt}\n\\begin{tabular}{", out);
-	for (int k = 0; k < r->nswept; k++)
-		fputs("r", out);
-	fputs(r->speed ? "rrlp{0.36\\linewidth}r}\n" : "rlp{0.4\\linewidth}r}\n", out);
-	for (int k = 0; k < r->nswept; k++) {
-		report_latex_text(out, r->values[r->swept[k]].name, false);
-		fputs(" & ", out);
+	/* the candidate's column narrower for each swept size and the seconds */
+	char spec[64];
+	int width = 36 - 6 * r->nswept - (r->speed ? 8 : 0);
+	snprintf(spec, sizeof(spec), "%.*s%sp{0.%02d\\linewidth}r", r->nswept, "rrrr",
+		 r->speed ? "rrl" : "rl", width > 10 ? width : 10);
+	char *head = NULL;
+	size_t hlen = 0;
+	FILE *hf = open_memstream(&head, &hlen);
+	if (hf) {
+		for (int k = 0; k < r->nswept; k++) {
+			report_latex_text(hf, r->values[r->swept[k]].name, false);
+			fputs(" & ", hf);
+		}
+		fputs(r->speed ? "best cost & seconds & shape & candidate & tied"
+			       : "best cost & shape & candidate & tied", hf);
+		fclose(hf);
 	}
-	fputs(r->speed ? "best cost & seconds & shape & candidate & tied \\\\\n\\hline\n"
-		       : "best cost & shape & candidate & tied \\\\\n\\hline\n", out);
 	for (int p = 0; p < n; p++) {
+		if (p % LATEX_ROWS == 0) {
+			if (p > 0)
+				latex_table_close(out);
+			latex_table_open(out, "\\scriptsize", spec, head ? head : "");
+		}
 		for (int k = 0; k < r->nswept; k++)
 			fprintf(out, "%lld & ", r[p].values[r->swept[k]].value);
 		char *cell[SW_NCOLS];
@@ -940,8 +994,10 @@ void report_sweep_latex(FILE *out, const struct ranking *r, int n)
 		}
 		fputs(" \\\\\n", out);
 	}
-	fputs("\\end{tabular}\n\\end{center}\n"
-	      "Best: the lowest cost of every shape and candidate at each point; tied: how many "
+	if (n > 0)
+		latex_table_close(out);
+	free(head);
+	fputs("Best: the lowest cost of every shape and candidate at each point; tied: how many "
 	      "more rows have it (the JSON report lists them).\n", out);
 	if (r->speed) {
 		fputs("\nseconds: the cost in flops / s on ", out);

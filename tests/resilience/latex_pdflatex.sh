@@ -29,7 +29,10 @@ while IFS= read -r args; do
 	if [ "$st" -gt 1 ]; then
 		echo "bspcost --format latex $args: exit $st"; cat "$tmp/err"; fail=1; continue
 	fi
-	sh tests/render/latex_overfull.sh "$tmp/r$n.tex" > "$tmp/out" || {
+	# rankings and sweeps: every row on a page
+	pages=
+	case " $args " in *" -p "*|*..*) pages=--pages ;; esac
+	sh tests/render/latex_overfull.sh "$tmp/r$n.tex" $pages > "$tmp/out" || {
 		echo "bspcost --format latex $args:"; cat "$tmp/out"; fail=1
 	}
 done <<'ARGS'
