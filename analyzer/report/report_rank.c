@@ -432,6 +432,17 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 
 /* ---------------------------------------------------------------- Markdown */
 
+/* "Top N of M ranked rows; K rows not ranked (...)." after a table cut by
+ * --top (Markdown, LaTeX). */
+static void print_top(FILE *out, const struct rank_table *t, int n, int refused)
+{
+	fprintf(out, "\nTop %d of %d ranked rows", n, t->nranked);
+	if (refused)
+		fprintf(out, "; %d row%s not ranked (listed without --top)", refused,
+			refused == 1 ? "" : "s");
+	fputs(".\n", out);
+}
+
 void report_rank_markdown(FILE *out, const struct ranking *r)
 {
 	const struct rank_table *t = r->t;
@@ -486,11 +497,7 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 	}
 	int refused = nrefused(t);
 	if (n < t->nranked) {
-		fprintf(out, "\nTop %d of %d ranked rows", n, t->nranked);
-		if (refused)
-			fprintf(out, "; %d row%s not ranked (listed without --top)", refused,
-				refused == 1 ? "" : "s");
-		fputs(".\n", out);
+		print_top(out, t, n, refused);
 	} else if (refused) {
 		fputs("\nNot ranked:\n\n", out);
 		for (int i = t->nranked; i < t->nranked + refused; i++) {
@@ -907,11 +914,7 @@ void report_rank_latex(FILE *out, const struct ranking *r)
 	}
 	int refused = nrefused(t);
 	if (n < t->nranked) {
-		fprintf(out, "\nTop %d of %d ranked rows", n, t->nranked);
-		if (refused)
-			fprintf(out, "; %d row%s not ranked (listed without --top)", refused,
-				refused == 1 ? "" : "s");
-		fputs(".\n", out);
+		print_top(out, t, n, refused);
 	} else if (refused) {
 		fputs("\nNot ranked:\n\\begin{itemize}\n", out);
 		for (int i = t->nranked; i < t->nranked + refused; i++) {
