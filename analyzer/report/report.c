@@ -263,6 +263,16 @@ char *report_broken_condition(const struct analysis *a, int c)
 	return broken;
 }
 
+bool report_given_size(const struct analysis *a, int i)
+{
+	if (!report_given(a, i))
+		return false;
+	for (int k = 0; k < a->naxes; k++)
+		if (strcmp(a->axes[k], a->rq->defs[i].name) == 0)
+			return false;
+	return true;
+}
+
 bool report_given(const struct analysis *a, int i)
 {
 	const char *name = a->rq->defs[i].name;

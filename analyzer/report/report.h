@@ -97,6 +97,10 @@ char *report_value_beside(const struct analysis *a, int c, int s, enum quantity 
  * own values). */
 bool report_given(const struct analysis *a, int i);
 
+/* The same, and not an axis of A's grid: a value the grid's own part of a
+ * title does not already show (--per-process). */
+bool report_given_size(const struct analysis *a, int i);
+
 /* The exact value of F at the -D values of RQ, as a malloc'd decimal or
  * fraction, or NULL when some parameter it needs has no value. */
 char *formula_value_text(const struct formula *f, const struct report_request *rq);

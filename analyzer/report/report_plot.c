@@ -81,6 +81,20 @@ static void log_scale(FILE *out, const char *axis, const mpq_t lo, const mpq_t h
 	mpq_clear(k);
 }
 
+/* The plot command: a line of linespoints per candidate, USING its columns,
+ * then $best's rows circled. */
+static void plot_candidates(FILE *out, const struct ranking *r, const char *using)
+{
+	fputs("plot \\\n", out);
+	for (int c = 0; c < r->ncands; c++) {
+		fprintf(out, "  $c%d using %s with linespoints title ", c, using);
+		gp_string(out, r->cands[c]);
+		fputs(", \\\n", out);
+	}
+	fputs("  $best using 1:2 with points pointtype 6 pointsize 3 linecolor rgb \"black\" "
+	      "title \"best\"\n", out);
+}
+
 /* set title "FILE: WHAT, N processes; n = 1024, ... (machine)": every value
  * of R but value SKIP (-1: none). */
 static void title_line(FILE *out, const struct ranking *r, const char *what, int skip)
@@ -173,14 +187,7 @@ void report_rank_plot(FILE *out, const struct ranking *r, const char *picture)
 	fputs("EOD\n", out);
 	fputs("set xrange [-0.5:", out);
 	fprintf(out, "%d.5]\n", t->nshapes - 1);
-	fputs("plot \\\n", out);
-	for (int c = 0; c < r->ncands; c++) {
-		fprintf(out, "  $c%d using 1:2:xtic(3) with linespoints title ", c);
-		gp_string(out, r->cands[c]);
-		fputs(", \\\n", out);
-	}
-	fputs("  $best using 1:2 with points pointtype 6 pointsize 3 linecolor rgb \"black\" "
-	      "title \"best\"\n", out);
+	plot_candidates(out, r, "1:2:xtic(3)");
 }
 
 /* Whether a row of candidate C in T was not counted in time. */
@@ -254,23 +261,8 @@ void report_sweep_plot(FILE *out, const struct ranking *r, int n, const char *pi
 			gp_number(out, r[p].t->rows[0].cost);
 			fputs("\n", out);
 		}
-	fputs("EOD\nplot \\\n", out);
-	for (int c = 0; c < r->ncands; c++) {
-		fprintf(out, "  $c%d using 1:2 with linespoints title ", c);
-		gp_string(out, r->cands[c]);
-		fputs(", \\\n", out);
-	}
-	fputs("  $best using 1:2 with points pointtype 6 pointsize 3 linecolor rgb \"black\" "
-	      "title \"best\"\n", out);
-}
-
-/* Whether NAME is an axis of A's grid (its size is in the grid's part). */
-static bool is_axis(const struct analysis *a, const char *name)
-{
-	for (int k = 0; k < a->naxes; k++)
-		if (strcmp(a->axes[k], name) == 0)
-			return true;
-	return false;
+	fputs("EOD\n", out);
+	plot_candidates(out, r, "1:2");
 }
 
 /* --per-process: a panel per candidate, each process's fan-in and fan-out
@@ -300,7 +292,7 @@ void report_process_plot(FILE *out, const struct analysis *a, const char *pictur
 		for (int k = 0; k < a->naxes; k++)
 			fprintf(tf, "%s%s=%ld", k ? ", " : "", a->axes[k], a->sizes[k]);
 		for (int i = 0; i < a->rq->ndefs; i++) {
-			if (!report_given(a, i) || is_axis(a, a->rq->defs[i].name))
+			if (!report_given_size(a, i))
 				continue;
 			fprintf(tf, ", %s = ", a->rq->defs[i].name);
 			report_param_value(tf, &a->rq->defs[i], false);

@@ -11,15 +11,6 @@
 
 #include "analyzer/report/report.h"
 
-/* Whether NAME is an axis of A's grid (its size is in the grid's part). */
-static bool is_axis(const struct analysis *a, const char *name)
-{
-	for (int k = 0; k < a->naxes; k++)
-		if (strcmp(a->axes[k], name) == 0)
-			return true;
-	return false;
-}
-
 /* "file: each process's counts on the grid M=2, N=4; n = 64, g = 1" */
 static void title(FILE *out, const struct analysis *a, bool md)
 {
@@ -31,7 +22,7 @@ static void title(FILE *out, const struct analysis *a, bool md)
 	for (int k = 0; k < a->naxes; k++)
 		fprintf(out, "%s%s=%ld", k ? ", " : "", a->axes[k], a->sizes[k]);
 	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
-		if (!report_given(a, i) || is_axis(a, a->rq->defs[i].name))
+		if (!report_given_size(a, i))
 			continue;
 		fputs(k++ ? ", " : "; ", out);
 		fprintf(out, "%s = ", a->rq->defs[i].name);
@@ -136,7 +127,7 @@ static void report_process_json(FILE *out, const struct analysis *a)
 	}
 	fputs("}, \"values\": {", out);
 	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
-		if (!report_given(a, i) || is_axis(a, a->rq->defs[i].name))
+		if (!report_given_size(a, i))
 			continue;
 		fputs(k++ ? ", " : "", out);
 		report_json_string(out, a->rq->defs[i].name);

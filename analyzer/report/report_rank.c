@@ -855,19 +855,19 @@ void report_rank_latex(FILE *out, const struct ranking *r)
 	int n = shown(r);
 	/* the candidate's column what the others leave of an article's 345 pt
 	 * (a \\scriptsize character about 4.4 pt, 8 pt between columns: measured) */
-	double used = 8.0 * ncols(r);
-	for (int c = 0; c < ncols(r); c++) {
-		size_t widest = 0;
-		for (int i = 0; i < n && c != COL_CAND; i++) {
-			char *cell[NCOLS];
-			row_cells(r, i, cell);
-			if (cell[c] && strlen(cell[c]) > widest)
-				widest = strlen(cell[c]);
-			for (int k = 0; k < NCOLS; k++)
-				free(cell[k]);
+	size_t widest[NCOLS] = {0};
+	for (int i = 0; i < n; i++) {
+		char *cell[NCOLS];
+		row_cells(r, i, cell);
+		for (int c = 0; c < NCOLS; c++) {
+			if (c != COL_CAND && cell[c] && strlen(cell[c]) > widest[c])
+				widest[c] = strlen(cell[c]);
+			free(cell[c]);
 		}
-		used += 4.4 * (double)widest;
 	}
+	double used = 8.0 * ncols(r);
+	for (int c = 0; c < ncols(r); c++)
+		used += 4.4 * (double)widest[c];
 	int cand = (int)(100.0 * (345.0 - used) / 345.0);
 	/* numbers wider than that: a smaller type (\\tiny, about 3.4 pt) */
 	const char *size = cand < 10 ? "\\tiny" : "\\scriptsize";
