@@ -472,6 +472,12 @@ void ast_candidate_free(struct ast_candidate *c)
 	for (int i = 0; i < c->nlayouts; i++)
 		ast_layout_free(c->layouts[i]);
 	free(c->layouts);
+	for (int i = 0; i < c->narrays; i++)
+		ast_array_free(c->arrays[i]);
+	free(c->arrays);
+	for (int i = 0; i < c->nsupersteps; i++)
+		ast_superstep_free(c->supersteps[i]);
+	free(c->supersteps);
 	free(c->name);
 	free(c);
 }

@@ -149,7 +149,10 @@ struct ast_superstep {
 	struct span span, name_span;
 	struct ast_stmt **stmts;
 	int nstmts;
-	int index;                /* 0, 1, ... in source order */
+	int index;                /* checked: among every superstep of the spec */
+	/* checked: the candidate block that declares it (a program variant),
+	 * NULL at the top level */
+	const struct ast_candidate *cand;
 };
 
 /* A parameter or a grid axis. */
@@ -167,8 +170,11 @@ struct ast_array {
 	int rank;
 	long long elem_size;      /* 0 when not given (then 1) */
 	struct span elem_size_span;
-	int index;                /* among the arrays, in source order */
+	int index;                /* checked: among every array of the spec */
 	bool used;                /* checked: referenced in some statement */
+	/* checked: the candidate block that declares it (an array of a program
+	 * variant, visible in that block only), NULL at the top level */
+	const struct ast_candidate *cand;
 };
 
 /* One alternative of a distribution: block, cyclic, cyclic(B), identity. */
@@ -215,11 +221,18 @@ struct ast_layout {
 	const struct ast_array *array; /* checked */
 };
 
+/* candidate NAME { ... }: layouts, and for a program variant its own arrays
+ * (added to the top-level ones) and supersteps (which replace the top-level
+ * program when there is at least one). */
 struct ast_candidate {
 	char *name;
 	struct span span, name_span;
 	struct ast_layout **layouts;
 	int nlayouts;
+	struct ast_array **arrays;
+	int narrays;
+	struct ast_superstep **supersteps;
+	int nsupersteps;
 };
 
 enum item_kind {

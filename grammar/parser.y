@@ -31,6 +31,10 @@ struct ldim_list {
 	struct ast_ldim *v;
 	int n;
 };
+/* What a candidate block declares, as the grammar collects it. */
+struct cand_body {
+	struct ptr_list layouts, arrays, steps;
+};
 }
 
 %code {
@@ -55,8 +59,10 @@ static void free_var_list(struct ptr_list *l);
 static void free_cond_list(struct ptr_list *l);
 static void free_array_list(struct ptr_list *l);
 static void free_stmt_list(struct ptr_list *l);
-static void free_layout_list(struct ptr_list *l);
 static void free_ldims(struct ldim_list *l);
+static void free_cand_body(struct cand_body *b);
+static struct ast_superstep *superstep_new(struct span sp, char *name, struct span name_span,
+					   struct ptr_list *stmts);
 }
 
 %union {
@@ -82,6 +88,7 @@ static void free_ldims(struct ldim_list *l);
 	struct ptr_list *arrays;
 	struct ptr_list *stmts;
 	struct ptr_list *layouts;
+	struct cand_body *body;
 }
 
 %token END 0 "end of file"
@@ -112,7 +119,7 @@ static void free_ldims(struct ldim_list *l);
 %type <conds> assumptions
 %type <arrays> array_decls
 %type <stmts> stmts
-%type <layouts> layout_decls
+%type <body> cand_body
 %type <num> size_opt
 %type <op> relop
 
@@ -134,7 +141,7 @@ static void free_ldims(struct ldim_list *l);
 %destructor { free_cond_list($$); } <conds>
 %destructor { free_array_list($$); } <arrays>
 %destructor { free_stmt_list($$); } <stmts>
-%destructor { free_layout_list($$); } <layouts>
+%destructor { free_cand_body($$); } <body>
 
 %precedence SUMBODY
 %left '+' '-'
@@ -176,19 +183,19 @@ item
 		{ struct ast_item *it = item_new(ITEM_LAYOUT, @$);
 		  it->layout = $1;
 		  add_item(ps, it); }
-	| CANDIDATE IDENT '{' layout_decls '}'
+	| CANDIDATE IDENT '{' cand_body '}'
 		{ struct ast_item *it = item_new(ITEM_CANDIDATE, @$);
-		  it->candidate = xcalloc(1, sizeof(*it->candidate));
-		  it->candidate->name = $2; it->candidate->name_span = @2; it->candidate->span = @$;
-		  it->candidate->layouts = (struct ast_layout **)$4->v; it->candidate->nlayouts = $4->n;
+		  struct ast_candidate *c = xcalloc(1, sizeof(*c));
+		  it->candidate = c;
+		  c->name = $2; c->name_span = @2; c->span = @$;
+		  c->layouts = (struct ast_layout **)$4->layouts.v; c->nlayouts = $4->layouts.n;
+		  c->arrays = (struct ast_array **)$4->arrays.v; c->narrays = $4->arrays.n;
+		  c->supersteps = (struct ast_superstep **)$4->steps.v; c->nsupersteps = $4->steps.n;
 		  free($4);
 		  add_item(ps, it); }
 	| SUPERSTEP IDENT '{' stmts '}'
 		{ struct ast_item *it = item_new(ITEM_SUPERSTEP, @$);
-		  it->superstep = xcalloc(1, sizeof(*it->superstep));
-		  it->superstep->name = $2; it->superstep->name_span = @2; it->superstep->span = @$;
-		  it->superstep->stmts = (struct ast_stmt **)$4->v; it->superstep->nstmts = $4->n;
-		  free($4);
+		  it->superstep = superstep_new(@$, $2, @2, $4);
 		  add_item(ps, it); }
 	| IMPORT STRING ';'
 		{ struct ast_item *it = item_new(ITEM_IMPORT, @$);
@@ -273,10 +280,19 @@ ldim
 						     .name_span = @3, .dkind = $1}; }
 	;
 
-layout_decls
+/* cand_body -> (layout_decl | 'array' array_decls ';' | superstep)*: the
+ * layouts of a candidate, and for a program variant its own arrays and
+ * supersteps */
+cand_body
 	: %empty                     { $$ = xcalloc(1, sizeof(*$$)); }
-	| layout_decls layout_decl   { $$ = $1; ptr_list_push($$, $2); }
-	| layout_decls error ';'     { $$ = $1; yyerrok; }
+	| cand_body layout_decl      { $$ = $1; ptr_list_push(&$$->layouts, $2); }
+	| cand_body ARRAY array_decls ';'
+		{ $$ = $1;
+		  for (int i = 0; i < $3->n; i++) ptr_list_push(&$$->arrays, $3->v[i]);
+		  free($3->v); free($3); }
+	| cand_body SUPERSTEP IDENT '{' stmts '}'
+		{ $$ = $1; ptr_list_push(&$$->steps, superstep_new(span_join(@2, @6), $3, @3, $5)); }
+	| cand_body error ';'        { $$ = $1; yyerrok; }
 	;
 
 stmts
@@ -432,7 +448,37 @@ static void free_var_list(struct ptr_list *l) { ptr_list_free(l, free_var); }
 static void free_cond_list(struct ptr_list *l) { ptr_list_free(l, free_cond); }
 static void free_array_list(struct ptr_list *l) { ptr_list_free(l, free_array); }
 static void free_stmt_list(struct ptr_list *l) { ptr_list_free(l, free_stmt); }
-static void free_layout_list(struct ptr_list *l) { ptr_list_free(l, free_layout); }
+static void free_superstep(void *p) { ast_superstep_free(p); }
+
+static void free_cand_body(struct cand_body *b)
+{
+	if (!b)
+		return;
+	for (int i = 0; i < b->layouts.n; i++)
+		free_layout(b->layouts.v[i]);
+	for (int i = 0; i < b->arrays.n; i++)
+		free_array(b->arrays.v[i]);
+	for (int i = 0; i < b->steps.n; i++)
+		free_superstep(b->steps.v[i]);
+	free(b->layouts.v);
+	free(b->arrays.v);
+	free(b->steps.v);
+	free(b);
+}
+
+/* A superstep NAME { STMTS } (STMTS taken). */
+static struct ast_superstep *superstep_new(struct span sp, char *name, struct span name_span,
+					   struct ptr_list *stmts)
+{
+	struct ast_superstep *st = xcalloc(1, sizeof(*st));
+	st->name = name;
+	st->name_span = name_span;
+	st->span = sp;
+	st->stmts = (struct ast_stmt **)stmts->v;
+	st->nstmts = stmts->n;
+	free(stmts);
+	return st;
+}
 
 static void free_ldims(struct ldim_list *l)
 {

@@ -163,14 +163,14 @@ static void print_layout(FILE *out, const struct ast_layout *l, const char *inde
 	fputs(";\n", out);
 }
 
-static void print_stmt(FILE *out, const struct ast_stmt *s)
+static void print_stmt(FILE *out, const struct ast_stmt *s, const char *indent)
 {
 	if (s->forall) {
-		fputs(INDENT "forall ", out);
+		fprintf(out, "%s" INDENT "forall ", indent);
 		print_quant(out, s->forall);
-		fputs(" :\n" INDENT INDENT, out);
+		fprintf(out, " :\n%s" INDENT INDENT, indent);
 	} else {
-		fputs(INDENT, out);
+		fprintf(out, "%s" INDENT, indent);
 	}
 	print_expr(out, s->lhs);
 	fputs(" = ", out);
@@ -180,6 +180,31 @@ static void print_stmt(FILE *out, const struct ast_stmt *s)
 		print_expr(out, s->work);
 	}
 	fputs(";\n", out);
+}
+
+static void print_arrays(FILE *out, struct ast_array *const *arrays, int n, const char *indent)
+{
+	fprintf(out, "%sarray ", indent);
+	for (int i = 0; i < n; i++) {
+		const struct ast_array *a = arrays[i];
+		fprintf(out, "%s%s", i ? ", " : "", a->name);
+		for (int k = 0; k < a->rank; k++) {
+			fputc('[', out);
+			print_expr(out, a->extents[k]);
+			fputc(']', out);
+		}
+		if (a->elem_size)
+			fprintf(out, " size %lld", a->elem_size);
+	}
+	fputs(";\n", out);
+}
+
+static void print_superstep(FILE *out, const struct ast_superstep *st, const char *indent)
+{
+	fprintf(out, "%ssuperstep %s {\n", indent, st->name);
+	for (int i = 0; i < st->nstmts; i++)
+		print_stmt(out, st->stmts[i], indent);
+	fprintf(out, "%s}\n", indent);
 }
 
 void print_stmt_line(FILE *out, const struct ast_stmt *s)
@@ -214,19 +239,7 @@ static void print_item(FILE *out, const struct ast_item *it)
 		fputs(";\n", out);
 		break;
 	case ITEM_ARRAY:
-		fputs("array ", out);
-		for (int i = 0; i < it->narrays; i++) {
-			const struct ast_array *a = it->arrays[i];
-			fprintf(out, "%s%s", i ? ", " : "", a->name);
-			for (int k = 0; k < a->rank; k++) {
-				fputc('[', out);
-				print_expr(out, a->extents[k]);
-				fputc(']', out);
-			}
-			if (a->elem_size)
-				fprintf(out, " size %lld", a->elem_size);
-		}
-		fputs(";\n", out);
+		print_arrays(out, it->arrays, it->narrays, "");
 		break;
 	case ITEM_DIST:
 		fprintf(out, "dist %s = ", it->dist->name);
@@ -240,17 +253,20 @@ static void print_item(FILE *out, const struct ast_item *it)
 	case ITEM_LAYOUT:
 		print_layout(out, it->layout, "");
 		break;
-	case ITEM_CANDIDATE:
-		fprintf(out, "candidate %s {\n", it->candidate->name);
-		for (int i = 0; i < it->candidate->nlayouts; i++)
-			print_layout(out, it->candidate->layouts[i], INDENT);
+	case ITEM_CANDIDATE: {
+		const struct ast_candidate *c = it->candidate;
+		fprintf(out, "candidate %s {\n", c->name);
+		if (c->narrays > 0)
+			print_arrays(out, c->arrays, c->narrays, INDENT);
+		for (int i = 0; i < c->nlayouts; i++)
+			print_layout(out, c->layouts[i], INDENT);
+		for (int i = 0; i < c->nsupersteps; i++)
+			print_superstep(out, c->supersteps[i], INDENT);
 		fputs("}\n", out);
 		break;
+	}
 	case ITEM_SUPERSTEP:
-		fprintf(out, "superstep %s {\n", it->superstep->name);
-		for (int i = 0; i < it->superstep->nstmts; i++)
-			print_stmt(out, it->superstep->stmts[i]);
-		fputs("}\n", out);
+		print_superstep(out, it->superstep, "");
 		break;
 	case ITEM_IMPORT:
 		fprintf(out, "import \"%s\";\n", it->path);

@@ -130,6 +130,20 @@ static bool declare(struct checker *ck, const char *name, struct span sp, enum s
 	return true;
 }
 
+/* NAME as the code being checked sees it: an array of the candidate block
+ * being checked (ck->cand) first, then the global names. */
+static struct sym *find_sym(struct checker *ck, const char *name)
+{
+	for (int i = 0; ck->cand && i < ck->cand->narrays; i++) {
+		struct ast_array *a = ck->cand->arrays[i];
+		if (a->cand == ck->cand && strcmp(a->name, name) == 0) {
+			ck->local = (struct sym){a->name, SYM_ARRAY, a->name_span, a};
+			return &ck->local;
+		}
+	}
+	return sym_find(&ck->globals, name);
+}
+
 /* --- affine forms --- */
 
 static struct affine aff_const(long long c)
@@ -306,6 +320,14 @@ static void closer(const char *name, const char *cand, const char **best, size_t
  * a variable in scope is a likely misspelling of it. */
 static void undefined_name(struct checker *ck, struct span sp, const char *name)
 {
+	for (int a = 0; ck->cs->arrays && a < ck->cs->narrays; a++) {
+		const struct ast_array *arr = ck->cs->arrays[a];
+		if (arr->cand && arr->cand != ck->cand && strcmp(arr->name, name) == 0) {
+			diag_error(ck->dg, sp, "undefined name '%s' here: '%s' is an array of candidate "
+				   "'%s', visible in that block only", name, name, arr->cand->name);
+			return;
+		}
+	}
 	const char *best = NULL;
 	size_t best_d = (size_t)-1;
 	for (size_t i = 0; i < ck->globals.cap; i++)
@@ -327,7 +349,7 @@ static void check_quant_close(struct checker *ck, const struct ast_quant *q);
 static bool resolve_index(struct checker *ck, struct ast_expr *e, enum context cx, bool is_lhs)
 {
 	bool ok = true;
-	struct sym *s = sym_find(&ck->globals, e->name);
+	struct sym *s = find_sym(ck, e->name);
 	struct ast_var *v = find_var(ck, e->name);
 	for (int i = 0; i < e->nargs; i++)
 		ok &= resolve(ck, e->args[i], CX_AFFINE);
@@ -396,7 +418,7 @@ static bool resolve(struct checker *ck, struct ast_expr *e, enum context cx)
 			v->used = true;
 			return true;
 		}
-		struct sym *s = sym_find(&ck->globals, e->name);
+		struct sym *s = find_sym(ck, e->name);
 		if (!s) {
 			undefined_name(ck, e->span, e->name);
 			return false;
@@ -428,7 +450,7 @@ static bool resolve(struct checker *ck, struct ast_expr *e, enum context cx)
 		}
 		return resolve_index(ck, e, cx, false);
 	case EXPR_CALL: {
-		struct sym *s = sym_find(&ck->globals, e->name);
+		struct sym *s = find_sym(ck, e->name);
 		bool ok = resolve(ck, e->args[0], CX_AFFINE);
 		if (!s && !find_var(ck, e->name)) {
 			undefined_name(ck, e->name_span, e->name);
@@ -480,7 +502,7 @@ static bool is_zero(const struct ast_expr *e)
 static bool resolve_call_operand(struct checker *ck, struct ast_expr *e)
 {
 	bool ok = resolve(ck, e->args[0], CX_AFFINE);
-	struct sym *s = find_var(ck, e->name) ? NULL : sym_find(&ck->globals, e->name);
+	struct sym *s = find_var(ck, e->name) ? NULL : find_sym(ck, e->name);
 	if (!s && !find_var(ck, e->name)) {
 		undefined_name(ck, e->name_span, e->name);
 		return false;
@@ -681,7 +703,7 @@ static void check_quant_open(struct checker *ck, struct ast_quant *q)
 		if (!ok)
 			ck->bounds_ok = false;
 		struct ast_var *outer = find_var(ck, v->name);
-		struct sym *g = sym_find(&ck->globals, v->name);
+		struct sym *g = find_sym(ck, v->name);
 		if (outer) {
 			diag_error(ck->dg, v->name_span, "variable '%s' shadows another variable '%s'", v->name,
 				   v->name);
@@ -765,6 +787,50 @@ static void check_stmt(struct checker *ck, struct ast_stmt *s)
 
 /* --- declarations, layouts, candidates --- */
 
+/* The arrays and supersteps a candidate block C declares (a program variant):
+ * its arrays are visible in C only and may not take a global name; its
+ * supersteps are its program, in order. */
+static void collect_variant(struct checker *ck, struct ast_candidate *c, struct ptr_list *arrays,
+			    struct ptr_list *steps)
+{
+	for (int k = 0; k < c->narrays; k++) {
+		struct ast_array *a = c->arrays[k];
+		struct sym *old = sym_find(&ck->globals, a->name);
+		const struct ast_array *twin = NULL;
+		for (int j = 0; j < k && !twin; j++)
+			if (c->arrays[j]->cand == c && strcmp(c->arrays[j]->name, a->name) == 0)
+				twin = c->arrays[j];
+		if (old || twin) {
+			if (old)
+				diag_error(ck->dg, a->name_span,
+					   "'%s' is already declared; an array of candidate '%s' is added to "
+					   "the top-level names and needs a name of its own", a->name, c->name);
+			else
+				diag_error(ck->dg, a->name_span, "'%s' is already declared", a->name);
+			diag_note(ck->dg, old ? old->span : twin->name_span, "the %s '%s' is declared here",
+				  old ? sym_kind_text(old->kind) : "array", a->name);
+			continue;
+		}
+		a->index = arrays->n;
+		a->cand = c;
+		ptr_list_push(arrays, a);
+	}
+	for (int k = 0; k < c->nsupersteps; k++) {
+		struct ast_superstep *st = c->supersteps[k];
+		for (int j = 0; j < k; j++)
+			if (strcmp(c->supersteps[j]->name, st->name) == 0) {
+				diag_error(ck->dg, st->name_span, "superstep '%s' is declared twice in candidate '%s'",
+					   st->name, c->name);
+				diag_note(ck->dg, c->supersteps[j]->name_span, "the first superstep '%s' is here",
+					  st->name);
+				break;
+			}
+		st->index = steps->n;
+		st->cand = c;
+		ptr_list_push(steps, st);
+	}
+}
+
 static void collect_decls(struct checker *ck, struct ast_spec *spec, struct ptr_list *params,
 			  struct ptr_list *axes, struct ptr_list *arrays, struct ptr_list *dists,
 			  struct ptr_list *steps)
@@ -846,6 +912,10 @@ static void collect_decls(struct checker *ck, struct ast_spec *spec, struct ptr_
 	}
 	free(steps_tab.slots);
 	free(cands_tab.slots);
+	/* the variants' arrays and supersteps, once every global name is known */
+	for (int i = 0; i < spec->nitems; i++)
+		if (spec->items[i]->kind == ITEM_CANDIDATE)
+			collect_variant(ck, spec->items[i]->candidate, arrays, steps);
 	if (!grid && spec->nitems > 0)
 		diag_error(ck->dg, (struct span){1, 1, 1, 1},
 			   "no grid is declared (for example 'grid P;' or 'grid M, N;')");
@@ -877,7 +947,7 @@ static void check_dist(struct checker *ck, struct ast_dist *d)
 /* Checks one layout (top level or in a candidate). */
 static void check_layout(struct checker *ck, struct ast_layout *l)
 {
-	struct sym *s = sym_find(&ck->globals, l->name);
+	struct sym *s = find_sym(ck, l->name);
 	if (!s)
 		undefined_name(ck, l->name_span, l->name);
 	else if (s->kind != SYM_ARRAY)
@@ -1000,13 +1070,17 @@ static void expand_candidates(struct checker *ck, struct checked_spec *cs, struc
 	const struct ast_layout **per = xcalloc((size_t)nexplicit * ((size_t)narrays + 1), sizeof(*per));
 	for (int c = 0; c < cands.n; c++) {
 		struct ast_candidate *cd = cands.v[c];
+		ck->cand = cd;
 		index_layouts(ck, cd->layouts, cd->nlayouts, per + (size_t)c * ((size_t)narrays + 1), cd->name);
+		ck->cand = NULL;
 	}
-	/* every array needs a layout in every explicit candidate */
+	/* every array needs a layout in every explicit candidate that sees it */
 	bool missing = false;
 	for (int c = 0; c < nexplicit; c++)
 		for (int a = 0; a < narrays; a++) {
 			if (per[(size_t)c * ((size_t)narrays + 1) + (size_t)a] || top[a])
+				continue;
+			if (cs->arrays[a]->cand && (!cands.n || cs->arrays[a]->cand != cands.v[c]))
 				continue;
 			missing = true;
 			if (cands.n)
@@ -1071,6 +1145,14 @@ static void expand_candidates(struct checker *ck, struct checked_spec *cs, struc
 				abort();
 			cand->name = arena_strdup(ck->arena, t.len ? buf : "default");
 			free(buf);
+			/* the program: the variant's supersteps, or the top level's */
+			const struct ast_candidate *decl = cand->decl;
+			bool own = decl && decl->nsupersteps > 0;
+			cand->steps = arena_alloc(ck->arena, ((size_t)cs->nsupersteps + 1) * sizeof(*cand->steps));
+			cand->nsteps = 0;
+			for (int st = 0; st < cs->nsupersteps; st++)
+				if (cs->supersteps[st]->cand == (own ? decl : NULL))
+					cand->steps[cand->nsteps++] = cs->supersteps[st];
 			/* the layouts */
 			cand->arrays = arena_alloc(ck->arena, (size_t)narrays * sizeof(*cand->arrays));
 			for (int a = 0; a < narrays; a++) {
@@ -1080,6 +1162,10 @@ static void expand_candidates(struct checker *ck, struct checked_spec *cs, struc
 				struct cand_array *ca = &cand->arrays[a];
 				ca->array = cs->arrays[a];
 				ca->layout = l;
+				if (!l) {   /* another variant's array */
+					ca->dims = NULL;
+					continue;
+				}
 				ca->dims = arena_alloc(ck->arena, (size_t)l->ndims * sizeof(*ca->dims));
 				for (int i = 0; i < l->ndims; i++)
 					ca->dims[i] = ldim_dist(&l->dims[i], choice);
@@ -1166,10 +1252,12 @@ struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct s
 		struct ast_superstep *st = (struct ast_superstep *)cs->supersteps[i];
 		if (st->nstmts == 0)
 			diag_warning(dg, st->name_span, "superstep '%s' is empty", st->name);
+		ck.cand = st->cand;
 		for (int k = 0; k < st->nstmts && !dg->stopped; k++) {
 			ck.isl_ready = isl_ready;
 			check_stmt(&ck, st->stmts[k]);
 		}
+		ck.cand = NULL;
 	}
 	bounds_done(&ck);
 	/* unused arrays: only meaningful once there are supersteps */

@@ -108,7 +108,9 @@ struct dim_dist {
 
 struct cand_array {
 	const struct ast_array *array;
-	const struct ast_layout *layout;  /* the layout declaration used */
+	/* the layout declaration used; NULL (and dims NULL) for an array another
+	 * candidate block declares, which this candidate does not see */
+	const struct ast_layout *layout;
 	struct dim_dist *dims;            /* array->rank entries */
 };
 
@@ -118,6 +120,10 @@ struct candidate {
 	const struct ast_candidate *decl; /* NULL for the implicit candidate */
 	int *choice;              /* per dist (by ast_dist.index): the alternative used */
 	struct cand_array *arrays;        /* one per array, by ast_array.index */
+	/* its program: the supersteps of its block when it declares some (a
+	 * program variant), else the top-level ones; in order */
+	const struct ast_superstep **steps;
+	int nsteps;
 };
 
 struct arena;
@@ -128,11 +134,14 @@ struct checked_spec {
 	int nparams;
 	const struct ast_param **axes;     /* grid axes, by index */
 	int naxes;
-	struct ast_array **arrays;         /* by index */
+	struct ast_array **arrays;         /* by index: the top level's, then the
+					    * candidate blocks' (ast_array.cand) */
 	int narrays;
 	const struct ast_dist **dists;     /* by index */
 	int ndists;
-	const struct ast_superstep **supersteps; /* in order */
+	/* every superstep, the top-level ones and the candidate blocks', in
+	 * source order; a candidate runs those of candidate.steps */
+	const struct ast_superstep **supersteps;
 	int nsupersteps;
 	const struct cond_atom *assumptions;     /* every assume, normalized */
 	int nassumptions;

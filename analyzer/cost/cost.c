@@ -1399,8 +1399,10 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	struct symbolic_info info = {0};
 	struct formula *total = formula_const_si(0);
 
-	for (int s = 0; s < m->nsteps && !failed(&j.fail); s++) {
-		struct step_cost *sc = &out->steps[s];
+	int nsteps = model_cand_nsteps(m, cand);
+	for (int k = 0; k < nsteps && !failed(&j.fail); k++) {
+		int s = model_cand_step(m, cand, k);   /* the model's superstep */
+		struct step_cost *sc = &out->steps[k];
 		struct step_relations r;
 		char *reason = NULL;
 		struct model_values mv = {req->values, req->sizes};
@@ -1491,7 +1493,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
 		if (!context)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
-		else if (formula_n_pieces(out->cost) > 1 && m->nsteps > 1)
+		else if (formula_n_pieces(out->cost) > 1 && nsteps > 1)
 			tidy(&j, &out->cost, context); /* one step: its cost, tidy already */
 		if (context && req->symbolic) {
 			substitute_locals(&j, &info, context, out);

@@ -439,12 +439,12 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 			vr->mismatches++;
 			vr->checks++;
 		}
-		for (int s = 0; s < m->nsteps && status == 0; s++) {
+		for (int k = 0; k < model_cand_nsteps(m, cand) && status == 0; k++) {
 			struct measured mv;
 			char *reason = NULL;
-			const struct step_cost *sc = formulas ? &cc->steps[s] : NULL;
-			int got = enumerate_step(ctx, m, cand, s, req, &p, sc && sc->arrays != NULL,
-						 &mv, &reason);
+			const struct step_cost *sc = formulas ? &cc->steps[k] : NULL;
+			int got = enumerate_step(ctx, m, cand, model_cand_step(m, cand, k), req, &p,
+						 sc && sc->arrays != NULL, &mv, &reason);
 			if (got < 0 && session_ctx_stopped(ctx)) {
 				/* the deadline, not a failure: this point is not checked */
 				free(reason);
@@ -461,7 +461,7 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 			long cost = step_price(&prices, &mv);
 			total += cost;
 			if (direct) {
-				const struct step_cost *d = &dc.steps[s];
+				const struct step_cost *d = &dc.steps[k];
 				compare(vr, d->w, &p, mv.w, cc->name, d->name, "w (counted directly)");
 				compare(vr, d->h, &p, mv.h, cc->name, d->name, "h (counted directly)");
 				compare(vr, d->h_in, &p, mv.h_in, cc->name, d->name,

@@ -595,11 +595,23 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 			m->cands[k].named[d] = (struct dist){alt->kind, ad->axis ? ad->axis->index : -1,
 							     alt->block};
 		}
-		for (int a = 0; a < cs->narrays; a++)
+		for (int a = 0; a < cs->narrays && !failed(&lw.fail); a++) {
+			if (!cd->arrays[a].dims) {   /* another variant's array */
+				if (model_candidate_drop_array(m, k, a) < 0)
+					fail_nomem(&lw.fail);
+				continue;
+			}
 			for (int d = 0; d < cs->arrays[a]->rank; d++) {
 				const struct dim_dist *dd = &cd->arrays[a].dims[d];
 				m->cands[k].layout[a][d] = (struct dist){dd->kind, dd->axis, dd->block};
 			}
+		}
+		/* its program, explicitly (even when empty) */
+		if (!failed(&lw.fail) && !(m->cands[k].steps = calloc(1, sizeof(int))))
+			fail_nomem(&lw.fail);
+		for (int s = 0; s < cd->nsteps && !failed(&lw.fail); s++)
+			if (model_candidate_add_step(m, k, cd->steps[s]->index) < 0)
+				fail_nomem(&lw.fail);
 	}
 	for (int s = 0; s < cs->nsupersteps && !failed(&lw.fail); s++) {
 		const struct ast_superstep *ss = cs->supersteps[s];

@@ -192,6 +192,8 @@ void model_free(struct model *m)
 		for (int a = 0; a < m->narrays; a++)
 			free(m->cands[c].layout[a]);
 		free(m->cands[c].layout);
+		free(m->cands[c].steps);
+		free(m->cands[c].has);
 	}
 	free(m->cands);
 	for (int a = 0; a < m->narrays; a++) {
@@ -311,6 +313,46 @@ int model_add_candidate(struct model *m, const char *name)
 			c->layout[a][d] = (struct dist){DIST_NONE, -1, 0};
 	}
 	return m->ncands - 1;
+}
+
+int model_candidate_add_step(struct model *m, int c, int step)
+{
+	struct model_candidate *mc = &m->cands[c];
+	int *v = realloc(mc->steps, ((size_t)mc->nsteps + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	v[mc->nsteps++] = step;
+	mc->steps = v;
+	return 0;
+}
+
+int model_candidate_drop_array(struct model *m, int c, int x)
+{
+	struct model_candidate *mc = &m->cands[c];
+	if (!mc->has) {
+		mc->has = calloc((size_t)m->narrays + 1, sizeof(*mc->has));
+		if (!mc->has)
+			return -1;
+		for (int a = 0; a < m->narrays; a++)
+			mc->has[a] = true;
+	}
+	mc->has[x] = false;
+	return 0;
+}
+
+int model_cand_nsteps(const struct model *m, int c)
+{
+	return m->cands[c].steps ? m->cands[c].nsteps : m->nsteps;
+}
+
+int model_cand_step(const struct model *m, int c, int k)
+{
+	return m->cands[c].steps ? m->cands[c].steps[k] : k;
+}
+
+bool model_cand_has(const struct model *m, int c, int x)
+{
+	return !m->cands[c].has || m->cands[c].has[x];
 }
 
 int model_add_superstep(struct model *m, const char *name)

@@ -125,6 +125,14 @@ struct model_candidate {
 	char *name;
 	struct dist *named;     /* [model.ndists] */
 	struct dist **layout;   /* [model.narrays][array.ndims] */
+	/* Its program, as indices into model.steps in order (a program variant
+	 * runs its own supersteps); NULL: every superstep of the model.  Read it
+	 * through model_cand_nsteps and model_cand_step. */
+	int *steps;
+	int nsteps;
+	/* [model.narrays]: whether the array is part of its program (the
+	 * top-level arrays and its variant's own); NULL: every array. */
+	bool *has;
 };
 
 struct model {
@@ -162,6 +170,17 @@ int model_add_array(struct model *m, const char *name, int ndims, const char *co
 /* A candidate whose dimensions are all DIST_NONE until set. */
 int model_add_candidate(struct model *m, const char *name);
 int model_add_superstep(struct model *m, const char *name);
+/* Candidate C runs superstep STEP next (by default it runs every superstep of
+ * the model; after one call, only those added).  -1 when out of memory. */
+int model_candidate_add_step(struct model *m, int c, int step);
+/* Array X is not part of candidate C's program (another variant's array). */
+int model_candidate_drop_array(struct model *m, int c, int x);
+/* The number of supersteps candidate C runs, and the model's index of the
+ * K-th of them. */
+int model_cand_nsteps(const struct model *m, int c);
+int model_cand_step(const struct model *m, int c, int k);
+/* Whether array X is part of candidate C's program. */
+bool model_cand_has(const struct model *m, int c, int x);
 /* A statement `forall vars | cond : array[subs] = ...` in superstep STEP. */
 struct model_stmt *model_add_stmt(struct model *m, int step, int nvars, const char *const vars[],
 				  const char *cond, int array, const char *const subs[]);

@@ -208,14 +208,16 @@ static void print_short(FILE *out, const struct formula *f, const char *why)
 	free(s);
 }
 
-/* --explain: the derivation of superstep S in the paper's terms. */
+/* --explain: the derivation of candidate C's superstep S in the paper's terms. */
 static void print_explanation(FILE *out, const struct analysis *a, const struct step_cost *sc,
-			      int s)
+			      int c, int s)
 {
 	bool sized = false;
 	fputs("    local postcondition R.q of process q (owner computes: q evaluates the\n"
 	      "    instances whose left-hand element it owns):\n", out);
-	const struct ast_superstep *ss = a->spec ? a->spec->supersteps[s] : NULL;
+	const struct ast_superstep *ss = a->spec && c < a->spec->ncandidates &&
+						 s < a->spec->candidates[c].nsteps
+						 ? a->spec->candidates[c].steps[s] : NULL;
 	for (int i = 0; ss && i < ss->nstmts; i++) {
 		fputs("      ", out);
 		print_stmt_line(out, ss->stmts[i]);
@@ -432,7 +434,7 @@ void report_text(FILE *out, const struct analysis *a)
 		for (int s = 0; s < cc->nsteps; s++) {
 			fprintf(out, "  superstep %s\n", cc->steps[s].name);
 			if (a->rq->explain)
-				print_explanation(out, a, &cc->steps[s], s);
+				print_explanation(out, a, &cc->steps[s], c, s);
 			for (int q = 0; q < Q_N; q++) {
 				fprintf(out, "    %-5s = ", q == Q_NCOM ? "NCom" : quantity_name[q]);
 				print_formula(out, a, c, s, q, step_quantity(&cc->steps[s], q), 12);

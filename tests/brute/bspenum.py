@@ -22,6 +22,10 @@ and every process of the grid is looked at on its own:
   w            max over q of the work of the instances q computes;
   cost         w + h*g + l, and the candidate's cost is the sum over supersteps.
 
+A candidate block that declares arrays and supersteps is a program variant: its
+arrays are added to the top-level ones, and its supersteps, when it has some,
+are its whole program (the top-level supersteps otherwise).
+
 Communication counts words: an element of an array declared with `size s`
 counts s (1 by default).  --elements counts elements instead.
 
@@ -301,6 +305,34 @@ class Parser:
         self.expect(";")
         return {"quant": quant, "lhs": lhs, "rhs": rhs, "work": work}
 
+    def arrays(self, arrays, order):
+        while True:
+            name = self.ident()
+            ext = []
+            while self.at("[", "op"):
+                self.next()
+                ext.append(self.expr())
+                self.expect("]")
+            size = 1
+            if self.at("size", "kw"):
+                self.next()
+                size = self.integer()
+            arrays[name] = {"extents": ext, "size": size}
+            order.append(name)
+            if not self.at(",", "op"):
+                break
+            self.next()
+        self.expect(";")
+
+    def superstep(self):
+        name = self.ident()
+        self.expect("{")
+        stmts = []
+        while not self.at("}", "op"):
+            stmts.append(self.stmt())
+        self.expect("}")
+        return (name, stmts)
+
     def spec(self):
         s = {"params": [], "axes": [], "assume": [], "arrays": {}, "array_order": [],
              "dists": {}, "dist_order": [], "layouts": {}, "candidates": [],
@@ -329,23 +361,7 @@ class Parser:
                     s["assume"].append(self.cond())
                 self.expect(";")
             elif kw == "array":
-                while True:
-                    name = self.ident()
-                    ext = []
-                    while self.at("[", "op"):
-                        self.next()
-                        ext.append(self.expr())
-                        self.expect("]")
-                    size = 1
-                    if self.at("size", "kw"):
-                        self.next()
-                        size = self.integer()
-                    s["arrays"][name] = {"extents": ext, "size": size}
-                    s["array_order"].append(name)
-                    if not self.at(",", "op"):
-                        break
-                    self.next()
-                self.expect(";")
+                self.arrays(s["arrays"], s["array_order"])
             elif kw == "dist":
                 name = self.ident()
                 self.expect("=")
@@ -365,22 +381,26 @@ class Parser:
                 name, dims = self.layout()
                 s["layouts"][name] = dims
             elif kw == "candidate":
+                # layouts, and for a program variant its own arrays (added
+                # to the top-level ones) and supersteps (its whole program)
                 name = self.ident()
                 self.expect("{")
-                lays = {}
+                lays, arrays, order, steps = {}, {}, [], []
                 while not self.at("}", "op"):
-                    n, d = self.layout()
-                    lays[n] = d
+                    if self.at("array", "kw"):
+                        self.next()
+                        self.arrays(arrays, order)
+                    elif self.at("superstep", "kw"):
+                        self.next()
+                        steps.append(self.superstep())
+                    else:
+                        n, d = self.layout()
+                        lays[n] = d
                 self.expect("}")
                 s["candidates"].append((name, lays))
+                s.setdefault("variants", {})[name] = (arrays, order, steps)
             elif kw == "superstep":
-                name = self.ident()
-                self.expect("{")
-                stmts = []
-                while not self.at("}", "op"):
-                    stmts.append(self.stmt())
-                self.expect("}")
-                s["supersteps"].append((name, stmts))
+                s["supersteps"].append(self.superstep())
             elif kw == "import":
                 raise SpecError("line %d: import is not supported" % t[2])
             else:
@@ -599,8 +619,28 @@ class Context:
             raise SpecError("%s%s is out of bounds (extents %s)" % (a, list(idx), ext))
 
 
+def variant_view(spec, cname):
+    """The specification as candidate block CNAME sees it: the top-level
+    arrays and its own, and its own supersteps when it has some."""
+    arrays, order, steps = spec.get("variants", {}).get(cname, ({}, [], []))
+    if not arrays and not steps:
+        return spec
+    view = dict(spec)
+    view["arrays"] = dict(spec["arrays"])
+    view["arrays"].update(arrays)
+    view["array_order"] = spec["array_order"] + order
+    if steps:
+        view["supersteps"] = steps
+    return view
+
+
 def candidates(spec):
     """[(name, dist kinds, layouts)] in bspcost's order."""
+    return [c[:3] for c in variants(spec)]
+
+
+def variants(spec):
+    """[(name, dist kinds, layouts, the spec as the candidate sees it)]."""
     alts = [d for d in spec["dist_order"] if len(spec["dists"][d]["kinds"]) > 1]
     combos = []
     for choice in itertools.product(*[spec["dists"][d]["kinds"] for d in alts]):
@@ -613,11 +653,12 @@ def candidates(spec):
         for cname, lays in spec["candidates"]:
             layouts = dict(spec["layouts"])
             layouts.update(lays)
+            view = variant_view(spec, cname)
             for name, kinds in combos:
-                out.append((cname + "/" + name if name else cname, kinds, layouts))
+                out.append((cname + "/" + name if name else cname, kinds, layouts, view))
     else:
         for name, kinds in combos:
-            out.append((name or "default", kinds, dict(spec["layouts"])))
+            out.append((name or "default", kinds, dict(spec["layouts"]), spec))
     return out
 
 
@@ -627,7 +668,8 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
     g = values.get("g", 0)
     l = values.get("l", 0)
     result = []
-    for cname, kinds, layouts in candidates(spec):
+    top = spec
+    for cname, kinds, layouts, spec in variants(top):
         ctx = Context(spec, values, kinds, layouts)
         steps = []
         total = 0

@@ -57,6 +57,10 @@ POINTS = {
         {"m": 3, "n": 3, "o": 2, "M": 2, "N": 1}, {"m": 7, "n": 4, "o": 4, "M": 1, "N": 3},
         {"m": 6, "n": 8, "o": 8, "M": 2, "N": 2}, {"m": 5, "n": 7, "o": 9, "M": 4, "N": 2},
     ],
+    "matmul_variants": [  # assume m > M, n > M, n > N, o > N (as matmul2)
+        {"m": 5, "n": 6, "o": 7, "M": 2, "N": 3}, {"m": 4, "n": 5, "o": 5, "M": 3, "N": 4},
+        {"m": 3, "n": 3, "o": 2, "M": 2, "N": 1}, {"m": 6, "n": 8, "o": 8, "M": 2, "N": 2},
+    ],
     "stencil1d": [  # assume n >= 2*P
         {"n": 7, "P": 3}, {"n": 6, "P": 3}, {"n": 9, "P": 4}, {"n": 10, "P": 2},
         {"n": 3, "P": 1}, {"n": 13, "P": 5}, {"n": 16, "P": 8}, {"n": 11, "P": 3},
@@ -124,8 +128,8 @@ def generated_points(spec, count=5):
         v = dict(zip(names, vals))
         try:
             bspenum.check_values(spec, v)
-            for cname, kinds, layouts in bspenum.candidates(spec):
-                bspenum.Context(spec, v, kinds, layouts)   # identity extents
+            for cname, kinds, layouts, view in bspenum.variants(spec):
+                bspenum.Context(view, v, kinds, layouts)   # identity extents
         except bspenum.SpecError:
             continue
         nondiv = sum(1 for p in spec["params"] for a in spec["axes"] if v[p] % v[a])
@@ -155,8 +159,8 @@ def random_points(spec, count, seed):
         v.update({a: rng.randint(1, 4) for a in spec["axes"]})
         try:
             bspenum.check_values(spec, v)
-            for cname, kinds, layouts in bspenum.candidates(spec):
-                bspenum.Context(spec, v, kinds, layouts)
+            for cname, kinds, layouts, view in bspenum.variants(spec):
+                bspenum.Context(view, v, kinds, layouts)
         except bspenum.SpecError:
             continue
         if v not in out:
