@@ -52,6 +52,9 @@ static const char usage_text[] =
 	"                       cost's coefficients: -D g and l, or --machine)\n"
 	"  --top K              with -p or a -D range, the K best rows of each ranking\n"
 	"  --summary            the summary alone: one line per cost, best first\n"
+	"  --compare A B        where candidate A costs less than B: the condition on\n"
+	"                       the sizes, grid sizes, g and l (and with every value\n"
+	"                       given, by how much and which of w, h*g, l makes it)\n"
 	"  --per-process        with every value and a grid of at most 1024\n"
 	"                       processes: each process's w, fan-in and fan-out\n"
 	"  --plot FILE          with -p and one count, draw the cost of every\n"
@@ -357,7 +360,7 @@ int main(int argc, char **argv)
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
 	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT, OPT_MODEL, OPT_PER_PROCESS,
-	       OPT_SPEED };
+	       OPT_SPEED, OPT_COMPARE };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -377,6 +380,7 @@ int main(int argc, char **argv)
 		{"machine", required_argument, NULL, OPT_MACHINE},
 		{"summary", no_argument, NULL, OPT_SUMMARY},
 		{"per-process", no_argument, NULL, OPT_PER_PROCESS},
+		{"compare", required_argument, NULL, OPT_COMPARE},
 		{"width", required_argument, NULL, OPT_WIDTH},
 		{"digits", required_argument, NULL, OPT_DIGITS},
 		{"plot", required_argument, NULL, OPT_PLOT},
@@ -512,6 +516,16 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PER_PROCESS:
 			opt.per_process = true;
+			break;
+		case OPT_COMPARE:
+			/* two arguments: the second is the next word (getopt moves it
+			 * with the option, as it does an option's argument) */
+			if (optind >= argc || argv[optind][0] == '-') {
+				status = usage_error("%s", "--compare takes two candidates: --compare A B");
+				goto out;
+			}
+			opt.compare[0] = optarg;
+			opt.compare[1] = argv[optind++];
 			break;
 		case OPT_SUMMARY:
 			opt.summary = true;
@@ -743,6 +757,23 @@ int main(int argc, char **argv)
 				     "--per-process's counts: give one of them");
 		goto out;
 	}
+	if (opt.compare[0]) {
+		const char *other = opt.nprocs ? "-p" : opt.nsweeps ? "a -D range"
+				    : count_set ? "--count" : opt.check_only ? "--check"
+				    : opt.print ? "--print" : opt.verify ? "--verify"
+				    : opt.explain ? "--explain" : opt.summary ? "--summary"
+				    : opt.per_process ? "--per-process" : opt.values_only ? "--values"
+				    : opt.plot ? "--plot" : NULL;
+		if (other) {
+			status = usage_error("--compare cannot be combined with %s", other);
+			goto out;
+		}
+		if (strcmp(opt.compare[0], opt.compare[1]) == 0) {
+			status = usage_error("--compare '%s' '%s': give two different candidates",
+					     opt.compare[0], opt.compare[1]);
+			goto out;
+		}
+	}
 	if (opt.summary && (opt.format != FORMAT_TEXT || opt.nprocs)) {
 		status = usage_error("%s", "--summary is for the text report of the analysis (not "
 				     "-p, whose table is a summary, nor the other formats)");
@@ -793,6 +824,10 @@ int main(int argc, char **argv)
 	}
 	if (opt.check_only && opt.print) {
 		status = usage_error("%s", "--check and --print cannot be combined");
+		goto out;
+	}
+	if (opt.compare[0] && argc - optind > 1) {
+		status = usage_error("%s", "--compare compares two candidates of one FILE: give one");
 		goto out;
 	}
 	if (opt.plot && argc - optind > 1) {

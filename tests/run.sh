@@ -25,7 +25,10 @@
 #               enumerator (tests/brute/rank.py); and --machine's profiles
 #               against Hill et al.'s Table 1, its costs and seconds by hand
 #               (tests/brute/machine.py); and --per-process's counts of every
-#               process against the enumerator's (tests/brute/per_process.py)
+#               process against the enumerator's (tests/brute/per_process.py);
+#               and --compare: Niculescu's crossover condition proven, the
+#               conditions and values against the enumerator
+#               (tests/brute/crossover.py)
 #   names       every example and valid test specification with its names
 #               replaced by hostile ones (floor, q, e0, n__P, ...) and by long
 #               ones: the same report, modulo the names (tests/names/rename.py)
@@ -216,6 +219,8 @@ run_brute() {
 	run_tally python3 tests/brute/large.py "$BIN"
 	# -p: every shape of a few small process counts ranked, against the enumerator
 	run_tally python3 tests/brute/rank.py "$BIN"
+	# --compare: Niculescu's condition proven, the conditions against the enumerator
+	run_tally python3 tests/brute/crossover.py "$BIN"
 	# --machine: the profiles against Table 1, costs and seconds by hand
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/machine.py "$BIN"
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/per_process.py "$BIN"

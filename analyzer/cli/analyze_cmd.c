@@ -429,6 +429,22 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			return EXIT_USAGE;
 		}
 
+	/* --compare A B: the two candidates, by name */
+	int cmp[2] = {-1, -1};
+	for (int k = 0; opt->compare[0] && k < 2; k++) {
+		for (int c = 0; c < m->ncands && cmp[k] < 0; c++)
+			if (strcmp(m->cands[c].name, opt->compare[k]) == 0)
+				cmp[k] = c;
+		if (cmp[k] < 0) {
+			fprintf(opt->err, "bspcost: %s: --compare: no candidate '%s' (the candidates: ",
+				ls->src.name, opt->compare[k]);
+			for (int c = 0; c < m->ncands; c++)
+				fprintf(opt->err, "%s%s", c ? ", " : "", m->cands[c].name);
+			fputs(")\n", opt->err);
+			return EXIT_USAGE;
+		}
+	}
+
 	isl_ctx *vctx = session_ctx(session);
 	char *implicit = vctx ? broken_implicit(vctx, m, opt, &req) : NULL;
 	int meet = vctx ? values_meet_assumptions(vctx, m, opt, &req) : -1;
@@ -536,9 +552,16 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	job.late = calloc((size_t)m->ncands + 1, sizeof(*job.late));
 	struct worker_pool *pool = NULL;
 	int *order = schedule(m);
+	int ntodo = m->ncands;
+	if (order && cmp[0] >= 0) {
+		/* --compare: those two only */
+		order[0] = cmp[0];
+		order[1] = cmp[1];
+		ntodo = 2;
+	}
 	if (job.costs && job.late && order && (!need_exact || job.exact) &&
 	    (!opt->verify || (job.vr && job.vstatus)))
-		pool = workers_run_ordered(session, workers_threads(opt->jobs, m->ncands), m->ncands,
+		pool = workers_run_ordered(session, workers_threads(opt->jobs, ntodo), ntodo,
 					   order, analyze_candidate, &job, engine_setup);
 	free(order);
 	struct candidate_cost *costs = pool ? job.costs : NULL, *exact = pool ? job.exact : NULL;
@@ -548,6 +571,10 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	}
 	int finished = 0, cut = 0;
 	for (int c = 0; costs && c < m->ncands; c++) {
+		if (cmp[0] >= 0 && c != cmp[0] && c != cmp[1]) {
+			finished++;     /* not asked for */
+			continue;
+		}
 		finished += !job.late[c];
 		cut += job.vr && job.vr[c].stopped;
 		enum cost_status st = costs[c].status;
@@ -585,7 +612,24 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	};
 	memcpy(a.sizes, opt->per_process && exact ? job.at.sizes : req.sizes, sizeof(a.sizes));
 	a.assumptions = spec_assumptions(ls->ast, &a.nassumptions);
-	if (opt->per_process) {
+	if (cmp[0] >= 0 && costs) {
+		struct cost_prices prices;
+		cost_prices_init(&prices, report_model(&rq));
+		for (int k = 0; k < COEF_N; k++) {
+			const struct param_value *pv = options_find_def(opt, cost_coef_name[k]);
+			if ((prices.has[k] = pv != NULL))
+				param_value_get(prices.coef[k], pv);
+		}
+		struct comparison cv;
+		compare_candidates(&costs[cmp[0]], &costs[cmp[1]], exact ? &exact[cmp[0]] : NULL,
+				   exact ? &exact[cmp[1]] : NULL, &prices, &cv);
+		report_compare(opt->out, opt->format, &a, cmp[0], cmp[1], &cv);
+		/* no condition (said why) and no values either: nothing answered */
+		if (!cv.diff && !cv.valued && status == EXIT_OK)
+			status = EXIT_SPEC;
+		comparison_clear(&cv);
+		cost_prices_clear(&prices);
+	} else if (opt->per_process) {
 		report_per_process(opt->out, opt->format, &a);
 		int counted = 0;
 		for (int c = 0; exact && c < m->ncands; c++)

@@ -54,6 +54,7 @@ struct options {
 	bool values_only;         /* --values: no formulas when every value is given */
 	bool summary;             /* --summary: the summary table alone (text) */
 	bool per_process;         /* --per-process: each process's counts */
+	const char *compare[2];   /* --compare A B: the candidates (NULL: none) */
 	int width;                /* --width, or the terminal's: text wraps at it (0: never) */
 	int digits;               /* --digits: values for people rounded (0: exact) */
 	bool work_flops;          /* --work flops */

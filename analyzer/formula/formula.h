@@ -239,6 +239,18 @@ char *formula_to_string_by(const struct formula *f, enum formula_style style,
  * its value. */
 char *formula_to_latex(const struct formula *f, const char *const names[], int n, double width);
 
+/* The condition under which F's value compares with 0 as OP says ("<", "<=",
+ * ">", ">=", "==", "!="), in STYLE: each piece's condition (less those of the
+ * pieces before it, which win there) and "VALUE OP 0", or "LHS OP VALUE" when
+ * LHS is given (the caller has solved F = LHS - VALUE, or a positive multiple,
+ * for a name); pieces joined by "||".  A constant value folds: its piece
+ * gives its condition alone, or nothing.  Values are written as
+ * formula_to_string_by does with NAMES.  Everywhere: "always" ("1" in
+ * FORMULA_EXPR); nowhere: "never" ("0").  F must be undefined outside its
+ * pieces (NULL otherwise, or on failure); malloc'd. */
+char *formula_sign_text(const struct formula *f, const char *lhs, const char *op,
+	enum formula_style style, const char *const names[], int n);
+
 /* --- The machine grammar ---------------------------------------------------- */
 
 /* A parsed FORMULA_EXPR string (see the grammar above), evaluated as written. */

@@ -2055,3 +2055,171 @@ char *formula_to_string(const struct formula *f, enum formula_style style)
 {
 	return formula_to_string_by(f, style, NULL, 0);
 }
+
+/* ------------------------------------------------------------- conditions */
+
+/* The sign of X (-1, 0, 1) when it is a constant; 2 when it is not. */
+static int const_sign(const struct fvars *V, const struct fnode *x)
+{
+	struct feval_env env;
+	fmpq_t v;
+	int r = 2;
+
+	if (fml_env_init(&env, V, NULL, NULL, 0) < 0)
+		return 2;
+	fmpq_init(v);
+	if (fml_node_eval(V, x, &env, v) == 0)
+		r = fmpq_sgn(v);
+	fmpq_clear(v);
+	fml_env_clear(&env, V);
+	return r;
+}
+
+static int op_holds(const char *op, int sign)
+{
+	if (strcmp(op, "<") == 0)
+		return sign < 0;
+	if (strcmp(op, "<=") == 0)
+		return sign <= 0;
+	if (strcmp(op, ">") == 0)
+		return sign > 0;
+	if (strcmp(op, ">=") == 0)
+		return sign >= 0;
+	if (strcmp(op, "==") == 0)
+		return sign == 0;
+	return sign != 0;
+}
+
+char *formula_sign_text(const struct formula *f, const char *lhs, const char *op,
+	enum formula_style style, const char *const names[], int n)
+{
+	struct pctx P = { 0 };
+	struct sbuf b = { 0 };
+	char **part;
+	int i, nparts = 0, always = 0, failed = 0;
+	isl_set *before = NULL;   /* the conditions of the earlier pieces */
+
+	if (!f || f->outside == FORMULA_ZERO_OUTSIDE)
+		return NULL;
+	part = calloc((size_t)f->n + 1, sizeof(*part));
+	if (!part)
+		return NULL;
+	P.V = f->vars;
+	P.style = style;
+	if (make_order(&P) < 0) {
+		free(part);
+		return NULL;
+	}
+	for (i = 0; i < f->n && !always && !failed; i++) {
+		/* where this piece applies: its condition, less the earlier ones */
+		isl_set *where = NULL;
+		int everywhere = !f->p[i].cond && !before;
+		if (!everywhere) {
+			if (f->p[i].cond)
+				where = isl_set_copy(f->p[i].cond);
+			else
+				where = isl_set_universe(isl_set_get_space(before));
+			if (before)
+				where = isl_set_subtract(where, isl_set_copy(before));
+			before = !before ? isl_set_copy(f->p[i].cond ? f->p[i].cond : where)
+				: isl_set_union(before, isl_set_copy(f->p[i].cond ? f->p[i].cond
+									       : where));
+			int empty = where ? isl_set_is_empty(where) : -1;
+			if (empty < 0 || !before) {
+				isl_set_free(where);
+				failed = 1;
+				break;
+			}
+			if (empty) {
+				isl_set_free(where);
+				continue;
+			}
+		}
+		int sign = lhs ? 2 : const_sign(P.V, f->p[i].val);
+		char *cmp = NULL;
+		if (sign == 2) {
+			char *v = value_text(&P, f->p[i].val, names, n);
+			if (v) {
+				struct sbuf t = { 0 };
+				sb_puts(&t, lhs ? lhs : v);
+				sb_puts(&t, " ");
+				sb_puts(&t, op_text(op, style));
+				sb_puts(&t, " ");
+				sb_puts(&t, lhs ? v : "0");
+				cmp = sb_finish(&t);
+			}
+			free(v);
+			if (!cmp) {
+				isl_set_free(where);
+				failed = 1;
+				break;
+			}
+		} else if (!op_holds(op, sign)) {
+			isl_set_free(where);
+			continue;       /* never here */
+		}
+		if (everywhere) {
+			if (!cmp)
+				always = 1;
+			else
+				part[nparts++] = cmp;
+			break;
+		}
+		char *c = cond_text(where, style);
+		isl_set_free(where);
+		if (!c) {
+			free(cmp);
+			failed = 1;
+			break;
+		}
+		if (!cmp) {
+			part[nparts++] = c;
+		} else {
+			const char *and = style == FORMULA_LATEX ? " \\land " : " && ";
+			int paren = strstr(c, "||") || strstr(c, "\\lor");
+			struct sbuf t = { 0 };
+			sb_puts(&t, paren ? "(" : "");
+			sb_puts(&t, c);
+			sb_puts(&t, paren ? ")" : "");
+			sb_puts(&t, and);
+			sb_puts(&t, cmp);
+			char *both = sb_finish(&t);
+			free(c);
+			free(cmp);
+			if (!both) {
+				failed = 1;
+				break;
+			}
+			part[nparts++] = both;
+		}
+	}
+	isl_set_free(before);
+	if (!failed) {
+		if (always)
+			sb_puts(&b, style == FORMULA_EXPR ? "1" : style == FORMULA_LATEX
+				? "\\text{always}" : "always");
+		else if (nparts == 0)
+			sb_puts(&b, style == FORMULA_EXPR ? "0" : style == FORMULA_LATEX
+				? "\\text{never}" : "never");
+		for (i = 0; !always && i < nparts; i++) {
+			int paren = nparts > 1;
+			if (i > 0)
+				sb_puts(&b, style == FORMULA_LATEX ? " \\lor " : " || ");
+			if (paren)
+				sb_puts(&b, "(");
+			sb_puts(&b, part[i]);
+			if (paren)
+				sb_puts(&b, ")");
+		}
+	}
+	for (i = 0; i < nparts; i++)
+		free(part[i]);
+	free(part);
+	free(P.order);
+	free(P.rank);
+	if (failed) {
+		free(sb_finish(&b));
+		return NULL;
+	}
+	return sb_finish(&b);
+}

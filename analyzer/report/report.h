@@ -8,6 +8,7 @@
 
 #include "analyzer/check/check.h"
 #include "analyzer/cost/cost.h"
+#include "analyzer/decide/compare.h"
 #include "analyzer/decide/rank.h"
 
 /* One -D NAME=VALUE: VALUE/DEN in lowest terms.  Sizes and axes are integers
@@ -226,6 +227,14 @@ void shape_label(char buf[64], const struct rank_table *t, int s);
  * then); TABLES is how many the run printed before (text and Markdown put a
  * blank line between them). */
 void report_ranking(FILE *out, enum output_format format, const struct ranking *r, int tables);
+
+/* --compare A B (report_compare.c): candidates CA and CB of A (A.cands their
+ * formulas), compared as CMP found: their costs, the assumptions the
+ * conditions rest on, the three conditions (A costs less, the same, B costs
+ * less) and, with the values given, the two costs and their difference term
+ * by term. */
+void report_compare(FILE *out, enum output_format format, const struct analysis *a, int ca,
+		    int cb, const struct comparison *cmp);
 void report_sweep(FILE *out, enum output_format format, const struct ranking *r, int n,
 		  int tables);
 

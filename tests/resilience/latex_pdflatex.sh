@@ -59,6 +59,9 @@ tests/specs/bounds/offset_2_31.bsp
 -p 64 -D n=512..4096*2 -D m=4096 -D o=4096 -D g=4 -D l=100 examples/matmul.bsp
 --machine sp2-switch -p 4 -D n=8..64*2 examples/stencil1d.bsp
 -p 6 -D n=7 -D m=9 -D g=3 -D l=11 examples/stencil2d.bsp
+examples/matmul_variants.bsp
+--compare example2 example1 examples/matmul_variants.bsp
+--compare d=block d=cyclic --grid 3 examples/stencil1d.bsp
 ARGS
 echo "$n reports compiled"
 exit $fail

@@ -414,6 +414,75 @@ static void test_values(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* ------------------------------------------------------------------ conditions */
+
+/* formula_sign_text's condition, read back in the machine grammar, holds at
+ * n exactly where F is defined and its value compares with 0 as OP says,
+ * the first piece winning where two apply; the text style folds the
+ * constant piece away. */
+static void test_sign_text(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	isl_pw_qpolynomial *p = isl_pw_qpolynomial_read_from_str(ctx,
+		"[n] -> { (n - 5) : 0 <= n <= 10 }");
+	isl_pw_qpolynomial *q = isl_pw_qpolynomial_read_from_str(ctx,
+		"[n] -> { -1 : 5 <= n <= 20 }");
+	struct formula *a = formula_from_pw_qpolynomial(p);
+	struct formula *b = formula_from_pw_qpolynomial(q);
+	struct formula *f = formula_join(a, b);   /* overlapping on 5..10: a wins */
+	static const char *const ops[] = { "<", "<=", "==", "!=", ">", ">=" };
+	const char *names[] = { "n" };
+	mpq_t v;
+
+	(void)state;
+	mpq_init(v);
+	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
+		char *text = formula_sign_text(f, NULL, ops[k], FORMULA_EXPR, NULL, 0);
+		assert_non_null(text);
+		struct formula_expr *e = formula_parse_expr(text, NULL);
+		assert_non_null(e);
+		for (long long n = -3; n <= 24; n++) {
+			int defined = (n >= 0 && n <= 20);
+			long long val = n <= 10 ? n - 5 : -1;
+			int sign = val < 0 ? -1 : val > 0;
+			int want = 0;
+			if (defined)
+				want = strcmp(ops[k], "<") == 0 ? sign < 0 : strcmp(ops[k], "<=") == 0 ? sign <= 0
+				     : strcmp(ops[k], "==") == 0 ? sign == 0 : strcmp(ops[k], "!=") == 0 ? sign != 0
+				     : strcmp(ops[k], ">") == 0 ? sign > 0 : sign >= 0;
+			assert_int_equal(formula_expr_eval(e, names, &n, 1, v), 0);
+			if ((mpq_sgn(v) != 0) != want)
+				fail_msg("%s 0 at n = %lld: condition '%s' gives %d", ops[k], n, text,
+					 mpq_sgn(v) != 0);
+		}
+		formula_expr_free(e);
+		free(text);
+	}
+	/* solved for a name: "l OP VALUE" per piece */
+	char *text = formula_sign_text(a, "l", ">", FORMULA_TEXT, NULL, 0);
+	assert_string_equal(text, "n <= 10 && n >= 0 && l > n - 5");
+	free(text);
+	/* a constant folds: true where it applies, and everywhere: always */
+	struct formula *c = formula_const_si(-2);
+	text = formula_sign_text(c, NULL, "<", FORMULA_TEXT, NULL, 0);
+	assert_string_equal(text, "always");
+	free(text);
+	text = formula_sign_text(c, NULL, ">", FORMULA_EXPR, NULL, 0);
+	assert_string_equal(text, "0");
+	free(text);
+	text = formula_sign_text(b, NULL, "<", FORMULA_TEXT, NULL, 0);
+	assert_string_equal(text, "n <= 20 && n >= 5");
+	free(text);
+	mpq_clear(v);
+	formula_free(a);
+	formula_free(b);
+	formula_free(c);
+	formula_free(f);
+	isl_pw_qpolynomial_free(p);
+	isl_pw_qpolynomial_free(q);
+	isl_ctx_free(ctx);
+}
+
 /* ------------------------------------------------------------------ evaluation */
 
 static void test_eval_undefined(void **state)
@@ -1099,6 +1168,7 @@ int main(void)
 		cmocka_unit_test(test_max_dropped),
 		cmocka_unit_test(test_print_by),
 		cmocka_unit_test(test_floor_limit),
+		cmocka_unit_test(test_sign_text),
 	};
 	size_t nfixed = sizeof(fixed) / sizeof(fixed[0]);
 	size_t ntests = nfixed + 2 * NCASES, k = 0;

@@ -1,0 +1,190 @@
+/* Where one candidate costs less than another: see compare.h. */
+#define _GNU_SOURCE /* asprintf */
+#include "analyzer/decide/compare.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const enum formula_style styles[COMPARE_STYLES] = {
+	FORMULA_TEXT, FORMULA_EXPR, FORMULA_LATEX,
+};
+
+static const char *const term_name[TERM_N] = {"w", "h", "h_in", "h_out", "NCom"};
+
+/* The costs' coefficients but l, to collect the bound by. */
+static int coefs_but_l(const struct cost_model *cm, const char *out[4])
+{
+	int n = 0;
+	for (int i = 0; i < cm->ncoefs; i++)
+		if (strcmp(cm->coef_names[i], "l") != 0)
+			out[n++] = cm->coef_names[i];
+	return n;
+}
+
+/* The conditions of D's sign, solved for l when D = X + c*l with c a
+ * non-zero constant. */
+static int conditions(struct comparison *out, const struct cost_model *cm, long nsteps_diff)
+{
+	const char *by[4];
+	int nby = coefs_but_l(cm, by);
+	struct formula *bound = NULL;
+	int sign = 0;
+	/* Every cost function adds l once per superstep, so D = X + c*l with c
+	 * the difference of the numbers of supersteps: solved for l when that
+	 * is not 0 (X = D at l = 0). */
+	if (nsteps_diff != 0 && formula_involves(out->diff, "l") == 1) {
+		struct formula *zero = formula_const_si(0);
+		struct formula *x = zero ? formula_subst(out->diff, "l", zero) : NULL;
+		mpq_t k;
+		mpq_init(k);
+		mpq_set_si(k, nsteps_diff > 0 ? -1 : 1, (unsigned long)labs(nsteps_diff));
+		bound = x ? formula_scale(x, k) : NULL;   /* -X/c */
+		sign = nsteps_diff > 0 ? 1 : -1;
+		mpq_clear(k);
+		formula_free(zero);
+		formula_free(x);
+		if (!bound)
+			return -1;
+	}
+	/* D < 0, D == 0, D > 0, or the same solved for l */
+	static const char *const plain[CMP_N] = {"<", "==", ">"};
+	const char *solved[CMP_N] = {sign > 0 ? "<" : ">", "==", sign > 0 ? ">" : "<"};
+	int bad = 0;
+	for (int s = 0; s < COMPARE_STYLES && !bad; s++)
+		for (int r = 0; r < CMP_N && !bad; r++) {
+			out->cond[s][r] = bound
+				? formula_sign_text(bound, "l", solved[r], styles[s], by, nby)
+				: formula_sign_text(out->diff, NULL, plain[r], styles[s],
+						    cm->coef_names, cm->ncoefs);
+			bad = !out->cond[s][r];
+		}
+	out->solved = bound ? "l" : NULL;
+	formula_free(bound);
+	return bad ? -1 : 0;
+}
+
+/* The sums over CC's supersteps of each quantity (numbers: CC was counted
+ * at the values) and its cost as PRICES price it; -1 when one is missing. */
+static int totals(const struct candidate_cost *cc, const struct cost_prices *prices,
+		  mpq_t sum[TERM_N], mpq_t cost)
+{
+	mpq_t q[TERM_N], step;
+	for (int t = 0; t < TERM_N; t++)
+		mpq_init(q[t]);
+	mpq_init(step);
+	mpq_set_ui(cost, 0, 1);
+	int r = cc->status == COST_OK ? 0 : -1;
+	for (int s = 0; r == 0 && s < cc->nsteps; s++) {
+		const struct step_cost *sc = &cc->steps[s];
+		const struct formula *f[TERM_N] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
+		for (int t = 0; t < TERM_N && r == 0; t++) {
+			if (formula_eval(f[t], NULL, NULL, 0, q[t]) < 0)
+				r = -1;
+			else
+				mpq_add(sum[t], sum[t], q[t]);
+		}
+		if (r == 0 && cost_prices_value(prices, (const mpq_t *)q, step, NULL) != COST_VALUE_OK)
+			r = -1;
+		if (r == 0)
+			mpq_add(cost, cost, step);
+	}
+	for (int t = 0; t < TERM_N; t++)
+		mpq_clear(q[t]);
+	mpq_clear(step);
+	return r;
+}
+
+/* The costs at the values, and their difference term by term. */
+static void values(struct comparison *out, const struct candidate_cost *ea,
+		   const struct candidate_cost *eb, const struct cost_prices *prices)
+{
+	mpq_t sa[TERM_N], sb[TERM_N];
+	for (int t = 0; t < TERM_N; t++) {
+		mpq_init(sa[t]);
+		mpq_init(sb[t]);
+	}
+	out->valued = totals(ea, prices, sa, out->a) == 0 && totals(eb, prices, sb, out->b) == 0;
+	const struct cost_model *cm = prices->model;
+	if (out->valued) {
+		mpq_sub(out->diff_value, out->a, out->b);
+		/* a sum w + coef*term + ... + l splits; max(w, ...) does not */
+		bool sum = !cm->overlap && prices->has[COEF_L];
+		for (int k = 0; sum && k < cm->nterms; k++)
+			sum = prices->has[cm->coef[k]];
+		if (sum) {
+			struct compare_part *p = &out->parts[out->nparts++];
+			snprintf(p->name, sizeof(p->name), "w");
+			mpq_sub(p->diff, sa[TERM_W], sb[TERM_W]);
+			for (int k = 0; k < cm->nterms; k++) {
+				p = &out->parts[out->nparts++];
+				snprintf(p->name, sizeof(p->name), "%s*%s", term_name[cm->term[k]],
+					 cost_coef_name[cm->coef[k]]);
+				mpq_sub(p->diff, sa[cm->term[k]], sb[cm->term[k]]);
+				mpq_mul(p->diff, p->diff, prices->coef[cm->coef[k]]);
+			}
+			p = &out->parts[out->nparts++];
+			snprintf(p->name, sizeof(p->name), "l");
+			mpq_set_si(p->diff, (long)ea->nsteps - (long)eb->nsteps, 1);
+			mpq_mul(p->diff, p->diff, prices->coef[COEF_L]);
+		}
+	}
+	for (int t = 0; t < TERM_N; t++) {
+		mpq_clear(sa[t]);
+		mpq_clear(sb[t]);
+	}
+}
+
+int compare_candidates(const struct candidate_cost *fa, const struct candidate_cost *fb,
+		       const struct candidate_cost *ea, const struct candidate_cost *eb,
+		       const struct cost_prices *prices, struct comparison *out)
+{
+	memset(out, 0, sizeof(*out));
+	mpq_init(out->a);
+	mpq_init(out->b);
+	mpq_init(out->diff_value);
+	for (int i = 0; i < 5; i++)
+		mpq_init(out->parts[i].diff);
+	int r = 0;
+	const struct candidate_cost *none = fa->status != COST_OK || !fa->cost ? fa
+					  : fb->status != COST_OK || !fb->cost ? fb : NULL;
+	if (none) {
+		if (asprintf(&out->why, "%s has no cost formula (%s)", none->name,
+			     none->reason ? none->reason : "no reason given") < 0)
+			out->why = NULL;
+	} else {
+		out->diff = formula_sub(fa->cost, fb->cost);
+		if (!out->diff || conditions(out, prices->model, (long)fa->nsteps - (long)fb->nsteps) < 0) {
+			free(out->why);
+			out->why = strdup(!out->diff && formula_pair_too_large(fa->cost, fb->cost)
+					  ? "the difference has more terms than a formula may hold"
+					  : "the difference could not be formed (out of memory or ISL failed)");
+			for (int s = 0; s < COMPARE_STYLES; s++)
+				for (int k = 0; k < CMP_N; k++) {
+					free(out->cond[s][k]);
+					out->cond[s][k] = NULL;
+				}
+			formula_free(out->diff);
+			out->diff = NULL;
+			r = -1;
+		}
+	}
+	if (ea && eb)
+		values(out, ea, eb, prices);
+	return r;
+}
+
+void comparison_clear(struct comparison *c)
+{
+	formula_free(c->diff);
+	free(c->why);
+	for (int s = 0; s < COMPARE_STYLES; s++)
+		for (int k = 0; k < CMP_N; k++)
+			free(c->cond[s][k]);
+	mpq_clear(c->a);
+	mpq_clear(c->b);
+	mpq_clear(c->diff_value);
+	for (int i = 0; i < 5; i++)
+		mpq_clear(c->parts[i].diff);
+	memset(c, 0, sizeof(*c));
+}
