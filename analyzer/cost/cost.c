@@ -22,6 +22,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include "analyzer/cost/memory.h"
 #include "analyzer/model/relations.h"
 #include "analyzer/model/symbolic.h"
 #include "analyzer/util/session.h"
@@ -1374,6 +1375,41 @@ static void finish_step(struct job *j, const struct model *m, int s, struct step
 		isl_op_failed(j, m->steps[s].name);
 }
 
+/* The memory of the arrays TAKE of candidate CAND (memory.h): a number when
+ * every value is known, else over the sizes (and the axes on the symbolic
+ * grid).  NULL when out of memory. */
+static struct formula *memory(const struct model *m, int cand, const struct cost_request *req,
+			      const bool take[], const struct symbolic_info *info)
+{
+	struct formula *f = memory_words(m, cand, take, req->symbolic ? NULL : req->sizes, info);
+	if (!f || !req->values)
+		return f;
+	mpq_t v;
+	mpq_init(v);
+	struct formula *n = formula_eval(f, (const char *const *)m->params, req->values, m->nparams,
+					 v) == 0 ? formula_const_mpq(v) : NULL;
+	mpq_clear(v);
+	formula_free(f);
+	return n;
+}
+
+/* The memory of each superstep of OUT and of the whole program. */
+static void memories(const struct model *m, int cand, const struct cost_request *req,
+		     const struct symbolic_info *info, struct candidate_cost *out)
+{
+	bool *take = calloc((size_t)m->narrays + 1, sizeof(*take));
+	if (!take)
+		return;
+	for (int k = 0; k < out->nsteps; k++) {
+		memory_step_arrays(m, model_cand_step(m, cand, k), take);
+		out->steps[k].mem = memory(m, cand, req, take, info);
+	}
+	for (int a = 0; a < m->narrays; a++)
+		take[a] = true;
+	out->mem = memory(m, cand, req, take, info);
+	free(take);
+}
+
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
 				const struct cost_request *req, struct candidate_cost *out)
 {
@@ -1515,6 +1551,8 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		}
 		isl_set_free(context);
 	}
+	if (!failed(&j.fail))
+		memories(m, cand, req, &info, out);
 	symbolic_info_clear(&info);
 	free(j.locals);
 	out->status = (enum cost_status)j.fail.kind;
@@ -1527,7 +1565,9 @@ void candidate_cost_clear(struct candidate_cost *c)
 {
 	for (int k = 0; c->steps && k < nformulas(c); k++)
 		formula_free(*formula_slot(c, k));
+	formula_free(c->mem);
 	for (int s = 0; c->steps && s < c->nsteps; s++) {
+		formula_free(c->steps[s].mem);
 		for (int k = 0; c->steps[s].arrays && k < c->steps[s].narrays; k++) {
 			free(c->steps[s].arrays[k].nocc_why);
 			free(c->steps[s].arrays[k].occurrences_why);

@@ -69,6 +69,9 @@ struct array_occurrence {
 struct step_cost {
 	const char *name;     /* the model's */
 	struct formula *w, *h, *h_in, *h_out, *ncom, *cost;
+	/* the most words a process holds of the arrays the superstep reads or
+	 * writes (memory.h); NULL when out of memory */
+	struct formula *mem;
 	int narrays;          /* arrays read, with cost_request.explain */
 	struct array_occurrence *arrays;
 	int nprocs;           /* with cost_request.per_process: every process, */
@@ -90,6 +93,9 @@ struct candidate_cost {
 	int nsteps;
 	struct step_cost *steps;
 	struct formula *cost;
+	/* the most words a process holds of all the arrays of its program
+	 * (memory.h): exact for every value, under no assumption */
+	struct formula *mem;
 	int nassumptions;
 	char **assumptions;   /* what the formulas rest on, beyond the spec's own */
 	/* The same, as conditions in the formula grammar (analyzer/formula/formula.h) over

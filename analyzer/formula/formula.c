@@ -532,3 +532,13 @@ struct formula *fml_formula_pow(const struct formula *f, slong k)
 {
 	return unary(f, 0, k);
 }
+
+struct formula *formula_floor(const struct formula *a)
+{
+	return a ? fml_formula_floor(a) : NULL;
+}
+
+struct formula *formula_pow(const struct formula *a, long k)
+{
+	return a ? fml_formula_pow(a, (slong)k) : NULL;
+}

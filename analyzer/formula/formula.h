@@ -164,6 +164,10 @@ struct formula *formula_mul(const struct formula *a, const struct formula *b);
 struct formula *formula_max(const struct formula *a, const struct formula *b);
 struct formula *formula_min(const struct formula *a, const struct formula *b);
 struct formula *formula_neg(const struct formula *a);
+/* floor(A), and A to the integer power K (K < 0 needs A to be a single
+ * monomial, as m/M needs M; NULL otherwise). */
+struct formula *formula_floor(const struct formula *a);
+struct formula *formula_pow(const struct formula *a, long k);
 /* A times the rational FACTOR. */
 struct formula *formula_scale(const struct formula *a, const mpq_t factor);
 

@@ -14,7 +14,7 @@ void param_value_get(mpq_t out, const struct param_value *pv)
 	mpq_canonicalize(out);
 }
 
-const char *const quantity_name[Q_N] = {"w", "h", "h_in", "h_out", "ncom", "cost"};
+const char *const quantity_name[Q_N] = {"w", "h", "h_in", "h_out", "ncom", "cost", "mem"};
 
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
 {
@@ -31,6 +31,8 @@ const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
 		return s->ncom;
 	case Q_COST:
 		return s->cost;
+	case Q_MEM:
+		return s->mem;
 	case Q_N:
 		break;
 	}
@@ -143,8 +145,9 @@ static char *value_text(const struct analysis *a, int c, int s, enum quantity q,
 		return NULL;
 	mpq_t v;
 	mpq_init(v);
-	int r = s < 0 || q == Q_COST ? cost_value(cc, s, a->rq, v)
-				     : value_at(step_quantity(&cc->steps[s], q), a->rq, v);
+	int r = q == Q_MEM ? value_at(s < 0 ? cc->mem : cc->steps[s].mem, a->rq, v)
+		: s < 0 || q == Q_COST ? cost_value(cc, s, a->rq, v)
+				       : value_at(step_quantity(&cc->steps[s], q), a->rq, v);
 	char *text = r == 0 ? report_number_digits(v, digits) : NULL;
 	mpq_clear(v);
 	return text;

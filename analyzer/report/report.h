@@ -66,7 +66,7 @@ struct analysis {
 };
 
 /* The quantities of a superstep, in report order. */
-enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_N };
+enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_MEM, Q_N };
 extern const char *const quantity_name[Q_N];       /* "w", "h", "h_in", ... */
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
 

@@ -117,8 +117,10 @@ void report_csv(FILE *out, const struct analysis *a)
 			for (int q = 0; q < Q_N; q++)
 				row(out, a, c, steps, s, q,
 				    formulas ? step_quantity(&cc->steps[s], q) : NULL, note);
-		if (steps)
+		if (steps) {
 			row(out, a, c, steps, -1, Q_COST, formulas ? cc->cost : NULL, note);
+			row(out, a, c, steps, -1, Q_MEM, formulas ? cc->mem : NULL, note);
+		}
 		free(note);
 		char *exact = NULL;
 		free(report_seconds(a, c, &exact));

@@ -117,6 +117,8 @@ void report_json(FILE *out, const struct analysis *a)
 		}
 		fputs("],\n   \"cost\": ", out);
 		json_quantity(out, a, c, -1, Q_COST, formulas ? cc->cost : NULL);
+		fputs(",\n   \"mem\": ", out);
+		json_quantity(out, a, c, -1, Q_MEM, formulas ? cc->mem : NULL);
 		if (a->rq->machine) {
 			/* exact: a string unless an integer */
 			char *exact = NULL;

@@ -113,9 +113,10 @@ static void latex_number(FILE *out, const char *v)
  * returns an estimate of its width. */
 static double label(FILE *out, enum quantity q, const char *name)
 {
-	static const char *const tex[Q_N] = {"w", "h", "h", "h", "N", "\\mathit{cost}"};
+	static const char *const tex[Q_N] = {"w", "h", "h", "h", "N", "\\mathit{cost}",
+					     "\\mathit{mem}"};
 	static const char *const sub[Q_N] = {"", "", "\\mathrm{in},", "\\mathrm{out},",
-					     "\\mathrm{Com},", ""};
+					     "\\mathrm{Com},", "", ""};
 	fputs(tex[q], out);
 	if (name) {
 		fprintf(out, "_{%s", sub[q]);
@@ -124,7 +125,7 @@ static double label(FILE *out, enum quantity q, const char *name)
 	} else if (q == Q_NCOM) {
 		fputs("_{\\mathrm{Com}}", out);
 	}
-	double w = q == Q_COST ? 4.5 : q == Q_NCOM ? 1.8 : 1.1;
+	double w = q == Q_COST || q == Q_MEM ? 4.5 : q == Q_NCOM ? 1.8 : 1.1;
 	return w + (name ? 0.7 * 1.2 * (double)(strlen(name) + strlen(sub[q]) / 3) : 0);
 }
 
@@ -181,7 +182,9 @@ static void values_only(FILE *out, const struct analysis *a, int c,
 	for (int s = 0; s < steps->nsteps; s++)
 		for (int q = 0; q < Q_N; q++)
 			value_line(out, a, c, s, q, steps->steps[s].name, false);
-	value_line(out, a, c, -1, Q_COST, NULL, true);
+	value_line(out, a, c, -1, Q_COST, NULL, !steps->mem);
+	if (steps->mem)
+		value_line(out, a, c, -1, Q_MEM, NULL, true);
 	fputs("\\end{align*}\n", out);
 }
 
@@ -280,7 +283,9 @@ void report_latex(FILE *out, const struct analysis *a)
 			for (int q = 0; q < Q_N; q++)
 				quantity_line(out, a, c, s, q, step_quantity(&cc->steps[s], q),
 					      cc->steps[s].name, false);
-		quantity_line(out, a, c, -1, Q_COST, cc->cost, NULL, true);
+		quantity_line(out, a, c, -1, Q_COST, cc->cost, NULL, !cc->mem);
+		if (cc->mem)
+			quantity_line(out, a, c, -1, Q_MEM, cc->mem, NULL, true);
 		fputs("\\end{align*}\n", out);
 		char *t = report_seconds(a, c, NULL);
 		if (t) {

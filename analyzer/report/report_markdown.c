@@ -37,8 +37,8 @@ static void formula_and_value(FILE *out, const struct analysis *a, int c, int s,
 static void steps_table(FILE *out, const struct analysis *a, int c,
 			const struct candidate_cost *steps, bool formulas)
 {
-	fputs("| superstep | w | h | h_in | h_out | NCom | cost |\n", out);
-	fputs("|---|---|---|---|---|---|---|\n", out);
+	fputs("| superstep | w | h | h_in | h_out | NCom | cost | mem |\n", out);
+	fputs("|---|---|---|---|---|---|---|---|\n", out);
 	for (int s = 0; s < steps->nsteps; s++) {
 		fputs("| ", out);
 		report_md_text(out, steps->steps[s].name);
@@ -53,6 +53,8 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 	}
 	fputs("\nTotal cost: ", out);
 	formula_and_value(out, a, c, -1, Q_COST, formulas ? steps->cost : NULL, false);
+	fputs("\n\nMemory (words per process, at most): ", out);
+	formula_and_value(out, a, c, -1, Q_MEM, formulas ? steps->mem : NULL, false);
 	fputs("\n", out);
 	char *t = report_seconds(a, c, NULL);
 	if (t) {

@@ -188,6 +188,10 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
 	char *v = report_value_shown(a, c, -1, Q_COST);
 	fprintf(out, "  cost = %s\n", v ? v : needs);
 	free(v);
+	v = report_value_shown(a, c, -1, Q_MEM);
+	if (v)
+		fprintf(out, "  memory = %s\n", v);
+	free(v);
 	print_seconds(out, a, c);
 }
 
@@ -444,6 +448,11 @@ void report_text(FILE *out, const struct analysis *a)
 		fputs("  cost = ", out);
 		print_formula(out, a, c, -1, Q_COST, cc->cost, 9);
 		fputs("\n", out);
+		if (cc->mem) {
+			fputs("  memory = ", out);
+			print_formula(out, a, c, -1, Q_MEM, cc->mem, 11);
+			fputs("\n", out);
+		}
 		print_seconds(out, a, c);
 	}
 }

@@ -21,6 +21,8 @@ and every process of the grid is looked at on its own:
   h_in, h_out  max over q of fan_in, of fan_out;  ncom = sum over q of fan_in;
   w            max over q of the work of the instances q computes;
   cost         w + h*g + l, and the candidate's cost is the sum over supersteps.
+  mem          max over q of the words q owns of the arrays the superstep reads
+               or writes (of every array the candidate sees, for its own mem).
 
 A candidate block that declares arrays and supersteps is a program variant: its
 arrays are added to the top-level ones, and its supersteps, when it has some,
@@ -662,6 +664,30 @@ def variants(spec):
     return out
 
 
+def arrays_named(e, out):
+    """The arrays expression E reads, whatever the values."""
+    t = e[0]
+    if t == "ref":
+        out.add(e[1])
+    elif t == "neg":
+        arrays_named(e[1], out)
+    elif t == "bin":
+        arrays_named(e[2], out)
+        arrays_named(e[3], out)
+    elif t == "sum":
+        arrays_named(e[2], out)
+
+
+def memory(spec, ctx, procs, names):
+    """max over the processes of the words each owns of the arrays NAMES:
+    every element of every array, its owner by ctx.owner."""
+    held = {q: 0 for q in procs}
+    for a in names:
+        for idx in itertools.product(*[range(x) for x in ctx.extent[a]]):
+            held[ctx.owner(a, idx)] += spec["arrays"][a]["size"]
+    return max(held.values())
+
+
 def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False):
     axes = spec["axes"]
     procs = list(itertools.product(*[range(values[a]) for a in axes]))
@@ -717,9 +743,15 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
                 for q in procs:
                     sys.stderr.write("  q=%s work=%d fan_in=%d fan_out=%d\n"
                                      % (q, work[q], fin[q], fout[q]))
+            touched = set()
+            for st in stmts:
+                touched.add(st["lhs"][1])
+                arrays_named(st["rhs"], touched)
             steps.append({"name": sname, "w": w, "h": h, "h_in": h_in, "h_out": h_out,
-                          "ncom": ncom, "cost": cost})
-        result.append({"name": cname, "supersteps": steps, "cost": total})
+                          "ncom": ncom, "cost": cost,
+                          "mem": memory(spec, ctx, procs, sorted(touched))})
+        result.append({"name": cname, "supersteps": steps, "cost": total,
+                       "mem": memory(spec, ctx, procs, spec["array_order"])})
     return {"candidates": result}
 
 

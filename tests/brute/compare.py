@@ -37,7 +37,7 @@ import bspenum  # noqa: E402
 import formula  # noqa: E402
 
 G, L = 3, 11
-QUANTITIES = ("w", "h", "h_in", "h_out", "ncom", "cost")
+QUANTITIES = ("w", "h", "h_in", "h_out", "ncom", "cost", "mem")
 
 # Hand-picked points: mostly not divisible, some sizes equal to the axis, one
 # divisible point each.  Every point satisfies the spec's `assume`.
@@ -249,6 +249,11 @@ def compare_values(got, want, env, formulas=None):
                 if total != wc["cost"]:
                     bad.append("candidate %s total cost: bspcost %s, bspenum %s"
                                % (wc["name"], total, wc["cost"]))
+                compared += 1
+                mem = c.get("mem", {}).get("value")
+                if mem != wc["mem"]:
+                    bad.append("candidate %s memory: bspcost %s, bspenum %s"
+                               % (wc["name"], mem, wc["mem"]))
         # the formulas, where the point satisfies the candidate's assumptions
         if not formulas or "supersteps" not in c:
             continue
@@ -271,16 +276,19 @@ def compare_values(got, want, env, formulas=None):
                 if v != ws[q]:
                     bad.append("candidate %s superstep %s %s: formula gives %s, bspenum %s"
                                % (wc["name"], ws["name"], q, v, ws[q]))
-        f = c.get("cost", {}).get("formula")
-        if f is not None:
+        for key in ("cost", "mem"):
+            f = c.get(key, {}).get("formula")
+            if f is None:
+                continue
             compared += 1
             try:
                 v = formula.evaluate(f, env)
-                if v != wc["cost"]:
-                    bad.append("candidate %s total cost: formula gives %s, bspenum %s"
-                               % (wc["name"], v, wc["cost"]))
+                if v != wc[key]:
+                    bad.append("candidate %s total %s: formula gives %s, bspenum %s"
+                               % (wc["name"], key, v, wc[key]))
             except (ValueError, ZeroDivisionError) as e:
-                bad.append("candidate %s total cost: formula not evaluated (%s)" % (wc["name"], e))
+                bad.append("candidate %s total %s: formula not evaluated (%s)"
+                           % (wc["name"], key, e))
     return bad, refused, compared
 
 
