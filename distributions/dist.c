@@ -8,6 +8,7 @@ static const struct dist_ops *const kinds[DIST_NKINDS] = {
 	[DIST_CYCLIC] = &dist_cyclic_ops,
 	[DIST_BLOCK_CYCLIC] = &dist_block_cyclic_ops,
 	[DIST_IDENTITY] = &dist_identity_ops,
+	[DIST_REPLICATED] = &dist_replicated_ops,
 };
 
 const struct dist_ops *dist_ops(enum dist_kind kind)

@@ -1,7 +1,8 @@
 /* Distribution kinds: how an index of one array dimension maps to a coordinate of
  * one grid axis (Niculescu's delta : n -> P), written as ISL constraints.
  *
- * One module per kind (block.c, cyclic.c, block_cyclic.c, identity.c, none.c); a
+ * One module per kind (block.c, cyclic.c, block_cyclic.c, identity.c, none.c,
+ * replicated.c); a
  * new kind is a new module plus one line in dist.c.  The modules know nothing of
  * the specification language or of reports: they build ISL sets by position.
  *
@@ -83,5 +84,6 @@ extern const struct dist_ops dist_block_ops;
 extern const struct dist_ops dist_cyclic_ops;
 extern const struct dist_ops dist_block_cyclic_ops;
 extern const struct dist_ops dist_identity_ops;
+extern const struct dist_ops dist_replicated_ops;
 
 #endif

@@ -87,6 +87,7 @@ const char *dist_kind_name(enum dist_kind k)
 	case DIST_CYCLIC: return "cyclic";
 	case DIST_BLOCK_CYCLIC: return "cyclic";
 	case DIST_IDENTITY: return "identity";
+	case DIST_REPLICATED: return "replicated";
 	case DIST_NKINDS: break;
 	}
 	return "?";

@@ -9,6 +9,8 @@ enum dist_kind {
 	DIST_CYCLIC,       /* cyclic: index i on coordinate i mod P */
 	DIST_BLOCK_CYCLIC, /* cyclic(B): blocks of B elements dealt cyclically */
 	DIST_IDENTITY,     /* identity: index i on coordinate i */
+	DIST_REPLICATED,   /* replicated: every index on every coordinate (a set
+			    * distribution: each element has several owners) */
 	DIST_NKINDS
 };
 

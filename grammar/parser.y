@@ -99,6 +99,7 @@ static struct ast_superstep *superstep_new(struct span sp, char *name, struct sp
 %token DIST "dist" OVER "over" LAYOUT "layout" CANDIDATE "candidate"
 %token SUPERSTEP "superstep" FORALL "forall" SUM "sum" WHERE "where" AND "and"
 %token BLOCK "block" CYCLIC "cyclic" IDENTITY "identity" WORK "work" IMPORT "import"
+%token REPLICATED "replicated"
 %token LE "<=" GE ">=" EQ "==" NE "!="
 
 %type <expr> expr work_opt
@@ -244,7 +245,7 @@ dkinds
 		{ $$ = $1; $$->v = xrealloc($$->v, (size_t)$$->n + 1, sizeof(*$$->v)); $$->v[$$->n++] = $3; }
 	;
 
-/* dkind -> 'block' | 'cyclic' | 'cyclic' '(' INT ')' | 'identity' */
+/* dkind -> 'block' | 'cyclic' | 'cyclic' '(' INT ')' | 'identity' | 'replicated' */
 dkind
 	: BLOCK                 { $$ = (struct ast_dkind){DIST_BLOCK, 0, @$}; }
 	| CYCLIC                { $$ = (struct ast_dkind){DIST_CYCLIC, 0, @$}; }
@@ -253,6 +254,7 @@ dkind
 		  if ($3 <= 0 && $3 != LEX_INT_TOO_LARGE)   /* too large: said by the scanner */
 			  diag_error(ps->dg, @3, "block size must be positive"); }
 	| IDENTITY              { $$ = (struct ast_dkind){DIST_IDENTITY, 0, @$}; }
+	| REPLICATED            { $$ = (struct ast_dkind){DIST_REPLICATED, 0, @$}; }
 	;
 
 /* layout_decl -> 'layout' IDENT ':' ldim ('x' ldim)* ';' */

@@ -513,6 +513,13 @@ static bool resolve_call_operand(struct checker *ck, struct ast_expr *e)
 	}
 	e->sym = SYM_DIST;
 	e->dist = s->decl;
+	for (int k = 0; k < e->dist->nalts; k++)
+		if (e->dist->alts[k].kind == DIST_REPLICATED) {
+			diag_error(ck->dg, e->span,
+				   "'%s' may be replicated: %s(i) names no single coordinate, so it "
+				   "cannot be compared", e->name, e->name);
+			return false;
+		}
 	return ok && need_affine(ck, e->args[0], "distribution argument", NULL) != NULL;
 }
 
@@ -1002,9 +1009,16 @@ static void check_layout(struct checker *ck, struct ast_layout *l)
 			}
 		}
 	}
-	if (l->array && l->ndims != l->array->rank)
-		diag_error(ck->dg, l->span, "the layout of '%s' has %d dimension%s, the array has %d", l->name,
-			   l->ndims, l->ndims == 1 ? "" : "s", l->array->rank);
+	/* past the rank, only `replicated over AXIS`: a copy along AXIS */
+	int extra_ok = l->array && l->ndims > l->array->rank;
+	for (int i = l->array ? l->array->rank : 0; extra_ok && i < l->ndims; i++)
+		extra_ok = l->dims[i].kind == LDIM_INLINE && l->dims[i].dkind.kind == DIST_REPLICATED &&
+			   l->dims[i].axis;
+	if (l->array && l->ndims != l->array->rank && !extra_ok)
+		diag_error(ck->dg, l->span, "the layout of '%s' has %d dimension%s, the array has %d%s",
+			   l->name, l->ndims, l->ndims == 1 ? "" : "s", l->array->rank,
+			   l->ndims > l->array->rank
+				   ? " (past them, only 'replicated over AXIS' may follow)" : "");
 }
 
 /* The layout of each array at one level (top level or a candidate block);
@@ -1166,9 +1180,14 @@ static void expand_candidates(struct checker *ck, struct checked_spec *cs, struc
 					ca->dims = NULL;
 					continue;
 				}
-				ca->dims = arena_alloc(ck->arena, (size_t)l->ndims * sizeof(*ca->dims));
-				for (int i = 0; i < l->ndims; i++)
+				int rank = ca->array->rank;
+				ca->dims = arena_alloc(ck->arena, (size_t)rank * sizeof(*ca->dims));
+				for (int i = 0; i < rank; i++)
 					ca->dims[i] = ldim_dist(&l->dims[i], choice);
+				/* past the rank: `replicated over AXIS`, a copy on every
+				 * process along AXIS (check_layout) */
+				for (int i = rank; i < l->ndims; i++)
+					ca->replicated_axes |= 1u << l->dims[i].axis->index;
 			}
 			/* next combination: the last dist with alternatives varies fastest */
 			for (int d = cs->ndists - 1; d >= 0; d--) {

@@ -112,6 +112,9 @@ struct cand_array {
 	 * candidate block declares, which this candidate does not see */
 	const struct ast_layout *layout;
 	struct dim_dist *dims;            /* array->rank entries */
+	/* the axes of `replicated over AXIS` written past the array's rank: a
+	 * copy of every element on every process along them (bit a: axis a) */
+	unsigned replicated_axes;
 };
 
 struct candidate {

@@ -343,11 +343,13 @@ static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 	return as_formula(j, f, what);
 }
 
-/* { q -> [q' -> e] : (q', e) in USES, q owns e }; USES the remote uses, or all */
-static __isl_give isl_map *sends(__isl_keep isl_map *uses, __isl_keep isl_map *own)
+/* { q -> [q' -> e] : (q', e) in USES, q sends e to q' } for array A of R
+ * (relations_senders: its owner, or the replicated holder in line with q');
+ * USES the remote uses, or all */
+static __isl_give isl_map *sends(const struct step_relations *r, int a, __isl_keep isl_map *uses)
 {
-	isl_map *pairs = isl_map_range_map(isl_map_copy(uses));   /* [q' -> e] -> e */
-	pairs = isl_map_apply_range(pairs, isl_map_copy(own));    /* [q' -> e] -> q */
+	isl_map *pairs = isl_map_intersect_domain(relations_senders(r, a),
+						  isl_map_wrap(isl_map_copy(uses)));
 	return isl_map_reverse(pairs);
 }
 
@@ -398,7 +400,7 @@ static void count_step(struct job *j, const struct step_relations *r, struct per
 		p->ncom = sum(j, p->ncom,
 			      times(j, count(j, isl_map_wrap(isl_map_copy(remote)), name), words));
 		p->fan_out = sum(j, p->fan_out,
-				 times(j, count(j, per_process(sends(remote, r->own[a]), j->naxes), name),
+				 times(j, count(j, per_process(sends(r, a, remote), j->naxes), name),
 				       words));
 		p->fan_in = sum(j, p->fan_in,
 				times(j, count(j, per_process(remote, j->naxes), name), words));
@@ -627,9 +629,23 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 			fi[q] = sum(j, fi[q],
 				    times(j, count(j, isl_set_subtract(used, isl_set_copy(owned)), name),
 					  words));
-			isl_map *others = isl_map_subtract_domain(
-				isl_map_intersect_range(isl_map_copy(r->use[a]), owned), isl_set_copy(me));
-			fo[q] = sum(j, fo[q], times(j, count(j, isl_map_wrap(others), name), words));
+			/* the pairs (q', e) of another q' that q sends e: q' uses an
+			 * element q owns; replicated, one q' holds not, in line with q */
+			isl_set *others;
+			if (!r->replicated[a]) {
+				others = isl_map_wrap(isl_map_subtract_domain(
+					isl_map_intersect_range(isl_map_copy(r->use[a]), owned),
+					isl_set_copy(me)));
+			} else {
+				isl_set_free(owned);
+				isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
+								   isl_map_reverse(isl_map_copy(r->own[a])));
+				others = isl_map_domain(isl_map_intersect_range(
+					isl_map_intersect_domain(relations_senders(r, a),
+								 isl_map_wrap(remote)),
+					isl_set_copy(me)));
+			}
+			fo[q] = sum(j, fo[q], times(j, count(j, others, name), words));
 		}
 		for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
 			w[q] = sum(j, w[q], times(j, count(j, isl_set_apply(isl_set_copy(me),
@@ -725,7 +741,7 @@ static void direct_sets(const struct step_relations *r, int a, int naxes,
 					  isl_map_reverse(isl_map_copy(r->own[a])));
 	sets[SELF] = per_process(mine, naxes);
 	sets[USED] = per_process(isl_map_copy(r->use[a]), naxes);
-	sets[PAIRS] = per_process(sends(r->use[a], r->own[a]), naxes);
+	sets[PAIRS] = per_process(sends(r, a, r->use[a]), naxes);
 }
 
 static void count_step_direct(struct job *j, const struct step_relations *r, struct per_process *p)

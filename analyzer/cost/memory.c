@@ -44,6 +44,7 @@ static struct formula *share_at_zero(const struct dist *d, const struct formula 
 {
 	switch (d->kind) {
 	case DIST_NONE:
+	case DIST_REPLICATED:   /* every holder has the whole dimension */
 		return formula_copy(x);
 	case DIST_IDENTITY:
 		return formula_const_si(1);

@@ -16,7 +16,7 @@
  *       ceil(X/P)                                    block, cyclic
  *       B*floor(X/(B*P)) + min(B, X - B*P*floor(X/(B*P)))   cyclic(B)
  *       1                                            identity
- *       X                                            not distributed
+ *       X                                            not distributed, replicated
  * a formula in the sizes and the axis sizes, exact for every value; where
  * the candidate assumes B*P divides X (memory_words), X/P.
  * tests/brute checks it against an enumeration of every process's elements. */

@@ -222,8 +222,15 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 				owned = isl_map_fix_si(owned, isl_dim_out, (unsigned)x, coord);
 			}
 			long fi = count_val(isl_map_range(mine));
-			long fo = count_val(isl_map_wrap(isl_map_intersect_range(
-				isl_map_copy(remote), isl_map_domain(owned))));
+			/* the remote uses q sends: relations_senders' rule */
+			isl_map_free(owned);
+			isl_map *to = fix_point(relations_senders(&r, a), p);
+			for (int x = 0, rest = (int)q; x < m->naxes; x++) {
+				to = isl_map_fix_si(to, isl_dim_out, (unsigned)x, (int)(rest % sizes[x]));
+				rest /= (int)sizes[x];
+			}
+			long fo = count_val(isl_set_intersect(isl_map_domain(to),
+							      isl_map_wrap(isl_map_copy(remote))));
 			bad |= fi < 0 || fo < 0;
 			fin[q] += fi * words;
 			fout[q] += fo * words;

@@ -605,6 +605,7 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 				const struct dim_dist *dd = &cd->arrays[a].dims[d];
 				m->cands[k].layout[a][d] = (struct dist){dd->kind, dd->axis, dd->block};
 			}
+			m->cands[k].replicate[a] = cd->arrays[a].replicated_axes;
 		}
 		/* its program, explicitly (even when empty) */
 		if (!failed(&lw.fail) && !(m->cands[k].steps = calloc(1, sizeof(int))))

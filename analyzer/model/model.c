@@ -194,6 +194,7 @@ void model_free(struct model *m)
 		free(m->cands[c].layout);
 		free(m->cands[c].steps);
 		free(m->cands[c].has);
+		free(m->cands[c].replicate);
 	}
 	free(m->cands);
 	for (int a = 0; a < m->narrays; a++) {
@@ -301,7 +302,8 @@ int model_add_candidate(struct model *m, const char *name)
 		return -1;
 	c->named = calloc((size_t)m->ndists + 1, sizeof(*c->named));
 	c->layout = calloc((size_t)m->narrays + 1, sizeof(*c->layout));
-	if (!c->named || !c->layout)
+	c->replicate = calloc((size_t)m->narrays + 1, sizeof(*c->replicate));
+	if (!c->named || !c->layout || !c->replicate)
 		return -1;
 	for (int i = 0; i < m->ndists; i++)
 		c->named[i] = (struct dist){DIST_NONE, -1, 0};

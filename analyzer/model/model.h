@@ -133,6 +133,10 @@ struct model_candidate {
 	/* [model.narrays]: whether the array is part of its program (the
 	 * top-level arrays and its variant's own); NULL: every array. */
 	bool *has;
+	/* [model.narrays]: the axes (bit a: axis a) a copy of the array lies
+	 * along beyond its dimensions' layout (`replicated over AXIS` past the
+	 * rank), every coordinate of them holding it; 0 by default. */
+	unsigned *replicate;
 };
 
 struct model {

@@ -254,6 +254,11 @@ static __isl_give isl_set *owner_set(const struct frame *f, int a, __isl_keep is
 		for (int d = 0; d < arr->ndims; d++)
 			if (f->c->layout[a][d].kind != DIST_NONE && f->c->layout[a][d].axis == ax)
 				dim = d;
+		if (dim < 0 && f->c->replicate && (f->c->replicate[a] & (1u << ax))) {
+			/* a copy on every coordinate of the axis */
+			acc = isl_set_intersect(acc, coord_range(dim_aff(f, ax), f->sizes[ax]));
+			continue;
+		}
 		if (dim < 0) {
 			acc = isl_set_intersect(acc, zero(dim_aff(f, ax)));
 			continue;
@@ -462,6 +467,13 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 		}
 	}
 	for (int a = 0; a < m->narrays; a++) {
+		for (int d = 0; d < m->arrays[a].ndims; d++) {
+			const struct dist *dd = &m->cands[cand].layout[a][d];
+			if (dd->kind == DIST_REPLICATED && dd->axis >= 0 && dd->axis < 3)
+				out->replicated[a] |= 1u << dd->axis;
+		}
+		if (m->cands[cand].replicate)
+			out->replicated[a] |= m->cands[cand].replicate[a];
 		if (!out->use[a])
 			continue;
 		out->own[a] = own_map(base, cand, a);
@@ -497,12 +509,13 @@ int step_relations_alloc(struct step_relations *out, const struct model *m, int 
 	out->narrays = m->narrays;
 	out->use = calloc((size_t)m->narrays + 1, sizeof(*out->use));
 	out->own = calloc((size_t)m->narrays + 1, sizeof(*out->own));
+	out->replicated = calloc((size_t)m->narrays + 1, sizeof(*out->replicated));
 	int nwork = 0;
 	for (int i = 0; i < s->nstmts; i++)
 		nwork += s->stmts[i].nterms;
 	out->work = calloc((size_t)nwork + 1, sizeof(*out->work));
 	out->work_weight = calloc((size_t)nwork + 1, sizeof(*out->work_weight));
-	return out->use && out->own && out->work && out->work_weight ? 0 : -1;
+	return out->use && out->own && out->replicated && out->work && out->work_weight ? 0 : -1;
 }
 
 int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params)
@@ -527,6 +540,16 @@ int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params
 	return ok ? 0 : -1;
 }
 
+__isl_give isl_map *relations_senders(const struct step_relations *r, int a)
+{
+	isl_map *s = isl_map_apply_range(isl_map_range_map(isl_map_copy(r->use[a])),
+					 isl_map_copy(r->own[a]));
+	for (int ax = 0; r->replicated && ax < 3 && s; ax++)
+		if (r->replicated[a] & (1u << ax))
+			s = isl_map_equate(s, isl_dim_in, (unsigned)ax, isl_dim_out, (unsigned)ax);
+	return s;
+}
+
 void step_relations_clear(struct step_relations *r)
 {
 	isl_set_free(r->processes);
@@ -540,6 +563,7 @@ void step_relations_clear(struct step_relations *r)
 		isl_map_free(r->work[k]);
 	free(r->use);
 	free(r->own);
+	free(r->replicated);
 	free(r->work);
 	free(r->work_weight);
 	memset(r, 0, sizeof(*r));

@@ -29,7 +29,10 @@ struct step_relations {
 	isl_set *processes;   /* { [q...] : 0 <= q_a < size_a } */
 	int narrays;
 	isl_map **use;        /* [array] { [q] -> [e] }: A[e] occurs in R.q; NULL if unread */
-	isl_map **own;        /* [array] { [e] -> [q] }: q owns A[e] */
+	isl_map **own;        /* [array] { [e] -> [q] }: q owns A[e] (one q, or
+			       * every q of an axis the layout replicates over) */
+	unsigned *replicated; /* [array] the axes (bit a: axis a) its layout
+			       * replicates over */
 	int nwork;
 	isl_map **work;       /* { [q] -> [v...] }: work_weight[k] units of q's work per point */
 	long *work_weight;
@@ -65,6 +68,12 @@ int step_relations_alloc(struct step_relations *out, const struct model *m, int 
 int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params);
 
 void step_relations_clear(struct step_relations *r);
+
+/* { [q' -> e] -> [q] : q' uses e (R's use of array A), q sends it } (a new
+ * map): the owner of e; for a replicated element, the one holder that has
+ * q''s coordinate on every axis the layout replicates over (there is exactly
+ * one, and a holder sends to itself).  bspcost(5) states the rule. */
+__isl_give isl_map *relations_senders(const struct step_relations *r, int a);
 
 /* The id of dimension D (< MODEL_MAX_DIMS) of the elements of the relations:
  * named e__D, and described for the reasons of the counting engine (see

@@ -1569,6 +1569,29 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 	*reason = NULL;
 	if (step_relations_alloc(out, m, step) < 0 || !shapes)
 		fail_nomem(&s.fail);
+	/* a set distribution has no owner digit: not on this grid (yet) */
+	for (int a = 0; a < m->narrays && !failed(&s.fail); a++) {
+		if (model_cand_has(m, cand, a) && s.c->replicate && s.c->replicate[a]) {
+			int ax = 0;
+			while (!(s.c->replicate[a] & (1u << ax)))
+				ax++;
+			fail_set(&s.fail, FAIL_REFUSED,
+				 "%s is replicated over %s: the symbolic grid has no formula for a "
+				 "replicated layout yet; a concrete grid counts it (--grid, -D for "
+				 "every axis)",
+				 m->arrays[a].name, m->axes[ax]);
+			break;
+		}
+		for (int d = 0; model_cand_has(m, cand, a) && d < m->arrays[a].ndims; d++)
+			if (s.c->layout[a][d].kind == DIST_REPLICATED) {
+				fail_set(&s.fail, FAIL_REFUSED,
+					 "%s is replicated over %s: the symbolic grid has no formula "
+					 "for a replicated layout yet; a concrete grid counts it "
+					 "(--grid, -D for every axis)",
+					 m->arrays[a].name, m->axes[s.c->layout[a][d].axis]);
+				break;
+			}
+	}
 
 	for (int i = 0; i < ss->nstmts && !failed(&s.fail); i++) {
 		const struct model_stmt *st = &ss->stmts[i];

@@ -9,14 +9,19 @@ bspcost) and every superstep, the statement instances are enumerated one by one
 and every process of the grid is looked at on its own:
 
   owner(A[e])  for each grid axis, the coordinate given by the dimension of A's
-               layout distributed over that axis, or 0 when none is
+               layout distributed over that axis, or 0 when none is; every
+               coordinate of an axis the layout says `replicated over` (then
+               A[e] has several holders, and each computes an instance whose
+               left-hand element it holds)
                (block: e / ceil(X/P); cyclic: e mod P; cyclic(b): (e / b) mod P;
                identity: e);
   an instance is computed by the owner of its left-hand element;
   use(q)       the array elements read by the right-hand sides (sums included)
                of the instances q computes;
   fan_in(q)    the elements of use(q) that q does not own;
-  fan_out(q)   the pairs (q', e), q' != q, e in use(q'), owner(e) = q;
+  fan_out(q)   the pairs (q', e), q' != q, e in use(q'), owner(e) = q; for a
+               replicated e that q' does not hold, the holder with q''s
+               coordinates on the replicated axes sends it;
   h            max over q of max(fan_in, fan_out)  (--h-sum: of fan_in + fan_out);
   h_in, h_out  max over q of fan_in, of fan_out;  ncom = sum over q of fan_in;
   w            max over q of the work of the instances q computes;
@@ -56,7 +61,7 @@ class SpecError(Exception):
 
 KEYWORDS = {
     "and", "array", "assume", "block", "candidate", "cyclic", "dist", "forall",
-    "grid", "identity", "import", "layout", "over", "param", "size", "sum",
+    "grid", "identity", "import", "layout", "over", "param", "replicated", "size", "sum",
     "superstep", "where", "work",
 }
 
@@ -252,6 +257,8 @@ class Parser:
             return ("block", 0)
         if t[1] == "identity" and t[0] == "kw":
             return ("identity", 0)
+        if t[1] == "replicated" and t[0] == "kw":
+            return ("replicated", 0)
         if t[1] == "cyclic" and t[0] == "kw":
             if self.at("(", "op"):
                 self.next()
@@ -427,6 +434,8 @@ def kind_name(k):
 
 
 def coordinate(kind, i, extent, p):
+    if kind[0] == "replicated":
+        raise AssertionError("a replicated dimension has no single coordinate")
     """Grid coordinate of index i of a dimension of this extent over an axis of size p."""
     if kind[0] == "block":
         return i // (-(-extent // p))        # blocks of ceil(extent/p)
@@ -456,10 +465,18 @@ class Context:
             if a not in layouts:
                 raise SpecError("array %s has no layout" % a)
             dims = layouts[a]
-            if len(dims) != len(self.extent[a]):
-                raise SpecError("layout of %s: %d dimensions for %d" % (a, len(dims), len(self.extent[a])))
+            rank = len(self.extent[a])
+            extra = dims[rank:]
+            if len(dims) < rank or any(ld[0] != "inline" or ld[1][0] != "replicated"
+                                       for ld in extra):
+                raise SpecError("layout of %s: %d dimensions for %d" % (a, len(dims), rank))
             pl = []
-            for d, ld in enumerate(dims):
+            for ld in extra:
+                # a copy along this axis, past the array's dimensions
+                if ld[2] not in self.axis_index:
+                    raise SpecError("unknown axis %s" % ld[2])
+                pl.append((None, ld[1], self.axis_index[ld[2]], 1, values[ld[2]]))
+            for d, ld in enumerate(dims[:rank]):
                 if ld[0] == "star":
                     continue
                 if ld[0] == "named":
@@ -496,11 +513,34 @@ class Context:
                                      "uses %s's (%d)\n" % (dn, exts, exts[0][0], exts[0][1]))
         self.ncoords = len(spec["axes"])
 
-    def owner(self, a, idx):
-        c = [0] * self.ncoords
+    def holders(self, a, idx):
+        """Every process holding A[idx]: one, or for a replicated layout every
+        coordinate of the axes it is replicated over."""
+        choices = [[0] for _ in range(self.ncoords)]
         for d, kind, ax, X, P in self.place[a]:
-            c[ax] = coordinate(kind, idx[d], X, P)
-        return tuple(c)
+            if kind[0] == "replicated":
+                choices[ax] = list(range(P))
+            else:
+                choices[ax] = [coordinate(kind, idx[d], X, P)]
+        return [tuple(c) for c in itertools.product(*choices)]
+
+    def replicated_axes(self, a):
+        return [ax for d, kind, ax, X, P in self.place[a] if kind[0] == "replicated"]
+
+    def sender(self, a, idx, q):
+        """The holder that sends A[idx] to Q, which holds it not: the one with
+        Q's coordinate on every replicated axis."""
+        reps = self.replicated_axes(a)
+        for h in self.holders(a, idx):
+            if all(h[ax] == q[ax] for ax in reps):
+                return h
+        raise AssertionError("no sender")
+
+    def owner(self, a, idx):
+        hs = self.holders(a, idx)
+        if len(hs) != 1:
+            raise SpecError("%s is replicated: it has no single owner" % a)
+        return hs[0]
 
     # -- integer expressions (affine parts, bounds, conditions, work weights)
     def eval(self, e, env):
@@ -684,7 +724,8 @@ def memory(spec, ctx, procs, names):
     held = {q: 0 for q in procs}
     for a in names:
         for idx in itertools.product(*[range(x) for x in ctx.extent[a]]):
-            held[ctx.owner(a, idx)] += spec["arrays"][a]["size"]
+            for q in ctx.holders(a, idx):
+                held[q] += spec["arrays"][a]["size"]
     return max(held.values())
 
 
@@ -707,27 +748,27 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
                     lhs = st["lhs"]
                     lidx = tuple(ctx.eval(s, env) for s in lhs[2])
                     ctx.check_bounds(lhs[1], lidx)
-                    q = ctx.owner(lhs[1], lidx)
                     rd = set()
                     ctx.reads(st["rhs"], env, rd)
                     for a, idx in rd:
                         ctx.check_bounds(a, idx)
-                    use[q] |= rd
-                    if st["work"] is not None:
-                        work[q] += ctx.eval(st["work"], env)
-                    elif flops:
-                        work[q] += ctx.flops(st["rhs"], env)
-                    else:
-                        work[q] += ctx.terms(st["rhs"], env)
+                    # owner computes: every holder of the left-hand element
+                    for q in ctx.holders(lhs[1], lidx):
+                        use[q] |= rd
+                        if st["work"] is not None:
+                            work[q] += ctx.eval(st["work"], env)
+                        elif flops:
+                            work[q] += ctx.flops(st["rhs"], env)
+                        else:
+                            work[q] += ctx.terms(st["rhs"], env)
             fin = {q: 0 for q in procs}
             fout = {q: 0 for q in procs}
             for q in procs:
                 for a, idx in use[q]:
-                    o = ctx.owner(a, idx)
-                    if o != q:
+                    if q not in ctx.holders(a, idx):
                         wgt = 1 if elements else spec["arrays"][a]["size"]
                         fin[q] += wgt
-                        fout[o] += wgt
+                        fout[ctx.sender(a, idx, q)] += wgt
             w = max(work.values())
             h_in = max(fin.values())
             h_out = max(fout.values())

@@ -39,7 +39,7 @@ from formula import evaluate  # noqa: E402
 # there and a name anywhere else: never renamed)
 KEYWORDS = {
     "and", "array", "assume", "block", "candidate", "cyclic", "dist", "divides", "forall",
-    "grid", "identity", "import", "layout", "over", "param", "size", "sum",
+    "grid", "identity", "import", "layout", "over", "param", "replicated", "size", "sum",
     "superstep", "where", "work", "x",
 }
 
