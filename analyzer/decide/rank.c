@@ -115,6 +115,7 @@ void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc,
 		mpq_clear(q[t]);
 	mpq_clear(step);
 	row->status = bad ? RANK_FAILED : priced == COST_VALUE_OK ? RANK_OK : RANK_REFUSED;
+	row->nsteps = cc->nsteps;
 	if (bad) {
 		row->reason = strdup("its values could not be evaluated");
 	} else if (priced == COST_VALUE_NO_COEF) {
@@ -179,4 +180,19 @@ void rank_table_clear(struct rank_table *t)
 	free(t->rows);
 	free(t->shapes);
 	memset(t, 0, sizeof(*t));
+}
+
+int rank_row_gap(const struct rank_table *t, int i, const struct cost_model *cm, mpq_srcptr g,
+		 mpq_srcptr l, mpq_t by, mpq_t parts[3])
+{
+	const struct rank_row *a = &t->rows[i], *b = &t->rows[i - 1];
+	mpq_sub(by, a->cost, b->cost);
+	if (cm && strcmp(cm->name, "bsp") != 0 && strcmp(cm->name, "F_h") != 0)
+		return 0;
+	mpq_sub(parts[0], a->w, b->w);
+	mpq_sub(parts[1], a->h, b->h);
+	mpq_mul(parts[1], parts[1], g);
+	mpq_set_si(parts[2], (long)a->nsteps - (long)b->nsteps, 1);
+	mpq_mul(parts[2], parts[2], l);
+	return 3;
 }

@@ -39,6 +39,7 @@ struct rank_row {
 	enum rank_status status;
 	char *reason;           /* why not RANK_OK (malloc'd) */
 	mpq_t w, h, h_in, h_out, ncom, cost;   /* RANK_OK: sums over the supersteps */
+	int nsteps;             /* RANK_OK: its supersteps (program variants differ) */
 	int rank;               /* after rank_table_sort, RANK_OK rows: 1, 2, ... */
 	bool tie;               /* another ranked row has the same cost */
 };
@@ -80,6 +81,15 @@ void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc,
 
 /* Orders the rows and gives the ranked ones their ranks and ties. */
 void rank_table_sort(struct rank_table *t);
+
+/* Why ranked row I (>= 1) of sorted T costs more than row I - 1, its
+ * neighbour above: BY = the difference of their costs; and when the cost
+ * function CM (NULL: the default) is w + h*g + l, summed over the
+ * supersteps, its parts PARTS[0..3): the differences of w, of h*g and of l
+ * (the number of supersteps times L), G and L the prices.  Returns 3 then,
+ * 0 for another cost function (BY alone).  PARTS initialized. */
+int rank_row_gap(const struct rank_table *t, int i, const struct cost_model *cm, mpq_srcptr g,
+		 mpq_srcptr l, mpq_t by, mpq_t parts[3]);
 
 void rank_table_clear(struct rank_table *t);
 

@@ -65,12 +65,69 @@ static long pairs(const struct ranking *r)
 
 /* ---------------------------------------------------------------- text */
 
-enum { COL_RANK, COL_CAND, COL_SHAPE, COL_W, COL_H, COL_NCOM, COL_COST, COL_SECONDS, NCOLS };
+enum { COL_RANK, COL_CAND, COL_SHAPE, COL_W, COL_H, COL_NCOM, COL_COST, COL_SECONDS, COL_GAP,
+       NCOLS };
 
-/* The columns shown: seconds only with a machine's speed. */
+/* Whether column C is shown: seconds only with a machine's speed. */
+static bool col_shown(const struct ranking *r, int c)
+{
+	return c != COL_SECONDS || r->speed;
+}
+
+/* The columns of LaTeX's table, which leaves out COL_GAP (its page is too
+ * narrow for it): seconds only with a machine's speed. */
 static int ncols(const struct ranking *r)
 {
-	return r->speed ? NCOLS : NCOLS - 1;
+	return r->speed ? COL_GAP : COL_SECONDS;
+}
+
+/* *OUT = coefficient NAME of R's values (0 when it has none). */
+static void coef_value(const struct ranking *r, const char *name, mpq_t out)
+{
+	mpq_set_ui(out, 0, 1);
+	for (int i = 0; i < r->nvalues; i++)
+		if (strcmp(r->values[i].name, name) == 0)
+			param_value_get(out, &r->values[i]);
+}
+
+/* Why ranked row I costs more than the row above it, malloc'd: "+2148 (w
+ * +2048, l +100)", the parts that are not 0 (rank_row_gap); "" for the first
+ * row.  JSON: the same numbers (json_gap). */
+static char *gap_text(const struct ranking *r, int i)
+{
+	if (i == 0)
+		return strdup("");
+	mpq_t g, l, by, parts[3];
+	mpq_inits(g, l, by, parts[0], parts[1], parts[2], NULL);
+	coef_value(r, "g", g);
+	coef_value(r, "l", l);
+	int n = rank_row_gap(r->t, i, r->model, g, l, by, parts);
+	static const char *const name[3] = {"w", "h*g", "l"};
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (f) {
+		char *b = report_number_digits(by, r->digits);
+		fprintf(f, "+%s", b ? b : "?");
+		free(b);
+		int k = 0;
+		for (int p = 0; p < n; p++) {
+			if (mpq_sgn(parts[p]) == 0)
+				continue;
+			char *v = report_number_digits(parts[p], r->digits);
+			fprintf(f, "%s%s %s%s", k++ ? ", " : " (", name[p],
+				mpq_sgn(parts[p]) > 0 ? "+" : "", v ? v : "?");
+			free(v);
+		}
+		if (k)
+			fputs(")", f);
+		if (fclose(f) != 0) {
+			free(text);
+			text = NULL;
+		}
+	}
+	mpq_clears(g, l, by, parts[0], parts[1], parts[2], NULL);
+	return text;
 }
 
 /* COST / the machine's speed, malloc'd: exact when a short decimal, else
@@ -115,6 +172,7 @@ static void row_cells(const struct ranking *r, int i, char *cell[NCOLS])
 	cell[COL_NCOM] = report_number_digits(row->ncom, r->digits);
 	cell[COL_COST] = report_number_digits(row->cost, r->digits);
 	cell[COL_SECONDS] = seconds_text(r, row->cost, false);
+	cell[COL_GAP] = gap_text(r, i);
 }
 
 static void print_values(FILE *out, const struct ranking *r)
@@ -190,8 +248,7 @@ void report_rank_text(FILE *out, const struct ranking *r)
 
 	int n = shown(r);
 	static const char *const head[NCOLS] = {"rank", "candidate", "shape", "w", "h", "NCom",
-						"cost", "seconds"};
-	const int nc = ncols(r);
+						"cost", "seconds", "vs the row above"};
 	char *(*cells)[NCOLS] = calloc((size_t)n + 1, sizeof(*cells));
 	size_t width[NCOLS];
 	for (int c = 0; c < NCOLS; c++)
@@ -205,16 +262,20 @@ void report_rank_text(FILE *out, const struct ranking *r)
 	if (n == 0)
 		fputs("no row could be ranked\n", out);
 	for (int i = -1; cells && n > 0 && i < n; i++) {
-		for (int c = 0; c < nc; c++) {
+		for (int c = 0; c < NCOLS; c++) {
+			if (!col_shown(r, c))
+				continue;
 			const char *s = i < 0 ? head[c] : cells[i][c] ? cells[i][c] : "?";
-			int left = c <= COL_SHAPE;
+			if (c == COL_GAP && !*s)
+				continue;   /* the first row: nothing above, no blanks */
+			int left = c <= COL_SHAPE || c == COL_GAP;
 			int pad = (int)(width[c] - strlen(s));
 			if (c)
 				fputs("  ", out);
 			if (!left)
 				fprintf(out, "%*s", pad, "");
 			fputs(s, out);
-			if (left && c + 1 < nc)
+			if (left && c + 1 < NCOLS)
 				fprintf(out, "%*s", pad, "");
 		}
 		fputs("\n", out);
@@ -279,6 +340,32 @@ static void json_shape(FILE *out, const struct ranking *r, int s)
 
 /* "ranking": [...], "refused": [...] of R, each row on a line starting with
  * INDENT. */
+/* , "above": {"by": D, "w": .., "h*g": .., "l": ..}: why ranked row I costs
+ * more than the row above it (rank_row_gap; only "by" for a cost function
+ * that is not w + h*g + l), null for the first row. */
+static void json_gap(FILE *out, const struct ranking *r, int i)
+{
+	fputs(", \"above\": ", out);
+	if (i == 0) {
+		fputs("null", out);
+		return;
+	}
+	mpq_t g, l, by, parts[3];
+	mpq_inits(g, l, by, parts[0], parts[1], parts[2], NULL);
+	coef_value(r, "g", g);
+	coef_value(r, "l", l);
+	int n = rank_row_gap(r->t, i, r->model, g, l, by, parts);
+	static const char *const name[3] = {"w", "h*g", "l"};
+	fputs("{\"by\": ", out);
+	json_number(out, by);
+	for (int p = 0; p < n; p++) {
+		fprintf(out, ", \"%s\": ", name[p]);
+		json_number(out, parts[p]);
+	}
+	fputs("}", out);
+	mpq_clears(g, l, by, parts[0], parts[1], parts[2], NULL);
+}
+
 static void json_rows(FILE *out, const struct ranking *r, const char *indent)
 {
 	const struct rank_table *t = r->t;
@@ -302,6 +389,7 @@ static void json_rows(FILE *out, const struct ranking *r, const char *indent)
 		fputs(", \"seconds\": ", out);
 		report_json_number_text(out, sec);
 		free(sec);
+		json_gap(out, r, i);
 		fputs("}", out);
 	}
 	fputs("],\n \"refused\": [", out);
@@ -463,9 +551,9 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 	}
 	int n = shown(r);
 	if (n > 0) {
-		fputs(r->speed ? "| rank | candidate | shape | w | h | NCom | cost | seconds |\n"
-			       : "| rank | candidate | shape | w | h | NCom | cost |\n", out);
-		fputs(r->speed ? "|---|---|---|--:|--:|--:|--:|--:|\n" : "|---|---|---|--:|--:|--:|--:|\n",
+		fputs(r->speed ? "| rank | candidate | shape | w | h | NCom | cost | seconds | vs the row above |\n"
+			       : "| rank | candidate | shape | w | h | NCom | cost | vs the row above |\n", out);
+		fputs(r->speed ? "|---|---|---|--:|--:|--:|--:|--:|---|\n" : "|---|---|---|--:|--:|--:|--:|---|\n",
 		      out);
 	}
 	for (int i = 0; i < n; i++) {
@@ -473,11 +561,11 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 		row_cells(r, i, cell);
 		fputs("|", out);
 		for (int c = 0; c < NCOLS; c++) {
-			if (c < ncols(r) && c == COL_CAND) {
+			if (col_shown(r, c) && c == COL_CAND) {
 				fputs(" ", out);
 				report_md_code(out, cell[c] ? cell[c] : "?", true);
 				fputs(" |", out);
-			} else if (c < ncols(r)) {
+			} else if (col_shown(r, c)) {
 				fputs(" ", out);
 				report_md_text(out, cell[c] ? cell[c] : "?");
 				fputs(" |", out);

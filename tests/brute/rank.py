@@ -55,6 +55,8 @@ CASES = [
     ("tests/brute/specs/features.bsp", {"n": 6, "m": 4}, [4]),
     ("examples/stencil1d.bsp", {"n": 11}, [4, 6], ("10.2", "1/3")),
     ("examples/matmul.bsp", {"m": 5, "n": 6, "o": 7}, [6], ("0.05", "8.6")),
+    ("examples/matmul_variants.bsp", {"m": 5, "n": 6, "o": 7}, [4]),
+    ("examples/matvec.bsp", {"m": 7, "n": 5}, [6]),
 ]
 
 
@@ -101,13 +103,36 @@ def expected(spec, sizes, p, g, l):
         for c in res["candidates"]:
             row = {q: sum(s[q] for s in c["supersteps"]) for q in QUANTITIES}
             row["cost"] = c["cost"]
+            row["steps"] = len(c["supersteps"])
             rows[c["name"]] = row
         want[tuple(shape)] = rows
     return want, cands
 
 
-def check_ranking(got, want, cands, p):
+def check_ranking(got, want, cands, p, g, l):
     bad = []
+    # why each row costs more than the one above: the differences of cost,
+    # w, h*g and l (supersteps times l), from bspenum's rows
+    g, l = Fraction(g), Fraction(l)
+    prev = None
+    for r in got["ranking"]:
+        rows = want.get(tuple(r["shape"]))
+        cur = rows.get(r["candidate"]) if rows else None
+        if cur is None:
+            prev = None
+            continue
+        if prev is None:
+            if r["above"] is not None and r is got["ranking"][0]:
+                bad.append("first row: 'above' %s, expected null" % r["above"])
+        else:
+            exp = {"by": cur["cost"] - prev["cost"], "w": cur["w"] - prev["w"],
+                   "h*g": (cur["h"] - prev["h"]) * g, "l": (cur["steps"] - prev["steps"]) * l}
+            above = r.get("above") or {}
+            gotv = {k: Fraction(str(v)) for k, v in above.items()}
+            if gotv != exp:
+                bad.append("%s on %s: above %s, expected %s" % (
+                    r["candidate"], "x".join(map(str, r["shape"])), above, exp))
+        prev = cur
     shape_list = [tuple(s) for s in shapes(p, len(got["axes"]))]
     if got["procs"] != p:
         bad.append("procs %s, expected %d" % (got["procs"], p))
@@ -216,7 +241,7 @@ def check_sweeps(binary):
                     table = dict(pt, axes=got["axes"], procs=got["procs"])
                     want, cands = expected(spec, sizes, count, G, L)
                     bad += ["at %s: %s" % (sizes, b)
-                            for b in check_ranking(table, want, cands, count)]
+                            for b in check_ranking(table, want, cands, count, G, L)]
             for b in bad:
                 print("MISMATCH sweep %s P=%d: %s" % (path, count, b))
             if bad:
@@ -252,7 +277,7 @@ def main(argv):
                 failed += 1
                 continue
             want, cands = expected(spec, sizes, count, g, l)
-            bad = check_ranking(tables[i], want, cands, count)
+            bad = check_ranking(tables[i], want, cands, count, g, l)
             # --top: the same ranking, cut
             top, _ = run(binary, path, sizes, [count], g, l, ["--top", "3"])
             try:
