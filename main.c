@@ -818,6 +818,12 @@ int main(int argc, char **argv)
 		status = cmd_count(count_set, &opt, session);
 		goto out;
 	}
+	if (opt.compare[0] && optind >= argc) {
+		status = usage_error("--compare '%s' '%s' needs a FILE (--compare A B FILE; was "
+				     "'%s' meant as the FILE?)", opt.compare[0], opt.compare[1],
+				     opt.compare[1]);
+		goto out;
+	}
 	if (optind >= argc) {
 		status = usage_error("%s", "no FILE given");
 		goto out;

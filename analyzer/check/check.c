@@ -131,14 +131,15 @@ static bool declare(struct checker *ck, const char *name, struct span sp, enum s
 }
 
 /* NAME as the code being checked sees it: an array of the candidate block
- * being checked (ck->cand) first, then the global names. */
-static struct sym *find_sym(struct checker *ck, const char *name)
+ * being checked (ck->cand) first, written into *LOCAL (the caller's, so that
+ * a nested lookup cannot overwrite it), then the global names. */
+static struct sym *find_sym(struct checker *ck, const char *name, struct sym *local)
 {
 	for (int i = 0; ck->cand && i < ck->cand->narrays; i++) {
 		struct ast_array *a = ck->cand->arrays[i];
 		if (a->cand == ck->cand && strcmp(a->name, name) == 0) {
-			ck->local = (struct sym){a->name, SYM_ARRAY, a->name_span, a};
-			return &ck->local;
+			*local = (struct sym){a->name, SYM_ARRAY, a->name_span, a};
+			return local;
 		}
 	}
 	return sym_find(&ck->globals, name);
@@ -349,7 +350,7 @@ static void check_quant_close(struct checker *ck, const struct ast_quant *q);
 static bool resolve_index(struct checker *ck, struct ast_expr *e, enum context cx, bool is_lhs)
 {
 	bool ok = true;
-	struct sym *s = find_sym(ck, e->name);
+	struct sym here, *s = find_sym(ck, e->name, &here);
 	struct ast_var *v = find_var(ck, e->name);
 	for (int i = 0; i < e->nargs; i++)
 		ok &= resolve(ck, e->args[i], CX_AFFINE);
@@ -418,7 +419,7 @@ static bool resolve(struct checker *ck, struct ast_expr *e, enum context cx)
 			v->used = true;
 			return true;
 		}
-		struct sym *s = find_sym(ck, e->name);
+		struct sym here, *s = find_sym(ck, e->name, &here);
 		if (!s) {
 			undefined_name(ck, e->span, e->name);
 			return false;
@@ -450,7 +451,7 @@ static bool resolve(struct checker *ck, struct ast_expr *e, enum context cx)
 		}
 		return resolve_index(ck, e, cx, false);
 	case EXPR_CALL: {
-		struct sym *s = find_sym(ck, e->name);
+		struct sym here, *s = find_sym(ck, e->name, &here);
 		bool ok = resolve(ck, e->args[0], CX_AFFINE);
 		if (!s && !find_var(ck, e->name)) {
 			undefined_name(ck, e->name_span, e->name);
@@ -502,7 +503,7 @@ static bool is_zero(const struct ast_expr *e)
 static bool resolve_call_operand(struct checker *ck, struct ast_expr *e)
 {
 	bool ok = resolve(ck, e->args[0], CX_AFFINE);
-	struct sym *s = find_var(ck, e->name) ? NULL : find_sym(ck, e->name);
+	struct sym here, *s = find_var(ck, e->name) ? NULL : find_sym(ck, e->name, &here);
 	if (!s && !find_var(ck, e->name)) {
 		undefined_name(ck, e->name_span, e->name);
 		return false;
@@ -710,7 +711,7 @@ static void check_quant_open(struct checker *ck, struct ast_quant *q)
 		if (!ok)
 			ck->bounds_ok = false;
 		struct ast_var *outer = find_var(ck, v->name);
-		struct sym *g = find_sym(ck, v->name);
+		struct sym here, *g = find_sym(ck, v->name, &here);
 		if (outer) {
 			diag_error(ck->dg, v->name_span, "variable '%s' shadows another variable '%s'", v->name,
 				   v->name);
@@ -954,7 +955,7 @@ static void check_dist(struct checker *ck, struct ast_dist *d)
 /* Checks one layout (top level or in a candidate). */
 static void check_layout(struct checker *ck, struct ast_layout *l)
 {
-	struct sym *s = find_sym(ck, l->name);
+	struct sym here, *s = find_sym(ck, l->name, &here);
 	if (!s)
 		undefined_name(ck, l->name_span, l->name);
 	else if (s->kind != SYM_ARRAY)

@@ -29,7 +29,6 @@ struct checker {
 	/* the candidate block being checked (its arrays are visible there), or
 	 * NULL at the top level */
 	const struct ast_candidate *cand;
-	struct sym local;             /* find_sym's answer for one of its arrays */
 	/* the statement being checked */
 	struct ast_var **scope;       /* visible variables, innermost last */
 	int nscope, capscope;

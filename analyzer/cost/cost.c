@@ -1391,6 +1391,32 @@ static void finish_step(struct job *j, const struct model *m, int s, struct step
 		isl_op_failed(j, m->steps[s].name);
 }
 
+/* A distribution that a predicate of candidate CAND's program names and that
+ * it lays out no array with (so the extent it splits is unknown), or -1. */
+static int predicate_without_extent(const struct model *m, int cand)
+{
+	const struct model_candidate *c = &m->cands[cand];
+	for (int k = 0; k < model_cand_nsteps(m, cand); k++) {
+		const struct model_superstep *st = &m->steps[model_cand_step(m, cand, k)];
+		for (int i = 0; i < st->nstmts; i++) {
+			const struct model_stmt *x = &st->stmts[i];
+			int nspaces = 1 + x->nreads + x->nterms;
+			for (int sp = 0; sp < nspaces; sp++) {
+				const struct model_space *s = sp == 0 ? &x->lhs.space
+							    : sp <= x->nreads ? &x->reads[sp - 1].space
+									      : &x->terms[sp - 1 - x->nreads];
+				for (int p = 0; p < s->npreds; p++) {
+					const struct model_aff *aff;
+					const char *text;
+					if (!model_pred_extent(m, c, s->preds[p].dist, &aff, &text))
+						return s->preds[p].dist;
+				}
+			}
+		}
+	}
+	return -1;
+}
+
 /* The memory of the arrays TAKE of candidate CAND (memory.h): a number when
  * every value is known, else over the sizes (and the axes on the symbolic
  * grid).  NULL when out of memory. */
@@ -1448,6 +1474,16 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	}
 	if (!out->steps)
 		job_fail(&j, COST_FAILED, NULL, "cost");
+	int nodist = predicate_without_extent(m, cand);
+	if (nodist >= 0) {
+		char *why = NULL;
+		if (asprintf(&why, "the predicates of %s name distribution %s, which lays out no "
+				   "array of this candidate: the extent it splits is unknown",
+			     m->cands[cand].name, m->dists[nodist]) < 0)
+			why = NULL;
+		job_fail(&j, COST_REFUSED, why, "predicate");
+		out->any_grid = true;
+	}
 	struct symbolic_info info = {0};
 	struct formula *total = formula_const_si(0);
 

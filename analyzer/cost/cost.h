@@ -90,11 +90,13 @@ struct candidate_cost {
 	enum cost_status status;
 	char *reason;
 	bool timed_out;       /* refused: the run's deadline stopped it (session.h) */
+	bool any_grid;        /* refused for a reason no grid changes */
 	int nsteps;
 	struct step_cost *steps;
 	struct formula *cost;
 	/* the most words a process holds of all the arrays of its program
-	 * (memory.h): exact for every value, under no assumption */
+	 * (memory.h): exact like the other formulas, under the same
+	 * assumptions (X/P on the symbolic grid where P divides X) */
 	struct formula *mem;
 	int nassumptions;
 	char **assumptions;   /* what the formulas rest on, beyond the spec's own */

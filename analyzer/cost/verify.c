@@ -213,6 +213,11 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 		long words = (long)m->arrays[a].words; /* h and NCom count words */
 		bad |= n < 0;
 		out->ncom += n * words;
+		/* who sends a replicated element: relations_senders' rule, once */
+		isl_map *send = r.replicated[a]
+			? isl_map_intersect_domain(fix_point(relations_senders(&r, a), p),
+						   isl_map_wrap(isl_map_copy(remote)))
+			: NULL;
 		for (long q = 0; q < nproc && !bad; q++) {
 			isl_map *mine = isl_map_copy(remote), *owned = isl_map_copy(own);
 			for (int x = 0, rest = (int)q; x < m->naxes; x++) {
@@ -222,19 +227,26 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 				owned = isl_map_fix_si(owned, isl_dim_out, (unsigned)x, coord);
 			}
 			long fi = count_val(isl_map_range(mine));
-			/* the remote uses q sends: relations_senders' rule */
-			isl_map_free(owned);
-			isl_map *to = fix_point(relations_senders(&r, a), p);
-			for (int x = 0, rest = (int)q; x < m->naxes; x++) {
-				to = isl_map_fix_si(to, isl_dim_out, (unsigned)x, (int)(rest % sizes[x]));
-				rest /= (int)sizes[x];
+			long fo;
+			if (!send) {
+				/* the remote uses of what q owns */
+				fo = count_val(isl_map_wrap(isl_map_intersect_range(
+					isl_map_copy(remote), isl_map_domain(owned))));
+			} else {
+				isl_map_free(owned);
+				isl_map *to = isl_map_copy(send);
+				for (int x = 0, rest = (int)q; x < m->naxes; x++) {
+					to = isl_map_fix_si(to, isl_dim_out, (unsigned)x,
+							    (int)(rest % sizes[x]));
+					rest /= (int)sizes[x];
+				}
+				fo = count_val(isl_map_domain(to));
 			}
-			long fo = count_val(isl_set_intersect(isl_map_domain(to),
-							      isl_map_wrap(isl_map_copy(remote))));
 			bad |= fi < 0 || fo < 0;
 			fin[q] += fi * words;
 			fout[q] += fo * words;
 		}
+		isl_map_free(send);
 		isl_map_free(remote);
 		isl_map_free(own);
 	}

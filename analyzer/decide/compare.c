@@ -148,9 +148,18 @@ int compare_candidates(const struct candidate_cost *fa, const struct candidate_c
 	int r = 0;
 	const struct candidate_cost *none = fa->status != COST_OK || !fa->cost ? fa
 					  : fb->status != COST_OK || !fb->cost ? fb : NULL;
+	const struct candidate_cost *local = fa->nlocals ? fa : fb->nlocals ? fb : NULL;
 	if (none) {
 		if (asprintf(&out->why, "%s has no cost formula (%s)", none->name,
 			     none->reason ? none->reason : "no reason given") < 0)
+			out->why = NULL;
+	} else if (local) {
+		/* a kept block length is the candidate's own: the same name in
+		 * the other's formula may be another length */
+		if (asprintf(&out->why, "the cost of %s keeps block lengths (%s = %s%s) that are not "
+				   "written in the sizes; a concrete grid compares them", local->name,
+			     local->local_names[0], local->local_values[0],
+			     local->nlocals > 1 ? ", ..." : "") < 0)
 			out->why = NULL;
 	} else {
 		out->diff = formula_sub(fa->cost, fb->cost);

@@ -607,6 +607,25 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 			}
 			m->cands[k].replicate[a] = cd->arrays[a].replicated_axes;
 		}
+		/* the extent each dist splits in its predicates: the first array
+		 * it sees laid out with it */
+		struct model_candidate *mc = &m->cands[k];
+		mc->pred_array = malloc(((size_t)cs->ndists + 1) * sizeof(int));
+		mc->pred_dim = malloc(((size_t)cs->ndists + 1) * sizeof(int));
+		if (!mc->pred_array || !mc->pred_dim) {
+			fail_nomem(&lw.fail);
+			break;
+		}
+		for (int d = 0; d < cs->ndists; d++) {
+			mc->pred_array[d] = mc->pred_dim[d] = -1;
+			for (int a = 0; a < cs->narrays && mc->pred_array[d] < 0; a++)
+				for (int x = 0; cd->arrays[a].dims && x < cs->arrays[a]->rank; x++)
+					if (cd->arrays[a].dims[x].dist == cs->dists[d]) {
+						mc->pred_array[d] = a;
+						mc->pred_dim[d] = x;
+						break;
+					}
+		}
 		/* its program, explicitly (even when empty) */
 		if (!failed(&lw.fail) && !(m->cands[k].steps = calloc(1, sizeof(int))))
 			fail_nomem(&lw.fail);

@@ -195,6 +195,8 @@ void model_free(struct model *m)
 		free(m->cands[c].steps);
 		free(m->cands[c].has);
 		free(m->cands[c].replicate);
+		free(m->cands[c].pred_array);
+		free(m->cands[c].pred_dim);
 	}
 	free(m->cands);
 	for (int a = 0; a < m->narrays; a++) {
@@ -350,6 +352,22 @@ int model_cand_nsteps(const struct model *m, int c)
 int model_cand_step(const struct model *m, int c, int k)
 {
 	return m->cands[c].steps ? m->cands[c].steps[k] : k;
+}
+
+bool model_pred_extent(const struct model *m, const struct model_candidate *c, int d,
+		       const struct model_aff **aff, const char **text)
+{
+	if (!c->pred_array) {
+		*aff = &m->dist_extent_affs[d];
+		*text = m->dist_extents[d];
+		return true;
+	}
+	int a = c->pred_array[d], k = c->pred_dim[d];
+	if (a < 0)
+		return false;
+	*aff = &m->arrays[a].extent_affs[k];
+	*text = m->arrays[a].extents[k];
+	return true;
 }
 
 bool model_cand_has(const struct model *m, int c, int x)

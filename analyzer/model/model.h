@@ -137,6 +137,12 @@ struct model_candidate {
 	 * along beyond its dimensions' layout (`replicated over AXIS` past the
 	 * rank), every coordinate of them holding it; 0 by default. */
 	unsigned *replicate;
+	/* [model.ndists]: the array dimension whose extent a predicate d(k) == v
+	 * splits, for this candidate (the first array in declaration order it
+	 * sees laid out with d, and its first such dimension): array
+	 * PRED_ARRAY[d], dimension PRED_DIM[d]; -1 when it lays out none with
+	 * d.  NULL: the model's dist_extent_affs (models built by hand). */
+	int *pred_array, *pred_dim;
 };
 
 struct model {
@@ -185,6 +191,10 @@ int model_cand_nsteps(const struct model *m, int c);
 int model_cand_step(const struct model *m, int c, int k);
 /* Whether array X is part of candidate C's program. */
 bool model_cand_has(const struct model *m, int c, int x);
+/* The extent distribution D splits in candidate C's predicates, by
+ * position and as text; false when C lays out no array with D. */
+bool model_pred_extent(const struct model *m, const struct model_candidate *c, int d,
+		       const struct model_aff **aff, const char **text);
 /* A statement `forall vars | cond : array[subs] = ...` in superstep STEP. */
 struct model_stmt *model_add_stmt(struct model *m, int step, int nvars, const char *const vars[],
 				  const char *cond, int array, const char *const subs[]);

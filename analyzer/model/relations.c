@@ -227,9 +227,15 @@ static __isl_give isl_set *space_set(const struct frame *f, const struct model_s
 		acc = isl_set_intersect(acc, cons_set(f, &s->cons[i]));
 	for (int i = 0; i < s->npreds && acc; i++) {
 		const struct model_pred *p = &s->preds[i];
+		const struct model_aff *ext;
+		const char *text;
+		if (!model_pred_extent(f->m, f->c, p->dist, &ext, &text)) {
+			/* cost_candidate refuses such a candidate first */
+			isl_set_free(acc);
+			return NULL;
+		}
 		acc = isl_set_intersect(acc, owns(f, &f->c->named[p->dist], frame_aff(f, &p->index_aff),
-						  frame_aff(f, &p->coord_aff),
-						  &f->m->dist_extent_affs[p->dist]));
+						  frame_aff(f, &p->coord_aff), ext));
 	}
 	return acc;
 }

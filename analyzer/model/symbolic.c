@@ -525,8 +525,11 @@ static struct decomp layout_decomp(const struct sym *s, int array, int d)
 
 static struct decomp pred_decomp(const struct sym *s, int dist)
 {
-	return (struct decomp){s->c->named[dist], &s->m->dist_extent_affs[dist],
-			       s->m->dist_extents[dist]};
+	const struct model_aff *ext = &s->m->dist_extent_affs[dist];
+	const char *text = s->m->dist_extents[dist];
+	/* cost_candidate refuses a candidate without one first */
+	model_pred_extent(s->m, s->c, dist, &ext, &text);
+	return (struct decomp){s->c->named[dist], ext, text};
 }
 
 /* ---- digits ------------------------------------------------------------- */

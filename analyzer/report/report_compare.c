@@ -75,6 +75,47 @@ static void list_assumptions(FILE *out, const char *who, char *const *as, int n,
 	*first = false;
 }
 
+/* "m > M, ... (the specification's); M divides m (example1's)" into OUT,
+ * or "no assumption". */
+static void where_text(FILE *out, const struct analysis *a, int ca, int cb)
+{
+	const struct candidate_cost *A = &a->cands[ca], *B = &a->cands[cb];
+	bool first = true;
+	list_assumptions(out, "the specification's", a->assumptions, a->nassumptions, &first);
+	char who[96];
+	snprintf(who, sizeof(who), "%s's", A->name);
+	list_assumptions(out, who, A->assumptions, A->nassumptions, &first);
+	snprintf(who, sizeof(who), "%s's", B->name);
+	list_assumptions(out, who, B->assumptions, B->nassumptions, &first);
+	if (first)
+		fputs("no assumption", out);
+}
+
+/* What WRITE writes, as a malloc'd string (NULL when out of memory). */
+static char *captured(void (*write)(FILE *, const struct analysis *, int, int,
+				    const struct comparison *),
+		      const struct analysis *a, int ca, int cb, const struct comparison *cmp)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return NULL;
+	write(f, a, ca, cb, cmp);
+	if (fclose(f) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+static void where_write(FILE *out, const struct analysis *a, int ca, int cb,
+			const struct comparison *cmp)
+{
+	(void)cmp;
+	where_text(out, a, ca, cb);
+}
+
 static void report_compare_text(FILE *out, const struct analysis *a, int ca, int cb,
 				const struct comparison *cmp)
 {
@@ -93,15 +134,9 @@ static void report_compare_text(FILE *out, const struct analysis *a, int ca, int
 				a->cands[c].reason ? a->cands[c].reason : "no reason given");
 		free(t);
 	}
-	bool first = true;
 	fputs("  where: ", out);
-	list_assumptions(out, "the specification's", a->assumptions, a->nassumptions, &first);
-	char who[96];
-	snprintf(who, sizeof(who), "%s's", A->name);
-	list_assumptions(out, who, A->assumptions, A->nassumptions, &first);
-	snprintf(who, sizeof(who), "%s's", B->name);
-	list_assumptions(out, who, B->assumptions, B->nassumptions, &first);
-	fputs(first ? "no assumption\n" : "\n", out);
+	where_text(out, a, ca, cb);
+	fputs("\n", out);
 	if (cmp->cond[0][0]) {
 		fprintf(out, "%s costs less when:\n  %s\n", A->name, cmp->cond[0][CMP_A_CHEAPER]);
 		fprintf(out, "they cost the same when:\n  %s\n", cmp->cond[0][CMP_EQUAL]);
@@ -208,7 +243,7 @@ static void report_compare_json(FILE *out, const struct analysis *a, int ca, int
 static void report_compare_csv(FILE *out, const struct analysis *a, int ca, int cb,
 			       const struct comparison *cmp)
 {
-	fputs("file,a,b,a_cheaper,equal,b_cheaper,a_value,b_value,difference\n", out);
+	fputs("file,a,b,a_cheaper,equal,b_cheaper,a_value,b_value,difference,where\n", out);
 	report_csv_field(out, a->file);
 	fputs(",", out);
 	report_csv_field(out, a->cands[ca].name);
@@ -227,6 +262,10 @@ static void report_compare_csv(FILE *out, const struct analysis *a, int ca, int 
 			fputs(t, out);
 		free(t);
 	}
+	fputs(",", out);
+	char *w = captured(where_write, a, ca, cb, cmp);
+	report_csv_field(out, w ? w : "");
+	free(w);
 	fputs("\n", out);
 }
 
@@ -267,9 +306,16 @@ static void report_compare_markdown(FILE *out, const struct analysis *a, int ca,
 			report_md_text(out, cmp->why ? cmp->why : "no condition");
 		fputs(" |\n", out);
 	}
+	char *w = captured(where_write, a, ca, cb, cmp);
+	fputs("\nWhere: ", out);
+	report_md_text(out, w ? w : "?");
+	fputs(".\n", out);
+	free(w);
 	if (cmp->valued) {
+		char *v = captured(text_values, a, ca, cb, cmp);
 		fputs("\n", out);
-		text_values(out, a, ca, cb, cmp);
+		report_md_text(out, v ? v : "?");
+		free(v);
 	}
 }
 
@@ -304,6 +350,18 @@ static void report_compare_latex(FILE *out, const struct analysis *a, int ca, in
 			report_latex_text(out, cmp->why ? cmp->why : "no condition", false);
 			fputs(".\n\n", out);
 		}
+	}
+	char *w = captured(where_write, a, ca, cb, cmp);
+	fputs("\\noindent Where: ", out);
+	report_latex_text(out, w ? w : "?", false);
+	fputs(".\n", out);
+	free(w);
+	if (cmp->valued) {
+		char *v = captured(text_values, a, ca, cb, cmp);
+		fputs("\n\\noindent ", out);
+		report_latex_text(out, v ? v : "?", false);
+		fputs("\n", out);
+		free(v);
 	}
 }
 

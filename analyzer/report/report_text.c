@@ -418,7 +418,7 @@ void report_text(FILE *out, const struct analysis *a)
 				cc->reason ? cc->reason : "unknown reason");
 			/* a time limit is no reason to leave the symbolic grid */
 			if (cc->status == COST_REFUSED && a->symbolic && !cc->timed_out &&
-			    !a->rq->values_only)
+			    !cc->any_grid && !a->rq->values_only)
 				fputs("  (a concrete grid, e.g. --grid 4x4, gives exact formulas)\n", out);
 			if (a->exact && a->exact[c].status == COST_OK)
 				print_values_only(out, a, c);
