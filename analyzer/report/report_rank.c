@@ -90,6 +90,21 @@ static void coef_value(const struct ranking *r, const char *name, mpq_t out)
 			param_value_get(out, &r->values[i]);
 }
 
+/* rank_row_gap of ranked row I at R's g and l (BY and PARTS initialized):
+ * the number of parts. */
+static int gap_of(const struct ranking *r, int i, mpq_t by, mpq_t parts[3])
+{
+	mpq_t g, l;
+	mpq_inits(g, l, NULL);
+	coef_value(r, "g", g);
+	coef_value(r, "l", l);
+	int n = rank_row_gap(r->t, i, r->model, g, l, by, parts);
+	mpq_clears(g, l, NULL);
+	return n;
+}
+
+static const char *const gap_name[3] = {"w", "h*g", "l"};
+
 /* Why ranked row I costs more than the row above it, malloc'd: "+2148 (w
  * +2048, l +100)", the parts that are not 0 (rank_row_gap); "" for the first
  * row.  JSON: the same numbers (json_gap). */
@@ -97,12 +112,9 @@ static char *gap_text(const struct ranking *r, int i)
 {
 	if (i == 0)
 		return strdup("");
-	mpq_t g, l, by, parts[3];
-	mpq_inits(g, l, by, parts[0], parts[1], parts[2], NULL);
-	coef_value(r, "g", g);
-	coef_value(r, "l", l);
-	int n = rank_row_gap(r->t, i, r->model, g, l, by, parts);
-	static const char *const name[3] = {"w", "h*g", "l"};
+	mpq_t by, parts[3];
+	mpq_inits(by, parts[0], parts[1], parts[2], NULL);
+	int n = gap_of(r, i, by, parts);
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
@@ -115,7 +127,7 @@ static char *gap_text(const struct ranking *r, int i)
 			if (mpq_sgn(parts[p]) == 0)
 				continue;
 			char *v = report_number_digits(parts[p], r->digits);
-			fprintf(f, "%s%s %s%s", k++ ? ", " : " (", name[p],
+			fprintf(f, "%s%s %s%s", k++ ? ", " : " (", gap_name[p],
 				mpq_sgn(parts[p]) > 0 ? "+" : "", v ? v : "?");
 			free(v);
 		}
@@ -126,7 +138,7 @@ static char *gap_text(const struct ranking *r, int i)
 			text = NULL;
 		}
 	}
-	mpq_clears(g, l, by, parts[0], parts[1], parts[2], NULL);
+	mpq_clears(by, parts[0], parts[1], parts[2], NULL);
 	return text;
 }
 
@@ -350,20 +362,17 @@ static void json_gap(FILE *out, const struct ranking *r, int i)
 		fputs("null", out);
 		return;
 	}
-	mpq_t g, l, by, parts[3];
-	mpq_inits(g, l, by, parts[0], parts[1], parts[2], NULL);
-	coef_value(r, "g", g);
-	coef_value(r, "l", l);
-	int n = rank_row_gap(r->t, i, r->model, g, l, by, parts);
-	static const char *const name[3] = {"w", "h*g", "l"};
+	mpq_t by, parts[3];
+	mpq_inits(by, parts[0], parts[1], parts[2], NULL);
+	int n = gap_of(r, i, by, parts);
 	fputs("{\"by\": ", out);
 	json_number(out, by);
 	for (int p = 0; p < n; p++) {
-		fprintf(out, ", \"%s\": ", name[p]);
+		fprintf(out, ", \"%s\": ", gap_name[p]);
 		json_number(out, parts[p]);
 	}
 	fputs("}", out);
-	mpq_clears(g, l, by, parts[0], parts[1], parts[2], NULL);
+	mpq_clears(by, parts[0], parts[1], parts[2], NULL);
 }
 
 static void json_rows(FILE *out, const struct ranking *r, const char *indent)
