@@ -72,7 +72,7 @@ struct rank_row *rank_table_add_row(struct rank_table *t, int shape, int cand)
 	r->shape = shape;
 	r->cand = cand;
 	r->status = RANK_LATE;
-	mpq_inits(r->w, r->h, r->h_in, r->h_out, r->ncom, r->cost, NULL);
+	mpq_inits(r->w, r->h, r->h_in, r->h_out, r->ncom, r->cost, r->mem, NULL);
 	return r;
 }
 
@@ -114,6 +114,9 @@ void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc,
 	for (int t = 0; t < TERM_N; t++)
 		mpq_clear(q[t]);
 	mpq_clear(step);
+	/* the memory: a number, counted at the values */
+	if (!bad && (!cc->mem || formula_eval(cc->mem, NULL, NULL, 0, row->mem) < 0))
+		bad = 1;
 	row->status = bad ? RANK_FAILED : priced == COST_VALUE_OK ? RANK_OK : RANK_REFUSED;
 	row->nsteps = cc->nsteps;
 	if (bad) {
@@ -174,7 +177,7 @@ void rank_table_clear(struct rank_table *t)
 {
 	for (int i = 0; i < t->nrows; i++) {
 		struct rank_row *r = &t->rows[i];
-		mpq_clears(r->w, r->h, r->h_in, r->h_out, r->ncom, r->cost, NULL);
+		mpq_clears(r->w, r->h, r->h_in, r->h_out, r->ncom, r->cost, r->mem, NULL);
 		free(r->reason);
 	}
 	free(t->rows);

@@ -40,6 +40,7 @@ struct rank_row {
 	char *reason;           /* why not RANK_OK (malloc'd) */
 	mpq_t w, h, h_in, h_out, ncom, cost;   /* RANK_OK: sums over the supersteps */
 	int nsteps;             /* RANK_OK: its supersteps (program variants differ) */
+	mpq_t mem;              /* RANK_OK: the most words a process holds (memory.h) */
 	int rank;               /* after rank_table_sort, RANK_OK rows: 1, 2, ... */
 	bool tie;               /* another ranked row has the same cost */
 };

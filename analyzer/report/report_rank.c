@@ -65,8 +65,8 @@ static long pairs(const struct ranking *r)
 
 /* ---------------------------------------------------------------- text */
 
-enum { COL_RANK, COL_CAND, COL_SHAPE, COL_W, COL_H, COL_NCOM, COL_COST, COL_SECONDS, COL_GAP,
-       NCOLS };
+enum { COL_RANK, COL_CAND, COL_SHAPE, COL_W, COL_H, COL_NCOM, COL_MEM, COL_COST, COL_SECONDS,
+       COL_GAP, NCOLS };
 
 /* Whether column C is shown: seconds only with a machine's speed. */
 static bool col_shown(const struct ranking *r, int c)
@@ -182,6 +182,7 @@ static void row_cells(const struct ranking *r, int i, char *cell[NCOLS])
 	cell[COL_W] = report_number_digits(row->w, r->digits);
 	cell[COL_H] = report_number_digits(row->h, r->digits);
 	cell[COL_NCOM] = report_number_digits(row->ncom, r->digits);
+	cell[COL_MEM] = report_number_digits(row->mem, r->digits);
 	cell[COL_COST] = report_number_digits(row->cost, r->digits);
 	cell[COL_SECONDS] = seconds_text(r, row->cost, false);
 	cell[COL_GAP] = gap_text(r, i);
@@ -260,7 +261,7 @@ void report_rank_text(FILE *out, const struct ranking *r)
 
 	int n = shown(r);
 	static const char *const head[NCOLS] = {"rank", "candidate", "shape", "w", "h", "NCom",
-						"cost", "seconds", "vs the row above"};
+						"mem", "cost", "seconds", "vs the row above"};
 	char *(*cells)[NCOLS] = calloc((size_t)n + 1, sizeof(*cells));
 	size_t width[NCOLS];
 	for (int c = 0; c < NCOLS; c++)
@@ -387,10 +388,10 @@ static void json_rows(FILE *out, const struct ranking *r, const char *indent)
 		report_json_string(out, r->cands[row->cand]);
 		fputs(", ", out);
 		json_shape(out, r, row->shape);
-		const char *names[] = {"w", "h", "h_in", "h_out", "ncom", "cost"};
+		const char *names[] = {"w", "h", "h_in", "h_out", "ncom", "cost", "mem"};
 		const mpq_t *vals[] = {&row->w, &row->h, &row->h_in, &row->h_out, &row->ncom,
-				       &row->cost};
-		for (int q = 0; q < 6; q++) {
+				       &row->cost, &row->mem};
+		for (int q = 0; q < 7; q++) {
 			fprintf(out, ", \"%s\": ", names[q]);
 			json_number(out, *vals[q]);
 		}
@@ -488,7 +489,8 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 			report_csv_field(out, r->values[r->swept[k]].name);
 			fputc(',', out);
 		}
-		fputs("rank,tie,candidate,shape,w,h,h_in,h_out,ncom,cost,status,reason,seconds\n", out);
+		fputs("rank,tie,candidate,shape,w,h,h_in,h_out,ncom,cost,status,reason,seconds,mem\n",
+		      out);
 	}
 	int n = shown(r);
 	for (int i = 0; i < t->nranked + nrefused(t); i++) {
@@ -523,6 +525,9 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 		char *sec = row->status == RANK_OK ? seconds_text(r, row->cost, true) : NULL;
 		fputs(sec ? sec : "", out);
 		free(sec);
+		fputc(',', out);
+		if (row->status == RANK_OK)
+			csv_number(out, row->mem);
 		fputc('\n', out);
 	}
 }
@@ -560,10 +565,10 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 	}
 	int n = shown(r);
 	if (n > 0) {
-		fputs(r->speed ? "| rank | candidate | shape | w | h | NCom | cost | seconds | vs the row above |\n"
-			       : "| rank | candidate | shape | w | h | NCom | cost | vs the row above |\n", out);
-		fputs(r->speed ? "|---|---|---|--:|--:|--:|--:|--:|---|\n" : "|---|---|---|--:|--:|--:|--:|---|\n",
-		      out);
+		fputs(r->speed ? "| rank | candidate | shape | w | h | NCom | mem | cost | seconds | vs the row above |\n"
+			       : "| rank | candidate | shape | w | h | NCom | mem | cost | vs the row above |\n", out);
+		fputs(r->speed ? "|---|---|---|--:|--:|--:|--:|--:|--:|---|\n"
+			       : "|---|---|---|--:|--:|--:|--:|--:|---|\n", out);
 	}
 	for (int i = 0; i < n; i++) {
 		char *cell[NCOLS];
@@ -971,10 +976,10 @@ void report_rank_latex(FILE *out, const struct ranking *r)
 	if (cand < 10)
 		cand = (int)(100.0 * (345.0 - used * 3.4 / 4.4) / 345.0);
 	char spec[64];
-	snprintf(spec, sizeof(spec), "rp{0.%02d\\linewidth}lrrrr%s", cand < 10 ? 10 : cand > 36 ? 36 : cand,
+	snprintf(spec, sizeof(spec), "rp{0.%02d\\linewidth}lrrrrr%s", cand < 10 ? 10 : cand > 36 ? 36 : cand,
 		 r->speed ? "r" : "");
-	const char *head = r->speed ? "rank & candidate & shape & $w$ & $h$ & NCom & cost & seconds"
-				    : "rank & candidate & shape & $w$ & $h$ & NCom & cost";
+	const char *head = r->speed ? "rank & candidate & shape & $w$ & $h$ & NCom & mem & cost & seconds"
+				    : "rank & candidate & shape & $w$ & $h$ & NCom & mem & cost";
 	for (int i = 0; i < n; i++) {
 		if (i % LATEX_ROWS == 0) {
 			if (i > 0)

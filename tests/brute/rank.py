@@ -104,6 +104,7 @@ def expected(spec, sizes, p, g, l):
             row = {q: sum(s[q] for s in c["supersteps"]) for q in QUANTITIES}
             row["cost"] = c["cost"]
             row["steps"] = len(c["supersteps"])
+            row["mem"] = c["mem"]
             rows[c["name"]] = row
         want[tuple(shape)] = rows
     return want, cands
@@ -158,7 +159,7 @@ def check_ranking(got, want, cands, p, g, l):
         if rows is None or key[1] not in rows:
             bad.append("ranked row %s x %s: not expected" % key)
             continue
-        for q in QUANTITIES + ("cost",):
+        for q in QUANTITIES + ("cost", "mem"):
             if Fraction(str(r[q])) != rows[key[1]][q]:
                 bad.append("%s on %s: %s: bspcost %s, bspenum %s" % (
                     key[1], "x".join(map(str, key[0])), q, r[q], rows[key[1]][q]))
