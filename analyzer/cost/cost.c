@@ -348,8 +348,15 @@ static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
  * USES the remote uses, or all */
 static __isl_give isl_map *sends(const struct step_relations *r, int a, __isl_keep isl_map *uses)
 {
-	isl_map *pairs = isl_map_intersect_domain(relations_senders(r, a),
-						  isl_map_wrap(isl_map_copy(uses)));
+	isl_map *pairs;
+	if (!r->replicated[a]) {
+		/* one owner: [q' -> e] -> e -> q */
+		pairs = isl_map_apply_range(isl_map_range_map(isl_map_copy(uses)),
+					    isl_map_copy(r->own[a]));
+	} else {
+		pairs = isl_map_intersect_domain(relations_senders(r, a),
+						 isl_map_wrap(isl_map_copy(uses)));
+	}
 	return isl_map_reverse(pairs);
 }
 
@@ -1423,15 +1430,13 @@ static int predicate_without_extent(const struct model *m, int cand)
 static struct formula *memory(const struct model *m, int cand, const struct cost_request *req,
 			      const bool take[], const struct symbolic_info *info)
 {
-	struct formula *f = memory_words(m, cand, take, req->symbolic ? NULL : req->sizes, info);
-	if (!f || !req->values)
-		return f;
+	if (!req->values)
+		return memory_words(m, cand, take, req->symbolic ? NULL : req->sizes, info);
 	mpq_t v;
 	mpq_init(v);
-	struct formula *n = formula_eval(f, (const char *const *)m->params, req->values, m->nparams,
-					 v) == 0 ? formula_const_mpq(v) : NULL;
+	struct formula *n = memory_words_at(m, cand, take, req->sizes, req->values,
+					    mpq_numref(v)) == 0 ? formula_const_mpq(v) : NULL;
 	mpq_clear(v);
-	formula_free(f);
 	return n;
 }
 

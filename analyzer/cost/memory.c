@@ -148,3 +148,73 @@ void memory_step_arrays(const struct model *m, int step, bool take[])
 			take[s->stmts[i].reads[r].array] = true;
 	}
 }
+
+/* *OUT = F at the values (OUT initialized). */
+static void aff_at(const struct model_aff *f, const long *sizes, const long long *values, mpz_t out)
+{
+	mpz_set_si(out, (long)f->constant);
+	for (int t = 0; t < f->nterms; t++) {
+		const struct model_term *x = &f->terms[t];
+		long v = x->kind == MODEL_PARAM ? (long)values[x->index] : sizes[x->index];
+		mpz_t term;
+		mpz_init_set_si(term, v);
+		mpz_mul_si(term, term, (long)x->coef);
+		mpz_add(out, out, term);
+		mpz_clear(term);
+	}
+}
+
+int memory_words_at(const struct model *m, int cand, const bool take[], const long *sizes,
+		    const long long *values, mpz_t out)
+{
+	const struct model_candidate *mc = &m->cands[cand];
+	mpz_t prod, x, share, bp, rounds;
+	mpz_inits(prod, x, share, bp, rounds, NULL);
+	mpz_set_ui(out, 0);
+	int r = 0;
+	for (int a = 0; a < m->narrays && r == 0; a++) {
+		if (!take[a] || !model_cand_has(m, cand, a))
+			continue;
+		const struct model_array *arr = &m->arrays[a];
+		mpz_set_si(prod, (long)arr->words);
+		for (int d = 0; d < arr->ndims && r == 0; d++) {
+			const struct dist *dd = &mc->layout[a][d];
+			aff_at(&arr->extent_affs[d], sizes, values, x);
+			if (mpz_sgn(x) <= 0) {
+				r = -1;
+				break;
+			}
+			long p = dd->kind == DIST_NONE ? 1 : sizes[dd->axis];
+			switch (dd->kind) {
+			case DIST_NONE:
+			case DIST_REPLICATED:
+				mpz_set(share, x);
+				break;
+			case DIST_IDENTITY:
+				mpz_set_ui(share, 1);
+				break;
+			case DIST_BLOCK:
+			case DIST_CYCLIC:
+				mpz_cdiv_q_ui(share, x, (unsigned long)p);     /* ceil(X/P) */
+				break;
+			case DIST_BLOCK_CYCLIC:
+				mpz_set_si(bp, (long)dd->block);
+				mpz_mul_ui(bp, bp, (unsigned long)p);
+				mpz_fdiv_q(rounds, x, bp);                      /* full rounds */
+				mpz_submul(x, rounds, bp);                      /* what is left */
+				if (mpz_cmp_si(x, (long)dd->block) > 0)
+					mpz_set_si(x, (long)dd->block);
+				mpz_mul_si(share, rounds, (long)dd->block);
+				mpz_add(share, share, x);
+				break;
+			case DIST_NKINDS:
+				r = -1;
+				break;
+			}
+			mpz_mul(prod, prod, share);
+		}
+		mpz_add(out, out, prod);
+	}
+	mpz_clears(prod, x, share, bp, rounds, NULL);
+	return r;
+}

@@ -25,6 +25,8 @@
 
 #include <stdbool.h>
 
+#include <gmp.h>
+
 #include "analyzer/formula/formula.h"
 #include "analyzer/model/model.h"
 #include "analyzer/model/symbolic.h"
@@ -37,6 +39,13 @@
  * same assumptions.  NULL when out of memory. */
 struct formula *memory_words(const struct model *m, int cand, const bool take[],
 			     const long *sizes, const struct symbolic_info *info);
+
+/* The same number with every value known (size parameter i is VALUES[i],
+ * axis a SIZES[a]) into OUT (initialized), in exact integers without
+ * building a formula: what -p asks of every shape.  -1 when an extent is
+ * not positive (the caller's values break the implicit assumptions). */
+int memory_words_at(const struct model *m, int cand, const bool take[], const long *sizes,
+		    const long long *values, mpz_t out);
 
 /* TAKE[A] for the arrays superstep STEP of M reads or writes. */
 void memory_step_arrays(const struct model *m, int step, bool take[]);
