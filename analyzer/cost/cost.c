@@ -348,16 +348,7 @@ static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
  * USES the remote uses, or all */
 static __isl_give isl_map *sends(const struct step_relations *r, int a, __isl_keep isl_map *uses)
 {
-	isl_map *pairs;
-	if (!r->replicated[a]) {
-		/* one owner: [q' -> e] -> e -> q */
-		pairs = isl_map_apply_range(isl_map_range_map(isl_map_copy(uses)),
-					    isl_map_copy(r->own[a]));
-	} else {
-		pairs = isl_map_intersect_domain(relations_senders(r, a),
-						 isl_map_wrap(isl_map_copy(uses)));
-	}
-	return isl_map_reverse(pairs);
+	return isl_map_reverse(relations_senders(r, a, uses));
 }
 
 /* F (taken) times W: the weight of a term of work, or the words of an
@@ -648,9 +639,8 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 				isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
 								   isl_map_reverse(isl_map_copy(r->own[a])));
 				others = isl_map_domain(isl_map_intersect_range(
-					isl_map_intersect_domain(relations_senders(r, a),
-								 isl_map_wrap(remote)),
-					isl_set_copy(me)));
+					relations_senders(r, a, remote), isl_set_copy(me)));
+				isl_map_free(remote);
 			}
 			fo[q] = sum(j, fo[q], times(j, count(j, others, name), words));
 		}

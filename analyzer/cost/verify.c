@@ -214,10 +214,7 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 		bad |= n < 0;
 		out->ncom += n * words;
 		/* who sends a replicated element: relations_senders' rule, once */
-		isl_map *send = r.replicated[a]
-			? isl_map_intersect_domain(fix_point(relations_senders(&r, a), p),
-						   isl_map_wrap(isl_map_copy(remote)))
-			: NULL;
+		isl_map *send = r.replicated[a] ? relations_senders(&r, a, remote) : NULL;
 		for (long q = 0; q < nproc && !bad; q++) {
 			isl_map *mine = isl_map_copy(remote), *owned = isl_map_copy(own);
 			for (int x = 0, rest = (int)q; x < m->naxes; x++) {

@@ -546,9 +546,11 @@ int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params
 	return ok ? 0 : -1;
 }
 
-__isl_give isl_map *relations_senders(const struct step_relations *r, int a)
+__isl_give isl_map *relations_senders(const struct step_relations *r, int a,
+				      __isl_keep isl_map *uses)
 {
-	isl_map *s = isl_map_apply_range(isl_map_range_map(isl_map_copy(r->use[a])),
+	/* [q' -> e] -> e -> its holders, then the one in line with q' */
+	isl_map *s = isl_map_apply_range(isl_map_range_map(isl_map_copy(uses)),
 					 isl_map_copy(r->own[a]));
 	for (int ax = 0; r->replicated && ax < 3 && s; ax++)
 		if (r->replicated[a] & (1u << ax))

@@ -69,11 +69,13 @@ int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params
 
 void step_relations_clear(struct step_relations *r);
 
-/* { [q' -> e] -> [q] : q' uses e (R's use of array A), q sends it } (a new
- * map): the owner of e; for a replicated element, the one holder that has
- * q''s coordinate on every axis the layout replicates over (there is exactly
- * one, and a holder sends to itself).  bspcost(5) states the rule. */
-__isl_give isl_map *relations_senders(const struct step_relations *r, int a);
+/* { [q' -> e] -> [q] : (q', e) in USES (kept: R's uses of array A, or some
+ * of them), q sends e to q' } (a new map): the owner of e; for a replicated
+ * element, the one holder that has q''s coordinate on every axis the layout
+ * replicates over (there is exactly one, and a holder sends to itself).
+ * bspcost(5) states the rule. */
+__isl_give isl_map *relations_senders(const struct step_relations *r, int a,
+				      __isl_keep isl_map *uses);
 
 /* The id of dimension D (< MODEL_MAX_DIMS) of the elements of the relations:
  * named e__D, and described for the reasons of the counting engine (see
