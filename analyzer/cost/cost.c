@@ -1645,3 +1645,35 @@ void candidate_cost_clear(struct candidate_cost *c)
 	free(c->reason);
 	memset(c, 0, sizeof(*c));
 }
+
+int candidate_cost_totals(const struct candidate_cost *cc, const struct cost_prices *prices,
+			  mpq_ptr sum[TERM_N], mpq_t cost, enum cost_value_status *priced,
+			  enum cost_coef *missing)
+{
+	mpq_t q[TERM_N], step;
+	for (int t = 0; t < TERM_N; t++)
+		mpq_init(q[t]);
+	mpq_init(step);
+	mpq_set_ui(cost, 0, 1);
+	*priced = COST_VALUE_OK;
+	int bad = 0;
+	for (int s = 0; s < cc->nsteps && !bad; s++) {
+		const struct step_cost *sc = &cc->steps[s];
+		const struct formula *f[TERM_N] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
+		for (int t = 0; t < TERM_N && !bad; t++) {
+			/* the values counted directly: numbers, no parameter */
+			if (formula_eval(f[t], NULL, NULL, 0, q[t]) < 0)
+				bad = 1;
+			else
+				mpq_add(sum[t], sum[t], q[t]);
+		}
+		if (!bad && *priced == COST_VALUE_OK) {
+			*priced = cost_prices_value(prices, (const mpq_t *)q, step, missing);
+			mpq_add(cost, cost, step);
+		}
+	}
+	for (int t = 0; t < TERM_N; t++)
+		mpq_clear(q[t]);
+	mpq_clear(step);
+	return bad ? -1 : 0;
+}

@@ -119,4 +119,14 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 
 void candidate_cost_clear(struct candidate_cost *c);
 
+/* CC counted at values (cost_request.values: its quantities are numbers):
+ * adds to SUM[t] each quantity summed over the supersteps (TERM_W ..
+ * TERM_NCOM) and sets COST to the sum of the supersteps' costs at PRICES.
+ * Returns -1 when a quantity is not a number; else 0, with *PRICED
+ * COST_VALUE_NO_COEF (and *MISSING, may be NULL) when a coefficient the
+ * cost needs has no price (COST is then partial). */
+int candidate_cost_totals(const struct candidate_cost *cc, const struct cost_prices *prices,
+			  mpq_ptr sum[TERM_N], mpq_t cost, enum cost_value_status *priced,
+			  enum cost_coef *missing);
+
 #endif

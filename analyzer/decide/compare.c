@@ -64,35 +64,18 @@ static int conditions(struct comparison *out, const struct cost_model *cm, long 
 	return bad ? -1 : 0;
 }
 
-/* The sums over CC's supersteps of each quantity (numbers: CC was counted
- * at the values) and its cost as PRICES price it; -1 when one is missing. */
+/* The sums over CC's supersteps of each quantity and its cost (CC counted
+ * at the values); -1 when one is missing or not priced. */
 static int totals(const struct candidate_cost *cc, const struct cost_prices *prices,
 		  mpq_t sum[TERM_N], mpq_t cost)
 {
-	mpq_t q[TERM_N], step;
+	mpq_ptr s[TERM_N];
 	for (int t = 0; t < TERM_N; t++)
-		mpq_init(q[t]);
-	mpq_init(step);
-	mpq_set_ui(cost, 0, 1);
-	int r = cc->status == COST_OK ? 0 : -1;
-	for (int s = 0; r == 0 && s < cc->nsteps; s++) {
-		const struct step_cost *sc = &cc->steps[s];
-		const struct formula *f[TERM_N] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
-		for (int t = 0; t < TERM_N && r == 0; t++) {
-			if (formula_eval(f[t], NULL, NULL, 0, q[t]) < 0)
-				r = -1;
-			else
-				mpq_add(sum[t], sum[t], q[t]);
-		}
-		if (r == 0 && cost_prices_value(prices, (const mpq_t *)q, step, NULL) != COST_VALUE_OK)
-			r = -1;
-		if (r == 0)
-			mpq_add(cost, cost, step);
-	}
-	for (int t = 0; t < TERM_N; t++)
-		mpq_clear(q[t]);
-	mpq_clear(step);
-	return r;
+		s[t] = sum[t];
+	enum cost_value_status priced;
+	return cc->status == COST_OK &&
+	       candidate_cost_totals(cc, prices, s, cost, &priced, NULL) == 0 &&
+	       priced == COST_VALUE_OK ? 0 : -1;
 }
 
 /* The costs at the values, and their difference term by term. */

@@ -87,33 +87,10 @@ void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc,
 		row->reason = cc->reason ? strdup(cc->reason) : NULL;
 		return;
 	}
-	mpq_t *sum[TERM_N] = {&row->w, &row->h, &row->h_in, &row->h_out, &row->ncom};
-	mpq_t q[TERM_N], step;
-	for (int t = 0; t < TERM_N; t++)
-		mpq_init(q[t]);
-	mpq_init(step);
-	mpq_set_ui(row->cost, 0, 1);
+	mpq_ptr sum[TERM_N] = {row->w, row->h, row->h_in, row->h_out, row->ncom};
 	enum cost_value_status priced = COST_VALUE_OK;
 	enum cost_coef missing = COEF_L;
-	int bad = 0;
-	for (int s = 0; s < cc->nsteps && !bad; s++) {
-		const struct step_cost *sc = &cc->steps[s];
-		const struct formula *f[TERM_N] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
-		for (int t = 0; t < TERM_N && !bad; t++) {
-			/* the values counted directly: numbers, no parameter */
-			if (formula_eval(f[t], NULL, NULL, 0, q[t]) < 0)
-				bad = 1;
-			else
-				mpq_add(*sum[t], *sum[t], q[t]);
-		}
-		if (!bad && priced == COST_VALUE_OK) {
-			priced = cost_prices_value(prices, (const mpq_t *)q, step, &missing);
-			mpq_add(row->cost, row->cost, step);
-		}
-	}
-	for (int t = 0; t < TERM_N; t++)
-		mpq_clear(q[t]);
-	mpq_clear(step);
+	int bad = candidate_cost_totals(cc, prices, sum, row->cost, &priced, &missing) < 0;
 	/* the memory: a number, counted at the values */
 	if (!bad && (!cc->mem || formula_eval(cc->mem, NULL, NULL, 0, row->mem) < 0))
 		bad = 1;
