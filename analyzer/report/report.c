@@ -290,3 +290,18 @@ bool report_given(const struct analysis *a, int i)
 			return true;
 	return false;
 }
+
+void report_json_values(FILE *out, const struct analysis *a,
+			bool (*keep)(const struct analysis *, int))
+{
+	fputs("{", out);
+	for (int i = 0, shown = 0; i < a->rq->ndefs; i++) {
+		if (!keep(a, i))
+			continue;
+		fputs(shown++ ? ", " : "", out);
+		report_json_string(out, a->rq->defs[i].name);
+		fputs(": ", out);
+		report_param_value(out, &a->rq->defs[i], true);
+	}
+	fputs("}", out);
+}

@@ -102,6 +102,11 @@ bool report_given(const struct analysis *a, int i);
  * title does not already show (--per-process). */
 bool report_given_size(const struct analysis *a, int i);
 
+/* {"m": 64, "g": "51/5", ...}: the -D values I of A for which KEEP(A, I)
+ * (report_given or report_given_size), as JSON. */
+void report_json_values(FILE *out, const struct analysis *a,
+			bool (*keep)(const struct analysis *, int));
+
 /* The exact value of F at the -D values of RQ, as a malloc'd decimal or
  * fraction, or NULL when some parameter it needs has no value. */
 char *formula_value_text(const struct formula *f, const struct report_request *rq);

@@ -168,14 +168,9 @@ static void report_compare_json(FILE *out, const struct analysis *a, int ca, int
 		else
 			fprintf(out, ": %ld", a->sizes[x]);
 	}
-	fputs("},\n \"values\": {", out);
-	for (int i = 0; i < a->rq->ndefs; i++) {
-		fputs(i ? ", " : "", out);
-		report_json_string(out, a->rq->defs[i].name);
-		fputs(": ", out);
-		report_param_value(out, &a->rq->defs[i], true);
-	}
-	fputs("},\n \"assumptions\": [", out);
+	fputs("},\n \"values\": ", out);
+	report_json_values(out, a, report_given);
+	fputs(",\n \"assumptions\": [", out);
 	for (int i = 0; i < a->nassumptions; i++) {
 		fputs(i ? ", " : "", out);
 		report_json_string(out, a->assumptions[i]);

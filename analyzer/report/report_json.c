@@ -35,16 +35,9 @@ void report_json(FILE *out, const struct analysis *a)
 	fputs(", \"model\": ", out);
 	report_json_string(out, report_model(a->rq)->name);
 	/* the values given (-D, and a machine's g and l), as in -p's JSON */
-	fputs(", \"values\": {", out);
-	for (int i = 0, shown = 0; i < a->rq->ndefs; i++) {
-		if (!report_given(a, i))
-			continue;
-		fputs(shown++ ? ", " : "", out);
-		report_json_string(out, a->rq->defs[i].name);
-		fputs(": ", out);
-		report_param_value(out, &a->rq->defs[i], true);
-	}
-	fputs("}, \"assumptions\": [", out);
+	fputs(", \"values\": ", out);
+	report_json_values(out, a, report_given);
+	fputs(", \"assumptions\": [", out);
 	for (int i = 0; i < a->nassumptions; i++) {
 		fputs(i ? ", " : "", out);
 		report_json_string(out, a->assumptions[i]);

@@ -125,16 +125,9 @@ static void report_process_json(FILE *out, const struct analysis *a)
 		report_json_string(out, a->axes[k]);
 		fprintf(out, ": %ld", a->sizes[k]);
 	}
-	fputs("}, \"values\": {", out);
-	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
-		if (!report_given_size(a, i))
-			continue;
-		fputs(k++ ? ", " : "", out);
-		report_json_string(out, a->rq->defs[i].name);
-		fputs(": ", out);
-		report_param_value(out, &a->rq->defs[i], true);
-	}
-	fputs("},\n \"candidates\": [", out);
+	fputs("}, \"values\": ", out);
+	report_json_values(out, a, report_given_size);
+	fputs(",\n \"candidates\": [", out);
 	for (int c = 0; c < a->ncands; c++) {
 		fputs(c ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
 		report_json_string(out, a->cands[c].name);
