@@ -727,51 +727,53 @@ static __isl_give isl_pw_qpolynomial *difference(struct job *j, __isl_take isl_p
  *   fan_in(q)  = |used by q| - self(q)
  *   fan_out(q) = |{(q', e) : q' uses e, q owns e}| - self(q)
  *   NCom       = |{(q, e) : q uses e}| - |{(q, e) : q uses e, q owns e}| */
-/* The sets behind the counts of array A, per process (the coordinates their
- * first parameters): the elements q uses and owns (SELF), those q uses (USED),
- * and the pairs (q', e) of a q' using an e that q owns (PAIRS). */
-enum { SELF, USED, PAIRS, DIRECT_SETS };
-static void direct_sets(const struct step_relations *r, int a, int naxes,
+/* The sets behind the counts of array A, per process q of CELL (kept, a set
+ * of coordinates; the coordinates the sets' first parameters): the elements
+ * q uses and owns (SELF), those q uses (USED), the pairs (q', e) of a q'
+ * using an e that q owns (PAIRS), and for NCom the pairs (q, e) of a q using
+ * e (USES) and of a q using an e it owns (MINE). */
+enum { SELF, USED, PAIRS, USES, MINE, DIRECT_SETS };
+static void direct_sets(const struct step_relations *r, int a, int naxes, __isl_keep isl_set *cell,
 			__isl_give isl_set *sets[DIRECT_SETS])
 {
-	isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
-					  isl_map_reverse(isl_map_copy(r->own[a])));
-	sets[SELF] = per_process(mine, naxes);
-	sets[USED] = per_process(isl_map_copy(r->use[a]), naxes);
-	sets[PAIRS] = per_process(sends(r, a, r->use[a]), naxes);
+	isl_map *use = isl_map_intersect_domain(isl_map_copy(r->use[a]), isl_set_copy(cell));
+	isl_map *mine = isl_map_intersect(isl_map_copy(use), isl_map_reverse(isl_map_copy(r->own[a])));
+	sets[SELF] = per_process(isl_map_copy(mine), naxes);
+	sets[USED] = per_process(isl_map_copy(use), naxes);
+	sets[PAIRS] = per_process(isl_map_intersect_domain(sends(r, a, r->use[a]), isl_set_copy(cell)),
+				  naxes);
+	sets[USES] = isl_map_wrap(use);
+	sets[MINE] = isl_map_wrap(mine);
 }
 
-static void count_step_direct(struct job *j, const struct step_relations *r, struct per_process *p)
+/* The counts of the processes of CELL (kept) as functions of their
+ * coordinates, into P (0 outside CELL). */
+static void count_step_direct(struct job *j, const struct step_relations *r,
+			      __isl_keep isl_set *cell, struct per_process *p)
 {
 	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
 		if (!r->use[a])
 			continue;
 		const char *name = j->m->arrays[a].name;
 		isl_set *sets[DIRECT_SETS];
-		direct_sets(r, a, j->naxes, sets);
+		direct_sets(r, a, j->naxes, cell, sets);
 		isl_pw_qpolynomial *self = count(j, sets[SELF], name);
 		isl_pw_qpolynomial *in = difference(j, count(j, sets[USED], name),
 						    isl_pw_qpolynomial_copy(self));
 		isl_pw_qpolynomial *out = difference(j, count(j, sets[PAIRS], name), self);
-		isl_map *mine = isl_map_intersect(isl_map_copy(r->use[a]),
-						  isl_map_reverse(isl_map_copy(r->own[a])));
-		isl_pw_qpolynomial *ncom = difference(
-			j, count(j, isl_map_wrap(isl_map_copy(r->use[a])), name),
-			count(j, isl_map_wrap(mine), name));
+		isl_pw_qpolynomial *ncom = difference(j, count(j, sets[USES], name),
+						      count(j, sets[MINE], name));
 		long words = (long)j->m->arrays[a].words;
 		p->fan_in = sum(j, p->fan_in, times(j, in, words));
 		p->fan_out = sum(j, p->fan_out, times(j, out, words));
 		p->ncom = sum(j, p->ncom, times(j, ncom, words));
 	}
-	for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
-		p->work = sum(j, p->work, times(j, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
-						   "work"),
-					     r->work_weight[k]));
+	for (int k = 0; k < r->nwork && !failed(&j->fail); k++) {
+		isl_map *work = isl_map_intersect_domain(isl_map_copy(r->work[k]), isl_set_copy(cell));
+		p->work = sum(j, p->work,
+			      times(j, count(j, per_process(work, j->naxes), "work"), r->work_weight[k]));
+	}
 }
-
-/* The most processes counted one by one when the counts have no exact form as
- * functions of the coordinates (count_step_each). */
-enum { EACH_PROCESS_MAX = 1024 };
 
 /* The number of points of SET (taken; the coordinates its first parameters)
  * at the process Q, a number; NULL after a failure. */
@@ -797,6 +799,8 @@ static void keep_max(__isl_keep isl_val **acc, __isl_take isl_val *v)
 	*acc = isl_val_max(*acc, v);
 }
 
+/* The quantities of a step at values, gathered cell by cell of processes:
+ * maxima over the processes, NCom summed. */
 struct each_process {
 	struct job *j;
 	const struct step_relations *r;
@@ -835,18 +839,52 @@ static void record_process(struct each_process *e, const long q[3], __isl_keep i
 		isl_op_failed(e->j, "counting process by process");
 }
 
+/* The counts of process Q (IN, OUT and WORK taken; NULL after a failure)
+ * into E: its own record, the maxima and NCom. */
+static void add_process(struct each_process *e, const long q[3], __isl_take isl_val *in,
+			__isl_take isl_val *out, __isl_take isl_val *work)
+{
+	struct job *j = e->j;
+	if (!in || !out || !work) {
+		isl_val_free(in);
+		isl_val_free(out);
+		isl_val_free(work);
+		if (!failed(&j->fail))
+			isl_op_failed(j, "counting process by process");
+		return;
+	}
+	if (e->sc)
+		record_process(e, q, work, in, out);
+	keep_max(&e->h, e->req->h == H_SUM ? isl_val_add(isl_val_copy(in), isl_val_copy(out))
+					    : isl_val_max(isl_val_copy(in), isl_val_copy(out)));
+	keep_max(&e->h_in, in);
+	keep_max(&e->h_out, out);
+	keep_max(&e->w, work);
+	if (!failed(&j->fail) && (!e->h || !e->h_in || !e->h_out || !e->w))
+		isl_op_failed(j, "counting process by process");
+}
+
+/* The coordinates of PT (taken) into Q. */
+static void point_coordinates(__isl_take isl_point *pt, enum isl_dim_type type, int naxes,
+			      long q[3])
+{
+	for (int a = 0; a < naxes; a++) {
+		isl_val *c = isl_point_get_coordinate_val(pt, type, a);
+		q[a] = c ? isl_val_get_num_si(c) : 0;
+		isl_val_free(c);
+	}
+	isl_point_free(pt);
+}
+
+/* One process counted with its coordinates fixed: each count is of a set
+ * without parameters. */
 static isl_stat count_process(__isl_take isl_point *pt, void *user)
 {
 	struct each_process *e = user;
 	struct job *j = e->j;
 	const struct step_relations *r = e->r;
 	long q[3] = {0, 0, 0};
-	for (int a = 0; a < j->naxes; a++) {
-		isl_val *c = isl_point_get_coordinate_val(pt, isl_dim_set, a);
-		q[a] = c ? isl_val_get_num_si(c) : 0;
-		isl_val_free(c);
-	}
-	isl_point_free(pt);
+	point_coordinates(pt, isl_dim_set, j->naxes, q);
 	isl_ctx *ctx = j->engine->ctx;
 	isl_val *in = isl_val_zero(ctx), *out = isl_val_zero(ctx), *work = isl_val_zero(ctx);
 	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
@@ -854,7 +892,9 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 			continue;
 		const char *name = j->m->arrays[a].name;
 		isl_set *sets[DIRECT_SETS];
-		direct_sets(r, a, j->naxes, sets);
+		direct_sets(r, a, j->naxes, r->processes, sets);
+		isl_set_free(sets[USES]);
+		isl_set_free(sets[MINE]);
 		isl_val *self = count_at(j, sets[SELF], q, name);
 		isl_val *used = count_at(j, sets[USED], q, name);
 		isl_val *pairs = count_at(j, sets[PAIRS], q, name);
@@ -867,35 +907,164 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 										 j->naxes),
 								 q, "work"),
 							(unsigned long)r->work_weight[k]));
-	if (!in || !out || !work) {
-		isl_val_free(in);
-		isl_val_free(out);
-		isl_val_free(work);
-		if (!failed(&j->fail))
-			isl_op_failed(j, "counting process by process");
-		return isl_stat_error;
-	}
-	if (e->sc)
-		record_process(e, q, work, in, out);
-	keep_max(&e->h, e->req->h == H_SUM ? isl_val_add(isl_val_copy(in), isl_val_copy(out))
-					    : isl_val_max(isl_val_copy(in), isl_val_copy(out)));
 	e->ncom = isl_val_add(e->ncom, isl_val_copy(in));
-	keep_max(&e->h_in, in);
-	keep_max(&e->h_out, out);
-	keep_max(&e->w, work);
-	if (!failed(&j->fail) && (!e->h || !e->ncom || !e->h_in || !e->h_out || !e->w))
-		isl_op_failed(j, "counting process by process");
+	add_process(e, q, in, out, work);
 	return !failed(&j->fail) && !out_of_time(j) ? isl_stat_ok : isl_stat_error;
 }
 
-/* count_step_values for a step whose counts have no exact form as functions
- * of the coordinates: every process on its own, its coordinates fixed, so that
- * each count is of a set without parameters. */
-static void count_step_each(struct job *j, const struct step_relations *r,
-			    const struct cost_request *req, struct step_cost *sc)
+/* F (kept, on the coordinates as parameters) at the process PT (kept). */
+static __isl_give isl_val *value_at(__isl_keep isl_pw_qpolynomial *f, __isl_keep isl_point *pt,
+				    int naxes)
 {
-	/* counts are at least 0, so every maximum starts there */
+	isl_point *at = isl_point_zero(isl_pw_qpolynomial_get_domain_space(f));
+	for (int a = 0; at && a < naxes; a++)
+		at = isl_point_set_coordinate_val(at, isl_dim_param, a,
+						  isl_point_get_coordinate_val(pt, isl_dim_set, a));
+	return isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(f), at);
+}
+
+struct cell_points {
+	struct each_process *e;
+	const struct per_process *p;
+};
+
+/* With cost_request.per_process: one process of a cell counted as a whole,
+ * its counts read off the cell's functions of the coordinates. */
+static isl_stat record_point(__isl_take isl_point *pt, void *user)
+{
+	struct cell_points *cp = user;
+	struct job *j = cp->e->j;
+	long q[3] = {0, 0, 0};
+	isl_val *in = value_at(cp->p->fan_in, pt, j->naxes);
+	isl_val *out = value_at(cp->p->fan_out, pt, j->naxes);
+	isl_val *work = value_at(cp->p->work, pt, j->naxes);
+	point_coordinates(pt, isl_dim_set, j->naxes, q);
+	add_process(cp->e, q, in, out, work);
+	return !failed(&j->fail) && !out_of_time(j) ? isl_stat_ok : isl_stat_error;
+}
+
+/* The maxima of the counts P of the processes of CELL (kept), into E. */
+static void add_cell_maxima(struct each_process *e, const struct per_process *p,
+			    __isl_keep isl_set *cell)
+{
+	struct job *j = e->j;
+	isl_val *h_in = max_values(j, p->fan_in, cell, "h_in");
+	isl_val *h_out = max_values(j, p->fan_out, cell, "h_out");
+	isl_val *h = NULL;
+	if (e->req->h == H_SUM) {
+		isl_pw_qpolynomial *both = sum(j, isl_pw_qpolynomial_copy(p->fan_in),
+					       isl_pw_qpolynomial_copy(p->fan_out));
+		h = max_values(j, both, cell, "h");
+		isl_pw_qpolynomial_free(both);
+	} else if (h_in && h_out) {
+		h = isl_val_max(isl_val_copy(h_in), isl_val_copy(h_out));
+	}
+	isl_val *w = max_values(j, p->work, cell, "w");
+	if (failed(&j->fail) || !h_in || !h_out || !h || !w) {
+		isl_val_free(h_in);
+		isl_val_free(h_out);
+		isl_val_free(h);
+		isl_val_free(w);
+		if (!failed(&j->fail))
+			isl_op_failed(j, "the maxima over the processes");
+		return;
+	}
+	keep_max(&e->h_in, h_in);
+	keep_max(&e->h_out, h_out);
+	keep_max(&e->h, h);
+	keep_max(&e->w, w);
+}
+
+/* A box of processes: coordinates LO[a] ..= HI[a] on each axis a. */
+struct cell {
+	long lo[3], hi[3];
+};
+
+/* The processes of R in box C, a set of coordinates. */
+static __isl_give isl_set *cell_set(const struct step_relations *r, int naxes, const struct cell *c)
+{
+	isl_set *set = isl_set_copy(r->processes);
+	for (int a = 0; a < naxes; a++) {
+		set = isl_set_lower_bound_si(set, isl_dim_set, (unsigned)a, (int)c->lo[a]);
+		set = isl_set_upper_bound_si(set, isl_dim_set, (unsigned)a, (int)c->hi[a]);
+	}
+	return set;
+}
+
+/* Every quantity of the processes of box C of R's grid into E.  The cell
+ * is counted once, its counts functions of the coordinates
+ * (count_step_direct), and their maxima taken by ISL's integer optimization.
+ * When that has no exact route within the engine's limits (pieces, steps,
+ * operations: a cell holding the first, the last and the inner processes of
+ * several axes at once has many cases), the cell is cut in two along its
+ * widest axis and each half counted the same way, down to single processes,
+ * whose counts are of sets without parameters.  The cells cover the grid
+ * once, so the maxima of the cells are the grid's and their NComs add up to
+ * its NCom: exact either way. */
+static void count_cell(struct each_process *e, const struct cell *c)
+{
+	struct job *j = e->j;
+	int widest = -1;
+	for (int a = 0; a < j->naxes; a++)
+		if (c->hi[a] > c->lo[a] &&
+		    (widest < 0 || c->hi[a] - c->lo[a] > c->hi[widest] - c->lo[widest]))
+			widest = a;
+	isl_set *cell = cell_set(e->r, j->naxes, c);
+	if (!cell) {
+		isl_op_failed(j, "the cells of processes");
+		return;
+	}
+	if (widest < 0) {
+		/* one process */
+		isl_set_foreach_point(cell, count_process, e);
+		isl_set_free(cell);
+		return;
+	}
+	struct per_process p = {0};
+	per_process_init(j, e->r, &p);
+	count_step_direct(j, e->r, cell, &p);
+	isl_val *ncom = max_values(j, p.ncom, e->r->processes, "NCom");
+	if (!failed(&j->fail) && e->sc) {
+		struct cell_points cp = {e, &p};
+		isl_set_foreach_point(cell, record_point, &cp);
+	} else {
+		add_cell_maxima(e, &p, cell);
+	}
+	per_process_clear(&p);
+	isl_set_free(cell);
+	if (!failed(&j->fail)) {
+		e->ncom = isl_val_add(e->ncom, ncom);
+		if (!e->ncom)
+			isl_op_failed(j, "NCom");
+		return;
+	}
+	isl_val_free(ncom);
+	if (j->fail.kind != FAIL_REFUSED || j->timed_out || out_of_time(j))
+		return;
+	fail_clear(&j->fail);
+	/* the first and the last processes of the axis alone (where a
+	 * distribution's boundary cases are), and the inner ones in two halves */
+	long lo = c->lo[widest], hi = c->hi[widest];
+	long cut[5] = {lo, lo + 1, lo + 1 + (hi - lo - 1) / 2, hi, hi + 1};
+	for (int k = 0; k < 4 && !failed(&j->fail); k++) {
+		struct cell part = *c;
+		part.lo[widest] = cut[k];
+		part.hi[widest] = cut[k + 1] - 1;
+		if (part.lo[widest] <= part.hi[widest])
+			count_cell(e, &part);
+	}
+}
+
+/* With every value known: every quantity of the step, a number, counted
+ * cell by cell of processes (count_cell): the whole grid at once when its
+ * counts have an exact form as functions of the coordinates, smaller cells
+ * where they have not.  With cost_request.per_process, each process's counts
+ * too, read off its cell's functions. */
+static void count_step_values(struct job *j, const struct step_relations *r,
+			      const struct cost_request *req, struct step_cost *sc)
+{
 	isl_ctx *ctx = j->engine->ctx;
+	/* counts are at least 0, so every maximum starts there */
 	struct each_process e = {j, r, req, isl_val_zero(ctx), isl_val_zero(ctx), isl_val_zero(ctx),
 				 isl_val_zero(ctx), isl_val_zero(ctx), NULL};
 	if (req->per_process) {
@@ -917,58 +1086,16 @@ static void count_step_each(struct job *j, const struct step_relations *r,
 			e.sc = sc;
 		}
 	}
+	struct cell all = {{0, 0, 0}, {0, 0, 0}};
+	for (int a = 0; a < j->naxes; a++)
+		all.hi[a] = req->sizes[a] - 1;
 	if (!failed(&j->fail))
-		isl_set_foreach_point(r->processes, count_process, &e);
+		count_cell(&e, &all);
 	sc->w = number(j, e.w, "w");
 	sc->h = number(j, e.h, "h");
 	sc->h_in = number(j, e.h_in, "h_in");
 	sc->h_out = number(j, e.h_out, "h_out");
 	sc->ncom = number(j, e.ncom, "NCom");
-}
-
-/* With every value known: every quantity of the step, a number.  fan_in and
- * fan_out are counted once for all processes, as functions of the coordinates
- * (count_step_direct), and their maxima taken by ISL's integer optimization;
- * when those counts have no exact form, a grid of at most EACH_PROCESS_MAX
- * processes is counted process by process (count_step_each). */
-static void count_step_values(struct job *j, const struct step_relations *r,
-			      const struct cost_request *req, struct step_cost *sc)
-{
-	if (req->per_process) {
-		/* every process's own counts: the maxima are theirs */
-		count_step_each(j, r, req, sc);
-		return;
-	}
-	struct per_process p = {0};
-	per_process_init(j, r, &p);
-	count_step_direct(j, r, &p);
-	long nproc = 1;
-	for (int a = 0; a < j->naxes; a++)
-		nproc *= req->sizes[a];
-	if (j->fail.kind == FAIL_REFUSED && !j->timed_out && nproc <= EACH_PROCESS_MAX) {
-		per_process_clear(&p);
-		fail_clear(&j->fail);
-		count_step_each(j, r, req, sc);
-		return;
-	}
-	isl_val *h_in = max_values(j, p.fan_in, r->processes, "h_in");
-	isl_val *h_out = max_values(j, p.fan_out, r->processes, "h_out");
-	isl_val *h = NULL;
-	if (req->h == H_SUM) {
-		isl_pw_qpolynomial *both = sum(j, isl_pw_qpolynomial_copy(p.fan_in),
-					       isl_pw_qpolynomial_copy(p.fan_out));
-		h = max_values(j, both, r->processes, "h");
-		isl_pw_qpolynomial_free(both);
-	} else if (h_in && h_out) {
-		h = isl_val_max(isl_val_copy(h_in), isl_val_copy(h_out));
-	}
-	sc->w = number(j, max_values(j, p.work, r->processes, "w"), "w");
-	/* NCom does not depend on the coordinates: its maximum is its value */
-	sc->ncom = number(j, max_values(j, p.ncom, r->processes, "NCom"), "NCom");
-	sc->h_in = number(j, h_in, "h_in");
-	sc->h_out = number(j, h_out, "h_out");
-	sc->h = number(j, h, "h");
-	per_process_clear(&p);
 }
 
 /* The cost of SC under the request's cost function. */

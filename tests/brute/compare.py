@@ -84,6 +84,12 @@ POINTS = {
         {"n": 4, "m": 6, "M": 2, "N": 3}, {"n": 9, "m": 4, "M": 4, "N": 1},
         {"n": 3, "m": 8, "M": 1, "N": 4}, {"n": 8, "m": 8, "M": 2, "N": 2},
     ],
+    "stencil3d": [  # assume nx >= 2*M, ny >= 2*N, nz >= 3; 4 x 4 and larger
+        # need cells of processes at values (the whole grid has too many cases)
+        {"nx": 7, "ny": 9, "nz": 3, "M": 3, "N": 2}, {"nx": 16, "ny": 16, "nz": 4, "M": 4, "N": 4},
+        {"nx": 19, "ny": 30, "nz": 4, "M": 6, "N": 7}, {"nx": 4, "ny": 5, "nz": 5, "M": 2, "N": 1},
+        {"nx": 32, "ny": 32, "nz": 3, "M": 8, "N": 8},
+    ],
     "features": [  # tests/brute/specs: assume n >= 2*P, m >= Q + 1, m >= R
         {"n": 6, "m": 4, "P": 2, "Q": 3, "R": 2}, {"n": 7, "m": 5, "P": 3, "Q": 2, "R": 3},
         {"n": 4, "m": 2, "P": 1, "Q": 1, "R": 1}, {"n": 9, "m": 4, "P": 2, "Q": 2, "R": 4},

@@ -30,6 +30,9 @@ POINTS = [
     ("broadcast", {"n": 2**30, "P": 4096}),
     ("stencil2d", {"n": 4096, "m": 4096, "M": 64, "N": 64}),
     ("stencil2d", {"n": 2**20, "m": 2**20, "M": 1024, "N": 4}),
+    # the whole 64 x 64 grid has too many cases at once: counted by cells
+    ("stencil3d", {"nx": 512, "ny": 512, "nz": 512, "M": 64, "N": 64}),
+    ("stencil3d", {"nx": 2**20, "ny": 2**12, "nz": 2**10, "M": 256, "N": 16}),
     ("matmul", {"m": 2**20, "n": 2**20, "o": 2**20, "M": 4, "N": 4}),
     ("matmul2", {"m": 2**16, "n": 2**16, "o": 2**16, "M": 8, "N": 8}),
     ("pdgemm", {"m": 2048, "n": 2048, "k": 2048, "M": 8, "N": 8}),
