@@ -135,10 +135,12 @@ void rank_table_sort(struct rank_table *t)
 		qsort(t->rows, (size_t)t->nrows, sizeof(*t->rows), compare_rows);
 	t->nranked = 0;
 	t->nlate = 0;
+	t->nuncounted = 0;
 	for (int i = 0; i < t->nrows; i++) {
 		struct rank_row *r = &t->rows[i];
 		t->nranked += r->status == RANK_OK;
 		t->nlate += r->status == RANK_LATE;
+		t->nuncounted += r->status != RANK_OK && r->status != RANK_OUTSIDE;
 	}
 	for (int i = 0; i < t->nranked; i++) {
 		struct rank_row *r = &t->rows[i];

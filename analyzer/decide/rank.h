@@ -56,6 +56,11 @@ struct rank_table {
 	 * refused and failed ones, then the late ones */
 	int nranked;
 	int nlate;
+	/* rows that are candidates for the answer but have no cost: refused,
+	 * failed or late (not the shapes outside the assumptions).  While there
+	 * is one, the best ranked row is not proven the best: an uncounted row
+	 * could cost less. */
+	int nuncounted;
 	bool sorted;
 };
 

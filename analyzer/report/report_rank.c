@@ -205,7 +205,12 @@ static void print_best(FILE *out, const struct ranking *r)
 	const struct rank_row *best = &t->rows[0];
 	char shape[64];
 	char *cost = report_number(best->cost);
-	fprintf(out, "best%s: cost %s, ", t->nlate ? " so far" : "", cost ? cost : "?");
+	if (t->nuncounted)
+		fprintf(out, "best of the counted rows (not proven: %d row%s not counted could cost "
+			     "less): cost %s, ",
+			t->nuncounted, t->nuncounted == 1 ? "" : "s", cost ? cost : "?");
+	else
+		fprintf(out, "best: cost %s, ", cost ? cost : "?");
 	free(cost);
 	if (!best->tie) {
 		shape_label(shape, t, best->shape);
@@ -459,14 +464,24 @@ static void json_head(FILE *out, const struct ranking *r)
 	fputs("}", out);
 }
 
+/* "best_proven": whether the first ranked row of T is the best of every
+ * row (no row uncounted), and "uncounted": how many rows could still cost
+ * less; then a comma and a new line that starts with INDENT. */
+static void json_proven(FILE *out, const struct rank_table *t, const char *indent)
+{
+	fprintf(out, ", \"best_proven\": %s, \"uncounted\": %d,\n%s",
+		t->nranked > 0 && t->nuncounted == 0 ? "true" : "false", t->nuncounted, indent);
+}
+
 void report_rank_json(FILE *out, const struct ranking *r)
 {
 	const struct rank_table *t = r->t;
 	json_head(out, r);
 	fprintf(out, ",\n \"shapes\": %d, \"candidates\": %d, \"ranked\": %d, \"complete\": %s, "
-		     "\"counted\": %ld, \"pairs\": %ld,\n ",
+		     "\"counted\": %ld, \"pairs\": %ld",
 		t->nshapes, r->ncands, t->nranked, t->nlate ? "false" : "true",
 		pairs(r) - t->nlate, pairs(r));
+	json_proven(out, t, " ");
 	json_rows(out, r, "\n  ");
 	fputs("}\n", out);
 }
@@ -711,9 +726,7 @@ static void sweep_cells(const struct ranking *r, char *cell[SW_NCOLS])
 	while (tied + 1 < t->nranked && t->rows[tied + 1].rank == 1)
 		tied++;
 	/* rows the engine could not count: the best is among the others */
-	int uncounted = 0;
-	for (int i = t->nranked; i < t->nrows; i++)
-		uncounted += t->rows[i].status == RANK_REFUSED || t->rows[i].status == RANK_FAILED;
+	int uncounted = t->nuncounted;
 	char ties[64];
 	if (uncounted)
 		snprintf(ties, sizeof(ties), tied ? "+%d, %d not counted" : "%d not counted",
@@ -725,6 +738,15 @@ static void sweep_cells(const struct ranking *r, char *cell[SW_NCOLS])
 	cell[SW_SHAPE] = strdup(shape);
 	cell[SW_CAND] = strdup(cand_name(r, best));
 	cell[SW_TIES] = strdup(ties);
+}
+
+/* Whether a point of the sweep R[0..N) has rows that were not counted. */
+static bool sweep_uncounted(const struct ranking *r, int n)
+{
+	for (int p = 0; p < n; p++)
+		if (r[p].t->nuncounted > 0)
+			return true;
+	return false;
 }
 
 void report_sweep_text(FILE *out, const struct ranking *r, int n)
@@ -803,14 +825,9 @@ void report_sweep_text(FILE *out, const struct ranking *r, int n)
 	fputs("best: the lowest cost of every shape and candidate at each point", out);
 	fputs(show[r->nswept + SW_TIES] ? "; tied: how many more rows have it (-f json lists them)"
 					 : "", out);
-	bool uncounted = false;
-	for (int p = 0; p < n; p++)
-		for (int i = r[p].t->nranked; i < r[p].t->nrows; i++)
-			uncounted |= r[p].t->rows[i].status == RANK_REFUSED ||
-				     r[p].t->rows[i].status == RANK_FAILED;
-	fputs(uncounted ? "; not counted: rows the engine refused (-f json says why), the best "
-			  "being the lowest of the others\n"
-			: "\n", out);
+	fputs(sweep_uncounted(r, n) ? "; not counted: rows the engine refused (-f json says why): "
+				      "the best of such a point is not proven, they could cost less\n"
+				    : "\n", out);
 	if (r->speed)
 		fprintf(out, "seconds: the cost in flops / s on %s (exact in JSON and CSV; ~ rounded "
 			     "to %d digits)\n", r->machine, r->digits > 0 ? r->digits : 4);
@@ -830,8 +847,9 @@ void report_sweep_json(FILE *out, const struct ranking *r, int n)
 			fputs(": ", out);
 			report_param_value(out, &r[p].values[i], true);
 		}
-		fprintf(out, "}, \"ranked\": %d, \"complete\": %s,\n   ", t->nranked,
+		fprintf(out, "}, \"ranked\": %d, \"complete\": %s", t->nranked,
 			t->nlate ? "false" : "true");
+		json_proven(out, t, "   ");
 		json_rows(out, &r[p], "\n   ");
 		fputs("}", out);
 	}
@@ -887,6 +905,9 @@ void report_sweep_markdown(FILE *out, const struct ranking *r, int n)
 	}
 	fputs("\nBest: the lowest cost of every shape and candidate at each point; tied: how many "
 	      "more rows have it (the JSON report lists them).\n", out);
+	if (sweep_uncounted(r, n))
+		fputs("\nNot counted: rows the engine refused (the JSON report says why); the best of "
+		      "such a point is not proven, they could cost less.\n", out);
 	if (r->speed)
 		fprintf(out, "\nseconds: the cost in flops / s on %s (~: rounded to %d digits).\n",
 			r->machine, r->digits > 0 ? r->digits : 4);

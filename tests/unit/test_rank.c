@@ -1,6 +1,7 @@
 /* The decisions of -p (analyzer/decide/rank.h): the shapes of P processes and
  * the ranking of rows, ties and rows without a number included. */
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <cmocka.h>
 
 #include "analyzer/decide/rank.h"
+#include "analyzer/report/report.h"
 
 static void test_shapes(void **state)
 {
@@ -107,12 +109,61 @@ static void test_fractions_rank_exactly(void **state)
 	rank_table_clear(&t);
 }
 
+/* A ranking whose cheapest row may be a refused one: the best of the
+ * counted rows is never said to be the best. */
+static void test_uncounted_rows_leave_the_best_unproven(void **state)
+{
+	(void)state;
+	struct rank_table t;
+	assert_int_equal(rank_table_init(&t, 4, 2), 0);   /* 1x4, 2x2, 4x1 */
+	row(&t, 0, -1, RANK_OUTSIDE, 0);
+	row(&t, 1, 0, RANK_OK, 20);
+	row(&t, 2, 0, RANK_REFUSED, 0);
+	row(&t, 2, 1, RANK_FAILED, 0);
+	rank_table_sort(&t);
+	assert_int_equal(t.nranked, 1);
+	assert_int_equal(t.nuncounted, 2);   /* the shape outside the assumptions is no candidate */
+
+	const char *axes[] = {"M", "N"}, *cands[] = {"a", "b"};
+	struct param_value values[] = {{.name = "g", .value = 1, .den = 1},
+				       {.name = "l", .value = 0, .den = 1}};
+	struct ranking r = {.file = "f.bsp", .naxes = 2, .axes = axes, .ncands = 2, .cands = cands,
+			    .nvalues = 2, .values = values, .t = &t, .first = true};
+	struct {
+		enum output_format format;
+		const char *want;
+	} cases[] = {
+		{FORMAT_TEXT, "best of the counted rows (not proven: 2 rows not counted could cost "
+			      "less): cost 20, shape 2x2, candidate a\n"},
+		{FORMAT_MARKDOWN, "best of the counted rows (not proven: 2 rows not counted could "
+				  "cost less)"},
+		{FORMAT_LATEX, "best of the counted rows (not proven: 2 rows not counted could "
+			       "cost less)"},
+		{FORMAT_JSON, "\"best_proven\": false, \"uncounted\": 2,"},
+	};
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		assert_non_null(out);
+		report_ranking(out, cases[k].format, &r, 0);
+		fclose(out);
+		if (!strstr(text, cases[k].want))
+			fail_msg("format %d: no '%s' in:\n%s", (int)cases[k].format, cases[k].want,
+				 text);
+		assert_null(strstr(text, "best: "));
+		free(text);
+	}
+	rank_table_clear(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_shapes),
 		cmocka_unit_test(test_ranks_and_ties),
 		cmocka_unit_test(test_fractions_rank_exactly),
+		cmocka_unit_test(test_uncounted_rows_leave_the_best_unproven),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
