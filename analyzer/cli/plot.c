@@ -3,10 +3,12 @@
 #include "analyzer/cli/plot.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -14,11 +16,12 @@ extern char **environ;
 
 #include "analyzer/report/report.h"
 
-/* Runs gnuplot on SCRIPT (posix_spawnp: the run has a watchdog thread, so
- * no fork); its exit status, 127 when it cannot be run, -1 on failure. */
-static int run_gnuplot(const char *script)
+/* Runs `gnuplot -c SCRIPT OUTPUT` (posix_spawnp: the run has a watchdog
+ * thread, so no fork); its exit status, 127 when it cannot be run, -1 on
+ * failure. */
+static int run_gnuplot(const char *script, const char *output)
 {
-	char *argv[] = {"gnuplot", (char *)script, NULL};
+	char *argv[] = {"gnuplot", "-c", (char *)script, (char *)output, NULL};
 	pid_t pid;
 	int err = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
 	if (err == ENOENT || err == EACCES)
@@ -32,8 +35,55 @@ static int run_gnuplot(const char *script)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
+/* 0 when PATH may be replaced by a file of ours: nothing is there, a
+ * regular file, or a symbolic link (replaced itself, never followed);
+ * otherwise (a folder, a device, a FIFO) -1, said on ERR. */
+static int replaceable(const char *path, FILE *err)
+{
+	struct stat sb;
+	if (lstat(path, &sb) != 0) {
+		if (errno == ENOENT)
+			return 0;
+		fprintf(err, "bspcost: --plot: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	if (S_ISREG(sb.st_mode) || S_ISLNK(sb.st_mode))
+		return 0;
+	fprintf(err, "bspcost: --plot: %s is %s, not a file: nothing written\n", path,
+		S_ISDIR(sb.st_mode) ? "a folder" : "a special file");
+	return -1;
+}
+
+/* A new empty file beside PATH, named PATH.XXXXXX (malloc'd, NULL when out
+ * of memory or it cannot be made: said on ERR), readable as a file made
+ * with the run's umask is; *FD its descriptor. */
+static char *temporary(const char *path, int *fd, FILE *err)
+{
+	size_t n = strlen(path);
+	char *name = malloc(n + 8);
+	if (!name) {
+		fprintf(err, "bspcost: --plot: out of memory\n");
+		return NULL;
+	}
+	memcpy(name, path, n);
+	memcpy(name + n, ".XXXXXX", 8);
+	*fd = mkstemp(name);
+	if (*fd < 0) {
+		fprintf(err, "bspcost: --plot: cannot write beside %s: %s\n", path, strerror(errno));
+		free(name);
+		return NULL;
+	}
+	mode_t mask = umask(0);
+	umask(mask);
+	(void)fchmod(*fd, 0666 & ~mask);
+	return name;
+}
+
 /* Writes the script of WHAT (COUNT of them) by WRITE to PICTURE.gp and runs
- * gnuplot on it. */
+ * gnuplot on it.  Each file is written whole under a name of its own beside
+ * its path and renamed onto it: nothing but a file or a link at PICTURE and
+ * PICTURE.gp is replaced, a link's target is never written, and a failed
+ * drawing leaves no picture half written. */
 static int plot(const void *what, int count, const char *picture, FILE *err,
 		void (*write)(FILE *, const void *, int, const char *))
 {
@@ -45,20 +95,33 @@ static int plot(const void *what, int count, const char *picture, FILE *err,
 	}
 	memcpy(script, picture, n);
 	memcpy(script + n, ".gp", 4);
-	FILE *f = fopen(script, "w");
-	if (!f) {
-		fprintf(err, "bspcost: --plot: cannot write %s: %s\n", script, strerror(errno));
+	int fd = -1;
+	char *tmp = NULL;
+	if (replaceable(picture, err) != 0 || replaceable(script, err) != 0 ||
+	    !(tmp = temporary(script, &fd, err))) {
 		free(script);
 		return -1;
 	}
-	write(f, what, count, picture);
-	if (fclose(f) != 0) {
+	FILE *f = fdopen(fd, "w");
+	if (f)
+		write(f, what, count, picture);
+	if (!f || fclose(f) != 0 || rename(tmp, script) != 0) {
 		fprintf(err, "bspcost: --plot: cannot write %s: %s\n", script, strerror(errno));
+		if (!f)
+			close(fd);
+		unlink(tmp);
+		free(tmp);
 		free(script);
 		return -1;
 	}
-	remove(picture);
-	int st = run_gnuplot(script);
+	free(tmp);
+	tmp = temporary(picture, &fd, err);
+	if (!tmp) {
+		free(script);
+		return -1;
+	}
+	close(fd);
+	int st = run_gnuplot(script, tmp);
 	struct stat sb;
 	int status = -1;
 	if (st == 127) {
@@ -66,12 +129,17 @@ static int plot(const void *what, int count, const char *picture, FILE *err,
 			     "install gnuplot-nox); its script is %s\n", script);
 	} else if (st != 0) {
 		fprintf(err, "bspcost: --plot: gnuplot failed (exit %d) on %s\n", st, script);
-	} else if (stat(picture, &sb) != 0 || sb.st_size == 0) {
+	} else if (stat(tmp, &sb) != 0 || sb.st_size == 0) {
 		fprintf(err, "bspcost: --plot: gnuplot wrote no %s (its script: %s)\n", picture,
 			script);
+	} else if (rename(tmp, picture) != 0) {
+		fprintf(err, "bspcost: --plot: cannot write %s: %s\n", picture, strerror(errno));
 	} else {
 		status = 0;
 	}
+	if (status != 0)
+		unlink(tmp);
+	free(tmp);
 	free(script);
 	return status;
 }

@@ -45,15 +45,23 @@ enum plot_format plot_format_of(const char *file)
 	return PLOT_NONE;
 }
 
+/* "set output": PICTURE, or the script's first argument when gnuplot is run
+ * as `gnuplot -c SCRIPT FILE` (the driver draws into a file of its own,
+ * renamed to PICTURE once complete). */
+static void output(FILE *out, const char *picture)
+{
+	fputs("set output (exists(\"ARG1\") && strlen(ARG1) > 0 ? ARG1 : ", out);
+	gp_string(out, picture);
+	fputs(")\n", out);
+}
+
 static void terminal(FILE *out, const char *picture)
 {
 	if (plot_format_of(picture) == PLOT_PNG)
 		fputs("set terminal pngcairo size 1000,560 font \"sans,10\"\n", out);
 	else
 		fputs("set terminal svg size 1000,560 font \"sans,10\" background \"white\"\n", out);
-	fputs("set output ", out);
-	gp_string(out, picture);
-	fputs("\n", out);
+	output(out, picture);
 }
 
 /* "cost w + h*g + l (flops)" and the end of the line. */
@@ -280,9 +288,7 @@ void report_process_plot(FILE *out, const struct analysis *a, const char *pictur
 	else
 		fprintf(out, "set terminal svg size 1000,%d font \"sans,10\" background \"white\"\n",
 			height);
-	fputs("set output ", out);
-	gp_string(out, picture);
-	fputs("\n", out);
+	output(out, picture);
 	char *title = NULL;
 	size_t len = 0;
 	FILE *tf = open_memstream(&title, &len);
