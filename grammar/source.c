@@ -44,16 +44,20 @@ int source_load(struct source *src, const char *path, FILE *err)
 {
 	memset(src, 0, sizeof(*src));
 	int is_stdin = strcmp(path, "-") == 0;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY);
+	/* O_NONBLOCK: a FIFO's open() would wait for a writer; it is refused */
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK);
 	src->name = xstrdup(is_stdin ? "<stdin>" : path);
 	if (fd < 0)
 		return load_fail(src, err, path, strerror(errno));
 	struct stat st;
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		if (!is_stdin)
-			close(fd);
-		return load_fail(src, err, path, "is a directory");
+	if (!is_stdin && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		close(fd);
+		return load_fail(src, err, path, S_ISDIR(st.st_mode) ? "is a directory"
+					     : "is not a regular file (a FIFO, a device or a socket): "
+					       "give a file, or - and standard input");
 	}
+	if (!is_stdin)
+		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	size_t cap = 4096, len = 0;
 	char *buf = xmalloc(cap + 1);
 	for (;;) {

@@ -3,10 +3,13 @@
 #include "analyzer/machine/machine.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "analyzer/util/number.h"
 #include "grammar/diag.h"
@@ -15,6 +18,9 @@ const char *const machine_key_name[MACHINE_NKEYS] = {"l", "g", "l_us", "g_us", "
 						     "g_i", "g_o", "g_M"};
 
 /* The coefficient a key gives, or COEF_N. */
+/* The largest machine profile read: the bundled ones are a few KB. */
+enum { MACHINE_MAX_BYTES = 1 << 20 };
+
 static enum cost_coef key_coef(int k)
 {
 	switch (k) {
@@ -228,12 +234,25 @@ int machine_read(struct machine *m, const char *path, char **error)
 	mpq_init(m->s);
 	*error = NULL;
 	m->path = strdup(path);
-	FILE *f = fopen(path, "r");
+	/* a regular file only, of a profile's size: a FIFO (whose open() would
+	 * wait for a writer, hence O_NONBLOCK) or a device such as /dev/zero
+	 * would never end */
+	int fd = open(path, O_RDONLY | O_NONBLOCK);
+	struct stat st;
+	const char *why = fd < 0 || fstat(fd, &st) != 0 ? strerror(errno)
+			  : S_ISDIR(st.st_mode) ? "is a directory"
+			  : !S_ISREG(st.st_mode) ? "is not a regular file (a FIFO, a device or a socket)"
+			  : st.st_size > MACHINE_MAX_BYTES ? "is larger than a machine profile may be (1 MiB)"
+							   : NULL;
+	FILE *f = why ? NULL : fdopen(fd, "r");
 	if (!f) {
-		if (asprintf(error, "%s: %s", path, strerror(errno)) < 0)
+		if (asprintf(error, "%s: %s", path, why ? why : strerror(errno)) < 0)
 			*error = NULL;
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
+	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	char *buf = NULL;
 	size_t cap = 0;
 	int line = 0, r = 0, per_line = 0;
