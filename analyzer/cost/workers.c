@@ -61,11 +61,26 @@ static void *thread_main(void *p)
 	return NULL;
 }
 
+void workers_unwatch(struct worker_pool *pool)
+{
+	for (int i = 0; pool && i < pool->nworkers; i++)
+		session_ctx_release(pool->session, pool->workers[i].ctx);
+}
+
+int workers_watch(struct worker_pool *pool)
+{
+	for (int i = 0; pool && i < pool->nworkers; i++)
+		if (session_ctx_watch(pool->session, pool->workers[i].ctx) < 0) {
+			workers_unwatch(pool);
+			return -1;
+		}
+	return 0;
+}
+
 /* The jobs are over: what they built may be printed, whatever the deadline. */
 static struct worker_pool *done(struct worker_pool *pool)
 {
-	for (int i = 0; i < pool->nworkers; i++)
-		session_ctx_release(pool->session, pool->workers[i].ctx);
+	workers_unwatch(pool);
 	return pool;
 }
 

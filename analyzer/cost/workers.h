@@ -40,6 +40,14 @@ struct worker_pool *workers_run_ordered(struct session *session, int nthreads, i
 					void (*job)(struct worker *w, int i, void *user), void *user,
 					void (*engine_setup)(struct count_engine *e));
 
+/* A phase that computes with what the jobs built (a comparison of their
+ * formulas) under the session's deadline: the workers' contexts are watched
+ * again (session_ctx_watch), and stopped at once when it has passed;
+ * workers_unwatch ends the phase, so that what was built can be printed.
+ * workers_watch returns 0, or -1 when out of memory (nothing is watched). */
+int workers_watch(struct worker_pool *pool);
+void workers_unwatch(struct worker_pool *pool);
+
 /* Frees the workers' contexts: every ISL object built by the jobs must be gone. */
 void workers_free(struct worker_pool *pool);
 

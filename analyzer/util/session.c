@@ -114,16 +114,29 @@ __isl_give isl_ctx *session_ctx(struct session *s)
 	if (!ctx)
 		return NULL;
 	isl_options_set_on_error(ctx, ISL_ON_ERROR_CONTINUE);
-	if (!s || s->seconds == 0)
-		return ctx;
+	if (session_ctx_watch(s, ctx) < 0) {
+		isl_ctx_free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+int session_ctx_watch(struct session *s, __isl_keep isl_ctx *ctx)
+{
+	if (!s || s->seconds == 0 || !ctx)
+		return 0;
 	pthread_mutex_lock(&s->lock);
+	for (int i = 0; i < s->nctxs; i++)
+		if (s->ctxs[i] == ctx) {
+			pthread_mutex_unlock(&s->lock);
+			return 0;
+		}
 	if (s->nctxs == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 8;
 		isl_ctx **v = realloc(s->ctxs, sizeof(*v) * (size_t)cap);
 		if (!v) {
 			pthread_mutex_unlock(&s->lock);
-			isl_ctx_free(ctx);
-			return NULL;
+			return -1;
 		}
 		s->ctxs = v;
 		s->cap = cap;
@@ -132,7 +145,7 @@ __isl_give isl_ctx *session_ctx(struct session *s)
 	if (atomic_load(&s->expired))
 		isl_ctx_abort(ctx);
 	pthread_mutex_unlock(&s->lock);
-	return ctx;
+	return 0;
 }
 
 void session_ctx_release(struct session *s, __isl_keep isl_ctx *ctx)

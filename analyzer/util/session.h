@@ -38,6 +38,12 @@ bool session_expired(struct session *s);
  * memory. */
 __isl_give isl_ctx *session_ctx(struct session *s);
 
+/* CTX (a context of session_ctx that was released) is known to the
+ * watchdog of S again, for another phase of computation on what was built
+ * there: stopped at once when the deadline has passed.  Returns 0, or -1
+ * when out of memory (CTX is then not watched). */
+int session_ctx_watch(struct session *s, __isl_keep isl_ctx *ctx);
+
 /* CTX stays alive but the watchdog forgets it, and a computation it stopped is
  * forgotten too (isl_ctx_resume): what was built there before the deadline
  * can still be printed. */
