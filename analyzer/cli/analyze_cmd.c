@@ -242,7 +242,8 @@ struct candidates_job {
 	bool opt_values;                    /* ... because of --values */
 	struct verify_result *vr;           /* with --verify */
 	int *vstatus;
-	bool *late;                         /* the run's deadline stopped it */
+	bool *late;                         /* the run's deadline stopped its formulas */
+	bool *late_values;                  /* ... its values (on the grid AT) */
 };
 
 void engine_setup(struct count_engine *e)
@@ -289,9 +290,20 @@ static int *schedule(const struct model *m)
  * processes, minutes at 64), while the values take milliseconds. */
 enum { VALUES_FORMULA_PROCESSES = 16 };
 
+/* Job C < ncands: the formulas of candidate C (and --verify's points);
+ * job ncands + C: its values at the -D values.  The values are handed out
+ * first (milliseconds each), so that a deadline the formulas run into never
+ * takes the values with it. */
 static void analyze_candidate(struct worker *w, int c, void *user)
 {
 	struct candidates_job *job = user;
+	if (c >= job->m->ncands) {
+		c -= job->m->ncands;
+		cost_candidate(&w->engine, job->m, c, &job->at, &job->exact[c]);
+		if (job->exact[c].timed_out)
+			job->late_values[c] = true;
+		return;
+	}
 	if (job->skip_formulas) {
 		struct candidate_cost *cc = &job->costs[c];
 		memset(cc, 0, sizeof(*cc));
@@ -309,8 +321,6 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 	} else {
 		cost_candidate(&w->engine, job->m, c, job->req, &job->costs[c]);
 	}
-	if (job->exact)
-		cost_candidate(&w->engine, job->m, c, &job->at, &job->exact[c]);
 	if (job->verify > 0) {
 		/* each candidate its own points, whatever thread draws them */
 		unsigned seed = job->seed + 7919u * (unsigned)c;
@@ -318,7 +328,7 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 		job->vstatus[c] = verify_candidate(w->ctx, &w->engine, job->m, c, job->req,
 						   &job->costs[c], job->verify, &seed, vr);
 	}
-	if (job->costs[c].timed_out || (job->exact && job->exact[c].timed_out))
+	if (job->costs[c].timed_out)
 		job->late[c] = true;
 }
 
@@ -550,6 +560,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		job.vstatus = calloc((size_t)m->ncands + 1, sizeof(*job.vstatus));
 	}
 	job.late = calloc((size_t)m->ncands + 1, sizeof(*job.late));
+	job.late_values = calloc((size_t)m->ncands + 1, sizeof(*job.late_values));
 	struct worker_pool *pool = NULL;
 	int *order = schedule(m);
 	int ntodo = m->ncands;
@@ -559,7 +570,18 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		order[1] = cmp[1];
 		ntodo = 2;
 	}
-	if (job.costs && job.late && order && (!need_exact || job.exact) &&
+	if (order && job.exact) {
+		/* the values of the same candidates first (analyze_candidate) */
+		int *both = calloc(2 * (size_t)ntodo, sizeof(*both));
+		for (int k = 0; both && k < ntodo; k++) {
+			both[k] = m->ncands + order[k];
+			both[ntodo + k] = order[k];
+		}
+		free(order);
+		order = both;
+		ntodo *= 2;
+	}
+	if (job.costs && job.late && job.late_values && order && (!need_exact || job.exact) &&
 	    (!opt->verify || (job.vr && job.vstatus)))
 		pool = workers_run_ordered(session, workers_threads(opt->jobs, ntodo), ntodo,
 					   order, analyze_candidate, &job, engine_setup);
@@ -569,13 +591,14 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
 		status = EXIT_SPEC;
 	}
-	int finished = 0, cut = 0;
+	int finished = 0, cut = 0, values_late = 0;
 	for (int c = 0; costs && c < m->ncands; c++) {
 		if (cmp[0] >= 0 && c != cmp[0] && c != cmp[1]) {
 			finished++;     /* not asked for */
 			continue;
 		}
-		finished += !job.late[c];
+		finished += !job.late[c] && !job.late_values[c];
+		values_late += job.late_values[c];
 		cut += job.vr && job.vr[c].stopped;
 		enum cost_status st = costs[c].status;
 		/* with every value given, the values decide (a formula's refusal is
@@ -587,7 +610,11 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	}
 
 	/* the deadline: what finished is reported, and the run fails */
-	if (costs && (finished < m->ncands || cut > 0)) {
+	if (costs && exact && values_late == 0 && finished < m->ncands && cut == 0) {
+		report_deadline_formulas(opt->err, ls->src.name, session_limit(session),
+					 m->ncands - finished, m->ncands);
+		status = EXIT_SPEC;
+	} else if (costs && (finished < m->ncands || cut > 0)) {
 		report_deadline(opt->err, ls->src.name, session_limit(session), finished, m->ncands,
 				cut);
 		status = EXIT_SPEC;
@@ -718,6 +745,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	free(job.vr);
 	free(job.vstatus);
 	free(job.late);
+	free(job.late_values);
 	free(values);
 	/* The formulas live in the workers' contexts: freed first. */
 	clear_costs(job.exact, m->ncands);

@@ -190,6 +190,10 @@ void report_count(FILE *out, bool json, const char *formula, const char *value);
 void report_deadline(FILE *out, const char *what, double seconds, int finished, int total,
 		     int verify_cut);
 
+/* The same when the deadline cut the formulas of LATE of TOTAL candidates
+ * while every value at the -D values was counted. */
+void report_deadline_formulas(FILE *out, const char *what, double seconds, int late, int total);
+
 /* --verify: one candidate's failure or the reason it was skipped (WHAT), and
  * the total for FILE. */
 void report_verify_candidate(FILE *out, const char *cand, const char *what);

@@ -240,6 +240,13 @@ void report_deadline(FILE *out, const char *what, double seconds, int finished, 
 	fputc('\n', out);
 }
 
+void report_deadline_formulas(FILE *out, const char *what, double seconds, int late, int total)
+{
+	fprintf(out, "bspcost: %s: the run's time limit of %g s ran out (--timeout S to change "
+		     "it, 0 for none): the formulas of %d of %d candidate%s were not finished; "
+		     "every value was counted\n", what, seconds, late, total, total == 1 ? "" : "s");
+}
+
 /* S as Markdown text within a line: the characters that can start inline
  * markup there (emphasis, code, links, HTML, entities, GFM's strikethrough
  * and table cells) backslashed; never the first of a line ('#', '>', '-'). */

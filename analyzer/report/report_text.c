@@ -265,7 +265,13 @@ static void join(struct group *g, int *n, const struct analysis *a, int c)
 	mpq_t v;
 	mpq_init(v);
 	bool valued = report_cost_number(a, c, v) == 0;
-	const char *why = formula || valued ? NULL : cc->reason ? cc->reason : "unknown reason";
+	/* no cost at all: why the values (when asked for) or the formula are
+	 * missing; a value without a formula: why, when the deadline cut it */
+	const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+	const char *why = formula ? NULL
+			  : valued ? (cc->timed_out ? "not finished in time" : NULL)
+			  : ex && ex->status != COST_OK ? (ex->reason ? ex->reason : "unknown reason")
+			  : cc->reason ? cc->reason : "unknown reason";
 	int k = 0;
 	for (; k < *n; k++) {
 		bool same = (g[k].formula && formula ? strcmp(g[k].formula, formula) == 0
@@ -361,7 +367,9 @@ static void print_summary(FILE *out, const struct analysis *a)
 				col += fprintf(out, " ");
 			}
 			print_wrapped(out, x->formula, col, width);
-		} else if (x->valued)
+		} else if (x->valued && x->why)
+			fprintf(out, ": cost (no formula: %s)", x->why);
+		else if (x->valued)
 			fputs(": cost (no formula)", out);
 		else
 			fprintf(out, ": no cost (%s)", x->why);
