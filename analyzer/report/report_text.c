@@ -427,7 +427,8 @@ void report_text(FILE *out, const struct analysis *a)
 			/* a time limit is no reason to leave the symbolic grid */
 			if (cc->status == COST_REFUSED && a->symbolic && !cc->timed_out &&
 			    !cc->any_grid && !a->rq->values_only)
-				fputs("  (a concrete grid, e.g. --grid 4x4, gives exact formulas)\n", out);
+				fprintf(out, "  (a concrete grid, e.g. --grid %s, gives exact formulas)\n",
+					a->naxes == 1 ? "4" : a->naxes == 2 ? "4x4" : "2x2x2");
 			if (a->exact && a->exact[c].status == COST_OK)
 				print_values_only(out, a, c);
 			else if (a->exact)
