@@ -185,6 +185,14 @@ run_verify() {
 			not_ok "--verify $line: exit $st"; grep -v '^    ' "$tmp/out" | tail -n 12
 		fi
 	done < tests/verify.list
+	# every bundled example is verified: a new one needs its line
+	for e in examples/*.bsp; do
+		if grep -v '^#' tests/verify.list | grep -q "\(^\| \)$e\$"; then
+			ok
+		else
+			not_ok "$e is not in tests/verify.list: --verify never checks it"
+		fi
+	done
 }
 
 # Runs a checker that ends with `N passed, N failed` and adds its totals.

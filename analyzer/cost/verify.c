@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/aff.h>
 #include <isl/map.h>
 #include <isl/set.h>
 #include <isl/val.h>
@@ -78,13 +79,89 @@ static int satisfies(const struct point *p, const struct model *m,
 	return ok;
 }
 
+/* The least value of parameter NAME in ASSUMPTIONS (kept) once the values
+ * of P[0..n) are fixed, every other parameter free, into *LO; false when
+ * there is none (no such parameter, no lower bound, or no point at all). */
+static bool least(__isl_keep isl_set *assumptions, const struct point *p, const char *name,
+		  long long *lo)
+{
+	int pos = isl_set_find_dim_by_name(assumptions, isl_dim_param, name);
+	if (pos < 0)
+		return false;
+	isl_set *s = isl_set_copy(assumptions);
+	for (int i = 0; s && i < p->n; i++) {
+		int at = isl_set_find_dim_by_name(s, isl_dim_param, p->names[i]);
+		if (at >= 0)
+			s = isl_set_fix_si(s, isl_dim_param, (unsigned)at, (int)p->values[i]);
+	}
+	s = isl_set_move_dims(s, isl_dim_set, 0, isl_dim_param, (unsigned)pos, 1);
+	s = isl_set_project_out(s, isl_dim_param, 0, isl_set_dim(s, isl_dim_param));
+	isl_pw_aff *min = s ? isl_set_dim_min(s, 0) : NULL;
+	bool ok = false;
+	if (min && isl_pw_aff_n_piece(min) == 1 && isl_pw_aff_is_cst(min) == isl_bool_true) {
+		isl_point *pt = isl_point_zero(isl_space_domain(isl_pw_aff_get_space(min)));
+		isl_val *v = isl_pw_aff_eval(isl_pw_aff_copy(min), pt);
+		ok = v && isl_val_is_int(v);
+		if (ok)
+			*lo = isl_val_get_num_si(v);
+		isl_val_free(v);
+	}
+	isl_pw_aff_free(min);
+	return ok;
+}
+
+/* Points drawn at random before they are built (draw_point). */
+enum { DRAWN_TRIES = 500 };
+
+/* Rounds up, in P, each parameter that a condition of CC ("D divides X", X a
+ * parameter; the formulas' divisibility) needs to be a multiple of D at P,
+ * until every such condition holds (a few passes: k a multiple of 32*M and
+ * of 32*N).  Other conditions are left to satisfies(). */
+static void round_to_divisors(struct point *p, const struct candidate_cost *cc)
+{
+	for (int pass = 0; cc && pass < 8; pass++) {
+		bool changed = false;
+		for (int i = 0; i < cc->nconditions; i++) {
+			const char *text = cc->condition_texts ? cc->condition_texts[i] : NULL;
+			const char *sep = text ? strstr(text, " divides ") : NULL;
+			if (!sep)
+				continue;
+			const char *x = sep + strlen(" divides ");
+			int at = -1;
+			for (int k = 0; k < p->n; k++)
+				if (strcmp(p->names[k], x) == 0)
+					at = k;
+			char *d_text = strndup(text, (size_t)(sep - text));
+			struct formula_expr *e = d_text ? formula_parse_expr(d_text, NULL) : NULL;
+			mpq_t d;
+			mpq_init(d);
+			if (at >= 0 && e && formula_expr_eval(e, p->names, p->values, p->n, d) == 0 &&
+			    mpz_cmp_ui(mpq_denref(d), 1) == 0 && mpz_sgn(mpq_numref(d)) > 0 &&
+			    mpz_fits_slong_p(mpq_numref(d))) {
+				long long dv = mpz_get_si(mpq_numref(d)), v = p->values[at];
+				long long r = v > 0 ? (v + dv - 1) / dv * dv : dv;
+				changed |= r != v;
+				p->values[at] = r;
+			}
+			mpq_clear(d);
+			formula_expr_free(e);
+			free(d_text);
+		}
+		if (!changed)
+			break;
+	}
+}
+
 /* Draws a point: axes in [1, 6] on a symbolic grid (block lengths are written
- * back case by case up to AXIS >= 6, see cost.c), parameters in [0, 24], g
- * and l at random.  The caller rejects points that miss an assumption or
- * condition (divisibility included), which keeps the drawing honest and
- * simple. */
+ * back case by case up to AXIS >= 6, see cost.c), each parameter in [0, 24],
+ * g and l at random.  BUILT: each parameter in [lo, lo + 24] instead, where
+ * lo is its least value under ASSUMPTIONS (kept) given the axes and the
+ * parameters drawn before it (0 without a lower bound): m >= 32*M gives m
+ * near 32*M, so that a point satisfies the assumptions by construction, not
+ * by luck.  The caller rejects points that miss an assumption or condition
+ * (divisibility included). */
 static void draw_point(struct point *p, const struct model *m, const struct cost_request *req,
-		       unsigned *seed)
+		       __isl_keep isl_set *assumptions, bool built, unsigned *seed)
 {
 	int k = 0;
 	for (int a = 0; a < m->naxes; a++) {
@@ -92,8 +169,12 @@ static void draw_point(struct point *p, const struct model *m, const struct cost
 		p->values[k++] = req->symbolic ? draw(seed, 1, 6) : req->sizes[a];
 	}
 	for (int i = 0; i < m->nparams; i++) {
+		long long lo = 0;
+		p->n = k;
+		if (!built || !least(assumptions, p, m->params[i], &lo) || lo < 0 || lo > 1000000)
+			lo = 0;
 		p->names[k] = m->params[i];
-		p->values[k++] = draw(seed, 0, 24);
+		p->values[k++] = lo + draw(seed, 0, 24);
 	}
 	p->names[k] = "g";
 	p->values[k++] = draw(seed, 1, 9);
@@ -399,10 +480,15 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 			vr->stopped = true;
 			break;
 		}
+		/* drawn at random first (small sizes, cheap to enumerate); built
+		 * when that keeps missing (PDGEMM's m >= 32*M and 32*M divides k) */
 		int tries = 0;
-		do
-			draw_point(&p, m, req, seed);
-		while (!satisfies(&p, m, assumptions, formulas ? cc : NULL) && ++tries < 5000 &&
+		do {
+			bool built = tries >= DRAWN_TRIES;
+			draw_point(&p, m, req, assumptions, built, seed);
+			if (built)
+				round_to_divisors(&p, formulas ? cc : NULL);
+		} while (!satisfies(&p, m, assumptions, formulas ? cc : NULL) && ++tries < 5000 &&
 		       !session_ctx_stopped(ctx));
 		if (session_ctx_stopped(ctx)) {
 			/* the deadline stopped ISL in satisfies(): no point was refused
