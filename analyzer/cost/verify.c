@@ -498,7 +498,7 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 		}
 		if (tries >= 5000) {
 			if (vr->points == 0)
-				vr->skipped = strdup("no random point satisfies the assumptions");
+				vr->skipped = strdup("no point small enough to enumerate satisfies the assumptions");
 			break;
 		}
 		/* Block lengths the formulas kept get their values at this point. */

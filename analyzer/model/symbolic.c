@@ -23,6 +23,7 @@
 #define _GNU_SOURCE /* asprintf, vasprintf */
 #include "analyzer/model/symbolic.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -684,8 +685,22 @@ static void add_assumption(struct sym *s, const char *fmt, ...)
  * so C <= 1 goes without saying). */
 static void assume_at_most(struct sym *s, long long c, const char *size)
 {
-	if (c > 1)
-		add_assumption(s, "%lld <= %s", c, size);
+	if (c <= 1)
+		return;
+	/* a digit of a constant size (a block of cyclic(B)): decided here, never
+	 * an assumption that no size can meet */
+	char *end = NULL;
+	errno = 0;
+	long long v = strtoll(size, &end, 10);
+	if (end && end != size && *end == '\0' && errno == 0) {
+		if (c > v)
+			fail_set(&s->fail, FAIL_REFUSED,
+				 "an offset of %lld crosses more than one block of %lld elements: the "
+				 "symbolic grid's decomposition holds for offsets up to the block "
+				 "(--grid or -D count it exactly)", c, v);
+		return;
+	}
+	add_assumption(s, "%lld <= %s", c, size);
 }
 
 /* C < SIZE, recorded unless C < 1. */
