@@ -807,7 +807,16 @@ struct each_process {
 	const struct cost_request *req;
 	isl_val *w, *h, *h_in, *h_out, *ncom;
 	struct step_cost *sc;   /* its procs, with cost_request.per_process */
+	int refused;            /* cells whose count was refused, then cut */
+	long nprocs;            /* the grid's processes */
 };
+
+/* The most cells of one step whose count is refused and cut again (a
+ * stencil's boundaries take one or two): past it, a grid of at most
+ * EACH_PROCESS_MAX processes is counted process by process, and a larger one
+ * is refused (its counts have no exact route in reasonable time) rather
+ * than cut down to every process until the deadline. */
+enum { CELL_REFUSALS = 16, EACH_PROCESS_MAX = 1024 };
 
 /* V (kept, an integer) into OUT; false when it is not one. */
 static bool val_to_mpz(__isl_keep isl_val *v, mpz_t out)
@@ -1041,6 +1050,24 @@ static void count_cell(struct each_process *e, const struct cell *c)
 	isl_val_free(ncom);
 	if (j->fail.kind != FAIL_REFUSED || j->timed_out || out_of_time(j))
 		return;
+	if (++e->refused > CELL_REFUSALS && e->nprocs <= EACH_PROCESS_MAX) {
+		/* a small grid: this cell's processes one by one, as a last resort */
+		fail_clear(&j->fail);
+		isl_set *each = cell_set(e->r, j->naxes, c);
+		if (each)
+			isl_set_foreach_point(each, count_process, e);
+		else
+			isl_op_failed(j, "the cells of processes");
+		isl_set_free(each);
+		return;
+	}
+	if (e->refused > CELL_REFUSALS) {
+		char *last = fail_release(&j->fail);
+		fail_set(&j->fail, FAIL_REFUSED, "the counts of %d cells of processes were refused "
+			 "(the last: %s)", CELL_REFUSALS, last ? last : "out of memory");
+		free(last);
+		return;
+	}
 	fail_clear(&j->fail);
 	/* the first and the last processes of the axis alone (where a
 	 * distribution's boundary cases are), and the inner ones in two halves */
@@ -1066,7 +1093,7 @@ static void count_step_values(struct job *j, const struct step_relations *r,
 	isl_ctx *ctx = j->engine->ctx;
 	/* counts are at least 0, so every maximum starts there */
 	struct each_process e = {j, r, req, isl_val_zero(ctx), isl_val_zero(ctx), isl_val_zero(ctx),
-				 isl_val_zero(ctx), isl_val_zero(ctx), NULL};
+				 isl_val_zero(ctx), isl_val_zero(ctx), NULL, 0, 1};
 	if (req->per_process) {
 		long n = 1;
 		for (int a = 0; a < j->naxes; a++)
@@ -1087,8 +1114,10 @@ static void count_step_values(struct job *j, const struct step_relations *r,
 		}
 	}
 	struct cell all = {{0, 0, 0}, {0, 0, 0}};
-	for (int a = 0; a < j->naxes; a++)
+	for (int a = 0; a < j->naxes; a++) {
 		all.hi[a] = req->sizes[a] - 1;
+		e.nprocs *= req->sizes[a];
+	}
 	if (!failed(&j->fail))
 		count_cell(&e, &all);
 	sc->w = number(j, e.w, "w");
