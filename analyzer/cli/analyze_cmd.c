@@ -7,6 +7,7 @@
 #include <isl/set.h>
 
 #include "analyzer/cli/analyze.h"
+#include "analyzer/cli/progress.h"
 #include "analyzer/cli/plot.h"
 #include "analyzer/util/number.h"
 #include "analyzer/cli/commands.h"
@@ -582,9 +583,14 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		ntodo *= 2;
 	}
 	if (job.costs && job.late && job.late_values && order && (!need_exact || job.exact) &&
-	    (!opt->verify || (job.vr && job.vstatus)))
+	    (!opt->verify || (job.vr && job.vstatus))) {
+		struct progress_meter meter;
+		progress_start(&meter, opt->err);
 		pool = workers_run_ordered(session, workers_threads(opt->jobs, ntodo), ntodo,
-					   order, analyze_candidate, &job, engine_setup);
+					   order, analyze_candidate, &job, engine_setup,
+					   progress_pool(&meter, "counts of the candidates"));
+		progress_end(&meter);
+	}
 	free(order);
 	struct candidate_cost *costs = pool ? job.costs : NULL, *exact = pool ? job.exact : NULL;
 	if (!pool) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "analyzer/cli/analyze.h"
+#include "analyzer/cli/progress.h"
 #include "analyzer/cli/commands.h"
 #include "analyzer/cli/plot.h"
 #include "analyzer/cost/workers.h"
@@ -144,12 +145,12 @@ static int rank_prepare(const struct loaded_spec *ls, const struct model *m,
 }
 
 /* Every candidate row of the NTABS tables TABS counted, on one pool of
- * workers (the points of a sweep share it: no thread waits for a point's
+ * workers (METER shows how far it is) (the points of a sweep share it: no thread waits for a point's
  * last pair), then each table ranked.  VALUES holds the sizes of each table's
  * point, nparams apiece.  Returns an exit status. */
 static int rank_count(const struct model *m, const struct options *opt, struct session *session,
 		      const long long *values, const struct cost_prices *prices,
-		      struct rank_table *tabs, int ntabs)
+		      struct rank_table *tabs, int ntabs, struct progress_meter *meter)
 {
 	struct rank_job job = {.m = m, .tabs = tabs, .values = values, .prices = prices,
 			       .machine = opt->machine ? opt->machine->name : NULL,
@@ -170,7 +171,8 @@ static int rank_count(const struct model *m, const struct options *opt, struct s
 	struct worker_pool *pool = NULL;
 	if (njobs > 0 && !session_expired(session)) {
 		pool = workers_run_ordered(session, workers_threads(opt->jobs, njobs), njobs, NULL,
-					   rank_pair, &job, engine_setup);
+					   rank_pair, &job, engine_setup,
+					   progress_pool(meter, "rows of %ld processes", tabs[0].procs));
 		if (!pool) {
 			free(job.rows);
 			return -1;
@@ -341,6 +343,8 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		cands[c] = m->cands[c].name;
 
 	int status = EXIT_OK, late = 0;
+	struct progress_meter meter;
+	progress_start(&meter, opt->err);
 	for (int p = 0; p < nprocs; p++) {
 		if ((p > 0 || *tables > 0) && session_expired(session)) {
 			/* the deadline passed: the counts left are named, not tabled */
@@ -397,7 +401,8 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 			};
 		}
 		if (r == 0)
-			r = rank_count(m, opt, session, values, &pick.prices, tabs, npoints);
+			r = rank_count(m, opt, session, values, &pick.prices, tabs, npoints, &meter);
+		progress_end(&meter);   /* the line erased before the table is printed */
 		if (r < 0) {
 			fprintf(opt->err, "bspcost: %s: out of memory\n", file);
 			status = EXIT_SPEC;

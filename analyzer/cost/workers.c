@@ -14,6 +14,8 @@ struct worker_pool {
 	/* the next job to hand out, under lock */
 	pthread_mutex_t lock;
 	int next, n;
+	int finished;       /* jobs done, under lock */
+	const struct workers_progress *progress;   /* may be NULL */
 	const int *order;   /* NULL: 0, 1, ... */
 	void (*job)(struct worker *w, int i, void *user);
 	void *user;
@@ -45,8 +47,14 @@ static int take(struct worker_pool *pool)
 
 static void drain(struct worker_pool *pool, struct worker *w)
 {
-	for (int i; (i = take(pool)) >= 0;)
+	for (int i; (i = take(pool)) >= 0;) {
 		pool->job(w, i, pool->user);
+		if (!pool->progress)
+			continue;
+		pthread_mutex_lock(&pool->lock);
+		pool->progress->tick(pool->progress->user, ++pool->finished, pool->n);
+		pthread_mutex_unlock(&pool->lock);
+	}
 }
 
 /* FLINT 2.9 (built with FLINT_USES_TLS) keeps its mpz caches per thread, so
@@ -87,7 +95,8 @@ static struct worker_pool *done(struct worker_pool *pool)
 struct worker_pool *workers_run_ordered(struct session *session, int nthreads, int n,
 					const int *order,
 					void (*job)(struct worker *w, int i, void *user), void *user,
-					void (*engine_setup)(struct count_engine *e))
+					void (*engine_setup)(struct count_engine *e),
+					const struct workers_progress *progress)
 {
 	struct worker_pool *pool = calloc(1, sizeof(*pool));
 	if (!pool)
@@ -103,6 +112,7 @@ struct worker_pool *workers_run_ordered(struct session *session, int nthreads, i
 	pool->session = session;
 	pool->n = n;
 	pool->order = order;
+	pool->progress = progress;
 	pool->job = job;
 	pool->user = user;
 	for (; pool->nworkers < nthreads; pool->nworkers++) {

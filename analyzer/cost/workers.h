@@ -22,6 +22,13 @@ struct worker {
 
 struct worker_pool;
 
+/* Called after each job, from the thread that ran it, one call at a time:
+ * DONE of N jobs finished (for a progress meter). */
+struct workers_progress {
+	void (*tick)(void *user, int done, int n);
+	void *user;
+};
+
 /* The number of threads to use for N jobs when asked for JOBS (0: one per
  * online processor): at least 1, at most N. */
 int workers_threads(int jobs, int n);
@@ -32,13 +39,15 @@ int workers_threads(int jobs, int n);
  * ORDER[0..N) (a permutation of 0..N-1; NULL: 0, 1, ...): the longest first
  * keeps the threads busy to the end.  The workers' contexts come from SESSION
  * (may be NULL), whose deadline stops the jobs (each then fails fast), and are
- * released from it when the jobs are over.  Returns the pool, whose contexts hold
+ * released from it when the jobs are over; PROGRESS (may be NULL) hears of
+ * each job finished.  Returns the pool, whose contexts hold
  * what the jobs built, or NULL when out of memory (no job ran then).  A thread
  * that cannot be started leaves its share to the others. */
 struct worker_pool *workers_run_ordered(struct session *session, int nthreads, int n,
 					const int *order,
 					void (*job)(struct worker *w, int i, void *user), void *user,
-					void (*engine_setup)(struct count_engine *e));
+					void (*engine_setup)(struct count_engine *e),
+					const struct workers_progress *progress);
 
 /* A phase that computes with what the jobs built (a comparison of their
  * formulas) under the session's deadline: the workers' contexts are watched

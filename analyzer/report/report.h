@@ -190,6 +190,13 @@ void report_count(FILE *out, bool json, const char *formula, const char *value);
 void report_deadline(FILE *out, const char *what, double seconds, int finished, int total,
 		     int verify_cut);
 
+/* A progress line on a terminal: DONE of TOTAL WHAT done, SECONDS so far,
+ * about LEFT more (LEFT < 0: no guess); written over the previous one.
+ * report_progress_end erases it. */
+void report_progress(FILE *out, const char *what, int done, int total, double seconds,
+		     double left);
+void report_progress_end(FILE *out);
+
 /* The same when the deadline cut the formulas of LATE of TOTAL candidates
  * while every value at the -D values was counted. */
 void report_deadline_formulas(FILE *out, const char *what, double seconds, int late, int total);

@@ -240,6 +240,22 @@ void report_deadline(FILE *out, const char *what, double seconds, int finished, 
 	fputc('\n', out);
 }
 
+void report_progress(FILE *out, const char *what, int done, int total, double seconds,
+		     double left)
+{
+	fprintf(out, "\rbspcost: %d of %d %s done, %.0f s", done, total, what, seconds);
+	if (left >= 0)
+		fprintf(out, ", about %.0f s left", left);
+	fputs("\033[K", out);   /* the rest of the line, from a longer one */
+	fflush(out);
+}
+
+void report_progress_end(FILE *out)
+{
+	fputs("\r\033[K", out);
+	fflush(out);
+}
+
 void report_deadline_formulas(FILE *out, const char *what, double seconds, int late, int total)
 {
 	fprintf(out, "bspcost: %s: the run's time limit of %g s ran out (--timeout S to change "
