@@ -438,7 +438,7 @@ static int poly_sign_on(const struct fvars *V, const struct fnode *x, __isl_keep
 		return sign;
 	fmpq_mpoly_factor_t f;
 	fmpq_mpoly_factor_init(f, V->ctx);
-	if (fmpq_mpoly_factor(f, x->num, V->ctx)) {
+	if (fml_factor(V, f, x->num)) {
 		fmpq_t c;
 		fmpq_init(c);
 		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);

@@ -30,11 +30,17 @@ struct fvar {
 	struct fnode *arg; /* floor atom: floor(arg), over earlier variables */
 };
 
+struct factor_entry;
+
 struct fvars {
 	int refs;
 	slong n, cap;
 	struct fvar *v;
 	fmpq_mpoly_ctx_t ctx;
+	/* factorizations done in this ring (fml_factor): a memo, the only part of
+	 * a built ring that changes; a ring is used by one thread at a time */
+	struct factor_entry **factors;
+	int nfactors;
 };
 
 enum fkind { FK_POLY, FK_ADD, FK_MUL, FK_MAX, FK_MIN };
@@ -65,6 +71,11 @@ struct formula {
 /* Rings. */
 struct fvars *fml_vars_new(slong cap);
 void fml_vars_unref(struct fvars *V);
+/* fmpq_mpoly_factor(F, A) in ring V, remembered: tidying and printing a
+ * formula factor the same polynomials over and over (each max's operands
+ * compared piece by piece), and FLINT's factoring dominated their time.
+ * F is initialized by the caller; returns FLINT's answer. */
+int fml_factor(const struct fvars *V, fmpq_mpoly_factor_t f, const fmpq_mpoly_t A);
 slong fml_vars_param(struct fvars *V, const char *name);
 slong fml_vars_atom(struct fvars *V, struct fnode *arg);
 

@@ -670,7 +670,7 @@ static struct doc *factored(const struct pctx *P, const struct tlist *l, int *ne
 	}
 	fmpq_mpoly_sort_terms(A, V->ctx);
 	fmpq_mpoly_combine_like_terms(A, V->ctx);
-	if (!fmpq_mpoly_factor(f, A, V->ctx) || !fmpq_mpoly_factor_make_integral(f, V->ctx))
+	if (!fml_factor(V, f, A) || !fmpq_mpoly_factor_make_integral(f, V->ctx))
 		goto done;
 	for (k = 0; k < f->num; k++)
 		if (fmpq_mpoly_length(f->poly + k, V->ctx) > 1)

@@ -29,12 +29,109 @@ struct fvars *fml_vars_new(slong cap)
 	return V;
 }
 
+/* One remembered factorization of fml_factor. */
+struct factor_entry {
+	fmpq_mpoly_t key;
+	fmpq_mpoly_factor_t f;
+	int ok;
+	ulong hash;
+	struct factor_entry *next;
+};
+
+/* Buckets of the memo, and the most factorizations it holds (then it starts
+ * again: a bound on memory, not on correctness). */
+enum { FACTOR_BUCKETS = 1024, FACTOR_MAX = 4096 };
+
+static void factors_clear(struct fvars *V)
+{
+	for (int b = 0; V->factors && b < FACTOR_BUCKETS; b++)
+		for (struct factor_entry *e = V->factors[b], *next; e; e = next) {
+			next = e->next;
+			fmpq_mpoly_clear(e->key, V->ctx);
+			fmpq_mpoly_factor_clear(e->f, V->ctx);
+			free(e);
+		}
+	free(V->factors);
+	V->factors = NULL;
+	V->nfactors = 0;
+}
+
+static ulong poly_hash(const struct fvars *V, const fmpq_mpoly_t A)
+{
+	slong len = fmpq_mpoly_length(A, V->ctx);
+	ulong h = (ulong)len * 0x9e3779b97f4a7c15u;
+	ulong *exp = calloc((size_t)V->cap + 1, sizeof(*exp));
+	fmpq_t c;
+	fmpq_init(c);
+	for (slong t = 0; exp && t < len && t < 8; t++) {
+		fmpq_mpoly_get_term_exp_ui(exp, A, t, V->ctx);
+		for (slong i = 0; i < V->cap; i++)
+			h = (h ^ exp[i]) * 0x100000001b3u;
+		fmpq_mpoly_get_term_coeff_fmpq(c, A, t, V->ctx);
+		h = (h ^ fmpz_fdiv_ui(fmpq_numref(c), 1000000007u)) * 0x100000001b3u;
+		h = (h ^ fmpz_fdiv_ui(fmpq_denref(c), 1000000007u)) * 0x100000001b3u;
+	}
+	fmpq_clear(c);
+	free(exp);
+	return h;
+}
+
+static void factor_copy(fmpq_mpoly_factor_t dst, const fmpq_mpoly_factor_t src,
+			const fmpq_mpoly_ctx_t ctx)
+{
+	fmpq_mpoly_factor_fit_length(dst, src->num, ctx);
+	fmpq_set(dst->constant, src->constant);
+	for (slong k = 0; k < src->num; k++) {
+		fmpq_mpoly_set(dst->poly + k, src->poly + k, ctx);
+		fmpz_set(dst->exp + k, src->exp + k);
+	}
+	dst->num = src->num;
+}
+
+int fml_factor(const struct fvars *V, fmpq_mpoly_factor_t f, const fmpq_mpoly_t A)
+{
+	/* the memo is not part of the ring's value: mutable behind const */
+	struct fvars *M = (struct fvars *)V;
+	ulong h = poly_hash(V, A);
+	if (!M->factors)
+		M->factors = calloc(FACTOR_BUCKETS, sizeof(*M->factors));
+	struct factor_entry **bucket = M->factors ? &M->factors[h % FACTOR_BUCKETS] : NULL;
+	for (struct factor_entry *e = bucket ? *bucket : NULL; e; e = e->next)
+		if (e->hash == h && fmpq_mpoly_equal(e->key, A, V->ctx)) {
+			if (e->ok)
+				factor_copy(f, e->f, V->ctx);
+			return e->ok;
+		}
+	int ok = fmpq_mpoly_factor(f, A, V->ctx);
+	if (!bucket)
+		return ok;
+	if (M->nfactors >= FACTOR_MAX) {
+		factors_clear(M);
+		return ok;
+	}
+	struct factor_entry *e = calloc(1, sizeof(*e));
+	if (!e)
+		return ok;
+	fmpq_mpoly_init(e->key, V->ctx);
+	fmpq_mpoly_set(e->key, A, V->ctx);
+	fmpq_mpoly_factor_init(e->f, V->ctx);
+	if (ok)
+		factor_copy(e->f, f, V->ctx);
+	e->ok = ok;
+	e->hash = h;
+	e->next = *bucket;
+	*bucket = e;
+	M->nfactors++;
+	return ok;
+}
+
 void fml_vars_unref(struct fvars *V)
 {
 	slong i;
 
 	if (!V || --V->refs > 0)
 		return;
+	factors_clear(V);
 	for (i = V->n - 1; i >= 0; i--) {
 		free(V->v[i].name);
 		if (V->v[i].arg)
