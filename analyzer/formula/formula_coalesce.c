@@ -370,24 +370,47 @@ static int relates(__isl_keep isl_set *cond, const char *const names[], int n)
 }
 
 /* 1 when every value of COND has parameter NAME >= LO. */
-static int param_at_least(__isl_keep isl_set *cond, const char *name, int lo)
+/* A piece's condition and what is known of it: whether variable i of the
+ * ring is at least 0 (at_least[0][i]) and at least 1 (at_least[1][i]) there,
+ * each asked of ISL once (-1: not asked yet).  drop_bounded asks the same of
+ * one condition for every pair of a max's operands. */
+struct on_cond {
+	isl_set *cond;          /* kept */
+	signed char at_least[2][FML_MAX_VARS];
+};
+
+static void on_cond_init(struct on_cond *oc, __isl_keep isl_set *cond)
 {
-	int pos = isl_set_find_dim_by_name(cond, isl_dim_param, name);
+	oc->cond = cond;
+	memset(oc->at_least, -1, sizeof(oc->at_least));
+}
+
+/* Whether parameter I of V (named) is at least LO (0 or 1) on OC's condition. */
+static int param_at_least(const struct fvars *V, struct on_cond *oc, slong i, int lo)
+{
+	signed char *known = &oc->at_least[lo][i];
+	if (*known >= 0)
+		return *known;
+	*known = 0;
+	int pos = V->v[i].name ? isl_set_find_dim_by_name(oc->cond, isl_dim_param, V->v[i].name)
+			       : -1;
 	if (pos < 0)
 		return 0;
-	isl_set *bound = isl_set_lower_bound_si(isl_set_universe(isl_set_get_space(cond)),
+	isl_set *bound = isl_set_lower_bound_si(isl_set_universe(isl_set_get_space(oc->cond)),
 						isl_dim_param, (unsigned)pos, lo);
-	isl_bool sub = isl_set_is_subset(cond, bound);
+	isl_bool sub = isl_set_is_subset(oc->cond, bound);
 	isl_set_free(bound);
-	return sub == isl_bool_true;
+	*known = sub == isl_bool_true;
+	return *known;
 }
 
 /* The sign on COND of the polynomial NUM (in ring V, no denominator): 1 for
  * >= 0, -1 for <= 0, 0 when not shown.  Shown when its coefficients share a
  * sign and its variables are parameters >= 0 there, or, for an affine NUM,
  * when ISL finds COND on one side of NUM = 0. */
-static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, __isl_keep isl_set *cond)
+static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct on_cond *oc)
 {
+	isl_set *cond = oc->cond;
 	slong len = fmpq_mpoly_length(num, V->ctx);
 	if (len == 0)
 		return 1;
@@ -402,7 +425,7 @@ static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, __isl_k
 	fmpq_clear(c);
 	for (slong i = 0; i < V->n && vars_nonneg; i++)
 		if (fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
-			vars_nonneg = V->v[i].name && param_at_least(cond, V->v[i].name, 0);
+			vars_nonneg = V->v[i].name && param_at_least(V, oc, i, 0);
 	if (!(pos && neg) && vars_nonneg)
 		return pos ? 1 : -1;
 	/* affine in the parameters and floors: NUM >= 0 (or <= 0) on all of COND? */
@@ -426,14 +449,14 @@ static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, __isl_k
  * of parameters (positive when each is >= 1 there), and its numerator's sign is
  * that of its factors (factor_sign_on).  1 for X >= 0, -1 for X <= 0, 0 when
  * that is not shown. */
-static int poly_sign_on(const struct fvars *V, const struct fnode *x, __isl_keep isl_set *cond)
+static int poly_sign_on(const struct fvars *V, const struct fnode *x, struct on_cond *oc)
 {
-	if (x->kind != FK_POLY || !cond)
+	if (x->kind != FK_POLY || !oc->cond)
 		return 0;
 	for (slong i = 0; i < V->n; i++)
-		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(cond, V->v[i].name, 1)))
+		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
 			return 0;
-	int sign = factor_sign_on(V, x->num, cond);
+	int sign = factor_sign_on(V, x->num, oc);
 	if (sign)
 		return sign;
 	fmpq_mpoly_factor_t f;
@@ -445,7 +468,7 @@ static int poly_sign_on(const struct fvars *V, const struct fnode *x, __isl_keep
 		sign = fmpq_sgn(c);
 		fmpq_clear(c);
 		for (slong k = 0; k < f->num && sign; k++) {
-			int sk = factor_sign_on(V, f->poly + k, cond);
+			int sk = factor_sign_on(V, f->poly + k, oc);
 			if (fmpz_is_even(f->exp + k))
 				sk = 1; /* an even power is >= 0 */
 			sign *= sk;
@@ -458,7 +481,7 @@ static int poly_sign_on(const struct fvars *V, const struct fnode *x, __isl_keep
 /* X with, in each max and min, the operands another is shown to bound on COND
  * (their difference has a sign there, poly_sign_on) left out; NULL on failure. */
 static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
-				  __isl_keep isl_set *cond)
+				  struct on_cond *oc)
 {
 	if (x->kind == FK_POLY)
 		return fml_node_copy(V, x);
@@ -468,7 +491,7 @@ static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
 		return NULL;
 	int ok = 1;
 	for (int i = 0; i < n && ok; i++)
-		ok = (c[i] = drop_bounded(V, x->c[i], cond)) != NULL;
+		ok = (c[i] = drop_bounded(V, x->c[i], oc)) != NULL;
 	if (ok && (x->kind == FK_MAX || x->kind == FK_MIN)) {
 		for (int i = 0; i < n && ok; i++)
 			for (int j = 0; j < n && ok && c[i]; j++) {
@@ -479,7 +502,7 @@ static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
 					ok = 0;
 					break;
 				}
-				int sg = poly_sign_on(V, d, cond);
+				int sg = poly_sign_on(V, d, oc);
 				fml_node_free(V, d);
 				/* for max, c[i] >= c[j] makes c[j] useless; for min, <= */
 				if ((x->kind == FK_MAX && sg > 0) || (x->kind == FK_MIN && sg < 0)) {
@@ -532,7 +555,9 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 	for (int i = 0; i < r->n; i++) {
 		if (r->p[i].val->kind == FK_POLY || !r->p[i].cond)
 			continue;
-		struct fnode *v = drop_bounded(r->vars, r->p[i].val, r->p[i].cond);
+		struct on_cond oc;
+		on_cond_init(&oc, r->p[i].cond);
+		struct fnode *v = drop_bounded(r->vars, r->p[i].val, &oc);
 		if (!v) {
 			formula_free(r);
 			return NULL;
