@@ -152,24 +152,25 @@ static isl_bool same_values(const struct pieces *a, __isl_keep isl_pw_qpolynomia
 	isl_bool ok = isl_bool_error;
 	if (isl_pw_qpolynomial_foreach_piece(c, add_piece, &b) < 0)
 		goto done;
-	isl_set *da = isl_set_empty(isl_pw_qpolynomial_get_domain_space(c));
-	for (int j = 0; j < a->n && da; j++)
-		da = isl_set_union(da, isl_set_copy(a->dom[j]));
-	isl_set *db = isl_pw_qpolynomial_domain(isl_pw_qpolynomial_copy(c));
-	ok = da && db ? isl_set_is_subset(da, db) : isl_bool_error;
-	isl_set_free(da);
-	isl_set_free(db);
-	for (int i = 0; i < b.n && ok == isl_bool_true; i++) {
-		isl_set *within = isl_set_empty(isl_set_get_space(b.dom[i]));
-		for (int j = 0; j < a->n && within; j++) {
-			isl_bool eq = isl_qpolynomial_plain_is_equal(b.qp[i], a->qp[j]);
-			if (eq < 0)
-				within = isl_set_free(within);
-			else if (eq)
-				within = isl_set_union(within, isl_set_copy(a->dom[j]));
+	ok = isl_bool_true;
+	/* each piece of A within the pieces of C of its expression, and each
+	 * piece of C within the pieces of A of its expression: the same values
+	 * wherever either is defined (both are disjoint).  Expression by
+	 * expression, so that no union of every domain is ever formed. */
+	for (int dir = 0; dir < 2 && ok == isl_bool_true; dir++) {
+		const struct pieces *x = dir ? &b : a, *y = dir ? a : &b;
+		for (int i = 0; i < x->n && ok == isl_bool_true; i++) {
+			isl_set *within = isl_set_empty(isl_set_get_space(x->dom[i]));
+			for (int j = 0; j < y->n && within; j++) {
+				isl_bool eq = isl_qpolynomial_plain_is_equal(x->qp[i], y->qp[j]);
+				if (eq < 0)
+					within = isl_set_free(within);
+				else if (eq)
+					within = isl_set_union(within, isl_set_copy(y->dom[j]));
+			}
+			ok = within ? isl_set_is_subset(x->dom[i], within) : isl_bool_error;
+			isl_set_free(within);
 		}
-		ok = within ? isl_set_is_subset(b.dom[i], within) : isl_bool_error;
-		isl_set_free(within);
 	}
 done:
 	pieces_clear(&b);
