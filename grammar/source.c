@@ -50,7 +50,12 @@ int source_load(struct source *src, const char *path, FILE *err)
 	if (fd < 0)
 		return load_fail(src, err, path, strerror(errno));
 	struct stat st;
-	if (!is_stdin && fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+	if (!is_stdin && fstat(fd, &st) != 0) {
+		int e = errno;
+		close(fd);
+		return load_fail(src, err, path, strerror(e));
+	}
+	if (!is_stdin && !S_ISREG(st.st_mode)) {
 		close(fd);
 		return load_fail(src, err, path, S_ISDIR(st.st_mode) ? "is a directory"
 					     : "is not a regular file (a FIFO, a device or a socket): "

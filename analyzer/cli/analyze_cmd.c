@@ -656,11 +656,14 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		struct comparison cv;
 		/* the conditions are computed under the deadline too */
 		bool watched = workers_watch(pool) == 0;
-		compare_candidates(&costs[cmp[0]], &costs[cmp[1]], exact ? &exact[cmp[0]] : NULL,
-				   exact ? &exact[cmp[1]] : NULL, &prices, &cv);
+		int formed = compare_candidates(&costs[cmp[0]], &costs[cmp[1]],
+						exact ? &exact[cmp[0]] : NULL,
+						exact ? &exact[cmp[1]] : NULL, &prices, &cv);
 		if (watched)
 			workers_unwatch(pool);
-		if (!cv.diff && session_expired(session) && !(finished < m->ncands || cut > 0)) {
+		/* the conditions could not be formed, and the deadline is why (a
+		 * candidate without a formula has its own reason, kept) */
+		if (formed < 0 && session_expired(session) && !(finished < m->ncands || cut > 0)) {
 			free(cv.why);
 			cv.why = strdup("the run's time limit ran out before the conditions were formed");
 			report_deadline(opt->err, ls->src.name, session_limit(session), 0, 0, 0);

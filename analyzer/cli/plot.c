@@ -3,6 +3,7 @@
 #include "analyzer/cli/plot.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -73,6 +74,9 @@ static char *temporary(const char *path, int *fd, FILE *err)
 		free(name);
 		return NULL;
 	}
+	/* the mode of a file made with the run's umask (mkstemp's is 0600);
+	 * umask can only be read by setting it, and no other thread of
+	 * bspcost creates files */
 	mode_t mask = umask(0);
 	umask(mask);
 	(void)fchmod(*fd, 0666 & ~mask);
@@ -105,7 +109,10 @@ static int plot(const void *what, int count, const char *picture, FILE *err,
 	FILE *f = fdopen(fd, "w");
 	if (f)
 		write(f, what, count, picture);
-	if (!f || fclose(f) != 0 || rename(tmp, script) != 0) {
+	bool bad = !f || ferror(f);
+	if (f && fclose(f) != 0)
+		bad = true;
+	if (bad || rename(tmp, script) != 0) {
 		fprintf(err, "bspcost: --plot: cannot write %s: %s\n", script, strerror(errno));
 		if (!f)
 			close(fd);

@@ -1048,7 +1048,7 @@ static void count_cell(struct each_process *e, const struct cell *c)
 		return;
 	}
 	isl_val_free(ncom);
-	if (j->fail.kind != FAIL_REFUSED || j->timed_out || out_of_time(j))
+	if (j->fail.kind != FAIL_REFUSED || j->timed_out || session_ctx_stopped(j->engine->ctx))
 		return;
 	if (++e->refused > CELL_REFUSALS && e->nprocs <= EACH_PROCESS_MAX) {
 		/* a small grid: this cell's processes one by one, as a last resort */
@@ -1063,8 +1063,8 @@ static void count_cell(struct each_process *e, const struct cell *c)
 	}
 	if (e->refused > CELL_REFUSALS) {
 		char *last = fail_release(&j->fail);
-		fail_set(&j->fail, FAIL_REFUSED, "the counts of %d cells of processes were refused "
-			 "(the last: %s)", CELL_REFUSALS, last ? last : "out of memory");
+		fail_set(&j->fail, FAIL_REFUSED, "the counts of more than %d cells of processes were "
+			 "refused (the last: %s)", CELL_REFUSALS, last ? last : "out of memory");
 		free(last);
 		return;
 	}

@@ -369,7 +369,6 @@ static int relates(__isl_keep isl_set *cond, const char *const names[], int n)
 	return ap.found;
 }
 
-/* 1 when every value of COND has parameter NAME >= LO. */
 /* A piece's condition and what is known of it: whether variable i of the
  * ring is at least 0 (at_least[0][i]) and at least 1 (at_least[1][i]) there,
  * each asked of ISL once (-1: not asked yet).  drop_bounded asks the same of

@@ -17,10 +17,10 @@
 const char *const machine_key_name[MACHINE_NKEYS] = {"l", "g", "l_us", "g_us", "n_half", "s",
 						     "g_i", "g_o", "g_M"};
 
-/* The coefficient a key gives, or COEF_N. */
 /* The largest machine profile read: the bundled ones are a few KB. */
 enum { MACHINE_MAX_BYTES = 1 << 20 };
 
+/* The coefficient a key gives, or COEF_N. */
 static enum cost_coef key_coef(int k)
 {
 	switch (k) {

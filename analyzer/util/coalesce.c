@@ -141,11 +141,13 @@ static void pieces_clear(struct pieces *p)
 	free(p->qp);
 }
 
-/* Whether C, the coalescing of the pieces A, has their values: every point of
- * A's domains is in C's, and each piece of C lies within the pieces of A that
- * have its expression (coalescing only unites the domains of the pieces whose
- * expressions are the same, then coalesces each; the pieces of A are
- * disjoint). */
+/* Whether C, the coalescing of the pieces A, has their values: each piece of
+ * A lies within the pieces of C that have its expression, and each piece of C
+ * within the pieces of A that have its (coalescing only unites the domains of
+ * the pieces whose expressions are the same, then coalesces each).  The
+ * pieces of each side are disjoint, so the two functions are then the same:
+ * the same domain, the same value at each point.  An expression ISL wrote
+ * another way fails plain equality and the coalescing is not taken. */
 static isl_bool same_values(const struct pieces *a, __isl_keep isl_pw_qpolynomial *c)
 {
 	struct pieces b = {0};
