@@ -849,7 +849,8 @@ static void record_process(struct each_process *e, const long q[3], __isl_keep i
 }
 
 /* The counts of process Q (IN, OUT and WORK taken; NULL after a failure)
- * into E: its own record, the maxima and NCom. */
+ * into E: its own record (with cost_request.per_process) and the maxima;
+ * NCom is the caller's. */
 static void add_process(struct each_process *e, const long q[3], __isl_take isl_val *in,
 			__isl_take isl_val *out, __isl_take isl_val *work)
 {
