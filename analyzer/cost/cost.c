@@ -9,6 +9,7 @@
 #include "analyzer/cost/cost.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1494,6 +1495,43 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 	return set;
 }
 
+/* Whether the assumptions of INFO that bound a block length or an axis from
+ * below ("3 <= n__P", "1 < M": an offset that must fit in a digit, written by
+ * symbolic.c as "C <= NAME" or "C < NAME") can hold together with CONTEXT
+ * (kept): false when no sizes meet them all, and the formulas would rest on
+ * nothing.  The first one that cannot is *WHICH.  Unparsed ones are skipped
+ * (they can only make the test answer true). */
+static isl_bool assumptions_met(__isl_keep isl_set *context, const struct symbolic_info *info,
+				const char **which)
+{
+	isl_set *set = isl_set_copy(context);
+	isl_bool met = isl_bool_true;
+	for (int i = 0; i < info->nassumptions && set && met == isl_bool_true; i++) {
+		long long c;
+		char op[3], name[128];
+		if (sscanf(info->assumptions[i], "%lld %2s %127s", &c, op, name) != 3)
+			continue;
+		int pos = isl_set_find_dim_by_name(set, isl_dim_param, name);
+		if (pos < 0 || (strcmp(op, "<=") != 0 && strcmp(op, "<") != 0))
+			continue;
+		long long lo = strcmp(op, "<") == 0 ? c + 1 : c;
+		if (lo > INT_MAX)
+			continue;
+		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)pos, (int)lo);
+		isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
+		if (empty == isl_bool_true) {
+			*which = info->assumptions[i];
+			met = isl_bool_false;
+		} else if (empty < 0) {
+			met = isl_bool_error;
+		}
+	}
+	if (!set)
+		met = isl_bool_error;
+	isl_set_free(set);
+	return met;
+}
+
 /* *F on CONTEXT only, simplified there: conditions that always hold there go,
  * and pieces with the same value merge. */
 static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
@@ -1672,6 +1710,18 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
 		if (!context)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
+		const char *never = NULL;
+		if (context && req->symbolic && assumptions_met(context, &info, &never) == isl_bool_false) {
+			char *shown = local_display(&info, m, never, false);
+			char *why = NULL;
+			if (asprintf(&why, "its formulas would rest on '%s', which no sizes meet under "
+					   "the specification's assumptions (an offset wider than the "
+					   "block); --grid or -D count it exactly",
+				     shown ? shown : never) < 0)
+				why = NULL;
+			free(shown);
+			job_fail(&j, COST_REFUSED, why, m->steps[s].name);
+		}
 		/* On the symbolic grid the formulas hold only under the assumptions
 		 * (with each block length X/P), so the counts need not cover the
 		 * rest: a block length of 1 where the assumptions give it 2 or more
