@@ -1007,11 +1007,12 @@ static __isl_give isl_set *cell_set(const struct step_relations *r, int naxes, c
  * (count_step_direct), and their maxima taken by ISL's integer optimization.
  * When that has no exact route within the engine's limits (pieces, steps,
  * operations: a cell holding the first, the last and the inner processes of
- * several axes at once has many cases), the cell is cut in two along its
- * widest axis and each half counted the same way, down to single processes,
- * whose counts are of sets without parameters.  The cells cover the grid
- * once, so the maxima of the cells are the grid's and their NComs add up to
- * its NCom: exact either way. */
+ * several axes at once has many cases), the cell is cut along its widest
+ * axis (its first and last process alone, the inner ones in two halves) and
+ * each part counted the same way, down to single processes, whose counts are
+ * of sets without parameters; past CELL_REFUSALS refused cells, see there.
+ * The cells cover the grid once, so the maxima of the cells are the grid's
+ * and their NComs add up to its NCom: exact either way. */
 static void count_cell(struct each_process *e, const struct cell *c)
 {
 	struct job *j = e->j;
@@ -1042,27 +1043,26 @@ static void count_cell(struct each_process *e, const struct cell *c)
 		add_cell_maxima(e, &p, cell);
 	}
 	per_process_clear(&p);
-	isl_set_free(cell);
 	if (!failed(&j->fail)) {
+		isl_set_free(cell);
 		e->ncom = isl_val_add(e->ncom, ncom);
 		if (!e->ncom)
 			isl_op_failed(j, "NCom");
 		return;
 	}
 	isl_val_free(ncom);
-	if (j->fail.kind != FAIL_REFUSED || j->timed_out || session_ctx_stopped(j->engine->ctx))
+	if (j->fail.kind != FAIL_REFUSED || j->timed_out || session_ctx_stopped(j->engine->ctx)) {
+		isl_set_free(cell);
 		return;
+	}
 	if (++e->refused > CELL_REFUSALS && e->nprocs <= EACH_PROCESS_MAX) {
 		/* a small grid: this cell's processes one by one, as a last resort */
 		fail_clear(&j->fail);
-		isl_set *each = cell_set(e->r, j->naxes, c);
-		if (each)
-			isl_set_foreach_point(each, count_process, e);
-		else
-			isl_op_failed(j, "the cells of processes");
-		isl_set_free(each);
+		isl_set_foreach_point(cell, count_process, e);
+		isl_set_free(cell);
 		return;
 	}
+	isl_set_free(cell);
 	if (e->refused > CELL_REFUSALS) {
 		char *last = fail_release(&j->fail);
 		fail_set(&j->fail, FAIL_REFUSED, "the counts of more than %d cells of processes were "
