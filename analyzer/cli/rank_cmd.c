@@ -145,8 +145,8 @@ static int rank_prepare(const struct loaded_spec *ls, const struct model *m,
 }
 
 /* Every candidate row of the NTABS tables TABS counted, on one pool of
- * workers (METER shows how far it is) (the points of a sweep share it: no thread waits for a point's
- * last pair), then each table ranked.  VALUES holds the sizes of each table's
+ * workers (the points of a sweep share it: no thread waits for a point's
+ * last pair; METER shows how far it is), then each table ranked.  VALUES holds the sizes of each table's
  * point, nparams apiece.  Returns an exit status. */
 static int rank_count(const struct model *m, const struct options *opt, struct session *session,
 		      const long long *values, const struct cost_prices *prices,

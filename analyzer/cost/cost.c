@@ -729,20 +729,24 @@ static __isl_give isl_pw_qpolynomial *difference(struct job *j, __isl_take isl_p
  *   fan_out(q) = |{(q', e) : q' uses e, q owns e}| - self(q)
  *   NCom       = |{(q, e) : q uses e}| - |{(q, e) : q uses e, q owns e}| */
 /* The sets behind the counts of array A, per process q of CELL (kept, a set
- * of coordinates; the coordinates the sets' first parameters): the elements
- * q uses and owns (SELF), those q uses (USED), the pairs (q', e) of a q'
- * using an e that q owns (PAIRS), and for NCom the pairs (q, e) of a q using
- * e (USES) and of a q using an e it owns (MINE). */
+ * of coordinates; NULL: every process; the coordinates the sets' first
+ * parameters): the elements q uses and owns (SELF), those q uses (USED), the
+ * pairs (q', e) of a q' using an e that q owns (PAIRS), and for NCom the
+ * pairs (q, e) of a q using e (USES) and of a q using an e it owns (MINE). */
 enum { SELF, USED, PAIRS, USES, MINE, DIRECT_SETS };
 static void direct_sets(const struct step_relations *r, int a, int naxes, __isl_keep isl_set *cell,
 			__isl_give isl_set *sets[DIRECT_SETS])
 {
-	isl_map *use = isl_map_intersect_domain(isl_map_copy(r->use[a]), isl_set_copy(cell));
+	isl_map *use = isl_map_copy(r->use[a]);
+	isl_map *pairs = sends(r, a, r->use[a]);
+	if (cell) {
+		use = isl_map_intersect_domain(use, isl_set_copy(cell));
+		pairs = isl_map_intersect_domain(pairs, isl_set_copy(cell));
+	}
 	isl_map *mine = isl_map_intersect(isl_map_copy(use), isl_map_reverse(isl_map_copy(r->own[a])));
 	sets[SELF] = per_process(isl_map_copy(mine), naxes);
 	sets[USED] = per_process(isl_map_copy(use), naxes);
-	sets[PAIRS] = per_process(isl_map_intersect_domain(sends(r, a, r->use[a]), isl_set_copy(cell)),
-				  naxes);
+	sets[PAIRS] = per_process(pairs, naxes);
 	sets[USES] = isl_map_wrap(use);
 	sets[MINE] = isl_map_wrap(mine);
 }
@@ -903,7 +907,7 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 			continue;
 		const char *name = j->m->arrays[a].name;
 		isl_set *sets[DIRECT_SETS];
-		direct_sets(r, a, j->naxes, r->processes, sets);
+		direct_sets(r, a, j->naxes, NULL, sets);
 		isl_set_free(sets[USES]);
 		isl_set_free(sets[MINE]);
 		isl_val *self = count_at(j, sets[SELF], q, name);
