@@ -220,11 +220,9 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 			fprintf(out, ") mod %lld = 0", a->divisor.constant);
 			break;
 		case ATOM_OWNER:
-			if (!preds || a->negated) {
-				fail_set(&lw->fail, FAIL_REFUSED, "%s", !preds ? "a distribution predicate in an assumption is not "
-							  "supported by the analysis"
-							: "a negated distribution predicate is not supported "
-							  "by the analysis yet");
+			if (!preds) {
+				fail_set(&lw->fail, FAIL_REFUSED, "%s", "a distribution predicate in an assumption is not "
+							  "supported by the analysis");
 				break;
 			}
 			if (!dist_extent(lw->cs, a->dist)) {
@@ -235,6 +233,8 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 			char *idx = affine_text(lw, vars, &a->f), *val = affine_text(lw, vars, &a->value);
 			if (!idx || !val || model_space_add_pred(preds, a->dist->index, idx, val) < 0)
 				fail_nomem(&lw->fail);
+			else
+				preds->preds[preds->npreds - 1].negated = a->negated;
 			free(idx);
 			free(val);
 			struct model_aff fi, fv;

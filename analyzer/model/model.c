@@ -500,7 +500,10 @@ static bool same_space(const struct model_space *a, const struct model_space *b)
 		if (strcmp(a->vars[i], b->vars[i]) != 0)
 			return false;
 	for (int i = 0; i < a->npreds; i++)
-		if (a->preds[i].dist != b->preds[i].dist ||
+		if (a->preds[i].negated != b->preds[i].negated)
+			return false;
+	for (int i = 0; i < a->npreds; i++)
+		if (a->preds[i].dist != b->preds[i].dist || a->preds[i].negated != b->preds[i].negated ||
 		    strcmp(a->preds[i].index, b->preds[i].index) != 0 ||
 		    strcmp(a->preds[i].coord, b->preds[i].coord) != 0)
 			return false;

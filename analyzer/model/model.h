@@ -61,9 +61,11 @@ struct model_fact {
 	struct model_aff f, divisor;
 };
 
-/* owner_dist(index) == coord, for the named distribution `dist`. */
+/* owner_dist(index) == coord (!= when negated), for the named distribution
+ * `dist`. */
 struct model_pred {
 	int dist;          /* index into model.dists */
+	bool negated;
 	char *index;       /* as text, for people */
 	char *coord;       /* as text, for people */
 	struct model_aff index_aff, coord_aff;

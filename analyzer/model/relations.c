@@ -234,8 +234,11 @@ static __isl_give isl_set *space_set(const struct frame *f, const struct model_s
 			isl_set_free(acc);
 			return NULL;
 		}
-		acc = isl_set_intersect(acc, owns(f, &f->c->named[p->dist], frame_aff(f, &p->index_aff),
-						  frame_aff(f, &p->coord_aff), ext));
+		isl_set *own = owns(f, &f->c->named[p->dist], frame_aff(f, &p->index_aff),
+				    frame_aff(f, &p->coord_aff), ext);
+		/* d(i) != s: wherever d(i) == s does not hold (s no coordinate
+		 * at all included) */
+		acc = p->negated ? isl_set_subtract(acc, own) : isl_set_intersect(acc, own);
 	}
 	return acc;
 }

@@ -1249,6 +1249,13 @@ static void preds(struct sym *s, const struct model_space *space)
 {
 	for (int i = 0; i < space->npreds && !failed(&s->fail); i++) {
 		const struct model_pred *p = &space->preds[i];
+		if (p->negated) {
+			fail_set(&s->fail, FAIL_REFUSED,
+				 "dist %s in a negated predicate (index %s, coordinate %s) is not "
+				 "analyzed on the symbolic grid yet",
+				 s->m->dists[p->dist], p->index, p->coord);
+			return;
+		}
 		struct vform cf;
 		if (vform_of(s, &p->coord_aff, &cf) < 0)
 			return;
