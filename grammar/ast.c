@@ -494,6 +494,15 @@ void ast_superstep_free(struct ast_superstep *s)
 	free(s);
 }
 
+void ast_loop_free(struct ast_loop *l)
+{
+	if (!l)
+		return;
+	ast_var_free(l->var);
+	ast_param_free(l->param);
+	free(l);
+}
+
 void ast_item_free(struct ast_item *it)
 {
 	if (!it)
@@ -522,5 +531,8 @@ void ast_spec_free(struct ast_spec *s)
 	for (int i = 0; i < s->nitems; i++)
 		ast_item_free(s->items[i]);
 	free(s->items);
+	for (int i = 0; i < s->nloops; i++)
+		ast_loop_free(s->loops[i]);
+	free(s->loops);
 	free(s);
 }

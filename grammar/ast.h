@@ -144,11 +144,29 @@ struct ast_stmt {
 	int nrefs;
 };
 
+/* for RANGE { ... }: a loop around supersteps.  Its variable is an
+ * integer that the supersteps of its body (and the ranges of the loops
+ * nested in it) may use wherever a size parameter may appear; the body runs
+ * once for each value of the range, in order. */
+struct ast_loop {
+	struct span span;         /* "for" to the range's end */
+	struct ast_var *var;      /* the variable and its range */
+	const struct ast_loop *outer;   /* the loop around it, NULL at the outermost */
+	/* checked: the parameter the variable is to the analyses (kind
+	 * SYM_PARAM, index past the specification's sizes), owned here; the
+	 * range as atoms over the sizes, the axes and the outer variables */
+	struct ast_param *param;
+	const struct cond_atom *range;
+	int nrange;
+};
+
 struct ast_superstep {
 	char *name;
 	struct span span, name_span;
 	struct ast_stmt **stmts;
 	int nstmts;
+	/* the innermost loop around it, NULL when it runs once */
+	const struct ast_loop *loop;
 	int index;                /* checked: among every superstep of the spec */
 	/* checked: the candidate block that declares it (a program variant),
 	 * NULL at the top level */
@@ -259,6 +277,10 @@ struct ast_item {
 struct ast_spec {
 	struct ast_item **items;
 	int nitems;
+	/* every loop, in source order of their 'for' (outer before inner); the
+	 * supersteps of their bodies are items or candidate supersteps as any */
+	struct ast_loop **loops;
+	int nloops;
 };
 
 /* --- constructors (they take ownership of their pointer arguments) --- */
@@ -310,6 +332,7 @@ void ast_dist_free(struct ast_dist *d);
 void ast_layout_free(struct ast_layout *l);
 void ast_candidate_free(struct ast_candidate *c);
 void ast_superstep_free(struct ast_superstep *s);
+void ast_loop_free(struct ast_loop *l);
 void ast_item_free(struct ast_item *it);
 void ast_spec_free(struct ast_spec *s);
 void ptr_list_free(struct ptr_list *l, void (*free_elem)(void *));

@@ -63,6 +63,8 @@ static void free_ldims(struct ldim_list *l);
 static void free_cand_body(struct cand_body *b);
 static struct ast_superstep *superstep_new(struct span sp, char *name, struct span name_span,
 					   struct ptr_list *stmts);
+static void loop_new(struct parser *ps, struct span sp, struct ast_var *var, struct ptr_list *steps);
+static void free_step_list(struct ptr_list *l);
 }
 
 %union {
@@ -88,6 +90,7 @@ static struct ast_superstep *superstep_new(struct span sp, char *name, struct sp
 	struct ptr_list *arrays;
 	struct ptr_list *stmts;
 	struct ptr_list *layouts;
+	struct ptr_list *steps;
 	struct cand_body *body;
 }
 
@@ -97,6 +100,7 @@ static struct ast_superstep *superstep_new(struct span sp, char *name, struct sp
 %token <str> STRING "string"
 %token PARAM "param" GRID "grid" ASSUME "assume" ARRAY "array" SIZE "size"
 %token DIST "dist" OVER "over" LAYOUT "layout" CANDIDATE "candidate"
+%token FOR "for"
 %token SUPERSTEP "superstep" FORALL "forall" SUM "sum" WHERE "where" AND "and"
 %token BLOCK "block" CYCLIC "cyclic" IDENTITY "identity" WORK "work" IMPORT "import"
 %token REPLICATED "replicated"
@@ -121,6 +125,7 @@ static struct ast_superstep *superstep_new(struct span sp, char *name, struct sp
 %type <arrays> array_decls
 %type <stmts> stmts
 %type <body> cand_body
+%type <steps> loop_body
 %type <num> size_opt
 %type <op> relop
 
@@ -143,6 +148,7 @@ static struct ast_superstep *superstep_new(struct span sp, char *name, struct sp
 %destructor { free_array_list($$); } <arrays>
 %destructor { free_stmt_list($$); } <stmts>
 %destructor { free_cand_body($$); } <body>
+%destructor { free_step_list($$); } <steps>
 
 %precedence SUMBODY
 %left '+' '-'
@@ -157,7 +163,7 @@ spec
 	| spec item
 	;
 
-/* item -> declaration ';' | candidate block | superstep block */
+/* item -> declaration ';' | candidate block | superstep block | loop */
 item
 	: PARAM names ';'
 		{ struct ast_item *it = item_new(ITEM_PARAM, @$);
@@ -198,6 +204,15 @@ item
 		{ struct ast_item *it = item_new(ITEM_SUPERSTEP, @$);
 		  it->superstep = superstep_new(@$, $2, @2, $4);
 		  add_item(ps, it); }
+	| FOR range '{' loop_body '}'
+		{ loop_new(ps, span_join(@1, @2), $2, $4);
+		  for (int i = 0; i < $4->n; i++) {
+			struct ast_superstep *st = $4->v[i];
+			struct ast_item *it = item_new(ITEM_SUPERSTEP, st->span);
+			it->superstep = st;
+			add_item(ps, it);
+		  }
+		  free($4->v); free($4); }
 	| IMPORT STRING ';'
 		{ struct ast_item *it = item_new(ITEM_IMPORT, @$);
 		  it->path = $2;
@@ -294,7 +309,24 @@ cand_body
 		  free($3->v); free($3); }
 	| cand_body SUPERSTEP IDENT '{' stmts '}'
 		{ $$ = $1; ptr_list_push(&$$->steps, superstep_new(span_join(@2, @6), $3, @3, $5)); }
+	| cand_body FOR range '{' loop_body '}'
+		{ $$ = $1; loop_new(ps, span_join(@2, @3), $3, $5);
+		  for (int i = 0; i < $5->n; i++) ptr_list_push(&$$->steps, $5->v[i]);
+		  free($5->v); free($5); }
 	| cand_body error ';'        { $$ = $1; yyerrok; }
+	;
+
+/* loop_body -> (superstep | 'for' range '{' loop_body '}')*: the supersteps
+ * of a loop, those of the loops nested in it included, in order */
+loop_body
+	: %empty                     { $$ = xcalloc(1, sizeof(*$$)); }
+	| loop_body SUPERSTEP IDENT '{' stmts '}'
+		{ $$ = $1; ptr_list_push($$, superstep_new(span_join(@2, @6), $3, @3, $5)); }
+	| loop_body FOR range '{' loop_body '}'
+		{ $$ = $1; loop_new(ps, span_join(@2, @3), $3, $5);
+		  for (int i = 0; i < $5->n; i++) ptr_list_push($$, $5->v[i]);
+		  free($5->v); free($5); }
+	| loop_body error ';'        { $$ = $1; yyerrok; }
 	;
 
 stmts
@@ -451,6 +483,44 @@ static void free_cond_list(struct ptr_list *l) { ptr_list_free(l, free_cond); }
 static void free_array_list(struct ptr_list *l) { ptr_list_free(l, free_array); }
 static void free_stmt_list(struct ptr_list *l) { ptr_list_free(l, free_stmt); }
 static void free_superstep(void *p) { ast_superstep_free(p); }
+
+static void free_step_list(struct ptr_list *l) { ptr_list_free(l, free_superstep); }
+
+/* for VAR { STEPS }: the loop, owned by the specification, around every
+ * superstep of STEPS that no inner loop holds, and around the outermost of
+ * those inner loops.  A range the grammar refused (VAR NULL, said already)
+ * makes no loop. */
+static void loop_new(struct parser *ps, struct span sp, struct ast_var *var, struct ptr_list *steps)
+{
+	if (!var)
+		return;
+	struct ast_loop *l = xcalloc(1, sizeof(*l));
+	l->span = sp;
+	l->var = var;
+	struct ast_spec *s = ps->spec;
+	s->loops = xrealloc(s->loops, (size_t)s->nloops + 1, sizeof(*s->loops));
+	s->loops[s->nloops++] = l;
+	for (int i = 0; i < steps->n; i++) {
+		struct ast_superstep *st = steps->v[i];
+		if (!st->loop) {
+			st->loop = l;
+			continue;
+		}
+		struct ast_loop *top = (struct ast_loop *)st->loop;
+		while (top->outer)
+			top = (struct ast_loop *)top->outer;
+		if (top != l)
+			top->outer = l;
+	}
+}
+
+static int loop_before(const void *a, const void *b)
+{
+	const struct ast_loop *x = *(struct ast_loop *const *)a, *y = *(struct ast_loop *const *)b;
+	if (x->span.first_line != y->span.first_line)
+		return x->span.first_line < y->span.first_line ? -1 : 1;
+	return (x->span.first_column > y->span.first_column) - (x->span.first_column < y->span.first_column);
+}
 
 static void free_cand_body(struct cand_body *b)
 {
@@ -695,5 +765,8 @@ struct ast_spec *parse_source(const struct source *src, struct diag *dg, bool *o
 	yy_delete_buffer(buf, scanner);
 	yylex_destroy(scanner);
 	*ok = r == 0 && dg->nerrors == before && !ps.fatal;
+	/* inner loops are built first: put them in source order */
+	if (ps.spec->nloops > 1)
+		qsort(ps.spec->loops, (size_t)ps.spec->nloops, sizeof(*ps.spec->loops), loop_before);
 	return ps.spec;
 }

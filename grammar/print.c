@@ -6,6 +6,7 @@
 #include "grammar/ast.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #define INDENT "    "
 
@@ -207,6 +208,61 @@ static void print_superstep(FILE *out, const struct ast_superstep *st, const cha
 	fprintf(out, "%s}\n", indent);
 }
 
+/* The loops open around the supersteps being printed, outermost first. */
+struct open_loops {
+	const struct ast_loop *v[64];
+	int n;
+};
+
+static void put_indent(FILE *out, const char *base, int levels)
+{
+	fputs(base, out);
+	for (int i = 0; i < levels; i++)
+		fputs(INDENT, out);
+}
+
+/* Closes the open loops past the first KEEP. */
+static void close_loops(FILE *out, struct open_loops *o, int keep, const char *base)
+{
+	while (o->n > keep) {
+		o->n--;
+		put_indent(out, base, o->n);
+		fputs("}\n", out);
+	}
+}
+
+/* Superstep ST inside the loops around it: the loops it is not in are
+ * closed, those it is newly in opened. */
+static void print_looped_step(FILE *out, struct open_loops *o, const struct ast_superstep *st,
+			      const char *base)
+{
+	const struct ast_loop *chain[64];
+	int n = 0;
+	for (const struct ast_loop *l = st->loop; l && n < 64; l = l->outer)
+		n++;
+	int k = n;
+	for (const struct ast_loop *l = st->loop; l && k > 0; l = l->outer)
+		chain[--k] = l;
+	int common = 0;
+	while (common < o->n && common < n && o->v[common] == chain[common])
+		common++;
+	close_loops(out, o, common, base);
+	for (; o->n < n; o->n++) {
+		const struct ast_loop *l = chain[o->n];
+		put_indent(out, base, o->n);
+		fputs("for ", out);
+		struct ast_quant q = {.vars = (struct ast_var **)&l->var, .nvars = 1};
+		print_quant(out, &q);
+		fputs(" {\n", out);
+		o->v[o->n] = l;
+	}
+	char indent[64 * sizeof(INDENT) + 64];
+	snprintf(indent, sizeof(indent), "%s", base);
+	for (int i = 0; i < n; i++)
+		strcat(indent, INDENT);
+	print_superstep(out, st, indent);
+}
+
 void print_stmt_line(FILE *out, const struct ast_stmt *s)
 {
 	if (s->forall) {
@@ -219,8 +275,10 @@ void print_stmt_line(FILE *out, const struct ast_stmt *s)
 	print_expr(out, s->rhs);
 }
 
-static void print_item(FILE *out, const struct ast_item *it)
+static void print_item(FILE *out, const struct ast_item *it, struct open_loops *o)
 {
+	if (it->kind != ITEM_SUPERSTEP)
+		close_loops(out, o, 0, "");
 	switch (it->kind) {
 	case ITEM_PARAM:
 	case ITEM_GRID:
@@ -260,13 +318,15 @@ static void print_item(FILE *out, const struct ast_item *it)
 			print_arrays(out, c->arrays, c->narrays, INDENT);
 		for (int i = 0; i < c->nlayouts; i++)
 			print_layout(out, c->layouts[i], INDENT);
+		struct open_loops o = {.n = 0};
 		for (int i = 0; i < c->nsupersteps; i++)
-			print_superstep(out, c->supersteps[i], INDENT);
+			print_looped_step(out, &o, c->supersteps[i], INDENT);
+		close_loops(out, &o, 0, INDENT);
 		fputs("}\n", out);
 		break;
 	}
 	case ITEM_SUPERSTEP:
-		print_superstep(out, it->superstep, "");
+		print_looped_step(out, o, it->superstep, "");
 		break;
 	case ITEM_IMPORT:
 		fprintf(out, "import \"%s\";\n", it->path);
@@ -292,15 +352,20 @@ static int group_of(enum item_kind k)
  * every block. */
 void print_spec(FILE *out, const struct ast_spec *spec)
 {
+	struct open_loops o = {.n = 0};
 	for (int i = 0; i < spec->nitems; i++) {
 		const struct ast_item *it = spec->items[i];
 		if (i > 0) {
 			enum item_kind prev = spec->items[i - 1]->kind;
 			bool block = it->kind == ITEM_CANDIDATE || it->kind == ITEM_SUPERSTEP ||
 				     prev == ITEM_CANDIDATE || prev == ITEM_SUPERSTEP;
-			if (block || group_of(prev) != group_of(it->kind))
+			/* supersteps of one loop stay together */
+			bool inside = it->kind == ITEM_SUPERSTEP && prev == ITEM_SUPERSTEP &&
+				      it->superstep->loop && o.n > 0;
+			if (!inside && (block || group_of(prev) != group_of(it->kind)))
 				fputc('\n', out);
 		}
-		print_item(out, it);
+		print_item(out, it, &o);
 	}
+	close_loops(out, &o, 0, "");
 }

@@ -135,6 +135,11 @@ static bool declare(struct checker *ck, const char *name, struct span sp, enum s
  * a nested lookup cannot overwrite it), then the global names. */
 static struct sym *find_sym(struct checker *ck, const char *name, struct sym *local)
 {
+	for (const struct ast_loop *l = ck->loop; l; l = l->outer)
+		if (l->param && strcmp(l->var->name, name) == 0) {
+			*local = (struct sym){l->param->name, SYM_PARAM, l->var->name_span, l->param};
+			return local;
+		}
 	for (int i = 0; ck->cand && i < ck->cand->narrays; i++) {
 		struct ast_array *a = ck->cand->arrays[i];
 		if (a->cand == ck->cand && strcmp(a->name, name) == 0) {
@@ -716,6 +721,10 @@ static void check_quant_open(struct checker *ck, struct ast_quant *q)
 			diag_error(ck->dg, v->name_span, "variable '%s' shadows another variable '%s'", v->name,
 				   v->name);
 			diag_note(ck->dg, outer->name_span, "the other '%s' is bound here", v->name);
+		} else if (g && g == &here && g->kind == SYM_PARAM) {
+			diag_error(ck->dg, v->name_span, "variable '%s' shadows the loop variable '%s'",
+				   v->name, v->name);
+			diag_note(ck->dg, g->span, "the loop variable '%s' is bound here", v->name);
 		} else if (g) {
 			diag_error(ck->dg, v->name_span, "variable '%s' shadows the %s '%s'", v->name,
 				   sym_kind_text(g->kind), v->name);
@@ -1213,6 +1222,116 @@ static bool spec_is_empty(const struct ast_spec *spec)
 	return spec->nitems == 0;
 }
 
+bool param_in_scope(const struct checked_spec *cs, int p, const struct ast_loop *loop)
+{
+	if (p < cs->nsizes)
+		return true;
+	for (const struct ast_loop *l = loop; l; l = l->outer)
+		if (l->param && l->param->index == p)
+			return true;
+	return false;
+}
+
+/* A bound of loop L's range as an affine form of the sizes, the axes and
+ * the outer loops' variables (inclusive lower, exclusive upper); NULL after
+ * an error. */
+static const struct affine *loop_bound(struct checker *ck, struct ast_loop *l, struct ast_expr *e,
+				       bool lower, enum cmp_op op)
+{
+	if (!e) {
+		struct affine *z = arena_alloc(ck->arena, sizeof(*z));
+		*z = aff_const(0);
+		return z;
+	}
+	if (!resolve(ck, e, CX_AFFINE))
+		return NULL;
+	const struct affine *a = need_affine(ck, e, "bound", l->var->name);
+	if (!a)
+		return NULL;
+	struct affine *b = arena_alloc(ck->arena, sizeof(*b));
+	*b = *a;
+	if (((lower && op == CMP_LT) || (!lower && op == CMP_LE)) &&
+	    __builtin_add_overflow(b->constant, 1, &b->constant)) {
+		diag_error(ck->dg, e->span, "bound does not fit in 64 bits");
+		return NULL;
+	}
+	return b;
+}
+
+/* Every loop's variable becomes a parameter past the sizes (PARAMS), and
+ * its range atoms over the sizes, the axes and the outer variables.  A
+ * loop variable has a name of its own: no global name, no other loop's. */
+static void check_loops(struct checker *ck, struct ast_spec *spec, struct ptr_list *params)
+{
+	for (int i = 0; i < spec->nloops; i++) {
+		struct ast_loop *l = spec->loops[i];
+		const char *name = l->var->name;
+		/* a second loop over a name is an error, but its variable is
+		 * declared all the same, so that its uses raise nothing more (a
+		 * name taken by a global goes on naming the global) */
+		struct sym *g = sym_find(&ck->globals, name);
+		const struct ast_loop *twin = NULL;
+		for (int k = 0; k < i && !twin; k++)
+			if (strcmp(spec->loops[k]->var->name, name) == 0)
+				twin = spec->loops[k];
+		if (g) {
+			diag_error(ck->dg, l->var->name_span, "loop variable '%s' shadows the %s '%s'", name,
+				   sym_kind_text(g->kind), name);
+			diag_note(ck->dg, g->span, "the %s '%s' is declared here", sym_kind_text(g->kind),
+				  name);
+			continue;
+		}
+		if (twin) {
+			diag_error(ck->dg, l->var->name_span,
+				   "loop variable '%s' is the variable of another loop; give each loop "
+				   "a name of its own (the reports name the iterations by it)", name);
+			diag_note(ck->dg, twin->var->name_span, "the other loop over '%s' is here", name);
+		}
+		struct ast_param *p = ast_param_new(l->var->name_span, xstrdup(name));
+		p->kind = SYM_PARAM;
+		p->index = params->n;
+		l->param = p;
+		ptr_list_push(params, p);
+	}
+	for (int i = 0; i < spec->nloops; i++) {
+		struct ast_loop *l = spec->loops[i];
+		int depth = 0;
+		for (const struct ast_loop *o = l; o; o = o->outer)
+			depth++;
+		if (depth == CHECK_MAX_LOOP_DEPTH + 1)
+			diag_error(ck->dg, l->span, "loops nested more than %d deep", CHECK_MAX_LOOP_DEPTH);
+		if (!l->param)
+			continue;
+		ck->loop = l->outer;
+		const struct affine *lo = loop_bound(ck, l, l->var->lo, true, l->var->lo_op);
+		const struct affine *hi = loop_bound(ck, l, l->var->hi, false, l->var->hi_op);
+		ck->loop = NULL;
+		l->var->lo_aff = lo;
+		l->var->hi_aff = hi;
+		if (!lo || !hi)
+			continue;
+		/* k - lo >= 0 and hi - 1 - k >= 0 */
+		struct cond_atom *at = arena_alloc(ck->arena, 2 * sizeof(*at));
+		struct affine_term *kt = arena_alloc(ck->arena, sizeof(*kt));
+		*kt = (struct affine_term){SYM_PARAM, l->param->index, 1};
+		struct affine k = {0, 1, kt}, one = aff_const(1);
+		struct affine *f0 = arena_alloc(ck->arena, sizeof(*f0));
+		struct affine *f1 = arena_alloc(ck->arena, sizeof(*f1));
+		struct affine t;
+		if (!aff_add_scaled(ck->arena, &k, -1, lo, f0) ||
+		    !aff_add_scaled(ck->arena, hi, -1, &k, &t) ||
+		    !aff_add_scaled(ck->arena, &t, -1, &one, f1)) {
+			diag_error(ck->dg, l->var->span, "the range of '%s' does not fit in 64 bits",
+				   l->var->name);
+			continue;
+		}
+		at[0] = (struct cond_atom){.kind = ATOM_GE0, .span = l->var->span, .f = *f0};
+		at[1] = (struct cond_atom){.kind = ATOM_GE0, .span = l->var->span, .f = *f1};
+		l->range = at;
+		l->nrange = 2;
+	}
+}
+
 struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct session *session)
 {
 	struct checked_spec *cs = xcalloc(1, sizeof(*cs));
@@ -1229,6 +1348,8 @@ struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct s
 
 	struct ptr_list params = {0}, axes = {0}, arrays = {0}, dists = {0}, steps = {0};
 	collect_decls(&ck, spec, &params, &axes, &arrays, &dists, &steps);
+	cs->nsizes = params.n;
+	check_loops(&ck, spec, &params);
 	cs->params = (const struct ast_param **)params.v;
 	cs->nparams = params.n;
 	cs->axes = (const struct ast_param **)axes.v;
@@ -1273,11 +1394,13 @@ struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct s
 		if (st->nstmts == 0)
 			diag_warning(dg, st->name_span, "superstep '%s' is empty", st->name);
 		ck.cand = st->cand;
+		ck.loop = st->loop;
 		for (int k = 0; k < st->nstmts && !dg->stopped; k++) {
 			ck.isl_ready = isl_ready;
 			check_stmt(&ck, st->stmts[k]);
 		}
 		ck.cand = NULL;
+		ck.loop = NULL;
 	}
 	bounds_done(&ck);
 	/* unused arrays: only meaningful once there are supersteps */

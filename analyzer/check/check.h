@@ -42,6 +42,9 @@
 #include "grammar/ast.h"
 #include "grammar/diag.h"
 
+/* The most loops around one superstep. */
+#define CHECK_MAX_LOOP_DEPTH 8
+
 /* Most candidates one specification may expand to. */
 #define CHECK_MAX_CANDIDATES 4096
 
@@ -133,8 +136,11 @@ struct arena;
 
 struct checked_spec {
 	struct ast_spec *ast;
-	const struct ast_param **params;   /* size parameters, by index */
+	/* the size parameters, by index, then a parameter for the variable of
+	 * each loop (ast_loop.param) in the order of ast_spec.loops */
+	const struct ast_param **params;
 	int nparams;
+	int nsizes;                        /* the size parameters among them */
 	const struct ast_param **axes;     /* grid axes, by index */
 	int naxes;
 	struct ast_array **arrays;         /* by index: the top level's, then the

@@ -198,8 +198,8 @@ static int atom_rows(const struct cond_atom *a)
  * parameters and grid sizes are set dimensions in front, so that one point
  * gives every value.  NULL when ISL failed. */
 static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *cs,
-				      const struct ref_info *ref, int dim, bool upper,
-				      bool params_as_dims)
+				      const struct ast_loop *loop, const struct ref_info *ref, int dim,
+				      bool upper, bool params_as_dims)
 {
 	int nvars = 0, maxindex = 0, nrows = cs->naxes + 1;
 	for (int s = 0; s < ref->nscopes; s++) {
@@ -217,6 +217,8 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 		nrows += cs->arrays[a]->rank;
 	for (int i = 0; i < cs->nassumptions; i++)
 		nrows += atom_rows(&cs->assumptions[i]);
+	for (const struct ast_loop *l = loop; l; l = l->outer)
+		nrows += l->nrange;
 
 	struct bounds_space bs = {cs, ref, NULL, calloc((size_t)maxindex + 1, sizeof(int)), maxindex};
 	if (!bs.var_pos)
@@ -253,6 +255,10 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 		if (x)
 			extra = isl_set_intersect(extra, x);
 	}
+	/* the ranges of the loops around the statement (GE0 atoms) */
+	for (const struct ast_loop *l = loop; l; l = l->outer)
+		for (int i = 0; i < l->nrange; i++)
+			bounds_atom(&r, &l->range[i]);
 	for (int s = 0; s < ref->nscopes; s++) {
 		const struct ast_quant *q = ref->scopes[s];
 		for (int v = 0; v < q->nvars; v++) {
@@ -429,6 +435,8 @@ static char *sample_witness(struct checker *ck, __isl_take isl_set *flat,
 		long long v;
 		ok = val_to_ll(isl_point_get_coordinate_val(pt, isl_dim_set, pos), &v);
 		const char *name = p < cs->nparams ? cs->params[p]->name : cs->axes[p - cs->nparams]->name;
+		if (p < cs->nparams && !param_in_scope(cs, p, ck->loop))
+			continue;   /* another loop's variable: not this statement's */
 		fprintf(out, "%s%s = %lld", sep, name, v);
 		sep = ", ";
 	}
@@ -474,7 +482,7 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 		      bool upper)
 {
 	isl_ctx_reset_operations(ck->isl);
-	isl_set *set = bounds_set(ck->isl, ck->cs, ref, dim, upper, false);
+	isl_set *set = bounds_set(ck->isl, ck->cs, ck->loop, ref, dim, upper, false);
 	isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
 	if (empty == isl_bool_error) {
 		isl_set_free(set);
@@ -489,7 +497,7 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 	isl_set_free(set);
 	if (!witness) {
 		isl_ctx_reset_operations(ck->isl);
-		witness = sample_witness(ck, bounds_set(ck->isl, ck->cs, ref, dim, upper, true), ref);
+		witness = sample_witness(ck, bounds_set(ck->isl, ck->cs, ck->loop, ref, dim, upper, true), ref);
 	}
 	char *rt = expr_to_string(ref->expr);
 	char *st = expr_to_string(ref->expr->args[dim]);

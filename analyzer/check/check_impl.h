@@ -29,6 +29,10 @@ struct checker {
 	/* the candidate block being checked (its arrays are visible there), or
 	 * NULL at the top level */
 	const struct ast_candidate *cand;
+	/* the innermost loop around the superstep (or loop range) being
+	 * checked: the variables of it and its outer loops are visible */
+	const struct ast_loop *loop;
+	struct sym loop_sym;          /* find_sym's answer for a loop variable */
 	/* the statement being checked */
 	struct ast_var **scope;       /* visible variables, innermost last */
 	int nscope, capscope;
@@ -49,6 +53,11 @@ char *arena_strdup(struct arena *a, const char *s);
 const char *sym_kind_text(enum sym_kind k);
 bool aff_is_const(const struct affine *a);
 bool aff_equal(const struct affine *a, const struct affine *b);
+
+/* Whether parameter P of the checked specification is a size, or the
+ * variable of LOOP or of a loop around it (the parameters a superstep in
+ * LOOP may use). */
+bool param_in_scope(const struct checked_spec *cs, int p, const struct ast_loop *loop);
 
 /* check_bounds.c */
 int bounds_init(struct checker *ck, struct session *session);

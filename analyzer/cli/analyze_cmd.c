@@ -70,7 +70,7 @@ char **spec_assumptions(const struct ast_spec *ast, int *n)
 /* Whether -D gives every size parameter of M. */
 bool all_params(const struct model *m, const struct options *opt)
 {
-	for (int i = 0; i < m->nparams; i++)
+	for (int i = 0; i < model_nsizes(m); i++)
 		if (!options_find_def(opt, m->params[i]))
 			return false;
 	return true;
@@ -191,7 +191,7 @@ static void print_given(FILE *out, const struct model *m, const struct options *
 			fprintf(out, "%s%s = %ld", k++ ? ", " : "", m->axes[a], req->sizes[a]);
 	for (int i = 0; i < opt->ndefs; i++) {
 		bool known = false;
-		for (int p = 0; p < m->nparams && !known; p++)
+		for (int p = 0; p < model_nsizes(m) && !known; p++)
 			known = strcmp(m->params[p], opt->defs[i].name) == 0;
 		for (int a = 0; a < m->naxes && !known; a++)
 			known = strcmp(m->axes[a], opt->defs[i].name) == 0;
@@ -209,7 +209,7 @@ static char *given_breaks(const struct loaded_spec *ls, const struct model *m,
 	long long values[m->nparams + 1];
 	bool pknown[m->nparams + 1], aknown[3] = {false, false, false};
 	long sizes[3] = {0, 0, 0};
-	for (int i = 0; i < m->nparams; i++) {
+	for (int i = 0; i < model_nsizes(m); i++) {
 		const struct param_value *pv = options_find_def(opt, m->params[i]);
 		pknown[i] = pv != NULL;
 		values[i] = pv ? pv->value : 0;
@@ -522,7 +522,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		job.at.symbolic = false;
 		job.at.explain = false;
 		job.at.values = values;
-		for (int i = 0; i < m->nparams; i++)
+		for (int i = 0; i < model_nsizes(m); i++)
 			values[i] = options_find_def(opt, m->params[i])->value;
 		for (int a = 0; req.symbolic && a < m->naxes; a++)
 			job.at.sizes[a] = (long)options_find_def(opt, m->axes[a])->value;
@@ -769,7 +769,7 @@ static bool known_name(const struct model *m, const struct cost_model *cm, const
 {
 	if (cost_model_reads_name(cm, name))
 		return true;
-	for (int p = 0; p < m->nparams; p++)
+	for (int p = 0; p < model_nsizes(m); p++)
 		if (strcmp(m->params[p], name) == 0)
 			return true;
 	for (int a = 0; a < m->naxes; a++)
@@ -795,7 +795,7 @@ static void unknown_name(FILE *err, const char *file, const struct model *m,
 			     "grid axis of that name", file, name);
 	if (names && dist) {
 		int k = 0;
-		for (int p = 0; p < m->nparams; p++)
+		for (int p = 0; p < model_nsizes(m); p++)
 			names[k++] = m->params[p];
 		for (int a = 0; a < m->naxes; a++)
 			names[k++] = m->axes[a];
@@ -860,7 +860,7 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 	for (int k = 0; k < opt->model->ncoefs; k++) {
 		const char *c = opt->model->coef_names[k];
 		bool clash = false;
-		for (int i = 0; i < m->nparams; i++)
+		for (int i = 0; i < model_nsizes(m); i++)
 			clash |= strcmp(m->params[i], c) == 0;
 		for (int a = 0; a < m->naxes; a++)
 			clash |= strcmp(m->axes[a], c) == 0;

@@ -258,7 +258,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		return EXIT_SPEC;
 	}
 	int nmissing = 0;
-	for (int i = 0; i < m->nparams; i++)
+	for (int i = 0; i < model_nsizes(m); i++)
 		if (!options_find_def(opt, m->params[i]) && !find_sweep(opt, m->params[i]))
 			missing[nmissing++] = m->params[i];
 	bool sizes = nmissing == 0;
@@ -305,7 +305,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	int npoints = 1;
 	for (int i = 0; i < opt->nsweeps; i++)
 		npoints *= opt->sweeps[i].npoints;
-	int nvalues = m->nparams + cm->ncoefs;
+	int nvalues = model_nsizes(m) + cm->ncoefs;
 	long long *values = calloc((size_t)m->nparams * (size_t)npoints + 1, sizeof(*values));
 	struct param_value *given = calloc((size_t)nvalues * (size_t)npoints + 1, sizeof(*given));
 	const char **cands = calloc((size_t)m->ncands + 1, sizeof(*cands));
@@ -323,7 +323,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		return EXIT_SPEC;
 	}
 	int nswept = 0;
-	for (int i = 0; i < m->nparams; i++) {
+	for (int i = 0; i < model_nsizes(m); i++) {
 		const struct param_value *pv = options_find_def(opt, m->params[i]);
 		if (pv)
 			given[i] = *pv;
@@ -334,11 +334,11 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	}
 	/* the swept sizes, in the order of the command line */
 	for (int k = 0; k < opt->nsweeps; k++)
-		for (int i = 0; i < m->nparams; i++)
+		for (int i = 0; i < model_nsizes(m); i++)
 			if (strcmp(m->params[i], opt->sweeps[k].name) == 0)
 				swept[nswept++] = i;
 	for (int k = 0; !opt->machine && k < cm->ncoefs; k++)
-		given[m->nparams + k] = *options_find_def(opt, cm->coef_names[k]);
+		given[model_nsizes(m) + k] = *options_find_def(opt, cm->coef_names[k]);
 	for (int c = 0; c < m->ncands; c++)
 		cands[c] = m->cands[c].name;
 
@@ -359,7 +359,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		struct machine_pick pick;
 		if (opt->machine) {
 			machine_for(opt->machine, cm, procs[p], file, &pick, opt->err);
-			memcpy(given + m->nparams, pick.coefs, (size_t)pick.ncoefs * sizeof(*given));
+			memcpy(given + model_nsizes(m), pick.coefs, (size_t)pick.ncoefs * sizeof(*given));
 		} else {
 			memset(&pick, 0, sizeof(pick));
 			cost_prices_init(&pick.prices, cm);
@@ -368,7 +368,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 				for (int c = 0; c < COEF_N; c++)
 					if (strcmp(cost_coef_name[c], cm->coef_names[k]) == 0) {
 						param_value_get(pick.prices.coef[c],
-								&given[m->nparams + k]);
+								&given[model_nsizes(m) + k]);
 						pick.prices.has[c] = true;
 					}
 		}
@@ -384,7 +384,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 								 rest % opt->sweeps[k].npoints);
 				rest /= opt->sweeps[k].npoints;
 			}
-			for (int i = 0; i < m->nparams; i++)
+			for (int i = 0; i < model_nsizes(m); i++)
 				sizes[i] = at[i].value;
 			r = rank_prepare(ls, m, opt, session, procs[p], fixed ? shape : NULL, sizes,
 					 &tabs[pt]);

@@ -30,8 +30,9 @@
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
 
-/* Every formula of a candidate, by number: 6 per superstep, then the total. */
-enum { STEP_FORMULAS = 6 };
+/* Every formula of a candidate, by number: 11 per superstep (the last five
+ * a loop's), then the total. */
+enum { STEP_FORMULAS = 11 };
 
 static int step_formulas(const struct step_cost *sc)
 {
@@ -76,7 +77,9 @@ static struct formula **formula_slot(struct candidate_cost *c, int k)
 			continue;
 		}
 		struct formula **all[STEP_FORMULAS] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out,
-						       &sc->ncom, &sc->cost};
+						       &sc->ncom, &sc->cost, &sc->iterations,
+						       &sc->per_w, &sc->per_h, &sc->per_ncom,
+						       &sc->per_cost};
 		if (k < STEP_FORMULAS)
 			return all[k];
 		k -= STEP_FORMULAS;
@@ -301,7 +304,8 @@ static struct formula *as_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 /* max over the processes of F (a function of the coordinates, the first
  * parameters), as a formula. */
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
-				__isl_keep isl_set *processes, const char *what)
+				__isl_keep isl_set *processes, const char *what,
+				__isl_give isl_pw_qpolynomial **keep)
 {
 	if (failed(&j->fail))
 		return NULL;
@@ -324,7 +328,10 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 		reason = NULL;
 	}
 	free(reason);
-	isl_pw_qpolynomial_free(r);
+	if (keep && fm)
+		*keep = r;
+	else
+		isl_pw_qpolynomial_free(r);
 	isl_pw_qpolynomial_free(g);
 	isl_set_free(range);
 	if (!fm && !failed(&j->fail))
@@ -368,6 +375,22 @@ static __isl_give isl_pw_qpolynomial *times(struct job *j, __isl_take isl_pw_qpo
 struct per_process {
 	isl_pw_qpolynomial *fan_in, *fan_out, *work, *ncom;
 };
+
+/* One iteration's quantities of a superstep in loops, functions of the
+ * parameters (the loops' variables among them), for their sums; NULL where
+ * the maximum over the processes is no single function. */
+struct per_iteration {
+	isl_pw_qpolynomial *w, *h_in, *h_out, *h, *ncom;
+};
+
+static void per_iteration_clear(struct per_iteration *it)
+{
+	isl_pw_qpolynomial_free(it->w);
+	isl_pw_qpolynomial_free(it->h_in);
+	isl_pw_qpolynomial_free(it->h_out);
+	isl_pw_qpolynomial_free(it->h);
+	isl_pw_qpolynomial_free(it->ncom);
+}
 
 /* Sets every count of P to 0 on the spaces of the relations R; on failure
  * the job fails. */
@@ -522,7 +545,8 @@ static __isl_give isl_set *process_point(__isl_keep isl_set *processes, int naxe
  * piece of its own, so that the max needs no complement of the ever more
  * pieces it has): exact either way. */
 static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolynomial **cand,
-					long n, __isl_keep isl_set *context, const char *what)
+					long n, __isl_keep isl_set *context, const char *what,
+					__isl_give isl_pw_qpolynomial **keep)
 {
 	if (failed(&j->fail))
 		return NULL;
@@ -532,7 +556,10 @@ static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolyno
 	free(reason);
 	if (st == COUNT_EXACT) {
 		struct formula *f = as_formula(j, r, what);
-		isl_pw_qpolynomial_free(r);
+		if (keep && f)
+			*keep = r;
+		else
+			isl_pw_qpolynomial_free(r);
 		return f;
 	}
 	struct formula *acc = NULL;
@@ -592,20 +619,38 @@ static void free_all(__isl_take isl_pw_qpolynomial **f, long n)
  * (q', e) with q' != q using an e that q owns.  The maxima are taken over one
  * function per process (max_of_processes), and NCom is the sum of the fan-ins
  * (each remote occurrence is received by exactly one process). */
-static void count_step_concrete(struct job *j, const struct step_relations *r,
-				const struct cost_request *req, __isl_keep isl_set *context,
-				struct step_cost *sc)
+/* Each process's fan-in, fan-out and work (and their sums, for h = h_in +
+ * h_out) on a concrete grid, as functions of the parameters. */
+struct process_functions {
+	long n;
+	isl_pw_qpolynomial **fi, **fo, **w, **both;
+};
+
+static void process_functions_clear(struct process_functions *pf)
+{
+	free_all(pf->fi, pf->n);
+	free_all(pf->fo, pf->n);
+	free_all(pf->w, pf->n);
+	free_all(pf->both, pf->n);
+	memset(pf, 0, sizeof(*pf));
+}
+
+/* On a concrete grid: every process counted on its own, with its coordinates
+ * fixed before anything else, which keeps each set simple (one block of each
+ * layout): fan_in(q) = |used by q| - |owned by q|, fan_out(q) = the pairs
+ * (q', e) with q' != q using an e that q owns. */
+static void count_processes(struct job *j, const struct step_relations *r,
+			    const struct cost_request *req, struct process_functions *pf)
 {
 	long nproc = 1;
 	for (int a = 0; a < j->naxes; a++)
 		nproc *= req->sizes[a];
-	isl_pw_qpolynomial **fi = calloc((size_t)nproc, sizeof(*fi));
-	isl_pw_qpolynomial **fo = calloc((size_t)nproc, sizeof(*fo));
-	isl_pw_qpolynomial **w = calloc((size_t)nproc, sizeof(*w));
-	isl_pw_qpolynomial **both = req->h == H_SUM ? calloc((size_t)nproc, sizeof(*both)) : NULL;
-	/* NCom is summed by ISL: pieces with divisions add more cheaply there than
-	 * as formulas */
-	isl_pw_qpolynomial *ncom = NULL;
+	pf->n = nproc;
+	isl_pw_qpolynomial **fi = pf->fi = calloc((size_t)nproc, sizeof(*fi));
+	isl_pw_qpolynomial **fo = pf->fo = calloc((size_t)nproc, sizeof(*fo));
+	isl_pw_qpolynomial **w = pf->w = calloc((size_t)nproc, sizeof(*w));
+	isl_pw_qpolynomial **both = pf->both =
+		req->h == H_SUM ? calloc((size_t)nproc, sizeof(*both)) : NULL;
 	if (!fi || !fo || !w || (req->h == H_SUM && !both))
 		isl_op_failed(j, "the counts per process");
 	/* every count starts at 0, on the size parameters */
@@ -655,19 +700,34 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 			both[q] = sum(j, isl_pw_qpolynomial_copy(fi[q]), isl_pw_qpolynomial_copy(fo[q]));
 	}
 	unbudget(j);
-	sc->w = max_of_processes(j, w, nproc, context, "w");
-	sc->h_in = max_of_processes(j, fi, nproc, context, "h_in");
-	sc->h_out = max_of_processes(j, fo, nproc, context, "h_out");
-	if (both)
-		sc->h = max_of_processes(j, both, nproc, context, "h");
+}
+
+/* On a concrete grid: the maxima over one function per process
+ * (max_of_processes), and NCom the sum of the fan-ins (each remote
+ * occurrence is received by exactly one process). */
+static void count_step_concrete(struct job *j, const struct step_relations *r,
+				const struct cost_request *req, __isl_keep isl_set *context,
+				struct step_cost *sc, struct per_iteration *keep)
+{
+	struct process_functions pf = {0};
+	count_processes(j, r, req, &pf);
+	long nproc = pf.n;
+	/* NCom is summed by ISL: pieces with divisions add more cheaply there than
+	 * as formulas */
+	isl_pw_qpolynomial *ncom = NULL;
+	sc->w = max_of_processes(j, pf.w, nproc, context, "w", keep ? &keep->w : NULL);
+	sc->h_in = max_of_processes(j, pf.fi, nproc, context, "h_in", keep ? &keep->h_in : NULL);
+	sc->h_out = max_of_processes(j, pf.fo, nproc, context, "h_out", keep ? &keep->h_out : NULL);
+	if (pf.both)
+		sc->h = max_of_processes(j, pf.both, nproc, context, "h", keep ? &keep->h : NULL);
 	if (!failed(&j->fail))
-		ncom = sum_tree(j, fi, nproc);
+		ncom = sum_tree(j, pf.fi, nproc);
 	sc->ncom = to_formula(j, ncom, "NCom");
-	isl_pw_qpolynomial_free(ncom);
-	free_all(fi, nproc);
-	free_all(fo, nproc);
-	free_all(w, nproc);
-	free_all(both, nproc);
+	if (keep && sc->ncom)
+		keep->ncom = ncom;
+	else
+		isl_pw_qpolynomial_free(ncom);
+	process_functions_clear(&pf);
 }
 
 /* With every value known: the exact maximum over the processes of F (a
@@ -1587,6 +1647,390 @@ static void finish_step(struct job *j, const struct model *m, int s, struct step
 		isl_op_failed(j, m->steps[s].name);
 }
 
+/* --- supersteps in loops --- */
+
+/* The positions of the variables of superstep S's loops among the model's
+ * parameters, innermost first (the highest position first: an outer loop's
+ * variable comes before an inner one's); returns their number. */
+static int loop_params(const struct model *m, int s, int pos[])
+{
+	int n = 0;
+	for (int l = m->steps[s].loop; l >= 0; l = m->loops[l].outer)
+		pos[n++] = m->loops[l].param;
+	return n;
+}
+
+/* The iterations of superstep S's loops, as a set whose dimensions are the
+ * loops' variables (outermost first) on the remaining parameters of SPACE
+ * (kept, a parameter space: F's); F (taken, may be NULL) moved onto it.
+ * NULL after a failure (the job failed). */
+static __isl_give isl_set *iteration_set(struct job *j, int s, __isl_keep isl_space *space,
+					 __isl_give isl_pw_qpolynomial **f)
+{
+	const struct model *m = j->m;
+	isl_set *dom = model_loops_set(j->engine->ctx, m, s, j->symbolic ? NULL : j->req->sizes);
+	dom = isl_set_align_params(dom, isl_space_copy(space));
+	if (f) /* onto DOM's parameters, in the same order (ISL aligns them) */
+		*f = isl_pw_qpolynomial_intersect_params(
+			*f, isl_set_universe(isl_set_get_space(dom)));
+	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
+	for (int k = 0; k < n && dom; k++) {
+		/* by position: model_param_space puts the parameters first, and
+		 * aligning only appends */
+		const char *name = isl_set_get_dim_name(dom, isl_dim_param, (unsigned)pos[k]);
+		if (!name || strcmp(name, m->params[pos[k]]) != 0) {
+			dom = isl_set_free(dom);
+			break;
+		}
+		dom = isl_set_move_dims(dom, isl_dim_set, 0, isl_dim_param, (unsigned)pos[k], 1);
+		if (f)
+			*f = isl_pw_qpolynomial_move_dims(*f, isl_dim_in, 0, isl_dim_param,
+							  (unsigned)pos[k], 1);
+	}
+	if (!dom || (f && !*f)) {
+		isl_set_free(dom);
+		if (f)
+			*f = isl_pw_qpolynomial_free(*f);
+		isl_op_failed(j, "the iterations of a loop");
+		return NULL;
+	}
+	return dom;
+}
+
+/* The number of iterations of superstep S's loops, a function of the other
+ * parameters of SPACE (kept); NULL after a failure (the job failed). */
+static __isl_give isl_pw_qpolynomial *iterations(struct job *j, int s, __isl_keep isl_space *space)
+{
+	isl_set *dom = failed(&j->fail) ? NULL : iteration_set(j, s, space, NULL);
+	isl_pw_qpolynomial *n = NULL;
+	char *reason = NULL;
+	if (dom && count_points(j->engine, dom, &n, &reason) != COUNT_EXACT) {
+		job_fail(j, COST_REFUSED, reason, "the iterations");
+		reason = NULL;
+	}
+	free(reason);
+	isl_set_free(dom);
+	return n;
+}
+
+/* Whether F involves none of the variables of superstep S's loops (at
+ * their positions among the parameters); -1 when ISL failed. */
+static int loop_free(const struct model *m, int s, __isl_keep isl_pw_qpolynomial *f)
+{
+	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
+	for (int k = 0; k < n; k++) {
+		isl_bool in = isl_pw_qpolynomial_involves_dims(f, isl_dim_param, (unsigned)pos[k], 1);
+		if (in != isl_bool_false)
+			return in == isl_bool_true ? 0 : -1;
+	}
+	return 1;
+}
+
+/* The sum of F (taken), a function of the parameters, over the iterations
+ * of superstep S's loops: a function of the other parameters; NULL after a
+ * failure (the job failed, refused with the engine's reason).  F the same
+ * at every iteration (its floors of sizes included, which the engine does
+ * not sum) is F times the iterations. */
+static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
+						     __isl_take isl_pw_qpolynomial *f,
+						     const char *what)
+{
+	if (failed(&j->fail) || !f) {
+		isl_pw_qpolynomial_free(f);
+		return NULL;
+	}
+	isl_space *space = isl_pw_qpolynomial_get_domain_space(f);
+	int same = loop_free(j->m, s, f);
+	if (same == 1) {
+		isl_pw_qpolynomial *n = iterations(j, s, space);
+		isl_space_free(space);
+		if (!n) {
+			isl_pw_qpolynomial_free(f);
+			return NULL;
+		}
+		/* on the same parameters, then the loops' variables dropped */
+		f = isl_pw_qpolynomial_intersect_params(f, isl_set_universe(
+			isl_space_params(isl_pw_qpolynomial_get_domain_space(n))));
+		n = isl_pw_qpolynomial_intersect_params(n, isl_set_universe(
+			isl_space_params(isl_pw_qpolynomial_get_domain_space(f))));
+		isl_pw_qpolynomial *r = isl_pw_qpolynomial_mul(f, n);
+		if (!r)
+			isl_op_failed(j, what);
+		return r;
+	}
+	isl_set *dom = same == 0 ? iteration_set(j, s, space, &f) : NULL;
+	isl_space_free(space);
+	if (same < 0)
+		isl_op_failed(j, what);
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = dom ? count_sum(j->engine, dom, f, &r, &reason) : COUNT_ERROR;
+	isl_set_free(dom);
+	isl_pw_qpolynomial_free(f);
+	if (dom && st != COUNT_EXACT) {
+		char *why = NULL;
+		if (asprintf(&why, "the sum of %s over the iterations of %s: %s", what,
+			     j->m->loops[j->m->steps[s].loop].range, reason ? reason : "no exact route") < 0)
+			why = NULL;
+		job_fail(j, from_count(st), why, what);
+	}
+	free(reason);
+	return r;
+}
+
+/* A per-iteration maximum over the processes that is no single function: its
+ * sum is refused, with WHAT named. */
+static void no_single_max(struct job *j, int s, const char *what)
+{
+	char *why = NULL;
+	if (asprintf(&why, "%s of one iteration of %s is the largest of several functions, none "
+			   "of them the largest for every iteration: its sum has no closed form "
+			   "here; -D counts it at values",
+		     what, j->m->loops[j->m->steps[s].loop].range) < 0)
+		why = NULL;
+	job_fail(j, COST_REFUSED, why, what);
+}
+
+/* The cost of a superstep in loops from its sums: the cost function on the
+ * sums, with l once per iteration (every function but overlap is w plus
+ * terms linear in the quantities plus l). */
+static void loop_cost(struct job *j, struct step_cost *sc)
+{
+	if (failed(&j->fail))
+		return;
+	struct formula *once = step_cost_formula(j->req, sc);
+	struct formula *l = formula_param("l");
+	struct formula *minus = once && l ? formula_sub(once, l) : NULL;
+	struct formula *ls = l && sc->iterations ? formula_mul(sc->iterations, l) : NULL;
+	formula_free(sc->cost);
+	sc->cost = minus && ls ? formula_add(minus, ls) : NULL;
+	formula_free(once);
+	formula_free(l);
+	formula_free(minus);
+	formula_free(ls);
+	if (!sc->cost)
+		isl_op_failed(j, sc->name);
+}
+
+/* Superstep S in loops, counted with the loops' variables as parameters:
+ * keeps SC's formulas as one iteration's and replaces them by their sums over
+ * the iterations (IT: the same as functions), tidy on CONTEXT (the sizes'). */
+static void loop_totals(struct job *j, int s, struct per_iteration *it,
+			__isl_keep isl_set *context, struct step_cost *sc)
+{
+	if (failed(&j->fail))
+		return;
+	sc->per_w = sc->w;
+	sc->per_h = sc->h;
+	sc->per_ncom = sc->ncom;
+	sc->per_cost = sc->cost;
+	formula_free(sc->h_in);
+	formula_free(sc->h_out);
+	sc->w = sc->h = sc->ncom = sc->cost = sc->h_in = sc->h_out = NULL;
+	if (j->req->h == H_MAX && it->h_in && it->h_out) {
+		isl_pw_qpolynomial *both[2] = {it->h_in, it->h_out};
+		char *reason = NULL;
+		if (count_max_of(j->engine, both, 2, &it->h, &reason) != COUNT_EXACT)
+			it->h = NULL;
+		free(reason);
+	}
+	const char *missing = !it->w ? "w" : !it->h_in ? "h_in" : !it->h_out ? "h_out"
+			    : !it->h ? (j->req->h == H_MAX ? "h = max(h_in, h_out)" : "h") : NULL;
+	if (missing) {
+		no_single_max(j, s, missing);
+		return;
+	}
+	isl_pw_qpolynomial *sums[5] = {
+		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->w), "w"),
+		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h), "h"),
+		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h_in), "h_in"),
+		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h_out), "h_out"),
+		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->ncom), "NCom"),
+	};
+	struct formula **slot[5] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
+	const char *what[5] = {"w", "h", "h_in", "h_out", "NCom"};
+	for (int k = 0; k < 5; k++) {
+		*slot[k] = to_formula(j, sums[k], what[k]);
+		isl_pw_qpolynomial_free(sums[k]);
+		tidy(j, slot[k], context);
+	}
+	/* how many times it runs: the iterations counted */
+	isl_space *space = isl_set_get_space(context);
+	isl_pw_qpolynomial *n = iterations(j, s, space);
+	isl_space_free(space);
+	if (n) {
+		sc->iterations = to_formula(j, n, "the iterations");
+		tidy(j, &sc->iterations, context);
+	}
+	isl_pw_qpolynomial_free(n);
+	loop_cost(j, sc);
+	if (sc->cost && formula_n_pieces(sc->cost) > 1)
+		tidy(j, &sc->cost, context);
+}
+
+/* The value of A at the parameters' values VALS and the axes' SIZES; false
+ * when it does not fit in 64 bits. */
+static bool aff_value(const struct model_aff *a, const long long *vals, const long *sizes,
+		      long long *out)
+{
+	long long v = a->constant;
+	for (int i = 0; i < a->nterms; i++) {
+		const struct model_term *t = &a->terms[i];
+		long long x = t->kind == MODEL_PARAM ? vals[t->index]
+			    : t->kind == MODEL_AXIS  ? (long long)sizes[t->index] : 0, p;
+		if (t->kind == MODEL_VAR || __builtin_mul_overflow(x, t->coef, &p) ||
+		    __builtin_add_overflow(v, p, &v))
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* Sums of one superstep's counts over the iterations of its loops. */
+struct loop_values {
+	int cand, s;
+	const struct cost_request *req;
+	long long *vals;            /* the parameters' values, the loops' set in turn */
+	int loops[MODEL_MAX_LOOPS], nloops;
+	mpq_t sum[TERM_N];
+	long long iterations;
+	struct step_cost *sc;       /* per process: its procs summed */
+};
+
+static void add_process_counts(struct job *j, struct step_cost *into, struct step_cost *one)
+{
+	if (!one->procs)
+		return;
+	if (!into->procs) {
+		into->procs = one->procs;
+		into->nprocs = one->nprocs;
+		one->procs = NULL;
+		one->nprocs = 0;
+		return;
+	}
+	if (into->nprocs != one->nprocs) {
+		isl_op_failed(j, "the counts per process");
+		return;
+	}
+	for (int q = 0; q < into->nprocs; q++) {
+		mpz_add(into->procs[q].w, into->procs[q].w, one->procs[q].w);
+		mpz_add(into->procs[q].in, into->procs[q].in, one->procs[q].in);
+		mpz_add(into->procs[q].out, into->procs[q].out, one->procs[q].out);
+	}
+}
+
+static void free_procs(struct step_cost *sc)
+{
+	for (int q = 0; sc->procs && q < sc->nprocs; q++) {
+		mpz_clear(sc->procs[q].w);
+		mpz_clear(sc->procs[q].in);
+		mpz_clear(sc->procs[q].out);
+	}
+	free(sc->procs);
+	sc->procs = NULL;
+	sc->nprocs = 0;
+}
+
+/* Loop D of LV's superstep and the loops inside it, from the values of the
+ * outer ones: each iteration counted at values (count_step_values) and
+ * added up. */
+static void loop_values_at(struct job *j, struct loop_values *lv, int d)
+{
+	const struct model *m = j->m;
+	if (d == lv->nloops) {
+		struct step_relations r;
+		char *reason = NULL;
+		struct model_values mv = {lv->vals, lv->req->sizes};
+		if (relations_values(j->engine->ctx, m, lv->cand, lv->s, &mv, &r, &reason) != 0) {
+			job_fail(j, COST_FAILED, reason, m->steps[lv->s].name);
+			return;
+		}
+		struct step_cost one = {.name = lv->sc->name};
+		count_step_values(j, &r, lv->req, &one);
+		step_relations_clear(&r);
+		const struct formula *q[TERM_N] = {one.w, one.h, one.h_in, one.h_out, one.ncom};
+		mpq_t x;
+		mpq_init(x);
+		for (int t = 0; t < TERM_N && !failed(&j->fail); t++) {
+			if (!q[t] || formula_eval(q[t], NULL, NULL, 0, x) < 0)
+				isl_op_failed(j, m->steps[lv->s].name);
+			else
+				mpq_add(lv->sum[t], lv->sum[t], x);
+		}
+		mpq_clear(x);
+		if (!failed(&j->fail))
+			add_process_counts(j, lv->sc, &one);
+		lv->iterations++;
+		formula_free(one.w);
+		formula_free(one.h);
+		formula_free(one.h_in);
+		formula_free(one.h_out);
+		formula_free(one.ncom);
+		free_procs(&one);
+		return;
+	}
+	const struct model_loop *lp = &m->loops[lv->loops[d]];
+	long long lo, hi;
+	if (!aff_value(&lp->lo, lv->vals, lv->req->sizes, &lo) ||
+	    !aff_value(&lp->hi, lv->vals, lv->req->sizes, &hi)) {
+		char *why = NULL;
+		if (asprintf(&why, "a bound of %s does not fit in 64 bits at these values",
+			     lp->range) < 0)
+			why = NULL;
+		job_fail(j, COST_REFUSED, why, lp->var);
+		return;
+	}
+	for (long long v = lo; v < hi && !failed(&j->fail); v++) {
+		if (out_of_time(j))
+			return;
+		lv->vals[lp->param] = v;
+		loop_values_at(j, lv, d + 1);
+	}
+}
+
+/* Superstep S of candidate CAND in loops, with every value known: every
+ * iteration counted at its values, SC's quantities their sums. */
+static void count_loop_values(struct job *j, int cand, int s, const struct cost_request *req,
+			      struct step_cost *sc)
+{
+	const struct model *m = j->m;
+	struct loop_values lv = {.cand = cand, .s = s, .req = req, .sc = sc};
+	lv.vals = calloc((size_t)m->nparams + 1, sizeof(*lv.vals));
+	if (!lv.vals) {
+		isl_op_failed(j, sc->name);
+		return;
+	}
+	for (int p = 0; p < model_nsizes(m); p++)
+		lv.vals[p] = req->values[p];
+	lv.nloops = model_step_loops(m, s, lv.loops);
+	for (int t = 0; t < TERM_N; t++)
+		mpq_init(lv.sum[t]);
+	loop_values_at(j, &lv, 0);
+	struct formula **slot[TERM_N] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
+	for (int t = 0; t < TERM_N; t++) {
+		if (!failed(&j->fail) && !(*slot[t] = formula_const_mpq(lv.sum[t])))
+			isl_op_failed(j, sc->name);
+		mpq_clear(lv.sum[t]);
+	}
+	if (!failed(&j->fail) && !(sc->iterations = formula_const_si((long)lv.iterations)))
+		isl_op_failed(j, sc->name);
+	if (!failed(&j->fail) && req->per_process && !sc->procs) {
+		/* no iteration: every process counts 0 */
+		long n = 1;
+		for (int a = 0; a < j->naxes; a++)
+			n *= req->sizes[a];
+		if (n <= PER_PROCESS_MAX && (sc->procs = calloc((size_t)n, sizeof(*sc->procs)))) {
+			sc->nprocs = (int)n;
+			for (long q = 0; q < n; q++) {
+				mpz_init(sc->procs[q].w);
+				mpz_init(sc->procs[q].in);
+				mpz_init(sc->procs[q].out);
+			}
+		}
+	}
+	free(lv.vals);
+}
+
 /* A distribution that a predicate of candidate CAND's program names and that
  * it lays out no array with (so the extent it splits is unknown), or -1. */
 static int predicate_without_extent(const struct model *m, int cand)
@@ -1693,9 +2137,27 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 					 : relations_concrete(engine->ctx, m, cand, s, req->sizes, &r, &reason);
 		out->nsteps++;
 		sc->name = m->steps[s].name;
+		bool looped = m->steps[s].loop >= 0;
+		if (looped)
+			sc->loop = m->loops[m->steps[s].loop].range;
+		if (st == 0 && looped && (req->model ? req->model : cost_model_default())->overlap) {
+			step_relations_clear(&r);
+			job_fail(&j, COST_REFUSED,
+				 strdup("the overlap cost max(w, g*h) + l of a superstep in a loop is "
+					"not summed over its iterations (bsp and the F_ functions are)"),
+				 m->steps[s].name);
+			break;
+		}
 		if (st != 0) {
 			job_fail(&j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
 			break;
+		}
+		if (req->values && looped) {
+			step_relations_clear(&r);
+			count_loop_values(&j, cand, s, req, sc);
+			loop_cost(&j, sc);
+			finish_step(&j, m, s, sc, &total);
+			continue;
 		}
 		if (req->values) {
 			count_step_values(&j, &r, req, sc);
@@ -1712,6 +2174,12 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		/* The context this step's counts live in; tidy each quantity once,
 		 * and what is built from tidy parts only when it has pieces to merge. */
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
+		/* a superstep in loops: its counts where the loops run it */
+		isl_set *base = looped && context ? isl_set_copy(context) : NULL;
+		if (looped && context)
+			context = isl_set_intersect(context, isl_set_align_params(
+				model_loops_set(engine->ctx, m, s, req->symbolic ? NULL : req->sizes),
+				isl_set_get_space(context)));
 		if (!context)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		const char *never = NULL;
@@ -1734,24 +2202,28 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		if (context && req->symbolic && step_relations_restrict(&r, context) < 0)
 			job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		struct per_process p = {0};
+		struct per_iteration it = {0};
 		if (req->symbolic) {
 			per_process_init(&j, &r, &p);
 			count_step(&j, &r, &p);
 		}
 		else if (context)
-			count_step_concrete(&j, &r, req, context, sc);
+			count_step_concrete(&j, &r, req, context, sc, looped ? &it : NULL);
 		if (req->explain)
 			count_occurrences(&j, &r, sc);
 		if (req->symbolic) {
 			sc->ncom = to_formula(&j, p.ncom, "NCom");
-			sc->h_in = max_over(&j, p.fan_in, r.processes, "h_in");
-			sc->h_out = max_over(&j, p.fan_out, r.processes, "h_out");
-			sc->w = max_over(&j, p.work, r.processes, "w");
+			if (looped && sc->ncom)
+				it.ncom = isl_pw_qpolynomial_copy(p.ncom);
+			sc->h_in = max_over(&j, p.fan_in, r.processes, "h_in", looped ? &it.h_in : NULL);
+			sc->h_out = max_over(&j, p.fan_out, r.processes, "h_out",
+					     looped ? &it.h_out : NULL);
+			sc->w = max_over(&j, p.work, r.processes, "w", looped ? &it.w : NULL);
 		}
 		if (req->h == H_SUM && req->symbolic) {
 			isl_pw_qpolynomial *both = sum(&j, isl_pw_qpolynomial_copy(p.fan_in),
 						       isl_pw_qpolynomial_copy(p.fan_out));
-			sc->h = max_over(&j, both, r.processes, "h");
+			sc->h = max_over(&j, both, r.processes, "h", looped ? &it.h : NULL);
 			isl_pw_qpolynomial_free(both);
 		}
 		tidy(&j, &sc->ncom, context);
@@ -1776,9 +2248,13 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			sc->cost = step_cost_formula(req, sc);
 			if (formula_n_pieces(sc->cost) > 1)
 				tidy(&j, &sc->cost, context);
+			if (looped)
+				loop_totals(&j, s, &it, base, sc);
 			finish_step(&j, m, s, sc, &total);
 		}
 		isl_set_free(context);
+		isl_set_free(base);
+		per_iteration_clear(&it);
 		per_process_clear(&p);
 		step_relations_clear(&r);
 	}
@@ -1857,6 +2333,19 @@ void candidate_cost_clear(struct candidate_cost *c)
 	memset(c, 0, sizeof(*c));
 }
 
+void cost_loop_latency(const struct cost_prices *prices, const mpq_t iterations, mpq_t cost)
+{
+	if (!prices->has[COEF_L])
+		return;
+	mpq_t x;
+	mpq_init(x);
+	mpq_set_si(x, -1, 1);
+	mpq_add(x, x, iterations);
+	mpq_mul(x, x, prices->coef[COEF_L]);
+	mpq_add(cost, cost, x);
+	mpq_clear(x);
+}
+
 int candidate_cost_totals(const struct candidate_cost *cc, const struct cost_prices *prices,
 			  mpq_ptr sum[TERM_N], mpq_t cost, enum cost_value_status *priced,
 			  enum cost_coef *missing)
@@ -1881,6 +2370,16 @@ int candidate_cost_totals(const struct candidate_cost *cc, const struct cost_pri
 		if (!bad && *priced == COST_VALUE_OK) {
 			*priced = cost_prices_value(prices, (const mpq_t *)q, step, missing);
 			mpq_add(cost, cost, step);
+		}
+		/* in loops: l once per iteration, the other terms summed already */
+		if (!bad && *priced == COST_VALUE_OK && sc->iterations) {
+			mpq_t n;
+			mpq_init(n);
+			if (formula_eval(sc->iterations, NULL, NULL, 0, n) < 0)
+				bad = 1;
+			else
+				cost_loop_latency(prices, n, cost);
+			mpq_clear(n);
 		}
 	}
 	for (int t = 0; t < TERM_N; t++)

@@ -68,7 +68,18 @@ struct array_occurrence {
 
 struct step_cost {
 	const char *name;     /* the model's */
+	/* For a superstep in loops, each of these is the sum over every
+	 * iteration of the loops (the cost counts l once per iteration). */
 	struct formula *w, *h, *h_in, *h_out, *ncom, *cost;
+	/* A superstep in loops: the innermost loop's range, as people read it
+	 * ("0 <= k < n - 1", the model's), and how many times the superstep
+	 * runs; NULL for a superstep that runs once. */
+	const char *loop;
+	struct formula *iterations;
+	/* ... and one iteration's w, h, NCom and cost, formulas in the loops'
+	 * variables; NULL with every value known (the sums are counted
+	 * iteration by iteration there) */
+	struct formula *per_w, *per_h, *per_ncom, *per_cost;
 	/* the most words a process holds of the arrays the superstep reads or
 	 * writes (memory.h); NULL when out of memory */
 	struct formula *mem;
@@ -118,6 +129,12 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 				const struct cost_request *req, struct candidate_cost *out);
 
 void candidate_cost_clear(struct candidate_cost *c);
+
+/* COST, the cost function at PRICES of a superstep in loops whose
+ * quantities are the sums over its ITERATIONS, counts l once: adds the
+ * other ITERATIONS - 1 (none without a price for l; cost_prices_value then
+ * says it is missing where l matters). */
+void cost_loop_latency(const struct cost_prices *prices, const mpq_t iterations, mpq_t cost);
 
 /* CC counted at values (cost_request.values: its quantities are numbers):
  * adds to SUM[t] each quantity summed over the supersteps (TERM_W ..

@@ -168,7 +168,7 @@ static void draw_point(struct point *p, const struct model *m, const struct cost
 		p->names[k] = m->axes[a];
 		p->values[k++] = req->symbolic ? draw(seed, 1, 6) : req->sizes[a];
 	}
-	for (int i = 0; i < m->nparams; i++) {
+	for (int i = 0; i < model_nsizes(m); i++) {
 		long long lo = 0;
 		p->n = k;
 		if (!built || !least(assumptions, p, m->params[i], &lo) || lo < 0 || lo > 1000000)
@@ -366,6 +366,67 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 	return 0;
 }
 
+static long step_price(const struct cost_prices *prices, const struct measured *mv);
+
+/* The value of A at P (parameters and axes by name); false when one has none
+ * or it does not fit. */
+static bool aff_at(const struct model *m, const struct model_aff *a, const struct point *p,
+		   long long *out)
+{
+	long long v = a->constant;
+	for (int i = 0; i < a->nterms; i++) {
+		const struct model_term *t = &a->terms[i];
+		long long x, y;
+		const char *name = t->kind == MODEL_PARAM ? m->params[t->index]
+				 : t->kind == MODEL_AXIS  ? m->axes[t->index] : NULL;
+		if (!name || point_value(p, name, &x) < 0 || __builtin_mul_overflow(x, t->coef, &y) ||
+		    __builtin_add_overflow(v, y, &v))
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* A superstep in loops, enumerated: enumerate_step at every iteration of
+ * the loops (LOOPS[D..N), their variables' values appended to P), its
+ * quantities and its cost at PRICES summed into OUT and *COST. */
+static int enumerate_loops(isl_ctx *ctx, const struct model *m, int cand, int step,
+			   const struct cost_request *req, struct point *p, const int *loops, int n,
+			   int d, const struct cost_prices *prices, struct measured *out, long *cost,
+			   char **reason)
+{
+	if (d == n) {
+		struct measured one;
+		if (enumerate_step(ctx, m, cand, step, req, p, false, &one, reason) < 0)
+			return -1;
+		out->w += one.w;
+		out->h += one.h;
+		out->h_in += one.h_in;
+		out->h_out += one.h_out;
+		out->ncom += one.ncom;
+		free(one.arrays);
+		long c = step_price(prices, &one);
+		*cost = c == LONG_MIN || *cost == LONG_MIN ? LONG_MIN : *cost + c;
+		return 0;
+	}
+	const struct model_loop *lp = &m->loops[loops[d]];
+	long long lo, hi;
+	if (!aff_at(m, &lp->lo, p, &lo) || !aff_at(m, &lp->hi, p, &hi)) {
+		*reason = strdup("enumeration failed (a loop bound has no value at the point)");
+		return -1;
+	}
+	int at = p->n++;
+	p->names[at] = m->params[lp->param];
+	int r = 0;
+	for (long long v = lo; v < hi && r == 0; v++) {
+		p->values[at] = v;
+		r = enumerate_loops(ctx, m, cand, step, req, p, loops, n, d + 1, prices, out, cost,
+				    reason);
+	}
+	p->n--;
+	return r;
+}
+
 static void describe_point(FILE *f, const struct point *p)
 {
 	for (int i = 0; i < p->n; i++)
@@ -430,7 +491,7 @@ static int direct_values(struct count_engine *engine, const struct model *m, int
 	at.symbolic = false;
 	at.explain = false;
 	at.values = values;
-	for (int i = 0; values && i < m->nparams; i++)
+	for (int i = 0; values && i < model_nsizes(m); i++)
 		point_value(p, m->params[i], &values[i]);
 	for (int a = 0; a < m->naxes; a++) {
 		long long v = 1;
@@ -545,8 +606,33 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 			struct measured mv;
 			char *reason = NULL;
 			const struct step_cost *sc = formulas ? &cc->steps[k] : NULL;
-			int got = enumerate_step(ctx, m, cand, model_cand_step(m, cand, k), req, &p,
-						 sc && sc->arrays != NULL, &mv, &reason);
+			int step = model_cand_step(m, cand, k);
+			int loops[MODEL_MAX_LOOPS], nloops = model_step_loops(m, step, loops);
+			long cost = 0;
+			int got, n0 = p.n;
+			/* the variables of the other loops: any value (0), so that
+			 * the relations have no free parameter */
+			for (int l = 0; l < m->nloops; l++) {
+				bool mine = false;
+				for (int x = 0; x < nloops; x++)
+					mine |= loops[x] == l;
+				if (!mine) {
+					p.names[p.n] = m->params[m->loops[l].param];
+					p.values[p.n++] = 0;
+				}
+			}
+			if (nloops > 0) {
+				/* every iteration; --explain's quantities are one
+				 * iteration's functions of the loops' variables: not
+				 * compared with these sums */
+				memset(&mv, 0, sizeof(mv));
+				got = enumerate_loops(ctx, m, cand, step, req, &p, loops, nloops, 0,
+						      &prices, &mv, &cost, &reason);
+			} else {
+				got = enumerate_step(ctx, m, cand, step, req, &p,
+						     sc && sc->arrays != NULL, &mv, &reason);
+			}
+			p.n = n0;
 			if (got < 0 && session_ctx_stopped(ctx)) {
 				/* the deadline, not a failure: this point is not checked */
 				free(reason);
@@ -560,8 +646,9 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 				status = -1;
 				break;
 			}
-			long cost = step_price(&prices, &mv);
-			total += cost;
+			if (nloops == 0)
+				cost = step_price(&prices, &mv);
+			total = cost == LONG_MIN || total == LONG_MIN ? LONG_MIN : total + cost;
 			if (direct) {
 				const struct step_cost *d = &dc.steps[k];
 				compare(vr, d->w, &p, mv.w, cc->name, d->name, "w (counted directly)");

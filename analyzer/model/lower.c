@@ -525,6 +525,51 @@ static char *assumptions_text(struct lowering *lw)
 	return text_close(&t);
 }
 
+_Static_assert(CHECK_MAX_LOOP_DEPTH <= MODEL_MAX_LOOPS, "the model holds every loop nest");
+
+/* The index of loop L among the specification's loops, -1 for none. */
+static int loop_index(const struct ast_spec *spec, const struct ast_loop *l)
+{
+	for (int i = 0; l && i < spec->nloops; i++)
+		if (spec->loops[i] == l)
+			return i;
+	return -1;
+}
+
+/* Every loop of the specification, in its order: the model's parameters
+ * past the sizes, as the checker numbered them. */
+static void lower_loops(struct lowering *lw, const struct ast_spec *spec)
+{
+	for (int i = 0; i < spec->nloops && !failed(&lw->fail); i++) {
+		const struct ast_loop *l = spec->loops[i];
+		struct model_aff lo, hi;
+		if (pos_aff(lw, &lo, l->var->lo_aff, 1, 0, 0, 0) < 0)
+			return;
+		if (pos_aff(lw, &hi, l->var->hi_aff, 1, 0, 0, 0) < 0) {
+			model_aff_clear(&lo);
+			return;
+		}
+		char *tlo = affine_text(lw, NULL, l->var->lo_aff);
+		char *thi = affine_text(lw, NULL, l->var->hi_aff);
+		char *range = NULL;
+		if (!tlo || !thi || asprintf(&range, "%s <= %s < %s", tlo, l->var->name, thi) < 0)
+			range = NULL;
+		int k = range ? model_add_loop(lw->m, l->var->name, range, &lo, &hi,
+					       loop_index(spec, l->outer))
+			      : -1;
+		if (k < 0)
+			fail_nomem(&lw->fail);
+		else if (lw->m->loops[k].param != l->param->index)
+			fail_set(&lw->fail, FAIL_ERROR, "loop %s: its parameter is out of order",
+				 l->var->name);
+		free(tlo);
+		free(thi);
+		free(range);
+		model_aff_clear(&lo);
+		model_aff_clear(&hi);
+	}
+}
+
 struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, char **reason)
 {
 	struct lowering lw = {.cs = cs, .flops = work == WORK_FLOPS};
@@ -539,10 +584,11 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 	}
 	struct model *m = lw.m;
 	atoms_to_cons(&lw, cs->assumptions, cs->nassumptions, &m->assume, &m->nassume, true);
-	for (int p = 0; p < cs->nparams; p++)
+	for (int p = 0; p < cs->nsizes; p++)
 		model_add_param(m, cs->params[p]->name);
 	for (int a = 0; a < cs->naxes; a++)
 		model_add_axis(m, cs->axes[a]->name);
+	lower_loops(&lw, cs->ast);
 	for (int d = 0; d < cs->ndists; d++) {
 		const struct affine *ext = dist_extent(cs, cs->dists[d]);
 		char *text = ext ? affine_text(&lw, NULL, ext) : strdup("0");
@@ -639,6 +685,7 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 			fail_nomem(&lw.fail);
 			break;
 		}
+		m->steps[s].loop = loop_index(cs->ast, ss->loop);
 		for (int i = 0; i < ss->nstmts && !failed(&lw.fail); i++)
 			lower_stmt(&lw, s, ss->stmts[i]);
 	}

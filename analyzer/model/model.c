@@ -211,6 +211,13 @@ void model_free(struct model *m)
 	free_array(m->naxes, m->coords);
 	free_array(m->naxes, m->axes);
 	free_array(m->nparams, m->params);
+	for (int l = 0; l < m->nloops; l++) {
+		free(m->loops[l].var);
+		free(m->loops[l].range);
+		model_aff_clear(&m->loops[l].lo);
+		model_aff_clear(&m->loops[l].hi);
+	}
+	free(m->loops);
 	free(m->assumptions);
 	cons_free(m->assume, m->nassume);
 	for (int i = 0; i < m->nfacts; i++) {
@@ -378,9 +385,44 @@ bool model_cand_has(const struct model *m, int c, int x)
 int model_add_superstep(struct model *m, const char *name)
 {
 	struct model_superstep *s = grow(&m->steps, &m->nsteps, sizeof(*s));
-	if (!s || !(s->name = strdup(name)))
+	if (!s)
+		return -1;
+	s->loop = -1;
+	if (!(s->name = strdup(name)))
 		return -1;
 	return m->nsteps - 1;
+}
+
+int model_nsizes(const struct model *m)
+{
+	return m->nparams - m->nloops;
+}
+
+int model_add_loop(struct model *m, const char *var, const char *range, const struct model_aff *lo,
+		   const struct model_aff *hi, int outer)
+{
+	struct model_loop *l = grow(&m->loops, &m->nloops, sizeof(*l));
+	if (!l)
+		return -1;
+	l->outer = outer;
+	l->param = -1;
+	if (!(l->var = strdup(var)) || !(l->range = strdup(range)) ||
+	    model_aff_copy(&l->lo, lo) < 0 || model_aff_copy(&l->hi, hi) < 0)
+		return -1;
+	if ((l->param = model_add_param(m, var)) < 0)
+		return -1;
+	return m->nloops - 1;
+}
+
+int model_step_loops(const struct model *m, int step, int loops[])
+{
+	int n = 0;
+	for (int l = m->steps[step].loop; l >= 0; l = m->loops[l].outer)
+		n++;
+	int k = n;
+	for (int l = m->steps[step].loop; l >= 0; l = m->loops[l].outer)
+		loops[--k] = l;
+	return n;
 }
 
 static int space_init(struct model_space *s, int nvars, const char *const vars[], int nextra,

@@ -20,6 +20,9 @@
 /* The most dimensions an array may have (the checker enforces it). */
 #define MODEL_MAX_DIMS 8
 
+/* The most loops around one superstep (the checker enforces it). */
+#define MODEL_MAX_LOOPS 8
+
 /* What a term of a positional affine form multiplies. */
 enum model_sym {
 	MODEL_PARAM,       /* size parameter number index (model.params) */
@@ -110,6 +113,20 @@ struct model_superstep {
 	char *name;
 	int nstmts;
 	struct model_stmt *stmts;
+	int loop;          /* the innermost loop around it (model.loops), -1: none */
+};
+
+/* for lo <= VAR < hi { ... }: the supersteps of the body run once for each
+ * value of VAR, in order.  The variable is a parameter of the model past the
+ * sizes (model.params[param]); the relations of a superstep in the loop have
+ * it as any parameter, and the cost sums over its range. */
+struct model_loop {
+	char *var;         /* its name, for people */
+	char *range;       /* "0 <= k < n - 1", for people */
+	int param;
+	/* lo <= var < hi, over the sizes, the axes and the outer loops' variables */
+	struct model_aff lo, hi;
+	int outer;         /* the loop around it, -1 at the outermost */
 };
 
 struct model_array {
@@ -149,7 +166,8 @@ struct model_candidate {
 
 struct model {
 	int nparams;
-	char **params;          /* size parameters */
+	/* the size parameters, then the variable of each loop (model_nsizes) */
+	char **params;
 	int naxes;
 	char **axes;            /* grid axis names, also symbolic axis sizes */
 	char **coords;          /* for reasons: "the process coordinate on axis P", per axis */
@@ -168,9 +186,24 @@ struct model {
 	struct model_candidate *cands;
 	int nsteps;
 	struct model_superstep *steps;
+	int nloops;
+	struct model_loop *loops;   /* outer loops before inner ones */
 };
 
 void model_free(struct model *m);
+
+/* The size parameters: model.params[0 .. model_nsizes(m) - 1]; the loops'
+ * variables come after them. */
+int model_nsizes(const struct model *m);
+
+/* A loop over VAR (LO <= VAR < HI: affine forms copied) inside loop OUTER (-1:
+ * none); its variable becomes the model's next parameter.  Returns the loop's
+ * index, or -1 when out of memory.  Add every size before the first loop. */
+int model_add_loop(struct model *m, const char *var, const char *range, const struct model_aff *lo,
+		   const struct model_aff *hi, int outer);
+/* The loops around superstep STEP, outermost first, into LOOPS (room for
+ * MODEL_MAX_LOOPS); returns their number. */
+int model_step_loops(const struct model *m, int step, int loops[]);
 
 /* Building a model (the lowering and the tests use these).  Every string is
  * copied.  Functions returning an index return -1 when out of memory. */

@@ -172,6 +172,26 @@ __isl_give isl_set *model_valid_set(isl_ctx *ctx, const struct model *m)
 	return set;
 }
 
+__isl_give isl_set *model_loops_set(isl_ctx *ctx, const struct model *m, int step,
+				    const long *sizes)
+{
+	isl_space *space = model_param_space(ctx, m, sizes == NULL);
+	isl_space *set_space = isl_space_set_from_params(isl_space_copy(space));
+	isl_set *set = isl_set_universe(isl_space_copy(set_space));
+	for (int l = m->steps[step].loop; l >= 0 && set; l = m->loops[l].outer) {
+		const struct model_loop *lp = &m->loops[l];
+		isl_aff *k = isl_aff_set_coefficient_si(zero_on(set_space), isl_dim_param, lp->param, 1);
+		isl_aff *lo = aff_on(set_space, &lp->lo, NULL, sizes, m->nparams, NULL, 0, 0);
+		isl_aff *hi = aff_on(set_space, &lp->hi, NULL, sizes, m->nparams, NULL, 0, 0);
+		/* k - lo >= 0, hi - k - 1 >= 0 */
+		set = isl_set_intersect(set, nonneg(isl_aff_sub(isl_aff_copy(k), lo)));
+		set = isl_set_intersect(set, nonneg(isl_aff_add_constant_si(isl_aff_sub(hi, k), -1)));
+	}
+	isl_space_free(set_space);
+	isl_space_free(space);
+	return isl_set_params(set);
+}
+
 /* A on the frame; NULL when it names a variable the frame does not have. */
 static __isl_give isl_aff *frame_aff(const struct frame *f, const struct model_aff *a)
 {

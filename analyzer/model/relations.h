@@ -99,4 +99,12 @@ __isl_give isl_set *model_valid_set(isl_ctx *ctx, const struct model *m);
 __isl_give isl_set *model_cons_param_set(__isl_keep isl_space *space, const struct model *m,
 					 const struct model_cons *c);
 
+/* The values of the variables of the loops around superstep STEP of M where
+ * its body runs (lo <= k < hi for each), as a set on model_param_space(ctx,
+ * m, SIZES == NULL): the axes are parameters on the symbolic grid, their
+ * SIZES on a concrete one.  The universe for a superstep in no loop; NULL
+ * when ISL failed. */
+__isl_give isl_set *model_loops_set(isl_ctx *ctx, const struct model *m, int step,
+				    const long *sizes);
+
 #endif

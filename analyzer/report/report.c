@@ -127,6 +127,15 @@ static int cost_value(const struct candidate_cost *cc, int s, const struct repor
 				r = -1;
 		if (r == 0 && cost_prices_value(&p, (const mpq_t *)q, step, NULL) != COST_VALUE_OK)
 			r = -1;
+		if (r == 0 && sc->iterations) {   /* a loop's: l once per iteration */
+			mpq_t n;
+			mpq_init(n);
+			if (value_at(sc->iterations, opt, n) < 0 || !p.has[COEF_L])
+				r = -1;
+			else
+				cost_loop_latency(&p, n, step);
+			mpq_clear(n);
+		}
 		if (r == 0)
 			mpq_add(out, out, step);
 	}
@@ -282,7 +291,7 @@ bool report_given(const struct analysis *a, int i)
 	const struct checked_spec *cs = a->spec;
 	if (!cs || cost_coef_known(name))
 		return true;
-	for (int k = 0; k < cs->nparams; k++)
+	for (int k = 0; k < cs->nsizes; k++)
 		if (strcmp(cs->params[k]->name, name) == 0)
 			return true;
 	for (int k = 0; k < cs->naxes; k++)

@@ -23,6 +23,57 @@ static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enu
 	free(v);
 }
 
+/* {"formula": "..."} in the machine grammar (or null). */
+static void json_formula(FILE *out, const struct analysis *a, const struct formula *f,
+			 enum quantity q)
+{
+	char *text = f ? report_quantity_text(f, q, FORMULA_EXPR, a->rq->model) : NULL;
+	fputs("{\"formula\": ", out);
+	if (text)
+		report_json_string(out, text);
+	else
+		fputs("null", out);
+	fputs("}", out);
+	free(text);
+}
+
+/* A superstep in loops: "loop" (its range), "iterations" (how many times it
+ * runs: a formula and its value) and "per_iteration" (one run's w, h, ncom
+ * and cost, each {"formula": ...} in the loops' variables; null at values).
+ * Its quantities are the sums over the runs. */
+static void json_loop(FILE *out, const struct analysis *a, const struct step_cost *sc)
+{
+	if (!sc->loop)
+		return;
+	fputs(",\n     \"loop\": ", out);
+	report_json_string(out, sc->loop);
+	char *text = sc->iterations ? formula_to_string(sc->iterations, FORMULA_EXPR) : NULL;
+	char *v = sc->iterations ? formula_value_text(sc->iterations, a->rq) : NULL;
+	fputs(", \"iterations\": {\"formula\": ", out);
+	if (text)
+		report_json_string(out, text);
+	else
+		fputs("null", out);
+	fputs(", \"value\": ", out);
+	report_json_number_text(out, v);
+	free(v);
+	free(text);
+	fputs("},\n     \"per_iteration\": ", out);
+	if (!sc->per_w) {
+		fputs("null", out);
+		return;
+	}
+	fputs("{\"w\": ", out);
+	json_formula(out, a, sc->per_w, Q_W);
+	fputs(", \"h\": ", out);
+	json_formula(out, a, sc->per_h, Q_H);
+	fputs(", \"ncom\": ", out);
+	json_formula(out, a, sc->per_ncom, Q_NCOM);
+	fputs(", \"cost\": ", out);
+	json_formula(out, a, sc->per_cost, Q_COST);
+	fputs("}", out);
+}
+
 void report_json(FILE *out, const struct analysis *a)
 {
 	fputs("{\"file\": ", out);
@@ -106,6 +157,7 @@ void report_json(FILE *out, const struct analysis *a)
 				json_quantity(out, a, c, s, q,
 					      formulas ? step_quantity(&cc->steps[s], q) : NULL);
 			}
+			json_loop(out, a, &steps->steps[s]);
 			fputs("}", out);
 		}
 		fputs("],\n   \"cost\": ", out);

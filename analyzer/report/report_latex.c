@@ -158,6 +158,52 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 	free(text);
 }
 
+/* The supersteps of STEPS in loops: how many times each runs (its lines
+ * are the sums over the runs) and, with formulas, one run's quantities. */
+static void loop_notes(FILE *out, const struct analysis *a, const struct candidate_cost *steps)
+{
+	const struct cost_model *cm = report_model(a->rq);
+	for (int s = 0; s < steps->nsteps; s++) {
+		const struct step_cost *sc = &steps->steps[s];
+		if (!sc->loop)
+			continue;
+		fputs("Superstep ", out);
+		latex_code(out, sc->name);
+		fputs(" runs in the loop ", out);
+		latex_code(out, sc->loop);
+		char *n = sc->iterations ? formula_to_latex(sc->iterations, NULL, 0, LINE_WIDTH) : NULL;
+		char *v = sc->iterations ? formula_value_text(sc->iterations, a->rq) : NULL;
+		char *t = sc->iterations ? formula_to_string(sc->iterations, FORMULA_TEXT) : NULL;
+		fprintf(out, ", $%s$ times", n ? n : "?");
+		if (v && t && strcmp(v, t) != 0) {
+			fputs(" ($= ", out);
+			latex_number(out, v);
+			fputs("$)", out);
+		}
+		fputs("; its lines are the sums over the runs.", out);
+		free(n);
+		free(v);
+		free(t);
+		if (!sc->per_w) {
+			fputs("\n", out);
+			continue;
+		}
+		fputs(" One run:\n\\begin{align*}\n", out);
+		const struct formula *per[4] = {sc->per_w, sc->per_h, sc->per_ncom, sc->per_cost};
+		const enum quantity qs[4] = {Q_W, Q_H, Q_NCOM, Q_COST};
+		for (int k = 0; k < 4; k++) {
+			double lw = label(out, qs[k], sc->name);
+			double width = LINE_WIDTH - lw - EQUALS_WIDTH;
+			char *text = qs[k] == Q_COST ? formula_to_latex(per[k], cm->coef_names, cm->ncoefs,
+									width)
+						     : formula_to_latex(per[k], NULL, 0, width);
+			fprintf(out, " &= %s%s\n", text ? text : "?", k < 3 ? " \\\\" : "");
+			free(text);
+		}
+		fputs("\\end{align*}\n", out);
+	}
+}
+
 /* A line of values: the label of quantity Q of step S (the total when S < 0)
  * of candidate C and its value; LAST: no line break after it. */
 static void value_line(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
@@ -186,6 +232,7 @@ static void values_only(FILE *out, const struct analysis *a, int c,
 	if (steps->mem)
 		value_line(out, a, c, -1, Q_MEM, NULL, true);
 	fputs("\\end{align*}\n", out);
+	loop_notes(out, a, steps);
 }
 
 static void header(FILE *out, const struct analysis *a)
@@ -287,6 +334,7 @@ void report_latex(FILE *out, const struct analysis *a)
 		if (cc->mem)
 			quantity_line(out, a, c, -1, Q_MEM, cc->mem, NULL, true);
 		fputs("\\end{align*}\n", out);
+		loop_notes(out, a, cc);
 		char *t = report_seconds(a, c, NULL);
 		if (t) {
 			fputs("Time: ", out);

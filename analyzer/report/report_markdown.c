@@ -51,6 +51,40 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 		}
 		fputs("\n", out);
 	}
+	for (int s = 0; s < steps->nsteps; s++) {
+		const struct step_cost *sc = &steps->steps[s];
+		if (!sc->loop)
+			continue;
+		fputs("\nSuperstep ", out);
+		report_md_text(out, sc->name);
+		fputs(" runs in the loop ", out);
+		report_md_code(out, sc->loop, false);
+		fputs(", ", out);
+		char *n = sc->iterations ? formula_to_string(sc->iterations, FORMULA_TEXT) : NULL;
+		char *v = sc->iterations ? formula_value_text(sc->iterations, a->rq) : NULL;
+		report_md_code(out, n ? n : "?", false);
+		if (v && n && strcmp(v, n) != 0) {
+			fputs(" = ", out);
+			report_md_text(out, v);
+		}
+		fputs(" times; its row is the sum over the runs.", out);
+		free(n);
+		free(v);
+		if (formulas && sc->per_w) {
+			const struct formula *per[4] = {sc->per_w, sc->per_h, sc->per_ncom, sc->per_cost};
+			const enum quantity qs[4] = {Q_W, Q_H, Q_NCOM, Q_COST};
+			const char *label[4] = {"w", "h", "NCom", "cost"};
+			fputs(" One run:", out);
+			for (int k = 0; k < 4; k++) {
+				char *t = report_quantity_text(per[k], qs[k], FORMULA_TEXT, a->rq->model);
+				fprintf(out, "%s %s = ", k ? "," : "", label[k]);
+				report_md_code(out, t ? t : "?", false);
+				free(t);
+			}
+			fputs(".", out);
+		}
+		fputs("\n", out);
+	}
 	fputs("\nTotal cost: ", out);
 	formula_and_value(out, a, c, -1, Q_COST, formulas ? steps->cost : NULL, false);
 	fputs("\n\nMemory (words per process, at most): ", out);

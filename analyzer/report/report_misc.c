@@ -187,13 +187,17 @@ static const char *plural(int n, const char *one, const char *many)
 
 void report_check_summary(FILE *out, const char *name, const struct checked_spec *cs)
 {
-	fprintf(out, "%s: ok: %d %s, grid %d %s (", name, cs->nparams, plural(cs->nparams, "param", "params"),
+	fprintf(out, "%s: ok: %d %s, grid %d %s (", name, cs->nsizes, plural(cs->nsizes, "param", "params"),
 		cs->naxes, plural(cs->naxes, "axis", "axes"));
 	for (int i = 0; i < cs->naxes; i++)
 		fprintf(out, "%s%s", i ? ", " : "", cs->axes[i]->name);
-	fprintf(out, "), %d %s, %d %s, %d %s\n", cs->narrays, plural(cs->narrays, "array", "arrays"),
+	fprintf(out, "), %d %s, %d %s, %d %s", cs->narrays, plural(cs->narrays, "array", "arrays"),
 		cs->ncandidates, plural(cs->ncandidates, "candidate", "candidates"), cs->nsupersteps,
 		plural(cs->nsupersteps, "superstep", "supersteps"));
+	int nloops = cs->ast ? cs->ast->nloops : 0;
+	if (nloops > 0)
+		fprintf(out, ", %d %s", nloops, plural(nloops, "loop", "loops"));
+	fputc('\n', out);
 }
 
 void report_count(FILE *out, bool json, const char *formula, const char *value)

@@ -77,7 +77,10 @@ static void text_step(FILE *out, const struct analysis *a, const struct step_cos
 {
 	size_t w[3 + NCOLS];
 	widths(a, sc, w);
-	fprintf(out, "  superstep %s\n   ", sc->name);
+	fprintf(out, "  superstep %s", sc->name);
+	if (sc->loop)
+		fprintf(out, " (in the loop %s; each count is the sum over its runs)", sc->loop);
+	fputs("\n   ", out);
 	for (int k = 0; k < a->naxes; k++)
 		fprintf(out, " %*s", (int)w[k], a->axes[k]);
 	for (int k = 0; k < NCOLS; k++)
@@ -144,6 +147,10 @@ static void report_process_json(FILE *out, const struct analysis *a)
 			const struct step_cost *sc = &ex->steps[s];
 			fputs(s ? ",\n   {\"name\": " : "\n   {\"name\": ", out);
 			report_json_string(out, sc->name);
+			if (sc->loop) {   /* the counts are the sums over its runs */
+				fputs(", \"loop\": ", out);
+				report_json_string(out, sc->loop);
+			}
 			fputs(", \"processes\": [", out);
 			for (int i = 0; i < sc->nprocs; i++) {
 				const struct process_cost *pc = &sc->procs[i];

@@ -146,6 +146,51 @@ static void print_formula(FILE *out, const struct analysis *a, int c, int s, enu
 	free(v);
 }
 
+/* "  superstep NAME", and for a superstep in loops what its numbers are. */
+static void print_step_head(FILE *out, const struct step_cost *sc)
+{
+	fprintf(out, "  superstep %s", sc->name);
+	if (sc->loop)
+		fprintf(out, " (in the loop %s; each quantity is the sum over its runs)", sc->loop);
+	fputc('\n', out);
+}
+
+/* A formula of a superstep in loops, and its value at the -D values when it
+ * has one that is not its text. */
+static void print_loop_formula(FILE *out, const struct analysis *a, const char *label,
+			       const struct formula *f, enum quantity q)
+{
+	int col = fprintf(out, "    %s = ", label);
+	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
+	if (text)
+		print_wrapped(out, text, col, a->rq->width);
+	else
+		fputs("(cannot print)", out);
+	char *v = f ? formula_value_text(f, a->rq) : NULL;
+	if (v && text && strcmp(v, text) != 0)
+		fprintf(out, "  [= %s]", v);
+	fputc('\n', out);
+	free(text);
+	free(v);
+}
+
+/* How many times a superstep in loops runs, and (with formulas) one run's
+ * quantities, in the loops' variables. */
+static void print_loop_lines(FILE *out, const struct analysis *a, const struct step_cost *sc)
+{
+	if (!sc->loop)
+		return;
+	if (sc->iterations)
+		print_loop_formula(out, a, "runs ", sc->iterations, Q_W);
+	if (!sc->per_w)
+		return;
+	fputs("    one run:\n", out);
+	print_loop_formula(out, a, "  w    ", sc->per_w, Q_W);
+	print_loop_formula(out, a, "  h    ", sc->per_h, Q_H);
+	print_loop_formula(out, a, "  NCom ", sc->per_ncom, Q_NCOM);
+	print_loop_formula(out, a, "  cost ", sc->per_cost, Q_COST);
+}
+
 static void print_grid(FILE *out, const struct analysis *a)
 {
 	for (int x = 0; x < a->naxes; x++) {
@@ -177,13 +222,14 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
 	snprintf(needs, sizeof(needs), "(needs %s)", report_coef_list((char[64]){0}, a->rq->model));
 	fputs("  the values given, counted on that grid:\n", out);
 	for (int s = 0; s < ex->nsteps; s++) {
-		fprintf(out, "  superstep %s\n", ex->steps[s].name);
+		print_step_head(out, &ex->steps[s]);
 		for (int q = 0; q < Q_N; q++) {
 			char *v = report_value_shown(a, c, s, q);
 			fprintf(out, "    %-5s = %s\n", q == Q_NCOM ? "NCom" : quantity_name[q],
 				v ? v : needs);
 			free(v);
 		}
+		print_loop_lines(out, a, &ex->steps[s]);
 	}
 	char *v = report_value_shown(a, c, -1, Q_COST);
 	fprintf(out, "  cost = %s\n", v ? v : needs);
@@ -445,7 +491,7 @@ void report_text(FILE *out, const struct analysis *a)
 				     "counts on that grid, not values of these formulas\n", broken);
 		free(broken);
 		for (int s = 0; s < cc->nsteps; s++) {
-			fprintf(out, "  superstep %s\n", cc->steps[s].name);
+			print_step_head(out, &cc->steps[s]);
 			if (a->rq->explain)
 				print_explanation(out, a, &cc->steps[s], c, s);
 			for (int q = 0; q < Q_N; q++) {
@@ -453,6 +499,7 @@ void report_text(FILE *out, const struct analysis *a)
 				print_formula(out, a, c, s, q, step_quantity(&cc->steps[s], q), 12);
 				fputs("\n", out);
 			}
+			print_loop_lines(out, a, &cc->steps[s]);
 		}
 		fputs("  cost = ", out);
 		print_formula(out, a, c, -1, Q_COST, cc->cost, 9);

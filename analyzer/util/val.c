@@ -16,6 +16,18 @@ bool val_to_ll(__isl_take isl_val *v, long long *out)
 	return ok;
 }
 
+bool val_to_mpq(__isl_take isl_val *v, mpq_t out)
+{
+	bool ok = v && isl_val_is_rat(v) == isl_bool_true;
+	if (ok) {
+		isl_val_get_num_gmp(v, mpq_numref(out));
+		isl_val_get_den_gmp(v, mpq_denref(out));
+		mpq_canonicalize(out);
+	}
+	isl_val_free(v);
+	return ok;
+}
+
 __isl_give isl_val *val_from_ll(isl_ctx *ctx, long long x)
 {
 	_Static_assert(sizeof(long) == sizeof(long long), "long is 64 bits");

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include <gmp.h>
 #include <flint/fmpq.h>
 #include <isl/set.h>
 #include <isl/val.h>
@@ -12,6 +13,10 @@
 /* V (taken) as a long long in *OUT; false (and *OUT untouched) when V is
  * NaN, not an integer, or out of range. */
 bool val_to_ll(__isl_take isl_val *v, long long *out);
+
+/* V (taken) exactly in OUT; false (OUT untouched) when V is no rational
+ * number (NaN, infinity) or NULL. */
+bool val_to_mpq(__isl_take isl_val *v, mpq_t out);
 
 /* X exactly. */
 __isl_give isl_val *val_from_ll(isl_ctx *ctx, long long x);

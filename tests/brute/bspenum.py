@@ -29,6 +29,11 @@ and every process of the grid is looked at on its own:
   mem          max over q of the words q owns of the arrays the superstep reads
                or writes (of every array the candidate sees, for its own mem).
 
+A superstep inside loops (`for k < n - 1 { superstep ... }`, nested or not) runs
+once per value of the loops' variables, in order; each run is a superstep of its
+own with its own h, and the superstep's w, h, h_in, h_out, NCom and cost are the
+sums over the runs (l once per run); "iterations" says how many there were.
+
 A candidate block that declares arrays and supersteps is a program variant: its
 arrays are added to the top-level ones, and its supersteps, when it has some,
 are its whole program (the top-level supersteps otherwise).
@@ -60,7 +65,7 @@ class SpecError(Exception):
 
 
 KEYWORDS = {
-    "and", "array", "assume", "block", "candidate", "cyclic", "dist", "forall",
+    "and", "array", "assume", "block", "candidate", "cyclic", "dist", "for", "forall",
     "grid", "identity", "import", "layout", "over", "param", "replicated", "size", "sum",
     "superstep", "where", "work",
 }
@@ -333,14 +338,31 @@ class Parser:
             self.next()
         self.expect(";")
 
-    def superstep(self):
+    def superstep(self, loops=()):
         name = self.ident()
         self.expect("{")
         stmts = []
         while not self.at("}", "op"):
             stmts.append(self.stmt())
         self.expect("}")
-        return (name, stmts)
+        return (name, stmts, tuple(loops))
+
+    def loop(self, loops, steps):
+        """for RANGE { superstep ... | for ... }: appends the supersteps of
+        the body to STEPS, each with the ranges of the loops around it,
+        outermost first."""
+        here = list(loops) + [self.range_()]
+        self.expect("{")
+        while not self.at("}", "op"):
+            if self.at("superstep", "kw"):
+                self.next()
+                steps.append(self.superstep(here))
+            elif self.at("for", "kw"):
+                self.next()
+                self.loop(here, steps)
+            else:
+                raise SpecError("line %d: expected a superstep or a loop" % self.peek()[2])
+        self.expect("}")
 
     def spec(self):
         s = {"params": [], "axes": [], "assume": [], "arrays": {}, "array_order": [],
@@ -402,6 +424,9 @@ class Parser:
                     elif self.at("superstep", "kw"):
                         self.next()
                         steps.append(self.superstep())
+                    elif self.at("for", "kw"):
+                        self.next()
+                        self.loop((), steps)
                     else:
                         n, d = self.layout()
                         lays[n] = d
@@ -410,6 +435,8 @@ class Parser:
                 s.setdefault("variants", {})[name] = (arrays, order, steps)
             elif kw == "superstep":
                 s["supersteps"].append(self.superstep())
+            elif kw == "for":
+                self.loop((), s["supersteps"])
             elif kw == "import":
                 raise SpecError("line %d: import is not supported" % t[2])
             else:
@@ -740,57 +767,69 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
         ctx = Context(spec, values, kinds, layouts)
         steps = []
         total = 0
-        for sname, stmts in spec["supersteps"]:
-            work = {q: 0 for q in procs}
-            use = {q: set() for q in procs}
-            for st in stmts:
-                for env in ctx.points(st["quant"], {}):
-                    lhs = st["lhs"]
-                    lidx = tuple(ctx.eval(s, env) for s in lhs[2])
-                    ctx.check_bounds(lhs[1], lidx)
-                    rd = set()
-                    ctx.reads(st["rhs"], env, rd)
-                    for a, idx in rd:
-                        ctx.check_bounds(a, idx)
-                    # owner computes: every holder of the left-hand element
-                    for q in ctx.holders(lhs[1], lidx):
-                        use[q] |= rd
-                        if st["work"] is not None:
-                            work[q] += ctx.eval(st["work"], env)
-                        elif flops:
-                            work[q] += ctx.flops(st["rhs"], env)
-                        else:
-                            work[q] += ctx.terms(st["rhs"], env)
-            fin = {q: 0 for q in procs}
-            fout = {q: 0 for q in procs}
-            for q in procs:
-                for a, idx in use[q]:
-                    if q not in ctx.holders(a, idx):
-                        wgt = 1 if elements else spec["arrays"][a]["size"]
-                        fin[q] += wgt
-                        fout[ctx.sender(a, idx, q)] += wgt
-            w = max(work.values())
-            h_in = max(fin.values())
-            h_out = max(fout.values())
-            if h_sum:
-                h = max(fin[q] + fout[q] for q in procs)
-            else:
-                h = max(max(fin[q], fout[q]) for q in procs)
-            ncom = sum(fin.values())
-            cost = w + h * g + l
-            total += cost
-            if detail:
-                sys.stderr.write("%s / %s\n" % (cname, sname))
+        for sname, stmts, loops in spec["supersteps"]:
+            sums = {"w": 0, "h": 0, "h_in": 0, "h_out": 0, "ncom": 0, "cost": 0}
+            iterations = 0
+            for lenv in ctx.points((list(loops), None) if loops else None, {}):
+                iterations += 1
+                work = {q: 0 for q in procs}
+                use = {q: set() for q in procs}
+                for st in stmts:
+                    for env in ctx.points(st["quant"], lenv):
+                        lhs = st["lhs"]
+                        lidx = tuple(ctx.eval(s, env) for s in lhs[2])
+                        ctx.check_bounds(lhs[1], lidx)
+                        rd = set()
+                        ctx.reads(st["rhs"], env, rd)
+                        for a, idx in rd:
+                            ctx.check_bounds(a, idx)
+                        # owner computes: every holder of the left-hand element
+                        for q in ctx.holders(lhs[1], lidx):
+                            use[q] |= rd
+                            if st["work"] is not None:
+                                work[q] += ctx.eval(st["work"], env)
+                            elif flops:
+                                work[q] += ctx.flops(st["rhs"], env)
+                            else:
+                                work[q] += ctx.terms(st["rhs"], env)
+                fin = {q: 0 for q in procs}
+                fout = {q: 0 for q in procs}
                 for q in procs:
-                    sys.stderr.write("  q=%s work=%d fan_in=%d fan_out=%d\n"
-                                     % (q, work[q], fin[q], fout[q]))
+                    for a, idx in use[q]:
+                        if q not in ctx.holders(a, idx):
+                            wgt = 1 if elements else spec["arrays"][a]["size"]
+                            fin[q] += wgt
+                            fout[ctx.sender(a, idx, q)] += wgt
+                w = max(work.values())
+                if h_sum:
+                    h = max(fin[q] + fout[q] for q in procs)
+                else:
+                    h = max(max(fin[q], fout[q]) for q in procs)
+                # every iteration is a superstep of its own: its h, and one l
+                sums["w"] += w
+                sums["h"] += h
+                sums["h_in"] += max(fin.values())
+                sums["h_out"] += max(fout.values())
+                sums["ncom"] += sum(fin.values())
+                sums["cost"] += w + h * g + l
+                if detail:
+                    sys.stderr.write("%s / %s%s\n" % (cname, sname, " " + repr(lenv) if loops else ""))
+                    for q in procs:
+                        sys.stderr.write("  q=%s work=%d fan_in=%d fan_out=%d\n"
+                                         % (q, work[q], fin[q], fout[q]))
+            w, h, h_in, h_out = sums["w"], sums["h"], sums["h_in"], sums["h_out"]
+            ncom, cost = sums["ncom"], sums["cost"]
+            total += cost
             touched = set()
             for st in stmts:
                 touched.add(st["lhs"][1])
                 arrays_named(st["rhs"], touched)
-            steps.append({"name": sname, "w": w, "h": h, "h_in": h_in, "h_out": h_out,
-                          "ncom": ncom, "cost": cost,
-                          "mem": memory(spec, ctx, procs, sorted(touched))})
+            step = {"name": sname, "w": w, "h": h, "h_in": h_in, "h_out": h_out,
+                    "ncom": ncom, "cost": cost,
+                    "mem": memory(spec, ctx, procs, sorted(touched))}
+            if loops:
+                step["iterations"] = iterations
+            steps.append(step)
         result.append({"name": cname, "supersteps": steps, "cost": total,
                        "mem": memory(spec, ctx, procs, spec["array_order"])})
     return {"candidates": result}

@@ -243,7 +243,8 @@ def compare_values(got, want, env, formulas=None):
         c = gc.get(wc["name"])
         if c is None:
             continue
-        steps = {s["name"]: {q: s.get(q, {}).get("value") for q in QUANTITIES}
+        steps = {s["name"]: {q: (s.get(q) or {}).get("value")
+                             for q in QUANTITIES + ("iterations",)}
                  for s in c.get("supersteps", [])}
         total = c.get("cost", {}).get("value")
         if "supersteps" not in c or c.get("values", "ok") != "ok":
@@ -259,7 +260,8 @@ def compare_values(got, want, env, formulas=None):
                         bad.append("candidate %s: superstep %s has no values in bspcost"
                                    % (wc["name"], ws["name"]))
                     continue
-                for q in QUANTITIES:
+                # a superstep in loops: how many times it ran, too
+                for q in QUANTITIES + (("iterations",) if "iterations" in ws else ()):
                     compared += 1
                     if s.get(q) != ws[q]:
                         bad.append("candidate %s superstep %s %s: bspcost %s, bspenum %s"
@@ -282,8 +284,8 @@ def compare_values(got, want, env, formulas=None):
         fsteps = {s["name"]: s for s in c["supersteps"]}
         for ws in wc["supersteps"]:
             s = fsteps.get(ws["name"], {})
-            for q in QUANTITIES:
-                f = s.get(q, {}).get("formula")
+            for q in QUANTITIES + (("iterations",) if "iterations" in ws else ()):
+                f = (s.get(q) or {}).get("formula")
                 if f is None:
                     continue
                 compared += 1

@@ -36,6 +36,9 @@ CASES = [
     ("tests/brute/specs/element_size.bsp", {"n": 5, "m": 6, "M": 2, "N": 2}),
     ("tests/brute/specs/prefix_sum_cyclic.bsp", {"n": 9, "P": 3}),
     ("tests/brute/specs/parity_union.bsp", {"n": 9, "P": 3}),
+    ("examples/lu.bsp", {"n": 7, "M": 2, "N": 3}),
+    ("examples/jacobi.bsp", {"n": 11, "T": 3, "P": 4}),
+    ("tests/brute/specs/loops.bsp", {"n": 7, "P": 3}),
 ]
 
 
@@ -58,11 +61,14 @@ def enumerate_detail(spec, values):
         m = re.match(r"\s+q=\(([^)]*)\) work=(\d+) fan_in=(\d+) fan_out=(\d+)$", line)
         if m:
             q = tuple(int(x) for x in m.group(1).split(",") if x.strip())
-            out[key][q] = tuple(int(m.group(k)) for k in (2, 3, 4))
+            one = tuple(int(m.group(k)) for k in (2, 3, 4))
+            # a superstep in loops: bspcost's counts are the sums over the runs
+            old = out[key].get(q, (0, 0, 0))
+            out[key][q] = tuple(a + b for a, b in zip(old, one))
         elif " / " in line:
             cand, step = line.split(" / ", 1)
-            key = (cand, step)
-            out[key] = {}
+            key = (cand, re.sub(r" \{.*\}$", "", step))
+            out.setdefault(key, {})
     return out
 
 

@@ -38,7 +38,7 @@ from formula import evaluate  # noqa: E402
 # ("divides" in `P divides n`, like "x" in layouts, is a word of the language
 # there and a name anywhere else: never renamed)
 KEYWORDS = {
-    "and", "array", "assume", "block", "candidate", "cyclic", "dist", "divides", "forall",
+    "and", "array", "assume", "block", "candidate", "cyclic", "dist", "divides", "for", "forall",
     "grid", "identity", "import", "layout", "over", "param", "replicated", "size", "sum",
     "superstep", "where", "work", "x",
 }

@@ -62,6 +62,8 @@ tests/specs/bounds/offset_2_31.bsp
 examples/matmul_variants.bsp
 --compare example2 example1 examples/matmul_variants.bsp
 --compare d=block d=cyclic --grid 3 examples/stencil1d.bsp
+examples/jacobi.bsp
+--grid 2x2 -D n=9 -D g=3 -D l=11 examples/lu.bsp
 ARGS
 echo "$n reports compiled"
 exit $fail
