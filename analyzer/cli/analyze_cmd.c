@@ -783,7 +783,8 @@ static bool known_name(const struct model *m, const struct cost_model *cm, const
 static void unknown_name(FILE *err, const char *file, const struct model *m,
 			 const struct cost_model *cm, const char *name)
 {
-	int n = m->nparams + m->naxes + cm->ncoefs;
+	/* the sizes, not the loops' variables, which no -D gives */
+	int n = model_nsizes(m) + m->naxes + cm->ncoefs;
 	const char **names = calloc((size_t)n, sizeof(*names));
 	size_t *dist = calloc((size_t)n, sizeof(*dist));
 	if (cost_coef_known(name))

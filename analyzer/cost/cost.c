@@ -1988,6 +1988,567 @@ static void loop_values_at(struct job *j, struct loop_values *lv, int d)
 	}
 }
 
+/* --- a loop at values, its variable a parameter ---
+ *
+ * With every size known, a superstep in one loop is counted once per
+ * process with the loop's variable k left the only parameter: each
+ * process's fan-in, fan-out and work are functions of k alone.  Where they
+ * hold floors of k (a cyclic layout: k mod P), k runs over each residue
+ * class k = L*t + r of the floors' common denominator L on its own, where
+ * the floors are affine in t.  The sum over the iterations of the maximum
+ * over the processes is then taken interval by interval: on an interval
+ * where one function is proven the largest (count_max_of), the exact sum of
+ * that one (count_sum); elsewhere the interval is halved, down to a few
+ * iterations, each the maximum of the functions' values.  Exact; the counts
+ * do not grow with the number of iterations. */
+struct by_k {
+	struct job *j;
+};
+
+/* The largest denominator L (the residue classes) the floors of a loop's
+ * functions may have. */
+enum { BY_K_PERIOD_MAX = 64 };
+
+/* F (kept, on the one parameter k) on lo <= k <= hi. */
+static __isl_give isl_pw_qpolynomial *on_interval(__isl_keep isl_pw_qpolynomial *f, long long lo,
+						  long long hi)
+{
+	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
+	isl_set *iv = isl_set_universe(isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
+	iv = isl_set_lower_bound_val(iv, isl_dim_param, 0, val_from_ll(ctx, lo));
+	iv = isl_set_upper_bound_val(iv, isl_dim_param, 0, val_from_ll(ctx, hi));
+	return isl_pw_qpolynomial_intersect_params(isl_pw_qpolynomial_copy(f), iv);
+}
+
+/* OUT = F (kept, on the one parameter k) at k = K; -1 when it has no value. */
+static int value_at_k(__isl_keep isl_pw_qpolynomial *f, long long k, mpq_t out)
+{
+	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
+	isl_point *pt = isl_point_zero(isl_pw_qpolynomial_get_domain_space(f));
+	pt = isl_point_set_coordinate_val(pt, isl_dim_param, 0, val_from_ll(ctx, k));
+	isl_val *v = pt ? isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(f), pt) : NULL;
+	return val_to_mpq(v, out) ? 0 : -1;
+}
+
+/* OUT += the sum of F (kept) over lo <= k <= hi; -1 after a failure (the job
+ * failed). */
+static int add_sum(const struct by_k *b, __isl_keep isl_pw_qpolynomial *f, long long lo,
+		   long long hi, mpq_t out)
+{
+	struct job *j = b->j;
+	if (failed(&j->fail))
+		return -1;
+	if (lo > hi)
+		return 0;
+	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
+	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
+							      0, isl_dim_param, 0, 1);
+	isl_set *iv = isl_set_universe(isl_pw_qpolynomial_get_domain_space(g));
+	iv = isl_set_lower_bound_val(iv, isl_dim_set, 0, val_from_ll(ctx, lo));
+	iv = isl_set_upper_bound_val(iv, isl_dim_set, 0, val_from_ll(ctx, hi));
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = g && iv ? count_sum(j->engine, iv, g, &r, &reason) : COUNT_ERROR;
+	isl_set_free(iv);
+	isl_pw_qpolynomial_free(g);
+	if (st != COUNT_EXACT) {
+		job_fail(j, st == COUNT_ERROR ? COST_FAILED : COST_REFUSED, reason, "a loop's sum");
+		return -1;
+	}
+	free(reason);
+	/* no parameter is left: its value anywhere */
+	reason = NULL;
+	isl_val *v = count_eval(r, 0, NULL, NULL, &reason);
+	isl_pw_qpolynomial_free(r);
+	mpq_t x;
+	mpq_init(x);
+	if (!val_to_mpq(v, x)) {
+		mpq_clear(x);
+		job_fail(j, COST_FAILED, reason, "a loop's sum");
+		return -1;
+	}
+	free(reason);
+	mpq_add(out, out, x);
+	mpq_clear(x);
+	return 0;
+}
+
+/* The few iterations an interval is left at before each is evaluated. */
+enum { BY_K_LEAF = 8 };
+
+/* The upper envelope of functions of k over an interval: pieces a <= k <= b
+ * in order, on each of which one function (a copy of it) is the largest. */
+struct envelope {
+	struct env_piece {
+		long long a, b;
+		isl_pw_qpolynomial *f;
+	} *p;
+	int n, cap;
+};
+
+static void envelope_clear(struct envelope *e)
+{
+	for (int i = 0; i < e->n; i++)
+		isl_pw_qpolynomial_free(e->p[i].f);
+	free(e->p);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Appends F (taken) on a <= k <= b, merged with the last piece when it is
+ * the same function; -1 when out of memory. */
+static int envelope_add(struct envelope *e, long long a, long long b,
+			__isl_take isl_pw_qpolynomial *f)
+{
+	if (!f)
+		return -1;
+	if (e->n > 0 && e->p[e->n - 1].f == f && e->p[e->n - 1].b + 1 == a) {
+		e->p[e->n - 1].b = b;
+		isl_pw_qpolynomial_free(f);
+		return 0;
+	}
+	if (e->n == e->cap) {
+		int cap = e->cap ? 2 * e->cap : 16;
+		struct env_piece *p = realloc(e->p, (size_t)cap * sizeof(*p));
+		if (!p) {
+			isl_pw_qpolynomial_free(f);
+			return -1;
+		}
+		e->p = p;
+		e->cap = cap;
+	}
+	e->p[e->n++] = (struct env_piece){a, b, f};
+	return 0;
+}
+
+/* The index of the largest of the N functions F at k = K (the first of
+ * equals), or -1. */
+static long argmax_at(isl_pw_qpolynomial **f, long n, long long k)
+{
+	mpq_t best, x;
+	mpq_init(best);
+	mpq_init(x);
+	long arg = -1;
+	for (long q = 0; q < n; q++) {
+		if (value_at_k(f[q], k, x) < 0) {
+			arg = -1;
+			break;
+		}
+		if (arg < 0 || mpq_cmp(x, best) > 0) {
+			mpq_set(best, x);
+			arg = q;
+		}
+	}
+	mpq_clear(best);
+	mpq_clear(x);
+	return arg;
+}
+
+/* The envelope of the N functions F (kept) on lo <= k <= hi, added to E:
+ * one function proven the largest on the whole interval (count_max_of), or
+ * the two halves; a few iterations, each its largest function. */
+static int envelope_of(const struct by_k *b, isl_pw_qpolynomial **f, long n, long long lo,
+		       long long hi, struct envelope *e)
+{
+	struct job *j = b->j;
+	if (lo > hi)
+		return 0;
+	if (failed(&j->fail) || out_of_time(j))
+		return -1;
+	if (n == 1 && envelope_add(e, lo, hi, isl_pw_qpolynomial_copy(f[0])) < 0) {
+		isl_op_failed(j, "a loop's maximum");
+		return -1;
+	}
+	if (n == 1)
+		return 0;
+	if (hi - lo + 1 > BY_K_LEAF) {
+		/* a proof is tried only where the largest one at both ends is the
+		 * same function */
+		long x = argmax_at(f, n, lo), y = argmax_at(f, n, hi);
+		if (x >= 0 && x == y) {
+			isl_pw_qpolynomial **on = calloc((size_t)n, sizeof(*on));
+			bool ok = on != NULL;
+			for (long q = 0; ok && q < n; q++)
+				ok = (on[q] = on_interval(f[q], lo, hi)) != NULL;
+			/* the one proven the largest kept as F[w] itself, so
+			 * that equal pieces merge */
+			int w = -1;
+			char *reason = NULL;
+			if (ok)
+				count_max_of_index(j->engine, on, (int)n, &w, &reason);
+			free(reason);
+			free_all(on, n);
+			if (!ok) {
+				isl_op_failed(j, "a loop's maximum");
+				return -1;
+			}
+			if (w >= 0 && envelope_add(e, lo, hi, isl_pw_qpolynomial_copy(f[w])) < 0) {
+				isl_op_failed(j, "a loop's maximum");
+				return -1;
+			}
+			if (w >= 0)
+				return 0;
+		}
+		long long mid = lo + (hi - lo) / 2;
+		if (envelope_of(b, f, n, lo, mid, e) < 0)
+			return -1;
+		return envelope_of(b, f, n, mid + 1, hi, e);
+	}
+	for (long long k = lo; k <= hi; k++) {
+		long x = argmax_at(f, n, k);
+		if (x < 0 || envelope_add(e, k, k, isl_pw_qpolynomial_copy(f[x])) < 0) {
+			isl_op_failed(j, "a loop's maximum");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* OUT += the sum of the envelope E. */
+static int add_envelope_sum(const struct by_k *b, const struct envelope *e, mpq_t out)
+{
+	for (int i = 0; i < e->n; i++)
+		if (add_sum(b, e->p[i].f, e->p[i].a, e->p[i].b, out) < 0)
+			return -1;
+	return 0;
+}
+
+/* Adds to E the envelope of max(X(k), Y(k)), X and Y two envelopes of the
+ * same interval: on each piece of their common refinement, the envelope of
+ * the two functions there. */
+static int merge_envelopes(const struct by_k *b, const struct envelope *x,
+			   const struct envelope *y, struct envelope *e)
+{
+	int r = 0;
+	for (int i = 0, k = 0; r == 0 && i < x->n && k < y->n;) {
+		long long a = x->p[i].a > y->p[k].a ? x->p[i].a : y->p[k].a;
+		long long z = x->p[i].b < y->p[k].b ? x->p[i].b : y->p[k].b;
+		isl_pw_qpolynomial *two[2] = {x->p[i].f, y->p[k].f};
+		r = envelope_of(b, two, two[0] == two[1] ? 1 : 2, a, z, e);
+		if (x->p[i].b == z)
+			i++;
+		if (y->p[k].b == z)
+			k++;
+	}
+	return r;
+}
+
+/* The envelope of the N functions F (kept) on lo <= k <= hi, into E: as a
+ * tournament, the envelopes of the two halves merged, so that each proof
+ * compares two functions only. */
+static int envelope_tree(const struct by_k *b, isl_pw_qpolynomial **f, long n, long long lo,
+			 long long hi, struct envelope *e)
+{
+	if (n <= 2)
+		return envelope_of(b, f, n, lo, hi, e);
+	struct envelope x = {0}, y = {0};
+	int r = envelope_tree(b, f, n / 2, lo, hi, &x);
+	if (r == 0)
+		r = envelope_tree(b, f + n / 2, n - n / 2, lo, hi, &y);
+	if (r == 0)
+		r = merge_envelopes(b, &x, &y, e);
+	envelope_clear(&x);
+	envelope_clear(&y);
+	return r;
+}
+
+/* OUT += the sum over the iterations of max(X(k), Y(k)). */
+static int add_max_of_envelopes(const struct by_k *b, const struct envelope *x,
+				const struct envelope *y, mpq_t out)
+{
+	struct envelope e = {0};
+	int r = merge_envelopes(b, x, y, &e);
+	if (r == 0)
+		r = add_envelope_sum(b, &e, out);
+	envelope_clear(&e);
+	return r;
+}
+
+/* The least common multiple of the denominators of the floors in F. */
+struct period {
+	long l;
+	bool too_large;
+};
+
+static isl_stat period_of_aff(__isl_take isl_aff *div, struct period *p)
+{
+	isl_val *d = isl_aff_get_denominator_val(div);
+	isl_aff_free(div);
+	long long x;
+	if (!val_to_ll(d, &x) || x <= 0 || x > BY_K_PERIOD_MAX) {
+		p->too_large = true;
+		return isl_stat_error;
+	}
+	long a = p->l, b = (long)x;
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	p->l = p->l / a * (long)x;
+	if (p->l > BY_K_PERIOD_MAX) {
+		p->too_large = true;
+		return isl_stat_error;
+	}
+	return isl_stat_ok;
+}
+
+static isl_stat period_term(__isl_take isl_term *t, void *user)
+{
+	isl_size nd = isl_term_dim(t, isl_dim_div);
+	isl_stat st = nd < 0 ? isl_stat_error : isl_stat_ok;
+	for (int i = 0; i < nd && st == isl_stat_ok; i++)
+		st = period_of_aff(isl_term_get_div(t, (unsigned)i), user);
+	isl_term_free(t);
+	return st;
+}
+
+static isl_stat period_bset(__isl_take isl_basic_set *bs, void *user)
+{
+	isl_size nd = isl_basic_set_dim(bs, isl_dim_div);
+	isl_stat st = nd < 0 ? isl_stat_error : isl_stat_ok;
+	for (int i = 0; i < nd && st == isl_stat_ok; i++)
+		st = period_of_aff(isl_basic_set_get_div(bs, i), user);
+	isl_basic_set_free(bs);
+	return st;
+}
+
+static isl_stat period_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
+{
+	isl_stat st = isl_qpolynomial_foreach_term(qp, period_term, user);
+	if (st == isl_stat_ok)
+		st = isl_set_foreach_basic_set(set, period_bset, user);
+	isl_set_free(set);
+	isl_qpolynomial_free(qp);
+	return st;
+}
+
+/* F (kept, on the one parameter k) at k = L*t + R, as a function of t (in
+ * k's place): each term rebuilt, its floors pulled back (ISL then reduces
+ * floor((L*t + c)/L) to t + floor(c/L)). */
+struct residue {
+	isl_multi_aff *ma;          /* [t] -> [L*t + R] */
+	isl_qpolynomial *sub;       /* L*t + R */
+	isl_qpolynomial *qp;        /* the piece's, being rebuilt */
+};
+
+static isl_stat residue_term(__isl_take isl_term *t, void *user)
+{
+	struct residue *rs = user;
+	isl_space *dom = isl_qpolynomial_get_domain_space(rs->sub);
+	isl_qpolynomial *q = isl_qpolynomial_val_on_domain(dom, isl_term_get_coefficient_val(t));
+	isl_size e = isl_term_get_exp(t, isl_dim_set, 0);
+	if (e > 0)
+		q = isl_qpolynomial_mul(q, isl_qpolynomial_pow(isl_qpolynomial_copy(rs->sub),
+							       (unsigned)e));
+	isl_size nd = isl_term_dim(t, isl_dim_div);
+	for (int d = 0; d < nd && q; d++) {
+		isl_size f = isl_term_get_exp(t, isl_dim_div, (unsigned)d);
+		if (f <= 0)
+			continue;
+		/* the division as an affine quotient (no floor): floored here */
+		isl_aff *div = isl_aff_pullback_multi_aff(isl_aff_floor(isl_term_get_div(t, (unsigned)d)),
+							  isl_multi_aff_copy(rs->ma));
+		q = isl_qpolynomial_mul(q, isl_qpolynomial_pow(isl_qpolynomial_from_aff(div),
+							       (unsigned)f));
+	}
+	isl_term_free(t);
+	rs->qp = isl_qpolynomial_add(rs->qp, q);
+	return e < 0 || nd < 0 || !rs->qp ? isl_stat_error : isl_stat_ok;
+}
+
+struct residues_acc {
+	struct residue *rs;
+	isl_pw_qpolynomial *acc;
+};
+
+static isl_stat residue_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
+{
+	struct residues_acc *ra = user;
+	struct residue *rs = ra->rs;
+	set = isl_set_preimage_multi_aff(set, isl_multi_aff_copy(rs->ma));
+	rs->qp = isl_qpolynomial_zero_on_domain(isl_qpolynomial_get_domain_space(rs->sub));
+	isl_stat st = isl_qpolynomial_foreach_term(qp, residue_term, rs);
+	isl_qpolynomial_free(qp);
+	isl_qpolynomial *q = rs->qp;
+	rs->qp = NULL;
+	if (st < 0) {
+		isl_set_free(set);
+		isl_qpolynomial_free(q);
+		return isl_stat_error;
+	}
+	ra->acc = isl_pw_qpolynomial_add_disjoint(ra->acc, isl_pw_qpolynomial_alloc(set, q));
+	return ra->acc ? isl_stat_ok : isl_stat_error;
+}
+
+static __isl_give isl_pw_qpolynomial *residue(__isl_keep isl_pw_qpolynomial *f, long l, long r)
+{
+	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
+							      0, isl_dim_param, 0, 1);
+	if (!g)
+		return NULL;
+	isl_space *dom = isl_pw_qpolynomial_get_domain_space(g);
+	isl_aff *t = isl_aff_var_on_domain(isl_local_space_from_space(dom), isl_dim_set, 0);
+	t = isl_aff_add_constant_si(isl_aff_scale_val(t, isl_val_int_from_si(
+					    isl_pw_qpolynomial_get_ctx(g), l)), (int)r);
+	struct residue rs = {isl_multi_aff_from_aff(isl_aff_copy(t)), isl_qpolynomial_from_aff(t),
+			     NULL};
+	struct residues_acc ra = {&rs, isl_pw_qpolynomial_zero(isl_pw_qpolynomial_get_space(g))};
+	if (isl_pw_qpolynomial_foreach_piece(g, residue_piece, &ra) < 0)
+		ra.acc = isl_pw_qpolynomial_free(ra.acc);
+	isl_pw_qpolynomial_free(g);
+	isl_multi_aff_free(rs.ma);
+	isl_qpolynomial_free(rs.sub);
+	return isl_pw_qpolynomial_move_dims(ra.acc, isl_dim_param, 0, isl_dim_in, 0, 1);
+}
+
+/* The functions of PF at k = L*t + R (all of them when L is 1). */
+static int residues(struct job *j, const struct process_functions *pf, long l, long r,
+		    struct process_functions *out)
+{
+	out->n = pf->n;
+	isl_pw_qpolynomial **const src[4] = {pf->fi, pf->fo, pf->w, pf->both};
+	isl_pw_qpolynomial ***dst[4] = {&out->fi, &out->fo, &out->w, &out->both};
+	for (int k = 0; k < 4; k++) {
+		if (!src[k])
+			continue;
+		*dst[k] = calloc((size_t)pf->n, sizeof(**dst[k]));
+		for (long q = 0; *dst[k] && q < pf->n; q++)
+			if (!((*dst[k])[q] = l == 1 ? isl_pw_qpolynomial_copy(src[k][q])
+						    : residue(src[k][q], l, r))) {
+				isl_op_failed(j, "a loop's residues");
+				return -1;
+			}
+		if (!*dst[k]) {
+			isl_op_failed(j, "a loop's residues");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* floor(a / b), b > 0. */
+static long long floor_div(long long a, long long b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* Superstep S of candidate CAND in exactly one loop, every value known: its
+ * sums over the iterations lo <= k <= hi with k a parameter (above), added
+ * to SUM (TERM_W .. TERM_NCOM) and, per process, to SC.  -1 when it could
+ * not (the job failed: the caller counts iteration by iteration then). */
+static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_request *req,
+			    long long lo, long long hi, mpq_t sum[TERM_N], struct step_cost *sc)
+{
+	const struct model *m = j->m;
+	int kpos = m->loops[m->steps[s].loop].param;
+	struct step_relations r;
+	char *reason = NULL;
+	if (relations_concrete(j->engine->ctx, m, cand, s, req->sizes, &r, &reason) != 0) {
+		job_fail(j, COST_FAILED, reason, m->steps[s].name);
+		return -1;
+	}
+	/* every parameter at its value but k (another loop's variable: 0), then
+	 * k the only one */
+	isl_space *space = model_param_space(j->engine->ctx, m, false);
+	isl_set *at = isl_set_universe(space);
+	for (int p = 0; p < m->nparams; p++)
+		if (p != kpos)
+			at = isl_set_fix_val(at, isl_dim_param, (unsigned)p,
+					     val_from_ll(j->engine->ctx,
+							 p < model_nsizes(m) ? req->values[p] : 0));
+	if (!at || step_relations_restrict(&r, at) < 0 || step_relations_keep_param(&r, kpos) < 0)
+		isl_op_failed(j, m->steps[s].name);
+	isl_set_free(at);
+	struct by_k b = {j};
+	struct process_functions pf = {0};
+	if (!failed(&j->fail))
+		count_processes(j, &r, req, &pf);
+	step_relations_clear(&r);
+	long n = pf.n;
+	/* the residue classes of k the floors need */
+	struct period per = {1, false};
+	isl_pw_qpolynomial **const all[4] = {pf.fi, pf.fo, pf.w, pf.both};
+	for (int k = 0; k < 4 && !failed(&j->fail) && !per.too_large; k++)
+		for (long q = 0; all[k] && q < n && !per.too_large; q++)
+			if (isl_pw_qpolynomial_foreach_piece(all[k][q], period_piece, &per) < 0 &&
+			    !per.too_large)
+				isl_op_failed(j, "a loop's residues");
+	if (per.too_large && !failed(&j->fail))
+		job_fail(j, COST_REFUSED, strdup("floors of the loop variable with a large period"),
+			 m->steps[s].name);
+	bool each = req->per_process && n <= PER_PROCESS_MAX;
+	if (!failed(&j->fail) && each && (sc->procs = calloc((size_t)n, sizeof(*sc->procs)))) {
+		sc->nprocs = (int)n;
+		for (long q = 0; q < n; q++) {
+			struct process_cost *pc = &sc->procs[q];
+			mpz_init(pc->w);
+			mpz_init(pc->in);
+			mpz_init(pc->out);
+			/* the first axis slowest */
+			for (int a = j->naxes - 1, rest = (int)q; a >= 0; a--) {
+				pc->q[a] = rest % req->sizes[a];
+				rest /= (int)req->sizes[a];
+			}
+		}
+	}
+	mpq_t x;
+	mpq_init(x);
+	for (long rr = 0; rr < per.l && !failed(&j->fail); rr++) {
+		/* k = L*t + rr for tlo <= t <= thi */
+		long long tlo = -floor_div(-(lo - rr), per.l), thi = floor_div(hi - rr, per.l);
+		if (tlo > thi)
+			continue;
+		struct process_functions g = {0};
+		if (residues(j, &pf, per.l, rr, &g) == 0) {
+			struct envelope ew = {0}, ei = {0}, eo = {0}, eh = {0};
+				if (envelope_tree(&b, g.w, n, tlo, thi, &ew) == 0)
+					add_envelope_sum(&b, &ew, sum[TERM_W]);
+				if (envelope_tree(&b, g.fi, n, tlo, thi, &ei) == 0)
+					add_envelope_sum(&b, &ei, sum[TERM_H_IN]);
+				if (envelope_tree(&b, g.fo, n, tlo, thi, &eo) == 0)
+					add_envelope_sum(&b, &eo, sum[TERM_H_OUT]);
+				/* h = max(h_in, h_out), or the largest fi + fo */
+				if (req->h == H_MAX && !failed(&j->fail))
+					add_max_of_envelopes(&b, &ei, &eo, sum[TERM_H]);
+				else if (envelope_tree(&b, g.both, n, tlo, thi, &eh) == 0)
+					add_envelope_sum(&b, &eh, sum[TERM_H]);
+				envelope_clear(&ew);
+				envelope_clear(&ei);
+				envelope_clear(&eo);
+				envelope_clear(&eh);
+				isl_pw_qpolynomial *ncom = sum_tree(j, g.fi, n);
+				if (ncom)
+					add_sum(&b, ncom, tlo, thi, sum[TERM_NCOM]);
+				isl_pw_qpolynomial_free(ncom);
+		}
+		/* each process's counts summed over the iterations */
+		for (long q = 0; sc->procs && q < n && !failed(&j->fail); q++) {
+			/* count_processes' process Q: the first axis fastest */
+			long at = 0;
+			for (int a = 0, rest = (int)q; a < j->naxes; a++) {
+				long c = rest % req->sizes[a];
+				rest /= (int)req->sizes[a];
+				int below = 1;
+				for (int x = a + 1; x < j->naxes; x++)
+					below *= (int)req->sizes[x];
+				at += c * below;
+			}
+			struct process_cost *pc = &sc->procs[at];
+			isl_pw_qpolynomial *fs[3] = {g.w[q], g.fi[q], g.fo[q]};
+			mpz_ptr to[3] = {pc->w, pc->in, pc->out};
+			for (int t = 0; t < 3 && !failed(&j->fail); t++) {
+				mpq_set_ui(x, 0, 1);
+				if (add_sum(&b, fs[t], tlo, thi, x) == 0)
+					mpz_add(to[t], to[t], mpq_numref(x));
+			}
+		}
+		process_functions_clear(&g);
+	}
+	mpq_clear(x);
+	process_functions_clear(&pf);
+	return failed(&j->fail) ? -1 : 0;
+}
+
 /* Superstep S of candidate CAND in loops, with every value known: every
  * iteration counted at its values, SC's quantities their sums. */
 static void count_loop_values(struct job *j, int cand, int s, const struct cost_request *req,
@@ -2005,7 +2566,32 @@ static void count_loop_values(struct job *j, int cand, int s, const struct cost_
 	lv.nloops = model_step_loops(m, s, lv.loops);
 	for (int t = 0; t < TERM_N; t++)
 		mpq_init(lv.sum[t]);
+	/* one loop: its variable a parameter, counted once (loop_values_by_k);
+	 * refused there, or in nested loops, iteration by iteration */
+	long long lo, hi;
+	const struct model_loop *lp = &m->loops[lv.loops[0]];
+	long nproc = 1;
+	for (int a = 0; a < j->naxes; a++)
+		nproc *= req->sizes[a];
+	if (lv.nloops == 1 && nproc <= EACH_PROCESS_MAX && aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
+	    aff_value(&lp->hi, lv.vals, req->sizes, &hi) && hi - lo > BY_K_LEAF) {
+		struct job sub = explain_job(j);
+		if (loop_values_by_k(&sub, cand, s, req, lo, hi - 1, lv.sum, sc) == 0) {
+			lv.iterations = hi - lo;
+			goto done;
+		}
+		if (sub.timed_out || session_ctx_stopped(j->engine->ctx)) {
+			j->fail = sub.fail;
+			j->timed_out = sub.timed_out;
+			goto done;
+		}
+		fail_clear(&sub.fail);
+		free_procs(sc);
+		for (int t = 0; t < TERM_N; t++)
+			mpq_set_ui(lv.sum[t], 0, 1);
+	}
 	loop_values_at(j, &lv, 0);
+done:
 	struct formula **slot[TERM_N] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
 	for (int t = 0; t < TERM_N; t++) {
 		if (!failed(&j->fail) && !(*slot[t] = formula_const_mpq(lv.sum[t])))

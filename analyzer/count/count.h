@@ -97,6 +97,12 @@ enum count_status count_max_of(struct count_engine *engine,
 			       __isl_keep isl_pw_qpolynomial *const *cand, int n,
 			       __isl_give isl_pw_qpolynomial **result, char **reason);
 
+/* The same, the one proven the largest given by its index *INDEX in CAND
+ * (on COUNT_EXACT; -1 otherwise). */
+enum count_status count_max_of_index(struct count_engine *engine,
+				     __isl_keep isl_pw_qpolynomial *const *cand, int n, int *index,
+				     char **reason);
+
 /* The exact maximum of f over the integer points of box, with every value known:
  * f is a piecewise quasi-polynomial whose parameters are all coordinates of the
  * processes (a count, so >= 0: a point of box in none of f's pieces counts 0)

@@ -416,6 +416,37 @@ enum count_status count_max_of(struct count_engine *engine,
 			  NULL, result, reason, old);
 }
 
+enum count_status count_max_of_index(struct count_engine *engine,
+				     __isl_keep isl_pw_qpolynomial *const *cand, int n, int *index,
+				     char **reason)
+{
+	*index = -1;
+	*reason = NULL;
+	if (n < 1) {
+		*reason = count_dup_msg("no function to maximize");
+		return COUNT_ERROR;
+	}
+	unsigned long old = count_start_limits(engine);
+	int w = dominator(cand, n);
+	isl_ctx_set_max_operations(engine->ctx, old);
+	if (session_ctx_stopped(engine->ctx)) {
+		*reason = count_dup_msg(COUNT_DEADLINE_REASON);
+		return COUNT_REFUSED;
+	}
+	if (w == -2) {
+		struct fail f = {0};
+		fail_isl(&f, engine->ctx, "the maximum");
+		*reason = fail_release(&f);
+		return (enum count_status)f.kind;
+	}
+	if (w < 0) {
+		*reason = count_dup_msg("no function is proven the largest for all parameters");
+		return COUNT_REFUSED;
+	}
+	*index = w;
+	return COUNT_EXACT;
+}
+
 struct fold_conv {
 	isl_pw_qpolynomial *acc;
 	bool single;

@@ -569,6 +569,39 @@ int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params
 	return ok ? 0 : -1;
 }
 
+/* M (taken) with every parameter but the one at KEEP projected out. */
+static __isl_give isl_map *map_keep_param(__isl_take isl_map *m, int keep)
+{
+	isl_size np = isl_map_dim(m, isl_dim_param);
+	if (np < 0)
+		return isl_map_free(m);
+	m = isl_map_project_out(m, isl_dim_param, (unsigned)keep + 1, (unsigned)(np - keep - 1));
+	return isl_map_project_out(m, isl_dim_param, 0, (unsigned)keep);
+}
+
+int step_relations_keep_param(struct step_relations *r, int keep)
+{
+	bool ok = true;
+	isl_map *p = isl_map_from_range(r->processes);
+	r->processes = isl_map_range(map_keep_param(p, keep));
+	ok &= r->processes != NULL;
+	for (int a = 0; a < r->narrays; a++) {
+		if (r->use[a]) {
+			r->use[a] = map_keep_param(r->use[a], keep);
+			ok &= r->use[a] != NULL;
+		}
+		if (r->own[a]) {
+			r->own[a] = map_keep_param(r->own[a], keep);
+			ok &= r->own[a] != NULL;
+		}
+	}
+	for (int k = 0; k < r->nwork; k++) {
+		r->work[k] = map_keep_param(r->work[k], keep);
+		ok &= r->work[k] != NULL;
+	}
+	return ok ? 0 : -1;
+}
+
 __isl_give isl_map *relations_senders(const struct step_relations *r, int a,
 				      __isl_keep isl_map *uses)
 {

@@ -67,6 +67,10 @@ int step_relations_alloc(struct step_relations *out, const struct model *m, int 
  * be cleared). */
 int step_relations_restrict(struct step_relations *r, __isl_keep isl_set *params);
 
+/* Projects out every parameter of R but the one at position KEEP (after
+ * step_relations_restrict has fixed them).  Returns 0, or -1 if ISL failed. */
+int step_relations_keep_param(struct step_relations *r, int keep);
+
 void step_relations_clear(struct step_relations *r);
 
 /* { [q' -> e] -> [q] : (q', e) in USES (kept: R's uses of array A, or some

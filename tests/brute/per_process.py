@@ -37,6 +37,8 @@ CASES = [
     ("tests/brute/specs/prefix_sum_cyclic.bsp", {"n": 9, "P": 3}),
     ("tests/brute/specs/parity_union.bsp", {"n": 9, "P": 3}),
     ("examples/lu.bsp", {"n": 7, "M": 2, "N": 3}),
+    # more than 8 iterations: the loop's variable a parameter (by residues)
+    ("examples/lu.bsp", {"n": 23, "M": 3, "N": 2}),
     ("examples/jacobi.bsp", {"n": 11, "T": 3, "P": 4}),
     ("tests/brute/specs/loops.bsp", {"n": 7, "P": 3}),
 ]

@@ -170,7 +170,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	const struct checked_spec *cs = ls.cs;
-	if (cs->naxes > MAX_AXES || cs->narrays > MAX_ARRAYS || cs->nparams > MAX_PARAMS ||
+	if (cs->naxes > MAX_AXES || cs->narrays > MAX_ARRAYS || cs->nsizes > MAX_PARAMS ||
 	    cs->ncandidates > MAX_CANDIDATES || cs->nsupersteps > MAX_SUPERSTEPS) {
 		spec_unload(&ls);
 		return 0;
@@ -190,10 +190,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		h = h * 31 + data[i];
 	long long value = 1 + h % MAX_SIZE_VALUE;
 	struct param_value defs[MAX_PARAMS];
-	for (int i = 0; i < cs->nparams; i++)
+	for (int i = 0; i < cs->nsizes; i++)
 		defs[i] = (struct param_value){cs->params[i]->name, value, 1};
 	opt.defs = defs;
-	opt.ndefs = cs->nparams;
+	opt.ndefs = cs->nsizes;
 	opt.grid_naxes = cs->naxes;
 	for (int a = 0; a < cs->naxes; a++)
 		opt.grid[a] = GRID_SIZE;
@@ -207,7 +207,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (fclose(opt.out) != 0)
 		fuzz_die("closing a memstream failed");
 	if (st != EXIT_USAGE && cs->naxes > 0 && extents_positive(cs, value))
-		compare_rows(csv, defs, cs->nparams);
+		compare_rows(csv, defs, cs->nsizes);
 	free(csv);
 
 	/* Values that break the assumptions are refused before any analysis
