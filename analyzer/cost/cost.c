@@ -23,6 +23,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include "analyzer/cost/cost_internal.h"
 #include "analyzer/cost/memory.h"
 #include "analyzer/model/relations.h"
 #include "analyzer/model/symbolic.h"
@@ -89,20 +90,6 @@ static struct formula **formula_slot(struct candidate_cost *c, int k)
 	return &c->cost;
 }
 
-/* One computation's state: the first failure wins. */
-struct job {
-	struct count_engine *engine;
-	const struct model *m;
-	int naxes;
-	struct fail fail;           /* the first failure (analyzer/util/fail.h) */
-	/* the block lengths that will be written back as X/P: merges keep them
-	 * apart from other parameters (formula_coalesce_apart) */
-	const char **locals;
-	int nlocals;
-	bool symbolic;              /* the grid's axes are symbols */
-	bool timed_out;             /* the failure is the deadline's */
-	const struct cost_request *req;
-};
 
 /* ISL operations allowed to one formula or set operation outside the counting
  * engine (which has its own limit per count): enough for every example, and a
@@ -147,7 +134,7 @@ static const char deadline_reason[] = "the run's time limit ran out before this 
 
 /* The first failure wins.  Once the deadline has stopped ISL on this context,
  * every failure is the deadline's, whatever operation noticed it. */
-static void job_fail(struct job *j, enum cost_status st, char *reason, const char *what)
+void cost_job_fail(struct job *j, enum cost_status st, char *reason, const char *what)
 {
 	if (failed(&j->fail)) {
 		free(reason);
@@ -165,15 +152,15 @@ static void job_fail(struct job *j, enum cost_status st, char *reason, const cha
 
 /* True, and the candidate refused, once the run's deadline has stopped ISL on
  * this context (between two ISL operations it may not have failed yet). */
-static bool out_of_time(struct job *j)
+bool cost_out_of_time(struct job *j)
 {
 	if (failed(&j->fail) || !session_ctx_stopped(j->engine->ctx))
 		return false;
-	job_fail(j, COST_REFUSED, NULL, "time");
+	cost_job_fail(j, COST_REFUSED, NULL, "time");
 	return true;
 }
 
-static enum cost_status from_count(enum count_status st)
+enum cost_status cost_from_count(enum count_status st)
 {
 	return st == COUNT_REFUSED ? COST_REFUSED : COST_FAILED;
 }
@@ -185,21 +172,21 @@ static void max_failed(struct job *j, enum count_status st, char *reason, const 
 {
 	char where[96];
 	snprintf(where, sizeof(where), "%s: maximum over %s", what, over);
-	job_fail(j, from_count(st), reason, where);
+	cost_job_fail(j, cost_from_count(st), reason, where);
 }
 
 /* ISL failed on an operation of J's that had its operands: the deadline and
  * the quota of budget() refuse the candidate, anything else fails it with
  * ISL's own message (analyzer/util/fail.h); a NULL is never taken for 0. */
-static void isl_op_failed(struct job *j, const char *what)
+void cost_isl_op_failed(struct job *j, const char *what)
 {
 	char *why = NULL;
 	if (failed(&j->fail))
 		return;
 	if (session_ctx_stopped(j->engine->ctx))
-		job_fail(j, COST_REFUSED, NULL, what); /* the deadline's */
+		cost_job_fail(j, COST_REFUSED, NULL, what); /* the deadline's */
 	else if ((why = budget_reason(j)))
-		job_fail(j, COST_REFUSED, why, what);
+		cost_job_fail(j, COST_REFUSED, why, what);
 	else
 		fail_isl(&j->fail, j->engine->ctx, "%s", what);
 }
@@ -212,10 +199,10 @@ static __isl_give isl_pw_qpolynomial *count(struct job *j, __isl_take isl_set *s
 	if (failed(&j->fail) || !set) {
 		isl_set_free(set);
 		if (!failed(&j->fail))
-			isl_op_failed(j, what);
+			cost_isl_op_failed(j, what);
 		return NULL;
 	}
-	if (out_of_time(j)) {
+	if (cost_out_of_time(j)) {
 		isl_set_free(set);
 		return NULL;
 	}
@@ -224,7 +211,7 @@ static __isl_give isl_pw_qpolynomial *count(struct job *j, __isl_take isl_set *s
 	enum count_status st = count_points(j->engine, set, &r, &reason);
 	isl_set_free(set);
 	if (st != COUNT_EXACT) {
-		job_fail(j, from_count(st), reason, what); /* the deadline's, if it stopped it */
+		cost_job_fail(j, cost_from_count(st), reason, what); /* the deadline's, if it stopped it */
 		return NULL;
 	}
 	free(reason);
@@ -247,13 +234,13 @@ static __isl_give isl_pw_qpolynomial *sum(struct job *j, __isl_take isl_pw_qpoly
 		isl_pw_qpolynomial_free(a);
 		isl_pw_qpolynomial_free(b);
 		if (!failed(&j->fail))
-			isl_op_failed(j, "adding counts");
+			cost_isl_op_failed(j, "adding counts");
 		return NULL;
 	}
 	/* Counts are 0 where they have no piece, so ISL's union-sum is the sum. */
 	isl_pw_qpolynomial *r = isl_pw_qpolynomial_add(a, b);
 	if (!r)
-		isl_op_failed(j, "adding counts");
+		cost_isl_op_failed(j, "adding counts");
 	return r;
 }
 
@@ -265,7 +252,7 @@ static __isl_give isl_pw_qpolynomial *zero_count(struct job *j, __isl_take isl_s
 	isl_pw_qpolynomial *z =
 		space ? isl_pw_qpolynomial_zero(isl_space_add_dims(space, isl_dim_out, 1)) : NULL;
 	if (!z)
-		isl_op_failed(j, "the counts");
+		cost_isl_op_failed(j, "the counts");
 	return z;
 }
 
@@ -295,9 +282,9 @@ static struct formula *as_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 {
 	struct formula *fm = formula_from_pw_qpolynomial_zero_outside(f);
 	if (!fm && formula_pw_qpolynomial_too_large(f) == 1)
-		job_fail(j, COST_REFUSED, floor_limit_reason("the count"), what);
+		cost_job_fail(j, COST_REFUSED, floor_limit_reason("the count"), what);
 	else if (!fm)
-		isl_op_failed(j, what);
+		cost_isl_op_failed(j, what);
 	return fm;
 }
 
@@ -310,7 +297,7 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	if (failed(&j->fail))
 		return NULL;
 	if (!f) {
-		isl_op_failed(j, what);
+		cost_isl_op_failed(j, what);
 		return NULL;
 	}
 	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
@@ -335,17 +322,17 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	isl_pw_qpolynomial_free(g);
 	isl_set_free(range);
 	if (!fm && !failed(&j->fail))
-		isl_op_failed(j, what);
+		cost_isl_op_failed(j, what);
 	return fm;
 }
 
-static struct formula *to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+struct formula *cost_to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 				  const char *what)
 {
 	if (failed(&j->fail))
 		return NULL;
 	if (!f) {
-		isl_op_failed(j, what);
+		cost_isl_op_failed(j, what);
 		return NULL;
 	}
 	return as_formula(j, f, what);
@@ -368,7 +355,7 @@ static __isl_give isl_pw_qpolynomial *times(struct job *j, __isl_take isl_pw_qpo
 	isl_pw_qpolynomial *r = isl_pw_qpolynomial_scale_val(
 		f, isl_val_int_from_si(isl_pw_qpolynomial_get_ctx(f), w));
 	if (!r)
-		isl_op_failed(j, "weighting work");
+		cost_isl_op_failed(j, "weighting work");
 	return r;
 }
 
@@ -376,14 +363,8 @@ struct per_process {
 	isl_pw_qpolynomial *fan_in, *fan_out, *work, *ncom;
 };
 
-/* One iteration's quantities of a superstep in loops, functions of the
- * parameters (the loops' variables among them), for their sums; NULL where
- * the maximum over the processes is no single function. */
-struct per_iteration {
-	isl_pw_qpolynomial *w, *h_in, *h_out, *h, *ncom;
-};
 
-static void per_iteration_clear(struct per_iteration *it)
+void cost_per_iteration_clear(struct per_iteration *it)
 {
 	isl_pw_qpolynomial_free(it->w);
 	isl_pw_qpolynomial_free(it->h_in);
@@ -442,7 +423,7 @@ static struct formula *max_over_elements(struct job *j, __isl_take isl_pw_qpolyn
 		isl_pw_qpolynomial_free(n);
 		isl_set_free(range);
 		if (!failed(&j->fail))
-			isl_op_failed(j, what);
+			cost_isl_op_failed(j, what);
 		return NULL;
 	}
 	n = isl_pw_qpolynomial_move_dims(n, isl_dim_in, 0, isl_dim_param, 0, (unsigned)ne);
@@ -461,13 +442,13 @@ static struct formula *max_over_elements(struct job *j, __isl_take isl_pw_qpolyn
 	struct formula *f = formula_from_pw_qpolynomial_zero_outside(r);
 	isl_pw_qpolynomial_free(r);
 	if (!f)
-		isl_op_failed(j, what);
+		cost_isl_op_failed(j, what);
 	return f;
 }
 
 /* A job for one quantity of --explain: its failure is its own, recorded with
  * the quantity, and leaves the candidate's costs alone. */
-static struct job explain_job(const struct job *j)
+struct job cost_explain_job(const struct job *j)
 {
 	struct job sub = *j;
 	sub.fail = (struct fail){FAIL_NONE, NULL};
@@ -490,7 +471,7 @@ static void count_occurrences(struct job *j, const struct step_relations *r, str
 {
 	sc->arrays = calloc((size_t)r->narrays + 1, sizeof(*sc->arrays));
 	if (!sc->arrays) {
-		job_fail(j, COST_FAILED, NULL, "occurrences");
+		cost_job_fail(j, COST_FAILED, NULL, "occurrences");
 		return;
 	}
 	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
@@ -505,23 +486,23 @@ static void count_occurrences(struct job *j, const struct step_relations *r, str
 			use = isl_map_set_dim_id(use, isl_dim_out, (unsigned)d,
 						 relations_element_id(j->engine->ctx, d));
 		/* NOcc.e: the processes whose local postcondition reads e */
-		struct job sub = explain_job(j);
+		struct job sub = cost_explain_job(j);
 		isl_map *users = isl_map_reverse(isl_map_copy(use));
 		users = isl_map_move_dims(users, isl_dim_param, 0, isl_dim_in, 0, (unsigned)ne);
 		isl_pw_qpolynomial *n = count(&sub, isl_map_range(users), "NOcc");
 		ao->nocc = max_over_elements(&sub, n, ne, isl_map_range(isl_map_copy(use)), "NOcc");
 		explain_done(&sub, &ao->nocc, &ao->nocc_why);
-		sub = explain_job(j);
+		sub = cost_explain_job(j);
 		isl_pw_qpolynomial *occ = count(&sub, isl_map_wrap(isl_map_copy(use)), "occurrences");
-		ao->occurrences = to_formula(&sub, occ, "occurrences");
+		ao->occurrences = cost_to_formula(&sub, occ, "occurrences");
 		isl_pw_qpolynomial_free(occ);
 		explain_done(&sub, &ao->occurrences, &ao->occurrences_why);
 		/* A.e = 0: read, but not by its owner */
-		sub = explain_job(j);
+		sub = cost_explain_job(j);
 		isl_map *mine = isl_map_intersect(isl_map_copy(use), isl_map_reverse(isl_map_copy(r->own[a])));
 		isl_set *unowned = isl_set_subtract(isl_map_range(use), isl_map_range(mine));
 		isl_pw_qpolynomial *u = count(&sub, unowned, "A.e");
-		ao->unowned = to_formula(&sub, u, "A.e");
+		ao->unowned = cost_to_formula(&sub, u, "A.e");
 		isl_pw_qpolynomial_free(u);
 		explain_done(&sub, &ao->unowned, &ao->unowned_why);
 	}
@@ -566,7 +547,7 @@ static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolyno
 	bool too_large = false;
 	budget(j);
 	for (long q = 0; q < n; q++) {
-		if (out_of_time(j)) {
+		if (cost_out_of_time(j)) {
 			unbudget(j);
 			formula_free(acc);
 			return NULL;
@@ -589,49 +570,37 @@ static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolyno
 		char *why = budget_reason(j);
 		if (!why && too_large)
 			why = floor_limit_reason("the maximum over the processes");
-		job_fail(j, why ? COST_REFUSED : COST_FAILED, why, what);
+		cost_job_fail(j, why ? COST_REFUSED : COST_FAILED, why, what);
 	}
 	return acc;
 }
 
 /* The sum of F[0..N) (kept, N >= 1), added as a balanced tree: no sum of
  * many pieces is refined against each new one. */
-static __isl_give isl_pw_qpolynomial *sum_tree(struct job *j,
+__isl_give isl_pw_qpolynomial *cost_sum_tree(struct job *j,
 					       __isl_keep isl_pw_qpolynomial *const *f, long n)
 {
 	if (n <= 0 || failed(&j->fail))
 		return NULL;
 	if (n == 1)
 		return isl_pw_qpolynomial_copy(f[0]);
-	return sum(j, sum_tree(j, f, n / 2), sum_tree(j, f + n / 2, n - n / 2));
+	return sum(j, cost_sum_tree(j, f, n / 2), cost_sum_tree(j, f + n / 2, n - n / 2));
 }
 
-static void free_all(__isl_take isl_pw_qpolynomial **f, long n)
+void cost_free_all(__isl_take isl_pw_qpolynomial **f, long n)
 {
 	for (long q = 0; f && q < n; q++)
 		isl_pw_qpolynomial_free(f[q]);
 	free(f);
 }
 
-/* On a concrete grid: every process counted on its own, with its coordinates
- * fixed before anything else, which keeps each set simple (one block of each
- * layout): fan_in(q) = |used by q| - |owned by q|, fan_out(q) = the pairs
- * (q', e) with q' != q using an e that q owns.  The maxima are taken over one
- * function per process (max_of_processes), and NCom is the sum of the fan-ins
- * (each remote occurrence is received by exactly one process). */
-/* Each process's fan-in, fan-out and work (and their sums, for h = h_in +
- * h_out) on a concrete grid, as functions of the parameters. */
-struct process_functions {
-	long n;
-	isl_pw_qpolynomial **fi, **fo, **w, **both;
-};
 
-static void process_functions_clear(struct process_functions *pf)
+void cost_process_functions_clear(struct process_functions *pf)
 {
-	free_all(pf->fi, pf->n);
-	free_all(pf->fo, pf->n);
-	free_all(pf->w, pf->n);
-	free_all(pf->both, pf->n);
+	cost_free_all(pf->fi, pf->n);
+	cost_free_all(pf->fo, pf->n);
+	cost_free_all(pf->w, pf->n);
+	cost_free_all(pf->both, pf->n);
 	memset(pf, 0, sizeof(*pf));
 }
 
@@ -639,7 +608,7 @@ static void process_functions_clear(struct process_functions *pf)
  * fixed before anything else, which keeps each set simple (one block of each
  * layout): fan_in(q) = |used by q| - |owned by q|, fan_out(q) = the pairs
  * (q', e) with q' != q using an e that q owns. */
-static void count_processes(struct job *j, const struct step_relations *r,
+void cost_count_processes(struct job *j, const struct step_relations *r,
 			    const struct cost_request *req, struct process_functions *pf)
 {
 	long nproc = 1;
@@ -652,14 +621,14 @@ static void count_processes(struct job *j, const struct step_relations *r,
 	isl_pw_qpolynomial **both = pf->both =
 		req->h == H_SUM ? calloc((size_t)nproc, sizeof(*both)) : NULL;
 	if (!fi || !fo || !w || (req->h == H_SUM && !both))
-		isl_op_failed(j, "the counts per process");
+		cost_isl_op_failed(j, "the counts per process");
 	/* every count starts at 0, on the size parameters */
 	for (long q = 0; q < nproc && !failed(&j->fail); q++) {
 		fi[q] = zero_count(j, isl_set_params(isl_set_copy(r->processes)));
 		fo[q] = zero_count(j, isl_set_params(isl_set_copy(r->processes)));
 		w[q] = zero_count(j, isl_set_params(isl_set_copy(r->processes)));
 	}
-	for (long q = 0; q < nproc && !failed(&j->fail) && !out_of_time(j); q++) {
+	for (long q = 0; q < nproc && !failed(&j->fail) && !cost_out_of_time(j); q++) {
 		budget(j);
 		isl_set *me = process_point(r->processes, j->naxes, req->sizes, q);
 		for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
@@ -710,7 +679,7 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 				struct step_cost *sc, struct per_iteration *keep)
 {
 	struct process_functions pf = {0};
-	count_processes(j, r, req, &pf);
+	cost_count_processes(j, r, req, &pf);
 	long nproc = pf.n;
 	/* NCom is summed by ISL: pieces with divisions add more cheaply there than
 	 * as formulas */
@@ -721,13 +690,13 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 	if (pf.both)
 		sc->h = max_of_processes(j, pf.both, nproc, context, "h", keep ? &keep->h : NULL);
 	if (!failed(&j->fail))
-		ncom = sum_tree(j, pf.fi, nproc);
-	sc->ncom = to_formula(j, ncom, "NCom");
+		ncom = cost_sum_tree(j, pf.fi, nproc);
+	sc->ncom = cost_to_formula(j, ncom, "NCom");
 	if (keep && sc->ncom)
 		keep->ncom = ncom;
 	else
 		isl_pw_qpolynomial_free(ncom);
-	process_functions_clear(&pf);
+	cost_process_functions_clear(&pf);
 }
 
 /* With every value known: the exact maximum over the processes of F (a
@@ -738,7 +707,7 @@ static __isl_give isl_val *max_values(struct job *j, __isl_keep isl_pw_qpolynomi
 	if (failed(&j->fail))
 		return NULL;
 	if (!f) {
-		isl_op_failed(j, what);
+		cost_isl_op_failed(j, what);
 		return NULL;
 	}
 	isl_set *box = isl_set_move_dims(isl_set_copy(processes), isl_dim_param, 0, isl_dim_set, 0,
@@ -746,7 +715,7 @@ static __isl_give isl_val *max_values(struct job *j, __isl_keep isl_pw_qpolynomi
 	isl_val *v = NULL;
 	char *reason = NULL;
 	if (!box) {
-		isl_op_failed(j, what);
+		cost_isl_op_failed(j, what);
 		return NULL;
 	}
 	enum count_status st = count_max_values(j->engine, f, box, MAX_PROCESSES, &v, &reason);
@@ -765,12 +734,12 @@ static struct formula *number(struct job *j, __isl_take isl_val *v, const char *
 	if (failed(&j->fail) || !v) {
 		isl_val_free(v);
 		if (!failed(&j->fail))
-			isl_op_failed(j, what);
+			cost_isl_op_failed(j, what);
 		return NULL;
 	}
 	struct formula *f = formula_const_val(v);
 	if (!f)
-		isl_op_failed(j, what);
+		cost_isl_op_failed(j, what);
 	return f;
 }
 
@@ -854,7 +823,7 @@ static __isl_give isl_val *count_at(struct job *j, __isl_take isl_set *set, cons
 	isl_space *space = isl_pw_qpolynomial_get_domain_space(c);
 	isl_val *v = isl_pw_qpolynomial_eval(c, isl_point_zero(space));
 	if (!v)
-		isl_op_failed(j, what);
+		cost_isl_op_failed(j, what);
 	return v;
 }
 
@@ -878,10 +847,11 @@ struct each_process {
 
 /* The most cells of one step whose count is refused and cut again (a
  * stencil's boundaries take one or two): past it, a grid of at most
- * EACH_PROCESS_MAX processes is counted process by process, and a larger one
- * is refused (its counts have no exact route in reasonable time) rather
- * than cut down to every process until the deadline. */
-enum { CELL_REFUSALS = 16, EACH_PROCESS_MAX = 1024 };
+ * EACH_PROCESS_MAX processes (cost_internal.h) is counted process by
+ * process, and a larger one is refused (its counts have no exact route in
+ * reasonable time) rather than cut down to every process until the
+ * deadline. */
+enum { CELL_REFUSALS = 16 };
 
 /* V (kept, an integer) into OUT; false when it is not one. */
 static bool val_to_mpz(__isl_keep isl_val *v, mpz_t out)
@@ -910,7 +880,7 @@ static void record_process(struct each_process *e, const long q[3], __isl_keep i
 	struct process_cost *pc = &sc->procs[idx];
 	memcpy(pc->q, q, sizeof(pc->q));
 	if (!val_to_mpz(w, pc->w) || !val_to_mpz(in, pc->in) || !val_to_mpz(out, pc->out))
-		isl_op_failed(e->j, "counting process by process");
+		cost_isl_op_failed(e->j, "counting process by process");
 }
 
 /* The counts of process Q (IN, OUT and WORK taken; NULL after a failure)
@@ -925,7 +895,7 @@ static void add_process(struct each_process *e, const long q[3], __isl_take isl_
 		isl_val_free(out);
 		isl_val_free(work);
 		if (!failed(&j->fail))
-			isl_op_failed(j, "counting process by process");
+			cost_isl_op_failed(j, "counting process by process");
 		return;
 	}
 	if (e->sc)
@@ -936,7 +906,7 @@ static void add_process(struct each_process *e, const long q[3], __isl_take isl_
 	keep_max(&e->h_out, out);
 	keep_max(&e->w, work);
 	if (!failed(&j->fail) && (!e->h || !e->h_in || !e->h_out || !e->w))
-		isl_op_failed(j, "counting process by process");
+		cost_isl_op_failed(j, "counting process by process");
 }
 
 /* The coordinates of PT (taken) into Q. */
@@ -984,7 +954,7 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 							(unsigned long)r->work_weight[k]));
 	e->ncom = isl_val_add(e->ncom, isl_val_copy(in));
 	add_process(e, q, in, out, work);
-	return !failed(&j->fail) && !out_of_time(j) ? isl_stat_ok : isl_stat_error;
+	return !failed(&j->fail) && !cost_out_of_time(j) ? isl_stat_ok : isl_stat_error;
 }
 
 /* F (kept, on the coordinates as parameters) at the process PT (kept). */
@@ -1015,7 +985,7 @@ static isl_stat record_point(__isl_take isl_point *pt, void *user)
 	isl_val *work = value_at(cp->p->work, pt, j->naxes);
 	point_coordinates(pt, isl_dim_set, j->naxes, q);
 	add_process(cp->e, q, in, out, work);
-	return !failed(&j->fail) && !out_of_time(j) ? isl_stat_ok : isl_stat_error;
+	return !failed(&j->fail) && !cost_out_of_time(j) ? isl_stat_ok : isl_stat_error;
 }
 
 /* The maxima of the counts P of the processes of CELL (kept), into E. */
@@ -1041,7 +1011,7 @@ static void add_cell_maxima(struct each_process *e, const struct per_process *p,
 		isl_val_free(h);
 		isl_val_free(w);
 		if (!failed(&j->fail))
-			isl_op_failed(j, "the maxima over the processes");
+			cost_isl_op_failed(j, "the maxima over the processes");
 		return;
 	}
 	keep_max(&e->h_in, h_in);
@@ -1087,7 +1057,7 @@ static void count_cell(struct each_process *e, const struct cell *c)
 			widest = a;
 	isl_set *cell = cell_set(e->r, j->naxes, c);
 	if (!cell) {
-		isl_op_failed(j, "the cells of processes");
+		cost_isl_op_failed(j, "the cells of processes");
 		return;
 	}
 	if (widest < 0) {
@@ -1111,7 +1081,7 @@ static void count_cell(struct each_process *e, const struct cell *c)
 		isl_set_free(cell);
 		e->ncom = isl_val_add(e->ncom, ncom);
 		if (!e->ncom)
-			isl_op_failed(j, "NCom");
+			cost_isl_op_failed(j, "NCom");
 		return;
 	}
 	isl_val_free(ncom);
@@ -1153,7 +1123,7 @@ static void count_cell(struct each_process *e, const struct cell *c)
  * counts have an exact form as functions of the coordinates, smaller cells
  * where they have not.  With cost_request.per_process, each process's counts
  * too, read off its cell's functions. */
-static void count_step_values(struct job *j, const struct step_relations *r,
+void cost_count_step_values(struct job *j, const struct step_relations *r,
 			      const struct cost_request *req, struct step_cost *sc)
 {
 	isl_ctx *ctx = j->engine->ctx;
@@ -1194,7 +1164,7 @@ static void count_step_values(struct job *j, const struct step_relations *r,
 }
 
 /* The cost of SC under the request's cost function. */
-static struct formula *step_cost_formula(const struct cost_request *req, const struct step_cost *sc)
+struct formula *cost_step_cost_formula(const struct cost_request *req, const struct step_cost *sc)
 {
 	const struct formula *q[TERM_N] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
 	return cost_model_formula(req->model ? req->model : cost_model_default(), q);
@@ -1598,9 +1568,9 @@ static isl_bool assumptions_met(__isl_keep isl_set *context, const struct symbol
 
 /* *F on CONTEXT only, simplified there: conditions that always hold there go,
  * and pieces with the same value merge. */
-static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
+void cost_tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 {
-	if (!*f || out_of_time(j))
+	if (!*f || cost_out_of_time(j))
 		return;
 	/* Values are claimed only under the assumptions: undefined outside them. */
 	budget(j);
@@ -1610,7 +1580,7 @@ static void tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 	formula_free(on);
 	if (!h) {
 		char *why = budget_reason(j);
-		job_fail(j, why ? COST_REFUSED : COST_FAILED, why, "simplifying a formula");
+		cost_job_fail(j, why ? COST_REFUSED : COST_FAILED, why, "simplifying a formula");
 		return;
 	}
 	formula_free(*f);
@@ -1624,8 +1594,8 @@ static void tidy_explain(struct job *j, struct formula **f, char **why, __isl_ke
 {
 	if (failed(&j->fail))
 		return;
-	struct job sub = explain_job(j);
-	tidy(&sub, f, context);
+	struct job sub = cost_explain_job(j);
+	cost_tidy(&sub, f, context);
 	if (failed(&sub.fail) && !*why)
 		explain_done(&sub, f, why);
 	else
@@ -1639,982 +1609,12 @@ static void finish_step(struct job *j, const struct model *m, int s, struct step
 	if (failed(&j->fail))
 		return;
 	if (!sc->cost)
-		sc->cost = step_cost_formula(j->req, sc);
+		sc->cost = cost_step_cost_formula(j->req, sc);
 	struct formula *t = sc->cost ? formula_add(*total, sc->cost) : NULL;
 	formula_free(*total);
 	*total = t;
 	if (!sc->h || !sc->cost || !*total)
-		isl_op_failed(j, m->steps[s].name);
-}
-
-/* --- supersteps in loops --- */
-
-/* The positions of the variables of superstep S's loops among the model's
- * parameters, innermost first (the highest position first: an outer loop's
- * variable comes before an inner one's); returns their number. */
-static int loop_params(const struct model *m, int s, int pos[])
-{
-	int n = 0;
-	for (int l = m->steps[s].loop; l >= 0; l = m->loops[l].outer)
-		pos[n++] = m->loops[l].param;
-	return n;
-}
-
-/* The iterations of superstep S's loops, as a set whose dimensions are the
- * loops' variables (outermost first) on the remaining parameters of SPACE
- * (kept, a parameter space: F's); F (taken, may be NULL) moved onto it.
- * NULL after a failure (the job failed). */
-static __isl_give isl_set *iteration_set(struct job *j, int s, __isl_keep isl_space *space,
-					 __isl_give isl_pw_qpolynomial **f)
-{
-	const struct model *m = j->m;
-	isl_set *dom = model_loops_set(j->engine->ctx, m, s, j->symbolic ? NULL : j->req->sizes);
-	dom = isl_set_align_params(dom, isl_space_copy(space));
-	if (f) /* onto DOM's parameters, in the same order (ISL aligns them) */
-		*f = isl_pw_qpolynomial_intersect_params(
-			*f, isl_set_universe(isl_set_get_space(dom)));
-	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
-	for (int k = 0; k < n && dom; k++) {
-		/* by position: model_param_space puts the parameters first, and
-		 * aligning only appends */
-		const char *name = isl_set_get_dim_name(dom, isl_dim_param, (unsigned)pos[k]);
-		if (!name || strcmp(name, m->params[pos[k]]) != 0) {
-			dom = isl_set_free(dom);
-			break;
-		}
-		dom = isl_set_move_dims(dom, isl_dim_set, 0, isl_dim_param, (unsigned)pos[k], 1);
-		if (f)
-			*f = isl_pw_qpolynomial_move_dims(*f, isl_dim_in, 0, isl_dim_param,
-							  (unsigned)pos[k], 1);
-	}
-	if (!dom || (f && !*f)) {
-		isl_set_free(dom);
-		if (f)
-			*f = isl_pw_qpolynomial_free(*f);
-		isl_op_failed(j, "the iterations of a loop");
-		return NULL;
-	}
-	return dom;
-}
-
-/* The number of iterations of superstep S's loops, a function of the other
- * parameters of SPACE (kept); NULL after a failure (the job failed). */
-static __isl_give isl_pw_qpolynomial *iterations(struct job *j, int s, __isl_keep isl_space *space)
-{
-	isl_set *dom = failed(&j->fail) ? NULL : iteration_set(j, s, space, NULL);
-	isl_pw_qpolynomial *n = NULL;
-	char *reason = NULL;
-	if (dom && count_points(j->engine, dom, &n, &reason) != COUNT_EXACT) {
-		job_fail(j, COST_REFUSED, reason, "the iterations");
-		reason = NULL;
-	}
-	free(reason);
-	isl_set_free(dom);
-	return n;
-}
-
-/* Whether F involves none of the variables of superstep S's loops (at
- * their positions among the parameters); -1 when ISL failed. */
-static int loop_free(const struct model *m, int s, __isl_keep isl_pw_qpolynomial *f)
-{
-	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
-	for (int k = 0; k < n; k++) {
-		isl_bool in = isl_pw_qpolynomial_involves_dims(f, isl_dim_param, (unsigned)pos[k], 1);
-		if (in != isl_bool_false)
-			return in == isl_bool_true ? 0 : -1;
-	}
-	return 1;
-}
-
-/* The sum of F (taken), a function of the parameters, over the iterations
- * of superstep S's loops: a function of the other parameters; NULL after a
- * failure (the job failed, refused with the engine's reason).  F the same
- * at every iteration (its floors of sizes included, which the engine does
- * not sum) is F times the iterations. */
-static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
-						     __isl_take isl_pw_qpolynomial *f,
-						     const char *what)
-{
-	if (failed(&j->fail) || !f) {
-		isl_pw_qpolynomial_free(f);
-		return NULL;
-	}
-	isl_space *space = isl_pw_qpolynomial_get_domain_space(f);
-	int same = loop_free(j->m, s, f);
-	if (same == 1) {
-		isl_pw_qpolynomial *n = iterations(j, s, space);
-		isl_space_free(space);
-		if (!n) {
-			isl_pw_qpolynomial_free(f);
-			return NULL;
-		}
-		/* on the same parameters, then the loops' variables dropped */
-		f = isl_pw_qpolynomial_intersect_params(f, isl_set_universe(
-			isl_space_params(isl_pw_qpolynomial_get_domain_space(n))));
-		n = isl_pw_qpolynomial_intersect_params(n, isl_set_universe(
-			isl_space_params(isl_pw_qpolynomial_get_domain_space(f))));
-		isl_pw_qpolynomial *r = isl_pw_qpolynomial_mul(f, n);
-		if (!r)
-			isl_op_failed(j, what);
-		return r;
-	}
-	isl_set *dom = same == 0 ? iteration_set(j, s, space, &f) : NULL;
-	isl_space_free(space);
-	if (same < 0)
-		isl_op_failed(j, what);
-	isl_pw_qpolynomial *r = NULL;
-	char *reason = NULL;
-	enum count_status st = dom ? count_sum(j->engine, dom, f, &r, &reason) : COUNT_ERROR;
-	isl_set_free(dom);
-	isl_pw_qpolynomial_free(f);
-	if (dom && st != COUNT_EXACT) {
-		char *why = NULL;
-		if (asprintf(&why, "the sum of %s over the iterations of %s: %s", what,
-			     j->m->loops[j->m->steps[s].loop].range, reason ? reason : "no exact route") < 0)
-			why = NULL;
-		job_fail(j, from_count(st), why, what);
-	}
-	free(reason);
-	return r;
-}
-
-/* A per-iteration maximum over the processes that is no single function: its
- * sum is refused, with WHAT named. */
-static void no_single_max(struct job *j, int s, const char *what)
-{
-	char *why = NULL;
-	if (asprintf(&why, "%s of one iteration of %s is the largest of several functions, none "
-			   "of them the largest for every iteration: its sum has no closed form "
-			   "here; -D counts it at values",
-		     what, j->m->loops[j->m->steps[s].loop].range) < 0)
-		why = NULL;
-	job_fail(j, COST_REFUSED, why, what);
-}
-
-/* The cost of a superstep in loops from its sums: the cost function on the
- * sums, with l once per iteration (every function but overlap is w plus
- * terms linear in the quantities plus l). */
-static void loop_cost(struct job *j, struct step_cost *sc)
-{
-	if (failed(&j->fail))
-		return;
-	struct formula *once = step_cost_formula(j->req, sc);
-	struct formula *l = formula_param("l");
-	struct formula *minus = once && l ? formula_sub(once, l) : NULL;
-	struct formula *ls = l && sc->iterations ? formula_mul(sc->iterations, l) : NULL;
-	formula_free(sc->cost);
-	sc->cost = minus && ls ? formula_add(minus, ls) : NULL;
-	formula_free(once);
-	formula_free(l);
-	formula_free(minus);
-	formula_free(ls);
-	if (!sc->cost)
-		isl_op_failed(j, sc->name);
-}
-
-/* Superstep S in loops, counted with the loops' variables as parameters:
- * keeps SC's formulas as one iteration's and replaces them by their sums over
- * the iterations (IT: the same as functions), tidy on CONTEXT (the sizes'). */
-static void loop_totals(struct job *j, int s, struct per_iteration *it,
-			__isl_keep isl_set *context, struct step_cost *sc)
-{
-	if (failed(&j->fail))
-		return;
-	sc->per_w = sc->w;
-	sc->per_h = sc->h;
-	sc->per_ncom = sc->ncom;
-	sc->per_cost = sc->cost;
-	formula_free(sc->h_in);
-	formula_free(sc->h_out);
-	sc->w = sc->h = sc->ncom = sc->cost = sc->h_in = sc->h_out = NULL;
-	if (j->req->h == H_MAX && it->h_in && it->h_out) {
-		isl_pw_qpolynomial *both[2] = {it->h_in, it->h_out};
-		char *reason = NULL;
-		if (count_max_of(j->engine, both, 2, &it->h, &reason) != COUNT_EXACT)
-			it->h = NULL;
-		free(reason);
-	}
-	const char *missing = !it->w ? "w" : !it->h_in ? "h_in" : !it->h_out ? "h_out"
-			    : !it->h ? (j->req->h == H_MAX ? "h = max(h_in, h_out)" : "h") : NULL;
-	if (missing) {
-		no_single_max(j, s, missing);
-		return;
-	}
-	isl_pw_qpolynomial *sums[5] = {
-		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->w), "w"),
-		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h), "h"),
-		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h_in), "h_in"),
-		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h_out), "h_out"),
-		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->ncom), "NCom"),
-	};
-	struct formula **slot[5] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
-	const char *what[5] = {"w", "h", "h_in", "h_out", "NCom"};
-	for (int k = 0; k < 5; k++) {
-		*slot[k] = to_formula(j, sums[k], what[k]);
-		isl_pw_qpolynomial_free(sums[k]);
-		tidy(j, slot[k], context);
-	}
-	/* how many times it runs: the iterations counted */
-	isl_space *space = isl_set_get_space(context);
-	isl_pw_qpolynomial *n = iterations(j, s, space);
-	isl_space_free(space);
-	if (n) {
-		sc->iterations = to_formula(j, n, "the iterations");
-		tidy(j, &sc->iterations, context);
-	}
-	isl_pw_qpolynomial_free(n);
-	loop_cost(j, sc);
-	if (sc->cost && formula_n_pieces(sc->cost) > 1)
-		tidy(j, &sc->cost, context);
-}
-
-/* The value of A at the parameters' values VALS and the axes' SIZES; false
- * when it does not fit in 64 bits. */
-static bool aff_value(const struct model_aff *a, const long long *vals, const long *sizes,
-		      long long *out)
-{
-	long long v = a->constant;
-	for (int i = 0; i < a->nterms; i++) {
-		const struct model_term *t = &a->terms[i];
-		long long x = t->kind == MODEL_PARAM ? vals[t->index]
-			    : t->kind == MODEL_AXIS  ? (long long)sizes[t->index] : 0, p;
-		if (t->kind == MODEL_VAR || __builtin_mul_overflow(x, t->coef, &p) ||
-		    __builtin_add_overflow(v, p, &v))
-			return false;
-	}
-	*out = v;
-	return true;
-}
-
-/* Sums of one superstep's counts over the iterations of its loops. */
-struct loop_values {
-	int cand, s;
-	const struct cost_request *req;
-	long long *vals;            /* the parameters' values, the loops' set in turn */
-	int loops[MODEL_MAX_LOOPS], nloops;
-	mpq_t sum[TERM_N];
-	long long iterations;
-	struct step_cost *sc;       /* per process: its procs summed */
-};
-
-static void add_process_counts(struct job *j, struct step_cost *into, struct step_cost *one)
-{
-	if (!one->procs)
-		return;
-	if (!into->procs) {
-		into->procs = one->procs;
-		into->nprocs = one->nprocs;
-		one->procs = NULL;
-		one->nprocs = 0;
-		return;
-	}
-	if (into->nprocs != one->nprocs) {
-		isl_op_failed(j, "the counts per process");
-		return;
-	}
-	for (int q = 0; q < into->nprocs; q++) {
-		mpz_add(into->procs[q].w, into->procs[q].w, one->procs[q].w);
-		mpz_add(into->procs[q].in, into->procs[q].in, one->procs[q].in);
-		mpz_add(into->procs[q].out, into->procs[q].out, one->procs[q].out);
-	}
-}
-
-static void free_procs(struct step_cost *sc)
-{
-	for (int q = 0; sc->procs && q < sc->nprocs; q++) {
-		mpz_clear(sc->procs[q].w);
-		mpz_clear(sc->procs[q].in);
-		mpz_clear(sc->procs[q].out);
-	}
-	free(sc->procs);
-	sc->procs = NULL;
-	sc->nprocs = 0;
-}
-
-/* Loop D of LV's superstep and the loops inside it, from the values of the
- * outer ones: each iteration counted at values (count_step_values) and
- * added up. */
-static void loop_values_at(struct job *j, struct loop_values *lv, int d)
-{
-	const struct model *m = j->m;
-	if (d == lv->nloops) {
-		struct step_relations r;
-		char *reason = NULL;
-		struct model_values mv = {lv->vals, lv->req->sizes};
-		if (relations_values(j->engine->ctx, m, lv->cand, lv->s, &mv, &r, &reason) != 0) {
-			job_fail(j, COST_FAILED, reason, m->steps[lv->s].name);
-			return;
-		}
-		struct step_cost one = {.name = lv->sc->name};
-		count_step_values(j, &r, lv->req, &one);
-		step_relations_clear(&r);
-		const struct formula *q[TERM_N] = {one.w, one.h, one.h_in, one.h_out, one.ncom};
-		mpq_t x;
-		mpq_init(x);
-		for (int t = 0; t < TERM_N && !failed(&j->fail); t++) {
-			if (!q[t] || formula_eval(q[t], NULL, NULL, 0, x) < 0)
-				isl_op_failed(j, m->steps[lv->s].name);
-			else
-				mpq_add(lv->sum[t], lv->sum[t], x);
-		}
-		mpq_clear(x);
-		if (!failed(&j->fail))
-			add_process_counts(j, lv->sc, &one);
-		lv->iterations++;
-		formula_free(one.w);
-		formula_free(one.h);
-		formula_free(one.h_in);
-		formula_free(one.h_out);
-		formula_free(one.ncom);
-		free_procs(&one);
-		return;
-	}
-	const struct model_loop *lp = &m->loops[lv->loops[d]];
-	long long lo, hi;
-	if (!aff_value(&lp->lo, lv->vals, lv->req->sizes, &lo) ||
-	    !aff_value(&lp->hi, lv->vals, lv->req->sizes, &hi)) {
-		char *why = NULL;
-		if (asprintf(&why, "a bound of %s does not fit in 64 bits at these values",
-			     lp->range) < 0)
-			why = NULL;
-		job_fail(j, COST_REFUSED, why, lp->var);
-		return;
-	}
-	for (long long v = lo; v < hi && !failed(&j->fail); v++) {
-		if (out_of_time(j))
-			return;
-		lv->vals[lp->param] = v;
-		loop_values_at(j, lv, d + 1);
-	}
-}
-
-/* --- a loop at values, its variable a parameter ---
- *
- * With every size known, a superstep in one loop is counted once per
- * process with the loop's variable k left the only parameter: each
- * process's fan-in, fan-out and work are functions of k alone.  Where they
- * hold floors of k (a cyclic layout: k mod P), k runs over each residue
- * class k = L*t + r of the floors' common denominator L on its own, where
- * the floors are affine in t.  The sum over the iterations of the maximum
- * over the processes is then taken interval by interval: on an interval
- * where one function is proven the largest (count_max_of), the exact sum of
- * that one (count_sum); elsewhere the interval is halved, down to a few
- * iterations, each the maximum of the functions' values.  Exact; the counts
- * do not grow with the number of iterations. */
-struct by_k {
-	struct job *j;
-};
-
-/* The largest denominator L (the residue classes) the floors of a loop's
- * functions may have. */
-enum { BY_K_PERIOD_MAX = 64 };
-
-/* F (kept, on the one parameter k) on lo <= k <= hi. */
-static __isl_give isl_pw_qpolynomial *on_interval(__isl_keep isl_pw_qpolynomial *f, long long lo,
-						  long long hi)
-{
-	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
-	isl_set *iv = isl_set_universe(isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
-	iv = isl_set_lower_bound_val(iv, isl_dim_param, 0, val_from_ll(ctx, lo));
-	iv = isl_set_upper_bound_val(iv, isl_dim_param, 0, val_from_ll(ctx, hi));
-	return isl_pw_qpolynomial_intersect_params(isl_pw_qpolynomial_copy(f), iv);
-}
-
-/* OUT = F (kept, on the one parameter k) at k = K; -1 when it has no value. */
-static int value_at_k(__isl_keep isl_pw_qpolynomial *f, long long k, mpq_t out)
-{
-	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
-	isl_point *pt = isl_point_zero(isl_pw_qpolynomial_get_domain_space(f));
-	pt = isl_point_set_coordinate_val(pt, isl_dim_param, 0, val_from_ll(ctx, k));
-	isl_val *v = pt ? isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(f), pt) : NULL;
-	return val_to_mpq(v, out) ? 0 : -1;
-}
-
-/* OUT += the sum of F (kept) over lo <= k <= hi; -1 after a failure (the job
- * failed). */
-static int add_sum(const struct by_k *b, __isl_keep isl_pw_qpolynomial *f, long long lo,
-		   long long hi, mpq_t out)
-{
-	struct job *j = b->j;
-	if (failed(&j->fail))
-		return -1;
-	if (lo > hi)
-		return 0;
-	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
-	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
-							      0, isl_dim_param, 0, 1);
-	isl_set *iv = isl_set_universe(isl_pw_qpolynomial_get_domain_space(g));
-	iv = isl_set_lower_bound_val(iv, isl_dim_set, 0, val_from_ll(ctx, lo));
-	iv = isl_set_upper_bound_val(iv, isl_dim_set, 0, val_from_ll(ctx, hi));
-	isl_pw_qpolynomial *r = NULL;
-	char *reason = NULL;
-	enum count_status st = g && iv ? count_sum(j->engine, iv, g, &r, &reason) : COUNT_ERROR;
-	isl_set_free(iv);
-	isl_pw_qpolynomial_free(g);
-	if (st != COUNT_EXACT) {
-		job_fail(j, st == COUNT_ERROR ? COST_FAILED : COST_REFUSED, reason, "a loop's sum");
-		return -1;
-	}
-	free(reason);
-	/* no parameter is left: its value anywhere */
-	reason = NULL;
-	isl_val *v = count_eval(r, 0, NULL, NULL, &reason);
-	isl_pw_qpolynomial_free(r);
-	mpq_t x;
-	mpq_init(x);
-	if (!val_to_mpq(v, x)) {
-		mpq_clear(x);
-		job_fail(j, COST_FAILED, reason, "a loop's sum");
-		return -1;
-	}
-	free(reason);
-	mpq_add(out, out, x);
-	mpq_clear(x);
-	return 0;
-}
-
-/* The few iterations an interval is left at before each is evaluated. */
-enum { BY_K_LEAF = 8 };
-
-/* The upper envelope of functions of k over an interval: pieces a <= k <= b
- * in order, on each of which one function (a copy of it) is the largest. */
-struct envelope {
-	struct env_piece {
-		long long a, b;
-		isl_pw_qpolynomial *f;
-	} *p;
-	int n, cap;
-};
-
-static void envelope_clear(struct envelope *e)
-{
-	for (int i = 0; i < e->n; i++)
-		isl_pw_qpolynomial_free(e->p[i].f);
-	free(e->p);
-	memset(e, 0, sizeof(*e));
-}
-
-/* Appends F (taken) on a <= k <= b, merged with the last piece when it is
- * the same function; -1 when out of memory. */
-static int envelope_add(struct envelope *e, long long a, long long b,
-			__isl_take isl_pw_qpolynomial *f)
-{
-	if (!f)
-		return -1;
-	if (e->n > 0 && e->p[e->n - 1].f == f && e->p[e->n - 1].b + 1 == a) {
-		e->p[e->n - 1].b = b;
-		isl_pw_qpolynomial_free(f);
-		return 0;
-	}
-	if (e->n == e->cap) {
-		int cap = e->cap ? 2 * e->cap : 16;
-		struct env_piece *p = realloc(e->p, (size_t)cap * sizeof(*p));
-		if (!p) {
-			isl_pw_qpolynomial_free(f);
-			return -1;
-		}
-		e->p = p;
-		e->cap = cap;
-	}
-	e->p[e->n++] = (struct env_piece){a, b, f};
-	return 0;
-}
-
-/* The index of the largest of the N functions F at k = K (the first of
- * equals), or -1. */
-static long argmax_at(isl_pw_qpolynomial **f, long n, long long k)
-{
-	mpq_t best, x;
-	mpq_init(best);
-	mpq_init(x);
-	long arg = -1;
-	for (long q = 0; q < n; q++) {
-		if (value_at_k(f[q], k, x) < 0) {
-			arg = -1;
-			break;
-		}
-		if (arg < 0 || mpq_cmp(x, best) > 0) {
-			mpq_set(best, x);
-			arg = q;
-		}
-	}
-	mpq_clear(best);
-	mpq_clear(x);
-	return arg;
-}
-
-/* The envelope of the N functions F (kept) on lo <= k <= hi, added to E:
- * one function proven the largest on the whole interval (count_max_of), or
- * the two halves; a few iterations, each its largest function. */
-static int envelope_of(const struct by_k *b, isl_pw_qpolynomial **f, long n, long long lo,
-		       long long hi, struct envelope *e)
-{
-	struct job *j = b->j;
-	if (lo > hi)
-		return 0;
-	if (failed(&j->fail) || out_of_time(j))
-		return -1;
-	if (n == 1 && envelope_add(e, lo, hi, isl_pw_qpolynomial_copy(f[0])) < 0) {
-		isl_op_failed(j, "a loop's maximum");
-		return -1;
-	}
-	if (n == 1)
-		return 0;
-	if (hi - lo + 1 > BY_K_LEAF) {
-		/* a proof is tried only where the largest one at both ends is the
-		 * same function */
-		long x = argmax_at(f, n, lo), y = argmax_at(f, n, hi);
-		if (x >= 0 && x == y) {
-			isl_pw_qpolynomial **on = calloc((size_t)n, sizeof(*on));
-			bool ok = on != NULL;
-			for (long q = 0; ok && q < n; q++)
-				ok = (on[q] = on_interval(f[q], lo, hi)) != NULL;
-			/* the one proven the largest kept as F[w] itself, so
-			 * that equal pieces merge */
-			int w = -1;
-			char *reason = NULL;
-			if (ok)
-				count_max_of_index(j->engine, on, (int)n, &w, &reason);
-			free(reason);
-			free_all(on, n);
-			if (!ok) {
-				isl_op_failed(j, "a loop's maximum");
-				return -1;
-			}
-			if (w >= 0 && envelope_add(e, lo, hi, isl_pw_qpolynomial_copy(f[w])) < 0) {
-				isl_op_failed(j, "a loop's maximum");
-				return -1;
-			}
-			if (w >= 0)
-				return 0;
-		}
-		long long mid = lo + (hi - lo) / 2;
-		if (envelope_of(b, f, n, lo, mid, e) < 0)
-			return -1;
-		return envelope_of(b, f, n, mid + 1, hi, e);
-	}
-	for (long long k = lo; k <= hi; k++) {
-		long x = argmax_at(f, n, k);
-		if (x < 0 || envelope_add(e, k, k, isl_pw_qpolynomial_copy(f[x])) < 0) {
-			isl_op_failed(j, "a loop's maximum");
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* OUT += the sum of the envelope E. */
-static int add_envelope_sum(const struct by_k *b, const struct envelope *e, mpq_t out)
-{
-	for (int i = 0; i < e->n; i++)
-		if (add_sum(b, e->p[i].f, e->p[i].a, e->p[i].b, out) < 0)
-			return -1;
-	return 0;
-}
-
-/* Adds to E the envelope of max(X(k), Y(k)), X and Y two envelopes of the
- * same interval: on each piece of their common refinement, the envelope of
- * the two functions there. */
-static int merge_envelopes(const struct by_k *b, const struct envelope *x,
-			   const struct envelope *y, struct envelope *e)
-{
-	int r = 0;
-	for (int i = 0, k = 0; r == 0 && i < x->n && k < y->n;) {
-		long long a = x->p[i].a > y->p[k].a ? x->p[i].a : y->p[k].a;
-		long long z = x->p[i].b < y->p[k].b ? x->p[i].b : y->p[k].b;
-		isl_pw_qpolynomial *two[2] = {x->p[i].f, y->p[k].f};
-		r = envelope_of(b, two, two[0] == two[1] ? 1 : 2, a, z, e);
-		if (x->p[i].b == z)
-			i++;
-		if (y->p[k].b == z)
-			k++;
-	}
-	return r;
-}
-
-/* The envelope of the N functions F (kept) on lo <= k <= hi, into E: as a
- * tournament, the envelopes of the two halves merged, so that each proof
- * compares two functions only. */
-static int envelope_tree(const struct by_k *b, isl_pw_qpolynomial **f, long n, long long lo,
-			 long long hi, struct envelope *e)
-{
-	if (n <= 2)
-		return envelope_of(b, f, n, lo, hi, e);
-	struct envelope x = {0}, y = {0};
-	int r = envelope_tree(b, f, n / 2, lo, hi, &x);
-	if (r == 0)
-		r = envelope_tree(b, f + n / 2, n - n / 2, lo, hi, &y);
-	if (r == 0)
-		r = merge_envelopes(b, &x, &y, e);
-	envelope_clear(&x);
-	envelope_clear(&y);
-	return r;
-}
-
-/* OUT += the sum over the iterations of max(X(k), Y(k)). */
-static int add_max_of_envelopes(const struct by_k *b, const struct envelope *x,
-				const struct envelope *y, mpq_t out)
-{
-	struct envelope e = {0};
-	int r = merge_envelopes(b, x, y, &e);
-	if (r == 0)
-		r = add_envelope_sum(b, &e, out);
-	envelope_clear(&e);
-	return r;
-}
-
-/* The least common multiple of the denominators of the floors in F. */
-struct period {
-	long l;
-	bool too_large;
-};
-
-static isl_stat period_of_aff(__isl_take isl_aff *div, struct period *p)
-{
-	isl_val *d = isl_aff_get_denominator_val(div);
-	isl_aff_free(div);
-	long long x;
-	if (!val_to_ll(d, &x) || x <= 0 || x > BY_K_PERIOD_MAX) {
-		p->too_large = true;
-		return isl_stat_error;
-	}
-	long a = p->l, b = (long)x;
-	while (b) {
-		long t = a % b;
-		a = b;
-		b = t;
-	}
-	p->l = p->l / a * (long)x;
-	if (p->l > BY_K_PERIOD_MAX) {
-		p->too_large = true;
-		return isl_stat_error;
-	}
-	return isl_stat_ok;
-}
-
-static isl_stat period_term(__isl_take isl_term *t, void *user)
-{
-	isl_size nd = isl_term_dim(t, isl_dim_div);
-	isl_stat st = nd < 0 ? isl_stat_error : isl_stat_ok;
-	for (int i = 0; i < nd && st == isl_stat_ok; i++)
-		st = period_of_aff(isl_term_get_div(t, (unsigned)i), user);
-	isl_term_free(t);
-	return st;
-}
-
-static isl_stat period_bset(__isl_take isl_basic_set *bs, void *user)
-{
-	isl_size nd = isl_basic_set_dim(bs, isl_dim_div);
-	isl_stat st = nd < 0 ? isl_stat_error : isl_stat_ok;
-	for (int i = 0; i < nd && st == isl_stat_ok; i++)
-		st = period_of_aff(isl_basic_set_get_div(bs, i), user);
-	isl_basic_set_free(bs);
-	return st;
-}
-
-static isl_stat period_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
-{
-	isl_stat st = isl_qpolynomial_foreach_term(qp, period_term, user);
-	if (st == isl_stat_ok)
-		st = isl_set_foreach_basic_set(set, period_bset, user);
-	isl_set_free(set);
-	isl_qpolynomial_free(qp);
-	return st;
-}
-
-/* F (kept, on the one parameter k) at k = L*t + R, as a function of t (in
- * k's place): each term rebuilt, its floors pulled back (ISL then reduces
- * floor((L*t + c)/L) to t + floor(c/L)). */
-struct residue {
-	isl_multi_aff *ma;          /* [t] -> [L*t + R] */
-	isl_qpolynomial *sub;       /* L*t + R */
-	isl_qpolynomial *qp;        /* the piece's, being rebuilt */
-};
-
-static isl_stat residue_term(__isl_take isl_term *t, void *user)
-{
-	struct residue *rs = user;
-	isl_space *dom = isl_qpolynomial_get_domain_space(rs->sub);
-	isl_qpolynomial *q = isl_qpolynomial_val_on_domain(dom, isl_term_get_coefficient_val(t));
-	isl_size e = isl_term_get_exp(t, isl_dim_set, 0);
-	if (e > 0)
-		q = isl_qpolynomial_mul(q, isl_qpolynomial_pow(isl_qpolynomial_copy(rs->sub),
-							       (unsigned)e));
-	isl_size nd = isl_term_dim(t, isl_dim_div);
-	for (int d = 0; d < nd && q; d++) {
-		isl_size f = isl_term_get_exp(t, isl_dim_div, (unsigned)d);
-		if (f <= 0)
-			continue;
-		/* the division as an affine quotient (no floor): floored here */
-		isl_aff *div = isl_aff_pullback_multi_aff(isl_aff_floor(isl_term_get_div(t, (unsigned)d)),
-							  isl_multi_aff_copy(rs->ma));
-		q = isl_qpolynomial_mul(q, isl_qpolynomial_pow(isl_qpolynomial_from_aff(div),
-							       (unsigned)f));
-	}
-	isl_term_free(t);
-	rs->qp = isl_qpolynomial_add(rs->qp, q);
-	return e < 0 || nd < 0 || !rs->qp ? isl_stat_error : isl_stat_ok;
-}
-
-struct residues_acc {
-	struct residue *rs;
-	isl_pw_qpolynomial *acc;
-};
-
-static isl_stat residue_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
-{
-	struct residues_acc *ra = user;
-	struct residue *rs = ra->rs;
-	set = isl_set_preimage_multi_aff(set, isl_multi_aff_copy(rs->ma));
-	rs->qp = isl_qpolynomial_zero_on_domain(isl_qpolynomial_get_domain_space(rs->sub));
-	isl_stat st = isl_qpolynomial_foreach_term(qp, residue_term, rs);
-	isl_qpolynomial_free(qp);
-	isl_qpolynomial *q = rs->qp;
-	rs->qp = NULL;
-	if (st < 0) {
-		isl_set_free(set);
-		isl_qpolynomial_free(q);
-		return isl_stat_error;
-	}
-	ra->acc = isl_pw_qpolynomial_add_disjoint(ra->acc, isl_pw_qpolynomial_alloc(set, q));
-	return ra->acc ? isl_stat_ok : isl_stat_error;
-}
-
-static __isl_give isl_pw_qpolynomial *residue(__isl_keep isl_pw_qpolynomial *f, long l, long r)
-{
-	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
-							      0, isl_dim_param, 0, 1);
-	if (!g)
-		return NULL;
-	isl_space *dom = isl_pw_qpolynomial_get_domain_space(g);
-	isl_aff *t = isl_aff_var_on_domain(isl_local_space_from_space(dom), isl_dim_set, 0);
-	t = isl_aff_add_constant_si(isl_aff_scale_val(t, isl_val_int_from_si(
-					    isl_pw_qpolynomial_get_ctx(g), l)), (int)r);
-	struct residue rs = {isl_multi_aff_from_aff(isl_aff_copy(t)), isl_qpolynomial_from_aff(t),
-			     NULL};
-	struct residues_acc ra = {&rs, isl_pw_qpolynomial_zero(isl_pw_qpolynomial_get_space(g))};
-	if (isl_pw_qpolynomial_foreach_piece(g, residue_piece, &ra) < 0)
-		ra.acc = isl_pw_qpolynomial_free(ra.acc);
-	isl_pw_qpolynomial_free(g);
-	isl_multi_aff_free(rs.ma);
-	isl_qpolynomial_free(rs.sub);
-	return isl_pw_qpolynomial_move_dims(ra.acc, isl_dim_param, 0, isl_dim_in, 0, 1);
-}
-
-/* The functions of PF at k = L*t + R (all of them when L is 1). */
-static int residues(struct job *j, const struct process_functions *pf, long l, long r,
-		    struct process_functions *out)
-{
-	out->n = pf->n;
-	isl_pw_qpolynomial **const src[4] = {pf->fi, pf->fo, pf->w, pf->both};
-	isl_pw_qpolynomial ***dst[4] = {&out->fi, &out->fo, &out->w, &out->both};
-	for (int k = 0; k < 4; k++) {
-		if (!src[k])
-			continue;
-		*dst[k] = calloc((size_t)pf->n, sizeof(**dst[k]));
-		for (long q = 0; *dst[k] && q < pf->n; q++)
-			if (!((*dst[k])[q] = l == 1 ? isl_pw_qpolynomial_copy(src[k][q])
-						    : residue(src[k][q], l, r))) {
-				isl_op_failed(j, "a loop's residues");
-				return -1;
-			}
-		if (!*dst[k]) {
-			isl_op_failed(j, "a loop's residues");
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* floor(a / b), b > 0. */
-static long long floor_div(long long a, long long b)
-{
-	return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
-/* Superstep S of candidate CAND in exactly one loop, every value known: its
- * sums over the iterations lo <= k <= hi with k a parameter (above), added
- * to SUM (TERM_W .. TERM_NCOM) and, per process, to SC.  -1 when it could
- * not (the job failed: the caller counts iteration by iteration then). */
-static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_request *req,
-			    long long lo, long long hi, mpq_t sum[TERM_N], struct step_cost *sc)
-{
-	const struct model *m = j->m;
-	int kpos = m->loops[m->steps[s].loop].param;
-	struct step_relations r;
-	char *reason = NULL;
-	if (relations_concrete(j->engine->ctx, m, cand, s, req->sizes, &r, &reason) != 0) {
-		job_fail(j, COST_FAILED, reason, m->steps[s].name);
-		return -1;
-	}
-	/* every parameter at its value but k (another loop's variable: 0), then
-	 * k the only one */
-	isl_space *space = model_param_space(j->engine->ctx, m, false);
-	isl_set *at = isl_set_universe(space);
-	for (int p = 0; p < m->nparams; p++)
-		if (p != kpos)
-			at = isl_set_fix_val(at, isl_dim_param, (unsigned)p,
-					     val_from_ll(j->engine->ctx,
-							 p < model_nsizes(m) ? req->values[p] : 0));
-	if (!at || step_relations_restrict(&r, at) < 0 || step_relations_keep_param(&r, kpos) < 0)
-		isl_op_failed(j, m->steps[s].name);
-	isl_set_free(at);
-	struct by_k b = {j};
-	struct process_functions pf = {0};
-	if (!failed(&j->fail))
-		count_processes(j, &r, req, &pf);
-	step_relations_clear(&r);
-	long n = pf.n;
-	/* the residue classes of k the floors need */
-	struct period per = {1, false};
-	isl_pw_qpolynomial **const all[4] = {pf.fi, pf.fo, pf.w, pf.both};
-	for (int k = 0; k < 4 && !failed(&j->fail) && !per.too_large; k++)
-		for (long q = 0; all[k] && q < n && !per.too_large; q++)
-			if (isl_pw_qpolynomial_foreach_piece(all[k][q], period_piece, &per) < 0 &&
-			    !per.too_large)
-				isl_op_failed(j, "a loop's residues");
-	if (per.too_large && !failed(&j->fail))
-		job_fail(j, COST_REFUSED, strdup("floors of the loop variable with a large period"),
-			 m->steps[s].name);
-	bool each = req->per_process && n <= PER_PROCESS_MAX;
-	if (!failed(&j->fail) && each && (sc->procs = calloc((size_t)n, sizeof(*sc->procs)))) {
-		sc->nprocs = (int)n;
-		for (long q = 0; q < n; q++) {
-			struct process_cost *pc = &sc->procs[q];
-			mpz_init(pc->w);
-			mpz_init(pc->in);
-			mpz_init(pc->out);
-			/* the first axis slowest */
-			for (int a = j->naxes - 1, rest = (int)q; a >= 0; a--) {
-				pc->q[a] = rest % req->sizes[a];
-				rest /= (int)req->sizes[a];
-			}
-		}
-	}
-	mpq_t x;
-	mpq_init(x);
-	for (long rr = 0; rr < per.l && !failed(&j->fail); rr++) {
-		/* k = L*t + rr for tlo <= t <= thi */
-		long long tlo = -floor_div(-(lo - rr), per.l), thi = floor_div(hi - rr, per.l);
-		if (tlo > thi)
-			continue;
-		struct process_functions g = {0};
-		if (residues(j, &pf, per.l, rr, &g) == 0) {
-			struct envelope ew = {0}, ei = {0}, eo = {0}, eh = {0};
-				if (envelope_tree(&b, g.w, n, tlo, thi, &ew) == 0)
-					add_envelope_sum(&b, &ew, sum[TERM_W]);
-				if (envelope_tree(&b, g.fi, n, tlo, thi, &ei) == 0)
-					add_envelope_sum(&b, &ei, sum[TERM_H_IN]);
-				if (envelope_tree(&b, g.fo, n, tlo, thi, &eo) == 0)
-					add_envelope_sum(&b, &eo, sum[TERM_H_OUT]);
-				/* h = max(h_in, h_out), or the largest fi + fo */
-				if (req->h == H_MAX && !failed(&j->fail))
-					add_max_of_envelopes(&b, &ei, &eo, sum[TERM_H]);
-				else if (envelope_tree(&b, g.both, n, tlo, thi, &eh) == 0)
-					add_envelope_sum(&b, &eh, sum[TERM_H]);
-				envelope_clear(&ew);
-				envelope_clear(&ei);
-				envelope_clear(&eo);
-				envelope_clear(&eh);
-				isl_pw_qpolynomial *ncom = sum_tree(j, g.fi, n);
-				if (ncom)
-					add_sum(&b, ncom, tlo, thi, sum[TERM_NCOM]);
-				isl_pw_qpolynomial_free(ncom);
-		}
-		/* each process's counts summed over the iterations */
-		for (long q = 0; sc->procs && q < n && !failed(&j->fail); q++) {
-			/* count_processes' process Q: the first axis fastest */
-			long at = 0;
-			for (int a = 0, rest = (int)q; a < j->naxes; a++) {
-				long c = rest % req->sizes[a];
-				rest /= (int)req->sizes[a];
-				int below = 1;
-				for (int x = a + 1; x < j->naxes; x++)
-					below *= (int)req->sizes[x];
-				at += c * below;
-			}
-			struct process_cost *pc = &sc->procs[at];
-			isl_pw_qpolynomial *fs[3] = {g.w[q], g.fi[q], g.fo[q]};
-			mpz_ptr to[3] = {pc->w, pc->in, pc->out};
-			for (int t = 0; t < 3 && !failed(&j->fail); t++) {
-				mpq_set_ui(x, 0, 1);
-				if (add_sum(&b, fs[t], tlo, thi, x) == 0)
-					mpz_add(to[t], to[t], mpq_numref(x));
-			}
-		}
-		process_functions_clear(&g);
-	}
-	mpq_clear(x);
-	process_functions_clear(&pf);
-	return failed(&j->fail) ? -1 : 0;
-}
-
-/* Superstep S of candidate CAND in loops, with every value known: every
- * iteration counted at its values, SC's quantities their sums. */
-static void count_loop_values(struct job *j, int cand, int s, const struct cost_request *req,
-			      struct step_cost *sc)
-{
-	const struct model *m = j->m;
-	struct loop_values lv = {.cand = cand, .s = s, .req = req, .sc = sc};
-	lv.vals = calloc((size_t)m->nparams + 1, sizeof(*lv.vals));
-	if (!lv.vals) {
-		isl_op_failed(j, sc->name);
-		return;
-	}
-	for (int p = 0; p < model_nsizes(m); p++)
-		lv.vals[p] = req->values[p];
-	lv.nloops = model_step_loops(m, s, lv.loops);
-	for (int t = 0; t < TERM_N; t++)
-		mpq_init(lv.sum[t]);
-	/* one loop: its variable a parameter, counted once (loop_values_by_k);
-	 * refused there, or in nested loops, iteration by iteration */
-	long long lo, hi;
-	const struct model_loop *lp = &m->loops[lv.loops[0]];
-	long nproc = 1;
-	for (int a = 0; a < j->naxes; a++)
-		nproc *= req->sizes[a];
-	if (lv.nloops == 1 && nproc <= EACH_PROCESS_MAX && aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
-	    aff_value(&lp->hi, lv.vals, req->sizes, &hi) && hi - lo > BY_K_LEAF) {
-		struct job sub = explain_job(j);
-		if (loop_values_by_k(&sub, cand, s, req, lo, hi - 1, lv.sum, sc) == 0) {
-			lv.iterations = hi - lo;
-			goto done;
-		}
-		if (sub.timed_out || session_ctx_stopped(j->engine->ctx)) {
-			j->fail = sub.fail;
-			j->timed_out = sub.timed_out;
-			goto done;
-		}
-		fail_clear(&sub.fail);
-		free_procs(sc);
-		for (int t = 0; t < TERM_N; t++)
-			mpq_set_ui(lv.sum[t], 0, 1);
-	}
-	loop_values_at(j, &lv, 0);
-done:
-	struct formula **slot[TERM_N] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
-	for (int t = 0; t < TERM_N; t++) {
-		if (!failed(&j->fail) && !(*slot[t] = formula_const_mpq(lv.sum[t])))
-			isl_op_failed(j, sc->name);
-		mpq_clear(lv.sum[t]);
-	}
-	if (!failed(&j->fail) && !(sc->iterations = formula_const_si((long)lv.iterations)))
-		isl_op_failed(j, sc->name);
-	if (!failed(&j->fail) && req->per_process && !sc->procs) {
-		/* no iteration: every process counts 0 */
-		long n = 1;
-		for (int a = 0; a < j->naxes; a++)
-			n *= req->sizes[a];
-		if (n <= PER_PROCESS_MAX && (sc->procs = calloc((size_t)n, sizeof(*sc->procs)))) {
-			sc->nprocs = (int)n;
-			for (long q = 0; q < n; q++) {
-				mpz_init(sc->procs[q].w);
-				mpz_init(sc->procs[q].in);
-				mpz_init(sc->procs[q].out);
-			}
-		}
-	}
-	free(lv.vals);
+		cost_isl_op_failed(j, m->steps[s].name);
 }
 
 /* A distribution that a predicate of candidate CAND's program names and that
@@ -2694,10 +1694,10 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 				   "process by process; the symbolic grid may do", nproc,
 			     MAX_PROCESSES) < 0)
 			why = NULL;
-		job_fail(&j, COST_REFUSED, why, "grid");
+		cost_job_fail(&j, COST_REFUSED, why, "grid");
 	}
 	if (!out->steps)
-		job_fail(&j, COST_FAILED, NULL, "cost");
+		cost_job_fail(&j, COST_FAILED, NULL, "cost");
 	int nodist = predicate_without_extent(m, cand);
 	if (nodist >= 0) {
 		char *why = NULL;
@@ -2705,7 +1705,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 				   "array of this candidate: the extent it splits is unknown",
 			     m->cands[cand].name, m->dists[nodist]) < 0)
 			why = NULL;
-		job_fail(&j, COST_REFUSED, why, "predicate");
+		cost_job_fail(&j, COST_REFUSED, why, "predicate");
 		out->any_grid = true;
 	}
 	struct symbolic_info info = {0};
@@ -2728,25 +1728,25 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			sc->loop = m->loops[m->steps[s].loop].range;
 		if (st == 0 && looped && (req->model ? req->model : cost_model_default())->overlap) {
 			step_relations_clear(&r);
-			job_fail(&j, COST_REFUSED,
+			cost_job_fail(&j, COST_REFUSED,
 				 strdup("the overlap cost max(w, g*h) + l of a superstep in a loop is "
 					"not summed over its iterations (bsp and the F_ functions are)"),
 				 m->steps[s].name);
 			break;
 		}
 		if (st != 0) {
-			job_fail(&j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
+			cost_job_fail(&j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
 			break;
 		}
 		if (req->values && looped) {
 			step_relations_clear(&r);
-			count_loop_values(&j, cand, s, req, sc);
-			loop_cost(&j, sc);
+			cost_count_loop_values(&j, cand, s, req, sc);
+			cost_loop_cost(&j, sc);
 			finish_step(&j, m, s, sc, &total);
 			continue;
 		}
 		if (req->values) {
-			count_step_values(&j, &r, req, sc);
+			cost_count_step_values(&j, &r, req, sc);
 			finish_step(&j, m, s, sc, &total);
 			step_relations_clear(&r);
 			continue;
@@ -2767,7 +1767,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 				model_loops_set(engine->ctx, m, s, req->symbolic ? NULL : req->sizes),
 				isl_set_get_space(context)));
 		if (!context)
-			job_fail(&j, COST_FAILED, NULL, "the assumptions");
+			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		const char *never = NULL;
 		if (context && req->symbolic && assumptions_met(context, &info, &never) == isl_bool_false) {
 			char *shown = local_display(&info, m, never, false);
@@ -2778,7 +1778,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 				     shown ? shown : never) < 0)
 				why = NULL;
 			free(shown);
-			job_fail(&j, COST_REFUSED, why, m->steps[s].name);
+			cost_job_fail(&j, COST_REFUSED, why, m->steps[s].name);
 		}
 		/* On the symbolic grid the formulas hold only under the assumptions
 		 * (with each block length X/P), so the counts need not cover the
@@ -2786,7 +1786,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		 * only adds pieces.  A concrete grid counts for any sizes, so that
 		 * values given with -D are exact even outside the assumptions. */
 		if (context && req->symbolic && step_relations_restrict(&r, context) < 0)
-			job_fail(&j, COST_FAILED, NULL, "the assumptions");
+			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		struct per_process p = {0};
 		struct per_iteration it = {0};
 		if (req->symbolic) {
@@ -2798,7 +1798,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		if (req->explain)
 			count_occurrences(&j, &r, sc);
 		if (req->symbolic) {
-			sc->ncom = to_formula(&j, p.ncom, "NCom");
+			sc->ncom = cost_to_formula(&j, p.ncom, "NCom");
 			if (looped && sc->ncom)
 				it.ncom = isl_pw_qpolynomial_copy(p.ncom);
 			sc->h_in = max_over(&j, p.fan_in, r.processes, "h_in", looped ? &it.h_in : NULL);
@@ -2812,11 +1812,11 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			sc->h = max_over(&j, both, r.processes, "h", looped ? &it.h : NULL);
 			isl_pw_qpolynomial_free(both);
 		}
-		tidy(&j, &sc->ncom, context);
-		tidy(&j, &sc->h_in, context);
-		tidy(&j, &sc->h_out, context);
-		tidy(&j, &sc->w, context);
-		tidy(&j, &sc->h, context);
+		cost_tidy(&j, &sc->ncom, context);
+		cost_tidy(&j, &sc->h_in, context);
+		cost_tidy(&j, &sc->h_out, context);
+		cost_tidy(&j, &sc->w, context);
+		cost_tidy(&j, &sc->h, context);
 		for (int k = 0; k < sc->narrays; k++) {
 			struct array_occurrence *ao = &sc->arrays[k];
 			tidy_explain(&j, &ao->nocc, &ao->nocc_why, context);
@@ -2828,19 +1828,19 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		 * (2*floor((n + 5)/8) >= floor((n + 3)/8) + floor((n + 5)/8)) */
 		if (!failed(&j.fail) && req->h == H_MAX) {
 			sc->h = formula_max(sc->h_in, sc->h_out);
-			tidy(&j, &sc->h, context);
+			cost_tidy(&j, &sc->h, context);
 		}
 		if (!failed(&j.fail)) {
-			sc->cost = step_cost_formula(req, sc);
+			sc->cost = cost_step_cost_formula(req, sc);
 			if (formula_n_pieces(sc->cost) > 1)
-				tidy(&j, &sc->cost, context);
+				cost_tidy(&j, &sc->cost, context);
 			if (looped)
-				loop_totals(&j, s, &it, base, sc);
+				cost_loop_totals(&j, s, &it, base, sc);
 			finish_step(&j, m, s, sc, &total);
 		}
 		isl_set_free(context);
 		isl_set_free(base);
-		per_iteration_clear(&it);
+		cost_per_iteration_clear(&it);
 		per_process_clear(&p);
 		step_relations_clear(&r);
 	}
@@ -2848,9 +1848,9 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	if (!failed(&j.fail) && !req->values) {
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
 		if (!context)
-			job_fail(&j, COST_FAILED, NULL, "the assumptions");
+			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		else if (formula_n_pieces(out->cost) > 1 && nsteps > 1)
-			tidy(&j, &out->cost, context); /* one step: its cost, tidy already */
+			cost_tidy(&j, &out->cost, context); /* one step: its cost, tidy already */
 		if (context && req->symbolic) {
 			substitute_locals(&j, &info, context, out);
 			/* Conditions now speak of the sizes themselves (n >= 4*P):
@@ -2859,13 +1859,13 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			struct symbolic_info none = {0};
 			isl_set *sizes = cost_context(engine->ctx, m, req, &none);
 			if (!sizes)
-				job_fail(&j, COST_FAILED, NULL, "the assumptions");
+				cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 			for (int k = 0; sizes && k < nformulas(out); k++) {
 				char **why = formula_why(out, k);
 				if (why)
 					tidy_explain(&j, formula_slot(out, k), why, sizes);
 				else
-					tidy(&j, formula_slot(out, k), sizes);
+					cost_tidy(&j, formula_slot(out, k), sizes);
 			}
 			isl_set_free(sizes);
 		}

@@ -1,0 +1,96 @@
+/* Internals of analyzer/cost shared by cost.c and loops.c; not part of the
+ * API (cost.h). */
+#ifndef BSPCOST_COST_INTERNAL_H
+#define BSPCOST_COST_INTERNAL_H
+
+#include <stdbool.h>
+
+#include <isl/polynomial.h>
+#include <isl/set.h>
+
+#include "analyzer/cost/cost.h"
+#include "analyzer/model/relations.h"
+#include "analyzer/util/fail.h"
+
+/* The most processes counted one by one: values whose cells are refused
+ * (cost.c), a loop's functions of its variable (loops.c). */
+enum { EACH_PROCESS_MAX = 1024 };
+
+/* One computation's state: the first failure wins. */
+struct job {
+	struct count_engine *engine;
+	const struct model *m;
+	int naxes;
+	struct fail fail;           /* the first failure (analyzer/util/fail.h) */
+	/* the block lengths that will be written back as X/P: merges keep them
+	 * apart from other parameters (formula_coalesce_apart) */
+	const char **locals;
+	int nlocals;
+	bool symbolic;              /* the grid's axes are symbols */
+	bool timed_out;             /* the failure is the deadline's */
+	const struct cost_request *req;
+};
+
+/* One iteration's quantities of a superstep in loops, functions of the
+ * parameters (the loops' variables among them), for their sums; NULL where
+ * the maximum over the processes is no single function. */
+struct per_iteration {
+	isl_pw_qpolynomial *w, *h_in, *h_out, *h, *ncom;
+};
+
+void cost_per_iteration_clear(struct per_iteration *it);
+
+/* Each process's fan-in, fan-out and work (and their sums, for h = h_in +
+ * h_out) on a concrete grid, as functions of the parameters. */
+struct process_functions {
+	long n;
+	isl_pw_qpolynomial **fi, **fo, **w, **both;
+};
+
+void cost_process_functions_clear(struct process_functions *pf);
+
+/* The job fails with status ST, REASON (taken; NULL: ISL's or the job's
+ * own) about WHAT, unless it failed already. */
+void cost_job_fail(struct job *j, enum cost_status st, char *reason, const char *what);
+/* The job fails with ISL's reason about WHAT (or out of memory). */
+void cost_isl_op_failed(struct job *j, const char *what);
+/* Whether the run's deadline stopped the job (it then fails). */
+bool cost_out_of_time(struct job *j);
+enum cost_status cost_from_count(enum count_status st);
+/* F (kept) as a formula; NULL after a failure. */
+struct formula *cost_to_formula(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+				const char *what);
+/* *F on CONTEXT, its pieces merged. */
+void cost_tidy(struct job *j, struct formula **f, __isl_keep isl_set *context);
+/* The cost of SC under the request's cost function. */
+struct formula *cost_step_cost_formula(const struct cost_request *req, const struct step_cost *sc);
+/* A job like J with no failure yet, whose failure is its own. */
+struct job cost_explain_job(const struct job *j);
+void cost_free_all(__isl_take isl_pw_qpolynomial **f, long n);
+/* The sum of F[0..N) (kept, N >= 1). */
+__isl_give isl_pw_qpolynomial *cost_sum_tree(struct job *j, __isl_keep isl_pw_qpolynomial *const *f,
+					     long n);
+/* Each process's fan-in, fan-out and work on the concrete grid of the
+ * request, counted process by process from the relations R. */
+void cost_count_processes(struct job *j, const struct step_relations *r,
+			  const struct cost_request *req, struct process_functions *pf);
+/* SC's quantities from R with every value known (cells of processes). */
+void cost_count_step_values(struct job *j, const struct step_relations *r,
+			    const struct cost_request *req, struct step_cost *sc);
+
+/* loops.c */
+
+/* SC's cost, its quantities the sums over its runs: the cost function on
+ * the sums with l once per run. */
+void cost_loop_cost(struct job *j, struct step_cost *sc);
+/* Superstep S in loops on the symbolic or a concrete grid: SC's formulas
+ * become one iteration's, replaced by their sums (IT: the same as
+ * functions), tidy on CONTEXT. */
+void cost_loop_totals(struct job *j, int s, struct per_iteration *it, __isl_keep isl_set *context,
+		      struct step_cost *sc);
+/* Superstep S of candidate CAND in loops, every value known: SC's
+ * quantities the sums over the iterations. */
+void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_request *req,
+			    struct step_cost *sc);
+
+#endif

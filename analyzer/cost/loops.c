@@ -1,0 +1,1003 @@
+/* Supersteps in loops: their sums over the iterations.
+ *
+ * A loop's variable is a parameter of the model (model.h, struct
+ * model_loop); each superstep in a loop is counted like any other with the
+ * variable left a parameter, and this file turns one iteration's counts into
+ * their sums: in closed form over the symbolic or a concrete grid
+ * (cost_loop_totals), or as numbers with every value known
+ * (cost_count_loop_values: the variable a parameter per process and the
+ * maxima summed by envelopes, else iteration by iteration).
+ *
+ * Why this file is long: the values' path (the envelope of the processes'
+ * functions, residue classes of the floors, the iteration-by-iteration
+ * fallback) is one algorithm with its helpers. */
+#define _GNU_SOURCE /* asprintf */
+#include "analyzer/cost/cost_internal.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/local_space.h>
+#include <isl/point.h>
+#include <isl/polynomial.h>
+#include <isl/set.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include "analyzer/model/relations.h"
+#include "analyzer/util/session.h"
+#include "analyzer/util/val.h"
+
+/* --- supersteps in loops --- */
+
+/* The positions of the variables of superstep S's loops among the model's
+ * parameters, innermost first (the highest position first: an outer loop's
+ * variable comes before an inner one's); returns their number. */
+static int loop_params(const struct model *m, int s, int pos[])
+{
+	int n = 0;
+	for (int l = m->steps[s].loop; l >= 0; l = m->loops[l].outer)
+		pos[n++] = m->loops[l].param;
+	return n;
+}
+
+/* The iterations of superstep S's loops, as a set whose dimensions are the
+ * loops' variables (outermost first) on the remaining parameters of SPACE
+ * (kept, a parameter space: F's); F (taken, may be NULL) moved onto it.
+ * NULL after a failure (the job failed). */
+static __isl_give isl_set *iteration_set(struct job *j, int s, __isl_keep isl_space *space,
+					 __isl_give isl_pw_qpolynomial **f)
+{
+	const struct model *m = j->m;
+	isl_set *dom = model_loops_set(j->engine->ctx, m, s, j->symbolic ? NULL : j->req->sizes);
+	dom = isl_set_align_params(dom, isl_space_copy(space));
+	if (f) /* onto DOM's parameters, in the same order (ISL aligns them) */
+		*f = isl_pw_qpolynomial_intersect_params(
+			*f, isl_set_universe(isl_set_get_space(dom)));
+	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
+	for (int k = 0; k < n && dom; k++) {
+		/* by position: model_param_space puts the parameters first, and
+		 * aligning only appends */
+		const char *name = isl_set_get_dim_name(dom, isl_dim_param, (unsigned)pos[k]);
+		if (!name || strcmp(name, m->params[pos[k]]) != 0) {
+			dom = isl_set_free(dom);
+			break;
+		}
+		dom = isl_set_move_dims(dom, isl_dim_set, 0, isl_dim_param, (unsigned)pos[k], 1);
+		if (f)
+			*f = isl_pw_qpolynomial_move_dims(*f, isl_dim_in, 0, isl_dim_param,
+							  (unsigned)pos[k], 1);
+	}
+	if (!dom || (f && !*f)) {
+		isl_set_free(dom);
+		if (f)
+			*f = isl_pw_qpolynomial_free(*f);
+		cost_isl_op_failed(j, "the iterations of a loop");
+		return NULL;
+	}
+	return dom;
+}
+
+/* The number of iterations of superstep S's loops, a function of the other
+ * parameters of SPACE (kept); NULL after a failure (the job failed). */
+static __isl_give isl_pw_qpolynomial *iterations(struct job *j, int s, __isl_keep isl_space *space)
+{
+	isl_set *dom = failed(&j->fail) ? NULL : iteration_set(j, s, space, NULL);
+	isl_pw_qpolynomial *n = NULL;
+	char *reason = NULL;
+	if (dom && count_points(j->engine, dom, &n, &reason) != COUNT_EXACT) {
+		cost_job_fail(j, COST_REFUSED, reason, "the iterations");
+		reason = NULL;
+	}
+	free(reason);
+	isl_set_free(dom);
+	return n;
+}
+
+/* Whether F involves none of the variables of superstep S's loops (at
+ * their positions among the parameters); -1 when ISL failed. */
+static int loop_free(const struct model *m, int s, __isl_keep isl_pw_qpolynomial *f)
+{
+	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
+	for (int k = 0; k < n; k++) {
+		isl_bool in = isl_pw_qpolynomial_involves_dims(f, isl_dim_param, (unsigned)pos[k], 1);
+		if (in != isl_bool_false)
+			return in == isl_bool_true ? 0 : -1;
+	}
+	return 1;
+}
+
+/* The sum of F (taken), a function of the parameters, over the iterations
+ * of superstep S's loops: a function of the other parameters; NULL after a
+ * failure (the job failed, refused with the engine's reason).  F the same
+ * at every iteration (its floors of sizes included, which the engine does
+ * not sum) is F times the iterations. */
+static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
+						     __isl_take isl_pw_qpolynomial *f,
+						     const char *what)
+{
+	if (failed(&j->fail) || !f) {
+		isl_pw_qpolynomial_free(f);
+		return NULL;
+	}
+	isl_space *space = isl_pw_qpolynomial_get_domain_space(f);
+	int same = loop_free(j->m, s, f);
+	if (same == 1) {
+		isl_pw_qpolynomial *n = iterations(j, s, space);
+		isl_space_free(space);
+		if (!n) {
+			isl_pw_qpolynomial_free(f);
+			return NULL;
+		}
+		/* on the same parameters, then the loops' variables dropped */
+		f = isl_pw_qpolynomial_intersect_params(f, isl_set_universe(
+			isl_space_params(isl_pw_qpolynomial_get_domain_space(n))));
+		n = isl_pw_qpolynomial_intersect_params(n, isl_set_universe(
+			isl_space_params(isl_pw_qpolynomial_get_domain_space(f))));
+		isl_pw_qpolynomial *r = isl_pw_qpolynomial_mul(f, n);
+		if (!r)
+			cost_isl_op_failed(j, what);
+		return r;
+	}
+	isl_set *dom = same == 0 ? iteration_set(j, s, space, &f) : NULL;
+	isl_space_free(space);
+	if (same < 0)
+		cost_isl_op_failed(j, what);
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = dom ? count_sum(j->engine, dom, f, &r, &reason) : COUNT_ERROR;
+	isl_set_free(dom);
+	isl_pw_qpolynomial_free(f);
+	if (dom && st != COUNT_EXACT) {
+		char *why = NULL;
+		if (asprintf(&why, "the sum of %s over the iterations of %s: %s", what,
+			     j->m->loops[j->m->steps[s].loop].range, reason ? reason : "no exact route") < 0)
+			why = NULL;
+		cost_job_fail(j, cost_from_count(st), why, what);
+	}
+	free(reason);
+	return r;
+}
+
+/* A per-iteration maximum over the processes that is no single function: its
+ * sum is refused, with WHAT named. */
+static void no_single_max(struct job *j, int s, const char *what)
+{
+	char *why = NULL;
+	if (asprintf(&why, "%s of one iteration of %s is the largest of several functions, none "
+			   "of them the largest for every iteration: its sum has no closed form "
+			   "here; -D counts it at values",
+		     what, j->m->loops[j->m->steps[s].loop].range) < 0)
+		why = NULL;
+	cost_job_fail(j, COST_REFUSED, why, what);
+}
+
+/* The cost of a superstep in loops from its sums: the cost function on the
+ * sums, with l once per iteration (every function but overlap is w plus
+ * terms linear in the quantities plus l). */
+void cost_loop_cost(struct job *j, struct step_cost *sc)
+{
+	if (failed(&j->fail))
+		return;
+	struct formula *once = cost_step_cost_formula(j->req, sc);
+	struct formula *l = formula_param("l");
+	struct formula *minus = once && l ? formula_sub(once, l) : NULL;
+	struct formula *ls = l && sc->iterations ? formula_mul(sc->iterations, l) : NULL;
+	formula_free(sc->cost);
+	sc->cost = minus && ls ? formula_add(minus, ls) : NULL;
+	formula_free(once);
+	formula_free(l);
+	formula_free(minus);
+	formula_free(ls);
+	if (!sc->cost)
+		cost_isl_op_failed(j, sc->name);
+}
+
+/* Superstep S in loops, counted with the loops' variables as parameters:
+ * keeps SC's formulas as one iteration's and replaces them by their sums over
+ * the iterations (IT: the same as functions), tidy on CONTEXT (the sizes'). */
+void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
+			__isl_keep isl_set *context, struct step_cost *sc)
+{
+	if (failed(&j->fail))
+		return;
+	sc->per_w = sc->w;
+	sc->per_h = sc->h;
+	sc->per_ncom = sc->ncom;
+	sc->per_cost = sc->cost;
+	formula_free(sc->h_in);
+	formula_free(sc->h_out);
+	sc->w = sc->h = sc->ncom = sc->cost = sc->h_in = sc->h_out = NULL;
+	if (j->req->h == H_MAX && it->h_in && it->h_out) {
+		isl_pw_qpolynomial *both[2] = {it->h_in, it->h_out};
+		char *reason = NULL;
+		if (count_max_of(j->engine, both, 2, &it->h, &reason) != COUNT_EXACT)
+			it->h = NULL;
+		free(reason);
+	}
+	const char *missing = !it->w ? "w" : !it->h_in ? "h_in" : !it->h_out ? "h_out"
+			    : !it->h ? (j->req->h == H_MAX ? "h = max(h_in, h_out)" : "h") : NULL;
+	if (missing) {
+		no_single_max(j, s, missing);
+		return;
+	}
+	isl_pw_qpolynomial *sums[5] = {
+		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->w), "w"),
+		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h), "h"),
+		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h_in), "h_in"),
+		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h_out), "h_out"),
+		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->ncom), "NCom"),
+	};
+	struct formula **slot[5] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
+	const char *what[5] = {"w", "h", "h_in", "h_out", "NCom"};
+	for (int k = 0; k < 5; k++) {
+		*slot[k] = cost_to_formula(j, sums[k], what[k]);
+		isl_pw_qpolynomial_free(sums[k]);
+		cost_tidy(j, slot[k], context);
+	}
+	/* how many times it runs: the iterations counted */
+	isl_space *space = isl_set_get_space(context);
+	isl_pw_qpolynomial *n = iterations(j, s, space);
+	isl_space_free(space);
+	if (n) {
+		sc->iterations = cost_to_formula(j, n, "the iterations");
+		cost_tidy(j, &sc->iterations, context);
+	}
+	isl_pw_qpolynomial_free(n);
+	cost_loop_cost(j, sc);
+	if (sc->cost && formula_n_pieces(sc->cost) > 1)
+		cost_tidy(j, &sc->cost, context);
+}
+
+/* The value of A at the parameters' values VALS and the axes' SIZES; false
+ * when it does not fit in 64 bits. */
+static bool aff_value(const struct model_aff *a, const long long *vals, const long *sizes,
+		      long long *out)
+{
+	long long v = a->constant;
+	for (int i = 0; i < a->nterms; i++) {
+		const struct model_term *t = &a->terms[i];
+		long long x = t->kind == MODEL_PARAM ? vals[t->index]
+			    : t->kind == MODEL_AXIS  ? (long long)sizes[t->index] : 0, p;
+		if (t->kind == MODEL_VAR || __builtin_mul_overflow(x, t->coef, &p) ||
+		    __builtin_add_overflow(v, p, &v))
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* Sums of one superstep's counts over the iterations of its loops. */
+struct loop_values {
+	int cand, s;
+	const struct cost_request *req;
+	long long *vals;            /* the parameters' values, the loops' set in turn */
+	int loops[MODEL_MAX_LOOPS], nloops;
+	mpq_t sum[TERM_N];
+	long long iterations;
+	struct step_cost *sc;       /* per process: its procs summed */
+};
+
+static void add_process_counts(struct job *j, struct step_cost *into, struct step_cost *one)
+{
+	if (!one->procs)
+		return;
+	if (!into->procs) {
+		into->procs = one->procs;
+		into->nprocs = one->nprocs;
+		one->procs = NULL;
+		one->nprocs = 0;
+		return;
+	}
+	if (into->nprocs != one->nprocs) {
+		cost_isl_op_failed(j, "the counts per process");
+		return;
+	}
+	for (int q = 0; q < into->nprocs; q++) {
+		mpz_add(into->procs[q].w, into->procs[q].w, one->procs[q].w);
+		mpz_add(into->procs[q].in, into->procs[q].in, one->procs[q].in);
+		mpz_add(into->procs[q].out, into->procs[q].out, one->procs[q].out);
+	}
+}
+
+static void free_procs(struct step_cost *sc)
+{
+	for (int q = 0; sc->procs && q < sc->nprocs; q++) {
+		mpz_clear(sc->procs[q].w);
+		mpz_clear(sc->procs[q].in);
+		mpz_clear(sc->procs[q].out);
+	}
+	free(sc->procs);
+	sc->procs = NULL;
+	sc->nprocs = 0;
+}
+
+/* Loop D of LV's superstep and the loops inside it, from the values of the
+ * outer ones: each iteration counted at values (count_step_values) and
+ * added up. */
+static void loop_values_at(struct job *j, struct loop_values *lv, int d)
+{
+	const struct model *m = j->m;
+	if (d == lv->nloops) {
+		struct step_relations r;
+		char *reason = NULL;
+		struct model_values mv = {lv->vals, lv->req->sizes};
+		if (relations_values(j->engine->ctx, m, lv->cand, lv->s, &mv, &r, &reason) != 0) {
+			cost_job_fail(j, COST_FAILED, reason, m->steps[lv->s].name);
+			return;
+		}
+		struct step_cost one = {.name = lv->sc->name};
+		cost_count_step_values(j, &r, lv->req, &one);
+		step_relations_clear(&r);
+		const struct formula *q[TERM_N] = {one.w, one.h, one.h_in, one.h_out, one.ncom};
+		mpq_t x;
+		mpq_init(x);
+		for (int t = 0; t < TERM_N && !failed(&j->fail); t++) {
+			if (!q[t] || formula_eval(q[t], NULL, NULL, 0, x) < 0)
+				cost_isl_op_failed(j, m->steps[lv->s].name);
+			else
+				mpq_add(lv->sum[t], lv->sum[t], x);
+		}
+		mpq_clear(x);
+		if (!failed(&j->fail))
+			add_process_counts(j, lv->sc, &one);
+		lv->iterations++;
+		formula_free(one.w);
+		formula_free(one.h);
+		formula_free(one.h_in);
+		formula_free(one.h_out);
+		formula_free(one.ncom);
+		free_procs(&one);
+		return;
+	}
+	const struct model_loop *lp = &m->loops[lv->loops[d]];
+	long long lo, hi;
+	if (!aff_value(&lp->lo, lv->vals, lv->req->sizes, &lo) ||
+	    !aff_value(&lp->hi, lv->vals, lv->req->sizes, &hi)) {
+		char *why = NULL;
+		if (asprintf(&why, "a bound of %s does not fit in 64 bits at these values",
+			     lp->range) < 0)
+			why = NULL;
+		cost_job_fail(j, COST_REFUSED, why, lp->var);
+		return;
+	}
+	for (long long v = lo; v < hi && !failed(&j->fail); v++) {
+		if (cost_out_of_time(j))
+			return;
+		lv->vals[lp->param] = v;
+		loop_values_at(j, lv, d + 1);
+	}
+}
+
+/* --- a loop at values, its variable a parameter ---
+ *
+ * With every size known, a superstep in one loop is counted once per
+ * process with the loop's variable k left the only parameter: each
+ * process's fan-in, fan-out and work are functions of k alone.  Where they
+ * hold floors of k (a cyclic layout: k mod P), k runs over each residue
+ * class k = L*t + r of the floors' common denominator L on its own, where
+ * the floors are affine in t.  The sum over the iterations of the maximum
+ * over the processes is then taken interval by interval: on an interval
+ * where one function is proven the largest (count_max_of), the exact sum of
+ * that one (count_sum); elsewhere the interval is halved, down to a few
+ * iterations, each the maximum of the functions' values.  Exact; the counts
+ * do not grow with the number of iterations. */
+struct by_k {
+	struct job *j;
+};
+
+/* The largest denominator L (the residue classes) the floors of a loop's
+ * functions may have. */
+enum { BY_K_PERIOD_MAX = 64 };
+
+/* F (kept, on the one parameter k) on lo <= k <= hi. */
+static __isl_give isl_pw_qpolynomial *on_interval(__isl_keep isl_pw_qpolynomial *f, long long lo,
+						  long long hi)
+{
+	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
+	isl_set *iv = isl_set_universe(isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
+	iv = isl_set_lower_bound_val(iv, isl_dim_param, 0, val_from_ll(ctx, lo));
+	iv = isl_set_upper_bound_val(iv, isl_dim_param, 0, val_from_ll(ctx, hi));
+	return isl_pw_qpolynomial_intersect_params(isl_pw_qpolynomial_copy(f), iv);
+}
+
+/* OUT = F (kept, on the one parameter k) at k = K; -1 when it has no value. */
+static int value_at_k(__isl_keep isl_pw_qpolynomial *f, long long k, mpq_t out)
+{
+	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
+	isl_point *pt = isl_point_zero(isl_pw_qpolynomial_get_domain_space(f));
+	pt = isl_point_set_coordinate_val(pt, isl_dim_param, 0, val_from_ll(ctx, k));
+	isl_val *v = pt ? isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(f), pt) : NULL;
+	return val_to_mpq(v, out) ? 0 : -1;
+}
+
+/* OUT += the sum of F (kept) over lo <= k <= hi; -1 after a failure (the job
+ * failed). */
+static int add_sum(const struct by_k *b, __isl_keep isl_pw_qpolynomial *f, long long lo,
+		   long long hi, mpq_t out)
+{
+	struct job *j = b->j;
+	if (failed(&j->fail))
+		return -1;
+	if (lo > hi)
+		return 0;
+	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
+	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
+							      0, isl_dim_param, 0, 1);
+	isl_set *iv = isl_set_universe(isl_pw_qpolynomial_get_domain_space(g));
+	iv = isl_set_lower_bound_val(iv, isl_dim_set, 0, val_from_ll(ctx, lo));
+	iv = isl_set_upper_bound_val(iv, isl_dim_set, 0, val_from_ll(ctx, hi));
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = g && iv ? count_sum(j->engine, iv, g, &r, &reason) : COUNT_ERROR;
+	isl_set_free(iv);
+	isl_pw_qpolynomial_free(g);
+	if (st != COUNT_EXACT) {
+		cost_job_fail(j, st == COUNT_ERROR ? COST_FAILED : COST_REFUSED, reason, "a loop's sum");
+		return -1;
+	}
+	free(reason);
+	/* no parameter is left: its value anywhere */
+	reason = NULL;
+	isl_val *v = count_eval(r, 0, NULL, NULL, &reason);
+	isl_pw_qpolynomial_free(r);
+	mpq_t x;
+	mpq_init(x);
+	if (!val_to_mpq(v, x)) {
+		mpq_clear(x);
+		cost_job_fail(j, COST_FAILED, reason, "a loop's sum");
+		return -1;
+	}
+	free(reason);
+	mpq_add(out, out, x);
+	mpq_clear(x);
+	return 0;
+}
+
+/* The few iterations an interval is left at before each is evaluated. */
+enum { BY_K_LEAF = 8 };
+
+/* The upper envelope of functions of k over an interval: pieces a <= k <= b
+ * in order, on each of which one function (a copy of it) is the largest. */
+struct envelope {
+	struct env_piece {
+		long long a, b;
+		isl_pw_qpolynomial *f;
+	} *p;
+	int n, cap;
+};
+
+static void envelope_clear(struct envelope *e)
+{
+	for (int i = 0; i < e->n; i++)
+		isl_pw_qpolynomial_free(e->p[i].f);
+	free(e->p);
+	memset(e, 0, sizeof(*e));
+}
+
+/* Appends F (taken) on a <= k <= b, merged with the last piece when it is
+ * the same function; -1 when out of memory. */
+static int envelope_add(struct envelope *e, long long a, long long b,
+			__isl_take isl_pw_qpolynomial *f)
+{
+	if (!f)
+		return -1;
+	if (e->n > 0 && e->p[e->n - 1].f == f && e->p[e->n - 1].b + 1 == a) {
+		e->p[e->n - 1].b = b;
+		isl_pw_qpolynomial_free(f);
+		return 0;
+	}
+	if (e->n == e->cap) {
+		int cap = e->cap ? 2 * e->cap : 16;
+		struct env_piece *p = realloc(e->p, (size_t)cap * sizeof(*p));
+		if (!p) {
+			isl_pw_qpolynomial_free(f);
+			return -1;
+		}
+		e->p = p;
+		e->cap = cap;
+	}
+	e->p[e->n++] = (struct env_piece){a, b, f};
+	return 0;
+}
+
+/* The index of the largest of the N functions F at k = K (the first of
+ * equals), or -1. */
+static long argmax_at(isl_pw_qpolynomial **f, long n, long long k)
+{
+	mpq_t best, x;
+	mpq_init(best);
+	mpq_init(x);
+	long arg = -1;
+	for (long q = 0; q < n; q++) {
+		if (value_at_k(f[q], k, x) < 0) {
+			arg = -1;
+			break;
+		}
+		if (arg < 0 || mpq_cmp(x, best) > 0) {
+			mpq_set(best, x);
+			arg = q;
+		}
+	}
+	mpq_clear(best);
+	mpq_clear(x);
+	return arg;
+}
+
+/* The envelope of the N functions F (kept) on lo <= k <= hi, added to E:
+ * one function proven the largest on the whole interval (count_max_of), or
+ * the two halves; a few iterations, each its largest function. */
+static int envelope_of(const struct by_k *b, isl_pw_qpolynomial **f, long n, long long lo,
+		       long long hi, struct envelope *e)
+{
+	struct job *j = b->j;
+	if (lo > hi)
+		return 0;
+	if (failed(&j->fail) || cost_out_of_time(j))
+		return -1;
+	if (n == 1 && envelope_add(e, lo, hi, isl_pw_qpolynomial_copy(f[0])) < 0) {
+		cost_isl_op_failed(j, "a loop's maximum");
+		return -1;
+	}
+	if (n == 1)
+		return 0;
+	if (hi - lo + 1 > BY_K_LEAF) {
+		/* a proof is tried only where the largest one at both ends is the
+		 * same function */
+		long x = argmax_at(f, n, lo), y = argmax_at(f, n, hi);
+		if (x >= 0 && x == y) {
+			isl_pw_qpolynomial **on = calloc((size_t)n, sizeof(*on));
+			bool ok = on != NULL;
+			for (long q = 0; ok && q < n; q++)
+				ok = (on[q] = on_interval(f[q], lo, hi)) != NULL;
+			/* the one proven the largest kept as F[w] itself, so
+			 * that equal pieces merge */
+			int w = -1;
+			char *reason = NULL;
+			if (ok)
+				count_max_of_index(j->engine, on, (int)n, &w, &reason);
+			free(reason);
+			cost_free_all(on, n);
+			if (!ok) {
+				cost_isl_op_failed(j, "a loop's maximum");
+				return -1;
+			}
+			if (w >= 0 && envelope_add(e, lo, hi, isl_pw_qpolynomial_copy(f[w])) < 0) {
+				cost_isl_op_failed(j, "a loop's maximum");
+				return -1;
+			}
+			if (w >= 0)
+				return 0;
+		}
+		long long mid = lo + (hi - lo) / 2;
+		if (envelope_of(b, f, n, lo, mid, e) < 0)
+			return -1;
+		return envelope_of(b, f, n, mid + 1, hi, e);
+	}
+	for (long long k = lo; k <= hi; k++) {
+		long x = argmax_at(f, n, k);
+		if (x < 0 || envelope_add(e, k, k, isl_pw_qpolynomial_copy(f[x])) < 0) {
+			cost_isl_op_failed(j, "a loop's maximum");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* OUT += the sum of the envelope E. */
+static int add_envelope_sum(const struct by_k *b, const struct envelope *e, mpq_t out)
+{
+	for (int i = 0; i < e->n; i++)
+		if (add_sum(b, e->p[i].f, e->p[i].a, e->p[i].b, out) < 0)
+			return -1;
+	return 0;
+}
+
+/* Adds to E the envelope of max(X(k), Y(k)), X and Y two envelopes of the
+ * same interval: on each piece of their common refinement, the envelope of
+ * the two functions there. */
+static int merge_envelopes(const struct by_k *b, const struct envelope *x,
+			   const struct envelope *y, struct envelope *e)
+{
+	int r = 0;
+	for (int i = 0, k = 0; r == 0 && i < x->n && k < y->n;) {
+		long long a = x->p[i].a > y->p[k].a ? x->p[i].a : y->p[k].a;
+		long long z = x->p[i].b < y->p[k].b ? x->p[i].b : y->p[k].b;
+		isl_pw_qpolynomial *two[2] = {x->p[i].f, y->p[k].f};
+		r = envelope_of(b, two, two[0] == two[1] ? 1 : 2, a, z, e);
+		if (x->p[i].b == z)
+			i++;
+		if (y->p[k].b == z)
+			k++;
+	}
+	return r;
+}
+
+/* The envelope of the N functions F (kept) on lo <= k <= hi, into E: as a
+ * tournament, the envelopes of the two halves merged, so that each proof
+ * compares two functions only. */
+static int envelope_tree(const struct by_k *b, isl_pw_qpolynomial **f, long n, long long lo,
+			 long long hi, struct envelope *e)
+{
+	if (n <= 2)
+		return envelope_of(b, f, n, lo, hi, e);
+	struct envelope x = {0}, y = {0};
+	int r = envelope_tree(b, f, n / 2, lo, hi, &x);
+	if (r == 0)
+		r = envelope_tree(b, f + n / 2, n - n / 2, lo, hi, &y);
+	if (r == 0)
+		r = merge_envelopes(b, &x, &y, e);
+	envelope_clear(&x);
+	envelope_clear(&y);
+	return r;
+}
+
+/* OUT += the sum over the iterations of max(X(k), Y(k)). */
+static int add_max_of_envelopes(const struct by_k *b, const struct envelope *x,
+				const struct envelope *y, mpq_t out)
+{
+	struct envelope e = {0};
+	int r = merge_envelopes(b, x, y, &e);
+	if (r == 0)
+		r = add_envelope_sum(b, &e, out);
+	envelope_clear(&e);
+	return r;
+}
+
+/* The least common multiple of the denominators of the floors in F. */
+struct period {
+	long l;
+	bool too_large;
+};
+
+static isl_stat period_of_aff(__isl_take isl_aff *div, struct period *p)
+{
+	isl_val *d = isl_aff_get_denominator_val(div);
+	isl_aff_free(div);
+	long long x;
+	if (!val_to_ll(d, &x) || x <= 0 || x > BY_K_PERIOD_MAX) {
+		p->too_large = true;
+		return isl_stat_error;
+	}
+	long a = p->l, b = (long)x;
+	while (b) {
+		long t = a % b;
+		a = b;
+		b = t;
+	}
+	p->l = p->l / a * (long)x;
+	if (p->l > BY_K_PERIOD_MAX) {
+		p->too_large = true;
+		return isl_stat_error;
+	}
+	return isl_stat_ok;
+}
+
+static isl_stat period_term(__isl_take isl_term *t, void *user)
+{
+	isl_size nd = isl_term_dim(t, isl_dim_div);
+	isl_stat st = nd < 0 ? isl_stat_error : isl_stat_ok;
+	for (int i = 0; i < nd && st == isl_stat_ok; i++)
+		st = period_of_aff(isl_term_get_div(t, (unsigned)i), user);
+	isl_term_free(t);
+	return st;
+}
+
+static isl_stat period_bset(__isl_take isl_basic_set *bs, void *user)
+{
+	isl_size nd = isl_basic_set_dim(bs, isl_dim_div);
+	isl_stat st = nd < 0 ? isl_stat_error : isl_stat_ok;
+	for (int i = 0; i < nd && st == isl_stat_ok; i++)
+		st = period_of_aff(isl_basic_set_get_div(bs, i), user);
+	isl_basic_set_free(bs);
+	return st;
+}
+
+static isl_stat period_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
+{
+	isl_stat st = isl_qpolynomial_foreach_term(qp, period_term, user);
+	if (st == isl_stat_ok)
+		st = isl_set_foreach_basic_set(set, period_bset, user);
+	isl_set_free(set);
+	isl_qpolynomial_free(qp);
+	return st;
+}
+
+/* F (kept, on the one parameter k) at k = L*t + R, as a function of t (in
+ * k's place): each term rebuilt, its floors pulled back (ISL then reduces
+ * floor((L*t + c)/L) to t + floor(c/L)). */
+struct residue {
+	isl_multi_aff *ma;          /* [t] -> [L*t + R] */
+	isl_qpolynomial *sub;       /* L*t + R */
+	isl_qpolynomial *qp;        /* the piece's, being rebuilt */
+};
+
+static isl_stat residue_term(__isl_take isl_term *t, void *user)
+{
+	struct residue *rs = user;
+	isl_space *dom = isl_qpolynomial_get_domain_space(rs->sub);
+	isl_qpolynomial *q = isl_qpolynomial_val_on_domain(dom, isl_term_get_coefficient_val(t));
+	isl_size e = isl_term_get_exp(t, isl_dim_set, 0);
+	if (e > 0)
+		q = isl_qpolynomial_mul(q, isl_qpolynomial_pow(isl_qpolynomial_copy(rs->sub),
+							       (unsigned)e));
+	isl_size nd = isl_term_dim(t, isl_dim_div);
+	for (int d = 0; d < nd && q; d++) {
+		isl_size f = isl_term_get_exp(t, isl_dim_div, (unsigned)d);
+		if (f <= 0)
+			continue;
+		/* the division as an affine quotient (no floor): floored here */
+		isl_aff *div = isl_aff_pullback_multi_aff(isl_aff_floor(isl_term_get_div(t, (unsigned)d)),
+							  isl_multi_aff_copy(rs->ma));
+		q = isl_qpolynomial_mul(q, isl_qpolynomial_pow(isl_qpolynomial_from_aff(div),
+							       (unsigned)f));
+	}
+	isl_term_free(t);
+	rs->qp = isl_qpolynomial_add(rs->qp, q);
+	return e < 0 || nd < 0 || !rs->qp ? isl_stat_error : isl_stat_ok;
+}
+
+struct residues_acc {
+	struct residue *rs;
+	isl_pw_qpolynomial *acc;
+};
+
+static isl_stat residue_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
+{
+	struct residues_acc *ra = user;
+	struct residue *rs = ra->rs;
+	set = isl_set_preimage_multi_aff(set, isl_multi_aff_copy(rs->ma));
+	rs->qp = isl_qpolynomial_zero_on_domain(isl_qpolynomial_get_domain_space(rs->sub));
+	isl_stat st = isl_qpolynomial_foreach_term(qp, residue_term, rs);
+	isl_qpolynomial_free(qp);
+	isl_qpolynomial *q = rs->qp;
+	rs->qp = NULL;
+	if (st < 0) {
+		isl_set_free(set);
+		isl_qpolynomial_free(q);
+		return isl_stat_error;
+	}
+	ra->acc = isl_pw_qpolynomial_add_disjoint(ra->acc, isl_pw_qpolynomial_alloc(set, q));
+	return ra->acc ? isl_stat_ok : isl_stat_error;
+}
+
+static __isl_give isl_pw_qpolynomial *residue(__isl_keep isl_pw_qpolynomial *f, long l, long r)
+{
+	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
+							      0, isl_dim_param, 0, 1);
+	if (!g)
+		return NULL;
+	isl_space *dom = isl_pw_qpolynomial_get_domain_space(g);
+	isl_aff *t = isl_aff_var_on_domain(isl_local_space_from_space(dom), isl_dim_set, 0);
+	t = isl_aff_add_constant_si(isl_aff_scale_val(t, isl_val_int_from_si(
+					    isl_pw_qpolynomial_get_ctx(g), l)), (int)r);
+	struct residue rs = {isl_multi_aff_from_aff(isl_aff_copy(t)), isl_qpolynomial_from_aff(t),
+			     NULL};
+	struct residues_acc ra = {&rs, isl_pw_qpolynomial_zero(isl_pw_qpolynomial_get_space(g))};
+	if (isl_pw_qpolynomial_foreach_piece(g, residue_piece, &ra) < 0)
+		ra.acc = isl_pw_qpolynomial_free(ra.acc);
+	isl_pw_qpolynomial_free(g);
+	isl_multi_aff_free(rs.ma);
+	isl_qpolynomial_free(rs.sub);
+	return isl_pw_qpolynomial_move_dims(ra.acc, isl_dim_param, 0, isl_dim_in, 0, 1);
+}
+
+/* The functions of PF at k = L*t + R (all of them when L is 1). */
+static int residues(struct job *j, const struct process_functions *pf, long l, long r,
+		    struct process_functions *out)
+{
+	out->n = pf->n;
+	isl_pw_qpolynomial **const src[4] = {pf->fi, pf->fo, pf->w, pf->both};
+	isl_pw_qpolynomial ***dst[4] = {&out->fi, &out->fo, &out->w, &out->both};
+	for (int k = 0; k < 4; k++) {
+		if (!src[k])
+			continue;
+		*dst[k] = calloc((size_t)pf->n, sizeof(**dst[k]));
+		for (long q = 0; *dst[k] && q < pf->n; q++)
+			if (!((*dst[k])[q] = l == 1 ? isl_pw_qpolynomial_copy(src[k][q])
+						    : residue(src[k][q], l, r))) {
+				cost_isl_op_failed(j, "a loop's residues");
+				return -1;
+			}
+		if (!*dst[k]) {
+			cost_isl_op_failed(j, "a loop's residues");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* floor(a / b), b > 0. */
+static long long floor_div(long long a, long long b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* Superstep S of candidate CAND in exactly one loop, every value known: its
+ * sums over the iterations lo <= k <= hi with k a parameter (above), added
+ * to SUM (TERM_W .. TERM_NCOM) and, per process, to SC.  -1 when it could
+ * not (the job failed: the caller counts iteration by iteration then). */
+static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_request *req,
+			    long long lo, long long hi, mpq_t sum[TERM_N], struct step_cost *sc)
+{
+	const struct model *m = j->m;
+	int kpos = m->loops[m->steps[s].loop].param;
+	struct step_relations r;
+	char *reason = NULL;
+	if (relations_concrete(j->engine->ctx, m, cand, s, req->sizes, &r, &reason) != 0) {
+		cost_job_fail(j, COST_FAILED, reason, m->steps[s].name);
+		return -1;
+	}
+	/* every parameter at its value but k (another loop's variable: 0), then
+	 * k the only one */
+	isl_space *space = model_param_space(j->engine->ctx, m, false);
+	isl_set *at = isl_set_universe(space);
+	for (int p = 0; p < m->nparams; p++)
+		if (p != kpos)
+			at = isl_set_fix_val(at, isl_dim_param, (unsigned)p,
+					     val_from_ll(j->engine->ctx,
+							 p < model_nsizes(m) ? req->values[p] : 0));
+	if (!at || step_relations_restrict(&r, at) < 0 || step_relations_keep_param(&r, kpos) < 0)
+		cost_isl_op_failed(j, m->steps[s].name);
+	isl_set_free(at);
+	struct by_k b = {j};
+	struct process_functions pf = {0};
+	if (!failed(&j->fail))
+		cost_count_processes(j, &r, req, &pf);
+	step_relations_clear(&r);
+	long n = pf.n;
+	/* the residue classes of k the floors need */
+	struct period per = {1, false};
+	isl_pw_qpolynomial **const all[4] = {pf.fi, pf.fo, pf.w, pf.both};
+	for (int k = 0; k < 4 && !failed(&j->fail) && !per.too_large; k++)
+		for (long q = 0; all[k] && q < n && !per.too_large; q++)
+			if (isl_pw_qpolynomial_foreach_piece(all[k][q], period_piece, &per) < 0 &&
+			    !per.too_large)
+				cost_isl_op_failed(j, "a loop's residues");
+	if (per.too_large && !failed(&j->fail))
+		cost_job_fail(j, COST_REFUSED, strdup("floors of the loop variable with a large period"),
+			 m->steps[s].name);
+	bool each = req->per_process && n <= PER_PROCESS_MAX;
+	if (!failed(&j->fail) && each && (sc->procs = calloc((size_t)n, sizeof(*sc->procs)))) {
+		sc->nprocs = (int)n;
+		for (long q = 0; q < n; q++) {
+			struct process_cost *pc = &sc->procs[q];
+			mpz_init(pc->w);
+			mpz_init(pc->in);
+			mpz_init(pc->out);
+			/* the first axis slowest */
+			for (int a = j->naxes - 1, rest = (int)q; a >= 0; a--) {
+				pc->q[a] = rest % req->sizes[a];
+				rest /= (int)req->sizes[a];
+			}
+		}
+	}
+	mpq_t x;
+	mpq_init(x);
+	for (long rr = 0; rr < per.l && !failed(&j->fail); rr++) {
+		/* k = L*t + rr for tlo <= t <= thi */
+		long long tlo = -floor_div(-(lo - rr), per.l), thi = floor_div(hi - rr, per.l);
+		if (tlo > thi)
+			continue;
+		struct process_functions g = {0};
+		if (residues(j, &pf, per.l, rr, &g) == 0) {
+			struct envelope ew = {0}, ei = {0}, eo = {0}, eh = {0};
+				if (envelope_tree(&b, g.w, n, tlo, thi, &ew) == 0)
+					add_envelope_sum(&b, &ew, sum[TERM_W]);
+				if (envelope_tree(&b, g.fi, n, tlo, thi, &ei) == 0)
+					add_envelope_sum(&b, &ei, sum[TERM_H_IN]);
+				if (envelope_tree(&b, g.fo, n, tlo, thi, &eo) == 0)
+					add_envelope_sum(&b, &eo, sum[TERM_H_OUT]);
+				/* h = max(h_in, h_out), or the largest fi + fo */
+				if (req->h == H_MAX && !failed(&j->fail))
+					add_max_of_envelopes(&b, &ei, &eo, sum[TERM_H]);
+				else if (envelope_tree(&b, g.both, n, tlo, thi, &eh) == 0)
+					add_envelope_sum(&b, &eh, sum[TERM_H]);
+				envelope_clear(&ew);
+				envelope_clear(&ei);
+				envelope_clear(&eo);
+				envelope_clear(&eh);
+				isl_pw_qpolynomial *ncom = cost_sum_tree(j, g.fi, n);
+				if (ncom)
+					add_sum(&b, ncom, tlo, thi, sum[TERM_NCOM]);
+				isl_pw_qpolynomial_free(ncom);
+		}
+		/* each process's counts summed over the iterations */
+		for (long q = 0; sc->procs && q < n && !failed(&j->fail); q++) {
+			/* count_processes' process Q: the first axis fastest */
+			long at = 0;
+			for (int a = 0, rest = (int)q; a < j->naxes; a++) {
+				long c = rest % req->sizes[a];
+				rest /= (int)req->sizes[a];
+				int below = 1;
+				for (int x = a + 1; x < j->naxes; x++)
+					below *= (int)req->sizes[x];
+				at += c * below;
+			}
+			struct process_cost *pc = &sc->procs[at];
+			isl_pw_qpolynomial *fs[3] = {g.w[q], g.fi[q], g.fo[q]};
+			mpz_ptr to[3] = {pc->w, pc->in, pc->out};
+			for (int t = 0; t < 3 && !failed(&j->fail); t++) {
+				mpq_set_ui(x, 0, 1);
+				if (add_sum(&b, fs[t], tlo, thi, x) == 0)
+					mpz_add(to[t], to[t], mpq_numref(x));
+			}
+		}
+		cost_process_functions_clear(&g);
+	}
+	mpq_clear(x);
+	cost_process_functions_clear(&pf);
+	return failed(&j->fail) ? -1 : 0;
+}
+
+/* Superstep S of candidate CAND in loops, with every value known: every
+ * iteration counted at its values, SC's quantities their sums. */
+void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_request *req,
+			      struct step_cost *sc)
+{
+	const struct model *m = j->m;
+	struct loop_values lv = {.cand = cand, .s = s, .req = req, .sc = sc};
+	lv.vals = calloc((size_t)m->nparams + 1, sizeof(*lv.vals));
+	if (!lv.vals) {
+		cost_isl_op_failed(j, sc->name);
+		return;
+	}
+	for (int p = 0; p < model_nsizes(m); p++)
+		lv.vals[p] = req->values[p];
+	lv.nloops = model_step_loops(m, s, lv.loops);
+	for (int t = 0; t < TERM_N; t++)
+		mpq_init(lv.sum[t]);
+	/* one loop: its variable a parameter, counted once (loop_values_by_k);
+	 * refused there, or in nested loops, iteration by iteration */
+	long long lo, hi;
+	const struct model_loop *lp = &m->loops[lv.loops[0]];
+	long nproc = 1;
+	for (int a = 0; a < j->naxes; a++)
+		nproc *= req->sizes[a];
+	if (lv.nloops == 1 && nproc <= EACH_PROCESS_MAX && aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
+	    aff_value(&lp->hi, lv.vals, req->sizes, &hi) && hi - lo > BY_K_LEAF) {
+		struct job sub = cost_explain_job(j);
+		if (loop_values_by_k(&sub, cand, s, req, lo, hi - 1, lv.sum, sc) == 0) {
+			lv.iterations = hi - lo;
+			goto done;
+		}
+		if (sub.timed_out || session_ctx_stopped(j->engine->ctx)) {
+			j->fail = sub.fail;
+			j->timed_out = sub.timed_out;
+			goto done;
+		}
+		fail_clear(&sub.fail);
+		free_procs(sc);
+		for (int t = 0; t < TERM_N; t++)
+			mpq_set_ui(lv.sum[t], 0, 1);
+	}
+	loop_values_at(j, &lv, 0);
+done:
+	struct formula **slot[TERM_N] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
+	for (int t = 0; t < TERM_N; t++) {
+		if (!failed(&j->fail) && !(*slot[t] = formula_const_mpq(lv.sum[t])))
+			cost_isl_op_failed(j, sc->name);
+		mpq_clear(lv.sum[t]);
+	}
+	if (!failed(&j->fail) && !(sc->iterations = formula_const_si((long)lv.iterations)))
+		cost_isl_op_failed(j, sc->name);
+	if (!failed(&j->fail) && req->per_process && !sc->procs) {
+		/* no iteration: every process counts 0 */
+		long n = 1;
+		for (int a = 0; a < j->naxes; a++)
+			n *= req->sizes[a];
+		if (n <= PER_PROCESS_MAX && (sc->procs = calloc((size_t)n, sizeof(*sc->procs)))) {
+			sc->nprocs = (int)n;
+			for (long q = 0; q < n; q++) {
+				mpz_init(sc->procs[q].w);
+				mpz_init(sc->procs[q].in);
+				mpz_init(sc->procs[q].out);
+			}
+		}
+	}
+	free(lv.vals);
+}
+
