@@ -16,7 +16,9 @@ extent is the axis) and `*`; explicit candidates; element sizes; assumptions
 with strict and inclusive range bounds, triangular ranges (`j <= i`),
 stencil offsets on both sides (`v[i+1] = u[i-1] + ...`), conditions (`i != j`,
 `i % 2 == 0`, distribution predicates `d(i) == 0`), sums with their own
-conditions and ranges, products, unary minus, constants and `work` weights.
+conditions and ranges, products, unary minus, constants and `work` weights;
+a loop (`for w < n - 1 { ... }`) around some supersteps, its variable in
+their subscripts, ranges and conditions.
 
 Every subscript is proved in bounds as it is generated, from the ranges of the
 variables (their least value and an affine upper bound in the sizes) and the
@@ -35,7 +37,8 @@ AXES = ["P", "Q", "R"]
 ARRAYS = ["A", "B", "C"]
 FORALL_VARS = ["i", "j"]
 SUM_VARS = ["k", "t"]
-ORDER = {name: r for r, name in enumerate(PARAMS + AXES + FORALL_VARS + SUM_VARS)}
+LOOP_VAR = "w"
+ORDER = {name: r for r, name in enumerate(PARAMS + AXES + FORALL_VARS + SUM_VARS + [LOOP_VAR])}
 
 
 class Aff:
@@ -169,8 +172,23 @@ class Gen:
                 self.candidates.append(("c%d" % c, [(a, self.gen_layout(a, top=False))
                                                     for a in sorted(over)]))
         self.steps = []
-        for s in range(r.choice([1, 1, 2, 2, 3])):
-            stmts = [self.gen_stmt() for _ in range(r.choice([1, 1, 1, 2]))]
+        nsteps = r.choice([1, 1, 2, 2, 3])
+        # a loop around some of the supersteps: its variable in their scope
+        # (drawn from a generator of its own, so that a spec without a loop
+        # is the one the same seed gave before loops existed)
+        lr = random.Random(self.seed * 7919 + 17)
+        self.loop = None
+        if lr.random() < 0.3:
+            a = lr.randrange(nsteps)
+            b = lr.randrange(a, nsteps)
+            bound = lr.choice([Aff(k=1), Aff(k=2), Aff(k=3)] +
+                              [Aff.var(p) for p in self.params] +
+                              [Aff.var(p) - 1 for p in self.params])
+            self.loop = (a, b, bound)
+        for s in range(nsteps):
+            inside = self.loop and self.loop[0] <= s <= self.loop[1]
+            extra = {LOOP_VAR: Var(0, self.loop[2] - 1)} if inside else {}
+            stmts = [self.gen_stmt(extra) for _ in range(r.choice([1, 1, 1, 2]))]
             self.steps.append(("s%d" % s, stmts))
         return self.render()
 
@@ -446,11 +464,12 @@ class Gen:
             out = "(%s) * %s" % (out, self.ref(scope, prefer=prefer))
         return out
 
-    def gen_stmt(self):
+    def gen_stmt(self, extra=None):
+        """A statement; EXTRA: the loop variable around it, in its scope."""
         r = self.rng
         X = r.choice(list(self.arrays))
         exts = self.arrays[X]
-        scope = {}
+        scope = dict(extra or {})
         ranges = []
         lhs = []
         if self.chance(0.08):
@@ -521,8 +540,15 @@ class Gen:
             decls.append("candidate %s { %s }" % (
                 c, " ".join("layout %s : %s;" % (a, self.layout_text(d)) for a, d in lays)))
         body = []
-        for s, stmts in self.steps:
-            body.append("superstep %s {\n%s\n}" % (s, "\n".join("    " + x for x in stmts)))
+        for x, (s, stmts) in enumerate(self.steps):
+            text = "superstep %s {\n%s\n}" % (s, "\n".join("    " + y for y in stmts))
+            if self.loop and self.loop[0] <= x <= self.loop[1]:
+                text = "\n".join("    " + y for y in text.split("\n"))
+                if x == self.loop[0]:
+                    text = "for %s < %s {\n%s" % (LOOP_VAR, self.loop[2], text)
+                if x == self.loop[1]:
+                    text += "\n}"
+            body.append(text)
         if self.chance(0.15):
             # declarations in any order: the supersteps first
             return "\n".join([head[0]] + body + head[1:] + decls) + "\n"
