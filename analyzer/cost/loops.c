@@ -957,25 +957,27 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 	long nproc = 1;
 	for (int a = 0; a < j->naxes; a++)
 		nproc *= req->sizes[a];
+	bool counted = false;
 	if (lv.nloops == 1 && nproc <= EACH_PROCESS_MAX && aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
 	    aff_value(&lp->hi, lv.vals, req->sizes, &hi) && hi - lo > BY_K_LEAF) {
 		struct job sub = cost_explain_job(j);
 		if (loop_values_by_k(&sub, cand, s, req, lo, hi - 1, lv.sum, sc) == 0) {
 			lv.iterations = hi - lo;
-			goto done;
-		}
-		if (sub.timed_out || session_ctx_stopped(j->engine->ctx)) {
+			counted = true;
+		} else if (sub.timed_out || session_ctx_stopped(j->engine->ctx)) {
+			/* the deadline: no time for the iterations either */
 			j->fail = sub.fail;
 			j->timed_out = sub.timed_out;
-			goto done;
+			counted = true;
+		} else {
+			fail_clear(&sub.fail);
+			free_procs(sc);
+			for (int t = 0; t < TERM_N; t++)
+				mpq_set_ui(lv.sum[t], 0, 1);
 		}
-		fail_clear(&sub.fail);
-		free_procs(sc);
-		for (int t = 0; t < TERM_N; t++)
-			mpq_set_ui(lv.sum[t], 0, 1);
 	}
-	loop_values_at(j, &lv, 0);
-done:
+	if (!counted)
+		loop_values_at(j, &lv, 0);
 	struct formula **slot[TERM_N] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
 	for (int t = 0; t < TERM_N; t++) {
 		if (!failed(&j->fail) && !(*slot[t] = formula_const_mpq(lv.sum[t])))
