@@ -273,6 +273,8 @@ static void print_explanation(FILE *out, const struct analysis *a, const struct 
 		print_stmt_line(out, ss->stmts[i]);
 		fputs("\n", out);
 	}
+	if (sc->loop && sc->narrays > 0)
+		fputs("    (NOcc, its sum and A.e below are one run's, in the loop's variables)\n", out);
 	for (int k = 0; k < sc->narrays; k++) {
 		const struct array_occurrence *ao = &sc->arrays[k];
 		fprintf(out, "    %s: NOcc.e = number of R.q reading e; its maximum over e: ", ao->name);
