@@ -1886,11 +1886,102 @@ struct sum_job {
 	isl_set *set;
 };
 
+/* A weight's integer divisions made set dimensions (lift_weight_divs). */
+struct lifted {
+	int ndim;              /* the set's dimensions before */
+	isl_space *space;      /* the set space after: NDIM + one per division */
+	isl_qpolynomial *qp;   /* the weight rebuilt on it */
+	int ndiv;
+	isl_aff **div;         /* [ndiv] each division, floor(e/m), on the set before */
+	bool failed;
+};
+
+/* One term of the weight, its divisions replaced by the new dimensions. */
+static isl_stat lift_term(__isl_take isl_term *t, void *user)
+{
+	struct lifted *lf = user;
+	isl_size np = isl_term_dim(t, isl_dim_param);
+	isl_size nd = isl_term_dim(t, isl_dim_div);
+	isl_qpolynomial *m = isl_qpolynomial_val_on_domain(isl_space_copy(lf->space),
+							   isl_term_get_coefficient_val(t));
+	for (int k = 0; k < np && m; k++) {
+		isl_size e = isl_term_get_exp(t, isl_dim_param, (unsigned)k);
+		if (e > 0)
+			m = isl_qpolynomial_mul(m, isl_qpolynomial_pow(isl_qpolynomial_var_on_domain(
+				isl_space_copy(lf->space), isl_dim_param, (unsigned)k), (unsigned)e));
+	}
+	for (int k = 0; k < lf->ndim + (nd > 0 ? nd : 0) && m; k++) {
+		bool div = k >= lf->ndim;
+		isl_size e = div ? isl_term_get_exp(t, isl_dim_div, (unsigned)(k - lf->ndim))
+				 : isl_term_get_exp(t, isl_dim_set, (unsigned)k);
+		if (e > 0)
+			m = isl_qpolynomial_mul(m, isl_qpolynomial_pow(isl_qpolynomial_var_on_domain(
+				isl_space_copy(lf->space), isl_dim_set, (unsigned)k), (unsigned)e));
+	}
+	if (!lf->div && nd > 0) {
+		lf->ndiv = nd;
+		lf->div = calloc((size_t)nd, sizeof(*lf->div));
+		for (int i = 0; lf->div && i < nd; i++)
+			lf->div[i] = isl_aff_floor(isl_term_get_div(t, (unsigned)i));
+	}
+	isl_term_free(t);
+	lf->qp = isl_qpolynomial_add(lf->qp, m);
+	if (np < 0 || nd < 0 || nd != lf->ndiv || !lf->qp || (nd > 0 && !lf->div)) {
+		lf->failed = true;
+		return isl_stat_error;
+	}
+	return isl_stat_ok;
+}
+
+/* The weighted sum over *S of *QP (both taken and replaced) with the
+ * divisions of QP, which the summation does not take, lifted: a division
+ * floor(e/m) becomes a new last dimension y of the set, with y = floor(e/m)
+ * (one y for each point, so the sum is the same), and y in the weight.
+ * The engine lifts the set's own divisions the same way.  -1 when ISL
+ * failed. */
+static int lift_weight_divs(__isl_keep isl_set **s, __isl_keep isl_qpolynomial **qp)
+{
+	isl_size nd = isl_set_dim(*s, isl_dim_set);
+	isl_size ndiv = isl_qpolynomial_dim(*qp, isl_dim_div);
+	if (nd < 0 || ndiv < 0)
+		return -1;
+	if (ndiv == 0)
+		return 0;
+	struct lifted lf = {(int)nd, isl_space_add_dims(isl_set_get_space(*s), isl_dim_set,
+							  (unsigned)ndiv),
+			    NULL, 0, NULL, false};
+	lf.qp = isl_qpolynomial_zero_on_domain(isl_space_copy(lf.space));
+	if (isl_qpolynomial_foreach_term(*qp, lift_term, &lf) < 0)
+		lf.failed = true;
+	isl_set *t = isl_set_add_dims(*s, isl_dim_set, (unsigned)ndiv);
+	for (int i = 0; !lf.failed && i < lf.ndiv && t; i++) {
+		/* y_i = floor(e/m), on the set after */
+		isl_aff *y = isl_aff_var_on_domain(isl_local_space_from_space(isl_space_copy(lf.space)),
+						   isl_dim_set, (unsigned)(nd + i));
+		isl_aff *d = isl_aff_add_dims(isl_aff_copy(lf.div[i]), isl_dim_in, (unsigned)ndiv);
+		t = isl_set_intersect(t, isl_set_from_basic_set(isl_aff_zero_basic_set(
+						 isl_aff_sub(y, d))));
+	}
+	for (int i = 0; lf.div && i < lf.ndiv; i++)
+		isl_aff_free(lf.div[i]);
+	free(lf.div);
+	isl_space_free(lf.space);
+	isl_qpolynomial_free(*qp);
+	*s = t;
+	*qp = lf.qp;
+	if (lf.failed || !t || !lf.qp)
+		return -1;
+	return 0;
+}
+
 static isl_stat sum_piece(__isl_take isl_set *dom, __isl_take isl_qpolynomial *qp, void *user)
 {
 	struct sum_job *job = user;
 	isl_set *s = isl_set_intersect(isl_set_copy(job->set), dom);
-	count_set_weighted(job->q, s, qp);
+	if (lift_weight_divs(&s, &qp) < 0 && !failed(&job->q->fail))
+		isl_failed(job->q, "lifting the weight's divisions");
+	if (!failed(&job->q->fail))
+		count_set_weighted(job->q, s, qp);
 	isl_set_free(s);
 	isl_qpolynomial_free(qp);
 	return !failed(&job->q->fail) ? isl_stat_ok : isl_stat_error;

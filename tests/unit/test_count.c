@@ -185,6 +185,15 @@ static const struct entry table[] = {
 	{"sum_piecewise_weight", K_SUM, "[n] -> { [i] : 0 <= i < n }",
 	 "[n] -> { 2*n : 0 <= n <= 5; n + 5 : n > 5 }",
 	 "[n] -> { [i] -> 2 : i < 5; [i] -> 1 : i >= 5 }"},
+	/* floors in the weight: lifted into dimensions of the set (by hand:
+	 * sum of floor(i/2) over i < n is m*(m-1) at n = 2m, m*m at n = 2m + 1) */
+	{"sum_floor_weight", K_SUM, "[n] -> { [i] : 0 <= i < n }",
+	 "[n] -> { floor(n/2)*floor((n-1)/2) : n >= 0 }", "[n] -> { [i] -> floor(i/2) }"},
+	{"sum_param_floor_weight", K_SUM, "[n,m] -> { [i] : 0 <= i < n }",
+	 "[n,m] -> { n*floor(m/3) : n >= 0 }", "[n,m] -> { [i] -> floor(m/3) }"},
+	{"sum_mixed_floor_weight", K_SUM, "[n] -> { [i,j] : 0 <= i < n and 0 <= j < 3 }",
+	 "[n] -> { 3*floor(n/2)*floor((n-1)/2) + 3*n*floor(n/4) : n >= 0 }",
+	 "[n] -> { [i,j] -> floor(i/2) + floor(n/4) }"},
 	/* maximum over process coordinates, concrete P = 4 */
 	{"max_cyclic_P4", K_MAX, "[n] -> { [s,i] : 0 <= s < 4 and 0 <= i < n and i mod 4 = s }",
 	 "[n] -> { floor((n + 3)/4) : n >= 0 }", NULL, 1},
