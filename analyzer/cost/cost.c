@@ -525,6 +525,39 @@ static __isl_give isl_set *process_point(__isl_keep isl_set *processes, int naxe
  * else the max of their formulas, each put on CONTEXT first (its zero outside a
  * piece of its own, so that the max needs no complement of the ever more
  * pieces it has): exact either way. */
+/* The maximum of the N per-process functions CAND (kept) as one function:
+ * CAND[q] put on { [x] : x = q }, their union maximized over x by count_max
+ * (when no process is the largest for all sizes, a value that depends on
+ * the sizes alone where the processes only take turns).  *R on COUNT_EXACT;
+ * a failure is the engine's, not the job's. */
+enum count_status cost_max_over_union(struct job *j, __isl_keep isl_pw_qpolynomial **cand,
+					long n, __isl_give isl_pw_qpolynomial **r)
+{
+	*r = NULL;
+	isl_pw_qpolynomial *u = NULL;
+	for (long q = 0; q < n; q++) {
+		isl_pw_qpolynomial *f = isl_pw_qpolynomial_add_dims(isl_pw_qpolynomial_copy(cand[q]),
+								    isl_dim_in, 1);
+		isl_set *at = isl_set_universe(isl_pw_qpolynomial_get_domain_space(f));
+		at = isl_set_fix_si(at, isl_dim_set, 0, (int)q);
+		f = isl_pw_qpolynomial_intersect_domain(f, at);
+		u = u ? isl_pw_qpolynomial_add_disjoint(u, f) : f;
+	}
+	if (!u) {
+		isl_ctx_reset_error(j->engine->ctx);
+		return COUNT_ERROR;
+	}
+	isl_set *range = isl_set_universe(isl_pw_qpolynomial_get_domain_space(u));
+	range = isl_set_lower_bound_si(range, isl_dim_set, 0, 0);
+	range = isl_set_upper_bound_si(range, isl_dim_set, 0, (int)(n - 1));
+	char *reason = NULL;
+	enum count_status st = count_max(j->engine, u, range, r, &reason);
+	free(reason);
+	isl_set_free(range);
+	isl_pw_qpolynomial_free(u);
+	return st;
+}
+
 static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolynomial **cand,
 					long n, __isl_keep isl_set *context, const char *what,
 					__isl_give isl_pw_qpolynomial **keep)
@@ -535,6 +568,11 @@ static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolyno
 	char *reason = NULL;
 	enum count_status st = count_max_of(j->engine, cand, (int)n, &r, &reason);
 	free(reason);
+	/* in a loop (KEEP): the processes as a dimension, maximized over it
+	 * (count_max), for a single function of the loop's variable whose sum
+	 * has a closed form */
+	if (st != COUNT_EXACT && keep)
+		st = cost_max_over_union(j, cand, n, &r);
 	if (st == COUNT_EXACT) {
 		struct formula *f = as_formula(j, r, what);
 		if (keep && f)

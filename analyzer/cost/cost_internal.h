@@ -78,6 +78,12 @@ void cost_count_processes(struct job *j, const struct step_relations *r,
 void cost_count_step_values(struct job *j, const struct step_relations *r,
 			    const struct cost_request *req, struct step_cost *sc);
 
+/* The maximum of the N functions CAND (kept) as one function, the
+ * processes (or the functions) a dimension that count_max maximizes over:
+ * *R on COUNT_EXACT; a failure is the engine's, not the job's. */
+enum count_status cost_max_over_union(struct job *j, __isl_keep isl_pw_qpolynomial **cand, long n,
+				      __isl_give isl_pw_qpolynomial **r);
+
 /* loops.c */
 
 /* SC's cost, its quantities the sums over its runs: the cost function on

@@ -214,7 +214,8 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 	if (j->req->h == H_MAX && it->h_in && it->h_out) {
 		isl_pw_qpolynomial *both[2] = {it->h_in, it->h_out};
 		char *reason = NULL;
-		if (count_max_of(j->engine, both, 2, &it->h, &reason) != COUNT_EXACT)
+		if (count_max_of(j->engine, both, 2, &it->h, &reason) != COUNT_EXACT &&
+		    cost_max_over_union(j, both, 2, &it->h) != COUNT_EXACT)
 			it->h = NULL;
 		free(reason);
 	}
