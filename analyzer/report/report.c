@@ -39,6 +39,14 @@ const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
 	return NULL;
 }
 
+const enum quantity run_quantity[RUN_N] = {Q_W, Q_H, Q_NCOM, Q_COST};
+
+const struct formula *run_formula(const struct step_cost *s, enum quantity q)
+{
+	return q == Q_W ? s->per_w : q == Q_H ? s->per_h : q == Q_NCOM ? s->per_ncom
+	       : q == Q_COST ? s->per_cost : NULL;
+}
+
 /* *OUT = F at the integer -D values of OPT (g and l included when they are
  * integers); -1 when some parameter F needs has none. */
 static int value_at(const struct formula *f, const struct report_request *opt, mpq_t out)

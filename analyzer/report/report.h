@@ -69,6 +69,11 @@ struct analysis {
 enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_MEM, Q_N };
 extern const char *const quantity_name[Q_N];       /* "w", "h", "h_in", ... */
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
+/* The quantities the reports give of one run of a superstep in loops, in
+ * order, and quantity Q of one run of S (NULL at values, and for another Q). */
+enum { RUN_N = 4 };
+extern const enum quantity run_quantity[RUN_N];
+const struct formula *run_formula(const struct step_cost *s, enum quantity q);
 
 /* The cost function of RQ (its model, or w + h*g + l). */
 const struct cost_model *report_model(const struct report_request *rq);

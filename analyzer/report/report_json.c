@@ -5,36 +5,30 @@
 
 #include "analyzer/report/report.h"
 
+/* {"formula": TEXT (or null)[, "value": VALUE]}. */
+static void json_formula(FILE *out, const char *text, bool with_value, const char *value)
+{
+	fputs("{\"formula\": ", out);
+	if (text)
+		report_json_string(out, text);
+	else
+		fputs("null", out);
+	if (with_value) {
+		fputs(", \"value\": ", out);
+		report_json_number_text(out, value);
+	}
+	fputs("}", out);
+}
+
 /* {"formula": "...", "value": N or null}; a fraction value is a string. */
 static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enum quantity q,
 			  const struct formula *f)
 {
 	char *text = report_quantity_text(f, q, FORMULA_EXPR, a->rq->model);
 	char *v = report_value(a, c, s, q);
-	fputs("{\"formula\": ", out);
-	if (f)
-		report_json_string(out, text ? text : "");
-	else
-		fputs("null", out);
-	fputs(", \"value\": ", out);
-	report_json_number_text(out, v);
-	fputs("}", out);
+	json_formula(out, f ? (text ? text : "") : NULL, true, v);
 	free(text);
 	free(v);
-}
-
-/* {"formula": "..."} in the machine grammar (or null). */
-static void json_formula(FILE *out, const struct analysis *a, const struct formula *f,
-			 enum quantity q)
-{
-	char *text = f ? report_quantity_text(f, q, FORMULA_EXPR, a->rq->model) : NULL;
-	fputs("{\"formula\": ", out);
-	if (text)
-		report_json_string(out, text);
-	else
-		fputs("null", out);
-	fputs("}", out);
-	free(text);
 }
 
 /* A superstep in loops: "loop" (its range), "iterations" (how many times it
@@ -49,28 +43,22 @@ static void json_loop(FILE *out, const struct analysis *a, const struct step_cos
 	report_json_string(out, sc->loop);
 	char *text = sc->iterations ? formula_to_string(sc->iterations, FORMULA_EXPR) : NULL;
 	char *v = sc->iterations ? formula_value_text(sc->iterations, a->rq) : NULL;
-	fputs(", \"iterations\": {\"formula\": ", out);
-	if (text)
-		report_json_string(out, text);
-	else
-		fputs("null", out);
-	fputs(", \"value\": ", out);
-	report_json_number_text(out, v);
+	fputs(", \"iterations\": ", out);
+	json_formula(out, text, true, v);
 	free(v);
 	free(text);
-	fputs("},\n     \"per_iteration\": ", out);
+	fputs(",\n     \"per_iteration\": ", out);
 	if (!sc->per_w) {
 		fputs("null", out);
 		return;
 	}
-	fputs("{\"w\": ", out);
-	json_formula(out, a, sc->per_w, Q_W);
-	fputs(", \"h\": ", out);
-	json_formula(out, a, sc->per_h, Q_H);
-	fputs(", \"ncom\": ", out);
-	json_formula(out, a, sc->per_ncom, Q_NCOM);
-	fputs(", \"cost\": ", out);
-	json_formula(out, a, sc->per_cost, Q_COST);
+	for (int k = 0; k < RUN_N; k++) {
+		enum quantity q = run_quantity[k];
+		char *t = report_quantity_text(run_formula(sc, q), q, FORMULA_EXPR, a->rq->model);
+		fprintf(out, "%s\"%s\": ", k ? ", " : "{", quantity_name[q]);
+		json_formula(out, t, false, NULL);
+		free(t);
+	}
 	fputs("}", out);
 }
 

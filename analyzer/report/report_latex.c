@@ -189,15 +189,14 @@ static void loop_notes(FILE *out, const struct analysis *a, const struct candida
 			continue;
 		}
 		fputs(" One run:\n\\begin{align*}\n", out);
-		const struct formula *per[4] = {sc->per_w, sc->per_h, sc->per_ncom, sc->per_cost};
-		const enum quantity qs[4] = {Q_W, Q_H, Q_NCOM, Q_COST};
-		for (int k = 0; k < 4; k++) {
-			double lw = label(out, qs[k], sc->name);
+		for (int k = 0; k < RUN_N; k++) {
+			enum quantity q = run_quantity[k];
+			double lw = label(out, q, sc->name);
 			double width = LINE_WIDTH - lw - EQUALS_WIDTH;
-			char *text = qs[k] == Q_COST ? formula_to_latex(per[k], cm->coef_names, cm->ncoefs,
-									width)
-						     : formula_to_latex(per[k], NULL, 0, width);
-			fprintf(out, " &= %s%s\n", text ? text : "?", k < 3 ? " \\\\" : "");
+			const struct formula *f = run_formula(sc, q);
+			char *text = q == Q_COST ? formula_to_latex(f, cm->coef_names, cm->ncoefs, width)
+						 : formula_to_latex(f, NULL, 0, width);
+			fprintf(out, " &= %s%s\n", text ? text : "?", k + 1 < RUN_N ? " \\\\" : "");
 			free(text);
 		}
 		fputs("\\end{align*}\n", out);

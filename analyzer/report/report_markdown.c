@@ -71,13 +71,13 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 		free(n);
 		free(v);
 		if (formulas && sc->per_w) {
-			const struct formula *per[4] = {sc->per_w, sc->per_h, sc->per_ncom, sc->per_cost};
-			const enum quantity qs[4] = {Q_W, Q_H, Q_NCOM, Q_COST};
-			const char *label[4] = {"w", "h", "NCom", "cost"};
 			fputs(" One run:", out);
-			for (int k = 0; k < 4; k++) {
-				char *t = report_quantity_text(per[k], qs[k], FORMULA_TEXT, a->rq->model);
-				fprintf(out, "%s %s = ", k ? "," : "", label[k]);
+			for (int k = 0; k < RUN_N; k++) {
+				enum quantity q = run_quantity[k];
+				char *t = report_quantity_text(run_formula(sc, q), q, FORMULA_TEXT,
+							       a->rq->model);
+				fprintf(out, "%s %s = ", k ? "," : "",
+					q == Q_NCOM ? "NCom" : quantity_name[q]);
 				report_md_code(out, t ? t : "?", false);
 				free(t);
 			}

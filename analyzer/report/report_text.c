@@ -185,10 +185,12 @@ static void print_loop_lines(FILE *out, const struct analysis *a, const struct s
 	if (!sc->per_w)
 		return;
 	fputs("    one run:\n", out);
-	print_loop_formula(out, a, "  w    ", sc->per_w, Q_W);
-	print_loop_formula(out, a, "  h    ", sc->per_h, Q_H);
-	print_loop_formula(out, a, "  NCom ", sc->per_ncom, Q_NCOM);
-	print_loop_formula(out, a, "  cost ", sc->per_cost, Q_COST);
+	for (int k = 0; k < RUN_N; k++) {
+		enum quantity q = run_quantity[k];
+		char label[16];
+		snprintf(label, sizeof(label), "  %-5s", q == Q_NCOM ? "NCom" : quantity_name[q]);
+		print_loop_formula(out, a, label, run_formula(sc, q), q);
+	}
 }
 
 static void print_grid(FILE *out, const struct analysis *a)
