@@ -209,8 +209,10 @@ static char *given_breaks(const struct loaded_spec *ls, const struct model *m,
 	long long values[m->nparams + 1];
 	bool pknown[m->nparams + 1], aknown[3] = {false, false, false};
 	long sizes[3] = {0, 0, 0};
-	for (int i = 0; i < model_nsizes(m); i++) {
-		const struct param_value *pv = options_find_def(opt, m->params[i]);
+	for (int i = 0; i < m->nparams; i++) {
+		/* the loops' variables have no value: no assumption names them */
+		const struct param_value *pv =
+			i < model_nsizes(m) ? options_find_def(opt, m->params[i]) : NULL;
 		pknown[i] = pv != NULL;
 		values[i] = pv ? pv->value : 0;
 	}
