@@ -1286,6 +1286,12 @@ static void check_loops(struct checker *ck, struct ast_spec *spec, struct ptr_li
 				   "loop variable '%s' is the variable of another loop; give each loop "
 				   "a name of its own (the reports name the iterations by it)", name);
 			diag_note(ck->dg, twin->var->name_span, "the other loop over '%s' is here", name);
+		} else if (strcmp(name, "g") == 0 || strcmp(name, "l") == 0) {
+			/* one run's cost, w + h*g + l, would mix the two */
+			diag_error(ck->dg, l->var->name_span,
+				   "'%s' names the machine's %s in the cost w + h*g + l; choose another "
+				   "name for this loop variable", name,
+				   name[0] == 'g' ? "gap (g)" : "latency (l)");
 		}
 		struct ast_param *p = ast_param_new(l->var->name_span, xstrdup(name));
 		p->kind = SYM_PARAM;

@@ -858,12 +858,13 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 		spec_unload(&ls);
 		return EXIT_USAGE;
 	}
-	/* a size or an axis with the name of a coefficient of the cost function
-	 * would be one symbol for two things (g and l the checker refuses) */
+	/* a size, a loop's variable or an axis with the name of a coefficient of
+	 * the cost function would be one symbol for two things (g and l the
+	 * checker refuses) */
 	for (int k = 0; k < opt->model->ncoefs; k++) {
 		const char *c = opt->model->coef_names[k];
 		bool clash = false;
-		for (int i = 0; i < model_nsizes(m); i++)
+		for (int i = 0; i < m->nparams; i++)
 			clash |= strcmp(m->params[i], c) == 0;
 		for (int a = 0; a < m->naxes; a++)
 			clash |= strcmp(m->axes[a], c) == 0;
