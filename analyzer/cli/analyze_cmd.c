@@ -588,7 +588,11 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	    (!opt->verify || (job.vr && job.vstatus))) {
 		struct progress_meter meter;
 		progress_start(&meter, opt->err);
-		pool = workers_run_ordered(session, workers_threads(opt->jobs, ntodo), ntodo,
+		/* --compare: both candidates on one thread, so that their formulas
+		 * share its isl_ctx (one parameter P, not one per context) when
+		 * their difference is formed */
+		int nthreads = cmp[0] >= 0 ? 1 : workers_threads(opt->jobs, ntodo);
+		pool = workers_run_ordered(session, nthreads, ntodo,
 					   order, analyze_candidate, &job, engine_setup,
 					   progress_pool(&meter, "counts of the candidates"));
 		progress_end(&meter);
