@@ -603,12 +603,12 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
 		status = EXIT_SPEC;
 	}
+	/* the candidates asked for: --compare's two, or every one */
+	int asked = cmp[0] >= 0 ? 2 : m->ncands;
 	int finished = 0, cut = 0, values_late = 0;
 	for (int c = 0; costs && c < m->ncands; c++) {
-		if (cmp[0] >= 0 && c != cmp[0] && c != cmp[1]) {
-			finished++;     /* not asked for */
+		if (cmp[0] >= 0 && c != cmp[0] && c != cmp[1])
 			continue;
-		}
 		finished += !job.late[c] && !job.late_values[c];
 		values_late += job.late_values[c];
 		cut += job.vr && job.vr[c].stopped;
@@ -622,12 +622,12 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	}
 
 	/* the deadline: what finished is reported, and the run fails */
-	if (costs && exact && values_late == 0 && finished < m->ncands && cut == 0) {
+	if (costs && exact && values_late == 0 && finished < asked && cut == 0) {
 		report_deadline_formulas(opt->err, ls->src.name, session_limit(session),
-					 m->ncands - finished, m->ncands);
+					 asked - finished, asked);
 		status = EXIT_SPEC;
-	} else if (costs && (finished < m->ncands || cut > 0)) {
-		report_deadline(opt->err, ls->src.name, session_limit(session), finished, m->ncands,
+	} else if (costs && (finished < asked || cut > 0)) {
+		report_deadline(opt->err, ls->src.name, session_limit(session), finished, asked,
 				cut);
 		status = EXIT_SPEC;
 	}
@@ -669,7 +669,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			workers_unwatch(pool);
 		/* the conditions could not be formed, and the deadline is why (a
 		 * candidate without a formula has its own reason, kept) */
-		if (formed < 0 && session_expired(session) && !(finished < m->ncands || cut > 0)) {
+		if (formed < 0 && session_expired(session) && !(finished < asked || cut > 0)) {
 			free(cv.why);
 			cv.why = strdup("the run's time limit ran out before the conditions were formed");
 			report_deadline(opt->err, ls->src.name, session_limit(session), 0, 0, 0);

@@ -13,6 +13,8 @@ st=$?
 [ "$st" -ne 124 ] || fail "--compare ran on past its deadline"
 expect_status 1
 expect_err "bspcost: examples/matmul.bsp: the run's time limit of 10 s ran out"
+# the two candidates compared, not the specification's 16
+grep -q " of 2 candidates finished" "$dir/err" || fail "the deadline did not count the two candidates"
 [ "$(grep -c 'time limit' "$dir/err")" -eq 1 ] || fail "the deadline said more than once"
 grep -q "^no condition: \|^examples/matmul.bsp: d0=cyclic,d1=cyclic,d2=cyclic,d3=cyclic against" "$dir/out" ||
 	fail "no comparison printed"
