@@ -76,6 +76,17 @@ char *formula_value_text(const struct formula *f, const struct report_request *o
 	return r;
 }
 
+char *formula_value_beside(const struct formula *f, const char *text,
+			   const struct report_request *rq)
+{
+	char *v = f && text ? formula_value_text(f, rq) : NULL;
+	if (v && strcmp(v, text) == 0) {
+		free(v);
+		v = NULL;
+	}
+	return v;
+}
+
 /* The last -D value of NAME in OPT into OUT; -1 when there is none. */
 static int def_value(const struct report_request *opt, const char *name, mpq_t out)
 {

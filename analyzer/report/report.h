@@ -115,6 +115,10 @@ void report_json_values(FILE *out, const struct analysis *a,
 /* The exact value of F at the -D values of RQ, as a malloc'd decimal or
  * fraction, or NULL when some parameter it needs has no value. */
 char *formula_value_text(const struct formula *f, const struct report_request *rq);
+/* The same, NULL too when it is TEXT (F's text as printed) already: what a
+ * report writes beside a formula. */
+char *formula_value_beside(const struct formula *f, const char *text,
+			   const struct report_request *rq);
 
 /* The exact value of quantity F of candidate C (step S, or the total when S < 0)
  * as a malloc'd decimal or fraction, or NULL when some parameter has no value. */

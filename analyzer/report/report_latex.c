@@ -172,10 +172,10 @@ static void loop_notes(FILE *out, const struct analysis *a, const struct candida
 		fputs(" runs in the loop ", out);
 		latex_code(out, sc->loop);
 		char *n = sc->iterations ? formula_to_latex(sc->iterations, NULL, 0, LINE_WIDTH) : NULL;
-		char *v = sc->iterations ? formula_value_text(sc->iterations, a->rq) : NULL;
 		char *t = sc->iterations ? formula_to_string(sc->iterations, FORMULA_TEXT) : NULL;
+		char *v = formula_value_beside(sc->iterations, t, a->rq);
 		fprintf(out, ", $%s$ times", n ? n : "?");
-		if (v && t && strcmp(v, t) != 0) {
+		if (v) {
 			fputs(" ($= ", out);
 			latex_number(out, v);
 			fputs("$)", out);

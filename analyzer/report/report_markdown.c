@@ -61,9 +61,9 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 		report_md_code(out, sc->loop, false);
 		fputs(", ", out);
 		char *n = sc->iterations ? formula_to_string(sc->iterations, FORMULA_TEXT) : NULL;
-		char *v = sc->iterations ? formula_value_text(sc->iterations, a->rq) : NULL;
+		char *v = formula_value_beside(sc->iterations, n, a->rq);
 		report_md_code(out, n ? n : "?", false);
-		if (v && n && strcmp(v, n) != 0) {
+		if (v) {
 			fputs(" = ", out);
 			report_md_text(out, v);
 		}

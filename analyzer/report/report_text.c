@@ -166,8 +166,8 @@ static void print_loop_formula(FILE *out, const struct analysis *a, const char *
 		print_wrapped(out, text, col, a->rq->width);
 	else
 		fputs("(cannot print)", out);
-	char *v = f ? formula_value_text(f, a->rq) : NULL;
-	if (v && text && strcmp(v, text) != 0)
+	char *v = formula_value_beside(f, text, a->rq);
+	if (v)
 		fprintf(out, "  [= %s]", v);
 	fputc('\n', out);
 	free(text);
