@@ -28,11 +28,12 @@ struct span {
 struct span span_join(struct span a, struct span b);
 
 /* What a name can denote.  Affine terms (analyzer/check/check.h) only use the first
- * three kinds. */
+ * three kinds, and SYM_FLOOR. */
 enum sym_kind {
 	SYM_PARAM,     /* a size parameter: param m, n; */
 	SYM_GRID_AXIS, /* a processor-grid axis: grid M, N; */
 	SYM_VAR,       /* a variable bound by forall or sum */
+	SYM_FLOOR,     /* no name: a '/' or '%' of a subscript (struct affine_floor) */
 	SYM_ARRAY,
 	SYM_DIST,
 	SYM_NONE,      /* unresolved (an error was reported) */

@@ -10,6 +10,7 @@
  * each statement is resolved in its scope of bound variables.  Bounds are
  * checked with ISL in check_bounds.c.  Every error is reported; the checked
  * specification is only returned when there was none. */
+#define _GNU_SOURCE /* asprintf */
 #include "analyzer/check/check.h"
 #include "analyzer/util/text.h"
 #include "analyzer/check/check_impl.h"
@@ -104,6 +105,7 @@ const char *sym_kind_text(enum sym_kind k)
 	case SYM_VAR: return "variable";
 	case SYM_ARRAY: return "array";
 	case SYM_DIST: return "distribution";
+	case SYM_FLOOR: return "quotient";
 	case SYM_NONE: break;
 	}
 	return "name";
@@ -222,7 +224,51 @@ bool aff_equal(const struct affine *a, const struct affine *b)
 	return true;
 }
 
-enum aff_status { AFF_OK, AFF_NOT_AFFINE, AFF_OVERFLOW };
+enum aff_status { AFF_OK, AFF_NOT_AFFINE, AFF_OVERFLOW, AFF_NOT_HERE, AFF_BAD_DIVISOR,
+		  AFF_NESTED };
+
+static bool has_floor(const struct affine *a)
+{
+	for (int i = 0; i < a->nterms; i++)
+		if (a->terms[i].kind == SYM_FLOOR)
+			return true;
+	return false;
+}
+
+static enum aff_status to_affine(struct checker *ck, const struct ast_expr *e, struct affine *out);
+
+/* E, a '/' or '%' of a subscript, as a term of a new floor (struct
+ * affine_floor): by a positive constant, the quotient (a remainder being
+ * its dividend minus the divisor times the quotient); by a size or a grid
+ * size, itself. */
+static enum aff_status floor_affine(struct checker *ck, const struct ast_expr *e, struct affine *out)
+{
+	struct affine num, den;
+	enum aff_status s;
+	if (!ck->floor_ok)
+		return AFF_NOT_HERE;
+	if ((s = to_affine(ck, e->lhs, &num)) != AFF_OK || (s = to_affine(ck, e->rhs, &den)) != AFF_OK)
+		return s;
+	bool symbolic = den.nterms == 1 && den.constant == 0 && den.terms[0].coef == 1 &&
+			(den.terms[0].kind == SYM_PARAM || den.terms[0].kind == SYM_GRID_AXIS);
+	if (!(den.nterms == 0 && den.constant > 0) && !symbolic)
+		return AFF_BAD_DIVISOR;
+	if (symbolic && has_floor(&num))
+		return AFF_NESTED;
+	struct affine_floor *fl = arena_alloc(ck->arena, sizeof(*fl));
+	*fl = (struct affine_floor){.kind = e->kind == EXPR_MOD && symbolic ? FLOOR_MOD : FLOOR_DIV,
+				    .num = num, .den = symbolic ? 0 : den.constant, .expr = e};
+	if (symbolic)
+		fl->den_term = den.terms[0];
+	struct affine q = {0, 1, arena_alloc(ck->arena, sizeof(*q.terms))};
+	q.terms[0] = (struct affine_term){SYM_FLOOR, ck->nfloors++, 1, fl};
+	if (e->kind == EXPR_DIV || symbolic) {
+		*out = q;
+		return AFF_OK;
+	}
+	/* num mod d = num - d * floor(num / d) */
+	return aff_add_scaled(ck->arena, &num, -den.constant, &q, out) ? AFF_OK : AFF_OVERFLOW;
+}
 
 /* The affine form of a resolved expression. */
 static enum aff_status to_affine(struct checker *ck, const struct ast_expr *e, struct affine *out)
@@ -239,7 +285,7 @@ static enum aff_status to_affine(struct checker *ck, const struct ast_expr *e, s
 			out->nterms = 1;
 			out->terms = arena_alloc(ck->arena, sizeof(*out->terms));
 			out->terms[0] = (struct affine_term){e->sym,
-							     e->sym == SYM_VAR ? e->var->index : e->param->index, 1};
+							     e->sym == SYM_VAR ? e->var->index : e->param->index, 1, NULL};
 			return AFF_OK;
 		}
 		return AFF_NOT_AFFINE;
@@ -261,6 +307,9 @@ static enum aff_status to_affine(struct checker *ck, const struct ast_expr *e, s
 		if (aff_is_const(&b))
 			return aff_scale(ck->arena, &a, b.constant, out) ? AFF_OK : AFF_OVERFLOW;
 		return AFF_NOT_AFFINE;
+	case EXPR_DIV:
+	case EXPR_MOD:
+		return floor_affine(ck, e, out);
 	default:
 		return AFF_NOT_AFFINE;
 	}
@@ -284,6 +333,18 @@ static const struct affine *need_affine(struct checker *ck, struct ast_expr *e, 
 		diag_error(ck->dg, e->span,
 			   "%s '%s'%s%s%s: a constant or coefficient does not fit in 64 bits", what,
 			   text, owner ? " of '" : "", owner ? owner : "", owner ? "'" : "");
+	else if (s == AFF_NOT_HERE)
+		diag_error(ck->dg, e->span, "%s '%s'%s%s%s is not affine: '/' and '%%' may only appear "
+			   "in array subscripts", what, text, owner ? " of '" : "", owner ? owner : "",
+			   owner ? "'" : "");
+	else if (s == AFF_BAD_DIVISOR)
+		diag_error(ck->dg, e->span, "%s '%s'%s%s%s: a divisor in a subscript must be a positive "
+			   "number, a size parameter or a grid size", what, text, owner ? " of '" : "",
+			   owner ? owner : "", owner ? "'" : "");
+	else if (s == AFF_NESTED)
+		diag_error(ck->dg, e->span, "%s '%s'%s%s%s: a dividend divided by a size or a grid "
+			   "size must be affine, without '/' or '%%' of its own", what, text,
+			   owner ? " of '" : "", owner ? owner : "", owner ? "'" : "");
 	else
 		diag_error(ck->dg, e->span, "%s '%s'%s%s%s is not affine", what, text, owner ? " of '" : "",
 			   owner ? owner : "", owner ? "'" : "");
@@ -387,7 +448,9 @@ static bool resolve_index(struct checker *ck, struct ast_expr *e, enum context c
 		return false;
 	struct affine *subs = arena_alloc(ck->arena, (size_t)a->rank * sizeof(*subs));
 	for (int i = 0; i < e->nargs; i++) {
+		ck->floor_ok = true;
 		const struct affine *f = need_affine(ck, e->args[i], "subscript", a->name);
+		ck->floor_ok = false;
 		if (!f)
 			ok = false;
 		else
@@ -1009,7 +1072,7 @@ static void check_layout(struct checker *ck, struct ast_layout *l)
 			}
 		}
 		if (identity && l->array && i < l->array->rank && l->array->extents[i]->aff) {
-			struct affine axis = {0, 1, &(struct affine_term){SYM_GRID_AXIS, ax, 1}};
+			struct affine axis = {0, 1, &(struct affine_term){SYM_GRID_AXIS, ax, 1, NULL}};
 			if (!aff_equal(l->array->extents[i]->aff, &axis)) {
 				char *t = expr_to_string(l->array->extents[i]);
 				diag_error(ck->dg, d->span,
@@ -1319,7 +1382,7 @@ static void check_loops(struct checker *ck, struct ast_spec *spec, struct ptr_li
 		/* k - lo >= 0 and hi - 1 - k >= 0 */
 		struct cond_atom *at = arena_alloc(ck->arena, 2 * sizeof(*at));
 		struct affine_term *kt = arena_alloc(ck->arena, sizeof(*kt));
-		*kt = (struct affine_term){SYM_PARAM, l->param->index, 1};
+		*kt = (struct affine_term){SYM_PARAM, l->param->index, 1, NULL};
 		struct affine k = {0, 1, kt}, one = aff_const(1);
 		struct affine *f0 = arena_alloc(ck->arena, sizeof(*f0));
 		struct affine *f1 = arena_alloc(ck->arena, sizeof(*f1));
@@ -1439,6 +1502,25 @@ void checked_spec_free(struct checked_spec *cs)
 	free(cs);
 }
 
+char *floor_to_string(const struct affine_floor *fl, const struct checked_spec *cs,
+		      struct ast_var *const *vars)
+{
+	char *num = affine_to_string(&fl->num, cs, vars);
+	const char *den = fl->den ? NULL : fl->den_term.kind == SYM_PARAM
+						 ? cs->params[fl->den_term.index]->name
+						 : cs->axes[fl->den_term.index]->name;
+	char *r = NULL;
+	bool atom = fl->num.nterms == 0 || (fl->num.nterms == 1 && fl->num.constant == 0 &&
+					    fl->num.terms[0].coef == 1);
+	int n = fl->kind == FLOOR_MOD ? asprintf(&r, atom ? "%s %% %s" : "(%s) %% %s", num, den)
+		: den ? asprintf(&r, "floor(%s/%s)", num, den)
+		      : asprintf(&r, "floor(%s/%lld)", num, fl->den);
+	free(num);
+	if (n < 0)
+		abort();
+	return r;
+}
+
 char *affine_to_string(const struct affine *f, const struct checked_spec *cs, struct ast_var *const *vars)
 {
 	struct text t;
@@ -1448,14 +1530,17 @@ char *affine_to_string(const struct affine *f, const struct checked_spec *cs, st
 	bool first = true;
 	for (int i = 0; i < f->nterms; i++) {
 		const struct affine_term *t = &f->terms[i];
+		char *floor_text = t->kind == SYM_FLOOR ? floor_to_string(t->floor, cs, vars) : NULL;
 		const char *name = t->kind == SYM_PARAM ? cs->params[t->index]->name
 				   : t->kind == SYM_GRID_AXIS ? cs->axes[t->index]->name
+				   : floor_text ? floor_text
 				   : vars ? vars[t->index]->name : "?";
 		unsigned long long mag = t->coef < 0 ? 0ull - (unsigned long long)t->coef : (unsigned long long)t->coef;
 		fputs(first ? (t->coef < 0 ? "-" : "") : (t->coef < 0 ? " - " : " + "), out);
 		if (mag != 1)
 			fprintf(out, "%llu*", mag);
 		fputs(name, out);
+		free(floor_text);
 		first = false;
 	}
 	if (first)

@@ -49,12 +49,15 @@
 #define CHECK_MAX_CANDIDATES 4096
 
 /* coef * symbol.  kind is SYM_PARAM (index: position among the parameters,
- * checked_spec.params), SYM_GRID_AXIS (index: the axis, checked_spec.axes) or
- * SYM_VAR (index: position in the statement's vars[], ast_var.index). */
+ * checked_spec.params), SYM_GRID_AXIS (index: the axis, checked_spec.axes),
+ * SYM_VAR (index: position in the statement's vars[], ast_var.index) or, in
+ * a subscript only, SYM_FLOOR (floor: a quotient or remainder; index: its
+ * number, unique in the specification). */
 struct affine_term {
 	enum sym_kind kind;
 	int index;
 	long long coef;           /* never 0 */
+	const struct affine_floor *floor;   /* SYM_FLOOR */
 };
 
 /* constant + sum of terms; terms are sorted by (kind, index), one per symbol.
@@ -65,6 +68,31 @@ struct affine {
 	int nterms;
 	struct affine_term *terms;
 };
+
+/* A quotient or remainder in a subscript, by a positive divisor: floor(num /
+ * den), or num - den * floor(num / den) (mathematical: never negative).
+ *   - A constant divisor (den > 0): always FLOOR_DIV (a remainder is written
+ *     as its dividend minus den times the quotient); num may hold constant
+ *     floors itself.  The model gives the quotient a variable of its own.
+ *   - A symbolic divisor (den == 0): one size parameter or grid size
+ *     (den_term, coefficient 1), num an affine form without floors.  The
+ *     bounds check proves the quotient lies in [qlo, qhi] wherever the
+ *     reference is evaluated (proven); the model splits the reference into
+ *     one case per quotient value. */
+enum floor_kind { FLOOR_DIV, FLOOR_MOD };
+
+struct affine_floor {
+	enum floor_kind kind;
+	struct affine num;
+	long long den;
+	struct affine_term den_term;
+	bool proven;
+	int qlo, qhi;
+	const struct ast_expr *expr;      /* the '/' or '%' written */
+};
+
+/* The most values a symbolic quotient may take (the cases of a reference). */
+#define CHECK_MAX_QUOTIENTS 4
 
 enum atom_kind {
 	ATOM_GE0,     /* f >= 0 */
@@ -176,6 +204,9 @@ int cond_atoms_hold(const struct cond_atom *atoms, int n, const long long params
 
 /* Writes F with the names of CS (and of VARS for SYM_VAR terms), e.g.
  * "n - 1"; returns a malloc'd string. */
+/* FL for people: "floor((i + 1)/4)", "(t + 1) % N". */
+char *floor_to_string(const struct affine_floor *fl, const struct checked_spec *cs,
+		      struct ast_var *const *vars);
 char *affine_to_string(const struct affine *f, const struct checked_spec *cs,
 		       struct ast_var *const *vars);
 

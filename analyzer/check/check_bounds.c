@@ -31,6 +31,15 @@
 
 #define BOUNDS_MAX_OPERATIONS 2000000ul
 
+/* The most quotients by a constant in one subscript. */
+#define BOUNDS_MAX_FLOORS 16
+
+/* A quotient by a size, and the value it takes in one case. */
+struct floor_case {
+	const struct affine_floor *floor;
+	int q;
+};
+
 int bounds_init(struct checker *ck, struct session *session)
 {
 	ck->session = session;
@@ -48,6 +57,15 @@ void bounds_done(struct checker *ck)
 	ck->isl = NULL;
 }
 
+/* SA * A + SB * B + K >= 0 (B may be NULL), the rows computing it exactly. */
+struct bounds_goal {
+	const struct affine *a;
+	long long sa;
+	const struct affine *b;
+	long long sb;
+	long long k;
+};
+
 /* The sets of the check are built by position: the parameters, then the
  * grid sizes, as ISL parameters; the variables in scope of the reference, in
  * scope order, as set dimensions.  No name is read back. */
@@ -57,6 +75,14 @@ struct bounds_space {
 	isl_space *space;     /* the set's */
 	int *var_pos;         /* ast_var.index -> set dimension (-1: not in scope) */
 	int nvar_pos;
+	int nvars;            /* the variables in scope */
+	/* the quotients by a constant in the goal: a set dimension each, after
+	 * the variables */
+	const struct affine_floor *cfloors[BOUNDS_MAX_FLOORS];
+	int ncfloors;
+	/* the value of each quotient by a size in this case */
+	const struct floor_case *cases;
+	int ncases;
 };
 
 /* F as an isl_aff on the set's space. */
@@ -92,6 +118,12 @@ static int bounds_col(const struct bounds_space *bs, const struct affine_term *t
 		return 1 + t->index;
 	if (t->kind == SYM_GRID_AXIS)
 		return 1 + bs->cs->nparams + t->index;
+	if (t->kind == SYM_FLOOR) {
+		for (int k = 0; k < bs->ncfloors; k++)
+			if (bs->cfloors[k] == t->floor)
+				return 1 + bs->cs->nparams + bs->cs->naxes + bs->nvars + k;
+		return -1;
+	}
 	int pos = t->index < bs->nvar_pos ? bs->var_pos[t->index] : -1;
 	return pos < 0 ? -1 : 1 + bs->cs->nparams + bs->cs->naxes + pos;
 }
@@ -106,27 +138,67 @@ struct bounds_rows {
 	bool failed;               /* a variable out of scope, or ISL failed */
 };
 
+/* Row ROW of *M, column COL, += C (taken). */
+static void rows_put(struct bounds_rows *r, __isl_keep isl_mat **m, int row, int col,
+		     __isl_take isl_val *c)
+{
+	if (!*m || col < 0) {
+		isl_val_free(c);
+		r->failed = true;
+		return;
+	}
+	c = isl_val_add(isl_mat_get_element_val(*m, row, col), c);
+	*m = isl_mat_set_element_val(*m, row, col, c);
+}
+
+/* The value of quotient FL by a size in this case; false when it has none. */
+static bool case_value(const struct bounds_space *bs, const struct affine_floor *fl, int *q)
+{
+	for (int k = 0; k < bs->ncases; k++)
+		if (bs->cases[k].floor == fl) {
+			*q = bs->cases[k].q;
+			return true;
+		}
+	return false;
+}
+
+/* Row ROW of *M += SCALE * F, exactly, and K to its constant; a quotient by
+ * a size is its value in the case (a remainder: num - q*den). */
+static void rows_add_scaled(struct bounds_rows *r, __isl_keep isl_mat **m, int row,
+			    const struct affine *f, __isl_keep isl_val *scale, long long k)
+{
+	isl_ctx *ctx = isl_space_get_ctx(r->bs->space);
+	rows_put(r, m, row, 0, isl_val_mul(val_from_ll(ctx, f->constant), isl_val_copy(scale)));
+	rows_put(r, m, row, 0, val_from_ll(ctx, k));
+	for (int i = 0; *m && i < f->nterms; i++) {
+		const struct affine_term *t = &f->terms[i];
+		isl_val *c = isl_val_mul(val_from_ll(ctx, t->coef), isl_val_copy(scale));
+		int q;
+		if (t->kind != SYM_FLOOR || t->floor->den) {
+			rows_put(r, m, row, bounds_col(r->bs, t), c);
+		} else if (!case_value(r->bs, t->floor, &q)) {
+			isl_val_free(c);
+			r->failed = true;
+		} else if (t->floor->kind == FLOOR_DIV) {
+			rows_put(r, m, row, 0, isl_val_mul(c, val_from_ll(ctx, q)));
+		} else {
+			/* c * (num - q * den) */
+			rows_add_scaled(r, m, row, &t->floor->num, c, 0);
+			rows_put(r, m, row, bounds_col(r->bs, &t->floor->den_term),
+				 isl_val_mul(isl_val_neg(c), val_from_ll(ctx, q)));
+		}
+	}
+	if (!*m)
+		r->failed = true;
+}
+
 /* Row ROW of *M += SIGN * F, exactly, and K to its constant. */
 static void rows_add(struct bounds_rows *r, __isl_keep isl_mat **m, int row, const struct affine *f,
 		     int sign, long long k)
 {
-	isl_ctx *ctx = isl_space_get_ctx(r->bs->space);
-	for (int i = -1; *m && i < f->nterms; i++) {
-		int col = i < 0 ? 0 : bounds_col(r->bs, &f->terms[i]);
-		if (col < 0) {
-			r->failed = true;
-			return;
-		}
-		isl_val *c = val_from_ll(ctx, i < 0 ? f->constant : f->terms[i].coef);
-		if (sign < 0)
-			c = isl_val_neg(c);
-		if (i < 0)
-			c = isl_val_add(c, val_from_ll(ctx, k));
-		c = isl_val_add(isl_mat_get_element_val(*m, row, col), c);
-		*m = isl_mat_set_element_val(*m, row, col, c);
-	}
-	if (!*m)
-		r->failed = true;
+	isl_val *scale = isl_val_int_from_si(isl_space_get_ctx(r->bs->space), sign);
+	rows_add_scaled(r, m, row, f, scale, k);
+	isl_val_free(scale);
 }
 
 /* A new row, B - A + K >= 0 (or == 0 with EQ); A may be NULL. */
@@ -177,7 +249,7 @@ static __isl_give isl_set *bounds_atom(struct bounds_rows *r, const struct cond_
 	case ATOM_OWNER:
 		if (!a->negated && a->dist->axis) {
 			/* 0 <= value < the axis's size */
-			struct affine_term t = {SYM_GRID_AXIS, a->dist->axis->index, 1};
+			struct affine_term t = {SYM_GRID_AXIS, a->dist->axis->index, 1, NULL};
 			struct affine axis = {0, 1, &t};
 			rows_push(r, false, &a->value, NULL, 0);
 			rows_push(r, false, &axis, &a->value, -1);
@@ -192,16 +264,42 @@ static int atom_rows(const struct cond_atom *a)
 	return a->kind == ATOM_OWNER ? 2 : 1;
 }
 
-/* The points (parameters, grid sizes, variables in scope) of REF's domain
- * (assumptions, the implicit ones included, ranges, conditions) where
- * subscript DIM is >= the extent (UPPER) or negative; with PARAMS_AS_DIMS the
- * parameters and grid sizes are set dimensions in front, so that one point
- * gives every value.  NULL when ISL failed. */
-static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *cs,
-				      const struct ast_loop *loop, const struct ref_info *ref, int dim,
-				      bool upper, bool params_as_dims)
+/* Adds the quotients by a constant in F (and in their dividends) to BS,
+ * inner ones first; false when there are too many. */
+static bool gather_floors(struct bounds_space *bs, const struct affine *f)
 {
-	int nvars = 0, maxindex = 0, nrows = cs->naxes + 1;
+	for (int i = 0; i < f->nterms; i++) {
+		const struct affine_floor *fl = f->terms[i].floor;
+		if (f->terms[i].kind != SYM_FLOOR)
+			continue;
+		if (!gather_floors(bs, &fl->num))
+			return false;
+		if (!fl->den)
+			continue;
+		bool seen = false;
+		for (int k = 0; k < bs->ncfloors; k++)
+			seen |= bs->cfloors[k] == fl;
+		if (seen)
+			continue;
+		if (bs->ncfloors == BOUNDS_MAX_FLOORS)
+			return false;
+		bs->cfloors[bs->ncfloors++] = fl;
+	}
+	return true;
+}
+
+/* The points (parameters, grid sizes, variables in scope, then one
+ * dimension per quotient by a constant in GOAL) of REF's domain
+ * (assumptions, the implicit ones included, ranges, conditions) where
+ * GOAL holds, each quotient by a size taking its value in CASES[0..ncases);
+ * with PARAMS_AS_DIMS the parameters and grid sizes are set dimensions in
+ * front, so that one point gives every value.  NULL when ISL failed. */
+static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *cs,
+				      const struct ast_loop *loop, const struct ref_info *ref,
+				      const struct bounds_goal *goal, const struct floor_case *cases,
+				      int ncases, bool params_as_dims)
+{
+	int nvars = 0, maxindex = 0, nrows = cs->naxes + 1 + 2 * ncases;
 	for (int s = 0; s < ref->nscopes; s++) {
 		const struct ast_quant *q = ref->scopes[s];
 		for (int v = 0; v < q->nvars; v++) {
@@ -220,17 +318,24 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 	for (const struct ast_loop *l = loop; l; l = l->outer)
 		nrows += l->nrange;
 
-	struct bounds_space bs = {cs, ref, NULL, calloc((size_t)maxindex + 1, sizeof(int)), maxindex};
+	struct bounds_space bs = {.cs = cs, .ref = ref, .var_pos = calloc((size_t)maxindex + 1, sizeof(int)),
+				  .nvar_pos = maxindex, .nvars = nvars, .cases = cases, .ncases = ncases};
 	if (!bs.var_pos)
 		return NULL;
+	if (!gather_floors(&bs, goal->a) || (goal->b && !gather_floors(&bs, goal->b))) {
+		free(bs.var_pos);
+		return NULL;
+	}
+	nrows += 2 * bs.ncfloors;
 	for (int i = 0; i < maxindex; i++)
 		bs.var_pos[i] = -1;
 	int pos = 0;
 	for (int s = 0; s < ref->nscopes; s++)
 		for (int v = 0; v < ref->scopes[s]->nvars; v++)
 			bs.var_pos[ref->scopes[s]->vars[v]->index] = pos++;
-	bs.space = isl_space_set_alloc(ctx, (unsigned)(cs->nparams + cs->naxes), (unsigned)nvars);
-	unsigned ncols = 1 + (unsigned)(cs->nparams + cs->naxes + nvars);
+	bs.space = isl_space_set_alloc(ctx, (unsigned)(cs->nparams + cs->naxes),
+				       (unsigned)(nvars + bs.ncfloors));
+	unsigned ncols = 1 + (unsigned)(cs->nparams + cs->naxes + nvars + bs.ncfloors);
 	struct bounds_rows r = {&bs, isl_mat_alloc(ctx, (unsigned)nrows, ncols),
 				isl_mat_alloc(ctx, (unsigned)nrows, ncols), 0, 0, false};
 	for (int i = 0; i < nrows; i++)
@@ -242,7 +347,7 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 	isl_set *extra = isl_set_universe(isl_space_copy(bs.space));
 	struct affine one = {1, 0, NULL}, zero = {0, 0, NULL};
 	for (int g = 0; g < cs->naxes; g++) {
-		struct affine_term t = {SYM_GRID_AXIS, g, 1};
+		struct affine_term t = {SYM_GRID_AXIS, g, 1, NULL};
 		struct affine axis = {0, 1, &t};
 		rows_push(&r, false, &axis, &one, 0);
 	}
@@ -262,7 +367,7 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 	for (int s = 0; s < ref->nscopes; s++) {
 		const struct ast_quant *q = ref->scopes[s];
 		for (int v = 0; v < q->nvars; v++) {
-			struct affine_term t = {SYM_VAR, q->vars[v]->index, 1};
+			struct affine_term t = {SYM_VAR, q->vars[v]->index, 1, NULL};
 			struct affine var = {0, 1, &t};
 			rows_push(&r, false, &var, q->vars[v]->lo_aff, 0);
 			rows_push(&r, false, q->vars[v]->hi_aff, &var, -1);
@@ -273,10 +378,35 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 				extra = isl_set_intersect(extra, x);
 		}
 	}
-	if (upper)
-		rows_push(&r, false, &ref->subs[dim], ref->array->extents[dim]->aff, 0);
-	else
-		rows_push(&r, false, &zero, &ref->subs[dim], -1);
+	/* each quotient e = floor(num / d): 0 <= num - d*e <= d - 1 */
+	for (int k = 0; k < bs.ncfloors; k++) {
+		const struct affine_floor *fl = bs.cfloors[k];
+		struct affine_term t = {SYM_FLOOR, -1, fl->den, fl};
+		struct affine de = {0, 1, &t};
+		rows_push(&r, false, &fl->num, &de, 0);
+		rows_push(&r, false, &de, &fl->num, fl->den - 1);
+	}
+	/* each quotient q by a size d in its case: 0 <= num - q*d <= d - 1 */
+	for (int k = 0; k < ncases; k++) {
+		const struct affine_floor *fl = cases[k].floor;
+		struct affine_term t = fl->den_term;
+		t.coef = cases[k].q;
+		struct affine qd = {0, 1, &t};
+		rows_push(&r, false, &fl->num, cases[k].q ? &qd : NULL, 0);
+		t.coef = cases[k].q + 1;
+		rows_push(&r, false, t.coef ? &qd : &zero, &fl->num, -1);
+	}
+	{
+		int row = r.nge++;
+		isl_val *sa = val_from_ll(ctx, goal->sa);
+		rows_add_scaled(&r, &r.ge, row, goal->a, sa, goal->k);
+		isl_val_free(sa);
+		if (goal->b) {
+			isl_val *sb = val_from_ll(ctx, goal->sb);
+			rows_add_scaled(&r, &r.ge, row, goal->b, sb, 0);
+			isl_val_free(sb);
+		}
+	}
 
 	isl_set *set = NULL;
 	if (!r.failed) {
@@ -327,7 +457,7 @@ static bool aff_from_isl(struct checker *ck, __isl_keep isl_aff *aff, struct aff
 		/* by position: the parameters, then the grid sizes (bounds_set) */
 		int np_spec = ck->cs->nparams;
 		out->terms[out->nterms++] = (struct affine_term){k < np_spec ? SYM_PARAM : SYM_GRID_AXIS,
-								 k < np_spec ? k : k - np_spec, c};
+								 k < np_spec ? k : k - np_spec, c, NULL};
 	}
 	/* in our canonical order already: parameters, then grid sizes, by index */
 	return true;
@@ -477,27 +607,92 @@ static void isl_trouble(struct checker *ck, const struct ref_info *ref)
 	free(t);
 }
 
+/* The quotients by a size in F (and in the dividends of its quotients by a
+ * constant), added to LIST[0..*n) once each at their least value; false past
+ * MAX of them. */
+static bool gather_cases(const struct affine *f, struct floor_case *list, int *n, int max)
+{
+	for (int i = 0; i < f->nterms; i++) {
+		const struct affine_floor *fl = f->terms[i].floor;
+		if (f->terms[i].kind != SYM_FLOOR)
+			continue;
+		if (fl->den) {
+			if (!gather_cases(&fl->num, list, n, max))
+				return false;
+			continue;
+		}
+		bool seen = false;
+		for (int k = 0; k < *n; k++)
+			seen |= list[k].floor == fl;
+		if (seen)
+			continue;
+		if (*n == max)
+			return false;
+		list[(*n)++] = (struct floor_case){fl, fl->qlo};
+	}
+	return true;
+}
+
+/* The next case of LIST[0..n) (an odometer over each quotient's range);
+ * false after the last. */
+static bool next_case(struct floor_case *list, int n)
+{
+	for (int k = 0; k < n; k++) {
+		if (list[k].q < list[k].floor->qhi) {
+			list[k].q++;
+			return true;
+		}
+		list[k].q = list[k].floor->qlo;
+	}
+	return false;
+}
+
+/* The most quotients by a size in one subscript. */
+#define BOUNDS_MAX_CASES 3
+
 /* Returns true when it reported something for REF. */
 static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct ref_info *ref, int dim,
 		      bool upper)
 {
-	isl_ctx_reset_operations(ck->isl);
-	isl_set *set = bounds_set(ck->isl, ck->cs, ck->loop, ref, dim, upper, false);
-	isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
-	if (empty == isl_bool_error) {
-		isl_set_free(set);
-		isl_trouble(ck, ref);
+	const struct affine *sub = &ref->subs[dim];
+	/* sub - extent >= 0, or -sub - 1 >= 0 */
+	struct bounds_goal goal = upper ? (struct bounds_goal){sub, 1, ref->array->extents[dim]->aff, -1, 0}
+					: (struct bounds_goal){sub, -1, NULL, 0, -1};
+	struct floor_case cases[BOUNDS_MAX_CASES];
+	int ncases = 0;
+	bool fine = gather_cases(sub, cases, &ncases, BOUNDS_MAX_CASES);
+	for (int k = 0; fine && k < ncases; k++)
+		fine = cases[k].floor->proven;
+	if (!fine) {
+		char *st = expr_to_string(ref->expr->args[dim]);
+		diag_error(ck->dg, ref->expr->args[dim]->span,
+			   "subscript %s: too many quotients by sizes (at most %d)", st, BOUNDS_MAX_CASES);
+		free(st);
 		return true;
 	}
-	if (empty == isl_bool_true) {
+	isl_set *set = NULL;
+	do {
+		isl_ctx_reset_operations(ck->isl);
+		set = bounds_set(ck->isl, ck->cs, ck->loop, ref, &goal, cases, ncases, false);
+		isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
+		if (empty == isl_bool_error) {
+			isl_set_free(set);
+			isl_trouble(ck, ref);
+			return true;
+		}
+		if (empty == isl_bool_false)
+			break;
 		isl_set_free(set);
+		set = NULL;
+	} while (next_case(cases, ncases));
+	if (!set)
 		return false;
-	}
 	char *witness = symbolic_witness(ck, set, ref, dim, upper, s);
 	isl_set_free(set);
 	if (!witness) {
 		isl_ctx_reset_operations(ck->isl);
-		witness = sample_witness(ck, bounds_set(ck->isl, ck->cs, ck->loop, ref, dim, upper, true), ref);
+		witness = sample_witness(ck, bounds_set(ck->isl, ck->cs, ck->loop, ref, &goal, cases,
+							ncases, true), ref);
 	}
 	char *rt = expr_to_string(ref->expr);
 	char *st = expr_to_string(ref->expr->args[dim]);
@@ -517,6 +712,87 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 	return true;
 }
 
+/* Whether REF's domain has a point where GOAL >= 0: 1 yes, 0 no, -1 when
+ * ISL failed (reported). */
+static int reachable(struct checker *ck, const struct ref_info *ref, const struct bounds_goal *goal)
+{
+	isl_ctx_reset_operations(ck->isl);
+	isl_set *set = bounds_set(ck->isl, ck->cs, ck->loop, ref, goal, NULL, 0, false);
+	isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
+	isl_set_free(set);
+	if (empty == isl_bool_error) {
+		isl_trouble(ck, ref);
+		return -1;
+	}
+	return empty == isl_bool_false;
+}
+
+/* The range of quotient FL of REF by a size d: its divisor is positive, and
+ * its dividend lies within CHECK_MAX_QUOTIENTS multiples of d wherever REF
+ * is evaluated.  Sets FL's qlo, qhi and proven, or reports why not. */
+static void prove_quotient(struct checker *ck, const struct ast_stmt *s, const struct ref_info *ref,
+			   struct affine_floor *fl)
+{
+	struct affine d = {0, 1, &fl->den_term};
+	const int far = 8;
+	char *num = affine_to_string(&fl->num, ck->cs, s->vars);
+	char *den = affine_to_string(&d, ck->cs, NULL);
+	char *text = expr_to_string(fl->expr);
+	int r;
+	/* d <= 0 */
+	if ((r = reachable(ck, ref, &(struct bounds_goal){&d, -1, NULL, 0, 0})) < 0)
+		goto done;
+	if (r) {
+		diag_error(ck->dg, fl->expr->span, "the divisor of '%s' must be positive: add "
+			   "'assume %s >= 1'", text, den);
+		goto done;
+	}
+	/* qlo: the largest q in [-far, far] with num >= q*d everywhere */
+	int lo = -far - 1;
+	for (int q = -far; q <= far; q++) {
+		/* num < q*d: q*d - num - 1 >= 0 */
+		if ((r = reachable(ck, ref, &(struct bounds_goal){&d, q, &fl->num, -1, -1})) < 0)
+			goto done;
+		if (r)
+			break;
+		lo = q;
+	}
+	int hi = lo > -far - 1 ? lo + CHECK_MAX_QUOTIENTS : lo;
+	for (int q = lo; q < hi; q++) {
+		/* num >= (q + 1)*d: num - (q + 1)*d >= 0 */
+		if ((r = reachable(ck, ref, &(struct bounds_goal){&fl->num, 1, &d, -(q + 1), 0})) < 0)
+			goto done;
+		if (!r) {
+			fl->qlo = lo;
+			fl->qhi = q;
+			fl->proven = true;
+			goto done;
+		}
+	}
+	diag_error(ck->dg, fl->expr->span, "'%s': %s must lie within %d multiples of %s wherever "
+		   "it is evaluated, e.g. 0 <= %s < %d*%s, which the ranges and assumptions do not show",
+		   text, num, CHECK_MAX_QUOTIENTS, den, num, CHECK_MAX_QUOTIENTS, den);
+done:
+	free(num);
+	free(den);
+	free(text);
+}
+
+/* Proves the range of every quotient by a size in F (a subscript of REF). */
+static void prove_quotients(struct checker *ck, const struct ast_stmt *s, const struct ref_info *ref,
+			    const struct affine *f)
+{
+	for (int i = 0; i < f->nterms && !ck->stopped; i++) {
+		struct affine_floor *fl = (struct affine_floor *)f->terms[i].floor;
+		if (f->terms[i].kind != SYM_FLOOR)
+			continue;
+		if (fl->den)
+			prove_quotients(ck, s, ref, &fl->num);
+		else if (!fl->proven)
+			prove_quotient(ck, s, ref, fl);
+	}
+}
+
 void check_stmt_bounds(struct checker *ck, const struct ast_stmt *s)
 {
 	if (!ck->isl_ready || !ck->isl || ck->stopped)
@@ -524,6 +800,11 @@ void check_stmt_bounds(struct checker *ck, const struct ast_stmt *s)
 	for (int r = 0; r < s->nrefs && !ck->stopped; r++) {
 		const struct ref_info *ref = &s->refs[r];
 		bool reported = false;
+		int before = ck->dg->nerrors;
+		for (int d = 0; d < ref->array->rank && !ck->stopped; d++)
+			prove_quotients(ck, s, ref, &ref->subs[d]);
+		if (ck->dg->nerrors != before)
+			continue;
 		for (int d = 0; d < ref->array->rank && !reported; d++) {
 			if (!ref->array->extents[d]->aff)
 				break;

@@ -41,6 +41,8 @@ struct checker {
 	struct ptr_list stmt_vars;
 	struct ptr_list refs;
 	bool bounds_ok;               /* every bound and condition is affine */
+	bool floor_ok;                /* a subscript: '/' and '%' allowed */
+	int nfloors;                  /* the floors numbered so far */
 	/* ISL, for the bounds check */
 	struct isl_ctx *isl;
 	struct session *session;

@@ -20,10 +20,29 @@
 /* The largest `work` weight analyzed: --verify adds weights in 64 bits. */
 enum { WORK_WEIGHT_MAX = 1000000000 };
 
+/* The most quotients by a constant in one statement, and the most cases of
+ * one reference (the product of its quotients' ranges by sizes). */
+enum { LOWER_MAX_QUOTIENTS = 32, LOWER_MAX_CASES = 64 };
+
+/* The quotients of the statement being lowered (struct affine_floor).  A
+ * quotient by a constant is a variable of the statement past its own
+ * (ast_stmt.nvars + k), defined by 0 <= num - den*e <= den - 1 in the space
+ * of the reference it appears in; a quotient by a size has one value per
+ * case of its reference, which is lowered once per case. */
+struct quotients {
+	int nvars;                                   /* the statement's own */
+	const struct affine_floor *var[LOWER_MAX_QUOTIENTS];
+	int nvar;
+	const struct affine_floor *sym[LOWER_MAX_CASES];
+	int q[LOWER_MAX_CASES];                      /* their values in this case */
+	int nsym;
+};
+
 struct lowering {
 	const struct checked_spec *cs;
 	bool flops;
 	struct model *m;
+	struct quotients *quo;   /* the statement's, while it is lowered */
 	struct fail fail;   /* the first failure (analyzer/util/fail.h) */
 };
 
@@ -78,6 +97,104 @@ static char *affine_text(struct lowering *lw, struct ast_var *const *vars, const
 	return text_close(&t);
 }
 
+/* A positional form being summed up: one coefficient per term, merged. */
+struct pos_acc {
+	struct model_aff *out;
+	int cap;
+	bool overflow, nomem;
+	bool unknown;        /* a quotient the statement's quotients do not know */
+};
+
+static void acc_term(struct pos_acc *a, enum model_sym kind, int index, long long c)
+{
+	struct model_aff *o = a->out;
+	for (int i = 0; i < o->nterms; i++)
+		if (o->terms[i].kind == kind && o->terms[i].index == index) {
+			a->overflow |= __builtin_add_overflow(o->terms[i].coef, c, &o->terms[i].coef);
+			return;
+		}
+	if (o->nterms == a->cap) {
+		int cap = 2 * a->cap + 4;
+		struct model_term *t = realloc(o->terms, (size_t)cap * sizeof(*t));
+		if (!t) {
+			a->nomem = true;
+			return;
+		}
+		o->terms = t;
+		a->cap = cap;
+	}
+	o->terms[o->nterms++] = (struct model_term){kind, index, c};
+}
+
+/* The variable of quotient FL by a constant, or its value in this case (by
+ * a size): -1 when the statement's quotients do not know it. */
+static int quotient_var(const struct quotients *q, const struct affine_floor *fl)
+{
+	for (int k = 0; q && k < q->nvar; k++)
+		if (q->var[k] == fl)
+			return q->nvars + k;
+	return -1;
+}
+
+static bool quotient_value(const struct quotients *q, const struct affine_floor *fl, int *v)
+{
+	for (int k = 0; q && k < q->nsym; k++)
+		if (q->sym[k] == fl) {
+			*v = q->q[k];
+			return true;
+		}
+	return false;
+}
+
+/* A += SCALE * F, a quotient by a constant its variable, one by a size its
+ * value in the case (a remainder num - q*den). */
+static void acc_affine(struct lowering *lw, struct pos_acc *a, const struct affine *f, long long scale)
+{
+	long long c;
+	a->overflow |= __builtin_mul_overflow(f->constant, scale, &c) ||
+		       __builtin_add_overflow(a->out->constant, c, &a->out->constant);
+	for (int i = 0; i < f->nterms; i++) {
+		const struct affine_term *t = &f->terms[i];
+		a->overflow |= __builtin_mul_overflow(t->coef, scale, &c);
+		int q;
+		switch (t->kind) {
+		case SYM_PARAM:
+			acc_term(a, MODEL_PARAM, t->index, c);
+			break;
+		case SYM_GRID_AXIS:
+			acc_term(a, MODEL_AXIS, t->index, c);
+			break;
+		case SYM_FLOOR:
+			if (t->floor->den) {
+				int v = quotient_var(lw->quo, t->floor);
+				if (v < 0)
+					a->unknown = true;
+				else
+					acc_term(a, MODEL_VAR, v, c);
+			} else if (!quotient_value(lw->quo, t->floor, &q)) {
+				a->unknown = true;
+			} else if (t->floor->kind == FLOOR_DIV) {
+				long long cq;
+				a->overflow |= __builtin_mul_overflow(c, (long long)q, &cq) ||
+					       __builtin_add_overflow(a->out->constant, cq,
+								      &a->out->constant);
+			} else {
+				long long cq;
+				acc_affine(lw, a, &t->floor->num, c);
+				a->overflow |= __builtin_mul_overflow(c, -(long long)q, &cq);
+				acc_term(a, t->floor->den_term.kind == SYM_PARAM ? MODEL_PARAM : MODEL_AXIS,
+					 t->floor->den_term.index, cq);
+			}
+			break;
+		default:
+			acc_term(a, MODEL_VAR, t->index, c);
+			break;
+		}
+	}
+}
+
+static int acc_finish(struct lowering *lw, struct pos_acc *pa);
+
 /* F by position, plus VCOEF times statement variable VAR (none when VCOEF is
  * 0), all times SCALE, plus ADD: coefficients and constant checked for
  * overflow.  Returns 0, or -1 (and the lowering refused) on overflow or when
@@ -86,40 +203,53 @@ static int pos_aff(struct lowering *lw, struct model_aff *out, const struct affi
 		   long long scale, int var, long long vcoef, long long add)
 {
 	memset(out, 0, sizeof(*out));
-	int n = (f ? f->nterms : 0) + (vcoef != 0);
-	out->terms = calloc((size_t)n + 1, sizeof(*out->terms));
-	if (!out->terms) {
-		fail_nomem(&lw->fail);
-		return -1;
-	}
-	bool overflow = false;
-	long long c = 0;
+	struct pos_acc a = {.out = out};
 	if (f)
-		overflow |= __builtin_mul_overflow(f->constant, scale, &c);
-	overflow |= __builtin_add_overflow(c, add, &out->constant);
-	bool merged = false;
-	for (int i = 0; f && i < f->nterms; i++) {
-		const struct affine_term *t = &f->terms[i];
-		struct model_term *mt = &out->terms[out->nterms];
-		mt->kind = t->kind == SYM_PARAM ? MODEL_PARAM : t->kind == SYM_GRID_AXIS ? MODEL_AXIS
-											 : MODEL_VAR;
-		mt->index = t->index;
-		overflow |= __builtin_mul_overflow(t->coef, scale, &mt->coef);
-		if (vcoef && mt->kind == MODEL_VAR && mt->index == var) {
-			overflow |= __builtin_add_overflow(mt->coef, vcoef, &mt->coef);
-			merged = true;
-		}
-		if (mt->coef != 0)
-			out->nterms++;
-	}
-	if (vcoef && !merged)
-		out->terms[out->nterms++] = (struct model_term){MODEL_VAR, var, vcoef};
-	if (overflow) {
+		acc_affine(lw, &a, f, scale);
+	if (vcoef)
+		acc_term(&a, MODEL_VAR, var, vcoef);
+	a.overflow |= __builtin_add_overflow(out->constant, add, &out->constant);
+	return acc_finish(lw, &a);
+}
+
+/* SIGN * num + KDEN * den + ADD of quotient FL by a size, by position. */
+static int case_aff(struct lowering *lw, struct model_aff *out, const struct affine_floor *fl,
+		    long long sign, long long kden, long long add)
+{
+	memset(out, 0, sizeof(*out));
+	struct pos_acc a = {.out = out};
+	acc_affine(lw, &a, &fl->num, sign);
+	struct affine_term t = fl->den_term;
+	t.coef = kden;
+	struct affine d = {add, kden != 0, &t};
+	acc_affine(lw, &a, &d, 1);
+	return acc_finish(lw, &a);
+}
+
+/* The form A summed up, compacted; 0, or -1 (the lowering failed, the form
+ * cleared) on overflow, a quotient unknown or out of memory. */
+static int acc_finish(struct lowering *lw, struct pos_acc *pa)
+{
+	struct pos_acc a = *pa;
+	struct model_aff *out = a.out;
+	int n = 0;
+	for (int i = 0; i < out->nterms; i++)
+		if (out->terms[i].coef != 0)
+			out->terms[n++] = out->terms[i];
+	out->nterms = n;
+	if (!out->terms && !a.nomem)
+		out->terms = calloc(1, sizeof(*out->terms));
+	if (!out->terms || a.nomem) {
+		fail_nomem(&lw->fail);
+	} else if (a.unknown) {
+		fail_set(&lw->fail, FAIL_ERROR, "a quotient in a subscript has no variable");
+	} else if (a.overflow) {
 		fail_set(&lw->fail, FAIL_REFUSED, "a coefficient or constant does not fit in 64 bits");
-		model_aff_clear(out);
-		return -1;
+	} else {
+		return 0;
 	}
-	return 0;
+	model_aff_clear(out);
+	return -1;
 }
 
 /* Adds divisibility atom A, whose divisor is symbolic, to the model's facts. */
@@ -430,28 +560,185 @@ static void set_subs(struct lowering *lw, struct model_access *a, const struct r
 	}
 }
 
-static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
+/* Adds the quotients of F not yet known to Q: those by a constant as
+ * variables (inner ones first), those by a size at their least value. */
+static void gather_quotients(struct lowering *lw, struct quotients *q, const struct affine *f)
 {
-	const struct checked_spec *cs = lw->cs;
+	for (int i = 0; i < f->nterms && !failed(&lw->fail); i++) {
+		const struct affine_floor *fl = f->terms[i].floor;
+		int v;
+		if (f->terms[i].kind != SYM_FLOOR)
+			continue;
+		gather_quotients(lw, q, &fl->num);
+		if (fl->den && quotient_var(q, fl) < 0) {
+			if (q->nvar == LOWER_MAX_QUOTIENTS) {
+				fail_set(&lw->fail, FAIL_REFUSED, "more than %d quotients in one statement",
+					 LOWER_MAX_QUOTIENTS);
+				return;
+			}
+			q->var[q->nvar++] = fl;
+		} else if (!fl->den && !quotient_value(q, fl, &v)) {
+			if (!fl->proven) {
+				fail_set(&lw->fail, FAIL_REFUSED, "the range of a quotient by a size was not "
+					 "proven (the bounds check did not run)");
+				return;
+			}
+			if (q->nsym == LOWER_MAX_CASES) {
+				fail_set(&lw->fail, FAIL_REFUSED, "too many quotients by sizes in one statement");
+				return;
+			}
+			q->sym[q->nsym] = fl;
+			q->q[q->nsym++] = fl->qlo;
+		}
+	}
+}
+
+/* The quotients of REF's subscripts added to Q; false (refused) when its
+ * quotients by sizes, from FROM on, make more than LOWER_MAX_CASES cases. */
+static bool ref_quotients(struct lowering *lw, struct quotients *q, const struct ref_info *ref, int from)
+{
+	for (int d = 0; d < ref->array->rank; d++)
+		gather_quotients(lw, q, &ref->subs[d]);
+	long cases = 1;
+	for (int k = from; k < q->nsym && cases <= LOWER_MAX_CASES; k++)
+		cases *= q->sym[k]->qhi - q->sym[k]->qlo + 1;
+	if (cases > LOWER_MAX_CASES && !failed(&lw->fail))
+		fail_set(&lw->fail, FAIL_REFUSED, "the quotients by sizes of one reference make more "
+			 "than %d cases", LOWER_MAX_CASES);
+	return !failed(&lw->fail);
+}
+
+/* The next case of the quotients by sizes Q->sym[from..nsym); false after
+ * the last. */
+static bool next_quotient_case(struct quotients *q, int from)
+{
+	for (int k = from; k < q->nsym; k++) {
+		if (q->q[k] < q->sym[k]->qhi) {
+			q->q[k]++;
+			return true;
+		}
+		q->q[k] = q->sym[k]->qlo;
+	}
+	return false;
+}
+
+static void add_cons(struct lowering *lw, struct model_space *s, struct model_aff *f)
+{
+	if (model_cons_add(&s->cons, &s->ncons, MODEL_GE0, f, 0) < 0)
+		fail_nomem(&lw->fail);
+	model_aff_clear(f);
+}
+
+/* Into S: the variables of the quotients by constants Q->var[from..to),
+ * with their definitions 0 <= num - den*e <= den - 1 when DEFINE, and the
+ * case of the quotients by sizes Q->sym[sfrom..sto): 0 <= num - q*den <=
+ * den - 1. */
+static void add_quotients(struct lowering *lw, const struct ast_stmt *st, struct model_space *s,
+			  const struct quotients *q, int from, int to, bool define, int sfrom, int sto)
+{
+	for (int k = from; k < to && !failed(&lw->fail); k++) {
+		const struct affine_floor *fl = q->var[k];
+		char *name = floor_to_string(fl, lw->cs, st->vars);
+		if (model_space_add_var(s, name, q->nvars + k) < 0)
+			fail_nomem(&lw->fail);
+		free(name);
+		struct model_aff lo, hi;
+		if (!define || failed(&lw->fail))
+			continue;
+		if (pos_aff(lw, &lo, &fl->num, 1, q->nvars + k, -fl->den, 0) < 0)
+			return;
+		add_cons(lw, s, &lo);
+		if (pos_aff(lw, &hi, &fl->num, -1, q->nvars + k, fl->den, fl->den - 1) < 0)
+			return;
+		add_cons(lw, s, &hi);
+	}
+	for (int k = sfrom; k < sto && !failed(&lw->fail); k++) {
+		const struct affine_floor *fl = q->sym[k];
+		long long qv = q->q[k];
+		struct model_aff lo, hi;
+		if (case_aff(lw, &lo, fl, 1, -qv, 0) < 0)
+			return;
+		add_cons(lw, s, &lo);
+		if (case_aff(lw, &hi, fl, -1, qv + 1, -1) < 0)
+			return;
+		add_cons(lw, s, &hi);
+	}
+}
+/* The subscripts of REF as text for people: the source's when they hold a
+ * quotient. */
+static char **ref_texts(struct lowering *lw, const struct ast_stmt *st, const struct ref_info *ref)
+{
+	char **t = calloc((size_t)ref->array->rank + 1, sizeof(*t));
+	for (int d = 0; t && d < ref->array->rank; d++) {
+		bool quotient = false;
+		for (int k = 0; k < ref->subs[d].nterms; k++)
+			quotient |= ref->subs[d].terms[k].kind == SYM_FLOOR;
+		t[d] = quotient ? expr_to_string(ref->expr->args[d])
+				: affine_text(lw, st->vars, &ref->subs[d]);
+		if (!t[d]) {
+			for (int k = 0; k < d; k++)
+				free(t[k]);
+			free(t);
+			return NULL;
+		}
+	}
+	return t;
+}
+
+static void free_texts(char **t, int n)
+{
+	for (int d = 0; t && d < n; d++)
+		free(t[d]);
+	free(t);
+}
+
+/* Read REF of ST into MS, once per case of its quotients by sizes; Q holds
+ * the left-hand side's quotients (its first LHS_NVAR and LHS_NSYM), which
+ * every space of the statement has. */
+static void lower_read(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
+		       const struct ref_info *ref, struct quotients *q, int lhs_nvar, int lhs_nsym)
+{
+	q->nvar = lhs_nvar;
+	q->nsym = lhs_nsym;
+	if (!ref_quotients(lw, q, ref, lhs_nsym))
+		return;
+	int ns, nextra;
+	const struct ast_quant *const *sums = sum_scopes(st, ref, &ns);
+	do {
+		const char **extra = quant_vars(sums, ns, &nextra);
+		char **rs = ref_texts(lw, st, ref);
+		struct model_access *a = extra && rs ? model_add_read(lw->m, ms, nextra, extra, NULL,
+								       ref->array->index,
+								       (const char *const *)rs)
+						     : NULL;
+		free_texts(rs, ref->array->rank);
+		free(extra);
+		if (!a) {
+			fail_nomem(&lw->fail);
+			return;
+		}
+		set_subs(lw, a, ref);
+		fill_space(lw, st, &a->space, sums, ns, true);
+		add_quotients(lw, st, &a->space, q, lhs_nvar, q->nvar, true, lhs_nsym, q->nsym);
+	} while (!failed(&lw->fail) && next_quotient_case(q, lhs_nsym));
+}
+
+/* ST into superstep STEP, for the case of its left-hand side's quotients by
+ * sizes in Q (its first LHS_NVAR and LHS_NSYM are the left-hand side's). */
+static void lower_stmt_case(struct lowering *lw, int step, const struct ast_stmt *st,
+			    struct quotients *q, int lhs_nvar, int lhs_nsym)
+{
 	const struct ast_quant *forall[1] = {st->forall};
 	int nf = st->forall ? 1 : 0;
 	int nvars;
 	const char **vars = quant_vars(forall, nf, &nvars);
 	const struct ref_info *lhs = &st->refs[0];
-	char **subs = calloc((size_t)lhs->array->rank + 1, sizeof(*subs));
-	if (!vars || !subs) {
-		fail_nomem(&lw->fail);
-		free(vars);
-		free(subs);
-		return;
-	}
-	for (int d = 0; d < lhs->array->rank; d++)
-		subs[d] = affine_text(lw, st->vars, &lhs->subs[d]);
-	struct model_stmt *ms = model_add_stmt(lw->m, step, nvars, vars, NULL, lhs->array->index,
-					       (const char *const *)subs);
-	for (int d = 0; d < lhs->array->rank; d++)
-		free(subs[d]);
-	free(subs);
+	char **subs = ref_texts(lw, st, lhs);
+	struct model_stmt *ms = vars && subs ? model_add_stmt(lw->m, step, nvars, vars, NULL,
+							      lhs->array->index,
+							      (const char *const *)subs)
+					     : NULL;
+	free_texts(subs, lhs->array->rank);
 	free(vars);
 	if (!ms) {
 		fail_nomem(&lw->fail);
@@ -460,33 +747,12 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 	set_subs(lw, &ms->lhs, lhs);
 	fill_space(lw, st, &ms->lhs.space, forall, nf, false);
 
-	for (int r = 1; r < st->nrefs && !failed(&lw->fail); r++) {
-		const struct ref_info *ref = &st->refs[r];
-		int ns, nextra;
-		const struct ast_quant *const *sums = sum_scopes(st, ref, &ns);
-		const char **extra = quant_vars(sums, ns, &nextra);
-		char **rs = calloc((size_t)ref->array->rank + 1, sizeof(*rs));
-		if (!extra || !rs) {
-			fail_nomem(&lw->fail);
-			free(extra);
-			free(rs);
-			return;
-		}
-		for (int d = 0; d < ref->array->rank; d++)
-			rs[d] = affine_text(lw, st->vars, &ref->subs[d]);
-		struct model_access *a = model_add_read(lw->m, ms, nextra, extra, NULL,
-							ref->array->index, (const char *const *)rs);
-		for (int d = 0; d < ref->array->rank; d++)
-			free(rs[d]);
-		free(rs);
-		free(extra);
-		if (!a) {
-			fail_nomem(&lw->fail);
-			return;
-		}
-		set_subs(lw, a, ref);
-		fill_space(lw, st, &a->space, sums, ns, true);
-	}
+	for (int r = 1; r < st->nrefs && !failed(&lw->fail); r++)
+		lower_read(lw, st, ms, &st->refs[r], q, lhs_nvar, lhs_nsym);
+	q->nvar = lhs_nvar;
+	q->nsym = lhs_nsym;
+	if (failed(&lw->fail))
+		return;
 	if (st->work) {
 		if (st->work->kind != EXPR_INT || st->work->value < 0) {
 			fail_set(&lw->fail, FAIL_REFUSED, "a work weight other than a non-negative integer constant is not "
@@ -497,22 +763,43 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 			fail_set(&lw->fail, FAIL_REFUSED, "work weights above 1000000000 are not supported");
 			return;
 		}
-		if (st->work->value == 0)
-			return;
-		struct model_space *s = model_add_term(ms, 0, NULL, NULL);
-		if (!s) {
-			fail_nomem(&lw->fail);
-			return;
+		if (st->work->value != 0) {
+			struct model_space *s = model_add_term(ms, 0, NULL, NULL);
+			if (!s) {
+				fail_nomem(&lw->fail);
+				return;
+			}
+			fill_space(lw, st, s, NULL, 0, true);
+			s->weight = (long)st->work->value;
 		}
-		fill_space(lw, st, s, NULL, 0, true);
-		s->weight = (long)st->work->value;
-		return;
+	} else {
+		const struct ast_quant *stack[AST_MAX_DEPTH];
+		add_work(lw, st, ms, st->rhs, stack, 0);
+		/* a + b + c is three units on one space: counted once, weight 3 */
+		model_merge_terms(ms);
 	}
-	const struct ast_quant *stack[AST_MAX_DEPTH];
-	add_work(lw, st, ms, st->rhs, stack, 0);
-	/* a + b + c is three units on one space: counted once, weight 3 */
-	model_merge_terms(ms);
-	(void)cs;
+	/* the left-hand side's quotients: defined in its space (which every
+	 * relation of the statement intersects), variables of every space */
+	add_quotients(lw, st, &ms->lhs.space, q, 0, lhs_nvar, true, 0, lhs_nsym);
+	for (int r = 0; r < ms->nreads; r++)
+		add_quotients(lw, st, &ms->reads[r].space, q, 0, lhs_nvar, false, 0, 0);
+	for (int k = 0; k < ms->nterms; k++)
+		add_quotients(lw, st, &ms->terms[k], q, 0, lhs_nvar, false, 0, 0);
+}
+
+/* ST into superstep STEP: once per case of its left-hand side's quotients
+ * by sizes. */
+static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
+{
+	struct quotients q = {.nvars = st->nvars};
+	lw->quo = &q;
+	if (ref_quotients(lw, &q, &st->refs[0], 0)) {
+		int lhs_nvar = q.nvar, lhs_nsym = q.nsym;
+		do
+			lower_stmt_case(lw, step, st, &q, lhs_nvar, lhs_nsym);
+		while (!failed(&lw->fail) && next_quotient_case(&q, 0));
+	}
+	lw->quo = NULL;
 }
 
 static char *assumptions_text(struct lowering *lw)

@@ -499,6 +499,23 @@ int model_space_add_pred(struct model_space *s, int dist, const char *index, con
 	return 0;
 }
 
+int model_space_add_var(struct model_space *s, const char *name, int index)
+{
+	char **vars = realloc(s->vars, sizeof(*vars) * (size_t)(s->nvars + 2));
+	if (!vars)
+		return -1;
+	s->vars = vars;
+	int *vidx = realloc(s->vidx, sizeof(*vidx) * (size_t)(s->nvars + 2));
+	if (!vidx)
+		return -1;
+	s->vidx = vidx;
+	if (!(s->vars[s->nvars] = strdup(name)))
+		return -1;
+	s->vars[s->nvars + 1] = NULL;
+	s->vidx[s->nvars++] = index;
+	return 0;
+}
+
 int model_space_set_vidx(struct model_space *s, const int vidx[])
 {
 	free(s->vidx);

@@ -267,6 +267,9 @@ int model_add_fact(struct model *m, const struct model_aff *f, const struct mode
 int model_cons_add(struct model_cons **cons, int *n, enum model_cons_kind kind,
 		   const struct model_aff *f, long long divisor);
 /* The statement variable numbers of S's variables (S->nvars of them). */
+/* Appends variable NAME, the statement's variable number INDEX, to S (whose
+ * vidx is set); -1 when out of memory. */
+int model_space_add_var(struct model_space *s, const char *name, int index);
 int model_space_set_vidx(struct model_space *s, const int vidx[]);
 /* Sets the positional form of predicate K of S, of subscript D of access A, of
  * extent D of array A. */
