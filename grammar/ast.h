@@ -143,6 +143,10 @@ struct ast_stmt {
 	/* checked: every array reference, the left-hand side first */
 	const struct ref_info *refs;
 	int nrefs;
+	/* checked: the work weight as a sum of products of factors (NULL with
+	 * the default weight) */
+	const struct work_term *work_terms;
+	int nwork_terms;
 };
 
 /* for RANGE { ... }: a loop around supersteps.  Its variable is an

@@ -818,6 +818,136 @@ static void check_quant_close(struct checker *ck, const struct ast_quant *q)
 	ck->nquants--;
 }
 
+/* A work weight being expanded: terms of coef * product of factors. */
+struct work_sum {
+	int n;
+	struct work_term t[CHECK_MAX_WORK_TERMS];
+	struct affine f[CHECK_MAX_WORK_TERMS][CHECK_MAX_WORK_FACTORS];
+};
+
+enum work_status { WORK_OK, WORK_NOT_POLY, WORK_TOO_BIG, WORK_OVERFLOW };
+
+/* E, a resolved work weight, as a sum of products of affine factors into
+ * *OUT: an affine part is one factor (a constant folds into the
+ * coefficient), + and - concatenate, * multiplies out. */
+static enum work_status work_expand(struct checker *ck, const struct ast_expr *e, struct work_sum *out)
+{
+	struct affine a;
+	out->n = 0;
+	enum aff_status as = to_affine(ck, e, &a);
+	if (as == AFF_OVERFLOW)
+		return WORK_OVERFLOW;
+	if (as == AFF_OK) {
+		if (a.nterms == 0 && a.constant == 0)
+			return WORK_OK;
+		out->n = 1;
+		out->t[0] = (struct work_term){a.nterms ? 1 : a.constant, a.nterms ? 1 : 0, NULL};
+		out->f[0][0] = a;
+		return WORK_OK;
+	}
+	struct work_sum *l = xcalloc(1, sizeof(*l)), *r = xcalloc(1, sizeof(*r));
+	enum work_status st = WORK_OK;
+	switch (e->kind) {
+	case EXPR_NEG:
+		if ((st = work_expand(ck, e->lhs, l)) != WORK_OK)
+			break;
+		*out = *l;
+		for (int i = 0; i < out->n && st == WORK_OK; i++)
+			if (__builtin_mul_overflow(out->t[i].coef, -1, &out->t[i].coef))
+				st = WORK_OVERFLOW;
+		break;
+	case EXPR_ADD:
+	case EXPR_SUB:
+		if ((st = work_expand(ck, e->lhs, l)) != WORK_OK || (st = work_expand(ck, e->rhs, r)) != WORK_OK)
+			break;
+		if (l->n + r->n > CHECK_MAX_WORK_TERMS) {
+			st = WORK_TOO_BIG;
+			break;
+		}
+		*out = *l;
+		for (int i = 0; i < r->n && st == WORK_OK; i++) {
+			out->t[out->n] = r->t[i];
+			memcpy(out->f[out->n], r->f[i], sizeof(r->f[i]));
+			if (e->kind == EXPR_SUB &&
+			    __builtin_mul_overflow(out->t[out->n].coef, -1, &out->t[out->n].coef))
+				st = WORK_OVERFLOW;
+			out->n++;
+		}
+		break;
+	case EXPR_MUL:
+		if ((st = work_expand(ck, e->lhs, l)) != WORK_OK || (st = work_expand(ck, e->rhs, r)) != WORK_OK)
+			break;
+		if (l->n * r->n > CHECK_MAX_WORK_TERMS) {
+			st = WORK_TOO_BIG;
+			break;
+		}
+		for (int i = 0; i < l->n && st == WORK_OK; i++)
+			for (int k = 0; k < r->n && st == WORK_OK; k++) {
+				struct work_term *t = &out->t[out->n];
+				if (l->t[i].nfactors + r->t[k].nfactors > CHECK_MAX_WORK_FACTORS) {
+					st = WORK_TOO_BIG;
+					break;
+				}
+				if (__builtin_mul_overflow(l->t[i].coef, r->t[k].coef, &t->coef)) {
+					st = WORK_OVERFLOW;
+					break;
+				}
+				t->nfactors = 0;
+				for (int x = 0; x < l->t[i].nfactors; x++)
+					out->f[out->n][t->nfactors++] = l->f[i][x];
+				for (int x = 0; x < r->t[k].nfactors; x++)
+					out->f[out->n][t->nfactors++] = r->f[k][x];
+				out->n++;
+			}
+		break;
+	default:
+		st = WORK_NOT_POLY;
+		break;
+	}
+	free(l);
+	free(r);
+	return st;
+}
+
+/* S's work weight as terms (ast_stmt.work_terms), or an error. */
+static void check_work(struct checker *ck, struct ast_stmt *s)
+{
+	struct work_sum *ws = xcalloc(1, sizeof(*ws));
+	enum work_status st = work_expand(ck, s->work, ws);
+	char *text = expr_to_string(s->work);
+	if (st == WORK_NOT_POLY)
+		diag_error(ck->dg, s->work->span, "work '%s' is not a polynomial: a work weight is "
+			   "built of integers, the sizes, the grid sizes and the statement's "
+			   "variables with '+', '-' and '*', such as 'work 2*(n - k)'", text);
+	else if (st == WORK_TOO_BIG)
+		diag_error(ck->dg, s->work->span, "work '%s' multiplies out to more than %d terms or "
+			   "a term of more than %d factors", text, CHECK_MAX_WORK_TERMS,
+			   CHECK_MAX_WORK_FACTORS);
+	else if (st == WORK_OVERFLOW)
+		diag_error(ck->dg, s->work->span, "work '%s': a coefficient does not fit in 64 bits", text);
+	for (int i = 0; st == WORK_OK && i < ws->n; i++)
+		if (ws->t[i].coef < 0) {
+			diag_error(ck->dg, s->work->span, "work '%s' has a term with a negative "
+				   "coefficient; write it as a sum of products of factors that are never "
+				   "negative, with positive coefficients, such as (n - k)*(n + k) for "
+				   "n*n - k*k", text);
+			st = WORK_NOT_POLY;
+		}
+	free(text);
+	if (st == WORK_OK) {
+		struct work_term *t = arena_alloc(ck->arena, (size_t)ws->n * sizeof(*t) + 1);
+		for (int i = 0; i < ws->n; i++) {
+			struct affine *f = arena_alloc(ck->arena,
+						       (size_t)ws->t[i].nfactors * sizeof(*f) + 1);
+			memcpy(f, ws->f[i], (size_t)ws->t[i].nfactors * sizeof(*f));
+			t[i] = (struct work_term){ws->t[i].coef, ws->t[i].nfactors, f};
+		}
+		s->work_terms = t;
+		s->nwork_terms = ws->n;
+	}
+	free(ws);
+}
+
 static void check_stmt(struct checker *ck, struct ast_stmt *s)
 {
 	int before = ck->dg->nerrors;
@@ -843,11 +973,8 @@ static void check_stmt(struct checker *ck, struct ast_stmt *s)
 	if (s->work) {
 		int before = ck->dg->nerrors;
 		resolve(ck, s->work, CX_WORK);
-		if (ck->dg->nerrors == before && s->work->kind != EXPR_INT)
-			diag_error(ck->dg, s->work->span,
-				   "a work weight must be a non-negative integer constant, such as "
-				   "'work 3' (the units of work of one instance); an expression is "
-				   "not supported");
+		if (ck->dg->nerrors == before)
+			check_work(ck, s);
 	}
 	if (s->forall)
 		check_quant_close(ck, s->forall);

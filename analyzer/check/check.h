@@ -94,6 +94,20 @@ struct affine_floor {
 /* The most values a symbolic quotient may take (the cases of a reference). */
 #define CHECK_MAX_QUOTIENTS 4
 
+/* One term of a work weight: coef times the product of its factors, each
+ * affine in the instance's variables, the sizes and the grid sizes.  The
+ * checker proves every factor non-negative wherever the statement runs and
+ * refuses a negative coefficient, so that the weight is never negative. */
+struct work_term {
+	long long coef;            /* > 0 */
+	int nfactors;
+	const struct affine *factors;
+};
+
+/* The most terms of a work weight, and factors of one term. */
+#define CHECK_MAX_WORK_TERMS 16
+#define CHECK_MAX_WORK_FACTORS 4
+
 enum atom_kind {
 	ATOM_GE0,     /* f >= 0 */
 	ATOM_EQ0,     /* f == 0 */

@@ -793,10 +793,40 @@ static void prove_quotients(struct checker *ck, const struct ast_stmt *s, const 
 	}
 }
 
+/* Every factor of S's work weight is non-negative wherever S runs (its
+ * left-hand side's domain: the forall); otherwise an error with values. */
+static void check_work_factors(struct checker *ck, const struct ast_stmt *s)
+{
+	const struct ref_info *lhs = &s->refs[0];
+	for (int i = 0; i < s->nwork_terms && !ck->stopped; i++)
+		for (int k = 0; k < s->work_terms[i].nfactors; k++) {
+			const struct affine *f = &s->work_terms[i].factors[k];
+			/* f <= -1 */
+			struct bounds_goal below = {f, -1, NULL, 0, -1};
+			int r = reachable(ck, lhs, &below);
+			if (r <= 0)
+				continue;
+			isl_ctx_reset_operations(ck->isl);
+			char *witness = sample_witness(ck, bounds_set(ck->isl, ck->cs, ck->loop, lhs, &below,
+								      NULL, 0, true), lhs);
+			char *ft = affine_to_string(f, ck->cs, s->vars);
+			char *wt = expr_to_string(s->work);
+			diag_error(ck->dg, s->work->span, "work '%s': its factor %s is negative%s%s; a "
+				   "work weight must never be negative", wt, ft, witness ? " for " : "",
+				   witness ? witness : "");
+			isl_ctx_reset_error(ck->isl);
+			free(witness);
+			free(ft);
+			free(wt);
+			return;
+		}
+}
+
 void check_stmt_bounds(struct checker *ck, const struct ast_stmt *s)
 {
 	if (!ck->isl_ready || !ck->isl || ck->stopped)
 		return;
+	check_work_factors(ck, s);
 	for (int r = 0; r < s->nrefs && !ck->stopped; r++) {
 		const struct ref_info *ref = &s->refs[r];
 		bool reported = false;

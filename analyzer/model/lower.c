@@ -638,9 +638,12 @@ static void add_quotients(struct lowering *lw, const struct ast_stmt *st, struct
 {
 	for (int k = from; k < to && !failed(&lw->fail); k++) {
 		const struct affine_floor *fl = q->var[k];
-		char *name = floor_to_string(fl, lw->cs, st->vars);
-		if (model_space_add_var(s, name, q->nvars + k) < 0)
+		char *text = floor_to_string(fl, lw->cs, st->vars), *name = NULL;
+		/* a name of its own in S, for the counting engine's reasons */
+		if (asprintf(&name, "quotient %d, %s", k + 1, text) < 0 ||
+		    model_space_add_var(s, name, q->nvars + k) < 0)
 			fail_nomem(&lw->fail);
+		free(text);
 		free(name);
 		struct model_aff lo, hi;
 		if (!define || failed(&lw->fail))
@@ -723,6 +726,59 @@ static void lower_read(struct lowering *lw, const struct ast_stmt *st, struct mo
 	} while (!failed(&lw->fail) && next_quotient_case(q, lhs_nsym));
 }
 
+/* Term T of ST's work weight, coef * f1 * ... * fk, as a term of work of
+ * MS: one point per instance and per (u1, ..., uk) with 0 <= ui < fi (the
+ * checker proved every fi >= 0), weighing coef. */
+static void lower_work_term(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
+			    const struct work_term *t)
+{
+	if (t->coef > WORK_WEIGHT_MAX) {
+		fail_set(&lw->fail, FAIL_REFUSED, "work %s above 1000000000 are not supported",
+			 t->nfactors ? "coefficients" : "weights");
+		return;
+	}
+	struct model_space *s = model_add_term(ms, 0, NULL, NULL);
+	if (!s) {
+		fail_nomem(&lw->fail);
+		return;
+	}
+	fill_space(lw, st, s, NULL, 0, true);
+	s->weight = (long)t->coef;
+	for (int k = 0; k < t->nfactors && !failed(&lw->fail); k++) {
+		/* numbered past the statement's variables and its quotients' */
+		int var = st->nvars + LOWER_MAX_QUOTIENTS + k;
+		char *name = NULL;
+		char *ft = affine_text(lw, st->vars, &t->factors[k]);
+		if (!ft || asprintf(&name, "a unit of work factor %d (%s)", k + 1, ft) < 0)
+			name = NULL;
+		free(ft);
+		if (!name || model_space_add_var(s, name, var) < 0) {
+			free(name);
+			fail_nomem(&lw->fail);
+			return;
+		}
+		free(name);
+		/* for people: what the condition of the space is made of */
+		char *cond = NULL;
+		ft = affine_text(lw, st->vars, &t->factors[k]);
+		if (!ft || asprintf(&cond, "%s and work factor %s", s->cond, ft) < 0) {
+			free(ft);
+			fail_nomem(&lw->fail);
+			return;
+		}
+		free(ft);
+		free(s->cond);
+		s->cond = cond;
+		struct model_aff lo, hi;
+		if (pos_aff(lw, &lo, NULL, 1, var, 1, 0) < 0)
+			return;
+		add_cons(lw, s, &lo);
+		if (pos_aff(lw, &hi, &t->factors[k], 1, var, -1, -1) < 0)
+			return;
+		add_cons(lw, s, &hi);
+	}
+}
+
 /* ST into superstep STEP, for the case of its left-hand side's quotients by
  * sizes in Q (its first LHS_NVAR and LHS_NSYM are the left-hand side's). */
 static void lower_stmt_case(struct lowering *lw, int step, const struct ast_stmt *st,
@@ -754,24 +810,8 @@ static void lower_stmt_case(struct lowering *lw, int step, const struct ast_stmt
 	if (failed(&lw->fail))
 		return;
 	if (st->work) {
-		if (st->work->kind != EXPR_INT || st->work->value < 0) {
-			fail_set(&lw->fail, FAIL_REFUSED, "a work weight other than a non-negative integer constant is not "
-				   "supported by the analysis yet");
-			return;
-		}
-		if (st->work->value > WORK_WEIGHT_MAX) {
-			fail_set(&lw->fail, FAIL_REFUSED, "work weights above 1000000000 are not supported");
-			return;
-		}
-		if (st->work->value != 0) {
-			struct model_space *s = model_add_term(ms, 0, NULL, NULL);
-			if (!s) {
-				fail_nomem(&lw->fail);
-				return;
-			}
-			fill_space(lw, st, s, NULL, 0, true);
-			s->weight = (long)st->work->value;
-		}
+		for (int i = 0; i < st->nwork_terms && !failed(&lw->fail); i++)
+			lower_work_term(lw, st, ms, &st->work_terms[i]);
 	} else {
 		const struct ast_quant *stack[AST_MAX_DEPTH];
 		add_work(lw, st, ms, st->rhs, stack, 0);
