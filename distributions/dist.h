@@ -30,6 +30,9 @@ struct dist {
 	enum dist_kind kind;
 	int axis;
 	long block;
+	/* block-cyclic by a size, cyclic(nb): the size's parameter index
+	 * (block is then that size's value where one is known), else -1 */
+	int block_param;
 };
 
 /* A dimension seen by the symbolic grid: the index is written as a mixed-radix

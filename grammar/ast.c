@@ -438,6 +438,8 @@ void ast_dist_free(struct ast_dist *d)
 	if (!d)
 		return;
 	free(d->name);
+	for (int i = 0; i < d->nalts; i++)
+		free(d->alts[i].block_name);
 	free(d->alts);
 	free(d->axis_name);
 	free(d);
@@ -459,8 +461,10 @@ void ast_layout_free(struct ast_layout *l)
 {
 	if (!l)
 		return;
-	for (int i = 0; i < l->ndims; i++)
+	for (int i = 0; i < l->ndims; i++) {
 		free(l->dims[i].name);
+		free(l->dims[i].dkind.block_name);
+	}
 	free(l->dims);
 	free(l->name);
 	free(l);

@@ -203,8 +203,10 @@ struct ast_array {
 /* One alternative of a distribution: block, cyclic, cyclic(B), identity. */
 struct ast_dkind {
 	enum dist_kind kind;
-	long long block;          /* DIST_BLOCK_CYCLIC */
+	long long block;          /* DIST_BLOCK_CYCLIC, a number */
 	struct span span;
+	char *block_name;         /* DIST_BLOCK_CYCLIC by a size: cyclic(nb) */
+	int block_param;          /* checked: that size's index, -1 for none */
 };
 
 /* dist NAME = KIND | KIND ... over AXIS; */

@@ -138,8 +138,9 @@ static void free_step_list(struct ptr_list *l);
 %destructor { ast_stmt_free($$); } <stmt>
 %destructor { ast_array_free($$); } <array>
 %destructor { ast_layout_free($$); } <layout>
-%destructor { free($$.name); } <ldim>
-%destructor { if ($$) free($$->v); free($$); } <dkinds>
+%destructor { free($$.name); free($$.dkind.block_name); } <ldim>
+%destructor { free($$.block_name); } <dkind>
+%destructor { if ($$) { for (int i = 0; i < $$->n; i++) free($$->v[i].block_name); free($$->v); } free($$); } <dkinds>
 %destructor { free_ldims($$); } <ldims>
 %destructor { free_expr_list($$); } <exprs>
 %destructor { free_param_list($$); } <params>
@@ -260,16 +261,19 @@ dkinds
 		{ $$ = $1; $$->v = xrealloc($$->v, (size_t)$$->n + 1, sizeof(*$$->v)); $$->v[$$->n++] = $3; }
 	;
 
-/* dkind -> 'block' | 'cyclic' | 'cyclic' '(' INT ')' | 'identity' | 'replicated' */
+/* dkind -> 'block' | 'cyclic' | 'cyclic' '(' INT ')' | 'cyclic' '(' IDENT ')'
+ *        | 'identity' | 'replicated' */
 dkind
-	: BLOCK                 { $$ = (struct ast_dkind){DIST_BLOCK, 0, @$}; }
-	| CYCLIC                { $$ = (struct ast_dkind){DIST_CYCLIC, 0, @$}; }
+	: BLOCK                 { $$ = (struct ast_dkind){DIST_BLOCK, 0, @$, NULL, -1}; }
+	| CYCLIC                { $$ = (struct ast_dkind){DIST_CYCLIC, 0, @$, NULL, -1}; }
 	| CYCLIC '(' INT ')'
-		{ $$ = (struct ast_dkind){DIST_BLOCK_CYCLIC, $3, @$};
+		{ $$ = (struct ast_dkind){DIST_BLOCK_CYCLIC, $3, @$, NULL, -1};
 		  if ($3 <= 0 && $3 != LEX_INT_TOO_LARGE)   /* too large: said by the scanner */
 			  diag_error(ps->dg, @3, "block size must be positive"); }
-	| IDENTITY              { $$ = (struct ast_dkind){DIST_IDENTITY, 0, @$}; }
-	| REPLICATED            { $$ = (struct ast_dkind){DIST_REPLICATED, 0, @$}; }
+	| CYCLIC '(' IDENT ')'
+		{ $$ = (struct ast_dkind){DIST_BLOCK_CYCLIC, 0, @$, $3, -1}; }
+	| IDENTITY              { $$ = (struct ast_dkind){DIST_IDENTITY, 0, @$, NULL, -1}; }
+	| REPLICATED            { $$ = (struct ast_dkind){DIST_REPLICATED, 0, @$, NULL, -1}; }
 	;
 
 /* layout_decl -> 'layout' IDENT ':' ldim ('x' ldim)* ';' */
@@ -556,8 +560,10 @@ static void free_ldims(struct ldim_list *l)
 {
 	if (!l)
 		return;
-	for (int i = 0; i < l->n; i++)
+	for (int i = 0; i < l->n; i++) {
 		free(l->v[i].name);
+		free(l->v[i].dkind.block_name);
+	}
 	free(l->v);
 	free(l);
 }

@@ -135,7 +135,9 @@ static void print_quant(FILE *out, const struct ast_quant *q)
 
 static void print_dkind(FILE *out, const struct ast_dkind *k)
 {
-	if (k->kind == DIST_BLOCK_CYCLIC)
+	if (k->kind == DIST_BLOCK_CYCLIC && k->block_name)
+		fprintf(out, "cyclic(%s)", k->block_name);
+	else if (k->kind == DIST_BLOCK_CYCLIC)
 		fprintf(out, "cyclic(%lld)", k->block);
 	else
 		fputs(dist_kind_name(k->kind), out);

@@ -1142,13 +1142,43 @@ static const struct ast_param *find_axis(struct checker *ck, const char *name, s
 	return s->decl;
 }
 
+/* The size K's block is in cyclic(NAME): a size parameter. */
+static void check_block_name(struct checker *ck, struct ast_dkind *k)
+{
+	k->block_param = -1;
+	if (!k->block_name)
+		return;
+	struct sym here, *s = find_sym(ck, k->block_name, &here);
+	if (!s) {
+		undefined_name(ck, k->span, k->block_name);
+		return;
+	}
+	const struct ast_param *p = s->decl;
+	if (s->kind != SYM_PARAM || p->index >= ck->cs->nsizes) {
+		diag_error(ck->dg, k->span, "the block size of 'cyclic(%s)' must be a number or a "
+			   "size parameter; '%s' is a %s", k->block_name, k->block_name,
+			   s->kind == SYM_PARAM ? "loop variable" : sym_kind_text(s->kind));
+		return;
+	}
+	k->block_param = p->index;
+}
+
+static bool same_dkind(const struct ast_dkind *a, const struct ast_dkind *b)
+{
+	return a->kind == b->kind && a->block == b->block &&
+	       (a->block_name && b->block_name ? strcmp(a->block_name, b->block_name) == 0
+						: a->block_name == b->block_name);
+}
+
 static void check_dist(struct checker *ck, struct ast_dist *d)
 {
 	d->axis = find_axis(ck, d->axis_name, d->axis_span);
-	for (int i = 0; i < d->nalts; i++)
+	for (int i = 0; i < d->nalts; i++) {
+		check_block_name(ck, &d->alts[i]);
 		for (int j = 0; j < i; j++)
-			if (d->alts[i].kind == d->alts[j].kind && d->alts[i].block == d->alts[j].block)
+			if (same_dkind(&d->alts[i], &d->alts[j]))
 				diag_error(ck->dg, d->alts[i].span, "this alternative of '%s' is given twice", d->name);
+	}
 }
 
 /* Checks one layout (top level or in a candidate). */
@@ -1184,6 +1214,7 @@ static void check_layout(struct checker *ck, struct ast_layout *l)
 		} else if (d->kind == LDIM_INLINE) {
 			d->axis = find_axis(ck, d->name, d->name_span);
 			identity = d->dkind.kind == DIST_IDENTITY;
+			check_block_name(ck, &d->dkind);
 		}
 		if (!d->axis)
 			continue;
@@ -1244,28 +1275,33 @@ static void index_layouts(struct checker *ck, struct ast_layout **layouts, int n
 
 static struct dim_dist ldim_dist(const struct ast_ldim *d, const int *choice)
 {
-	struct dim_dist r = {DIST_NONE, 0, -1, NULL};
+	struct dim_dist r = {DIST_NONE, 0, -1, NULL, -1};
 	if (d->kind == LDIM_STAR)
 		return r;
 	r.axis = d->axis->index;
 	if (d->kind == LDIM_INLINE) {
 		r.kind = d->dkind.kind;
 		r.block = d->dkind.block;
+		r.block_param = d->dkind.block_param;
 	} else {
 		const struct ast_dkind *k = &d->dist->alts[choice[d->dist->index]];
 		r.kind = k->kind;
 		r.block = k->block;
+		r.block_param = k->block_param;
 		r.dist = d->dist;
 	}
 	return r;
 }
 
-static void dkind_text(char *buf, size_t size, const struct ast_dkind *k)
+/* K as the user wrote it, "cyclic(nb)", onto OUT. */
+static void print_dkind(FILE *out, const struct ast_dkind *k)
 {
-	if (k->kind == DIST_BLOCK_CYCLIC)
-		snprintf(buf, size, "cyclic(%lld)", k->block);
+	if (k->kind == DIST_BLOCK_CYCLIC && k->block_name)
+		fprintf(out, "cyclic(%s)", k->block_name);
+	else if (k->kind == DIST_BLOCK_CYCLIC)
+		fprintf(out, "cyclic(%lld)", k->block);
 	else
-		snprintf(buf, size, "%s", dist_kind_name(k->kind));
+		fputs(dist_kind_name(k->kind), out);
 }
 
 static void expand_candidates(struct checker *ck, struct checked_spec *cs, struct ast_spec *spec)
@@ -1349,9 +1385,8 @@ static void expand_candidates(struct checker *ck, struct checked_spec *cs, struc
 			for (int d = 0; d < cs->ndists; d++) {
 				if (cs->dists[d]->nalts < 2)
 					continue;
-				char kt[64];
-				dkind_text(kt, sizeof(kt), &cs->dists[d]->alts[choice[d]]);
-				fprintf(f, "%s%s=%s", sep, cs->dists[d]->name, kt);
+				fprintf(f, "%s%s=", sep, cs->dists[d]->name);
+				print_dkind(f, &cs->dists[d]->alts[choice[d]]);
 				sep = ",";
 			}
 			char *buf = text_close(&t);

@@ -149,6 +149,7 @@ struct dim_dist {
 	long long block;          /* DIST_BLOCK_CYCLIC */
 	int axis;                 /* grid axis index, -1 for DIST_NONE */
 	const struct ast_dist *dist; /* the named dist, NULL for inline or '*' */
+	int block_param;          /* DIST_BLOCK_CYCLIC by a size: its index, else -1 */
 };
 
 struct cand_array {

@@ -326,8 +326,9 @@ static void loop_values_at(struct job *j, struct loop_values *lv, int d)
 		struct step_relations r;
 		char *reason = NULL;
 		struct model_values mv = {lv->vals, lv->req->sizes};
-		if (relations_values(j->engine->ctx, m, lv->cand, lv->s, &mv, &r, &reason) != 0) {
-			cost_job_fail(j, COST_FAILED, reason, m->steps[lv->s].name);
+		int st = relations_values(j->engine->ctx, m, lv->cand, lv->s, &mv, &r, &reason);
+		if (st != 0) {
+			cost_job_fail(j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[lv->s].name);
 			return;
 		}
 		struct step_cost one = {.name = lv->sc->name};
@@ -828,8 +829,9 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 	int kpos = m->loops[m->steps[s].loop].param;
 	struct step_relations r;
 	char *reason = NULL;
-	if (relations_concrete(j->engine->ctx, m, cand, s, req->sizes, &r, &reason) != 0) {
-		cost_job_fail(j, COST_FAILED, reason, m->steps[s].name);
+	int st = relations_concrete(j->engine->ctx, m, cand, s, req->sizes, &r, &reason);
+	if (st != 0) {
+		cost_job_fail(j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
 		return -1;
 	}
 	/* every parameter at its value but k (another loop's variable: 0), then

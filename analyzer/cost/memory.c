@@ -39,8 +39,8 @@ static struct formula *floor_div(const struct formula *a, const struct formula *
 
 /* How many of the indices 0 <= i < X dimension distribution D gives
  * coordinate 0 of its axis, of size P. */
-static struct formula *share_at_zero(const struct dist *d, const struct formula *x,
-				     const struct formula *p)
+static struct formula *share_at_zero(const struct model *m, const struct dist *d,
+				     const struct formula *x, const struct formula *p)
 {
 	switch (d->kind) {
 	case DIST_NONE:
@@ -63,7 +63,8 @@ static struct formula *share_at_zero(const struct dist *d, const struct formula 
 	case DIST_BLOCK_CYCLIC: {
 		/* full rounds of P blocks of B, then what is left of the last,
 		 * of which process 0 gets up to B */
-		struct formula *b = formula_const_si((long)d->block);
+		struct formula *b = d->block_param >= 0 ? formula_param(m->params[d->block_param])
+							: formula_const_si((long)d->block);
 		struct formula *bp = b ? formula_mul(b, p) : NULL;
 		struct formula *rounds = bp ? floor_div(x, bp) : NULL;
 		struct formula *full = rounds ? formula_mul(b, rounds) : NULL;
@@ -91,7 +92,7 @@ static struct formula *share_at_zero(const struct dist *d, const struct formula 
 static bool assumed_whole(const struct symbolic_info *info, const struct dist *d,
 			  const struct model_aff *x)
 {
-	for (int i = 0; info && i < info->nlocals; i++) {
+	for (int i = 0; info && d->block_param < 0 && i < info->nlocals; i++) {
 		const struct local_param *lp = &info->locals[i];
 		long b = d->kind == DIST_BLOCK_CYCLIC ? (long)d->block : 1;
 		if ((d->kind == DIST_BLOCK || d->kind == DIST_CYCLIC || d->kind == DIST_BLOCK_CYCLIC) &&
@@ -120,7 +121,7 @@ struct formula *memory_words(const struct model *m, int cand, const bool take[],
 			struct formula *inv = !sizes && assumed_whole(info, dd, &arr->extent_affs[d])
 						      ? formula_pow(p, -1) : NULL;
 			struct formula *share = inv ? formula_mul(x, inv)      /* X/P */
-					      : x && p ? share_at_zero(dd, x, p) : NULL;
+					      : x && p ? share_at_zero(m, dd, x, p) : NULL;
 			formula_free(inv);
 			struct formula *next = share ? formula_mul(prod, share) : NULL;
 			formula_free(x);
@@ -197,16 +198,23 @@ int memory_words_at(const struct model *m, int cand, const bool take[], const lo
 			case DIST_CYCLIC:
 				mpz_cdiv_q_ui(share, x, (unsigned long)p);     /* ceil(X/P) */
 				break;
-			case DIST_BLOCK_CYCLIC:
-				mpz_set_si(bp, (long)dd->block);
+			case DIST_BLOCK_CYCLIC: {
+				long b = dd->block_param >= 0 ? (long)values[dd->block_param]
+							      : (long)dd->block;
+				if (b < 1) {
+					r = -1;
+					break;
+				}
+				mpz_set_si(bp, b);
 				mpz_mul_ui(bp, bp, (unsigned long)p);
 				mpz_fdiv_q(rounds, x, bp);                      /* full rounds */
 				mpz_submul(x, rounds, bp);                      /* what is left */
-				if (mpz_cmp_si(x, (long)dd->block) > 0)
-					mpz_set_si(x, (long)dd->block);
-				mpz_mul_si(share, rounds, (long)dd->block);
+				if (mpz_cmp_si(x, b) > 0)
+					mpz_set_si(x, b);
+				mpz_mul_si(share, rounds, b);
 				mpz_add(share, share, x);
 				break;
+			}
 			case DIST_NKINDS:
 				r = -1;
 				break;

@@ -271,7 +271,7 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 		sizes[a] = (long)v;
 	}
 	struct step_relations r;
-	if (relations_concrete(ctx, m, cand, step, sizes, &r, reason) < 0)
+	if (relations_concrete(ctx, m, cand, step, sizes, &r, reason) != 0)
 		return -1;
 	long nproc = 1;
 	for (int a = 0; a < m->naxes; a++)

@@ -6,7 +6,7 @@
  * statement is one unit per term of a sum (the paper's convention): the body of
  * `sum k < o : A[i][k]*B[k][j]` is one term per k, `a + b + c` is three. */
 #define _GNU_SOURCE /* asprintf */
-#include "analyzer/model/lower.h"
+#include "analyzer/model/lower_internal.h"
 
 #include <stdarg.h>
 #include <stdbool.h>
@@ -20,245 +20,13 @@
 /* The largest `work` weight analyzed: --verify adds weights in 64 bits. */
 enum { WORK_WEIGHT_MAX = 1000000000 };
 
-/* The most quotients by a constant in one statement, and the most cases of
- * one reference (the product of its quotients' ranges by sizes). */
-enum { LOWER_MAX_QUOTIENTS = 32, LOWER_MAX_CASES = 64 };
-
-/* The quotients of the statement being lowered (struct affine_floor).  A
- * quotient by a constant is a variable of the statement past its own
- * (ast_stmt.nvars + k), defined by 0 <= num - den*e <= den - 1 in the space
- * of the reference it appears in; a quotient by a size has one value per
- * case of its reference, which is lowered once per case. */
-struct quotients {
-	int nvars;                                   /* the statement's own */
-	const struct affine_floor *var[LOWER_MAX_QUOTIENTS];
-	int nvar;
-	const struct affine_floor *sym[LOWER_MAX_CASES];
-	int q[LOWER_MAX_CASES];                      /* their values in this case */
-	int nsym;
-};
-
-struct lowering {
-	const struct checked_spec *cs;
-	bool flops;
-	struct model *m;
-	struct quotients *quo;   /* the statement's, while it is lowered */
-	struct fail fail;   /* the first failure (analyzer/util/fail.h) */
-};
-
-static const char *term_name(const struct checked_spec *cs, struct ast_var *const *vars,
-			     const struct affine_term *t)
-{
-	switch (t->kind) {
-	case SYM_PARAM:
-		return cs->params[t->index]->name;
-	case SYM_GRID_AXIS:
-		return cs->axes[t->index]->name;
-	default:
-		return vars[t->index]->name;
-	}
-}
-
-/* |C|, for -2^63 too. */
-static unsigned long long magnitude(long long c)
-{
-	return c < 0 ? 0ull - (unsigned long long)c : (unsigned long long)c;
-}
-
-/* F as ISL text that reads well too: "n - 1", "2*i + k", "0". */
-static void print_affine(FILE *out, const struct checked_spec *cs, struct ast_var *const *vars,
-			 const struct affine *f)
-{
-	bool first = true;
-	for (int i = 0; i < f->nterms; i++) {
-		const struct affine_term *t = &f->terms[i];
-		long long c = t->coef;
-		if (first)
-			fputs(c < 0 ? "-" : "", out);
-		else
-			fputs(c < 0 ? " - " : " + ", out);
-		if (c != 1 && c != -1)
-			fprintf(out, "%llu*", magnitude(c));
-		fputs(term_name(cs, vars, t), out);
-		first = false;
-	}
-	if (first)
-		fprintf(out, "%lld", f->constant);
-	else if (f->constant)
-		fprintf(out, " %c %llu", f->constant < 0 ? '-' : '+', magnitude(f->constant));
-}
-
-static char *affine_text(struct lowering *lw, struct ast_var *const *vars, const struct affine *f)
-{
-	struct text t;
-	if (text_open(&t) < 0)
-		return NULL;
-	print_affine(t.f, lw->cs, vars, f);
-	return text_close(&t);
-}
-
-/* A positional form being summed up: one coefficient per term, merged. */
-struct pos_acc {
-	struct model_aff *out;
-	int cap;
-	bool overflow, nomem;
-	bool unknown;        /* a quotient the statement's quotients do not know */
-};
-
-static void acc_term(struct pos_acc *a, enum model_sym kind, int index, long long c)
-{
-	struct model_aff *o = a->out;
-	for (int i = 0; i < o->nterms; i++)
-		if (o->terms[i].kind == kind && o->terms[i].index == index) {
-			a->overflow |= __builtin_add_overflow(o->terms[i].coef, c, &o->terms[i].coef);
-			return;
-		}
-	if (o->nterms == a->cap) {
-		int cap = 2 * a->cap + 4;
-		struct model_term *t = realloc(o->terms, (size_t)cap * sizeof(*t));
-		if (!t) {
-			a->nomem = true;
-			return;
-		}
-		o->terms = t;
-		a->cap = cap;
-	}
-	o->terms[o->nterms++] = (struct model_term){kind, index, c};
-}
-
-/* The variable of quotient FL by a constant, or its value in this case (by
- * a size): -1 when the statement's quotients do not know it. */
-static int quotient_var(const struct quotients *q, const struct affine_floor *fl)
-{
-	for (int k = 0; q && k < q->nvar; k++)
-		if (q->var[k] == fl)
-			return q->nvars + k;
-	return -1;
-}
-
-static bool quotient_value(const struct quotients *q, const struct affine_floor *fl, int *v)
-{
-	for (int k = 0; q && k < q->nsym; k++)
-		if (q->sym[k] == fl) {
-			*v = q->q[k];
-			return true;
-		}
-	return false;
-}
-
-/* A += SCALE * F, a quotient by a constant its variable, one by a size its
- * value in the case (a remainder num - q*den). */
-static void acc_affine(struct lowering *lw, struct pos_acc *a, const struct affine *f, long long scale)
-{
-	long long c;
-	a->overflow |= __builtin_mul_overflow(f->constant, scale, &c) ||
-		       __builtin_add_overflow(a->out->constant, c, &a->out->constant);
-	for (int i = 0; i < f->nterms; i++) {
-		const struct affine_term *t = &f->terms[i];
-		a->overflow |= __builtin_mul_overflow(t->coef, scale, &c);
-		int q;
-		switch (t->kind) {
-		case SYM_PARAM:
-			acc_term(a, MODEL_PARAM, t->index, c);
-			break;
-		case SYM_GRID_AXIS:
-			acc_term(a, MODEL_AXIS, t->index, c);
-			break;
-		case SYM_FLOOR:
-			if (t->floor->den) {
-				int v = quotient_var(lw->quo, t->floor);
-				if (v < 0)
-					a->unknown = true;
-				else
-					acc_term(a, MODEL_VAR, v, c);
-			} else if (!quotient_value(lw->quo, t->floor, &q)) {
-				a->unknown = true;
-			} else if (t->floor->kind == FLOOR_DIV) {
-				long long cq;
-				a->overflow |= __builtin_mul_overflow(c, (long long)q, &cq) ||
-					       __builtin_add_overflow(a->out->constant, cq,
-								      &a->out->constant);
-			} else {
-				long long cq;
-				acc_affine(lw, a, &t->floor->num, c);
-				a->overflow |= __builtin_mul_overflow(c, -(long long)q, &cq);
-				acc_term(a, t->floor->den_term.kind == SYM_PARAM ? MODEL_PARAM : MODEL_AXIS,
-					 t->floor->den_term.index, cq);
-			}
-			break;
-		default:
-			acc_term(a, MODEL_VAR, t->index, c);
-			break;
-		}
-	}
-}
-
-static int acc_finish(struct lowering *lw, struct pos_acc *pa);
-
-/* F by position, plus VCOEF times statement variable VAR (none when VCOEF is
- * 0), all times SCALE, plus ADD: coefficients and constant checked for
- * overflow.  Returns 0, or -1 (and the lowering refused) on overflow or when
- * out of memory; *OUT is then empty. */
-static int pos_aff(struct lowering *lw, struct model_aff *out, const struct affine *f,
-		   long long scale, int var, long long vcoef, long long add)
-{
-	memset(out, 0, sizeof(*out));
-	struct pos_acc a = {.out = out};
-	if (f)
-		acc_affine(lw, &a, f, scale);
-	if (vcoef)
-		acc_term(&a, MODEL_VAR, var, vcoef);
-	a.overflow |= __builtin_add_overflow(out->constant, add, &out->constant);
-	return acc_finish(lw, &a);
-}
-
-/* SIGN * num + KDEN * den + ADD of quotient FL by a size, by position. */
-static int case_aff(struct lowering *lw, struct model_aff *out, const struct affine_floor *fl,
-		    long long sign, long long kden, long long add)
-{
-	memset(out, 0, sizeof(*out));
-	struct pos_acc a = {.out = out};
-	acc_affine(lw, &a, &fl->num, sign);
-	struct affine_term t = fl->den_term;
-	t.coef = kden;
-	struct affine d = {add, kden != 0, &t};
-	acc_affine(lw, &a, &d, 1);
-	return acc_finish(lw, &a);
-}
-
-/* The form A summed up, compacted; 0, or -1 (the lowering failed, the form
- * cleared) on overflow, a quotient unknown or out of memory. */
-static int acc_finish(struct lowering *lw, struct pos_acc *pa)
-{
-	struct pos_acc a = *pa;
-	struct model_aff *out = a.out;
-	int n = 0;
-	for (int i = 0; i < out->nterms; i++)
-		if (out->terms[i].coef != 0)
-			out->terms[n++] = out->terms[i];
-	out->nterms = n;
-	if (!out->terms && !a.nomem)
-		out->terms = calloc(1, sizeof(*out->terms));
-	if (!out->terms || a.nomem) {
-		fail_nomem(&lw->fail);
-	} else if (a.unknown) {
-		fail_set(&lw->fail, FAIL_ERROR, "a quotient in a subscript has no variable");
-	} else if (a.overflow) {
-		fail_set(&lw->fail, FAIL_REFUSED, "a coefficient or constant does not fit in 64 bits");
-	} else {
-		return 0;
-	}
-	model_aff_clear(out);
-	return -1;
-}
-
 /* Adds divisibility atom A, whose divisor is symbolic, to the model's facts. */
 static void add_fact(struct lowering *lw, const struct cond_atom *a)
 {
 	struct model_aff f, d;
-	if (pos_aff(lw, &f, &a->f, 1, 0, 0, 0) < 0)
+	if (lw_pos_aff(lw, &f, &a->f, 1, 0, 0, 0) < 0)
 		return;
-	if (pos_aff(lw, &d, &a->divisor, 1, 0, 0, 0) == 0) {
+	if (lw_pos_aff(lw, &d, &a->divisor, 1, 0, 0, 0) == 0) {
 		if (model_add_fact(lw->m, &f, &d) < 0)
 			fail_nomem(&lw->fail);
 		model_aff_clear(&d);
@@ -300,7 +68,7 @@ static void atoms_to_cons(struct lowering *lw, const struct cond_atom *atoms, in
 			continue; /* predicates: print_atoms */
 		}
 		struct model_aff f;
-		if (pos_aff(lw, &f, &a->f, 1, 0, 0, 0) < 0)
+		if (lw_pos_aff(lw, &f, &a->f, 1, 0, 0, 0) < 0)
 			return;
 		if (model_cons_add(cons, ncons, kind, &f, divisor) < 0)
 			fail_nomem(&lw->fail);
@@ -334,7 +102,7 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 		case ATOM_EQ0:
 		case ATOM_NE0:
 			fputs(" and ", out);
-			print_affine(out, lw->cs, vars, &a->f);
+			lw_print_affine(out, lw->cs, vars, &a->f);
 			fputs(a->kind == ATOM_GE0 ? " >= 0" : a->kind == ATOM_EQ0 ? " = 0" : " != 0", out);
 			break;
 		case ATOM_DIVIDES:
@@ -346,7 +114,7 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 				break;
 			}
 			fputs(" and (", out);
-			print_affine(out, lw->cs, vars, &a->f);
+			lw_print_affine(out, lw->cs, vars, &a->f);
 			fprintf(out, ") mod %lld = 0", a->divisor.constant);
 			break;
 		case ATOM_OWNER:
@@ -360,7 +128,7 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 					   "splits is unknown", a->dist->name);
 				break;
 			}
-			char *idx = affine_text(lw, vars, &a->f), *val = affine_text(lw, vars, &a->value);
+			char *idx = lw_affine_text(lw, vars, &a->f), *val = lw_affine_text(lw, vars, &a->value);
 			if (!idx || !val || model_space_add_pred(preds, a->dist->index, idx, val) < 0)
 				fail_nomem(&lw->fail);
 			else
@@ -368,8 +136,8 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 			free(idx);
 			free(val);
 			struct model_aff fi, fv;
-			if (!failed(&lw->fail) && pos_aff(lw, &fi, &a->f, 1, 0, 0, 0) == 0) {
-				if (pos_aff(lw, &fv, &a->value, 1, 0, 0, 0) == 0 &&
+			if (!failed(&lw->fail) && lw_pos_aff(lw, &fi, &a->f, 1, 0, 0, 0) == 0) {
+				if (lw_pos_aff(lw, &fv, &a->value, 1, 0, 0, 0) == 0 &&
 				    model_pred_set_affs(preds, preds->npreds - 1, &fi, &fv) < 0)
 					fail_nomem(&lw->fail);
 				model_aff_clear(&fv);
@@ -392,9 +160,9 @@ static char *quant_cond(struct lowering *lw, struct ast_var *const *vars,
 		for (int v = 0; v < q[k]->nvars; v++) {
 			const struct ast_var *var = q[k]->vars[v];
 			fputs(" and ", t.f);
-			print_affine(t.f, lw->cs, vars, var->lo_aff);
+			lw_print_affine(t.f, lw->cs, vars, var->lo_aff);
 			fprintf(t.f, " <= %s < ", var->name);
-			print_affine(t.f, lw->cs, vars, var->hi_aff);
+			lw_print_affine(t.f, lw->cs, vars, var->hi_aff);
 		}
 		if (q[k]->cond)
 			print_atoms(lw, t.f, vars, q[k]->cond->atoms, q[k]->cond->natoms, preds);
@@ -427,9 +195,9 @@ static void quant_cons(struct lowering *lw, struct model_space *s, const struct 
 		for (int v = 0; v < q[k]->nvars && !failed(&lw->fail); v++) {
 			const struct ast_var *var = q[k]->vars[v];
 			struct model_aff lo, hi;
-			if (pos_aff(lw, &lo, var->lo_aff, -1, var->index, 1, 0) < 0)
+			if (lw_pos_aff(lw, &lo, var->lo_aff, -1, var->index, 1, 0) < 0)
 				return;
-			if (pos_aff(lw, &hi, var->hi_aff, 1, var->index, -1, -1) < 0) {
+			if (lw_pos_aff(lw, &hi, var->hi_aff, 1, var->index, -1, -1) < 0) {
 				model_aff_clear(&lo);
 				return;
 			}
@@ -552,7 +320,7 @@ static void set_subs(struct lowering *lw, struct model_access *a, const struct r
 {
 	for (int d = 0; d < ref->array->rank && !failed(&lw->fail); d++) {
 		struct model_aff f;
-		if (pos_aff(lw, &f, &ref->subs[d], 1, 0, 0, 0) < 0)
+		if (lw_pos_aff(lw, &f, &ref->subs[d], 1, 0, 0, 0) < 0)
 			return;
 		if (model_access_set_sub(a, ref->array->rank, d, &f) < 0)
 			fail_nomem(&lw->fail);
@@ -560,113 +328,6 @@ static void set_subs(struct lowering *lw, struct model_access *a, const struct r
 	}
 }
 
-/* Adds the quotients of F not yet known to Q: those by a constant as
- * variables (inner ones first), those by a size at their least value. */
-static void gather_quotients(struct lowering *lw, struct quotients *q, const struct affine *f)
-{
-	for (int i = 0; i < f->nterms && !failed(&lw->fail); i++) {
-		const struct affine_floor *fl = f->terms[i].floor;
-		int v;
-		if (f->terms[i].kind != SYM_FLOOR)
-			continue;
-		gather_quotients(lw, q, &fl->num);
-		if (fl->den && quotient_var(q, fl) < 0) {
-			if (q->nvar == LOWER_MAX_QUOTIENTS) {
-				fail_set(&lw->fail, FAIL_REFUSED, "more than %d quotients in one statement",
-					 LOWER_MAX_QUOTIENTS);
-				return;
-			}
-			q->var[q->nvar++] = fl;
-		} else if (!fl->den && !quotient_value(q, fl, &v)) {
-			if (!fl->proven) {
-				fail_set(&lw->fail, FAIL_REFUSED, "the range of a quotient by a size was not "
-					 "proven (the bounds check did not run)");
-				return;
-			}
-			if (q->nsym == LOWER_MAX_CASES) {
-				fail_set(&lw->fail, FAIL_REFUSED, "too many quotients by sizes in one statement");
-				return;
-			}
-			q->sym[q->nsym] = fl;
-			q->q[q->nsym++] = fl->qlo;
-		}
-	}
-}
-
-/* The quotients of REF's subscripts added to Q; false (refused) when its
- * quotients by sizes, from FROM on, make more than LOWER_MAX_CASES cases. */
-static bool ref_quotients(struct lowering *lw, struct quotients *q, const struct ref_info *ref, int from)
-{
-	for (int d = 0; d < ref->array->rank; d++)
-		gather_quotients(lw, q, &ref->subs[d]);
-	long cases = 1;
-	for (int k = from; k < q->nsym && cases <= LOWER_MAX_CASES; k++)
-		cases *= q->sym[k]->qhi - q->sym[k]->qlo + 1;
-	if (cases > LOWER_MAX_CASES && !failed(&lw->fail))
-		fail_set(&lw->fail, FAIL_REFUSED, "the quotients by sizes of one reference make more "
-			 "than %d cases", LOWER_MAX_CASES);
-	return !failed(&lw->fail);
-}
-
-/* The next case of the quotients by sizes Q->sym[from..nsym); false after
- * the last. */
-static bool next_quotient_case(struct quotients *q, int from)
-{
-	for (int k = from; k < q->nsym; k++) {
-		if (q->q[k] < q->sym[k]->qhi) {
-			q->q[k]++;
-			return true;
-		}
-		q->q[k] = q->sym[k]->qlo;
-	}
-	return false;
-}
-
-static void add_cons(struct lowering *lw, struct model_space *s, struct model_aff *f)
-{
-	if (model_cons_add(&s->cons, &s->ncons, MODEL_GE0, f, 0) < 0)
-		fail_nomem(&lw->fail);
-	model_aff_clear(f);
-}
-
-/* Into S: the variables of the quotients by constants Q->var[from..to),
- * with their definitions 0 <= num - den*e <= den - 1 when DEFINE, and the
- * case of the quotients by sizes Q->sym[sfrom..sto): 0 <= num - q*den <=
- * den - 1. */
-static void add_quotients(struct lowering *lw, const struct ast_stmt *st, struct model_space *s,
-			  const struct quotients *q, int from, int to, bool define, int sfrom, int sto)
-{
-	for (int k = from; k < to && !failed(&lw->fail); k++) {
-		const struct affine_floor *fl = q->var[k];
-		char *text = floor_to_string(fl, lw->cs, st->vars), *name = NULL;
-		/* a name of its own in S, for the counting engine's reasons */
-		if (asprintf(&name, "quotient %d, %s", k + 1, text) < 0 ||
-		    model_space_add_var(s, name, q->nvars + k) < 0)
-			fail_nomem(&lw->fail);
-		free(text);
-		free(name);
-		struct model_aff lo, hi;
-		if (!define || failed(&lw->fail))
-			continue;
-		if (pos_aff(lw, &lo, &fl->num, 1, q->nvars + k, -fl->den, 0) < 0)
-			return;
-		add_cons(lw, s, &lo);
-		if (pos_aff(lw, &hi, &fl->num, -1, q->nvars + k, fl->den, fl->den - 1) < 0)
-			return;
-		add_cons(lw, s, &hi);
-	}
-	for (int k = sfrom; k < sto && !failed(&lw->fail); k++) {
-		const struct affine_floor *fl = q->sym[k];
-		long long qv = q->q[k];
-		struct model_aff lo, hi;
-		if (case_aff(lw, &lo, fl, 1, -qv, 0) < 0)
-			return;
-		add_cons(lw, s, &lo);
-		if (case_aff(lw, &hi, fl, -1, qv + 1, -1) < 0)
-			return;
-		add_cons(lw, s, &hi);
-	}
-}
 /* The subscripts of REF as text for people: the source's when they hold a
  * quotient. */
 static char **ref_texts(struct lowering *lw, const struct ast_stmt *st, const struct ref_info *ref)
@@ -677,7 +338,7 @@ static char **ref_texts(struct lowering *lw, const struct ast_stmt *st, const st
 		for (int k = 0; k < ref->subs[d].nterms; k++)
 			quotient |= ref->subs[d].terms[k].kind == SYM_FLOOR;
 		t[d] = quotient ? expr_to_string(ref->expr->args[d])
-				: affine_text(lw, st->vars, &ref->subs[d]);
+				: lw_affine_text(lw, st->vars, &ref->subs[d]);
 		if (!t[d]) {
 			for (int k = 0; k < d; k++)
 				free(t[k]);
@@ -703,7 +364,7 @@ static void lower_read(struct lowering *lw, const struct ast_stmt *st, struct mo
 {
 	q->nvar = lhs_nvar;
 	q->nsym = lhs_nsym;
-	if (!ref_quotients(lw, q, ref, lhs_nsym))
+	if (!lw_ref_quotients(lw, q, ref, lhs_nsym))
 		return;
 	int ns, nextra;
 	const struct ast_quant *const *sums = sum_scopes(st, ref, &ns);
@@ -722,8 +383,8 @@ static void lower_read(struct lowering *lw, const struct ast_stmt *st, struct mo
 		}
 		set_subs(lw, a, ref);
 		fill_space(lw, st, &a->space, sums, ns, true);
-		add_quotients(lw, st, &a->space, q, lhs_nvar, q->nvar, true, lhs_nsym, q->nsym);
-	} while (!failed(&lw->fail) && next_quotient_case(q, lhs_nsym));
+		lw_add_quotients(lw, st, &a->space, q, lhs_nvar, q->nvar, true, lhs_nsym, q->nsym);
+	} while (!failed(&lw->fail) && lw_next_quotient_case(q, lhs_nsym));
 }
 
 /* Term T of ST's work weight, coef * f1 * ... * fk, as a term of work of
@@ -748,7 +409,7 @@ static void lower_work_term(struct lowering *lw, const struct ast_stmt *st, stru
 		/* numbered past the statement's variables and its quotients' */
 		int var = st->nvars + LOWER_MAX_QUOTIENTS + k;
 		char *name = NULL;
-		char *ft = affine_text(lw, st->vars, &t->factors[k]);
+		char *ft = lw_affine_text(lw, st->vars, &t->factors[k]);
 		if (!ft || asprintf(&name, "a unit of work factor %d (%s)", k + 1, ft) < 0)
 			name = NULL;
 		free(ft);
@@ -760,7 +421,7 @@ static void lower_work_term(struct lowering *lw, const struct ast_stmt *st, stru
 		free(name);
 		/* for people: what the condition of the space is made of */
 		char *cond = NULL;
-		ft = affine_text(lw, st->vars, &t->factors[k]);
+		ft = lw_affine_text(lw, st->vars, &t->factors[k]);
 		if (!ft || asprintf(&cond, "%s and work factor %s", s->cond, ft) < 0) {
 			free(ft);
 			fail_nomem(&lw->fail);
@@ -770,12 +431,12 @@ static void lower_work_term(struct lowering *lw, const struct ast_stmt *st, stru
 		free(s->cond);
 		s->cond = cond;
 		struct model_aff lo, hi;
-		if (pos_aff(lw, &lo, NULL, 1, var, 1, 0) < 0)
+		if (lw_pos_aff(lw, &lo, NULL, 1, var, 1, 0) < 0)
 			return;
-		add_cons(lw, s, &lo);
-		if (pos_aff(lw, &hi, &t->factors[k], 1, var, -1, -1) < 0)
+		lw_add_cons(lw, s, &lo);
+		if (lw_pos_aff(lw, &hi, &t->factors[k], 1, var, -1, -1) < 0)
 			return;
-		add_cons(lw, s, &hi);
+		lw_add_cons(lw, s, &hi);
 	}
 }
 
@@ -820,11 +481,11 @@ static void lower_stmt_case(struct lowering *lw, int step, const struct ast_stmt
 	}
 	/* the left-hand side's quotients: defined in its space (which every
 	 * relation of the statement intersects), variables of every space */
-	add_quotients(lw, st, &ms->lhs.space, q, 0, lhs_nvar, true, 0, lhs_nsym);
+	lw_add_quotients(lw, st, &ms->lhs.space, q, 0, lhs_nvar, true, 0, lhs_nsym);
 	for (int r = 0; r < ms->nreads; r++)
-		add_quotients(lw, st, &ms->reads[r].space, q, 0, lhs_nvar, false, 0, 0);
+		lw_add_quotients(lw, st, &ms->reads[r].space, q, 0, lhs_nvar, false, 0, 0);
 	for (int k = 0; k < ms->nterms; k++)
-		add_quotients(lw, st, &ms->terms[k], q, 0, lhs_nvar, false, 0, 0);
+		lw_add_quotients(lw, st, &ms->terms[k], q, 0, lhs_nvar, false, 0, 0);
 }
 
 /* ST into superstep STEP: once per case of its left-hand side's quotients
@@ -833,11 +494,11 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 {
 	struct quotients q = {.nvars = st->nvars};
 	lw->quo = &q;
-	if (ref_quotients(lw, &q, &st->refs[0], 0)) {
+	if (lw_ref_quotients(lw, &q, &st->refs[0], 0)) {
 		int lhs_nvar = q.nvar, lhs_nsym = q.nsym;
 		do
 			lower_stmt_case(lw, step, st, &q, lhs_nvar, lhs_nsym);
-		while (!failed(&lw->fail) && next_quotient_case(&q, 0));
+		while (!failed(&lw->fail) && lw_next_quotient_case(&q, 0));
 	}
 	lw->quo = NULL;
 }
@@ -870,14 +531,14 @@ static void lower_loops(struct lowering *lw, const struct ast_spec *spec)
 	for (int i = 0; i < spec->nloops && !failed(&lw->fail); i++) {
 		const struct ast_loop *l = spec->loops[i];
 		struct model_aff lo, hi;
-		if (pos_aff(lw, &lo, l->var->lo_aff, 1, 0, 0, 0) < 0)
+		if (lw_pos_aff(lw, &lo, l->var->lo_aff, 1, 0, 0, 0) < 0)
 			return;
-		if (pos_aff(lw, &hi, l->var->hi_aff, 1, 0, 0, 0) < 0) {
+		if (lw_pos_aff(lw, &hi, l->var->hi_aff, 1, 0, 0, 0) < 0) {
 			model_aff_clear(&lo);
 			return;
 		}
-		char *tlo = affine_text(lw, NULL, l->var->lo_aff);
-		char *thi = affine_text(lw, NULL, l->var->hi_aff);
+		char *tlo = lw_affine_text(lw, NULL, l->var->lo_aff);
+		char *thi = lw_affine_text(lw, NULL, l->var->hi_aff);
 		char *range = NULL;
 		if (!tlo || !thi || asprintf(&range, "%s <= %s < %s", tlo, l->var->name, thi) < 0)
 			range = NULL;
@@ -918,12 +579,12 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 	lower_loops(&lw, cs->ast);
 	for (int d = 0; d < cs->ndists; d++) {
 		const struct affine *ext = dist_extent(cs, cs->dists[d]);
-		char *text = ext ? affine_text(&lw, NULL, ext) : strdup("0");
+		char *text = ext ? lw_affine_text(&lw, NULL, ext) : strdup("0");
 		if (!text || model_add_dist(m, cs->dists[d]->name, text) < 0)
 			fail_nomem(&lw.fail);
 		free(text);
 		struct model_aff f;
-		if (!failed(&lw.fail) && pos_aff(&lw, &f, ext, 1, 0, 0, 0) == 0) {
+		if (!failed(&lw.fail) && lw_pos_aff(&lw, &f, ext, 1, 0, 0, 0) == 0) {
 			if (model_dist_set_extent(m, d, &f) < 0)
 				fail_nomem(&lw.fail);
 			model_aff_clear(&f);
@@ -938,7 +599,7 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 		}
 		char *ext[MODEL_MAX_DIMS];
 		for (int d = 0; d < arr->rank; d++)
-			ext[d] = affine_text(&lw, NULL, arr->extents[d]->aff);
+			ext[d] = lw_affine_text(&lw, NULL, arr->extents[d]->aff);
 		int k = model_add_array(m, arr->name, arr->rank, (const char *const *)ext);
 		if (k < 0)
 			fail_nomem(&lw.fail);
@@ -946,7 +607,7 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 			m->arrays[k].words = arr->elem_size > 0 ? arr->elem_size : 1;
 		for (int d = 0; d < arr->rank && !failed(&lw.fail); d++) {
 			struct model_aff f;
-			if (pos_aff(&lw, &f, arr->extents[d]->aff, 1, 0, 0, 0) < 0)
+			if (lw_pos_aff(&lw, &f, arr->extents[d]->aff, 1, 0, 0, 0) < 0)
 				break;
 			if (model_array_set_extent(&m->arrays[k], d, &f) < 0)
 				fail_nomem(&lw.fail);
@@ -966,7 +627,7 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 			const struct ast_dist *ad = cs->dists[d];
 			const struct ast_dkind *alt = &ad->alts[cd->choice[d]];
 			m->cands[k].named[d] = (struct dist){alt->kind, ad->axis ? ad->axis->index : -1,
-							     alt->block};
+							     alt->block, alt->block_param};
 		}
 		for (int a = 0; a < cs->narrays && !failed(&lw.fail); a++) {
 			if (!cd->arrays[a].dims) {   /* another variant's array */
@@ -976,7 +637,8 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 			}
 			for (int d = 0; d < cs->arrays[a]->rank; d++) {
 				const struct dim_dist *dd = &cd->arrays[a].dims[d];
-				m->cands[k].layout[a][d] = (struct dist){dd->kind, dd->axis, dd->block};
+				m->cands[k].layout[a][d] = (struct dist){dd->kind, dd->axis, dd->block,
+									 dd->block_param};
 			}
 			m->cands[k].replicate[a] = cd->arrays[a].replicated_axes;
 		}

@@ -315,13 +315,13 @@ int model_add_candidate(struct model *m, const char *name)
 	if (!c->named || !c->layout || !c->replicate)
 		return -1;
 	for (int i = 0; i < m->ndists; i++)
-		c->named[i] = (struct dist){DIST_NONE, -1, 0};
+		c->named[i] = (struct dist){DIST_NONE, -1, 0, -1};
 	for (int a = 0; a < m->narrays; a++) {
 		c->layout[a] = calloc((size_t)m->arrays[a].ndims + 1, sizeof(**c->layout));
 		if (!c->layout[a])
 			return -1;
 		for (int d = 0; d < m->arrays[a].ndims; d++)
-			c->layout[a][d] = (struct dist){DIST_NONE, -1, 0};
+			c->layout[a][d] = (struct dist){DIST_NONE, -1, 0, -1};
 	}
 	return m->ncands - 1;
 }
@@ -497,6 +497,19 @@ int model_space_add_pred(struct model_space *s, int dist, const char *index, con
 	if (!(p->index = strdup(index)) || !(p->coord = strdup(coord)))
 		return -1;
 	return 0;
+}
+
+int model_cand_block_param(const struct model *m, int cand)
+{
+	const struct model_candidate *c = &m->cands[cand];
+	for (int i = 0; i < m->ndists; i++)
+		if (c->named[i].block_param >= 0)
+			return c->named[i].block_param;
+	for (int a = 0; a < m->narrays; a++)
+		for (int d = 0; model_cand_has(m, cand, a) && d < m->arrays[a].ndims; d++)
+			if (c->layout[a][d].block_param >= 0)
+				return c->layout[a][d].block_param;
+	return -1;
 }
 
 int model_space_add_var(struct model_space *s, const char *name, int index)

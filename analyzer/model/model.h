@@ -267,6 +267,10 @@ int model_add_fact(struct model *m, const struct model_aff *f, const struct mode
 int model_cons_add(struct model_cons **cons, int *n, enum model_cons_kind kind,
 		   const struct model_aff *f, long long divisor);
 /* The statement variable numbers of S's variables (S->nvars of them). */
+/* The size that is a block size of candidate CAND, cyclic(nb), in a layout
+ * or a named dist (its parameter index), or -1 when none is. */
+int model_cand_block_param(const struct model *m, int cand);
+
 /* Appends variable NAME, the statement's variable number INDEX, to S (whose
  * vidx is set); -1 when out of memory. */
 int model_space_add_var(struct model_space *s, const char *name, int index);

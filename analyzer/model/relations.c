@@ -228,6 +228,13 @@ static __isl_give isl_set *owns(const struct frame *f, const struct dist *d, __i
 		return zero(coord);
 	}
 	long size = f->sizes[d->axis];
+	struct dist valued;
+	if (d->block_param >= 0) {
+		/* cyclic(nb): build() made sure nb has a value, at least 1 */
+		valued = *d;
+		valued.block = f->params ? (long)f->params[d->block_param] : 0;
+		d = &valued;
+	}
 	isl_aff *x = frame_aff(f, extent);
 	isl_set *range = coord_range(isl_aff_copy(coord), size);
 	isl_set *own = x ? dist_ops(d->kind)->owner(d, index, coord, x, size) : NULL;
@@ -449,6 +456,41 @@ static char *isl_reason(isl_ctx *ctx)
 	return fail_release(&f);
 }
 
+/* Why the block sizes that are sizes, cyclic(nb), of candidate CAND cannot
+ * be built on frame BASE (NULL when they can): every value is needed, and
+ * each at least 1. */
+static char *block_sizes_unknown(const struct frame *base, int cand)
+{
+	const struct model *m = base->m;
+	const struct model_candidate *c = &m->cands[cand];
+	char *r = NULL;
+	for (int a = 0; a < m->narrays && !r; a++)
+		for (int d = 0; d < m->arrays[a].ndims && !r; d++) {
+			int bp = c->layout[a][d].block_param;
+			if (bp < 0)
+				continue;
+			if (!base->params) {
+				if (asprintf(&r, "the block size of cyclic(%s) is a size: this layout is "
+					     "counted with every size given (-D %s=...)", m->params[bp],
+					     m->params[bp]) < 0)
+					r = NULL;
+			} else if (base->params[bp] < 1 || base->params[bp] > LONG_MAX) {
+				if (asprintf(&r, "cyclic(%s) needs %s >= 1; %s = %lld", m->params[bp],
+					     m->params[bp], m->params[bp], base->params[bp]) < 0)
+					r = NULL;
+			}
+		}
+	for (int i = 0; i < m->ndists && !r; i++) {
+		int bp = c->named[i].block_param;
+		if (bp >= 0 && (!base->params || base->params[bp] < 1) &&
+		    asprintf(&r, "the block size of cyclic(%s) is a size: this layout is counted with "
+			     "every size given, %s >= 1 (-D %s=...)", m->params[bp], m->params[bp],
+			     m->params[bp]) < 0)
+			r = NULL;
+	}
+	return r;
+}
+
 /* The relations of STEP on frame BASE (its parameters and sizes). */
 static int build(const struct frame *base, int cand, int step, struct step_relations *out,
 		 char **reason)
@@ -456,6 +498,10 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 	const struct model *m = base->m;
 	const struct model_superstep *s = &m->steps[step];
 	*reason = NULL;
+	if ((*reason = block_sizes_unknown(base, cand)) != NULL) {
+		memset(out, 0, sizeof(*out));
+		return 1;
+	}
 	if (step_relations_alloc(out, m, step) < 0) {
 		*reason = strdup("out of memory"); /* a plain allocation */
 		goto fail;

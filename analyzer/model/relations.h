@@ -47,13 +47,16 @@ struct model_values {
 /* The relations of superstep STEP under candidate CAND on a concrete grid of
  * SIZES[a] processes along axis a.  The size parameters stay parameters (named
  * as the user named them); every relation holds under the specification's
- * assumptions.  Returns 0, or -1 with *REASON set (malloc'd) when ISL failed. */
+ * assumptions.  Returns 0, or -1 with *REASON set (malloc'd) when ISL failed,
+ * or 1 with *REASON when the candidate cannot be built there (a block size
+ * that is a size, cyclic(nb), needs its value: relations_values). */
 int relations_concrete(isl_ctx *ctx, const struct model *m, int cand, int step,
 		       const long sizes[], struct step_relations *out, char **reason);
 
 /* The same at the values V, with no parameter at all: the process coordinates
  * are the maps' input dimensions (named q0, q1, ...).  Returns 0, or -1 with
- * *REASON (malloc'd). */
+ * *REASON (malloc'd), or 1 with *REASON when a block size cyclic(nb) is below
+ * 1 at V. */
 int relations_values(isl_ctx *ctx, const struct model *m, int cand, int step,
 		     const struct model_values *v, struct step_relations *out, char **reason);
 

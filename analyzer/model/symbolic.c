@@ -1126,7 +1126,7 @@ static void sym_begin(struct sym *s, const struct model_space *space)
 	if (!s->dec || !s->first)
 		fail_nomem(&s->fail);
 	for (int v = 0; v < space->nvars && s->dec; v++)
-		s->dec[v].d = (struct dist){DIST_NONE, -1, 0};
+		s->dec[v].d = (struct dist){DIST_NONE, -1, 0, -1};
 }
 
 static void assign_from_preds(struct sym *s, const struct model_space *space)
@@ -1594,6 +1594,24 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 	*reason = NULL;
 	if (step_relations_alloc(out, m, step) < 0 || !shapes)
 		fail_nomem(&s.fail);
+	/* a block size that is a size has no digits: counted at values */
+	for (int a = 0; a < m->narrays && !failed(&s.fail); a++)
+		for (int d = 0; model_cand_has(m, cand, a) && d < m->arrays[a].ndims; d++)
+			if (s.c->layout[a][d].block_param >= 0) {
+				const char *nb = m->params[s.c->layout[a][d].block_param];
+				fail_set(&s.fail, FAIL_REFUSED,
+					 "%s is laid out cyclic(%s): a block size that is a size is "
+					 "counted with every size given (-D %s=...), not as a formula yet",
+					 m->arrays[a].name, nb, nb);
+				break;
+			}
+	for (int i = 0; i < m->ndists && !failed(&s.fail); i++)
+		if (s.c->named[i].block_param >= 0) {
+			const char *nb = m->params[s.c->named[i].block_param];
+			fail_set(&s.fail, FAIL_REFUSED,
+				 "%s is cyclic(%s): a block size that is a size is counted with every "
+				 "size given (-D %s=...), not as a formula yet", m->dists[i], nb, nb);
+		}
 	/* a set distribution has no owner digit: not on this grid (yet) */
 	for (int a = 0; a < m->narrays && !failed(&s.fail); a++) {
 		if (model_cand_has(m, cand, a) && s.c->replicate && s.c->replicate[a]) {

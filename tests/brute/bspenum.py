@@ -267,10 +267,13 @@ class Parser:
         if t[1] == "cyclic" and t[0] == "kw":
             if self.at("(", "op"):
                 self.next()
-                b = self.integer()
+                if self.peek()[0] == "id":
+                    b = self.next()[1]       # a size: its value per point
+                else:
+                    b = self.integer()
+                    if b <= 0:
+                        raise SpecError("line %d: block size must be positive" % t[2])
                 self.expect(")")
-                if b <= 0:
-                    raise SpecError("line %d: block size must be positive" % t[2])
                 return ("bcyclic", b)
             return ("cyclic", 0)
         raise SpecError("line %d: expected a distribution kind, found %r" % (t[2], t[1]))
@@ -456,8 +459,20 @@ def floordiv(a, b):
 
 def kind_name(k):
     if k[0] == "bcyclic":
-        return "cyclic(%d)" % k[1]
+        return "cyclic(%s)" % k[1]
     return k[0]
+
+
+def resolve_kind(kind, values):
+    """cyclic(nb), nb a size: cyclic(value of nb)."""
+    if kind[0] == "bcyclic" and isinstance(kind[1], str):
+        if kind[1] not in values:
+            raise SpecError("no value for block size %s" % kind[1])
+        b = values[kind[1]]
+        if b < 1:
+            raise SpecError("cyclic(%s): %s = %d is not a block size" % (kind[1], kind[1], b))
+        return ("bcyclic", b)
+    return kind
 
 
 def coordinate(kind, i, extent, p):
@@ -481,7 +496,9 @@ class Context:
     def __init__(self, spec, values, dist_kinds, layouts):
         self.spec = spec
         self.values = values
-        self.dist_kinds = dist_kinds      # dist name -> kind in this candidate
+        # dist name -> kind in this candidate, block sizes at their values
+        self.dist_kinds = {dn: resolve_kind(k, values) for dn, k in dist_kinds.items()}
+        dist_kinds = self.dist_kinds
         self.axis_index = {a: i for i, a in enumerate(spec["axes"])}
         self.extent = {}
         for a in spec["array_order"]:
@@ -512,7 +529,7 @@ class Context:
                     kind = dist_kinds[ld[1]]
                     axis = spec["dists"][ld[1]]["axis"]
                 else:
-                    kind, axis = ld[1], ld[2]
+                    kind, axis = resolve_kind(ld[1], values), ld[2]
                 if axis not in self.axis_index:
                     raise SpecError("unknown axis %s" % axis)
                 X = self.extent[a][d]
