@@ -829,7 +829,8 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 	int kpos = m->loops[m->steps[s].loop].param;
 	struct step_relations r;
 	char *reason = NULL;
-	int st = relations_concrete(j->engine->ctx, m, cand, s, req->sizes, &r, &reason);
+	int st = relations_concrete_blocks(j->engine->ctx, m, cand, s, req->sizes, req->values, &r,
+					   &reason);
 	if (st != 0) {
 		cost_job_fail(j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
 		return -1;

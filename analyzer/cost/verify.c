@@ -270,9 +270,19 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 		point_value(p, m->axes[a], &v);
 		sizes[a] = (long)v;
 	}
+	/* the point's sizes, for the block sizes that are sizes (cyclic(nb)) */
+	long long *vals = calloc((size_t)m->nparams + 1, sizeof(*vals));
+	for (int i = 0; vals && i < model_nsizes(m); i++)
+		point_value(p, m->params[i], &vals[i]);
 	struct step_relations r;
-	if (relations_concrete(ctx, m, cand, step, sizes, &r, reason) != 0)
+	bool nomem = !vals;
+	int built = vals ? relations_concrete_blocks(ctx, m, cand, step, sizes, vals, &r, reason) : -1;
+	free(vals);
+	if (built != 0) {
+		if (nomem)
+			*reason = strdup("out of memory");
 		return -1;
+	}
 	long nproc = 1;
 	for (int a = 0; a < m->naxes; a++)
 		nproc *= sizes[a];

@@ -34,6 +34,9 @@ struct frame {
 	const struct model *m;
 	const struct model_candidate *c;
 	const long long *params;  /* the parameters' values; NULL: ISL parameters */
+	/* with ISL parameters, the values the block sizes cyclic(nb) take (those
+	 * of their parameters are read); NULL: none known */
+	const long long *blocks;
 	const long *sizes;        /* the axes' sizes */
 	int nq, ne, nx;           /* dimensions: coordinates, element, variables */
 	const int *vidx;          /* the statement number of each variable */
@@ -232,7 +235,9 @@ static __isl_give isl_set *owns(const struct frame *f, const struct dist *d, __i
 	if (d->block_param >= 0) {
 		/* cyclic(nb): build() made sure nb has a value, at least 1 */
 		valued = *d;
-		valued.block = f->params ? (long)f->params[d->block_param] : 0;
+		valued.block = f->params   ? (long)f->params[d->block_param]
+			       : f->blocks ? (long)f->blocks[d->block_param]
+					   : 0;
 		d = &valued;
 	}
 	isl_aff *x = frame_aff(f, extent);
@@ -306,16 +311,17 @@ static __isl_give isl_set *owner_set(const struct frame *f, int a, __isl_keep is
 	return acc;
 }
 
-/* A frame for the coordinates, an element of NE dimensions and the variables
- * of S (if any). */
-static void frame_init(struct frame *f, isl_ctx *ctx, const struct model *m, int cand,
-		       const long long *params, const long *sizes, int ne,
+/* A frame on BASE's values for the coordinates, an element of NE
+ * dimensions and the variables of S (if any). */
+static void frame_init(struct frame *f, const struct frame *base, int cand, int ne,
 		       const struct model_space *s)
 {
-	*f = (struct frame){.ctx = ctx, .m = m, .c = &m->cands[cand], .params = params,
-			    .sizes = sizes, .nq = m->naxes, .ne = ne, .nx = s ? s->nvars : 0,
-			    .vidx = s ? s->vidx : NULL};
-	isl_space *p = params ? isl_space_params_alloc(ctx, 0) : model_param_space(ctx, m, false);
+	const struct model *m = base->m;
+	isl_ctx *ctx = base->ctx;
+	*f = (struct frame){.ctx = ctx, .m = m, .c = &m->cands[cand], .params = base->params,
+			    .blocks = base->blocks, .sizes = base->sizes, .nq = m->naxes, .ne = ne,
+			    .nx = s ? s->nvars : 0, .vidx = s ? s->vidx : NULL};
+	isl_space *p = f->params ? isl_space_params_alloc(ctx, 0) : model_param_space(ctx, m, false);
 	f->space = isl_space_add_dims(isl_space_set_from_params(p), isl_dim_set,
 				      (unsigned)(f->nq + f->ne + f->nx));
 }
@@ -402,7 +408,7 @@ static __isl_give isl_map *use_map(const struct frame *base, int cand,
 	const struct model *m = base->m;
 	int ne = m->arrays[rd->array].ndims;
 	struct frame f;
-	frame_init(&f, base->ctx, m, cand, base->params, base->sizes, ne, &rd->space);
+	frame_init(&f, base, cand, ne, &rd->space);
 	isl_set *set = space_set(&f, &rd->space, computed(&f, st));
 	for (int d = 0; d < ne && set; d++) {
 		isl_aff *sub = frame_aff(&f, &rd->sub_affs[d]);
@@ -419,7 +425,7 @@ static __isl_give isl_map *own_map(const struct frame *base, int cand, int a)
 	const struct model *m = base->m;
 	const struct model_array *arr = &m->arrays[a];
 	struct frame f;
-	frame_init(&f, base->ctx, m, cand, base->params, base->sizes, arr->ndims, NULL);
+	frame_init(&f, base, cand, arr->ndims, NULL);
 	isl_aff *e[MODEL_MAX_DIMS];
 	isl_set *set = assumed(&f, isl_set_universe(isl_space_copy(f.space)));
 	for (int d = 0; d < arr->ndims; d++) {
@@ -441,7 +447,7 @@ static __isl_give isl_map *work_map(const struct frame *base, int cand,
 				    const struct model_stmt *st, const struct model_space *t)
 {
 	struct frame f;
-	frame_init(&f, base->ctx, base->m, cand, base->params, base->sizes, 0, t);
+	frame_init(&f, base, cand, 0, t);
 	isl_set *set = space_set(&f, t, computed(&f, st));
 	isl_map *map = to_map(&f, set, true, t->vars);
 	isl_space_free(f.space);
@@ -463,26 +469,27 @@ static char *block_sizes_unknown(const struct frame *base, int cand)
 {
 	const struct model *m = base->m;
 	const struct model_candidate *c = &m->cands[cand];
+	const long long *known = base->params ? base->params : base->blocks;
 	char *r = NULL;
 	for (int a = 0; a < m->narrays && !r; a++)
 		for (int d = 0; d < m->arrays[a].ndims && !r; d++) {
 			int bp = c->layout[a][d].block_param;
 			if (bp < 0)
 				continue;
-			if (!base->params) {
+			if (!known) {
 				if (asprintf(&r, "the block size of cyclic(%s) is a size: this layout is "
 					     "counted with every size given (-D %s=...)", m->params[bp],
 					     m->params[bp]) < 0)
 					r = NULL;
-			} else if (base->params[bp] < 1 || base->params[bp] > LONG_MAX) {
+			} else if (known[bp] < 1 || known[bp] > LONG_MAX) {
 				if (asprintf(&r, "cyclic(%s) needs %s >= 1; %s = %lld", m->params[bp],
-					     m->params[bp], m->params[bp], base->params[bp]) < 0)
+					     m->params[bp], m->params[bp], known[bp]) < 0)
 					r = NULL;
 			}
 		}
 	for (int i = 0; i < m->ndists && !r; i++) {
 		int bp = c->named[i].block_param;
-		if (bp >= 0 && (!base->params || base->params[bp] < 1) &&
+		if (bp >= 0 && (!known || known[bp] < 1) &&
 		    asprintf(&r, "the block size of cyclic(%s) is a size: this layout is counted with "
 			     "every size given, %s >= 1 (-D %s=...)", m->params[bp], m->params[bp],
 			     m->params[bp]) < 0)
@@ -567,6 +574,14 @@ int relations_concrete(isl_ctx *ctx, const struct model *m, int cand, int step,
 		       const long sizes[], struct step_relations *out, char **reason)
 {
 	struct frame base = {.ctx = ctx, .m = m, .params = NULL, .sizes = sizes};
+	return build(&base, cand, step, out, reason);
+}
+
+int relations_concrete_blocks(isl_ctx *ctx, const struct model *m, int cand, int step,
+			      const long sizes[], const long long values[],
+			      struct step_relations *out, char **reason)
+{
+	struct frame base = {.ctx = ctx, .m = m, .params = NULL, .blocks = values, .sizes = sizes};
 	return build(&base, cand, step, out, reason);
 }
 

@@ -53,6 +53,12 @@ struct model_values {
 int relations_concrete(isl_ctx *ctx, const struct model *m, int cand, int step,
 		       const long sizes[], struct step_relations *out, char **reason);
 
+/* The same, the block sizes that are sizes, cyclic(nb), at their values in
+ * VALUES (indexed as the model's parameters; the others are not read). */
+int relations_concrete_blocks(isl_ctx *ctx, const struct model *m, int cand, int step,
+			      const long sizes[], const long long values[],
+			      struct step_relations *out, char **reason);
+
 /* The same at the values V, with no parameter at all: the process coordinates
  * are the maps' input dimensions (named q0, q1, ...).  Returns 0, or -1 with
  * *REASON (malloc'd), or 1 with *REASON when a block size cyclic(nb) is below
