@@ -4,7 +4,8 @@
 # whatever the iterations) against the same loop counted iteration by
 # iteration (the body wrapped in a loop of one run, which the fast path does
 # not take: nested loops are counted one iteration at a time); the symbolic
-# sums; LU's -p 64 decision.  Figures, not assertions: compare the columns of
+# sums; LU's -p 64 decision; cyclic(nb) against a literal block size; Cannon
+# on 8x8.  Figures, not assertions: compare the columns of
 # one run, as these machines are noisy.
 BIN=${1:?usage: sh bench/loops.sh path/to/bspcost}
 tmp=$(mktemp -d) || exit 2
@@ -33,4 +34,10 @@ printf '%-40s %10s\n' "Jacobi, --grid 64, n = 2^20, T = 10^6" \
 	"$(wall --grid 64 -D n=1048576 -D T=1000000 -D g=4 -D l=1000 examples/jacobi.bsp)"
 printf '%-40s %10s\n' "LU -p 64, n = 4096 (7 shapes)" \
 	"$(wall -p 64 -D n=4096 -D g=4 -D l=20000 examples/lu.bsp)"
+# cyclic(nb): the block size a size, counted at values by k like a literal one
+sed 's/cyclic(nb)/cyclic(16)/g; s/^param n, nb;/param n;/; s/, nb >= 1;/;/' examples/lu_blocks.bsp > "$tmp/lu16.bsp"
+printf '%-40s %10s %14s\n' "LU block-cyclic 16, grid 4x4, n = 512" "cyclic(nb) s" "cyclic(16) s"
+printf '%-40s %10s %14s\n' "" "$(wall --grid 4x4 -D n=512 -D nb=16 -D g=4 -D l=1000 examples/lu_blocks.bsp)" \
+	"$(wall --grid 4x4 -D n=512 -D g=4 -D l=1000 "$tmp/lu16.bsp")"
+printf '%-40s %10s\n' "Cannon against broadcast, --grid 8x8" "$(wall --grid 8x8 examples/cannon.bsp)"
 echo "($(getconf _NPROCESSORS_ONLN) processors)"
