@@ -250,7 +250,8 @@ static enum aff_status floor_affine(struct checker *ck, const struct ast_expr *e
 	if ((s = to_affine(ck, e->lhs, &num)) != AFF_OK || (s = to_affine(ck, e->rhs, &den)) != AFF_OK)
 		return s;
 	bool symbolic = den.nterms == 1 && den.constant == 0 && den.terms[0].coef == 1 &&
-			(den.terms[0].kind == SYM_PARAM || den.terms[0].kind == SYM_GRID_AXIS);
+			((den.terms[0].kind == SYM_PARAM && den.terms[0].index < ck->cs->nsizes) ||
+			 den.terms[0].kind == SYM_GRID_AXIS);
 	if (!(den.nterms == 0 && den.constant > 0) && !symbolic)
 		return AFF_BAD_DIVISOR;
 	if (symbolic && has_floor(&num))
@@ -841,7 +842,7 @@ static enum work_status work_expand(struct checker *ck, const struct ast_expr *e
 		if (a.nterms == 0 && a.constant == 0)
 			return WORK_OK;
 		out->n = 1;
-		out->t[0] = (struct work_term){a.nterms ? 1 : a.constant, a.nterms ? 1 : 0, NULL};
+		out->t[0] = (struct work_term){a.nterms ? 1 : a.constant, a.nterms ? 1 : 0, NULL, false};
 		out->f[0][0] = a;
 		return WORK_OK;
 	}
@@ -940,7 +941,9 @@ static void check_work(struct checker *ck, struct ast_stmt *s)
 			struct affine *f = arena_alloc(ck->arena,
 						       (size_t)ws->t[i].nfactors * sizeof(*f) + 1);
 			memcpy(f, ws->f[i], (size_t)ws->t[i].nfactors * sizeof(*f));
-			t[i] = (struct work_term){ws->t[i].coef, ws->t[i].nfactors, f};
+			/* no factor: nothing to prove */
+			t[i] = (struct work_term){ws->t[i].coef, ws->t[i].nfactors, f,
+						  ws->t[i].nfactors == 0};
 		}
 		s->work_terms = t;
 		s->nwork_terms = ws->n;
@@ -1675,8 +1678,8 @@ char *floor_to_string(const struct affine_floor *fl, const struct checked_spec *
 	bool atom = fl->num.nterms == 0 || (fl->num.nterms == 1 && fl->num.constant == 0 &&
 					    fl->num.terms[0].coef == 1);
 	int n = fl->kind == FLOOR_MOD ? asprintf(&r, atom ? "%s %% %s" : "(%s) %% %s", num, den)
-		: den ? asprintf(&r, "floor(%s/%s)", num, den)
-		      : asprintf(&r, "floor(%s/%lld)", num, fl->den);
+		: den ? asprintf(&r, atom ? "floor(%s/%s)" : "floor((%s)/%s)", num, den)
+		      : asprintf(&r, atom ? "floor(%s/%lld)" : "floor((%s)/%lld)", num, fl->den);
 	free(num);
 	if (n < 0)
 		abort();

@@ -102,6 +102,7 @@ struct work_term {
 	long long coef;            /* > 0 */
 	int nfactors;
 	const struct affine *factors;
+	bool proven;               /* every factor proven >= 0 (the bounds check) */
 };
 
 /* The most terms of a work weight, and factors of one term. */

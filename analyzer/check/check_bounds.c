@@ -607,6 +607,19 @@ static void isl_trouble(struct checker *ck, const struct ref_info *ref)
 	free(t);
 }
 
+/* The quotients by a constant in F and in their dividends, counted with
+ * repetitions into *N (an upper bound of those bounds_set needs). */
+static int count_floors(const struct affine *f, int *n)
+{
+	for (int i = 0; i < f->nterms; i++)
+		if (f->terms[i].kind == SYM_FLOOR) {
+			if (f->terms[i].floor->den)
+				++*n;
+			count_floors(&f->terms[i].floor->num, n);
+		}
+	return *n;
+}
+
 /* The quotients by a size in F (and in the dividends of its quotients by a
  * constant), added to LIST[0..*n) once each at their least value; false past
  * MAX of them. */
@@ -661,12 +674,21 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 	struct floor_case cases[BOUNDS_MAX_CASES];
 	int ncases = 0;
 	bool fine = gather_cases(sub, cases, &ncases, BOUNDS_MAX_CASES);
+	bool proven = true;
 	for (int k = 0; fine && k < ncases; k++)
-		fine = cases[k].floor->proven;
-	if (!fine) {
+		proven &= cases[k].floor->proven;
+	int nconst = 0;
+	fine = fine && count_floors(sub, &nconst) <= BOUNDS_MAX_FLOORS;
+	if (!fine || !proven) {
 		char *st = expr_to_string(ref->expr->args[dim]);
-		diag_error(ck->dg, ref->expr->args[dim]->span,
-			   "subscript %s: too many quotients by sizes (at most %d)", st, BOUNDS_MAX_CASES);
+		if (!fine)
+			diag_error(ck->dg, ref->expr->args[dim]->span,
+				   "subscript %s: too many quotients (at most %d by sizes, %d by numbers)",
+				   st, BOUNDS_MAX_CASES, BOUNDS_MAX_FLOORS);
+		else
+			diag_error(ck->dg, ref->expr->args[dim]->span,
+				   "subscript %s: the range of its quotient by a size could not be "
+				   "proven (ISL gave up); its bounds are not checked", st);
 		free(st);
 		return true;
 	}
@@ -743,8 +765,8 @@ static void prove_quotient(struct checker *ck, const struct ast_stmt *s, const s
 	if ((r = reachable(ck, ref, &(struct bounds_goal){&d, -1, NULL, 0, 0})) < 0)
 		goto done;
 	if (r) {
-		diag_error(ck->dg, fl->expr->span, "the divisor of '%s' must be positive: add "
-			   "'assume %s >= 1'", text, den);
+		diag_error(ck->dg, fl->expr->span, "the divisor of '%s' must be positive wherever it "
+			   "is evaluated: assume %s >= 1, or bound the range that uses it", text, den);
 		goto done;
 	}
 	/* qlo: the largest q in [-far, far] with num >= q*d everywhere */
@@ -794,16 +816,21 @@ static void prove_quotients(struct checker *ck, const struct ast_stmt *s, const 
 }
 
 /* Every factor of S's work weight is non-negative wherever S runs (its
- * left-hand side's domain: the forall); otherwise an error with values. */
+ * left-hand side's domain: the forall): each term proven so; otherwise an
+ * error with values (the term stays unproven, and the model refuses it,
+ * when ISL could not tell). */
 static void check_work_factors(struct checker *ck, const struct ast_stmt *s)
 {
 	const struct ref_info *lhs = &s->refs[0];
-	for (int i = 0; i < s->nwork_terms && !ck->stopped; i++)
-		for (int k = 0; k < s->work_terms[i].nfactors; k++) {
-			const struct affine *f = &s->work_terms[i].factors[k];
+	for (int i = 0; i < s->nwork_terms && !ck->stopped; i++) {
+		struct work_term *t = (struct work_term *)&s->work_terms[i];
+		bool all = true;
+		for (int k = 0; k < t->nfactors; k++) {
+			const struct affine *f = &t->factors[k];
 			/* f <= -1 */
 			struct bounds_goal below = {f, -1, NULL, 0, -1};
 			int r = reachable(ck, lhs, &below);
+			all &= r == 0;
 			if (r <= 0)
 				continue;
 			isl_ctx_reset_operations(ck->isl);
@@ -811,15 +838,17 @@ static void check_work_factors(struct checker *ck, const struct ast_stmt *s)
 								      NULL, 0, true), lhs);
 			char *ft = affine_to_string(f, ck->cs, s->vars);
 			char *wt = expr_to_string(s->work);
-			diag_error(ck->dg, s->work->span, "work '%s': its factor %s is negative%s%s; a "
-				   "work weight must never be negative", wt, ft, witness ? " for " : "",
-				   witness ? witness : "");
+			diag_error(ck->dg, s->work->span, "work '%s': its factor %s is negative%s%s; "
+				   "each factor of a work weight must be non-negative", wt, ft,
+				   witness ? " for " : "", witness ? witness : "");
 			isl_ctx_reset_error(ck->isl);
 			free(witness);
 			free(ft);
 			free(wt);
 			return;
 		}
+		t->proven = all;
+	}
 }
 
 void check_stmt_bounds(struct checker *ck, const struct ast_stmt *s)

@@ -393,6 +393,11 @@ static void lower_read(struct lowering *lw, const struct ast_stmt *st, struct mo
 static void lower_work_term(struct lowering *lw, const struct ast_stmt *st, struct model_stmt *ms,
 			    const struct work_term *t)
 {
+	if (!t->proven) {
+		fail_set(&lw->fail, FAIL_REFUSED, "a factor of a work weight was not proven "
+			 "non-negative (the bounds check did not finish)");
+		return;
+	}
 	if (t->coef > WORK_WEIGHT_MAX) {
 		fail_set(&lw->fail, FAIL_REFUSED, "work %s above 1000000000 are not supported",
 			 t->nfactors ? "coefficients" : "weights");

@@ -18,6 +18,8 @@ static const char *term_name(const struct checked_spec *cs, struct ast_var *cons
 		return cs->params[t->index]->name;
 	case SYM_GRID_AXIS:
 		return cs->axes[t->index]->name;
+	case SYM_FLOOR:   /* ref_texts prints such subscripts from the source */
+		abort();
 	default:
 		return vars[t->index]->name;
 	}
@@ -297,8 +299,9 @@ void lw_add_quotients(struct lowering *lw, const struct ast_stmt *st, struct mod
 		const struct affine_floor *fl = q->var[k];
 		char *text = floor_to_string(fl, lw->cs, st->vars), *name = NULL;
 		/* a name of its own in S, for the counting engine's reasons */
-		if (asprintf(&name, "quotient %d, %s", k + 1, text) < 0 ||
-		    model_space_add_var(s, name, q->nvars + k) < 0)
+		if (!text || asprintf(&name, "quotient %d, %s", k + 1, text) < 0)
+			name = NULL;
+		if (!name || model_space_add_var(s, name, q->nvars + k) < 0)
 			fail_nomem(&lw->fail);
 		free(text);
 		free(name);

@@ -489,10 +489,13 @@ static char *block_sizes_unknown(const struct frame *base, int cand)
 		}
 	for (int i = 0; i < m->ndists && !r; i++) {
 		int bp = c->named[i].block_param;
-		if (bp >= 0 && (!known || known[bp] < 1) &&
-		    asprintf(&r, "the block size of cyclic(%s) is a size: this layout is counted with "
-			     "every size given, %s >= 1 (-D %s=...)", m->params[bp], m->params[bp],
-			     m->params[bp]) < 0)
+		if (bp < 0 || (known && known[bp] >= 1 && known[bp] <= LONG_MAX))
+			continue;
+		if ((!known ? asprintf(&r, "the block size of cyclic(%s) is a size: this layout is "
+				       "counted with every size given (-D %s=...)", m->params[bp],
+				       m->params[bp])
+			    : asprintf(&r, "cyclic(%s) needs %s >= 1; %s = %lld", m->params[bp],
+				       m->params[bp], m->params[bp], known[bp])) < 0)
 			r = NULL;
 	}
 	return r;
