@@ -462,6 +462,21 @@ static char *isl_reason(isl_ctx *ctx)
 	return fail_release(&f);
 }
 
+/* Why D, block-cyclic by a size cyclic(nb), cannot be built with the block
+ * sizes KNOWN (NULL: none known): NULL when it can (or is no such dist). */
+static char *block_unknown(const struct model *m, const struct dist *d, const long long *known)
+{
+	int bp = d->block_param;
+	if (bp < 0 || (known && known[bp] >= 1 && known[bp] <= LONG_MAX))
+		return NULL;
+	const char *nb = m->params[bp];
+	char *r = NULL;
+	int n = !known ? asprintf(&r, "the block size of cyclic(%s) is a size: this layout is "
+				  "counted with every size given (-D %s=...)", nb, nb)
+		       : asprintf(&r, "cyclic(%s) needs %s >= 1; %s = %lld", nb, nb, nb, known[bp]);
+	return n < 0 ? strdup("out of memory") : r;
+}
+
 /* Why the block sizes that are sizes, cyclic(nb), of candidate CAND cannot
  * be built on frame BASE (NULL when they can): every value is needed, and
  * each at least 1. */
@@ -472,32 +487,10 @@ static char *block_sizes_unknown(const struct frame *base, int cand)
 	const long long *known = base->params ? base->params : base->blocks;
 	char *r = NULL;
 	for (int a = 0; a < m->narrays && !r; a++)
-		for (int d = 0; d < m->arrays[a].ndims && !r; d++) {
-			int bp = c->layout[a][d].block_param;
-			if (bp < 0)
-				continue;
-			if (!known) {
-				if (asprintf(&r, "the block size of cyclic(%s) is a size: this layout is "
-					     "counted with every size given (-D %s=...)", m->params[bp],
-					     m->params[bp]) < 0)
-					r = NULL;
-			} else if (known[bp] < 1 || known[bp] > LONG_MAX) {
-				if (asprintf(&r, "cyclic(%s) needs %s >= 1; %s = %lld", m->params[bp],
-					     m->params[bp], m->params[bp], known[bp]) < 0)
-					r = NULL;
-			}
-		}
-	for (int i = 0; i < m->ndists && !r; i++) {
-		int bp = c->named[i].block_param;
-		if (bp < 0 || (known && known[bp] >= 1 && known[bp] <= LONG_MAX))
-			continue;
-		if ((!known ? asprintf(&r, "the block size of cyclic(%s) is a size: this layout is "
-				       "counted with every size given (-D %s=...)", m->params[bp],
-				       m->params[bp])
-			    : asprintf(&r, "cyclic(%s) needs %s >= 1; %s = %lld", m->params[bp],
-				       m->params[bp], m->params[bp], known[bp])) < 0)
-			r = NULL;
-	}
+		for (int d = 0; d < m->arrays[a].ndims && !r; d++)
+			r = block_unknown(m, &c->layout[a][d], known);
+	for (int i = 0; i < m->ndists && !r; i++)
+		r = block_unknown(m, &c->named[i], known);
 	return r;
 }
 
