@@ -607,19 +607,6 @@ static void isl_trouble(struct checker *ck, const struct ref_info *ref)
 	free(t);
 }
 
-/* The quotients by a constant in F and in their dividends, counted with
- * repetitions into *N (an upper bound of those bounds_set needs). */
-static int count_floors(const struct affine *f, int *n)
-{
-	for (int i = 0; i < f->nterms; i++)
-		if (f->terms[i].kind == SYM_FLOOR) {
-			if (f->terms[i].floor->den)
-				++*n;
-			count_floors(&f->terms[i].floor->num, n);
-		}
-	return *n;
-}
-
 /* The quotients by a size in F (and in the dividends of its quotients by a
  * constant), added to LIST[0..*n) once each at their least value; false past
  * MAX of them. */
@@ -677,8 +664,9 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 	bool proven = true;
 	for (int k = 0; fine && k < ncases; k++)
 		proven &= cases[k].floor->proven;
-	int nconst = 0;
-	fine = fine && count_floors(sub, &nconst) <= BOUNDS_MAX_FLOORS;
+	/* the quotients by numbers bounds_set gives a dimension each */
+	struct bounds_space probe = {.cs = ck->cs};
+	fine = fine && gather_floors(&probe, sub);
 	if (!fine || !proven) {
 		char *st = expr_to_string(ref->expr->args[dim]);
 		if (!fine)
