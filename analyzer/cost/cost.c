@@ -1363,7 +1363,8 @@ static char *local_display(const struct symbolic_info *info, const struct model 
 			n++;
 		int hit = -1;
 		for (int l = 0; l < info->nlocals && hit < 0 && n; l++)
-			if (strlen(info->locals[l].name) == n && strncmp(p, info->locals[l].name, n) == 0)
+			if (info->locals[l].digit < 0 && strlen(info->locals[l].name) == n &&
+			    strncmp(p, info->locals[l].name, n) == 0)
 				hit = l;
 		if (hit < 0) {
 			if (n) {
@@ -1386,14 +1387,39 @@ static char *local_display(const struct symbolic_info *info, const struct model 
 	return text_close(&t);
 }
 
+/* OUT keeps the parameter NAME of its own, whose value at a point is VALUE
+ * (taken; in the formula grammar). */
+static void keep_local(struct candidate_cost *out, const char *name, char *value)
+{
+	char **names = realloc(out->local_names, sizeof(char *) * (size_t)(out->nlocals + 1));
+	if (names)
+		out->local_names = names;
+	char **values = realloc(out->local_values, sizeof(char *) * (size_t)(out->nlocals + 1));
+	if (values)
+		out->local_values = values;
+	if (names && values) {
+		names[out->nlocals] = strdup(name);
+		values[out->nlocals++] = value;
+	} else {
+		free(value);
+	}
+}
+
 /* Writes the block lengths back as X/P in every formula of OUT, and records the
- * assumptions they rest on. */
+ * assumptions they rest on; the digits of expressions stay, with their
+ * definitions. */
 static void substitute_locals(struct job *j, const struct symbolic_info *info,
 			      __isl_keep isl_set *context, struct candidate_cost *out)
 {
 	for (int l = 0; l < info->nlocals; l++) {
 		const struct local_param *lp = &info->locals[l];
 		const char *axis = j->m->axes[lp->axis];
+		if (lp->digit >= 0) {
+			/* a digit of an expression of the sizes: kept, defined */
+			keep_local(out, lp->name, strdup(lp->value));
+			add_assumption(out, strdup(lp->shown));
+			continue;
+		}
 		struct formula *v = local_value(lp, axis);
 		bool ok = v != NULL;
 		for (int k = 0; v && k < nformulas(out); k++)
@@ -1407,19 +1433,10 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		r = r < 0 ? r : asprintf(&cond, "(%s) %% (%ld*%s) == 0", lp->extent, lp->block, axis);
 		add_condition(out, r < 0 ? NULL : cond, r < 0 ? NULL : text);
 		if (!ok) {
-			char **names = realloc(out->local_names, sizeof(char *) * (size_t)(out->nlocals + 1));
-			if (names)
-				out->local_names = names;
-			char **values = realloc(out->local_values, sizeof(char *) * (size_t)(out->nlocals + 1));
-			if (values)
-				out->local_values = values;
-			if (names && values) {
-				char *v = NULL;
-				if (asprintf(&v, "(%s)/(%ld*%s)", lp->extent, lp->block, axis) < 0)
-					v = NULL;
-				names[out->nlocals] = strdup(lp->name);
-				values[out->nlocals++] = v;
-			}
+			char *v = NULL;
+			if (asprintf(&v, "(%s)/(%ld*%s)", lp->extent, lp->block, axis) < 0)
+				v = NULL;
+			keep_local(out, lp->name, v);
 			char *s;
 			const char *fmt = strpbrk(lp->extent, " +-*/") ? "%s = (%s)/" : "%s = %s/";
 			char *head = NULL;
@@ -1518,6 +1535,8 @@ static __isl_give isl_set *add_local_facts(__isl_take isl_set *set, isl_ctx *ctx
 	if (as && isl_set_n_basic_set(as) == 1) {
 		for (int l = 0; l < info->nlocals && set; l++) {
 			const struct local_param *lp = &info->locals[l];
+			if (lp->digit >= 0)
+				continue; /* a digit: its range is all there is to say */
 			struct facts fx = {set, m->nparams + m->naxes + l, lp->block,
 					   single_param(m, &lp->extent_aff), m->nparams + lp->axis};
 			if (fx.xpos >= 0)
@@ -1556,8 +1575,7 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 			struct model_cons c = model_extent_positive(m, x, d);
 			set = isl_set_intersect_params(set, model_cons_param_set(base, m, &c));
 		}
-	for (int l = 0; l < info->nlocals && set; l++)
-		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(np + l), 1);
+	set = symbolic_local_ranges(set, m, info);
 	set = add_local_facts(set, ctx, m, info);
 	isl_space_free(base);
 	isl_space_free(space);
@@ -1792,6 +1810,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			step_relations_clear(&r);
 			continue;
 		}
+		j.info = &info;
 		const char **names = realloc(j.locals, sizeof(*names) * (size_t)(info.nlocals + 1));
 		if (names) {
 			j.locals = names;

@@ -26,6 +26,9 @@ struct job {
 	 * apart from other parameters (formula_coalesce_apart) */
 	const char **locals;
 	int nlocals;
+	/* the symbolic grid's own parameters (block lengths, digits of
+	 * expressions of the sizes); NULL elsewhere */
+	struct symbolic_info *info;
 	bool symbolic;              /* the grid's axes are symbols */
 	bool timed_out;             /* the failure is the deadline's */
 	const struct cost_request *req;

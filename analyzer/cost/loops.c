@@ -28,6 +28,8 @@
 #include <isl/val.h>
 
 #include "analyzer/model/relations.h"
+#include "analyzer/model/symbolic.h"
+#include "analyzer/util/coalesce.h"
 #include "analyzer/util/session.h"
 #include "analyzer/util/val.h"
 
@@ -110,16 +112,195 @@ static int loop_free(const struct model *m, int s, __isl_keep isl_pw_qpolynomial
 	return 1;
 }
 
+/* Whether the local L of INFO is a digit of a loop variable of superstep S. */
+static bool loop_digit(const struct model *m, int s, const struct local_param *lp)
+{
+	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
+	bool of_loop = false;
+	for (int t = 0; lp->digit >= 0 && t < lp->of.nterms; t++)
+		for (int k = 0; k < n; k++)
+			of_loop |= lp->of.terms[t].kind == MODEL_PARAM && lp->of.terms[t].index == pos[k];
+	return of_loop;
+}
+
+/* Whether F involves a digit of a loop variable of superstep S (which
+ * process owns k): 1 yes, with *FIRST the first digit of its expression
+ * (-2 when F involves digits of two decompositions, *OTHER the second's),
+ * 0 no, -1 when ISL failed. */
+static int loop_digits(struct job *j, int s, __isl_keep isl_pw_qpolynomial *f, int *first,
+		       int *other)
+{
+	const struct symbolic_info *info = j->info;
+	*first = *other = -1;
+	for (int l = 0; info && l < info->nlocals; l++) {
+		const struct local_param *lp = &info->locals[l];
+		if (!loop_digit(j->m, s, lp))
+			continue;
+		int at = isl_pw_qpolynomial_find_dim_by_name(f, isl_dim_param, lp->name);
+		if (at < 0)
+			continue;
+		isl_bool in = isl_pw_qpolynomial_involves_dims(f, isl_dim_param, (unsigned)at, 1);
+		if (in < 0)
+			return -1;
+		if (!in)
+			continue;
+		int head = l - lp->digit;
+		if (*first < 0) {
+			*first = head;
+		} else if (*first != head && *first >= 0) {
+			*other = head;
+			*first = -2 - *first;   /* both recorded: decoded by the caller */
+			return 1;
+		}
+	}
+	return *first >= 0;
+}
+
+/* The sum of F (taken), a function of the parameters in which a loop
+ * variable appears only through its digits INFO->locals[FIRST ..], over
+ * the loop's iterations, summed on the digits; NULL after a failure (the
+ * job failed). */
+static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int first,
+						    __isl_take isl_pw_qpolynomial *f,
+						    const char *what)
+{
+	isl_ctx *ctx = j->engine->ctx;
+	const struct model *m = j->m;
+	const char *range = m->loops[m->steps[s].loop].range;
+	/* the loop's own bounds on k are the digits' now */
+	isl_set *loops = isl_set_align_params(model_loops_set(ctx, m, s, NULL),
+					      isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
+	f = isl_pw_qpolynomial_gist_params(f, loops);
+	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
+	isl_bool direct = isl_bool_false;
+	for (int k = 0; k < n && f && direct == isl_bool_false; k++) {
+		int at = isl_pw_qpolynomial_find_dim_by_name(f, isl_dim_param, m->params[pos[k]]);
+		if (at >= 0)
+			direct = isl_pw_qpolynomial_involves_dims(f, isl_dim_param, (unsigned)at, 1);
+	}
+	if (!f || direct < 0) {
+		isl_pw_qpolynomial_free(f);
+		cost_isl_op_failed(j, what);
+		return NULL;
+	}
+	const struct local_param *lp = &j->info->locals[first];
+	if (direct || n > 1) {
+		char *why = NULL;
+		if (asprintf(&why, "one iteration's %s depends on which process owns the loop's "
+				   "variable (%s)%s: its sum over %s is not written in those digits "
+				   "(-D counts it at values)",
+			     what, lp->shown, n > 1 ? ", in nested loops" : " and on the variable itself",
+			     range) < 0)
+			why = NULL;
+		cost_job_fail(j, COST_REFUSED, why, what);
+		isl_pw_qpolynomial_free(f);
+		return NULL;
+	}
+	isl_set *dom = NULL;
+	char *reason = NULL;
+	int st = symbolic_iterations(ctx, m, s, j->info, first, &dom, &reason);
+	if (st != 0) {
+		char *why = NULL;
+		if (st > 0 && asprintf(&why, "the iterations of %s on the digits of %s: %s", range,
+				       m->loops[m->steps[s].loop].var, reason) < 0)
+			why = NULL;
+		if (st > 0)
+			cost_job_fail(j, COST_REFUSED, why, what);
+		else
+			cost_isl_op_failed(j, what);
+		free(reason);
+		isl_pw_qpolynomial_free(f);
+		return NULL;
+	}
+	/* the digits: parameters of F, dimensions of DOM, in the same order */
+	lp = &j->info->locals[first];
+	int nd = dist_ops(lp->kind)->digits.n;
+	isl_space *params = isl_set_get_space(dom);
+	params = isl_space_params(params);
+	f = isl_pw_qpolynomial_intersect_params(f, isl_set_universe(isl_space_copy(params)));
+	dom = isl_set_align_params(dom, isl_space_copy(
+		isl_space_params(isl_pw_qpolynomial_get_domain_space(f))));
+	isl_space_free(params);
+	for (int k = 0; k < nd && f && dom; k++) {
+		const char *name = j->info->locals[first + k].name;
+		int at = isl_pw_qpolynomial_find_dim_by_name(f, isl_dim_param, name);
+		if (at < 0) {
+			f = isl_pw_qpolynomial_free(f);
+			break;
+		}
+		f = isl_pw_qpolynomial_move_dims(f, isl_dim_in, (unsigned)k, isl_dim_param,
+						 (unsigned)at, 1);
+		at = isl_set_find_dim_by_name(dom, isl_dim_param, name);
+		if (at >= 0)
+			dom = isl_set_project_out(dom, isl_dim_param, (unsigned)at, 1);
+	}
+	if (f && dom)
+		dom = isl_set_align_params(dom, isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
+	if (f && dom)
+		f = isl_pw_qpolynomial_intersect_params(f, isl_set_params(isl_set_copy(dom)));
+	isl_pw_qpolynomial *r = NULL;
+	enum count_status cst = f && dom ? count_sum(j->engine, dom, f, &r, &reason) : COUNT_ERROR;
+	if (!f || !dom) {
+		cost_isl_op_failed(j, what);
+	} else if (cst != COUNT_EXACT) {
+		char *why = NULL;
+		if (asprintf(&why, "the sum of %s over the iterations of %s, on the digits of %s: %s",
+			     what, range, m->loops[m->steps[s].loop].var,
+			     reason ? reason : "no exact route") < 0)
+			why = NULL;
+		cost_job_fail(j, cost_from_count(cst), why, what);
+	}
+	free(reason);
+	isl_set_free(dom);
+	isl_pw_qpolynomial_free(f);
+	return r;
+}
+
 /* The sum of F (taken), a function of the parameters, over the iterations
- * of superstep S's loops: a function of the other parameters; NULL after a
+ * of superstep S's loops (CONTEXT, kept, may be NULL: what the counts may
+ * take for granted): a function of the other parameters; NULL after a
  * failure (the job failed, refused with the engine's reason).  F the same
  * at every iteration (its floors of sizes included, which the engine does
  * not sum) is F times the iterations. */
 static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
+						     __isl_keep isl_set *context,
 						     __isl_take isl_pw_qpolynomial *f,
 						     const char *what)
 {
 	if (failed(&j->fail) || !f) {
+		isl_pw_qpolynomial_free(f);
+		return NULL;
+	}
+	int first, other;
+	if (j->info && j->info->nlocals && context) {
+		/* what the context says of the digits (their ranges) is no
+		 * dependence on them */
+		isl_set *c = isl_set_params(isl_set_copy(context));
+		c = isl_set_align_params(c, isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
+		f = coalesce_pw_qpolynomial(isl_pw_qpolynomial_gist_params(f, c));
+		if (!f) {
+			cost_isl_op_failed(j, what);
+			return NULL;
+		}
+	}
+	int dig = loop_digits(j, s, f, &first, &other);
+	if (dig > 0 && first >= 0)
+		return sum_on_digits(j, s, first, f, what);
+	if (dig != 0) {
+		char *why = NULL;
+		const char *range = j->m->loops[j->m->steps[s].loop].range;
+		if (dig > 0 &&
+		    asprintf(&why, "one iteration's %s depends on which process owns the loop's "
+				   "variable in two distributions (%s; %s): its sum over %s has no "
+				   "closed form in the sizes in general (it depends on how the two "
+				   "distributions' blocks interleave); -D counts it at values",
+			     what, j->info->locals[-2 - first].shown, j->info->locals[other].shown,
+			     range) < 0)
+			why = NULL;
+		if (dig > 0)
+			cost_job_fail(j, COST_REFUSED, why, what);
+		else
+			cost_isl_op_failed(j, what);
 		isl_pw_qpolynomial_free(f);
 		return NULL;
 	}
@@ -226,11 +407,11 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 		return;
 	}
 	isl_pw_qpolynomial *sums[5] = {
-		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->w), "w"),
-		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h), "h"),
-		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h_in), "h_in"),
-		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->h_out), "h_out"),
-		sum_over_loops(j, s, isl_pw_qpolynomial_copy(it->ncom), "NCom"),
+		sum_over_loops(j, s, context, isl_pw_qpolynomial_copy(it->w), "w"),
+		sum_over_loops(j, s, context, isl_pw_qpolynomial_copy(it->h), "h"),
+		sum_over_loops(j, s, context, isl_pw_qpolynomial_copy(it->h_in), "h_in"),
+		sum_over_loops(j, s, context, isl_pw_qpolynomial_copy(it->h_out), "h_out"),
+		sum_over_loops(j, s, context, isl_pw_qpolynomial_copy(it->ncom), "NCom"),
 	};
 	struct formula **slot[5] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
 	const char *what[5] = {"w", "h", "h_in", "h_out", "NCom"};

@@ -85,6 +85,7 @@ struct sym {
 	int *first;         /* [nvars] the dimension of each variable's first digit */
 	struct rel *r;      /* the relation the constraints go to */
 	struct inst_cache *cache;
+	int step;           /* the superstep: its loops bound their variables */
 };
 
 /* The instance relations of one step, built once each: the reads of a
@@ -501,11 +502,18 @@ static void assign_from_sub(struct sym *s, const struct model_aff *sub, const ch
 	if (v == -3)
 		return;
 	if (v == -1) {
-		fail_set(&s->fail, FAIL_REFUSED,
-			 "the subscript '%s' of %s is not a variable plus a constant in a "
-			 "distributed dimension",
-			 sub_text, array);
-		return;
+		struct vform f;
+		if (vform_of(s, sub, &f) < 0)
+			return;
+		for (int u = 0; u < f.nvars; u++)
+			if (f.var[u]) {
+				fail_set(&s->fail, FAIL_REFUSED,
+					 "the subscript '%s' of %s is neither a variable plus a constant "
+					 "nor an expression of the sizes in a distributed dimension",
+					 sub_text, array);
+				return;
+			}
+		return; /* of the sizes only: its own digits (sub_digits) */
 	}
 	if (v >= 0) {
 		char *where = NULL;
@@ -557,7 +565,8 @@ static int local_param(struct sym *s, const struct decomp *d, long block)
 	struct symbolic_info *info = s->info;
 	int axis = d->d.axis;
 	for (int l = 0; l < info->nlocals; l++)
-		if (info->locals[l].axis == axis && info->locals[l].block == block &&
+		if (info->locals[l].digit < 0 && info->locals[l].axis == axis &&
+		    info->locals[l].block == block &&
 		    model_aff_equal(&info->locals[l].extent_aff, d->extent))
 			return l;
 	struct local_param *p = realloc(info->locals, sizeof(*p) * (size_t)(info->nlocals + 1));
@@ -595,6 +604,8 @@ static int local_param(struct sym *s, const struct decomp *d, long block)
 	p->extent = strdup(d->extent_text);
 	p->axis = axis;
 	p->block = block;
+	p->digit = -1;
+	p->size_local = p->size_axis = -1;
 	if (!p->name || !p->extent || model_aff_copy(&p->extent_aff, x) < 0) {
 		free(p->name);
 		free(p->extent);
@@ -823,6 +834,359 @@ static void digits_of(struct sym *s, int v, long long c, const struct decomp *d,
 	rel_and(s, &or);
 }
 
+/* ---- digits of a size expression ----------------------------------------- */
+
+/* E (a form of the sizes and axes, no dimension, no block length) as a model
+ * form, its terms in parameter order; -1 when it is not one (or no memory). */
+static int lin_to_model(const struct sym *s, const struct lin *e, struct model_aff *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->constant = e->constant;
+	out->terms = calloc((size_t)e->n + 1, sizeof(*out->terms));
+	if (!out->terms)
+		return -1;
+	int np = s->m->nparams;
+	for (int p = 0; p < npar_fixed(s); p++)
+		for (int i = 0; i < e->n; i++)
+			if (!e->t[i].dim && e->t[i].index == p && e->t[i].coef != 0)
+				out->terms[out->nterms++] = (struct model_term){
+					p < np ? MODEL_PARAM : MODEL_AXIS, p < np ? p : p - np, e->t[i].coef};
+	for (int i = 0; i < e->n; i++)
+		if (e->t[i].coef != 0 && (e->t[i].dim || e->t[i].index >= npar_fixed(s))) {
+			model_aff_clear(out);
+			return -1;
+		}
+	return 0;
+}
+
+/* E as people write it: "k0", "kk + b - 1", "2*k0 + 1"; NULL without memory. */
+static char *lin_text(const struct sym *s, const struct lin *e)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	bool any = false;
+	int np = s->m->nparams;
+	for (int i = 0; i < e->n; i++) {
+		long long c = e->t[i].coef;
+		if (c == 0)
+			continue;
+		int p = e->t[i].index;
+		const char *name = p < np ? s->m->params[p] : s->m->axes[p - np];
+		if (any)
+			fputs(c < 0 ? " - " : " + ", f);
+		else if (c < 0)
+			fputs("-", f);
+		long long a = c < 0 ? -c : c;
+		if (a != 1)
+			fprintf(f, "%lld*", a);
+		fputs(name, f);
+		any = true;
+	}
+	if (!any)
+		fprintf(f, "%lld", e->constant);
+	else if (e->constant)
+		fprintf(f, " %c %lld", e->constant < 0 ? '-' : '+',
+			e->constant < 0 ? -e->constant : e->constant);
+	fclose(f);
+	return buf;
+}
+
+/* L as an affine form on the parameter set space SPACE (kept; positions:
+ * the sizes, then the axes). */
+static __isl_give isl_aff *param_aff(struct sym *s, __isl_keep isl_space *space, const struct lin *l)
+{
+	isl_aff *a = isl_aff_zero_on_domain(isl_local_space_from_space(isl_space_copy(space)));
+	for (int i = 0; i < l->n && a; i++)
+		a = isl_aff_set_coefficient_val(a, isl_dim_param, l->t[i].index,
+						isl_val_int_from_si(s->ctx, (long)l->t[i].coef));
+	return isl_aff_add_constant_val(a, isl_val_int_from_si(s->ctx, (long)l->constant));
+}
+
+/* Whether the assumptions, with the loops around the superstep, keep E
+ * within [0, EXTENT - 1]: 1 yes, 0 no, -1 when ISL failed. */
+static int in_extent(struct sym *s, const struct lin *e, const struct model_aff *extent)
+{
+	isl_set *valid = model_valid_set(s->ctx, s->m);
+	if (s->m->steps[s->step].loop >= 0)
+		valid = isl_set_intersect(valid, model_loops_set(s->ctx, s->m, s->step, NULL));
+	if (!valid)
+		return -1;
+	isl_space *space = isl_space_set_from_params(isl_set_get_space(valid));
+	struct lin x = lin_of_params(s, extent);
+	struct lin top = lin_comb(s, &x, -1, e);        /* X - 1 - E >= 0 */
+	top = lin_plus(s, &top, -1);
+	isl_set *in = isl_set_intersect(isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(param_aff(s, space, e))),
+					isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(param_aff(s, space, &top))));
+	isl_space_free(space);
+	isl_bool sub = isl_set_is_subset(isl_set_from_params(valid), in);
+	isl_set_free(in);
+	return sub == isl_bool_error ? -1 : sub == isl_bool_true;
+}
+
+/* Size S of a digit in the formula grammar (EXACT: block lengths as
+ * ((X)/(b*P))) or for people ((X/P)), into F. */
+static void size_text(const struct sym *s, FILE *f, const struct local_param *d, bool exact)
+{
+	if (d->size_axis >= 0) {
+		fputs(s->m->axes[d->size_axis], f);
+	} else if (d->size_local >= 0) {
+		const struct local_param *lp = &s->info->locals[d->size_local];
+		const char *axis = s->m->axes[lp->axis];
+		bool plain = !strpbrk(lp->extent, " +-*/");
+		if (exact)
+			fprintf(f, "((%s)/(%ld*%s))", lp->extent, lp->block, axis);
+		else if (lp->block == 1)
+			fprintf(f, plain ? "(%s/%s)" : "((%s)/%s)", lp->extent, axis);
+		else
+			fprintf(f, plain ? "(%s/(%ld*%s))" : "((%s)/(%ld*%s))", lp->extent, lp->block, axis);
+	} else {
+		fprintf(f, "%ld", d->size_const);
+	}
+}
+
+/* Digit D[K] of D[0..N) (their sizes set) as a formula of E, whose text is
+ * ETEXT: floor(E/(sizes below K)) % (size K); EXACT as size_text. */
+static char *digit_text(const struct sym *s, const struct local_param *d, int k, int n,
+			const char *etext, bool exact)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	bool plain = !strpbrk(etext, " +-*/");
+	const char *open = exact || !plain ? "(" : "", *close = exact || !plain ? ")" : "";
+	if (n == 1) {
+		fprintf(f, "%s%s%s", open, etext, close);
+	} else {
+		if (k < n - 1) {
+			fprintf(f, "floor(%s%s%s/", open, etext, close);
+			if (n - 1 - k > 1)
+				fputc('(', f);
+			for (int j = k + 1; j < n; j++) {
+				if (j > k + 1)
+					fputc('*', f);
+				size_text(s, f, &d[j], exact);
+			}
+			if (n - 1 - k > 1)
+				fputc(')', f);
+			fputc(')', f);
+		} else {
+			fprintf(f, "%s%s%s", open, etext, close);
+		}
+		if (k > 0) {
+			fputs(" % ", f);
+			size_text(s, f, &d[k], exact);
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+static void local_clear(struct local_param *p)
+{
+	free(p->name);
+	free(p->extent);
+	free(p->value);
+	free(p->shown);
+	model_aff_clear(&p->extent_aff);
+	model_aff_clear(&p->of);
+}
+
+/* The digits, under D, of E (a form of the sizes and axes that the caller
+ * has proved within D's extent): parameters of their own, made once per
+ * expression and distribution, each within its digit's range in the
+ * relation; their forms go to RES.  0, or -1 with the state saying why. */
+static int expr_digits(struct sym *s, const struct lin *e, const struct decomp *d,
+		       struct lin res[3])
+{
+	struct symbolic_info *info = s->info;
+	int n = ndigits(d);
+	long b = d->d.kind == DIST_BLOCK_CYCLIC ? d->d.block : 1;
+	struct model_aff of;
+	if (lin_to_model(s, e, &of) < 0) {
+		fail_set(&s->fail, FAIL_ERROR, "internal: a size expression names a variable");
+		return -1;
+	}
+	/* the digits' sizes first: a block length they name is a local of its own */
+	struct lin size[3];
+	const char *stext[3];
+	char buf[3][32];
+	for (int k = 0; k < n; k++)
+		size[k] = digit_size(s, d, k, &stext[k], buf[k]);
+	int first = -1;
+	for (int l = 0; l < info->nlocals && first < 0; l++) {
+		const struct local_param *p = &info->locals[l];
+		if (p->digit == 0 && p->kind == d->d.kind && p->axis == d->d.axis && p->block == b &&
+		    model_aff_equal(&p->extent_aff, d->extent) && model_aff_equal(&p->of, &of))
+			first = l;
+	}
+	if (first < 0 && !failed(&s->fail)) {
+		struct local_param *p = realloc(info->locals, sizeof(*p) * (size_t)(info->nlocals + n));
+		char *etext = lin_text(s, e);
+		if (!p || !etext) {
+			if (p)
+				info->locals = p;
+			free(etext);
+			model_aff_clear(&of);
+			fail_nomem(&s->fail);
+			return -1;
+		}
+		info->locals = p;
+		first = info->nlocals;
+		p = &info->locals[first];
+		memset(p, 0, sizeof(*p) * (size_t)n);
+		const struct dist_ops *ops = dist_ops(d->d.kind);
+		for (int k = 0; k < n; k++) {
+			p[k].digit = k;
+			p[k].kind = d->d.kind;
+			p[k].axis = d->d.axis;
+			p[k].block = b;
+			p[k].size_local = p[k].size_axis = -1;
+			p[k].size_const = 1;
+			if (ops->digits.size[k] == DIGIT_AXIS)
+				p[k].size_axis = d->d.axis;
+			else if (ops->digits.size[k] == DIGIT_LOCAL)
+				p[k].size_local = size[k].n == 1 ? size[k].t[0].index - npar_fixed(s) : -1;
+			else
+				p[k].size_const = d->d.block;
+		}
+		/* names: k0_M for the owner (the coordinate on M that owns k0), k0_Mi
+		 * for where it is in that process's part, k0_Mr for a block offset */
+		int nexpr = 0;
+		for (int l = 0; l < first; l++)
+			nexpr += info->locals[l].digit == 0;
+		bool one = e->constant == 0 && e->n == 1 && e->t[0].coef == 1;
+		char *base = NULL;
+		if (one ? asprintf(&base, "%s_%s", etext, s->m->axes[d->d.axis]) < 0
+			: asprintf(&base, "e%d_%s", nexpr + 1, s->m->axes[d->d.axis]) < 0)
+			base = NULL;
+		bool ok = base != NULL;
+		for (int k = 0; k < n && ok; k++) {
+			const char *suffix = ops->digits.size[k] == DIGIT_AXIS ? ""
+					     : ops->digits.size[k] == DIGIT_LOCAL ? "i" : "r";
+			char *name = NULL, *cand = NULL;
+			if (asprintf(&cand, "%s%s", base, suffix) < 0)
+				cand = NULL;
+			name = cand ? strdup(cand) : NULL;
+			for (int j = 2; name && name_taken(s, name); j++) {
+				free(name);
+				if (asprintf(&name, "%s_%d", cand, j) < 0)
+					name = NULL;
+			}
+			free(cand);
+			/* every earlier digit is a local already: name_taken sees it */
+			p[k].name = name;
+			p[k].extent = strdup(d->extent_text);
+			p[k].value = digit_text(s, p, k, n, etext, true);
+			char *shown = digit_text(s, p, k, n, etext, false);
+			if (shown && name && asprintf(&p[k].shown, "%s = %s", name, shown) < 0)
+				p[k].shown = NULL;
+			free(shown);
+			ok = name && p[k].extent && p[k].value && p[k].shown &&
+			     model_aff_copy(&p[k].extent_aff, d->extent) == 0 &&
+			     model_aff_copy(&p[k].of, &of) == 0;
+			info->nlocals++;
+		}
+		free(base);
+		free(etext);
+		if (!ok) {
+			model_aff_clear(&of);
+			fail_nomem(&s->fail);
+			return -1;
+		}
+	}
+	model_aff_clear(&of);
+	if (failed(&s->fail))
+		return -1;
+	/* 0 <= digit < its size */
+	struct conj cj;
+	conj_init(s, &cj);
+	for (int k = 0; k < n; k++) {
+		res[k] = lin_par(npar_fixed(s) + first + k);
+		struct lin zero = lin_const(0);
+		conj_ge(s, &cj, &res[k], &zero);
+		conj_lt(s, &cj, &res[k], &size[k]);
+	}
+	rel_and(s, &cj);
+	return failed(&s->fail) ? -1 : 0;
+}
+
+/* A > B (GREATER) or A < B, or equal too unless STRICT, on digits A[0..N)
+ * and B[0..N), most significant first, each within its range. */
+static void lex_compare(struct sym *s, const struct lin a[], const struct lin b[], int n,
+			bool greater, bool strict)
+{
+	struct conj or, cj;
+	disj_init(s, &or);
+	for (int k = 0; k < n; k++) {
+		conj_init(s, &cj);
+		for (int j = 0; j < k; j++)
+			conj_eq(s, &cj, &a[j], &b[j]);
+		if (greater)
+			conj_lt(s, &cj, &b[k], &a[k]);
+		else
+			conj_lt(s, &cj, &a[k], &b[k]);
+		conj_or(s, &or, &cj);
+	}
+	if (!strict) {
+		conj_init(s, &cj);
+		for (int j = 0; j < n; j++)
+			conj_eq(s, &cj, &a[j], &b[j]);
+		conj_or(s, &or, &cj);
+	}
+	rel_and(s, &or);
+}
+
+/* V >= E + C (SIGN > 0) or V <= E + C (SIGN < 0), V decomposed, E of the
+ * sizes: compared digit by digit with the digits of E + C, or of E + C -+ 1
+ * with a strict comparison, whichever the assumptions keep within V's extent
+ * (the smaller offset first). */
+static void expr_bound(struct sym *s, int v, int sign, const struct lin *e, long long c,
+		       const char *cond_text)
+{
+	const struct decomp *d = &s->dec[v];
+	long long alt;
+	if (sign > 0 ? __builtin_sub_overflow(c, 1, &alt) : __builtin_add_overflow(c, 1, &alt)) {
+		fail_set(&s->fail, FAIL_REFUSED, "a constant of the condition '%s' does not fit in 64 bits",
+			 cond_text);
+		return;
+	}
+	long long offs[2] = {c, alt};
+	if ((alt < 0 ? -(alt + 1) : alt) < (c < 0 ? -(c + 1) : c)) {
+		offs[0] = alt;
+		offs[1] = c;
+	}
+	for (int i = 0; i < 2; i++) {
+		struct lin eo = lin_plus(s, e, offs[i]);
+		int r = in_extent(s, &eo, d->extent);
+		if (r < 0) {
+			fail_isl(&s->fail, s->ctx, "the condition '%s'", cond_text);
+			return;
+		}
+		if (r == 0)
+			continue;
+		struct lin mine[3], theirs[3];
+		if (expr_digits(s, &eo, d, theirs) < 0)
+			return;
+		for (int k = 0; k < ndigits(d); k++)
+			mine[k] = digit(s, v, k);
+		lex_compare(s, mine, theirs, ndigits(d), sign > 0, offs[i] != c);
+		return;
+	}
+	struct lin ec = lin_plus(s, e, c);
+	char *t = lin_text(s, &ec);
+	fail_set(&s->fail, FAIL_REFUSED,
+		 "the condition '%s' bounds %s, which is distributed, by %s, which the assumptions "
+		 "do not keep within 0 .. %s - 1: the symbolic grid writes such a bound as digits "
+		 "of the distribution only then (assume it, or --grid / -D count it)",
+		 cond_text, var_name(s, v), t ? t : "an expression", d->extent_text);
+	free(t);
+}
+
 /* ---- conditions ---------------------------------------------------------- */
 
 /* A constraint of a condition read back from ISL: coefficients of the current
@@ -921,16 +1285,22 @@ static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
 			 "compared with the extent %s", cond_text, d->extent_text);
 		return;
 	}
-	if (diff.n != 0 || failed(&s->fail)) {
-		for (int i = 0; i < diff.n; i++)
-			if (diff.t[i].coef != 0)
-				fail_set(&s->fail, FAIL_REFUSED,
-					 "the condition '%s' bounds %s by something other than its "
-					 "extent %s plus a constant",
-					 cond_text, var_name(s, v), d->extent_text);
-		if (failed(&s->fail))
+	if (failed(&s->fail))
+		return;
+	for (int i = 0; i < diff.n; i++)
+		if (diff.t[i].coef != 0) {
+			/* a bound by another expression of the sizes: by its digits */
+			struct lin e = sign > 0 ? lin_comb(s, &(struct lin){0}, -1, &rest) : rest;
+			long long c;
+			if (sign > 0 ? __builtin_sub_overflow(0, f->constant, &c)
+				     : __builtin_add_overflow(0, f->constant, &c)) {
+				fail_set(&s->fail, FAIL_REFUSED, "a constant of the condition '%s' does "
+					 "not fit in 64 bits once negated", cond_text);
+				return;
+			}
+			expr_bound(s, v, sign, &e, c, cond_text);
 			return;
-	}
+		}
 	if (sign < 0) {
 		/* v <= X + k; the digits give v <= X - 1. */
 		long long c = -1 - k; /* v <= X - 1 - c (cannot overflow) */
@@ -1180,8 +1550,35 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 		return failed(&s->fail) ? -1 : 0;
 	}
 	if (v == -1) {
-		fail_set(&s->fail, FAIL_REFUSED, "the subscript '%s' is not a variable plus a constant", sub_text);
-		return -1;
+		for (int u = 0; u < f.nvars; u++)
+			if (f.var[u]) {
+				fail_set(&s->fail, FAIL_REFUSED, "the subscript '%s' is neither a variable "
+					 "plus a constant nor an expression of the sizes", sub_text);
+				return -1;
+			}
+		/* an expression of the sizes (a pivot k0, a loop's k): its digits */
+		struct lin e = f.par, pd[3];
+		e.constant = f.constant;
+		int in = in_extent(s, &e, d->extent);
+		if (in < 0) {
+			fail_isl(&s->fail, s->ctx, "the subscript '%s'", sub_text);
+			return -1;
+		}
+		if (in == 0) {
+			fail_set(&s->fail, FAIL_REFUSED,
+				 "the subscript '%s' is not kept within 0 .. %s - 1 by the assumptions "
+				 "alone: the symbolic grid writes it as digits of the distribution only "
+				 "then (assume it, or --grid / -D count it)", sub_text, d->extent_text);
+			return -1;
+		}
+		if (expr_digits(s, &e, d, pd) < 0)
+			return -1;
+		struct conj cj;
+		conj_init(s, &cj);
+		for (int k = 0; k < n; k++)
+			conj_eq(s, &cj, &res[k], &pd[k]);
+		rel_and(s, &cj);
+		return failed(&s->fail) ? -1 : 0;
 	}
 	digits_of(s, v, c, d, res);
 	return failed(&s->fail) ? -1 : 0;
@@ -1551,16 +1948,40 @@ static __isl_give isl_space *final_params(struct sym *s)
 	return space;
 }
 
-/* The context: axes and block lengths are positive, the user's assumptions. */
+/* The context: axes and block lengths are positive, digits within their
+ * ranges, the user's assumptions. */
 static __isl_give isl_set *context(struct sym *s, __isl_keep isl_space *params)
 {
-	int np = npar_fixed(s);
 	isl_set *set = isl_set_align_params(model_assumption_set(s->ctx, s->m),
 					    isl_space_copy(params));
 	for (int a = 0; a < s->m->naxes && set; a++)
 		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)axis_par(s, a), 1);
-	for (int l = 0; l < s->info->nlocals && set; l++)
-		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(np + l), 1);
+	return symbolic_local_ranges(set, s->m, s->info);
+}
+
+__isl_give isl_set *symbolic_local_ranges(__isl_take isl_set *set, const struct model *m,
+					  const struct symbolic_info *info)
+{
+	int np = m->nparams + m->naxes;
+	for (int l = 0; l < info->nlocals && set; l++) {
+		const struct local_param *p = &info->locals[l];
+		if (p->digit < 0) {
+			set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(np + l), 1);
+			continue;
+		}
+		/* 0 <= digit <= size - 1 */
+		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(np + l), 0);
+		isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
+		isl_constraint *c = isl_constraint_alloc_inequality(ls);
+		c = isl_constraint_set_coefficient_si(c, isl_dim_param, np + l, -1);
+		if (p->size_axis >= 0)
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, m->nparams + p->size_axis, 1);
+		else if (p->size_local >= 0)
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, np + p->size_local, 1);
+		c = isl_constraint_set_constant_si(c, p->size_axis >= 0 || p->size_local >= 0 ? -1
+							 : (int)p->size_const - 1);
+		set = isl_set_add_constraint(set, c);
+	}
 	return set;
 }
 
@@ -1589,7 +2010,8 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 {
 	const struct model_superstep *ss = &m->steps[step];
 	struct inst_cache cache = {0};
-	struct sym s = {.ctx = ctx, .m = m, .c = &m->cands[cand], .info = info, .cache = &cache};
+	struct sym s = {.ctx = ctx, .m = m, .c = &m->cands[cand], .info = info, .cache = &cache,
+			.step = step};
 	struct elem_shape *shapes = calloc((size_t)m->narrays + 1, sizeof(*shapes));
 	*reason = NULL;
 	if (step_relations_alloc(out, m, step) < 0 || !shapes)
@@ -1708,14 +2130,69 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 
 void symbolic_info_clear(struct symbolic_info *info)
 {
-	for (int l = 0; l < info->nlocals; l++) {
-		free(info->locals[l].name);
-		free(info->locals[l].extent);
-		model_aff_clear(&info->locals[l].extent_aff);
-	}
+	for (int l = 0; l < info->nlocals; l++)
+		local_clear(&info->locals[l]);
 	free(info->locals);
 	for (int i = 0; i < info->nassumptions; i++)
 		free(info->assumptions[i]);
 	free(info->assumptions);
 	memset(info, 0, sizeof(*info));
+}
+
+int symbolic_iterations(isl_ctx *ctx, const struct model *m, int step, struct symbolic_info *info,
+			int first, __isl_give isl_set **out, char **reason)
+{
+	*out = NULL;
+	*reason = NULL;
+	const struct local_param *lp = &info->locals[first];
+	int loop = -1;
+	for (int l = m->steps[step].loop; l >= 0; l = m->loops[l].outer)
+		if (lp->of.nterms == 1 && lp->of.constant == 0 && lp->of.terms[0].coef == 1 &&
+		    lp->of.terms[0].kind == MODEL_PARAM && lp->of.terms[0].index == m->loops[l].param)
+			loop = l;
+	if (lp->digit != 0 || loop < 0) {
+		*reason = strdup("the digits are not those of a loop's variable");
+		return *reason ? 1 : -1;
+	}
+	const struct model_loop *lo = &m->loops[loop];
+	struct decomp dec = {{lp->kind, lp->axis, lp->block, -1}, &lp->extent_aff, lp->extent};
+	char *names[1] = {lo->var};
+	int vidx[1] = {0}, firsts[1] = {0};
+	struct model_space sp = {.nvars = 1, .vars = names, .vidx = vidx, .cond = lo->range};
+	struct sym s = {.ctx = ctx, .m = m, .info = info, .step = step, .space = &sp, .dec = &dec,
+			.first = firsts};
+	int nd = ndigits(&dec);
+	struct rel r;
+	s.r = &r;
+	rel_init(&s, &r, nd);
+	layout_digits(&s, 0);
+	digit_ranges(&s);
+	/* lo <= k, k <= hi - 1, as bounds on the digits */
+	struct vform f;
+	memset(&f, 0, sizeof(f));
+	f.nvars = 1;
+	struct lin l = lin_of_params(&s, &lo->lo);
+	f.var[0] = 1;
+	f.par = lin_comb(&s, &(struct lin){0}, -1, &l);
+	f.constant = f.par.constant;
+	f.par.constant = 0;
+	if (!failed(&s.fail))
+		digit_bound(&s, 0, 1, &f, lo->range);
+	l = lin_of_params(&s, &lo->hi);
+	f.var[0] = -1;
+	f.par = l;
+	f.constant = l.constant - 1;
+	f.par.constant = 0;
+	if (!failed(&s.fail))
+		digit_bound(&s, 0, -1, &f, lo->range);
+	rel_sync(&s, &r);
+	if (failed(&s.fail)) {
+		isl_set_free(r.set);
+		int st = s.fail.kind == FAIL_REFUSED ? 1 : -1;
+		isl_ctx_reset_error(ctx);
+		*reason = fail_release(&s.fail);
+		return st;
+	}
+	*out = r.set;
+	return 0;
 }

@@ -17,14 +17,31 @@
 #include "analyzer/model/model.h"
 #include "analyzer/model/relations.h"
 
-/* A block-length parameter: name = extent / (axis * block).  Its name differs
- * from every other parameter's (the user's, the axes', g and l). */
+/* A parameter of the symbolic grid's own, with a name that differs from
+ * every other parameter's (the user's, the axes', g and l):
+ *  - a block length (DIGIT < 0): name = extent / (axis * block);
+ *  - a digit of a size expression (DIGIT >= 0): where a distributed dimension
+ *    is subscripted or bounded by an expression E of the sizes (a pivot k0, a
+ *    panel offset kk, a loop's variable), E is written as digits of that
+ *    distribution like any index, and each digit is a parameter: for block
+ *    over M, k0_M = floor(k0/(n/M)) (the process row that owns k0) and
+ *    k0_Mi = k0 % (n/M) (where in its block).  The counts are exact functions
+ *    of the digits; VALUE says how to compute each from the sizes. */
 struct local_param {
 	char *name;
 	char *extent;    /* the extent as the model prints it, for people */
 	struct model_aff extent_aff;   /* the same by position */
 	int axis;
 	long block;      /* 1 except for block-cyclic */
+	/* digits only */
+	int digit;                 /* its position, most significant first; -1: a block length */
+	enum dist_kind kind;       /* the distribution E is written in */
+	struct model_aff of;       /* E, of the sizes and axes only */
+	int size_local;            /* its size: this block length, */
+	int size_axis;             /* else this axis, */
+	long size_const;           /* else this constant */
+	char *value;               /* the digit in the formula grammar (block lengths written out) */
+	char *shown;               /* NAME = the same for people: k0_M = floor(k0/(n/M)) */
 };
 
 struct symbolic_info {
@@ -39,6 +56,20 @@ struct symbolic_info {
  * *REASON saying why; -1 on an ISL or memory failure, with *REASON. */
 int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 		       struct step_relations *out, struct symbolic_info *info, char **reason);
+
+/* SET (taken, on [sizes, axes, every local of INFO]) where every block length
+ * is at least 1 and every digit within its range. */
+__isl_give isl_set *symbolic_local_ranges(__isl_take isl_set *set, const struct model *m,
+					  const struct symbolic_info *info);
+
+/* The iterations of the loop whose variable k the digits INFO->locals[FIRST
+ * ..] write (FIRST its most significant digit), on the digits: a set whose
+ * dimensions are k's digits, most significant first, on the parameters
+ * [sizes, axes, every local of INFO] (the bounds may add digits of their
+ * own to INFO).  0; 1 when the loop's bounds have no such form, with
+ * *REASON; -1 on an ISL or memory failure. */
+int symbolic_iterations(isl_ctx *ctx, const struct model *m, int step, struct symbolic_info *info,
+			int first, __isl_give isl_set **out, char **reason);
 
 void symbolic_info_clear(struct symbolic_info *info);
 

@@ -112,6 +112,15 @@ POINTS = {
         {"n": 7, "T": 3, "P": 3}, {"n": 12, "T": 1, "P": 4}, {"n": 9, "T": 11, "P": 2},
         {"n": 20, "T": 13, "P": 5}, {"n": 5, "T": 2, "P": 1},
     ],
+    "pivots": [  # tests/brute/specs: assume n >= 2*P, 0 <= k0 < n
+        {"n": 8, "k0": 0, "P": 2}, {"n": 8, "k0": 5, "P": 4}, {"n": 12, "k0": 11, "P": 3},
+        {"n": 12, "k0": 7, "P": 2}, {"n": 7, "k0": 3, "P": 3}, {"n": 16, "k0": 9, "P": 4},
+        {"n": 6, "k0": 2, "P": 1}, {"n": 16, "k0": 15, "P": 2},
+    ],
+    "pivots_loop": [  # tests/brute/specs: assume n >= 2*P
+        {"n": 8, "P": 2}, {"n": 12, "P": 3}, {"n": 12, "P": 4}, {"n": 7, "P": 3},
+        {"n": 16, "P": 4}, {"n": 6, "P": 1}, {"n": 9, "P": 2},
+    ],
     "loops": [  # tests/brute/specs: assume n >= 2*P, n >= 3
         {"n": 7, "P": 3}, {"n": 4, "P": 2}, {"n": 13, "P": 4}, {"n": 22, "P": 3},
         {"n": 3, "P": 1},
@@ -243,8 +252,16 @@ def defines(point):
 
 
 def assumptions_hold(assumptions, env):
-    """True when every 'A divides B' assumption holds at env; None when one is not understood."""
+    """True when every 'A divides B' assumption holds at env; None when one is
+    not understood.  A definition 'NAME = EXPR' (a block length kept, a digit
+    such as k0_M = floor(k0/(n/M))) gives NAME its value in env, once every
+    divisibility holds."""
+    defs = []
     for a in assumptions:
+        m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*) = (.*)$", a)
+        if m:
+            defs.append((m.group(1), m.group(2)))
+            continue
         m = re.match(r"^(.*) divides (.*)$", a)
         if not m:
             return None
@@ -255,6 +272,14 @@ def assumptions_hold(assumptions, env):
             return None
         if d == 0 or x % d != 0:
             return False
+    for name, expr in defs:
+        try:
+            v = formula.evaluate(expr, env)
+        except (ValueError, ZeroDivisionError):
+            return None
+        if v is None or v != int(v):
+            return None
+        env[name] = int(v)
     return True
 
 
@@ -284,6 +309,7 @@ def compare_values(got, want, env, formulas=None):
     if gnames != wnames:
         bad.append("candidate list differs: bspcost %s, bspenum %s" % (gnames, wnames))
     gc = {c["name"]: c for c in got["candidates"]}
+    base_env = env
     for wc in want["candidates"]:
         c = gc.get(wc["name"])
         if c is None:
@@ -324,6 +350,7 @@ def compare_values(got, want, env, formulas=None):
         # the formulas, where the point satisfies the candidate's assumptions
         if not formulas or "supersteps" not in c:
             continue
+        env = dict(base_env)   # with the candidate's own definitions
         if not assumptions_hold(c.get("assumptions", []), env):
             continue
         fsteps = {s["name"]: s for s in c["supersteps"]}

@@ -57,14 +57,15 @@ def check(binary, spec, point):
         if c.get("values") != "ok" or "supersteps" not in c:
             bad.append("candidate %s: no values (%s)" % (c["name"], c.get("values_reason")))
             continue
-        if c.get("status") != "ok" or not assumptions_hold(c.get("assumptions", []), env):
+        cenv = dict(env)   # with the candidate's own definitions
+        if c.get("status") != "ok" or not assumptions_hold(c.get("assumptions", []), cenv):
             continue
         items = [(s["name"], q, s[q]) for s in c["supersteps"] for q in QUANTITIES]
         items.append(("total", "cost", c["cost"]))
         for step, q, x in items:
             if x.get("formula") is None:
                 continue
-            want = formula.evaluate(x["formula"], env)
+            want = formula.evaluate(x["formula"], cenv)
             compared += 1
             if x.get("value") != want:
                 bad.append("candidate %s %s %s: value %s, formula %s"
