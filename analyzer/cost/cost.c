@@ -27,6 +27,7 @@
 #include "analyzer/cost/memory.h"
 #include "analyzer/model/relations.h"
 #include "analyzer/model/symbolic.h"
+#include "analyzer/util/coalesce.h"
 #include "analyzer/util/session.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
@@ -290,6 +291,70 @@ static struct formula *as_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 
 /* max over the processes of F (a function of the coordinates, the first
  * parameters), as a formula. */
+/* max_by_pieces: the state of the walk over a count's pieces. */
+struct piece_max {
+	struct formula *acc;
+	int ns;       /* the coordinates: the first NS input dimensions */
+	int n;        /* pieces seen */
+	bool ok;
+};
+
+enum { MAX_PIECES_APART = 64 };
+
+static isl_stat piece_max_formula(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp,
+				  void *user)
+{
+	struct piece_max *pm = user;
+	qp = isl_qpolynomial_gist(qp, isl_set_copy(set));
+	isl_bool dep = isl_qpolynomial_involves_dims(qp, isl_dim_in, 0, (unsigned)pm->ns);
+	if (dep != isl_bool_false || ++pm->n > MAX_PIECES_APART) {
+		pm->ok = false;
+		isl_set_free(set);
+		isl_qpolynomial_free(qp);
+		return isl_stat_error;
+	}
+	isl_pw_qpolynomial *v = isl_pw_qpolynomial_alloc(
+		isl_set_params(set), isl_qpolynomial_project_domain_on_params(qp));
+	struct formula *f = v ? formula_from_pw_qpolynomial_zero_outside(v) : NULL;
+	isl_pw_qpolynomial_free(v);
+	struct formula *m = f && pm->acc ? formula_max(pm->acc, f) : NULL;
+	if (!pm->acc) {
+		pm->acc = f;
+		f = NULL;
+	} else {
+		formula_free(pm->acc);
+		pm->acc = m;
+	}
+	formula_free(f);
+	pm->ok = pm->acc != NULL;
+	return pm->ok ? isl_stat_ok : isl_stat_error;
+}
+
+/* The maximum of G over RANGE (its first NS input dimensions) where no
+ * piece's value depends on them, only its domain: the largest of the
+ * pieces' values, each where some coordinate reaches it, as a formula with
+ * max() (ISL's quasi-polynomials have no max of functions, and these may
+ * compare as polynomials: L1*(N - 1 - k0_N) against L2*(M - 1 - k0_M));
+ * NULL when a value depends on the coordinates or there are too many. */
+static struct formula *max_by_pieces(__isl_keep isl_pw_qpolynomial *g, __isl_keep isl_set *range,
+				     int ns)
+{
+	isl_pw_qpolynomial *h = isl_pw_qpolynomial_intersect_domain(isl_pw_qpolynomial_copy(g),
+								    isl_set_copy(range));
+	h = coalesce_pw_qpolynomial(h);
+	struct piece_max pm = {NULL, ns, 0, true};
+	if (!h || isl_pw_qpolynomial_foreach_piece(h, piece_max_formula, &pm) < 0 || !pm.ok) {
+		isl_pw_qpolynomial_free(h);
+		formula_free(pm.acc);
+		return NULL;
+	}
+	isl_pw_qpolynomial_free(h);
+	if (!pm.acc) /* no piece: no process counts anything */
+		return formula_const_si(0);
+	formula_set_outside(pm.acc, FORMULA_ZERO_OUTSIDE);
+	return pm.acc;
+}
+
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 				__isl_keep isl_set *processes, const char *what,
 				__isl_give isl_pw_qpolynomial **keep)
@@ -310,6 +375,11 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	struct formula *fm = NULL;
 	if (st == COUNT_EXACT) {
 		fm = as_formula(j, r, what);
+	} else if (st == COUNT_REFUSED && !session_ctx_stopped(j->engine->ctx) &&
+		   (fm = max_by_pieces(g, range, j->naxes))) {
+		/* exact, as the largest of several functions: no single one for
+		 * a loop's sum (KEEP stays NULL) */
+		isl_ctx_reset_error(j->engine->ctx);
 	} else {
 		max_failed(j, st, reason, what, "the processes");
 		reason = NULL;

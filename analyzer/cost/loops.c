@@ -156,6 +156,119 @@ static int loop_digits(struct job *j, int s, __isl_keep isl_pw_qpolynomial *f, i
 	return *first >= 0;
 }
 
+/* digits_for_var: the state of the walk over F's pieces. */
+struct var_subst {
+	isl_pw_qpolynomial *acc;
+	int kpos;                  /* the variable's parameter position */
+	isl_qpolynomial *k;        /* the variable in its digits, on F's domain */
+	bool refused;
+};
+
+struct div_check {
+	int kpos;
+	bool div_k, failed;
+};
+
+/* Whether a floor of TERM involves the parameter at DC->kpos. */
+static isl_stat div_term(__isl_take isl_term *term, void *user)
+{
+	struct div_check *dc = user;
+	isl_size n = isl_term_dim(term, isl_dim_div);
+	dc->failed |= n < 0;
+	for (int d = 0; d < n && !dc->div_k; d++) {
+		isl_size e = isl_term_get_exp(term, isl_dim_div, (unsigned)d);
+		if (e <= 0) {
+			dc->failed |= e < 0;
+			continue;
+		}
+		isl_aff *div = isl_term_get_div(term, (unsigned)d);
+		isl_bool in = div ? isl_aff_involves_dims(div, isl_dim_param, (unsigned)dc->kpos, 1)
+				  : isl_bool_error;
+		dc->failed |= in < 0;
+		dc->div_k |= in == isl_bool_true;
+		isl_aff_free(div);
+	}
+	isl_term_free(term);
+	return isl_stat_ok;
+}
+
+static isl_stat subst_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
+{
+	struct var_subst *vs = user;
+	isl_bool in_set = isl_set_involves_dims(set, isl_dim_param, (unsigned)vs->kpos, 1);
+	if (in_set != isl_bool_false) {
+		vs->refused = in_set == isl_bool_true;
+		isl_set_free(set);
+		isl_qpolynomial_free(qp);
+		return isl_stat_error;
+	}
+	/* a floor of the variable has no form in its digits */
+	struct div_check dc = {vs->kpos, false, false};
+	if (isl_qpolynomial_foreach_term(qp, div_term, &dc) < 0 || dc.failed || dc.div_k) {
+		vs->refused = !dc.failed;
+		isl_set_free(set);
+		isl_qpolynomial_free(qp);
+		return isl_stat_error;
+	}
+	qp = isl_qpolynomial_substitute(qp, isl_dim_param, (unsigned)vs->kpos, 1, &vs->k);
+	vs->acc = isl_pw_qpolynomial_add_disjoint(vs->acc, isl_pw_qpolynomial_alloc(set, qp));
+	return vs->acc ? isl_stat_ok : isl_stat_error;
+}
+
+/* F (taken), whose first ND input dimensions are the digits INFO->locals[
+ * FIRST ..] of the loop variable named K, with K itself (a parameter of F)
+ * written in those digits: k = d0*W0 + d1*W1 + ..., W the sizes of the
+ * digits below.  NULL, with *REFUSED, where K is in a condition or a floor;
+ * NULL alone when ISL failed. */
+static __isl_give isl_pw_qpolynomial *digits_for_var(struct job *j,
+						     __isl_take isl_pw_qpolynomial *f,
+						     const char *k, int first, int nd, bool *refused)
+{
+	const struct symbolic_info *info = j->info;
+	isl_space *space = isl_pw_qpolynomial_get_domain_space(f);
+	struct var_subst vs = {NULL, isl_pw_qpolynomial_find_dim_by_name(f, isl_dim_param, k),
+			       NULL, false};
+	isl_qpolynomial *sum = isl_qpolynomial_zero_on_domain(isl_space_copy(space));
+	for (int d = 0; d < nd && sum; d++) {
+		isl_qpolynomial *term = isl_qpolynomial_var_on_domain(isl_space_copy(space),
+								      isl_dim_set, (unsigned)d);
+		for (int e = d + 1; e < nd && term; e++) {
+			const struct local_param *lp = &info->locals[first + e];
+			const char *size = lp->size_axis >= 0 ? j->m->axes[lp->size_axis]
+					   : lp->size_local >= 0 ? info->locals[lp->size_local].name
+								 : NULL;
+			isl_qpolynomial *w;
+			if (size) {
+				int at = isl_space_find_dim_by_name(space, isl_dim_param, size);
+				w = at < 0 ? NULL
+				    : isl_qpolynomial_var_on_domain(isl_space_copy(space),
+								    isl_dim_param, (unsigned)at);
+			} else {
+				w = isl_qpolynomial_val_on_domain(
+					isl_space_copy(space),
+					isl_val_int_from_si(j->engine->ctx, lp->size_const));
+			}
+			term = w ? isl_qpolynomial_mul(term, w) : isl_qpolynomial_free(term);
+		}
+		sum = term ? isl_qpolynomial_add(sum, term) : isl_qpolynomial_free(sum);
+	}
+	vs.k = sum;
+	vs.acc = isl_pw_qpolynomial_zero(isl_space_add_dims(
+		isl_space_from_domain(isl_space_copy(space)), isl_dim_out, 1));
+	isl_space_free(space);
+	if (vs.kpos >= 0 && vs.k && vs.acc &&
+	    isl_pw_qpolynomial_foreach_piece(f, subst_piece, &vs) >= 0) {
+		isl_qpolynomial_free(vs.k);
+		isl_pw_qpolynomial_free(f);
+		return vs.acc;
+	}
+	*refused = vs.refused;
+	isl_qpolynomial_free(vs.k);
+	isl_pw_qpolynomial_free(vs.acc);
+	isl_pw_qpolynomial_free(f);
+	return NULL;
+}
+
 /* The sum of F (taken), a function of the parameters in which a loop
  * variable appears only through its digits INFO->locals[FIRST ..], over
  * the loop's iterations, summed on the digits; NULL after a failure (the
@@ -184,13 +297,11 @@ static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int fi
 		return NULL;
 	}
 	const struct local_param *lp = &j->info->locals[first];
-	if (direct || n > 1) {
+	if (n > 1) {
 		char *why = NULL;
 		if (asprintf(&why, "one iteration's %s depends on which process owns the loop's "
-				   "variable (%s)%s: its sum over %s is not written in those digits "
-				   "(-D counts it at values)",
-			     what, lp->shown, n > 1 ? ", in nested loops" : " and on the variable itself",
-			     range) < 0)
+				   "variable (%s), in nested loops: its sum over %s is not written in "
+				   "those digits (-D counts it at values)", what, lp->shown, range) < 0)
 			why = NULL;
 		cost_job_fail(j, COST_REFUSED, why, what);
 		isl_pw_qpolynomial_free(f);
@@ -218,8 +329,7 @@ static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int fi
 	isl_space *params = isl_set_get_space(dom);
 	params = isl_space_params(params);
 	f = isl_pw_qpolynomial_intersect_params(f, isl_set_universe(isl_space_copy(params)));
-	dom = isl_set_align_params(dom, isl_space_copy(
-		isl_space_params(isl_pw_qpolynomial_get_domain_space(f))));
+	dom = isl_set_align_params(dom, isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
 	isl_space_free(params);
 	for (int k = 0; k < nd && f && dom; k++) {
 		const char *name = j->info->locals[first + k].name;
@@ -233,6 +343,21 @@ static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int fi
 		at = isl_set_find_dim_by_name(dom, isl_dim_param, name);
 		if (at >= 0)
 			dom = isl_set_project_out(dom, isl_dim_param, (unsigned)at, 1);
+	}
+	bool refused = false;
+	if (f && dom && direct)
+		f = digits_for_var(j, f, m->params[pos[0]], first, nd, &refused);
+	if (refused) {
+		char *why = NULL;
+		if (asprintf(&why, "one iteration's %s depends on the loop's variable %s through "
+				   "a floor or a condition as well as through its digits (%s): its "
+				   "sum over %s is not written in those digits (-D counts it at values)",
+			     what, m->loops[m->steps[s].loop].var, j->info->locals[first].shown,
+			     range) < 0)
+			why = NULL;
+		cost_job_fail(j, COST_REFUSED, why, what);
+		isl_set_free(dom);
+		return NULL;
 	}
 	if (f && dom)
 		dom = isl_set_align_params(dom, isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));

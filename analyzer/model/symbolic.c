@@ -558,16 +558,71 @@ static bool name_taken(const struct sym *s, const char *name)
 	return strcmp(name, "g") == 0 || strcmp(name, "l") == 0;
 }
 
+/* Whether the assumptions make A and B (forms of the sizes and axes, by
+ * position) equal. */
+static bool equal_under_assumptions(struct sym *s, const struct lin *a, const struct lin *b)
+{
+	isl_set *valid = model_valid_set(s->ctx, s->m);
+	if (!valid) {
+		fail_isl(&s->fail, s->ctx, "comparing two sizes");
+		return false;
+	}
+	struct lin d = lin_comb(s, a, -1, b);
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(valid));
+	isl_constraint *c = isl_constraint_alloc_equality(ls);
+	for (int i = 0; i < d.n; i++)
+		c = isl_constraint_set_coefficient_si(c, isl_dim_param, d.t[i].index,
+						      (int)d.t[i].coef);
+	c = isl_constraint_set_constant_si(c, (int)d.constant);
+	isl_set *eq = isl_set_add_constraint(isl_set_universe(isl_set_get_space(valid)), c);
+	isl_bool sub = isl_set_is_subset(valid, eq);
+	isl_set_free(valid);
+	isl_set_free(eq);
+	if (sub < 0)
+		fail_isl(&s->fail, s->ctx, "comparing two sizes");
+	return sub == isl_bool_true;
+}
+
+/* Whether the assumptions make axes A and B the same size (R == Q for
+ * Cannon's square grid): their block lengths and digits are then shared. */
+static bool axes_equal(struct sym *s, int a, int b)
+{
+	if (a == b)
+		return true;
+	struct lin la = lin_par(axis_par(s, a)), lb = lin_par(axis_par(s, b));
+	return equal_under_assumptions(s, &la, &lb);
+}
+
+/* Whether extents A and B are the same under the assumptions. */
+static bool extents_equal(struct sym *s, const struct model_aff *a, const struct model_aff *b)
+{
+	if (model_aff_equal(a, b))
+		return true;
+	for (int i = 0; i < a->nterms; i++)
+		if (a->terms[i].kind == MODEL_VAR || a->terms[i].coef > INT_MAX ||
+		    a->terms[i].coef < -INT_MAX)
+			return false;
+	for (int i = 0; i < b->nterms; i++)
+		if (b->terms[i].kind == MODEL_VAR || b->terms[i].coef > INT_MAX ||
+		    b->terms[i].coef < -INT_MAX)
+			return false;
+	if (a->constant - b->constant > INT_MAX || a->constant - b->constant < -INT_MAX)
+		return false;
+	struct lin la = lin_of_params(s, a), lb = lin_of_params(s, b);
+	return equal_under_assumptions(s, &la, &lb);
+}
+
 /* The block length (a parameter) of EXTENT over AXIS in blocks of BLOCK: its
- * index in info->locals, created if new; -1 on failure. */
+ * index in info->locals, created if new (shared with an axis the assumptions
+ * make equal); -1 on failure. */
 static int local_param(struct sym *s, const struct decomp *d, long block)
 {
 	struct symbolic_info *info = s->info;
 	int axis = d->d.axis;
 	for (int l = 0; l < info->nlocals; l++)
-		if (info->locals[l].digit < 0 && info->locals[l].axis == axis &&
-		    info->locals[l].block == block &&
-		    model_aff_equal(&info->locals[l].extent_aff, d->extent))
+		if (info->locals[l].digit < 0 && info->locals[l].block == block &&
+		    axes_equal(s, info->locals[l].axis, axis) &&
+		    extents_equal(s, &info->locals[l].extent_aff, d->extent))
 			return l;
 	struct local_param *p = realloc(info->locals, sizeof(*p) * (size_t)(info->nlocals + 1));
 	if (!p) {
@@ -921,7 +976,9 @@ static int in_extent(struct sym *s, const struct lin *e, const struct model_aff 
 	isl_set *in = isl_set_intersect(isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(param_aff(s, space, e))),
 					isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(param_aff(s, space, &top))));
 	isl_space_free(space);
-	isl_bool sub = isl_set_is_subset(isl_set_from_params(valid), in);
+	valid = isl_set_from_params(valid);
+	isl_bool sub = isl_set_is_subset(valid, in);
+	isl_set_free(valid);
 	isl_set_free(in);
 	return sub == isl_bool_error ? -1 : sub == isl_bool_true;
 }
@@ -1020,8 +1077,9 @@ static int expr_digits(struct sym *s, const struct lin *e, const struct decomp *
 	int first = -1;
 	for (int l = 0; l < info->nlocals && first < 0; l++) {
 		const struct local_param *p = &info->locals[l];
-		if (p->digit == 0 && p->kind == d->d.kind && p->axis == d->d.axis && p->block == b &&
-		    model_aff_equal(&p->extent_aff, d->extent) && model_aff_equal(&p->of, &of))
+		if (p->digit == 0 && p->kind == d->d.kind && p->block == b &&
+		    model_aff_equal(&p->of, &of) && axes_equal(s, p->axis, d->d.axis) &&
+		    extents_equal(s, &p->extent_aff, d->extent))
 			first = l;
 	}
 	if (first < 0 && !failed(&s->fail)) {
@@ -2155,7 +2213,14 @@ int symbolic_iterations(isl_ctx *ctx, const struct model *m, int step, struct sy
 		return *reason ? 1 : -1;
 	}
 	const struct model_loop *lo = &m->loops[loop];
-	struct decomp dec = {{lp->kind, lp->axis, lp->block, -1}, &lp->extent_aff, lp->extent};
+	/* the bounds may add digits, moving INFO->locals: a copy of the extent */
+	struct model_aff extent;
+	char *extent_text = strdup(lp->extent);
+	if (!extent_text || model_aff_copy(&extent, &lp->extent_aff) < 0) {
+		free(extent_text);
+		return -1;
+	}
+	struct decomp dec = {{lp->kind, lp->axis, lp->block, -1}, &extent, extent_text};
 	char *names[1] = {lo->var};
 	int vidx[1] = {0}, firsts[1] = {0};
 	struct model_space sp = {.nvars = 1, .vars = names, .vidx = vidx, .cond = lo->range};
@@ -2186,6 +2251,8 @@ int symbolic_iterations(isl_ctx *ctx, const struct model *m, int step, struct sy
 	if (!failed(&s.fail))
 		digit_bound(&s, 0, -1, &f, lo->range);
 	rel_sync(&s, &r);
+	model_aff_clear(&extent);
+	free(extent_text);
 	if (failed(&s.fail)) {
 		isl_set_free(r.set);
 		int st = s.fail.kind == FAIL_REFUSED ? 1 : -1;

@@ -198,6 +198,29 @@ def run(bspcost, args, cwd, path):
     return r.returncode, r.stdout, r.stderr
 
 
+DEFINED = re.compile(r"(?<![A-Za-z0-9_])([A-Za-z_][A-Za-z0-9_]*) = ")
+
+
+def digits_normalized(text, names):
+    """TEXT with the names bspcost derives from the specification's (the
+    digits of an expression of the sizes, k0_M = floor(k0/(n/M))) replaced
+    by digit1, digit2, ... in order of first definition: such a name is
+    built from the user's names, so the renamed run spells it otherwise.
+    Returns the text and the placeholders."""
+    order = []
+    for m in DEFINED.finditer(text):
+        w = m.group(1)
+        if w not in names and w not in ("g", "l") and w not in order:
+            order.append(w)
+    if not order:
+        return text, []
+    mapping = dict((w, "digit%d" % (i + 1)) for i, w in enumerate(order))
+
+    def repl(m):
+        return mapping.get(m.group(0), m.group(0))
+    return IDENT.sub(repl, text), list(mapping.values())
+
+
 def case(bspcost, tmp, spec, text, scheme, mapping, args, rng):
     """One comparison: None when it passes, else what differs."""
     names = names_of(text)
@@ -216,6 +239,9 @@ def case(bspcost, tmp, spec, text, scheme, mapping, args, rng):
     # name ("not" in a reason) reads the same on both sides
     out_a, err_a = unmap(out_a, inverse), unmap(err_a, inverse)
     out_b, err_b = unmap(out_b, inverse), unmap(err_b, inverse)
+    out_a, digits = digits_normalized(out_a, names)
+    out_b, _ = digits_normalized(out_b, names)
+    names = names + digits
     if st_a != st_b:
         return "exit %d vs %d" % (st_a, st_b)
     if quiet(err_a) != quiet(err_b):
