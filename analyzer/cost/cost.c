@@ -1655,6 +1655,27 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 	return set;
 }
 
+/* SET (taken, on [sizes, axes, the locals of INFO]) with nothing said of
+ * the digits of a loop's variable: the totals hold for every value of it
+ * (a range of k_P would write k_P == 0 into a piece where P == 1). */
+static __isl_give isl_set *without_loop_digits(const struct model *m,
+					       const struct symbolic_info *info,
+					       __isl_take isl_set *set)
+{
+	for (int l = 0; l < info->nlocals && set; l++) {
+		const struct local_param *lp = &info->locals[l];
+		bool of_loop = false;
+		for (int t = 0; lp->digit >= 0 && t < lp->of.nterms; t++)
+			for (int k = 0; k < m->nloops; k++)
+				of_loop |= lp->of.terms[t].kind == MODEL_PARAM &&
+					   lp->of.terms[t].index == m->loops[k].param;
+		int at = of_loop ? isl_set_find_dim_by_name(set, isl_dim_param, lp->name) : -1;
+		if (at >= 0)
+			set = isl_set_project_out(set, isl_dim_param, (unsigned)at, 1);
+	}
+	return set;
+}
+
 /* Whether the assumptions of INFO that bound a block length or an axis from
  * below ("3 <= n__P", "1 < M": an offset that must fit in a digit, written by
  * symbolic.c as "C <= NAME" or "C < NAME") can hold together with CONTEXT
@@ -1976,7 +1997,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	}
 	out->cost = total;
 	if (!failed(&j.fail) && !req->values) {
-		isl_set *context = cost_context(engine->ctx, m, req, &info);
+		isl_set *context = without_loop_digits(m, &info, cost_context(engine->ctx, m, req, &info));
 		if (!context)
 			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		else if (formula_n_pieces(out->cost) > 1 && nsteps > 1)

@@ -14,6 +14,7 @@
 #define _GNU_SOURCE /* asprintf */
 #include "analyzer/cost/cost_internal.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,7 +274,28 @@ static __isl_give isl_pw_qpolynomial *digits_for_var(struct job *j,
  * variable appears only through its digits INFO->locals[FIRST ..], over
  * the loop's iterations, summed on the digits; NULL after a failure (the
  * job failed). */
+/* Whether CONTEXT (kept; may be NULL) implies ASSUMPTION, "C <= NAME" or
+ * "C < NAME" (the symbolic grid's own): 1 yes, 0 no, -1 when ISL failed. */
+static int implied_by(__isl_keep isl_set *context, const char *assumption)
+{
+	long long c;
+	char op[3], name[128];
+	if (!context || sscanf(assumption, "%lld %2s %127s", &c, op, name) != 3 ||
+	    (strcmp(op, "<=") != 0 && strcmp(op, "<") != 0))
+		return 0;
+	int pos = isl_set_find_dim_by_name(context, isl_dim_param, name);
+	long long below = strcmp(op, "<") == 0 ? c : c - 1; /* the violations: NAME <= below */
+	if (pos < 0 || below > INT_MAX || below < INT_MIN)
+		return 0;
+	isl_set *bad = isl_set_upper_bound_si(isl_set_copy(context), isl_dim_param,
+					      (unsigned)pos, (int)below);
+	isl_bool empty = isl_set_is_empty(bad);
+	isl_set_free(bad);
+	return empty < 0 ? -1 : empty == isl_bool_true;
+}
+
 static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int first,
+						    __isl_keep isl_set *context,
 						    __isl_take isl_pw_qpolynomial *f,
 						    const char *what)
 {
@@ -309,7 +331,25 @@ static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int fi
 	}
 	isl_set *dom = NULL;
 	char *reason = NULL;
+	int had = j->info->nassumptions;
 	int st = symbolic_iterations(ctx, m, s, j->info, first, &dom, &reason);
+	/* an offset the bounds carry may rest on an assumption (4 <= n__P):
+	 * only one the context implies, which then needs no saying */
+	for (int a = had; st == 0 && a < j->info->nassumptions; a++) {
+		int implied = implied_by(context, j->info->assumptions[a]);
+		if (implied == 1)
+			continue;
+		st = implied < 0 ? -1 : 1;
+		if (st > 0 && asprintf(&reason, "they would rest on '%s', which the assumptions "
+				       "do not imply", j->info->assumptions[a]) < 0)
+			reason = NULL;
+	}
+	while (j->info->nassumptions > had)
+		free(j->info->assumptions[--j->info->nassumptions]);
+	if (st != 0) {
+		isl_set_free(dom);
+		dom = NULL;
+	}
 	if (st != 0) {
 		char *why = NULL;
 		if (st > 0 && asprintf(&why, "the iterations of %s on the digits of %s: %s", range,
@@ -363,6 +403,10 @@ static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int fi
 		dom = isl_set_align_params(dom, isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
 	if (f && dom)
 		f = isl_pw_qpolynomial_intersect_params(f, isl_set_params(isl_set_copy(dom)));
+	/* the same parameters in the same order (DOM may have had digits of
+	 * its bounds that F lacked) */
+	if (f && dom)
+		dom = isl_set_align_params(dom, isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
 	isl_pw_qpolynomial *r = NULL;
 	enum count_status cst = f && dom ? count_sum(j->engine, dom, f, &r, &reason) : COUNT_ERROR;
 	if (!f || !dom) {
@@ -410,7 +454,7 @@ static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
 	}
 	int dig = loop_digits(j, s, f, &first, &other);
 	if (dig > 0 && first >= 0)
-		return sum_on_digits(j, s, first, f, what);
+		return sum_on_digits(j, s, first, context, f, what);
 	if (dig != 0) {
 		char *why = NULL;
 		const char *range = j->m->loops[j->m->steps[s].loop].range;
@@ -540,10 +584,31 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 	};
 	struct formula **slot[5] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
 	const char *what[5] = {"w", "h", "h_in", "h_out", "NCom"};
+	/* the sums hold for every value of the loop's variable: tidied under
+	 * a context that says nothing of its digits (which would bring them
+	 * back, k_P == 0 where P == 1) */
+	isl_set *outer = isl_set_copy(context);
+	if (j->info && outer) {
+		/* digits the sums made (of a loop's bounds) within their ranges too */
+		isl_set *ranges = symbolic_local_context(j->engine->ctx, j->m, j->info);
+		outer = isl_set_align_params(outer, isl_set_get_space(ranges));
+		ranges = isl_set_align_params(ranges, isl_set_get_space(outer));
+		outer = isl_set_intersect(outer, ranges);
+	}
+	for (int l = 0; j->info && outer && l < j->info->nlocals; l++) {
+		if (!loop_digit(j->m, s, &j->info->locals[l]))
+			continue;
+		int at = isl_set_find_dim_by_name(outer, isl_dim_param, j->info->locals[l].name);
+		if (at >= 0)
+			outer = isl_set_project_out(outer, isl_dim_param, (unsigned)at, 1);
+	}
+	if (!outer)
+		cost_isl_op_failed(j, "the loop's context");
 	for (int k = 0; k < 5; k++) {
 		*slot[k] = cost_to_formula(j, sums[k], what[k]);
 		isl_pw_qpolynomial_free(sums[k]);
-		cost_tidy(j, slot[k], context);
+		if (outer)
+			cost_tidy(j, slot[k], outer);
 	}
 	/* how many times it runs: the iterations counted */
 	isl_space *space = isl_set_get_space(context);
@@ -555,8 +620,9 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 	}
 	isl_pw_qpolynomial_free(n);
 	cost_loop_cost(j, sc);
-	if (sc->cost && formula_n_pieces(sc->cost) > 1)
-		cost_tidy(j, &sc->cost, context);
+	if (sc->cost && formula_n_pieces(sc->cost) > 1 && outer)
+		cost_tidy(j, &sc->cost, outer);
+	isl_set_free(outer);
 }
 
 /* The value of A at the parameters' values VALS and the axes' SIZES; false

@@ -819,13 +819,27 @@ static void digit_forms(struct sym *s, int v, const struct decomp *d, struct dig
 /* Adds the condition that RES[0..n) are the digits, under D, of variable V
  * plus C (V < 0: of the constant C).  The carry out of the top digit is left
  * out: the checker has proved every subscript in bounds. */
+static void digits_from(struct sym *s, int v, const struct lin *src, long long c,
+			const struct decomp *d, const struct lin res[]);
+
 static void digits_of(struct sym *s, int v, long long c, const struct decomp *d,
 		      const struct lin res[])
+{
+	digits_from(s, v, NULL, c, d, res);
+}
+
+/* The same for the number whose digits are SRC[0..n) (forms of the
+ * parameters, or the top digit out of its range for an extent), when SRC is
+ * not NULL. */
+static void digits_from(struct sym *s, int v, const struct lin *src, long long c,
+			const struct decomp *d, const struct lin res[])
 {
 	struct digit_forms f;
 	digit_forms(s, v, d, &f);
 	int n = f.n, last = n - 1;
-	if (v < 0 && c != 0 && n > 1)
+	for (int k = 0; src && k < n; k++)
+		f.dg[k] = src[k];
+	if (v < 0 && !src && c != 0 && n > 1)
 		assume_below(s, c, f.text[last]);
 	if (c == 0 || n == 1) {
 		struct conj cj;
@@ -1063,6 +1077,11 @@ static int expr_digits(struct sym *s, const struct lin *e, const struct decomp *
 	struct symbolic_info *info = s->info;
 	int n = ndigits(d);
 	long b = d->d.kind == DIST_BLOCK_CYCLIC ? d->d.block : 1;
+	if (n == 1) {
+		/* one digit (identity): E is its own, already affine */
+		res[0] = *e;
+		return 0;
+	}
 	struct model_aff of;
 	if (lin_to_model(s, e, &of) < 0) {
 		fail_set(&s->fail, FAIL_ERROR, "internal: a size expression names a variable");
@@ -1199,6 +1218,44 @@ static void lex_compare(struct sym *s, const struct lin a[], const struct lin b[
 	rel_and(s, &or);
 }
 
+/* The digits, under D, of E (a form of the sizes) into RES (new dimensions)
+ * as those of a number the relation has digits for plus a constant: the
+ * extent X (E = X - 1, the last element) or E without its constant (k + 1
+ * carried from k's digits, which k's other uses share).  0 when done, 1
+ * when E is neither, -1 on a failure. */
+static int expr_offset_digits(struct sym *s, const struct lin *e, const struct decomp *d,
+			      const struct lin res[])
+{
+	struct lin x = lin_of_params(s, d->extent);
+	struct lin diff = lin_comb(s, e, -1, &x);
+	bool rel_extent = true;
+	for (int i = 0; i < diff.n; i++)
+		rel_extent &= diff.t[i].coef == 0;
+	int n = ndigits(d);
+	struct lin src[3];
+	if (rel_extent && diff.constant < 0 && n > 1) {
+		/* X's digits: (size of the top digit, 0, ..., 0) */
+		const char *t;
+		char buf[32];
+		src[0] = digit_size(s, d, 0, &t, buf);
+		for (int k = 1; k < n; k++)
+			src[k] = lin_const(0);
+		digits_from(s, -1, src, diff.constant, d, res);
+		return failed(&s->fail) ? -1 : 0;
+	}
+	if (e->constant == 0)
+		return 1;
+	struct lin base = *e;
+	base.constant = 0;
+	int in = in_extent(s, &base, d->extent);
+	if (in != 1)
+		return in < 0 ? -1 : 1;
+	if (expr_digits(s, &base, d, src) < 0)
+		return -1;
+	digits_from(s, -1, src, e->constant, d, res);
+	return failed(&s->fail) ? -1 : 0;
+}
+
 /* V >= E + C (SIGN > 0) or V <= E + C (SIGN < 0), V decomposed, E of the
  * sizes: compared digit by digit with the digits of E + C, or of E + C -+ 1
  * with a strict comparison, whichever the assumptions keep within V's extent
@@ -1212,6 +1269,29 @@ static void expr_bound(struct sym *s, int v, int sign, const struct lin *e, long
 		fail_set(&s->fail, FAIL_REFUSED, "a constant of the condition '%s' does not fit in 64 bits",
 			 cond_text);
 		return;
+	}
+	if (c != 0 && alt != 0) {   /* (v >= E + 1 is v > E: E's digits, no carry) */
+		int in = in_extent(s, e, d->extent);
+		if (in < 0) {
+			fail_isl(&s->fail, s->ctx, "the condition '%s'", cond_text);
+			return;
+		}
+		if (in == 1) {
+			/* E's digits, carried by C into new dimensions (unbounded at
+			 * the top: the comparison stays exact past the extent) */
+			struct lin mine[3], theirs[3], pd[3];
+			int n = ndigits(d);
+			if (expr_digits(s, e, d, pd) < 0)
+				return;
+			int first = rel_add_dims(s, s->r, n);
+			for (int k = 0; k < n; k++) {
+				theirs[k] = lin_dim(first + k);
+				mine[k] = digit(s, v, k);
+			}
+			digits_from(s, -1, pd, c, d, theirs);
+			lex_compare(s, mine, theirs, n, sign > 0, false);
+			return;
+		}
 	}
 	long long offs[2] = {c, alt};
 	if ((alt < 0 ? -(alt + 1) : alt) < (c < 0 ? -(c + 1) : c)) {
@@ -1617,6 +1697,8 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 		/* an expression of the sizes (a pivot k0, a loop's k): its digits */
 		struct lin e = f.par, pd[3];
 		e.constant = f.constant;
+		if (expr_offset_digits(s, &e, d, res) == 0)
+			return failed(&s->fail) ? -1 : 0;
 		int in = in_extent(s, &e, d->extent);
 		if (in < 0) {
 			fail_isl(&s->fail, s->ctx, "the subscript '%s'", sub_text);
@@ -2253,6 +2335,9 @@ int symbolic_iterations(isl_ctx *ctx, const struct model *m, int step, struct sy
 	rel_sync(&s, &r);
 	model_aff_clear(&extent);
 	free(extent_text);
+	/* the digits only: a bound's carries added dimensions of their own */
+	if (r.set && r.ndims > nd)
+		r.set = isl_set_project_out(r.set, isl_dim_set, (unsigned)nd, (unsigned)(r.ndims - nd));
 	if (failed(&s.fail)) {
 		isl_set_free(r.set);
 		int st = s.fail.kind == FAIL_REFUSED ? 1 : -1;
@@ -2262,4 +2347,16 @@ int symbolic_iterations(isl_ctx *ctx, const struct model *m, int step, struct sy
 	}
 	*out = r.set;
 	return 0;
+}
+
+__isl_give isl_set *symbolic_local_context(isl_ctx *ctx, const struct model *m,
+					   const struct symbolic_info *info)
+{
+	isl_space *space = model_param_space(ctx, m, true);
+	int np = m->nparams + m->naxes;
+	space = isl_space_add_dims(space, isl_dim_param, (unsigned)info->nlocals);
+	for (int l = 0; l < info->nlocals && space; l++)
+		space = isl_space_set_dim_id(space, isl_dim_param, (unsigned)(np + l),
+					     isl_id_alloc(ctx, info->locals[l].name, NULL));
+	return symbolic_local_ranges(isl_set_universe(space), m, info);
 }

@@ -71,6 +71,11 @@ __isl_give isl_set *symbolic_local_ranges(__isl_take isl_set *set, const struct 
 int symbolic_iterations(isl_ctx *ctx, const struct model *m, int step, struct symbolic_info *info,
 			int first, __isl_give isl_set **out, char **reason);
 
+/* The parameter set [sizes, axes, every local of INFO] where the locals are
+ * within their ranges (symbolic_local_ranges). */
+__isl_give isl_set *symbolic_local_context(isl_ctx *ctx, const struct model *m,
+					   const struct symbolic_info *info);
+
 void symbolic_info_clear(struct symbolic_info *info);
 
 #endif

@@ -129,6 +129,10 @@ POINTS = {
         {"n": 8, "k0": 5, "M": 2, "N": 4}, {"n": 12, "k0": 10, "M": 3, "N": 2},
         {"n": 7, "k0": 3, "M": 3, "N": 2}, {"n": 16, "k0": 9, "M": 4, "N": 2},
     ],
+    "pivot_offsets": [  # tests/brute/specs: assume n >= 2*P
+        {"n": 8, "P": 2}, {"n": 16, "P": 4}, {"n": 12, "P": 3}, {"n": 7, "P": 2},
+        {"n": 8, "P": 1},
+    ],
     "loops": [  # tests/brute/specs: assume n >= 2*P, n >= 3
         {"n": 7, "P": 3}, {"n": 4, "P": 2}, {"n": 13, "P": 4}, {"n": 22, "P": 3},
         {"n": 3, "P": 1},
@@ -281,10 +285,13 @@ def assumptions_hold(assumptions, env):
         if d == 0 or x % d != 0:
             return False
     for name, expr in defs:
+        # a digit of a loop's variable (k_M = floor(k/(n/M))) has no value
+        # outside the loop: left undefined, so that a total that still
+        # named it would fail to evaluate
         try:
             v = formula.evaluate(expr, env)
-        except (ValueError, ZeroDivisionError):
-            return None
+        except (ValueError, ZeroDivisionError, KeyError):
+            continue
         if v is None or v != int(v):
             return None
         env[name] = int(v)
