@@ -820,19 +820,21 @@ static void digit_forms(struct sym *s, int v, const struct decomp *d, struct dig
  * plus C (V < 0: of the constant C).  The carry out of the top digit is left
  * out: the checker has proved every subscript in bounds. */
 static void digits_from(struct sym *s, int v, const struct lin *src, long long c,
-			const struct decomp *d, const struct lin res[]);
+			const struct decomp *d, const struct lin res[], bool open_top);
 
 static void digits_of(struct sym *s, int v, long long c, const struct decomp *d,
 		      const struct lin res[])
 {
-	digits_from(s, v, NULL, c, d, res);
+	digits_from(s, v, NULL, c, d, res, false);
 }
 
 /* The same for the number whose digits are SRC[0..n) (forms of the
  * parameters, or the top digit out of its range for an extent), when SRC is
- * not NULL. */
+ * not NULL.  OPEN_TOP: the result may leave the extent (a bound, not a
+ * subscript): the top digit then carries past its range, to -1 or its size,
+ * so that a comparison with it stays exact. */
 static void digits_from(struct sym *s, int v, const struct lin *src, long long c,
-			const struct decomp *d, const struct lin res[])
+			const struct decomp *d, const struct lin res[], bool open_top)
 {
 	struct digit_forms f;
 	digit_forms(s, v, d, &f);
@@ -877,8 +879,10 @@ static void digits_from(struct sym *s, int v, const struct lin *src, long long c
 			struct lin top = lin_plus(s, &f.sz[l], -1);
 			conj_eq(s, &cj, &f.dg[l], c > 0 ? &top : &zero);
 		}
-		/* and the one it stops at is not */
-		if (j > 0 && c > 0) {
+		/* and the one it stops at is not (the top one may, when open) */
+		if (open_top && last - j == 0) {
+			/* nothing: the top digit takes the carry whatever it is */
+		} else if (j > 0 && c > 0) {
 			struct lin up = lin_plus(s, &f.dg[last - j], 1);
 			conj_lt(s, &cj, &up, &f.sz[last - j]);
 		} else if (j > 0) {
@@ -1240,7 +1244,7 @@ static int expr_offset_digits(struct sym *s, const struct lin *e, const struct d
 		src[0] = digit_size(s, d, 0, &t, buf);
 		for (int k = 1; k < n; k++)
 			src[k] = lin_const(0);
-		digits_from(s, -1, src, diff.constant, d, res);
+		digits_from(s, -1, src, diff.constant, d, res, false);
 		return failed(&s->fail) ? -1 : 0;
 	}
 	if (e->constant == 0)
@@ -1252,7 +1256,7 @@ static int expr_offset_digits(struct sym *s, const struct lin *e, const struct d
 		return in < 0 ? -1 : 1;
 	if (expr_digits(s, &base, d, src) < 0)
 		return -1;
-	digits_from(s, -1, src, e->constant, d, res);
+	digits_from(s, -1, src, e->constant, d, res, false);
 	return failed(&s->fail) ? -1 : 0;
 }
 
@@ -1288,7 +1292,7 @@ static void expr_bound(struct sym *s, int v, int sign, const struct lin *e, long
 				theirs[k] = lin_dim(first + k);
 				mine[k] = digit(s, v, k);
 			}
-			digits_from(s, -1, pd, c, d, theirs);
+			digits_from(s, -1, pd, c, d, theirs, true);
 			lex_compare(s, mine, theirs, n, sign > 0, false);
 			return;
 		}
@@ -1477,6 +1481,63 @@ static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
 	rel_and(s, &cj);
 }
 
+/* F >= 0 (or == 0 when EQ), F = v - w + c with v and w two variables
+ * split the same way (a triangle j <= i, a prefix i < j): v's digits
+ * against those of w - c (carried into new dimensions, unbounded at the
+ * top, so that the comparison stays exact past the extent).  0 when
+ * written, 1 when F is not of that form, -1 on a failure. */
+static int pair_bound(struct sym *s, const struct vform *f, bool eq, const char *text)
+{
+	int v = -1, w = -1;
+	if (f->par.n != 0)
+		return 1;
+	for (int u = 0; u < f->nvars; u++) {
+		if (!f->var[u])
+			continue;
+		if (ndigits(&s->dec[u]) <= 1 && s->dec[u].d.kind == DIST_NONE)
+			return 1;   /* a plain variable besides */
+		if (f->var[u] == 1 && v < 0)
+			v = u;
+		else if (f->var[u] == -1 && w < 0)
+			w = u;
+		else
+			return 1;
+	}
+	if (v < 0 || w < 0 || !same_decomp(&s->dec[v], &s->dec[w]))
+		return 1;
+	long long c = f->constant, mc;
+	if (c == LLONG_MIN || __builtin_sub_overflow(0, c, &mc))
+		return 1;
+	const struct decomp *d = &s->dec[v];
+	int n = ndigits(d);
+	struct lin mine[3], theirs[3];
+	for (int k = 0; k < n; k++)
+		mine[k] = digit(s, v, k);
+	if (c == 0 || (c == -1 && !eq)) {
+		/* v >= w, v > w, v == w */
+		for (int k = 0; k < n; k++)
+			theirs[k] = digit(s, w, k);
+	} else {
+		int first = rel_add_dims(s, s->r, n);
+		for (int k = 0; k < n; k++)
+			theirs[k] = lin_dim(first + k);
+		digits_from(s, w, NULL, mc, d, theirs, true);
+	}
+	if (failed(&s->fail))
+		return -1;
+	if (eq) {
+		struct conj cj;
+		conj_init(s, &cj);
+		for (int k = 0; k < n; k++)
+			conj_eq(s, &cj, &mine[k], &theirs[k]);
+		rel_and(s, &cj);
+	} else {
+		lex_compare(s, mine, theirs, n, true, c == -1);
+	}
+	(void)text;
+	return failed(&s->fail) ? -1 : 0;
+}
+
 /* { [the current variables] : the constraints of SP }, on the parameters and
  * axes (SP's variables are among the current ones). */
 static __isl_give isl_set *cond_set(struct sym *s, const struct model_space *sp)
@@ -1600,11 +1661,15 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 			struct lin l = on_digits(s, &cc.f);
 			conj_add(s, &cj, &l, cc.eq);
 			rel_and(s, &cj);
+		} else if (ndv == 2 && pair_bound(s, &cc.f, cc.eq, text) == 0) {
+			/* two variables split the same way: compared digit by digit */
 		} else if (ndv > 1 || (cc.f.var[dv] != 1 && cc.f.var[dv] != -1)) {
-			fail_set(&s->fail, FAIL_REFUSED,
-				 "the condition '%s' relates distributed variables; the symbolic "
-				 "grid cannot express it",
-				 text);
+			if (!failed(&s->fail))
+				fail_set(&s->fail, FAIL_REFUSED,
+					 "the condition '%s' relates distributed variables%s; the "
+					 "symbolic grid cannot express it", text,
+					 ndv == 2 ? " split in different ways (or with sizes or other "
+						    "variables besides)" : "");
 		} else {
 			digit_bound(s, dv, (int)cc.f.var[dv], &cc.f, text);
 			if (cc.eq) {
@@ -2015,12 +2080,73 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 }
 
 /* The work relation of TERM: { [q] -> [digits of its variables] }. */
+/* A variable of SP (a space of ST) that no distribution splits, bounded in
+ * a condition by one that is split (a sum's j <= i): it takes that split
+ * when the conditions keep it within the same extent, so that the bound
+ * compares digits (pair_bound). */
+static void adopt_decompositions(struct sym *s, const struct model_stmt *st,
+				 const struct model_space *sp)
+{
+	for (int i = 0; i < sp->ncons && !failed(&s->fail); i++) {
+		const struct model_cons *c = &sp->cons[i];
+		struct vform f;
+		if (c->kind != MODEL_GE0 || vform_of(s, &c->f, &f) < 0)
+			continue;
+		int u = -1, v = -1, nv = 0;
+		for (int x = 0; x < f.nvars; x++) {
+			if (!f.var[x])
+				continue;
+			nv++;
+			if (s->dec[x].d.kind == DIST_NONE)
+				u = x;
+			else
+				v = x;
+		}
+		if (nv != 2 || u < 0 || v < 0 || f.var[u] + f.var[v] != 0 ||
+		    (f.var[u] != 1 && f.var[u] != -1) || f.par.n != 0)
+			continue;
+		/* 0 <= u <= X - 1 wherever SP holds? */
+		isl_set *set = cond_set(s, sp);
+		if (sp != &st->lhs.space)   /* the forall's own bounds */
+			set = isl_set_intersect(set, cond_set(s, &st->lhs.space));
+		isl_set *valid = model_valid_set(s->ctx, s->m);
+		if (s->m->steps[s->step].loop >= 0)
+			valid = isl_set_intersect(valid, model_loops_set(s->ctx, s->m, s->step, NULL));
+		set = isl_set_intersect_params(set, valid);
+		if (!set) {
+			fail_isl(&s->fail, s->ctx, "the condition '%s'", sp->cond);
+			return;
+		}
+		isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
+		isl_aff *var = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)u);
+		struct lin x = lin_of_params(s, s->dec[v].extent);
+		isl_aff *ext = isl_aff_zero_on_domain(ls);
+		for (int t = 0; t < x.n; t++)
+			ext = isl_aff_set_coefficient_si(ext, isl_dim_param, x.t[t].index,
+							 (int)x.t[t].coef);
+		ext = isl_aff_set_constant_si(ext, (int)x.constant);
+		isl_aff *zero = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(var));
+		isl_set *in = isl_aff_ge_set(isl_aff_copy(var), zero);
+		in = isl_set_intersect(in, isl_aff_lt_set(var, ext));
+		isl_bool sub = isl_set_is_subset(set, in);
+		isl_set_free(set);
+		isl_set_free(in);
+		if (sub < 0) {
+			fail_isl(&s->fail, s->ctx, "the condition '%s'", sp->cond);
+			return;
+		}
+		if (sub)
+			s->dec[u] = s->dec[v];
+	}
+}
+
 static __isl_give isl_map *work_map(struct sym *s, const struct model_stmt *st,
 				    const struct model_space *term)
 {
 	sym_begin(s, term);
 	assign_from_lhs(s, st);
 	assign_from_preds(s, term);
+	adopt_decompositions(s, st, term);
 	if (failed(&s->fail))
 		return NULL;
 	return instances(s, st, term, false);
