@@ -1486,7 +1486,7 @@ static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
  * against those of w - c (carried into new dimensions, unbounded at the
  * top, so that the comparison stays exact past the extent).  0 when
  * written, 1 when F is not of that form, -1 on a failure. */
-static int pair_bound(struct sym *s, const struct vform *f, bool eq, const char *text)
+static int pair_bound(struct sym *s, const struct vform *f, bool eq)
 {
 	int v = -1, w = -1;
 	if (f->par.n != 0)
@@ -1534,7 +1534,6 @@ static int pair_bound(struct sym *s, const struct vform *f, bool eq, const char 
 	} else {
 		lex_compare(s, mine, theirs, n, true, c == -1);
 	}
-	(void)text;
 	return failed(&s->fail) ? -1 : 0;
 }
 
@@ -1661,7 +1660,7 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 			struct lin l = on_digits(s, &cc.f);
 			conj_add(s, &cj, &l, cc.eq);
 			rel_and(s, &cj);
-		} else if (ndv == 2 && pair_bound(s, &cc.f, cc.eq, text) == 0) {
+		} else if (ndv == 2 && pair_bound(s, &cc.f, cc.eq) == 0) {
 			/* two variables split the same way: compared digit by digit */
 		} else if (ndv > 1 || (cc.f.var[dv] != 1 && cc.f.var[dv] != -1)) {
 			if (!failed(&s->fail))
