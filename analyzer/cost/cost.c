@@ -1647,6 +1647,20 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 		}
 	set = symbolic_local_ranges(set, m, info);
 	set = add_local_facts(set, ctx, m, info);
+	/* the symbolic grid's own assumptions (2 <= n__P: an offset within a
+	 * block): the formulas are claimed only where they hold, so no piece
+	 * outside them is printed */
+	for (int i = 0; i < info->nassumptions && set; i++) {
+		long long c;
+		char op[3], name[128];
+		if (sscanf(info->assumptions[i], "%lld %2s %127s", &c, op, name) != 3 ||
+		    (strcmp(op, "<=") != 0 && strcmp(op, "<") != 0))
+			continue;
+		int pos = isl_set_find_dim_by_name(set, isl_dim_param, name);
+		long long lo = strcmp(op, "<") == 0 ? c + 1 : c;
+		if (pos >= 0 && lo <= INT_MAX && lo >= INT_MIN)
+			set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)pos, (int)lo);
+	}
 	isl_space_free(base);
 	isl_space_free(space);
 	if (!req->symbolic && set)

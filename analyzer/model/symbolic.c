@@ -818,7 +818,8 @@ static void digit_forms(struct sym *s, int v, const struct decomp *d, struct dig
 
 /* Adds the condition that RES[0..n) are the digits, under D, of variable V
  * plus C (V < 0: of the constant C).  The carry out of the top digit is left
- * out: the checker has proved every subscript in bounds. */
+ * out: the checker has proved every subscript in bounds (digits_from's
+ * OPEN_TOP keeps it, for a bound). */
 static void digits_from(struct sym *s, int v, const struct lin *src, long long c,
 			const struct decomp *d, const struct lin res[], bool open_top);
 
@@ -1222,6 +1223,17 @@ static void lex_compare(struct sym *s, const struct lin a[], const struct lin b[
 	rel_and(s, &or);
 }
 
+/* Whether E (a form of the sizes) names a loop's variable: its offsets
+ * then share its digits (k and k + 1 in one loop), whatever that assumes. */
+static bool names_loop_var(const struct sym *s, const struct lin *e)
+{
+	for (int i = 0; i < e->n; i++)
+		for (int l = 0; l < s->m->nloops; l++)
+			if (e->t[i].coef != 0 && !e->t[i].dim && e->t[i].index == s->m->loops[l].param)
+				return true;
+	return false;
+}
+
 /* The digits, under D, of E (a form of the sizes) into RES (new dimensions)
  * as those of a number the relation has digits for plus a constant: the
  * extent X (E = X - 1, the last element) or E without its constant (k + 1
@@ -1237,7 +1249,9 @@ static int expr_offset_digits(struct sym *s, const struct lin *e, const struct d
 		rel_extent &= diff.t[i].coef == 0;
 	int n = ndigits(d);
 	struct lin src[3];
-	if (rel_extent && diff.constant < 0 && n > 1) {
+	/* a carry of more than 1 assumes the last digit that large: only
+	 * where the offset is 1, or a loop's variable shares its digits */
+	if (rel_extent && diff.constant == -1 && n > 1) {
 		/* X's digits: (size of the top digit, 0, ..., 0) */
 		const char *t;
 		char buf[32];
@@ -1251,6 +1265,8 @@ static int expr_offset_digits(struct sym *s, const struct lin *e, const struct d
 		return 1;
 	struct lin base = *e;
 	base.constant = 0;
+	if ((e->constant > 1 || e->constant < -1) && !names_loop_var(s, &base))
+		return 1;
 	int in = in_extent(s, &base, d->extent);
 	if (in != 1)
 		return in < 0 ? -1 : 1;
@@ -1274,7 +1290,9 @@ static void expr_bound(struct sym *s, int v, int sign, const struct lin *e, long
 			 cond_text);
 		return;
 	}
-	if (c != 0 && alt != 0) {   /* (v >= E + 1 is v > E: E's digits, no carry) */
+	/* (v >= E + 1 is v > E: E's digits, no carry; a carry of more than 1
+	 * assumes the last digit that large: only for a loop's variable) */
+	if (c != 0 && alt != 0 && ((c >= -1 && c <= 1) || names_loop_var(s, e))) {
 		int in = in_extent(s, e, d->extent);
 		if (in < 0) {
 			fail_isl(&s->fail, s->ctx, "the condition '%s'", cond_text);
@@ -2078,7 +2096,6 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 	return coalesce_map(isl_map_apply_range(inst, access));
 }
 
-/* The work relation of TERM: { [q] -> [digits of its variables] }. */
 /* A variable of SP (a space of ST) that no distribution splits, bounded in
  * a condition by one that is split (a sum's j <= i): it takes that split
  * when the conditions keep it within the same extent, so that the bound
@@ -2139,6 +2156,7 @@ static void adopt_decompositions(struct sym *s, const struct model_stmt *st,
 	}
 }
 
+/* The work relation of TERM: { [q] -> [digits of its variables] }. */
 static __isl_give isl_map *work_map(struct sym *s, const struct model_stmt *st,
 				    const struct model_space *term)
 {

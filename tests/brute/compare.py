@@ -264,15 +264,21 @@ def defines(point):
 
 
 def assumptions_hold(assumptions, env):
-    """True when every 'A divides B' assumption holds at env; None when one is
-    not understood.  A definition 'NAME = EXPR' (a block length kept, a digit
-    such as k0_M = floor(k0/(n/M))) gives NAME its value in env, once every
-    divisibility holds."""
+    """True when every 'A divides B' and 'A <= B' assumption holds at env;
+    None when one is not understood.  A definition 'NAME = EXPR' (a block
+    length kept, a digit such as k0_M = floor(k0/(n/M))) gives NAME its value
+    in env, once every divisibility holds."""
     defs = []
+    cmps = []
     for a in assumptions:
         m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*) = (.*)$", a)
         if m:
             defs.append((m.group(1), m.group(2)))
+            continue
+        # the symbolic grid's own (an offset within a block: 2 <= n/P)
+        m = re.match(r"^(.*) (<=|<) (.*)$", a)
+        if m:
+            cmps.append(m.groups())
             continue
         m = re.match(r"^(.*) divides (.*)$", a)
         if not m:
@@ -295,6 +301,14 @@ def assumptions_hold(assumptions, env):
         if v is None or v != int(v):
             return None
         env[name] = int(v)
+    for a, op, b in cmps:
+        try:
+            x = formula.evaluate(a, env)
+            y = formula.evaluate(b, env)
+        except (ValueError, ZeroDivisionError, KeyError):
+            return None
+        if x is None or y is None or not (x <= y if op == "<=" else x < y):
+            return False
     return True
 
 
