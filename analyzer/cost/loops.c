@@ -113,6 +113,21 @@ static int loop_free(const struct model *m, int s, __isl_keep isl_pw_qpolynomial
 	return 1;
 }
 
+/* A sum that has no closed form here: refused with WHY (taken) when
+ * REFUSED, else ISL's failure; F taken.  NULL. */
+static isl_pw_qpolynomial *sum_refused(struct job *j, bool refused, char *why, const char *what,
+				       __isl_take isl_pw_qpolynomial *f)
+{
+	if (refused) {
+		cost_job_fail(j, COST_REFUSED, why, what);
+	} else {
+		free(why);
+		cost_isl_op_failed(j, what);
+	}
+	isl_pw_qpolynomial_free(f);
+	return NULL;
+}
+
 /* Whether the local L of INFO is a digit of a loop variable of superstep S. */
 static bool loop_digit(const struct model *m, int s, const struct local_param *lp)
 {
@@ -355,13 +370,8 @@ static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int fi
 		if (st > 0 && asprintf(&why, "the iterations of %s on the digits of %s: %s", range,
 				       m->loops[m->steps[s].loop].var, reason) < 0)
 			why = NULL;
-		if (st > 0)
-			cost_job_fail(j, COST_REFUSED, why, what);
-		else
-			cost_isl_op_failed(j, what);
 		free(reason);
-		isl_pw_qpolynomial_free(f);
-		return NULL;
+		return sum_refused(j, st > 0, why, what, f);
 	}
 	/* the digits: parameters of F, dimensions of DOM, in the same order */
 	lp = &j->info->locals[first];
@@ -466,12 +476,7 @@ static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
 			     what, j->info->locals[-2 - first].shown, j->info->locals[other].shown,
 			     range) < 0)
 			why = NULL;
-		if (dig > 0)
-			cost_job_fail(j, COST_REFUSED, why, what);
-		else
-			cost_isl_op_failed(j, what);
-		isl_pw_qpolynomial_free(f);
-		return NULL;
+		return sum_refused(j, dig > 0, why, what, f);
 	}
 	isl_space *space = isl_pw_qpolynomial_get_domain_space(f);
 	int same = loop_free(j->m, s, f);
