@@ -571,9 +571,9 @@ static bool equal_under_assumptions(struct sym *s, const struct lin *a, const st
 	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(valid));
 	isl_constraint *c = isl_constraint_alloc_equality(ls);
 	for (int i = 0; i < d.n; i++)
-		c = isl_constraint_set_coefficient_si(c, isl_dim_param, d.t[i].index,
-						      (int)d.t[i].coef);
-	c = isl_constraint_set_constant_si(c, (int)d.constant);
+		c = isl_constraint_set_coefficient_val(c, isl_dim_param, d.t[i].index,
+						       isl_val_int_from_si(s->ctx, (long)d.t[i].coef));
+	c = isl_constraint_set_constant_val(c, isl_val_int_from_si(s->ctx, (long)d.constant));
 	isl_set *eq = isl_set_add_constraint(isl_set_universe(isl_set_get_space(valid)), c);
 	isl_bool sub = isl_set_is_subset(valid, eq);
 	isl_set_free(valid);
@@ -599,15 +599,11 @@ static bool extents_equal(struct sym *s, const struct model_aff *a, const struct
 	if (model_aff_equal(a, b))
 		return true;
 	for (int i = 0; i < a->nterms; i++)
-		if (a->terms[i].kind == MODEL_VAR || a->terms[i].coef > INT_MAX ||
-		    a->terms[i].coef < -INT_MAX)
+		if (a->terms[i].kind == MODEL_VAR)
 			return false;
 	for (int i = 0; i < b->nterms; i++)
-		if (b->terms[i].kind == MODEL_VAR || b->terms[i].coef > INT_MAX ||
-		    b->terms[i].coef < -INT_MAX)
+		if (b->terms[i].kind == MODEL_VAR)
 			return false;
-	if (a->constant - b->constant > INT_MAX || a->constant - b->constant < -INT_MAX)
-		return false;
 	struct lin la = lin_of_params(s, a), lb = lin_of_params(s, b);
 	return equal_under_assumptions(s, &la, &lb);
 }
@@ -2138,9 +2134,9 @@ static void adopt_decompositions(struct sym *s, const struct model_stmt *st,
 		struct lin x = lin_of_params(s, s->dec[v].extent);
 		isl_aff *ext = isl_aff_zero_on_domain(ls);
 		for (int t = 0; t < x.n; t++)
-			ext = isl_aff_set_coefficient_si(ext, isl_dim_param, x.t[t].index,
-							 (int)x.t[t].coef);
-		ext = isl_aff_set_constant_si(ext, (int)x.constant);
+			ext = isl_aff_set_coefficient_val(ext, isl_dim_param, x.t[t].index,
+							  isl_val_int_from_si(s->ctx, (long)x.t[t].coef));
+		ext = isl_aff_set_constant_val(ext, isl_val_int_from_si(s->ctx, (long)x.constant));
 		isl_aff *zero = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(var));
 		isl_set *in = isl_aff_ge_set(isl_aff_copy(var), zero);
 		in = isl_set_intersect(in, isl_aff_lt_set(var, ext));
