@@ -1651,15 +1651,9 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 	 * block): the formulas are claimed only where they hold, so no piece
 	 * outside them is printed */
 	for (int i = 0; i < info->nassumptions && set; i++) {
-		long long c;
-		char op[3], name[128];
-		if (sscanf(info->assumptions[i], "%lld %2s %127s", &c, op, name) != 3 ||
-		    (strcmp(op, "<=") != 0 && strcmp(op, "<") != 0))
-			continue;
-		int pos = isl_set_find_dim_by_name(set, isl_dim_param, name);
-		long long lo = strcmp(op, "<") == 0 ? c + 1 : c;
-		if (pos >= 0 && lo <= INT_MAX && lo >= INT_MIN)
-			set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)pos, (int)lo);
+		int pos, least;
+		if (symbolic_assumption_bound(info->assumptions[i], set, &pos, &least))
+			set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)pos, least);
 	}
 	isl_space_free(base);
 	isl_space_free(space);
@@ -1702,17 +1696,10 @@ static isl_bool assumptions_met(__isl_keep isl_set *context, const struct symbol
 	isl_set *set = isl_set_copy(context);
 	isl_bool met = isl_bool_true;
 	for (int i = 0; i < info->nassumptions && set && met == isl_bool_true; i++) {
-		long long c;
-		char op[3], name[128];
-		if (sscanf(info->assumptions[i], "%lld %2s %127s", &c, op, name) != 3)
+		int pos, least;
+		if (!symbolic_assumption_bound(info->assumptions[i], set, &pos, &least))
 			continue;
-		int pos = isl_set_find_dim_by_name(set, isl_dim_param, name);
-		if (pos < 0 || (strcmp(op, "<=") != 0 && strcmp(op, "<") != 0))
-			continue;
-		long long lo = strcmp(op, "<") == 0 ? c + 1 : c;
-		if (lo > INT_MAX)
-			continue;
-		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)pos, (int)lo);
+		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)pos, least);
 		isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
 		if (empty == isl_bool_true) {
 			*which = info->assumptions[i];

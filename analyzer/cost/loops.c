@@ -293,17 +293,12 @@ static __isl_give isl_pw_qpolynomial *digits_for_var(struct job *j,
  * "C < NAME" (the symbolic grid's own): 1 yes, 0 no, -1 when ISL failed. */
 static int implied_by(__isl_keep isl_set *context, const char *assumption)
 {
-	long long c;
-	char op[3], name[128];
-	if (!context || sscanf(assumption, "%lld %2s %127s", &c, op, name) != 3 ||
-	    (strcmp(op, "<=") != 0 && strcmp(op, "<") != 0))
+	int pos, least;
+	if (!symbolic_assumption_bound(assumption, context, &pos, &least))
 		return 0;
-	int pos = isl_set_find_dim_by_name(context, isl_dim_param, name);
-	long long below = strcmp(op, "<") == 0 ? c : c - 1; /* the violations: NAME <= below */
-	if (pos < 0 || below > INT_MAX || below < INT_MIN)
-		return 0;
+	/* the violations: NAME <= least - 1 */
 	isl_set *bad = isl_set_upper_bound_si(isl_set_copy(context), isl_dim_param,
-					      (unsigned)pos, (int)below);
+					      (unsigned)pos, least - 1);
 	isl_bool empty = isl_set_is_empty(bad);
 	isl_set_free(bad);
 	return empty < 0 ? -1 : empty == isl_bool_true;

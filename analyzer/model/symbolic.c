@@ -2499,3 +2499,16 @@ __isl_give isl_set *symbolic_local_context(isl_ctx *ctx, const struct model *m,
 					     isl_id_alloc(ctx, info->locals[l].name, NULL));
 	return symbolic_local_ranges(isl_set_universe(space), m, info);
 }
+
+bool symbolic_assumption_bound(const char *assumption, __isl_keep isl_set *set, int *pos,
+			       int *least)
+{
+	long long c;
+	char op[3], name[128];
+	if (!set || sscanf(assumption, "%lld %2s %127s", &c, op, name) != 3 ||
+	    (strcmp(op, "<=") != 0 && strcmp(op, "<") != 0) || c >= INT_MAX || c <= INT_MIN)
+		return false;
+	*pos = isl_set_find_dim_by_name(set, isl_dim_param, name);
+	*least = (int)(strcmp(op, "<") == 0 ? c + 1 : c);
+	return *pos >= 0;
+}

@@ -14,6 +14,8 @@
 #ifndef BSPCOST_SYMBOLIC_H
 #define BSPCOST_SYMBOLIC_H
 
+#include <stdbool.h>
+
 #include "analyzer/model/model.h"
 #include "analyzer/model/relations.h"
 
@@ -75,6 +77,13 @@ int symbolic_iterations(isl_ctx *ctx, const struct model *m, int step, struct sy
  * within their ranges (symbolic_local_ranges). */
 __isl_give isl_set *symbolic_local_context(isl_ctx *ctx, const struct model *m,
 					   const struct symbolic_info *info);
+
+/* Whether ASSUMPTION is one the symbolic grid makes of a size, "C <= NAME"
+ * or "C < NAME" (2 <= n__P: an offset within a block), with NAME among the
+ * parameters of SET (kept): then *POS is its position and *LEAST the least
+ * value it may take. */
+bool symbolic_assumption_bound(const char *assumption, __isl_keep isl_set *set, int *pos,
+			       int *least);
 
 void symbolic_info_clear(struct symbolic_info *info);
 
