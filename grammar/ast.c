@@ -173,6 +173,39 @@ struct ast_expr *ast_binary(struct span sp, enum expr_kind kind, struct ast_expr
 	return e;
 }
 
+static int leaves_of(const struct ast_expr *e)
+{
+	return e->chain ? e->leaves : 1;
+}
+
+static struct ast_expr *chain_node(enum expr_kind kind, struct ast_expr *l, struct ast_expr *r)
+{
+	struct ast_expr *e = ast_binary(span_join(l->span, r->span), kind, l, r);
+	e->chain = true;
+	e->leaves = leaves_of(l) + leaves_of(r);
+	return e;
+}
+
+/* The chain is a left spine whose right children are balanced subtrees of
+ * non-increasing size, like the digits of a binary counter: appending an
+ * operand merges it with the last subtree while the two are the same size.
+ * x op1 y op r is x op1 (y op' r), op' = op when op1 is '+', else flipped. */
+struct ast_expr *ast_chain(enum expr_kind kind, struct ast_expr *l, struct ast_expr *r)
+{
+	while (l->chain && leaves_of(l->rhs) == leaves_of(r)) {
+		enum expr_kind outer = l->kind;
+		enum expr_kind inner = outer == EXPR_ADD ? kind
+				     : kind == EXPR_ADD ? EXPR_SUB : EXPR_ADD;
+		r = chain_node(inner, l->rhs, r);
+		struct ast_expr *x = l->lhs;
+		l->lhs = l->rhs = NULL;
+		ast_expr_free(l);
+		l = x;
+		kind = outer;
+	}
+	return chain_node(kind, l, r);
+}
+
 static int cond_depth(const struct ast_cond *c)
 {
 	int d = 0;

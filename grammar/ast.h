@@ -68,6 +68,11 @@ struct ast_expr {
 	enum expr_kind kind;
 	struct span span;
 	int depth;                /* 1 for a leaf */
+	/* EXPR_ADD, EXPR_SUB: a node of an unparenthesized chain of additions and
+	 * subtractions (ast_chain), over `leaves` operands; the chain is kept
+	 * balanced, so a flat sum of any length stays shallow */
+	bool chain;
+	int leaves;
 	long long value;          /* EXPR_INT */
 	char *name;               /* EXPR_NAME, EXPR_INDEX, EXPR_CALL */
 	struct span name_span;
@@ -305,6 +310,9 @@ struct ast_expr *ast_index(struct span sp, char *name, struct span name_span, st
 struct ast_expr *ast_call(struct span sp, char *name, struct span name_span, struct ast_expr *arg);
 struct ast_expr *ast_unary(struct span sp, enum expr_kind kind, struct ast_expr *e);
 struct ast_expr *ast_binary(struct span sp, enum expr_kind kind, struct ast_expr *l, struct ast_expr *r);
+/* l + r or l - r (kind), where l may be a chain built by earlier calls: the
+ * same value as ast_binary, as a tree of depth O(log n) over n operands. */
+struct ast_expr *ast_chain(enum expr_kind kind, struct ast_expr *l, struct ast_expr *r);
 struct ast_expr *ast_sum(struct span sp, struct ast_quant *q, struct ast_expr *body);
 struct ast_expr *ast_error_expr(struct span sp);
 

@@ -411,10 +411,10 @@ expr
 	| IDENT                 { $$ = ast_name(@$, $1); }
 	| IDENT subs            { $$ = bounded(ps, ast_index(@$, $1, @1, $2)); }
 	| IDENT '(' expr ')'    { $$ = bounded(ps, ast_call(@$, $1, @1, $3)); }
-	| '(' expr ')'          { $$ = $2; $$->span = @$; }
+	| '(' expr ')'          { $$ = $2; $$->span = @$; $$->chain = false; }
 	| '-' expr %prec UMINUS { $$ = bounded(ps, ast_unary(@$, EXPR_NEG, $2)); }
-	| expr '+' expr         { $$ = bounded(ps, ast_binary(@$, EXPR_ADD, $1, $3)); }
-	| expr '-' expr         { $$ = bounded(ps, ast_binary(@$, EXPR_SUB, $1, $3)); }
+	| expr '+' expr         { $$ = bounded(ps, ast_chain(EXPR_ADD, $1, $3)); }
+	| expr '-' expr         { $$ = bounded(ps, ast_chain(EXPR_SUB, $1, $3)); }
 	| expr '*' expr         { $$ = bounded(ps, ast_binary(@$, EXPR_MUL, $1, $3)); }
 	| expr '/' expr         { $$ = bounded(ps, ast_binary(@$, EXPR_DIV, $1, $3)); }
 	| expr '%' expr         { $$ = bounded(ps, ast_binary(@$, EXPR_MOD, $1, $3)); }

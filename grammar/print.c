@@ -24,6 +24,22 @@ static int prec_of(const struct ast_expr *e)
 }
 
 static void print_quant(FILE *out, const struct ast_quant *q);
+static void print_prec(FILE *out, const struct ast_expr *e, int need);
+
+/* An operand of a chain of additions (ast_chain), printed flat as the user
+ * wrote it: the balanced subtrees of the chain are walked in order, the signs
+ * of a subtree after a '-' flipped.  first: the chain's leftmost operand. */
+static void print_chain(FILE *out, const struct ast_expr *e, bool negate, bool first)
+{
+	if (e->chain) {
+		print_chain(out, e->lhs, negate, first);
+		print_chain(out, e->rhs, negate != (e->kind == EXPR_SUB), false);
+		return;
+	}
+	if (!first)
+		fputs(negate ? " - " : " + ", out);
+	print_prec(out, e, first ? PREC_ADD : PREC_ADD + 1);
+}
 
 static void print_prec(FILE *out, const struct ast_expr *e, int need)
 {
@@ -54,7 +70,11 @@ static void print_prec(FILE *out, const struct ast_expr *e, int need)
 		fputc('-', out);
 		print_prec(out, e->lhs, PREC_ATOM);
 		break;
-	case EXPR_ADD: case EXPR_SUB: case EXPR_MUL: case EXPR_DIV: case EXPR_MOD: {
+	case EXPR_ADD: case EXPR_SUB:
+		print_chain(out, e->lhs, false, true);
+		print_chain(out, e->rhs, e->kind == EXPR_SUB, false);
+		break;
+	case EXPR_MUL: case EXPR_DIV: case EXPR_MOD: {
 		static const char ops[] = "+-*/%";
 		int p = prec_of(e);
 		print_prec(out, e->lhs, p);

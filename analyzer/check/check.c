@@ -271,6 +271,36 @@ static enum aff_status floor_affine(struct checker *ck, const struct ast_expr *e
 	return aff_add_scaled(ck->arena, &num, -den.constant, &q, out) ? AFF_OK : AFF_OVERFLOW;
 }
 
+static enum aff_status to_affine(struct checker *ck, const struct ast_expr *e, struct affine *out);
+
+/* The operands of a chain of additions (grammar/ast.h, ast_chain) added to
+ * *acc in the order written, as a left-to-right evaluation would: the tree is
+ * balanced, but a constant that fits only in that order still fits.  negate:
+ * the operands' sign is flipped (a subtree after a '-'); first: e holds the
+ * chain's first operand, which starts *acc. */
+static enum aff_status chain_affine(struct checker *ck, const struct ast_expr *e, bool negate,
+				    bool first, struct affine *acc)
+{
+	enum aff_status s;
+	if (e->chain) {
+		if ((s = chain_affine(ck, e->lhs, negate, first, acc)) != AFF_OK)
+			return s;
+		return chain_affine(ck, e->rhs, negate != (e->kind == EXPR_SUB), false, acc);
+	}
+	struct affine b;
+	if ((s = to_affine(ck, e, &b)) != AFF_OK)
+		return s;
+	if (first) {
+		*acc = b;
+		return AFF_OK;
+	}
+	struct affine sum;
+	if (!aff_add_scaled(ck->arena, acc, negate ? -1 : 1, &b, &sum))
+		return AFF_OVERFLOW;
+	*acc = sum;
+	return AFF_OK;
+}
+
 /* The affine form of a resolved expression. */
 static enum aff_status to_affine(struct checker *ck, const struct ast_expr *e, struct affine *out)
 {
@@ -296,10 +326,9 @@ static enum aff_status to_affine(struct checker *ck, const struct ast_expr *e, s
 		return aff_scale(ck->arena, &a, -1, out) ? AFF_OK : AFF_OVERFLOW;
 	case EXPR_ADD:
 	case EXPR_SUB:
-		if ((s = to_affine(ck, e->lhs, &a)) != AFF_OK || (s = to_affine(ck, e->rhs, &b)) != AFF_OK)
+		if ((s = chain_affine(ck, e->lhs, false, true, out)) != AFF_OK)
 			return s;
-		return aff_add_scaled(ck->arena, &a, e->kind == EXPR_ADD ? 1 : -1, &b, out) ? AFF_OK
-											  : AFF_OVERFLOW;
+		return chain_affine(ck, e->rhs, e->kind == EXPR_SUB, false, out);
 	case EXPR_MUL:
 		if ((s = to_affine(ck, e->lhs, &a)) != AFF_OK || (s = to_affine(ck, e->rhs, &b)) != AFF_OK)
 			return s;
