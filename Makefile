@@ -12,6 +12,9 @@
 #   make stress N=300 SEED=1
 #                   N random specifications from seed SEED through tests/stress/stress.py
 #                   (--verify on two grids, values against tests/brute/bspenum.py)
+#   make update-goldens
+#                   rewrites the golden outputs that differ (a format changed
+#                   on purpose; review `git diff tests/golden`)
 #   make install    honours PREFIX and DESTDIR
 #
 # O=DIR puts every generated file under DIR, so several builds (plain, sanitized,
@@ -51,7 +54,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: all check check-one bench stress install uninstall clean tests fuzz fuzz-bins fuzz-smoke
+.PHONY: all check check-one bench stress install uninstall clean tests fuzz fuzz-bins fuzz-smoke update-goldens
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -136,6 +139,11 @@ fuzz:
 
 fuzz-smoke:
 	@MAKE='$(MAKE)' sh tests/fuzz/run.sh $(O)-fuzz '$(FUZZ_CC)' '$(FUZZ_FLAGS)' smoke $(FUZZ_SMOKE_SECONDS)
+
+# Rewrites the golden outputs that differ (a format changed on purpose): the
+# exit statuses are still checked; read `git diff tests/golden` before a commit.
+update-goldens: $(O)/bspcost
+	GOLDEN_UPDATE=1 TESTS=golden sh tests/run.sh $(O)
 
 bench: $(O)/bspcost $(BENCH_BINS)
 	sh bench/run.sh $(O)

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE /* asprintf */
 /* The text report: for people at a terminal. */
 #include <stdbool.h>
 #include <stdlib.h>
@@ -318,9 +319,17 @@ static void join(struct group *g, int *n, const struct analysis *a, int c)
 	/* no cost at all: why the values (when asked for) or the formula are
 	 * missing; a value without a formula: why, when the deadline cut it */
 	const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+	/* values counted but no cost among them: the formula's reason, and
+	 * that the values need the machine's coefficients */
+	char *both = NULL;
+	if (!formula && !valued && ex && ex->status == COST_OK &&
+	    asprintf(&both, "%s; the values need %s", cc->reason ? cc->reason : "no formula",
+		     report_coef_list((char[64]){0}, a->rq->model)) < 0)
+		both = NULL;
 	const char *why = formula ? NULL
 			  : valued ? (cc->timed_out ? "not finished in time" : NULL)
 			  : ex && ex->status != COST_OK ? (ex->reason ? ex->reason : "unknown reason")
+			  : both ? both
 			  : cc->reason ? cc->reason : "unknown reason";
 	int k = 0;
 	for (; k < *n; k++) {
@@ -346,6 +355,7 @@ static void join(struct group *g, int *n, const struct analysis *a, int c)
 	if (g[k].members)
 		g[k].members[g[k].n++] = c;
 	mpq_clear(v);
+	free(both);
 }
 
 /* Groups with values first, by value; then the rest in order. */
