@@ -529,7 +529,12 @@ static void assign_from_sub(struct sym *s, const struct model_aff *sub, const ch
 static struct decomp layout_decomp(const struct sym *s, int array, int d)
 {
 	const struct model_array *arr = &s->m->arrays[array];
-	return (struct decomp){s->c->layout[array][d], &arr->extent_affs[d], arr->extents[d]};
+	struct dist dd = s->c->layout[array][d];
+	/* replicated: the index is whole on every holder, not split
+	 * (replicated_over places the holders) */
+	if (dd.kind == DIST_REPLICATED)
+		dd = (struct dist){DIST_NONE, -1, 0, -1};
+	return (struct decomp){dd, &arr->extent_affs[d], arr->extents[d]};
 }
 
 static struct decomp pred_decomp(const struct sym *s, int dist)
@@ -1831,10 +1836,41 @@ static int read_dim_shape(struct sym *s, const struct model_access *rd, int d, s
 }
 
 /* q_a = the owner digit, for every axis, for the left-hand side of ST. */
+/* Whether candidate S's layout of array A replicates it over axis AX: a
+ * `replicated over` factor of the product, or a dimension replicated over
+ * AX.  Every coordinate of the axis then holds the element. */
+static bool replicated_over(const struct sym *s, int a, int ax)
+{
+	if (s->c->replicate && (s->c->replicate[a] & (1u << ax)))
+		return true;
+	for (int d = 0; d < s->m->arrays[a].ndims; d++)
+		if (s->c->layout[a][d].kind == DIST_REPLICATED && s->c->layout[a][d].axis == ax)
+			return true;
+	return false;
+}
+
+/* 0 <= Q <= axis AX - 1, in the conjunction CJ: a coordinate of an axis the
+ * layout replicates over, any of which holds the element. */
+static void on_axis(struct sym *s, struct conj *cj, const struct lin *q, int ax)
+{
+	struct lin zero = lin_const(0), size = lin_par(axis_par(s, ax));
+	conj_ge(s, cj, q, &zero);
+	conj_lt(s, cj, q, &size);
+}
+
 static void lhs_owner(struct sym *s, const struct model_stmt *st)
 {
 	const struct model_array *arr = &s->m->arrays[st->lhs.array];
 	for (int a = 0; a < s->m->naxes && !failed(&s->fail); a++) {
+		if (replicated_over(s, st->lhs.array, a)) {
+			/* every holder computes the instance */
+			struct lin q = lin_dim(a);
+			struct conj cj;
+			conj_init(s, &cj);
+			on_axis(s, &cj, &q, a);
+			rel_and(s, &cj);
+			continue;
+		}
 		int dim = -1;
 		for (int d = 0; d < arr->ndims; d++)
 			if (s->c->layout[st->lhs.array][d].kind != DIST_NONE &&
@@ -1885,6 +1921,8 @@ static void preds(struct sym *s, const struct model_space *space)
 		struct lin coord = on_digits(s, &cf), zero = lin_const(0);
 		struct decomp d = pred_decomp(s, p->dist);
 		struct conj cj;
+		if (d.d.kind == DIST_REPLICATED)
+			continue;   /* every coordinate holds every index */
 		if (d.d.kind == DIST_NONE) {
 			conj_init(s, &cj);
 			conj_eq(s, &cj, &coord, &zero);
@@ -2195,11 +2233,15 @@ static __isl_give isl_map *own_map(struct sym *s, int a, const struct elem_shape
 		}
 	}
 	for (int ax = 0; ax < na; ax++) {
+		struct lin q = lin_dim(ne + ax);
+		if (replicated_over(s, a, ax)) {
+			on_axis(s, &cj, &q, ax);
+			continue;
+		}
 		int dim = -1;
 		for (int d = 0; d < arr->ndims; d++)
 			if (s->c->layout[a][d].kind != DIST_NONE && s->c->layout[a][d].axis == ax)
 				dim = d;
-		struct lin q = lin_dim(ne + ax);
 		if (dim < 0) {
 			conj_eq(s, &cj, &q, &zero);
 			continue;
@@ -2313,29 +2355,13 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 				 "%s is cyclic(%s): a block size that is a size is counted with every "
 				 "size given (-D %s=...), not as a formula yet", m->dists[i], nb, nb);
 		}
-	/* a set distribution has no owner digit: not on this grid (yet) */
-	for (int a = 0; a < m->narrays && !failed(&s.fail); a++) {
-		if (model_cand_has(m, cand, a) && s.c->replicate && s.c->replicate[a]) {
-			int ax = 0;
-			while (!(s.c->replicate[a] & (1u << ax)))
-				ax++;
-			fail_set(&s.fail, FAIL_REFUSED,
-				 "%s is replicated over %s: the symbolic grid has no formula for a "
-				 "replicated layout yet; a concrete grid counts it (--grid, -D for "
-				 "every axis)",
-				 m->arrays[a].name, m->axes[ax]);
-			break;
-		}
-		for (int d = 0; model_cand_has(m, cand, a) && d < m->arrays[a].ndims; d++)
-			if (s.c->layout[a][d].kind == DIST_REPLICATED) {
-				fail_set(&s.fail, FAIL_REFUSED,
-					 "%s is replicated over %s: the symbolic grid has no formula "
-					 "for a replicated layout yet; a concrete grid counts it "
-					 "(--grid, -D for every axis)",
-					 m->arrays[a].name, m->axes[s.c->layout[a][d].axis]);
-				break;
-			}
-	}
+	/* a layout replicated over an axis: every coordinate of it holds the
+	 * element (own_map, lhs_owner); the one in line with a reader sends it
+	 * (relations_senders) */
+	for (int a = 0; a < m->narrays && !failed(&s.fail); a++)
+		for (int ax = 0; ax < m->naxes && ax < 3; ax++)
+			if (replicated_over(&s, a, ax))
+				out->replicated[a] |= 1u << ax;
 
 	for (int i = 0; i < ss->nstmts && !failed(&s.fail); i++) {
 		const struct model_stmt *st = &ss->stmts[i];

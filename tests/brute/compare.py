@@ -92,12 +92,13 @@ POINTS = {
     "matvec": [  # assume m >= M, n >= N; x replicated over M in one candidate
         {"m": 5, "n": 6, "M": 2, "N": 3}, {"m": 7, "n": 5, "M": 3, "N": 2},
         {"m": 4, "n": 4, "M": 4, "N": 1}, {"m": 3, "n": 7, "M": 1, "N": 4},
-        {"m": 6, "n": 6, "M": 2, "N": 2},
+        {"m": 6, "n": 6, "M": 2, "N": 2}, {"m": 6, "n": 9, "M": 3, "N": 3},
+        {"m": 8, "n": 4, "M": 2, "N": 4},
     ],
     "matmul_replicated": [  # as matmul; A replicated over N in one candidate
         {"m": 5, "n": 6, "o": 7, "M": 2, "N": 3}, {"m": 7, "n": 5, "o": 4, "M": 3, "N": 2},
         {"m": 3, "n": 3, "o": 3, "M": 3, "N": 3}, {"m": 2, "n": 5, "o": 4, "M": 1, "N": 4},
-        {"m": 6, "n": 6, "o": 6, "M": 2, "N": 2},
+        {"m": 6, "n": 6, "o": 6, "M": 2, "N": 2}, {"m": 6, "n": 8, "o": 6, "M": 3, "N": 2},
     ],
     "lu": [  # assume n >= 2*M, n >= 2*N; past 8 iterations k is a parameter
         {"n": 5, "M": 2, "N": 2}, {"n": 7, "M": 3, "N": 2}, {"n": 9, "M": 1, "N": 4},
@@ -142,6 +143,11 @@ POINTS = {
     ],
     "flat_sum": [  # tests/brute/specs: assume n >= 2*P; a sum of 240 operands
         {"n": 7, "P": 3}, {"n": 16, "P": 4}, {"n": 3, "P": 1},
+    ],
+    "replicated_dims": [  # tests/brute/specs: assume n >= 2*M, m >= 2*N
+        {"n": 4, "m": 4, "M": 2, "N": 2}, {"n": 6, "m": 6, "M": 3, "N": 2},
+        {"n": 5, "m": 7, "M": 2, "N": 3}, {"n": 4, "m": 6, "M": 2, "N": 3},
+        {"n": 2, "m": 8, "M": 1, "N": 4}, {"n": 8, "m": 2, "M": 4, "N": 1},
     ],
     "stencil1d": [  # assume n >= 2*P
         {"n": 7, "P": 3}, {"n": 6, "P": 3}, {"n": 9, "P": 4}, {"n": 10, "P": 2},
