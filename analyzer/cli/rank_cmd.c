@@ -16,6 +16,7 @@
 #include "analyzer/cli/commands.h"
 #include "analyzer/cli/plot.h"
 #include "analyzer/cost/workers.h"
+#include "analyzer/decide/pareto.h"
 #include "analyzer/decide/rank.h"
 #include "analyzer/report/report.h"
 #include "analyzer/util/fail.h"
@@ -99,6 +100,29 @@ static char *shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const str
 		return NULL;
 	}
 	return why ? why : strdup("cannot say why (out of memory)");
+}
+
+/* The Pareto set of T's ranked rows (their costs at g = l = 0, gcoef,
+ * lcoef: rank_row_measure) into P.  Returns 0, or -1 when out of memory. */
+static int every_machine_front(const struct rank_table *t, struct pareto *p)
+{
+	int n = t->nranked;
+	mpq_t *a = malloc(sizeof(mpq_t) * (size_t)(n + 1)), *b = malloc(sizeof(mpq_t) * (size_t)(n + 1)),
+	      *c = malloc(sizeof(mpq_t) * (size_t)(n + 1));
+	int r = -1;
+	if (a && b && c) {
+		/* shallow copies: pareto_compute only reads them */
+		for (int i = 0; i < n; i++) {
+			*a[i] = *t->rows[i].cost;
+			*b[i] = *t->rows[i].gcoef;
+			*c[i] = *t->rows[i].lcoef;
+		}
+		r = pareto_compute(p, n, (const mpq_t *)a, (const mpq_t *)b, (const mpq_t *)c);
+	}
+	free(a);
+	free(b);
+	free(c);
+	return r;
 }
 
 /* The table T of PROCS processes (or of SHAPE alone) at VALUES: every shape
@@ -262,6 +286,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		if (!options_find_def(opt, m->params[i]) && !find_sweep(opt, m->params[i]))
 			missing[nmissing++] = m->params[i];
 	bool sizes = nmissing == 0;
+	int nsizes_missing = nmissing;
 	for (int k = 0; !opt->machine && k < cm->ncoefs; k++)
 		if (!options_find_def(opt, cm->coef_names[k]))
 			missing[nmissing++] = cm->coef_names[k];
@@ -271,12 +296,20 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		struct options symbolic = *opt;
 		symbolic.machine = NULL;
 		int status = analyze_model(ls, m, &symbolic, session);
+		/* under w + h*g + l, g and l are optional: without them, the
+		 * ranking is for every machine */
+		int optional = !opt->machine && rank_model_linear(cm) && nmissing == nsizes_missing + cm->ncoefs
+			       ? cm->ncoefs : 0;
 		report_rank_needs_values(opt->format == FORMAT_TEXT ? opt->out : opt->err, file,
-					 opt->procs, opt->nprocs, missing, nmissing);
+					 opt->procs, opt->nprocs, missing, nmissing, optional);
 		free(missing);
 		return status;
 	}
-	if (nmissing > 0) {
+	/* every size and no coefficient, under w + h*g + l: the rows no
+	 * other beats for any machine, and where each is the best */
+	bool every_machine = sizes && !fixed && opt->nsweeps == 0 && !opt->machine &&
+			     rank_model_linear(cm) && cm->ncoefs > 0 && nmissing == cm->ncoefs;
+	if (nmissing > 0 && !every_machine) {
 		fprintf(opt->err, "bspcost: %s: %s by the cost %s, which needs %s", file,
 			fixed ? "a range of values ranks the candidates" : "-p ranks", cm->text,
 			sizes ? "" : "every size, ");
@@ -286,6 +319,15 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		fputs(": give", opt->err);
 		for (int i = 0; i < nmissing; i++)
 			fprintf(opt->err, " -D %s=VALUE", missing[i]);
+		/* every size given: only coefficients are missing; what ranks
+		 * without them */
+		if (sizes && !fixed && !opt->machine && rank_model_linear(cm)) {
+			if (opt->nsweeps > 0)
+				fputs(" (a range of values needs them; without one, -p ranks for every "
+				      "machine)", opt->err);
+			else
+				fputs(" (or neither, to rank for every machine)", opt->err);
+		}
 		fputs("\n", opt->err);
 		free(missing);
 		return EXIT_USAGE;
@@ -310,13 +352,15 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	struct param_value *given = calloc((size_t)nvalues * (size_t)npoints + 1, sizeof(*given));
 	const char **cands = calloc((size_t)m->ncands + 1, sizeof(*cands));
 	struct rank_table *tabs = calloc((size_t)npoints, sizeof(*tabs));
+	struct pareto *fronts = calloc((size_t)npoints, sizeof(*fronts));
 	struct ranking *rs = calloc((size_t)npoints, sizeof(*rs));
 	int *swept = calloc((size_t)opt->nsweeps + 1, sizeof(*swept));
-	if (!values || !given || !cands || !tabs || !rs || !swept) {
+	if (!values || !given || !cands || !tabs || !fronts || !rs || !swept) {
 		free(values);
 		free(given);
 		free(cands);
 		free(tabs);
+		free(fronts);
 		free(rs);
 		free(swept);
 		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
@@ -338,7 +382,9 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 			if (strcmp(m->params[i], opt->sweeps[k].name) == 0)
 				swept[nswept++] = i;
 	for (int k = 0; !opt->machine && k < cm->ncoefs; k++)
-		given[model_nsizes(m) + k] = *options_find_def(opt, cm->coef_names[k]);
+		given[model_nsizes(m) + k] = every_machine
+			? (struct param_value){.name = cm->coef_names[k], .value = 0, .den = 1}
+			: *options_find_def(opt, cm->coef_names[k]);
 	for (int c = 0; c < m->ncands; c++)
 		cands[c] = m->cands[c].name;
 
@@ -390,7 +436,9 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 					 &tabs[pt]);
 			rs[pt] = (struct ranking){
 				.file = file, .naxes = m->naxes, .axes = (const char *const *)m->axes,
-				.ncands = m->ncands, .cands = cands, .nvalues = nvalues,
+				.ncands = m->ncands, .cands = cands,
+				/* for every machine: the sizes, no g = 0 */
+				.nvalues = every_machine ? model_nsizes(m) : nvalues,
 				.values = at, .t = &tabs[pt], .top = opt->top,
 				.machine = opt->machine ? opt->machine->name : NULL,
 				.speed = pick.timed ? pick.per_second : NULL,
@@ -413,6 +461,14 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		for (int pt = 0; pt < npoints && r >= 0; pt++) {
 			if (!tabs[pt].sorted)
 				break;
+			if (every_machine && tabs[pt].nranked > 0) {
+				if (every_machine_front(&tabs[pt], &fronts[pt]) < 0) {
+					fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+					status = EXIT_SPEC;
+					break;
+				}
+				rs[pt].every_machine = &fronts[pt];
+			}
 			late += tabs[pt].nlate > 0;
 			done++;
 			if (opt->nsweeps > 0)
@@ -430,8 +486,11 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 			    status < EXIT_USAGE)
 				status = EXIT_USAGE;
 		}
-		for (int pt = 0; pt < npoints; pt++)
+		for (int pt = 0; pt < npoints; pt++) {
 			rank_table_clear(&tabs[pt]);
+			pareto_clear(&fronts[pt]);
+			rs[pt].every_machine = NULL;
+		}
 		machine_pick_clear(&pick);
 	}
 	if (late)
@@ -440,6 +499,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	free(given);
 	free(cands);
 	free(tabs);
+	free(fronts);
 	free(rs);
 	free(swept);
 	return status;

@@ -72,7 +72,47 @@ struct rank_row *rank_table_add_row(struct rank_table *t, int shape, int cand)
 	r->shape = shape;
 	r->cand = cand;
 	r->status = RANK_LATE;
-	mpq_inits(r->w, r->h, r->h_in, r->h_out, r->ncom, r->cost, r->mem, NULL);
+	mpq_inits(r->w, r->h, r->h_in, r->h_out, r->ncom, r->cost, r->mem, r->gcoef, r->lcoef, NULL);
+	return r;
+}
+
+bool rank_model_linear(const struct cost_model *cm)
+{
+	return !cm || strcmp(cm->name, "bsp") == 0 || strcmp(cm->name, "F_h") == 0;
+}
+
+/* COEF's part of CC's cost under the linear cost function CM: its cost with
+ * COEF 1 and every other coefficient 0, less its cost with all of them 0.
+ * Returns 0, or -1 when a quantity is not a number. */
+static int coef_part(const struct candidate_cost *cc, const struct cost_model *cm,
+		     enum cost_coef coef, mpq_t out)
+{
+	struct cost_prices p;
+	cost_prices_init(&p, cm);
+	for (int c = 0; c < COEF_N; c++)
+		p.has[c] = true;   /* 0 */
+	mpq_t sum[TERM_N], zero;
+	mpq_ptr s[TERM_N];
+	for (int t = 0; t < TERM_N; t++) {
+		mpq_init(sum[t]);
+		s[t] = sum[t];
+	}
+	mpq_init(zero);
+	enum cost_value_status priced = COST_VALUE_OK;
+	int r = candidate_cost_totals(cc, &p, s, zero, &priced, NULL);
+	mpq_set_ui(p.coef[coef], 1, 1);
+	for (int t = 0; t < TERM_N; t++)
+		mpq_set_ui(sum[t], 0, 1);
+	if (r == 0)
+		r = candidate_cost_totals(cc, &p, s, out, &priced, NULL);
+	if (r == 0 && priced != COST_VALUE_OK)
+		r = -1;
+	if (r == 0)
+		mpq_sub(out, out, zero);
+	for (int t = 0; t < TERM_N; t++)
+		mpq_clear(sum[t]);
+	mpq_clear(zero);
+	cost_prices_clear(&p);
 	return r;
 }
 
@@ -93,6 +133,11 @@ void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc,
 	int bad = candidate_cost_totals(cc, prices, sum, row->cost, &priced, &missing) < 0;
 	/* the memory: a number, counted at the values */
 	if (!bad && (!cc->mem || formula_eval(cc->mem, NULL, NULL, 0, row->mem) < 0))
+		bad = 1;
+	const struct cost_model *cm = prices ? prices->model : NULL;
+	if (!bad && rank_model_linear(cm) &&
+	    (coef_part(cc, cm ? cm : cost_model_default(), COEF_G, row->gcoef) < 0 ||
+	     coef_part(cc, cm ? cm : cost_model_default(), COEF_L, row->lcoef) < 0))
 		bad = 1;
 	row->status = bad ? RANK_FAILED : priced == COST_VALUE_OK ? RANK_OK : RANK_REFUSED;
 	row->nsteps = cc->nsteps;
@@ -156,7 +201,8 @@ void rank_table_clear(struct rank_table *t)
 {
 	for (int i = 0; i < t->nrows; i++) {
 		struct rank_row *r = &t->rows[i];
-		mpq_clears(r->w, r->h, r->h_in, r->h_out, r->ncom, r->cost, r->mem, NULL);
+		mpq_clears(r->w, r->h, r->h_in, r->h_out, r->ncom, r->cost, r->mem, r->gcoef, r->lcoef,
+			   NULL);
 		free(r->reason);
 	}
 	free(t->rows);
@@ -174,7 +220,7 @@ int rank_row_gap(const struct rank_table *t, int i, const struct cost_model *cm,
 	mpq_sub(parts[0], a->w, b->w);
 	mpq_sub(parts[1], a->h, b->h);
 	mpq_mul(parts[1], parts[1], g);
-	mpq_set_si(parts[2], (long)a->nsteps - (long)b->nsteps, 1);
+	mpq_sub(parts[2], a->lcoef, b->lcoef);   /* the supersteps run, loops' too */
 	mpq_mul(parts[2], parts[2], l);
 	return 3;
 }

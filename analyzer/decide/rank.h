@@ -40,6 +40,10 @@ struct rank_row {
 	char *reason;           /* why not RANK_OK (malloc'd) */
 	mpq_t w, h, h_in, h_out, ncom, cost;   /* RANK_OK: sums over the supersteps */
 	int nsteps;             /* RANK_OK: its supersteps (program variants differ) */
+	/* RANK_OK under w + h*g + l (rank_model_linear): its cost is
+	 * cost(g = 0, l = 0) + gcoef*g + lcoef*l; lcoef counts the supersteps
+	 * run, each run of one in a loop once */
+	mpq_t gcoef, lcoef;
 	mpq_t mem;              /* RANK_OK: the most words a process holds (memory.h) */
 	int rank;               /* after rank_table_sort, RANK_OK rows: 1, 2, ... */
 	bool tie;               /* another ranked row has the same cost */
@@ -84,6 +88,11 @@ struct rank_row *rank_table_add_row(struct rank_table *t, int shape, int cand);
  * cannot price it (MACHINE, may be NULL, names whose prices in the reason). */
 void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc,
 		      const struct cost_prices *prices, const char *machine);
+
+/* Whether CM (NULL: the default) is w + h*g + l, summed over the supersteps:
+ * a cost linear in g and l, whose rows rank_row_measure splits into
+ * gcoef and lcoef. */
+bool rank_model_linear(const struct cost_model *cm);
 
 /* Orders the rows and gives the ranked ones their ranks and ties. */
 void rank_table_sort(struct rank_table *t);

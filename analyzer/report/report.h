@@ -9,6 +9,7 @@
 #include "analyzer/check/check.h"
 #include "analyzer/cost/cost.h"
 #include "analyzer/decide/compare.h"
+#include "analyzer/decide/pareto.h"
 #include "analyzer/decide/rank.h"
 
 /* One -D NAME=VALUE: VALUE/DEN in lowest terms.  Sizes and axes are integers
@@ -238,7 +239,16 @@ struct ranking {
 	 * swept sizes (NSWEPT 0: no sweep) */
 	int nswept;
 	const int *swept;
+	/* -p without g and l (w + h*g + l): the rows no other beats for any
+	 * machine and where each is the best (NULL: the prices are given) */
+	const struct pareto *every_machine;
 };
+
+/* R when R->every_machine is set (-p without g and l): the rows no other
+ * row beats for any g, l >= 0, each with the region of (g, l) where it is
+ * the best; the dominated rows (JSON and CSV list them), and the rows not
+ * counted. */
+void report_every_machine(FILE *out, enum output_format format, const struct ranking *r);
 
 /* Shape S of T as "8x8" (at most 63 characters). */
 void shape_label(char buf[64], const struct rank_table *t, int s);
@@ -299,9 +309,10 @@ void report_process_plot(FILE *out, const struct analysis *a, const char *pictur
 
 /* -p without a value for every size: the line that follows the symbolic
  * analysis, naming the NMISSING values MISSING to give to rank the shapes of
- * the NPROCS counts PROCS. */
+ * the NPROCS counts PROCS, the last OPTIONAL of them (g and l) said to be
+ * optional: without them the ranking is for every machine. */
 void report_rank_needs_values(FILE *out, const char *file, const long *procs, int nprocs,
-			      const char *const *missing, int nmissing);
+			      const char *const *missing, int nmissing, int optional);
 
 /* -p: the N process counts PROCS the deadline left unranked. */
 void report_rank_not_started(FILE *out, const char *file, const long *procs, int n);

@@ -129,10 +129,61 @@ static void title_line(FILE *out, const struct ranking *r, const char *what, int
 	free(title);
 }
 
+/* -p without g and l: each Pareto class's cost against g, at l = 0 (when
+ * the classes run the same supersteps, l adds the same to each), over twice
+ * the last g where the best changes; the best row's stretch drawn thick. */
+static void every_machine_plot(FILE *out, const struct ranking *r, const char *picture)
+{
+	const struct rank_table *t = r->t;
+	const struct pareto *p = r->every_machine;
+	fputs("# bspcost: the cost of the rows no other row beats, against g\n", out);
+	terminal(out, picture);
+	title_line(out, r, p->g_only ? "cost against g, for every l" : "cost against g, at l = 0", -1);
+	fputs("set xlabel 'g (flops per word)'\nset ylabel ", out);
+	gp_string(out, p->g_only ? "cost - S*l (flops)" : "cost at l = 0 (flops)");
+	fputs(" noenhanced\nset grid\nset key outside right top noenhanced\n", out);
+	mpq_t xmax;
+	mpq_init(xmax);
+	for (int k = 0; k < p->nregions; k++)
+		if (!p->regions[k].empty && p->regions[k].g_only && !p->regions[k].unbounded &&
+		    mpq_cmp(p->regions[k].hi, xmax) > 0)
+			mpq_set(xmax, p->regions[k].hi);
+	if (mpq_sgn(xmax) == 0)
+		mpq_set_ui(xmax, 10, 1);
+	else
+		mpq_mul_2exp(xmax, xmax, 1);
+	fputs("set xrange [0:", out);
+	gp_number(out, xmax);
+	fputs("]\nset samples 400\nplot \\\n", out);
+	for (int k = 0; k < p->nregions; k++) {
+		const struct pareto_region *reg = &p->regions[k];
+		const struct rank_row *row = &t->rows[reg->cls];
+		char shape[64], title[256];
+		shape_label(shape, t, row->shape);
+		int same = 0;
+		for (int i = 0; i < t->nranked; i++)
+			same += p->cls[i] == reg->cls;
+		snprintf(title, sizeof(title), "%s %s%s", shape, r->cands[row->cand],
+			 same > 1 ? " (and equal rows)" : "");
+		fputs("  ", out);
+		gp_number(out, row->cost);
+		fputs(" + ", out);
+		gp_number(out, row->gcoef);
+		fputs("*x with lines linewidth 2 title ", out);
+		gp_string(out, title);
+		fputs(k + 1 < p->nregions ? ", \\\n" : "\n", out);
+	}
+	mpq_clear(xmax);
+}
+
 void report_rank_plot(FILE *out, const struct ranking *r, const char *picture)
 {
 	const struct rank_table *t = r->t;
 	char shape[64];
+	if (r->every_machine) {
+		every_machine_plot(out, r, picture);
+		return;
+	}
 	fputs("# bspcost: the cost of every candidate against the grid shape\n", out);
 	terminal(out, picture);
 	title_line(out, r, "cost against the grid shape", -1);

@@ -635,7 +635,7 @@ void report_rank_markdown(FILE *out, const struct ranking *r)
 }
 
 void report_rank_needs_values(FILE *out, const char *file, const long *procs, int nprocs,
-			      const char *const *missing, int nmissing)
+			      const char *const *missing, int nmissing, int optional)
 {
 	fprintf(out, "%s: to rank the grid shapes of ", file);
 	if (nprocs <= 4) {
@@ -646,8 +646,14 @@ void report_rank_needs_values(FILE *out, const char *file, const long *procs, in
 		fprintf(out, "each of the %d process counts", nprocs);
 	}
 	fputs(", give", out);
-	for (int i = 0; i < nmissing; i++)
+	for (int i = 0; i < nmissing - optional; i++)
 		fprintf(out, " -D %s=VALUE", missing[i]);
+	if (optional > 0) {
+		fputs(", and for one machine", out);
+		for (int i = nmissing - optional; i < nmissing; i++)
+			fprintf(out, " -D %s=VALUE", missing[i]);
+		fputs(" (without them, the ranking is for every machine)", out);
+	}
 	fputs("\n", out);
 }
 
@@ -1138,7 +1144,9 @@ void report_ranking(FILE *out, enum output_format format, const struct ranking *
 	if (tables > 0 && (format == FORMAT_TEXT || format == FORMAT_MARKDOWN ||
 			   format == FORMAT_LATEX))
 		fputs("\n", out);
-	if (format == FORMAT_JSON)
+	if (r->every_machine)
+		report_every_machine(out, format, r);
+	else if (format == FORMAT_JSON)
 		report_rank_json(out, r);
 	else if (format == FORMAT_CSV)
 		report_rank_csv(out, r);

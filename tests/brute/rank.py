@@ -16,6 +16,12 @@ computation of its own:
     is a tie when another has its cost;
   - --top K gives the first K rows of the same ranking.
 
+Without g and l (every machine): each row's w, h and supersteps S (its cost
+a + b*g + c*l, from bspenum at three (g, l)), which rows no other dominates,
+that each region of (g, l) holds exactly the points where its row costs the
+least (sampled at every crossing of two rows and between), and the g where
+the best changes.
+
 Sweeps (-D n=LO..HI+K, -D m=LO..HI*K): the JSON of every point is a ranking
 checked as above at that point's sizes, and the points are the product of
 the ranges, the first varying slowest.
@@ -253,6 +259,134 @@ def check_sweeps(binary):
     return passed, failed
 
 
+# -p without g and l: (spec, sizes, process counts)
+EVERY_MACHINE = [
+    ("examples/matmul.bsp", {"m": 4, "n": 4, "o": 4}, [4]),
+    ("examples/stencil2d.bsp", {"n": 9, "m": 9}, [4, 8]),
+    ("examples/stencil1d.bsp", {"n": 9}, [4]),
+    ("examples/matmul2.bsp", {"m": 12, "n": 12, "o": 12}, [4]),
+    ("tests/brute/specs/variant_steps.bsp", {"n": 16}, [4, 2]),
+    ("tests/brute/specs/variant_steps.bsp", {"n": 12}, [3]),
+]
+
+
+def line_costs(spec, sizes, p):
+    """{(shape, candidate): (a, b, c)}: each row's cost a + b*g + c*l, from
+    bspenum's totals at (g, l) = (0, 0), (1, 0) and (0, 1)."""
+    at = [expected(spec, sizes, p, g, l)[0] for g, l in ((0, 0), (1, 0), (0, 1))]
+    out = {}
+    for shape, rows in at[0].items():
+        for c in rows or {}:
+            a = rows[c]["cost"]
+            out[(shape, c)] = (a, at[1][shape][c]["cost"] - a, at[2][shape][c]["cost"] - a)
+    return out
+
+
+def check_every_machine(binary):
+    """Each row's a, b, c; the Pareto set by dominance; each region of (g, l)
+    against the minima at sample points (the crossings of every two rows at
+    several l, and points between them); the g where the best changes."""
+    passed = failed = 0
+    for path, sizes, counts in EVERY_MACHINE:
+        spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
+        cmd = [binary, "-f", "json", "-p", ",".join(map(str, counts))]
+        for k, v in sizes.items():
+            cmd += ["-D", "%s=%s" % (k, v)]
+        p = subprocess.run(cmd + [path], capture_output=True, text=True, timeout=600, cwd=ROOT)
+        try:
+            tables = decode_stream(p.stdout)
+        except ValueError:
+            tables = []
+        for i, count in enumerate(counts):
+            bad = []
+            if p.returncode != 0 or i >= len(tables):
+                bad.append("exit %d, no table: %s" % (p.returncode, p.stderr.strip()[:300]))
+            else:
+                bad = every_machine_table(tables[i], line_costs(spec, sizes, count))
+            for b in bad:
+                print("MISMATCH every machine %s %s P=%d: %s" % (path, sizes, count, b))
+            if bad:
+                print("  reproduce: %s %s" % (" ".join(cmd), path))
+                failed += 1
+            else:
+                passed += 1
+    return passed, failed
+
+
+def every_machine_table(got, want):
+    bad = []
+    F = lambda v: Fraction(str(v))  # noqa: E731
+    rows = {}
+    for r in got["rows"]:
+        key = (tuple(r["shape"]), r["candidate"])
+        rows[key] = r
+        if key not in want:
+            bad.append("row %s not expected" % (key,))
+            continue
+        if (F(r["w"]), F(r["h"]), F(r["supersteps"])) != want[key]:
+            bad.append("row %s: w, h, S %s %s %s, bspenum %s" % (
+                key, r["w"], r["h"], r["supersteps"], want[key]))
+    if set(rows) != set(want):
+        bad.append("rows %d, expected %d" % (len(rows), len(want)))
+        return bad
+    keys = sorted(want)
+
+    def dominated(k):
+        return any(all(x <= y for x, y in zip(want[o], want[k])) and want[o] != want[k]
+                   for o in keys)
+    for k in keys:
+        if rows[k]["pareto"] == dominated(k):
+            bad.append("row %s: pareto %s" % (k, rows[k]["pareto"]))
+    pareto = [k for k in keys if not dominated(k)]
+    one = len({want[k] for k in pareto}) == 1
+    if got["one_best"] != one:
+        bad.append("one_best %s, expected %s" % (got["one_best"], one))
+    # sample points: every crossing of two rows on g at these l, and between
+    ls = [Fraction(0), Fraction(1), Fraction(37, 3), Fraction(1000)]
+    pts = set()
+    for l in ls:
+        gs = {Fraction(0)}
+        for x in pareto:
+            for y in pareto:
+                (a1, b1, c1), (a2, b2, c2) = want[x], want[y]
+                if b1 != b2:
+                    g = (a2 - a1 + (c2 - c1) * l) / (b1 - b2)
+                    if g >= 0:
+                        gs.add(g)
+        gs = sorted(gs)
+        mids = [(u + v) / 2 for u, v in zip(gs, gs[1:])] + [gs[-1] + 1, gs[-1] * 2 + 5]
+        pts |= {(g, l) for g in gs + mids}
+    for g, l in sorted(pts):
+        cost = {k: a + b * g + c * l for k, (a, b, c) in want.items()}
+        low = min(cost.values())
+        for k in pareto:
+            where = rows[k]["best_where"]
+            if where is None:
+                continue   # best nowhere alone
+            inside = all(F(c["g"]) * g + F(c["l"]) * l <= F(c["le"]) for c in where)
+            if inside != (cost[k] == low):
+                bad.append("g=%s l=%s: row %s %s in its region, but %s" % (
+                    g, l, k, "is" if inside else "is not",
+                    "costs the least" if cost[k] == low else "costs more"))
+                break
+    # where the best changes with g (the Pareto rows share S): every g
+    # at which the cheapest set changes, from the rows' lines at l = 0
+    if got["depends_on"] == "g":
+        if len({want[k][2] for k in pareto}) != 1:
+            bad.append("depends on g alone, but the rows run different supersteps")
+        cands = sorted({g for g, l in pts if l == 0})
+        eps = min([v - u for u, v in zip(cands, cands[1:])] + [Fraction(1)]) / 4
+
+        def best(g):
+            cost = {k: want[k][0] + want[k][1] * g for k in keys}
+            low = min(cost.values())
+            return {want[k] for k in keys if cost[k] == low}
+        changes = [g for g in cands if g > 0 and best(g - eps) != best(g + eps)]
+        if [F(v) for v in got["changes_at_g"]] != changes:
+            bad.append("changes_at_g %s, expected %s" % (got["changes_at_g"], changes))
+    return bad
+
+
 def main(argv):
     if len(argv) != 1:
         sys.stderr.write("usage: rank.py BIN\n")
@@ -296,6 +430,9 @@ def main(argv):
                 passed += 1
             sys.stdout.flush()
     sp, sf = check_sweeps(binary)
+    passed += sp
+    failed += sf
+    sp, sf = check_every_machine(binary)
     passed += sp
     failed += sf
     print("%d passed, %d failed" % (passed, failed))

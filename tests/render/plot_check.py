@@ -13,6 +13,8 @@ usage: plot_check.py PICTURE RANKING.json
 For --per-process (the JSON has "grid"): a panel per candidate with
 counts, whose rows are each process's fan-in and fan-out summed over the
 supersteps, in order, labelled by its coordinates (every k-th of many).
+Without g and l (the JSON has "every_machine"): a line w + h*x per class of
+equal rows no other row dominates, its title one of them.
 For a sweep (the JSON has "points"; one range, named by --swept NAME as the
 third argument), each candidate's rows are (the swept size, cost, shape):
 its best row of every point, as the JSON ranks them, and $best holds each
@@ -48,6 +50,8 @@ def main():
     blocks = dict(re.findall(r"^\$(\w+) << EOD\n(.*?)^EOD$", script, re.M | re.S))
     titles = re.findall(r"^  \$(c\d+) using .* title '((?:[^']|'')*)'", script, re.M)
     name_of = {b: t.replace("''", "'") for b, t in titles}
+    if r.get("every_machine"):
+        return every_machine(picture, r, script)
     if "points" in r:
         return sweep(picture, r, blocks, name_of, sys.argv[3])
     if "grid" in r:
@@ -78,6 +82,35 @@ def main():
         print(f"best shapes: picture {sorted(got_best)}, ranking {sorted(best)}")
         return 1
     print(f"{picture}: {len(got)} rows")
+    return 0
+
+
+def every_machine(picture, r, script):
+    """-p without g and l: a line A + B*x per Pareto class, titled by its
+    first row (shape, candidate), A its w and B its h."""
+    lines = re.findall(r"^  (\S+) \+ (\S+)\*x with lines .* title '((?:[^']|'')*)'", script, re.M)
+    rows = {}
+    for row in r["rows"]:
+        if row["pareto"]:
+            key = "%s %s" % ("x".join(str(x) for x in row["shape"]), row["candidate"])
+            rows.setdefault((exact(row["w"]), exact(row["h"])), set()).add(key)
+    got = set()
+    for a, b, title in lines:
+        key = title.replace("''", "'").replace(" (and equal rows)", "")
+        match = [k for k, names in rows.items() if key in names]
+        if not match:
+            print(f"line {title}: no Pareto row")
+            return 1
+        (w, h), = match
+        if abs(Fraction(float(a)) - w) > abs(w) * Fraction(1, 10**12) or \
+           abs(Fraction(float(b)) - h) > abs(h) * Fraction(1, 10**12):
+            print(f"line {title}: {a} + {b}*x, ranking {w} + {h}*g")
+            return 1
+        got.add((w, h))
+    if got != set(rows):
+        print(f"lines for {len(got)} classes, {len(rows)} Pareto classes")
+        return 1
+    print(f"{picture}: {len(got)} lines")
     return 0
 
 

@@ -54,6 +54,8 @@ tests/specs/bounds/offset_2_31.bsp
 --grid 5 tests/brute/specs/parity_union.bsp
 --grid 2x2 examples/pdgemm.bsp
 -p 16 -D m=1024 -D n=1024 -D o=1024 -D g=4 -D l=100 examples/matmul.bsp
+-p 16 -D m=1024 -D n=1024 examples/stencil2d.bsp
+-p 8 -D m=128 -D n=128 -D k=256 examples/pdgemm.bsp
 --machine sp2-switch -p 8 -D m=4096 -D n=4096 -D o=4096 examples/matmul.bsp
 --model F_ioM --machine now-p4 --speed 10e6 -p 4 -D m=256 -D n=256 examples/transpose.bsp
 -p 64 -D n=512..4096*2 -D m=4096 -D o=4096 -D g=4 -D l=100 examples/matmul.bsp

@@ -47,6 +47,8 @@ check offset_2_31 --code "'n*(P-1)/P if 2147483647*P >= n; 2147483648*P - 214748
 check element_size -- -D n=8 -D m=6 -D M=2 -D N=2 tests/brute/specs/element_size.bsp
 check rank_stencil1d -- -p 16 -D n=1000 -D g=4 -D l=50 examples/stencil1d.bsp
 check rank_machine -- -p 4 --machine sp2-switch -D n=1000 examples/stencil1d.bsp
+check every_machine -- -p 16 -D m=1024 -D n=1024 examples/stencil2d.bsp
+check every_machine_gl -- -p 8 -D m=128 -D n=128 -D k=256 examples/pdgemm.bsp
 check sweep -- -p 16 -D n=64..256*2 -D m=64 -D g=4 -D l=50 examples/stencil2d.bsp
 check per_process -- --per-process -D M=2 -D N=3 -D n=12 -D m=10 examples/stencil2d.bsp
 echo "$n reports rendered"

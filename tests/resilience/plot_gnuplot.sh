@@ -1,6 +1,7 @@
 #!/bin/sh
 # --plot: the cost of every candidate against the grid shape, or against a
 # -D range (a sweep), or each process's fan-in and fan-out (--per-process),
+# or, without g and l, each row no other row beats against g,
 # drawn by gnuplot.  The SVG and PNG are valid, and their scripts' data are the
 # ranking's rows (tests/render/plot_check.py against -f json of the same
 # run).  Without gnuplot on the PATH, the error says so.  Needs gnuplot
@@ -37,6 +38,8 @@ matmul.png 64 -D m=512 -D n=512 -D o=512 -D g=4 -D l=100 examples/matmul.bsp
 stencil1d.svg 8 --machine sp2-switch -D n=1000 examples/stencil1d.bsp
 sweep.svg 16 -D n=64..1024*2 -D m=256 -D g=4 -D l=100 examples/stencil2d.bsp
 sweep.png 4 -D n=8..40+8 -D g=3 -D l=10 examples/stencil1d.bsp
+every_machine.svg 16 -D n=1024 -D m=1024 examples/stencil2d.bsp
+every_machine_gl.png 8 -D m=128 -D n=128 -D k=256 examples/pdgemm.bsp
 processes.svg per-process -D M=2 -D N=3 -D n=12 -D m=10 examples/stencil2d.bsp
 processes.png per-process -D P=40 -D n=100 examples/stencil1d.bsp
 RUNS
