@@ -275,6 +275,7 @@ static int region_of(const struct rows *r, const int *pc, int np, int i, struct 
 	if (rc == 0) {
 		poly_tidy(&poly, x);
 		reg->empty = poly.n < 3 || mpq_sgn(x) == 0;
+		reg->touches = reg->empty && poly.n > 0;
 	}
 	/* the boundaries: the lines an edge of the polygon lies on */
 	reg->cons = rc == 0 && !reg->empty ? calloc((size_t)nother + 1, sizeof(*reg->cons)) : NULL;

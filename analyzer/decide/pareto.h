@@ -30,7 +30,9 @@ struct pareto_cons {
 
 struct pareto_region {
 	int cls;                    /* its class */
-	bool empty;                 /* best nowhere but on a boundary it shares */
+	bool empty;                 /* no area where it is the best alone: */
+	bool touches;               /* empty, yet as cheap as the best on a
+				     * point or a segment (tied there) */
 	int ncons;
 	struct pareto_cons *cons;
 	/* all of them in g alone (G != 0, L == 0): lo <= g <= hi */

@@ -74,14 +74,15 @@ static void cons_text(FILE *f, const struct pareto_cons *c)
 
 /* Where REG's class is the best, in words (malloc'd): "every g, l >= 0",
  * "g <= 25/2", "25/2 <= g <= 40", "g >= 40", the boundaries joined by
- * "and", or "nowhere alone". */
+ * "and"; "only tied with another" (on a point or a segment), or "never"
+ * (a row no other dominates, yet always beaten by one or another). */
 static char *where_text(const struct pareto_region *reg)
 {
 	struct text t;
 	if (text_open(&t) < 0)
 		return NULL;
 	if (reg->empty) {
-		fputs("nowhere alone (at best tied)", t.f);
+		fputs(reg->touches ? "only tied with another" : "never", t.f);
 	} else if (reg->ncons == 0) {
 		fputs("every g, l >= 0", t.f);
 	} else if (reg->g_only) {
@@ -493,32 +494,28 @@ static void every_machine_markdown(FILE *out, const struct ranking *r, bool late
 			report_latex_text(out, cand_of(r, row), false);
 			fprintf(out, " & %s & %s & %s & %s & ", shape, w ? w : "?", h ? h : "?",
 				s ? s : "?");
-			fputs("$", out);
-			for (const char *c = where ? where : "?"; *c; c++) {
-				if (c[0] == '<' && c[1] == '=') {
-					fputs("\\le ", out);
-					c++;
-				} else if (c[0] == '>' && c[1] == '=') {
-					fputs("\\ge ", out);
-					c++;
-				} else if (*c == '*') {
-					fputs(" ", out);
-				} else if (strncmp(c, "and", 3) == 0) {
-					fputs("\\text{ and }", out);
-					c += 2;
-				} else if (strncmp(c, "every", 5) == 0 || strncmp(c, "nowhere", 7) == 0) {
-					fputs("\\text{", out);
-					for (; *c && *c != ','; c++)
-						fputc(*c == '(' || *c == ')' ? ' ' : *c, out);
-					fputs("}", out);
-					if (!*c)
-						break;
-					fputc(',', out);
-				} else {
-					fputc(*c, out);
+			if (!reg || reg->empty || reg->ncons == 0) {
+				/* words: "every g, l >= 0", "never", ... */
+				report_latex_text(out, where ? where : "?", false);
+			} else {
+				/* inequalities in g and l: math, "and" as a word */
+				fputs("$", out);
+				for (const char *c = where; *c; c++) {
+					if ((c[0] == '<' || c[0] == '>') && c[1] == '=') {
+						fputs(c[0] == '<' ? "\\le " : "\\ge ", out);
+						c++;
+					} else if (*c == '*') {
+						fputs("\\,", out);
+					} else if (strncmp(c, "and", 3) == 0) {
+						fputs("\\text{ and }", out);
+						c += 2;
+					} else {
+						fputc(*c, out);
+					}
 				}
+				fputs("$", out);
 			}
-			fputs("$ \\\\\n", out);
+			fputs(" \\\\\n", out);
 		} else {
 			fputs("| ", out);
 			report_md_code(out, cand_of(r, row), true);

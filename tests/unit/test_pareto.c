@@ -116,6 +116,7 @@ static void test_a_row_best_nowhere(void **state)
 	assert_int_equal(p.regions[1].cls, 2);
 	assert_q(p.regions[1].lo, 3, 1);
 	assert_true(p.regions[2].empty);
+	assert_false(p.regions[2].touches);   /* 35 > 30 at g = 3: never */
 	assert_int_equal(p.regions[2].cls, 1);
 	pareto_clear(&p);
 	rows_clear(&r);
@@ -190,6 +191,7 @@ static void test_a_wedge(void **state)
 	mpq_clear(six);
 	assert_int_equal(p.regions[1].cls, 2);
 	assert_true(p.regions[2].empty);
+	assert_true(p.regions[2].touches);   /* 60 on the line g + l = 6, like both */
 	pareto_clear(&p);
 	rows_clear(&r);
 }
