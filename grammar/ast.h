@@ -119,6 +119,9 @@ struct ast_var {
 	enum cmp_op lo_op;        /* CMP_LE or CMP_LT */
 	struct ast_expr *hi;
 	enum cmp_op hi_op;        /* CMP_LT or CMP_LE */
+	/* a loop's geometric range `s = a, a*r, a*r*r, ... < hi`: r (lo is a);
+	 * 0 for every integer of the range */
+	long long ratio;
 	/* checked */
 	int index;                /* position in its statement's vars[] */
 	const struct affine *lo_aff;  /* inclusive lower bound */
@@ -160,7 +163,8 @@ struct ast_stmt {
  * once for each value of the range, in order. */
 struct ast_loop {
 	struct span span;         /* "for" to the range's end */
-	struct ast_var *var;      /* the variable and its range */
+	struct ast_var *var;      /* the variable and its range (var->ratio: a
+				   * geometric loop, 1, 2, 4, ... < P) */
 	const struct ast_loop *outer;   /* the loop around it, NULL at the outermost */
 	/* checked: the parameter the variable is to the analyses (kind
 	 * SYM_PARAM, index past the specification's sizes), owned here; the

@@ -64,6 +64,9 @@ static void free_cand_body(struct cand_body *b);
 static struct ast_superstep *superstep_new(struct span sp, char *name, struct span name_span,
 					   struct ptr_list *stmts);
 static void loop_new(struct parser *ps, struct span sp, struct ast_var *var, struct ptr_list *steps);
+static struct ast_var *geometric_range(struct parser *ps, struct span sp, char *name,
+				       struct span name_span, long long a, long long b, long long c,
+				       struct span values, int op, struct ast_expr *hi);
 static void free_step_list(struct ptr_list *l);
 }
 
@@ -105,11 +108,12 @@ static void free_step_list(struct ptr_list *l);
 %token BLOCK "block" CYCLIC "cyclic" IDENTITY "identity" WORK "work" IMPORT "import"
 %token REPLICATED "replicated"
 %token LE "<=" GE ">=" EQ "==" NE "!="
+%token ELLIPSIS "..."
 
 %type <expr> expr work_opt
 %type <cmp> cmp chain
 %type <cond> cond cond_opt
-%type <var> range
+%type <var> range loop_range
 %type <quant> quant
 %type <stmt> stmt
 %type <array> array_decl
@@ -205,7 +209,7 @@ item
 		{ struct ast_item *it = item_new(ITEM_SUPERSTEP, @$);
 		  it->superstep = superstep_new(@$, $2, @2, $4);
 		  add_item(ps, it); }
-	| FOR range '{' loop_body '}'
+	| FOR loop_range '{' loop_body '}'
 		{ loop_new(ps, span_join(@1, @2), $2, $4);
 		  for (int i = 0; i < $4->n; i++) {
 			struct ast_superstep *st = $4->v[i];
@@ -313,7 +317,7 @@ cand_body
 		  free($3->v); free($3); }
 	| cand_body SUPERSTEP IDENT '{' stmts '}'
 		{ $$ = $1; ptr_list_push(&$$->steps, superstep_new(span_join(@2, @6), $3, @3, $5)); }
-	| cand_body FOR range '{' loop_body '}'
+	| cand_body FOR loop_range '{' loop_body '}'
 		{ $$ = $1; loop_new(ps, span_join(@2, @3), $3, $5);
 		  for (int i = 0; i < $5->n; i++) ptr_list_push(&$$->steps, $5->v[i]);
 		  free($5->v); free($5); }
@@ -326,7 +330,7 @@ loop_body
 	: %empty                     { $$ = xcalloc(1, sizeof(*$$)); }
 	| loop_body SUPERSTEP IDENT '{' stmts '}'
 		{ $$ = $1; ptr_list_push($$, superstep_new(span_join(@2, @6), $3, @3, $5)); }
-	| loop_body FOR range '{' loop_body '}'
+	| loop_body FOR loop_range '{' loop_body '}'
 		{ $$ = $1; loop_new(ps, span_join(@2, @3), $3, $5);
 		  for (int i = 0; i < $5->n; i++) ptr_list_push($$, $5->v[i]);
 		  free($5->v); free($5); }
@@ -369,6 +373,14 @@ range
 			diag_error(ps->dg, @1, "a range must look like 'i < n' or 'lo <= i < hi'");
 			ast_cmp_free($1);
 		  } }
+	;
+
+/* A loop's range: a forall's, or a geometric one, `s = 1, 2, 4, ... < P`
+ * (its first three values, then the bound) */
+loop_range
+	: range                 { $$ = $1; }
+	| IDENT '=' INT ',' INT ',' INT ',' ELLIPSIS relop expr
+		{ $$ = geometric_range(ps, @$, $1, @1, $3, $5, $7, span_join(@3, @7), $10, $11); }
 	;
 
 cond_opt
@@ -516,6 +528,39 @@ static void loop_new(struct parser *ps, struct span sp, struct ast_var *var, str
 		if (top != l)
 			top->outer = l;
 	}
+}
+
+/* s = A, B, C, ... OP HI: the range A <= s OP HI, its values A*R^k for R =
+ * B/A, an integer of at least 2 with C = B*R; NULL (said at VALUES) when the
+ * values are not such a progression, or OP not '<' or '<='. */
+static struct ast_var *geometric_range(struct parser *ps, struct span sp, char *name,
+				       struct span name_span, long long a, long long b, long long c,
+				       struct span values, int op, struct ast_expr *hi)
+{
+	long long r = a >= 1 && b % a == 0 ? b / a : 0, rc;
+	if (r < 2 || __builtin_mul_overflow(b, r, &rc) || rc != c) {
+		diag_error(ps->dg, values, "a geometric loop's first three values are a, a*r, a*r*r, "
+			   "with a >= 1 and an integer ratio r >= 2 (s = 1, 2, 4, ... doubles)");
+		free(name);
+		ast_expr_free(hi);
+		return NULL;
+	}
+	if (op != CMP_LT && op != CMP_LE) {
+		diag_error(ps->dg, hi->span, "a geometric loop ends with '< bound' or '<= bound'");
+		free(name);
+		ast_expr_free(hi);
+		return NULL;
+	}
+	struct ast_var *v = xcalloc(1, sizeof(*v));
+	v->name = name;
+	v->name_span = name_span;
+	v->span = sp;
+	v->lo = ast_int(values, a);
+	v->lo_op = CMP_LE;
+	v->hi = hi;
+	v->hi_op = (enum cmp_op)op;
+	v->ratio = r;
+	return v;
 }
 
 static int loop_before(const void *a, const void *b)

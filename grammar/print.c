@@ -273,8 +273,16 @@ static void print_looped_step(FILE *out, struct open_loops *o, const struct ast_
 		const struct ast_loop *l = chain[o->n];
 		put_indent(out, base, o->n);
 		fputs("for ", out);
-		struct ast_quant q = {.vars = (struct ast_var **)&l->var, .nvars = 1};
-		print_quant(out, &q);
+		if (l->var->ratio) {
+			/* s = a, a*r, a*r*r, ... < hi */
+			long long a = l->var->lo->value, r = l->var->ratio;
+			fprintf(out, "%s = %lld, %lld, %lld, ... %s ", l->var->name, a, a * r, a * r * r,
+				l->var->hi_op == CMP_LE ? "<=" : "<");
+			print_expr(out, l->var->hi);
+		} else {
+			struct ast_quant q = {.vars = (struct ast_var **)&l->var, .nvars = 1};
+			print_quant(out, &q);
+		}
 		fputs(" {\n", out);
 		o->v[o->n] = l;
 	}

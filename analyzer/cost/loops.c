@@ -47,6 +47,80 @@ static int loop_params(const struct model *m, int s, int pos[])
 	return n;
 }
 
+/* A geometric loop's bounds LO and HI (exclusive) when they are numbers on
+ * the grid of SIZES (no size parameter, no outer variable in them); false
+ * otherwise, or when they do not fit. */
+static bool geometric_bounds(const struct model_loop *lp, const long *sizes, long long *lo,
+			     long long *hi)
+{
+	const struct model_aff *b[2] = {&lp->lo, &lp->hi};
+	long long v[2];
+	for (int k = 0; k < 2; k++) {
+		v[k] = b[k]->constant;
+		for (int t = 0; t < b[k]->nterms; t++) {
+			const struct model_term *x = &b[k]->terms[t];
+			long long p;
+			if (x->kind != MODEL_AXIS || !sizes ||
+			    __builtin_mul_overflow((long long)sizes[x->index], x->coef, &p) ||
+			    __builtin_add_overflow(v[k], p, &v[k]))
+				return false;
+		}
+	}
+	*lo = v[0];
+	*hi = v[1];
+	return true;
+}
+
+/* DOM (taken, a parameter set) where loop LP's variable, if LP is
+ * geometric, takes one of its values lo, lo*r, lo*r^2, ... < hi; NULL on
+ * failure, or when its bounds are not numbers (geometric_refused came
+ * first). */
+static __isl_give isl_set *geometric_points(__isl_take isl_set *dom, const struct model_loop *lp,
+					    const long *sizes)
+{
+	long long lo, hi;
+	if (!dom || lp->ratio < 2)
+		return dom;
+	if (!geometric_bounds(lp, sizes, &lo, &hi))
+		return isl_set_free(dom);
+	isl_set *pts = isl_set_empty(isl_set_get_space(dom));
+	for (long long v = lo; v < hi && pts;) {
+		isl_set *one = isl_set_universe(isl_set_get_space(dom));
+		one = isl_set_fix_val(one, isl_dim_param, (unsigned)lp->param,
+				      isl_val_int_from_si(isl_set_get_ctx(one), (long)v));
+		pts = isl_set_union(pts, one);
+		if (!model_loop_next(lp, &v))
+			break;
+	}
+	return isl_set_intersect(dom, pts);
+}
+
+/* Whether superstep S is in a geometric loop (1, 2, 4, ... < P) whose sum
+ * has no closed form here: on the symbolic grid, or with a bound that is
+ * not a number on the concrete one; the job is refused, with the reason. */
+static bool geometric_refused(struct job *j, int s)
+{
+	for (int l = j->m->steps[s].loop; l >= 0; l = j->m->loops[l].outer) {
+		const struct model_loop *lp = &j->m->loops[l];
+		long long lo, hi;
+		if (lp->ratio < 2 || (!j->symbolic && geometric_bounds(lp, j->req->sizes, &lo, &hi) &&
+				      hi - lo <= INT_MAX))
+			continue;
+		char *why = NULL;
+		if ((j->symbolic
+			     ? asprintf(&why, "the iterations of %s are a geometric progression, whose "
+					      "sums have no closed form on the symbolic grid here; a "
+					      "concrete grid (--grid) or -D counts them", lp->range)
+			     : asprintf(&why, "the iterations of %s: its bound is no number on this "
+					      "grid (it names a size or an outer loop's variable); -D "
+					      "gives it one", lp->range)) < 0)
+			why = NULL;
+		cost_job_fail(j, COST_REFUSED, why, lp->var);
+		return true;
+	}
+	return false;
+}
+
 /* The iterations of superstep S's loops, as a set whose dimensions are the
  * loops' variables (outermost first) on the remaining parameters of SPACE
  * (kept, a parameter space: F's); F (taken, may be NULL) moved onto it.
@@ -56,6 +130,9 @@ static __isl_give isl_set *iteration_set(struct job *j, int s, __isl_keep isl_sp
 {
 	const struct model *m = j->m;
 	isl_set *dom = model_loops_set(j->engine->ctx, m, s, j->symbolic ? NULL : j->req->sizes);
+	/* a geometric loop's values, its bounds known (geometric_refused) */
+	for (int l = m->steps[s].loop; l >= 0 && dom; l = m->loops[l].outer)
+		dom = geometric_points(dom, &m->loops[l], j->req->sizes);
 	dom = isl_set_align_params(dom, isl_space_copy(space));
 	if (f) /* onto DOM's parameters, in the same order (ISL aligns them) */
 		*f = isl_pw_qpolynomial_intersect_params(
@@ -552,7 +629,7 @@ void cost_loop_cost(struct job *j, struct step_cost *sc)
 void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 			__isl_keep isl_set *context, struct step_cost *sc)
 {
-	if (failed(&j->fail))
+	if (failed(&j->fail) || geometric_refused(j, s))
 		return;
 	sc->per_w = sc->w;
 	sc->per_h = sc->h;
@@ -738,11 +815,13 @@ static void loop_values_at(struct job *j, struct loop_values *lv, int d)
 		cost_job_fail(j, COST_REFUSED, why, lp->var);
 		return;
 	}
-	for (long long v = lo; v < hi && !failed(&j->fail); v++) {
+	for (long long v = lo; v < hi && !failed(&j->fail);) {
 		if (cost_out_of_time(j))
 			return;
 		lv->vals[lp->param] = v;
 		loop_values_at(j, lv, d + 1);
+		if (!model_loop_next(lp, &v))
+			break;   /* past any bound */
 	}
 }
 
@@ -1334,7 +1413,8 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 	for (int a = 0; a < j->naxes; a++)
 		nproc *= req->sizes[a];
 	bool counted = false;
-	if (lv.nloops == 1 && nproc <= EACH_PROCESS_MAX && aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
+	if (lv.nloops == 1 && lp->ratio < 2 && nproc <= EACH_PROCESS_MAX &&
+	    aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
 	    aff_value(&lp->hi, lv.vals, req->sizes, &hi) && hi - lo > BY_K_LEAF) {
 		struct job sub = cost_explain_job(j);
 		if (loop_values_by_k(&sub, cand, s, req, lo, hi - 1, lv.sum, sc) == 0) {

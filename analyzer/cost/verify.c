@@ -428,10 +428,12 @@ static int enumerate_loops(isl_ctx *ctx, const struct model *m, int cand, int st
 	int at = p->n++;
 	p->names[at] = m->params[lp->param];
 	int r = 0;
-	for (long long v = lo; v < hi && r == 0; v++) {
+	for (long long v = lo; v < hi && r == 0;) {
 		p->values[at] = v;
 		r = enumerate_loops(ctx, m, cand, step, req, p, loops, n, d + 1, prices, out, cost,
 				    reason);
+		if (!model_loop_next(lp, &v))
+			break;
 	}
 	p->n--;
 	return r;

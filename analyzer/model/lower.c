@@ -545,9 +545,16 @@ static void lower_loops(struct lowering *lw, const struct ast_spec *spec)
 		char *tlo = lw_affine_text(lw, NULL, l->var->lo_aff);
 		char *thi = lw_affine_text(lw, NULL, l->var->hi_aff);
 		char *range = NULL;
-		if (!tlo || !thi || asprintf(&range, "%s <= %s < %s", tlo, l->var->name, thi) < 0)
+		/* a geometric loop as written: its bound may be '<=' */
+		long long a = l->var->ratio ? l->var->lo->value : 0, r = l->var->ratio;
+		char *bound = r ? expr_to_string(l->var->hi) : NULL;
+		if (!tlo || !thi || (r && !bound) ||
+		    (r ? asprintf(&range, "%s = %lld, %lld, %lld, ... %s %s", l->var->name, a, a * r,
+				  a * r * r, l->var->hi_op == CMP_LE ? "<=" : "<", bound)
+		       : asprintf(&range, "%s <= %s < %s", tlo, l->var->name, thi)) < 0)
 			range = NULL;
-		int k = range ? model_add_loop(lw->m, l->var->name, range, &lo, &hi,
+		free(bound);
+		int k = range ? model_add_loop(lw->m, l->var->name, range, &lo, &hi, r,
 					       loop_index(spec, l->outer))
 			      : -1;
 		if (k < 0)

@@ -399,12 +399,13 @@ int model_nsizes(const struct model *m)
 }
 
 int model_add_loop(struct model *m, const char *var, const char *range, const struct model_aff *lo,
-		   const struct model_aff *hi, int outer)
+		   const struct model_aff *hi, long long ratio, int outer)
 {
 	struct model_loop *l = grow(&m->loops, &m->nloops, sizeof(*l));
 	if (!l)
 		return -1;
 	l->outer = outer;
+	l->ratio = ratio;
 	l->param = -1;
 	if (!(l->var = strdup(var)) || !(l->range = strdup(range)) ||
 	    model_aff_copy(&l->lo, lo) < 0 || model_aff_copy(&l->hi, hi) < 0)
@@ -412,6 +413,12 @@ int model_add_loop(struct model *m, const char *var, const char *range, const st
 	if ((l->param = model_add_param(m, var)) < 0)
 		return -1;
 	return m->nloops - 1;
+}
+
+bool model_loop_next(const struct model_loop *l, long long *v)
+{
+	return l->ratio < 2 ? !__builtin_add_overflow(*v, 1, v)
+			    : !__builtin_mul_overflow(*v, l->ratio, v);
 }
 
 int model_step_loops(const struct model *m, int step, int loops[])

@@ -126,6 +126,9 @@ struct model_loop {
 	int param;
 	/* lo <= var < hi, over the sizes, the axes and the outer loops' variables */
 	struct model_aff lo, hi;
+	/* a geometric loop: var = lo, lo*ratio, lo*ratio^2, ... < hi (lo a
+	 * constant); 0 for every integer of the range */
+	long long ratio;
 	int outer;         /* the loop around it, -1 at the outermost */
 };
 
@@ -196,11 +199,17 @@ void model_free(struct model *m);
  * variables come after them. */
 int model_nsizes(const struct model *m);
 
-/* A loop over VAR (LO <= VAR < HI: affine forms copied) inside loop OUTER (-1:
- * none); its variable becomes the model's next parameter.  Returns the loop's
+/* A loop over VAR (LO <= VAR < HI: affine forms copied; RATIO > 1: only
+ * LO, LO*RATIO, ...) inside loop OUTER (-1: none); its variable becomes the
+ * model's next parameter.  Returns the loop's
  * index, or -1 when out of memory.  Add every size before the first loop. */
 int model_add_loop(struct model *m, const char *var, const char *range, const struct model_aff *lo,
-		   const struct model_aff *hi, int outer);
+		   const struct model_aff *hi, long long ratio, int outer);
+/* *V, a value of loop L's variable, moved to the next one: V + 1, or V times
+ * the ratio of a geometric loop; false when that does not fit in 64 bits
+ * (past any bound). */
+bool model_loop_next(const struct model_loop *l, long long *v);
+
 /* The loops around superstep STEP, outermost first, into LOOPS (room for
  * MODEL_MAX_LOOPS); returns their number. */
 int model_step_loops(const struct model *m, int step, int loops[]);

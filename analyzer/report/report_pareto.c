@@ -200,7 +200,8 @@ static void every_machine_text(FILE *out, const struct ranking *r)
 		t->procs == 1 ? "" : "es", t->nshapes, t->nshapes == 1 ? "" : "s");
 	for (int a = 0; a < r->naxes; a++)
 		fprintf(out, "%s%s", a ? " x " : "", r->axes[a]);
-	fprintf(out, ", %d candidate%s; ", r->ncands, r->ncands == 1 ? "" : "s");
+	fprintf(out, ", %d candidate%s%s", r->ncands, r->ncands == 1 ? "" : "s",
+		r->nvalues ? "; " : "");
 	print_sizes(out, r);
 	fputs("\nfor every machine (no g or l given): a row costs w + h*g + S*l, S its supersteps "
 	      "run;\nthe rows no other row beats for any g, l >= 0, and where each is the best:\n",
@@ -464,7 +465,8 @@ static void every_machine_markdown(FILE *out, const struct ranking *r, bool late
 			fputs(" = ", out);
 			report_param_value(out, &r->values[i], false);
 		}
-		fputs(".\n", out);
+		if (r->nvalues)
+			fputs(".\n", out);
 		fputs("The rows no other row beats for any $g, l \\ge 0$ (a row costs "
 		      "$w + h g + S l$, $S$ its supersteps run), and where each is the best.\n\n"
 		      "\\begin{tabular}{llrrrl}\n\\hline\ncandidate & shape & $w$ & $h$ & $S$ & "
@@ -474,8 +476,10 @@ static void every_machine_markdown(FILE *out, const struct ranking *r, bool late
 		report_md_text(out, r->file);
 		fprintf(out, ": %ld process%s, for every machine\n\n", t->procs,
 			t->procs == 1 ? "" : "es");
-		print_sizes(out, r);
-		fputs(".\n\n", out);
+		if (r->nvalues) {
+			print_sizes(out, r);
+			fputs(".\n\n", out);
+		}
 		fputs("The rows no other row beats for any g, l >= 0 (a row costs w + h\\*g + S\\*l, "
 		      "S its supersteps run), and where each is the best.\n\n"
 		      "| candidate | shape | w | h | S | best where |\n|---|---|--:|--:|--:|---|\n",

@@ -29,7 +29,8 @@ and every process of the grid is looked at on its own:
   mem          max over q of the words q owns of the arrays the superstep reads
                or writes (of every array the candidate sees, for its own mem).
 
-A superstep inside loops (`for k < n - 1 { superstep ... }`, nested or not) runs
+A superstep inside loops (`for k < n - 1 { superstep ... }`, nested or not, or
+a geometric loop `for s = 1, 2, 4, ... < P`: s = 1, 2, 4, ... while s < P) runs
 once per value of the loops' variables, in order; each run is a superstep of its
 own with its own h, and the superstep's w, h, h_in, h_out, NCom and cost are the
 sums over the runs (l once per run); "iterations" says how many there were.
@@ -101,6 +102,9 @@ def tokenize(text):
             j = text.index('"', i + 1)
             toks.append(("str", text[i + 1:j], line))
             i = j + 1
+        elif text[i:i + 3] == "...":
+            toks.append(("op", "...", line))
+            i += 3
         elif text[i:i + 2] in ("<=", ">=", "==", "!="):
             toks.append(("op", text[i:i + 2], line))
             i += 2
@@ -244,6 +248,30 @@ class Parser:
             return (es[1][1], es[0], ops[0] == "<", es[2], ops[1] == "<")
         raise bad
 
+    def loop_range(self):
+        """A loop's range: a forall's, or a geometric one `s = a, a*r, a*r*r,
+        ... < E` (or <= E), as (var, a, False, E, strict, r)."""
+        if not (self.peek()[0] == "id" and self.peek(1)[1] == "="):
+            return self.range_()
+        line = self.peek()[2]
+        var = self.ident()
+        self.expect("=")
+        vals = []
+        for _ in range(3):
+            t = self.next()
+            if t[0] != "int":
+                raise SpecError("line %d: a geometric loop starts with three integers" % line)
+            vals.append(t[1])
+            self.expect(",")
+        self.expect("...")
+        a, b, c = vals
+        if a < 1 or b % a or b // a < 2 or c != b * (b // a):
+            raise SpecError("line %d: not a geometric progression: %s" % (line, vals))
+        op = self.next()
+        if op[1] not in ("<", "<="):
+            raise SpecError("line %d: a geometric loop ends with < or <=" % line)
+        return (var, ("int", a), False, self.expr(), op[1] == "<", b // a)
+
     def quant(self):
         ranges = [self.range_()]
         while self.at(",", "op"):
@@ -354,7 +382,7 @@ class Parser:
         """for RANGE { superstep ... | for ... }: appends the supersteps of
         the body to STEPS, each with the ranges of the loops around it,
         outermost first."""
-        here = list(loops) + [self.range_()]
+        here = list(loops) + [self.loop_range()]
         self.expect("{")
         while not self.at("}", "op"):
             if self.at("superstep", "kw"):
@@ -653,12 +681,15 @@ class Context:
                 if self.holds(cond, cur):
                     yield dict(cur)
                 return
-            var, lo, lo_strict, hi, hi_strict = ranges[k]
+            var, lo, lo_strict, hi, hi_strict = ranges[k][:5]
+            ratio = ranges[k][5] if len(ranges[k]) > 5 else 0
             a = self.eval(lo, cur) + (1 if lo_strict else 0)
             b = self.eval(hi, cur) + (0 if hi_strict else 1)
-            for v in range(a, b):
+            v = a
+            while v < b:
                 cur[var] = v
                 yield from rec(k + 1, cur)
+                v = v * ratio if ratio else v + 1
             cur.pop(var, None)
 
         yield from rec(0, dict(env))

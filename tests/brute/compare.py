@@ -144,6 +144,13 @@ POINTS = {
     "flat_sum": [  # tests/brute/specs: assume n >= 2*P; a sum of 240 operands
         {"n": 7, "P": 3}, {"n": 16, "P": 4}, {"n": 3, "P": 1},
     ],
+    "prefix_doubling": [  # assume n >= 2*P, T >= 1; geometric loops
+        {"n": 9, "T": 2, "P": 3}, {"n": 16, "T": 1, "P": 4}, {"n": 2, "T": 1, "P": 1},
+        {"n": 27, "T": 2, "P": 2}, {"n": 10, "T": 3, "P": 5},
+    ],
+    "reduce": [  # one partial sum per process; the doubling's levels s = 1, 2, 4, ... < P
+        {"P": 1}, {"P": 2}, {"P": 3}, {"P": 5}, {"P": 8}, {"P": 16},
+    ],
     "replicated_dims": [  # tests/brute/specs: assume n >= 2*M, m >= 2*N
         {"n": 4, "m": 4, "M": 2, "N": 2}, {"n": 6, "m": 6, "M": 3, "N": 2},
         {"n": 5, "m": 7, "M": 2, "N": 3}, {"n": 4, "m": 6, "M": 2, "N": 3},
