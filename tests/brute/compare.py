@@ -9,6 +9,7 @@ superstep and in total.  One line per mismatch, then `N passed, N failed`
 
 Environment:
   POINTS_LIMIT=k   at most k points per spec
+  MODES_POINTS=k   the modes other than plain on the first k points only
   MODES=list       comma-separated among plain, hsum (--h sum), flops
                    (--work flops), both, grid (--grid AxB and -D the sizes only);
                    default plain; MODES=all for every one
@@ -480,6 +481,7 @@ def main(argv):
             sys.stderr.write("compare.py: unknown mode %s\n" % m)
             return 2
     only = [s for s in os.environ.get("SPECS", "").split(",") if s]
+    extra_limit = int(os.environ.get("MODES_POINTS") or 1 << 30)
     verbose = os.environ.get("VERBOSE") == "1"
     specs = []
     for d in (os.path.join(ROOT, "examples"), os.path.join(HERE, "specs")):
@@ -501,8 +503,10 @@ def main(argv):
             spec = bspenum.Parser(bspenum.tokenize(open(path).read())).spec()
             pts = pts + random_points(spec, int(os.environ["RANDOM_POINTS"]),
                                       int(os.environ.get("SEED", "1")))
-        for pt in pts:
+        for k, pt in enumerate(pts):
             for mode in modes:
+                if mode != "plain" and k >= extra_limit:
+                    continue
                 t0 = time.time()
                 try:
                     bad, notes, shown = run_case(binary, rel, pt, mode)
