@@ -189,7 +189,10 @@ static struct ast_expr *chain_node(enum expr_kind kind, struct ast_expr *l, stru
 /* The chain is a left spine whose right children are balanced subtrees of
  * non-increasing size, like the digits of a binary counter: appending an
  * operand merges it with the last subtree while the two are the same size.
- * x op1 y op r is x op1 (y op' r), op' = op when op1 is '+', else flipped. */
+ * x op1 y op r is x op1 (y op' r), op' = op when op1 is '+', else flipped.
+ * A merged node's span is its operands' text, whose operators may read
+ * otherwise (b - c's span in a - b + c reads "b + c"): diagnostics quote
+ * whole expressions, and --print prints the chain flat. */
 struct ast_expr *ast_chain(enum expr_kind kind, struct ast_expr *l, struct ast_expr *r)
 {
 	while (l->chain && leaves_of(l->rhs) == leaves_of(r)) {

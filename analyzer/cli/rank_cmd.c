@@ -461,7 +461,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		for (int pt = 0; pt < npoints && r >= 0; pt++) {
 			if (!tabs[pt].sorted)
 				break;
-			if (every_machine && tabs[pt].nranked > 0) {
+			if (every_machine) {
 				if (every_machine_front(&tabs[pt], &fronts[pt]) < 0) {
 					fprintf(opt->err, "bspcost: %s: out of memory\n", file);
 					status = EXIT_SPEC;

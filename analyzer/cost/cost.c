@@ -1495,6 +1495,8 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		for (int k = 0; v && k < nformulas(out); k++)
 			subst_local(formula_slot(out, k), lp->name, v, axis, context, &ok);
 		formula_free(v);
+		if (ok && lp->block == 1 && strcmp(lp->extent, axis) == 0)
+			continue;   /* P divides P: no assumption, nothing kept */
 		char *text = NULL;
 		int r = lp->block == 1 ? asprintf(&text, "%s divides %s", axis, lp->extent)
 				       : asprintf(&text, "%ld*%s divides %s", lp->block, axis, lp->extent);

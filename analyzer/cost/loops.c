@@ -103,8 +103,7 @@ static bool geometric_refused(struct job *j, int s)
 	for (int l = j->m->steps[s].loop; l >= 0; l = j->m->loops[l].outer) {
 		const struct model_loop *lp = &j->m->loops[l];
 		long long lo, hi;
-		if (lp->ratio < 2 || (!j->symbolic && geometric_bounds(lp, j->req->sizes, &lo, &hi) &&
-				      hi - lo <= INT_MAX))
+		if (lp->ratio < 2 || (!j->symbolic && geometric_bounds(lp, j->req->sizes, &lo, &hi)))
 			continue;
 		char *why = NULL;
 		if ((j->symbolic

@@ -394,10 +394,6 @@ int pareto_compute(struct pareto *p, int n, const mpq_t *a, const mpq_t *b, cons
 	free(order);
 	int np = p->nregions;
 	p->nregions = 0;
-	p->one_best = np == 1;
-	p->g_only = true;
-	for (int q = 1; q < np; q++)
-		p->g_only &= mpq_equal(c[pc[q]], c[pc[0]]);
 	p->regions = calloc((size_t)np + 1, sizeof(*p->regions));
 	if (!p->regions) {
 		free(pc);
@@ -415,6 +411,16 @@ int pareto_compute(struct pareto *p, int n, const mpq_t *a, const mpq_t *b, cons
 	}
 	free(pc);
 	qsort(p->regions, (size_t)p->nregions, sizeof(*p->regions), by_start);
+	/* what the answer depends on: the regions with an area (a class
+	 * tied on a point or a line only decides nothing) */
+	int areas = 0;
+	p->g_only = true;
+	for (int q = 0; q < p->nregions; q++)
+		if (!p->regions[q].empty) {
+			areas++;
+			p->g_only &= p->regions[q].g_only;
+		}
+	p->one_best = areas == 1;
 	return 0;
 }
 

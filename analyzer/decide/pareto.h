@@ -47,8 +47,10 @@ struct pareto {
 	int *dominated_by;          /* [n] a row of a class that dominates it, or -1 */
 	int nregions;               /* one per class of the Pareto set */
 	struct pareto_region *regions;  /* non-empty ones by g first (then l), empty last */
-	bool one_best;              /* one class: the best for every g, l >= 0 */
-	bool g_only;                /* the Pareto classes share c: intervals of g */
+	bool one_best;              /* one region has an area: its class is the
+				     * best for every g, l >= 0 */
+	bool g_only;                /* every region with an area is an interval
+				     * of g (the classes there share c) */
 };
 
 /* The Pareto set and the regions of N rows of costs A[i] + B[i]*g + C[i]*l

@@ -1835,7 +1835,6 @@ static int read_dim_shape(struct sym *s, const struct model_access *rd, int d, s
 	return failed(&s->fail) ? -1 : 0;
 }
 
-/* q_a = the owner digit, for every axis, for the left-hand side of ST. */
 /* Whether candidate S's layout of array A replicates it over axis AX: a
  * `replicated over` factor of the product, or a dimension replicated over
  * AX.  Every coordinate of the axis then holds the element. */
@@ -1858,6 +1857,8 @@ static void on_axis(struct sym *s, struct conj *cj, const struct lin *q, int ax)
 	conj_lt(s, cj, q, &size);
 }
 
+/* q_a = the owner digit, for every axis, for the left-hand side of ST (any
+ * coordinate of an axis it is replicated over). */
 static void lhs_owner(struct sym *s, const struct model_stmt *st)
 {
 	const struct model_array *arr = &s->m->arrays[st->lhs.array];

@@ -98,6 +98,27 @@ static int def_value(const struct report_request *opt, const char *name, mpq_t o
 	return -1;
 }
 
+const char *report_missing_coefs(char buf[64], const struct report_request *rq)
+{
+	const struct cost_model *cm = report_model(rq);
+	const char *missing[8];
+	int n = 0;
+	mpq_t v;
+	mpq_init(v);
+	for (int k = 0; k < cm->ncoefs && n < 8; k++)
+		if (def_value(rq, cm->coef_names[k], v) < 0)
+			missing[n++] = cm->coef_names[k];
+	mpq_clear(v);
+	if (n == 0)   /* given, yet not enough: name them all */
+		return report_coef_list(buf, cm);
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < n; k++)
+		len += (size_t)snprintf(buf + len, 64 - len, "%s%s",
+					k == 0 ? "" : k + 1 == n ? " and " : ", ", missing[k]);
+	return buf;
+}
+
 const char *report_coef_list(char buf[64], const struct cost_model *cm)
 {
 	if (!cm)

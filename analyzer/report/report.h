@@ -82,6 +82,9 @@ const struct cost_model *report_model(const struct report_request *rq);
 /* CM's coefficients for a sentence, "g and l" or "g_i, g_o and l"
  * (at most 40 characters) into BUF. */
 const char *report_coef_list(char buf[64], const struct cost_model *cm);
+/* The coefficients of RQ's cost function that no -D gives, as above (all
+ * of them when every one is given). */
+const char *report_missing_coefs(char buf[64], const struct report_request *rq);
 
 /* "cost function F_io: w + h_in*g_i + h_out*g_o + l, summed over the
  * supersteps" and a newline, when CM is not the default (nothing else). */
@@ -249,6 +252,10 @@ struct ranking {
  * the best; the dominated rows (JSON and CSV list them), and the rows not
  * counted. */
 void report_every_machine(FILE *out, enum output_format format, const struct ranking *r);
+
+/* A row's status as JSON and CSV name it: "ranked", "outside", "refused",
+ * "failed" or "late". */
+const char *report_rank_status(enum rank_status st);
 
 /* Shape S of T as "8x8" (at most 63 characters). */
 void shape_label(char buf[64], const struct rank_table *t, int s);

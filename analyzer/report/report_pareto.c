@@ -136,7 +136,18 @@ static void print_sizes(FILE *out, const struct ranking *r)
 /* The rows of class CLS (rows of equal w, h and S): "shape 4x4, candidate
  * X"; for several, "shape 4x4, every candidate", "shape 4x4, candidates X,
  * Y", "shapes 2x8, 8x2, candidate X", or the pairs "4x4 X; 2x8 Y". */
-static void class_rows(FILE *out, const struct ranking *r, int cls)
+static void put_raw(FILE *out, const char *s)
+{
+	fputs(s, out);
+}
+
+static void put_latex(FILE *out, const char *s)
+{
+	report_latex_text(out, s, true);
+}
+
+static void class_rows(FILE *out, const struct ranking *r, int cls,
+		       void (*put)(FILE *, const char *))
 {
 	const struct pareto *p = r->every_machine;
 	const struct rank_table *t = r->t;
@@ -168,15 +179,20 @@ static void class_rows(FILE *out, const struct ranking *r, int cls)
 		if (p->cls[i] != cls)
 			continue;
 		shape_label(label, t, t->rows[i].shape);
-		if (one_shape)
-			fprintf(out, "%s%s", k++ ? ", " : "", cand_of(r, &t->rows[i]));
-		else if (one_cand)
-			fprintf(out, "%s%s", k++ ? ", " : "", label);
-		else
-			fprintf(out, "%s%s %s", k++ ? "; " : "", label, cand_of(r, &t->rows[i]));
+		fputs(k++ ? (one_shape || one_cand ? ", " : "; ") : "", out);
+		if (one_shape) {
+			put(out, cand_of(r, &t->rows[i]));
+		} else if (one_cand) {
+			fputs(label, out);
+		} else {
+			fprintf(out, "%s ", label);
+			put(out, cand_of(r, &t->rows[i]));
+		}
 	}
-	if (one_cand && !one_shape)
-		fprintf(out, ", candidate %s", cand >= 0 ? r->cands[cand] : "every candidate");
+	if (one_cand && !one_shape) {
+		fputs(", candidate ", out);
+		put(out, cand >= 0 ? r->cands[cand] : "every candidate");
+	}
 }
 
 static void print_uncounted(FILE *out, const struct ranking *r)
@@ -232,7 +248,7 @@ static void every_machine_text(FILE *out, const struct ranking *r)
 			if (cells[k][c] && strlen(cells[k][c]) > width[c])
 				width[c] = strlen(cells[k][c]);
 	}
-	for (int k = -1; cells && k < np; k++) {
+	for (int k = -1; cells && np > 0 && k < np; k++) {
 		for (int c = 0; c < C_N; c++) {
 			const char *s = k < 0 ? head[c] : cells[k][c] ? cells[k][c] : "?";
 			bool left = c <= C_SHAPE || c == C_WHERE;
@@ -255,9 +271,11 @@ static void every_machine_text(FILE *out, const struct ranking *r)
 
 	/* the answer */
 	const char *proviso = t->nuncounted ? " (not proven: rows not counted could do better)" : "";
-	if (p->one_best) {
+	if (t->nranked == 0) {
+		fputs("no row could be ranked\n", out);
+	} else if (p->one_best) {
 		fprintf(out, "best for every machine (every g, l >= 0)%s: ", proviso);
-		class_rows(out, r, p->regions[0].cls);
+		class_rows(out, r, p->regions[0].cls, put_raw);
 		fputs("\n", out);
 	} else if (p->g_only) {
 		fprintf(out, "the best depends on g alone (l adds the same to each)%s; it changes at g = ",
@@ -299,7 +317,10 @@ static void json_row_id(FILE *out, const struct ranking *r, int i)
 {
 	const struct rank_row *row = &r->t->rows[i];
 	fputs("{\"candidate\": ", out);
-	report_json_string(out, cand_of(r, row));
+	if (row->cand < 0)
+		fputs("null", out);   /* a shape refused for every candidate */
+	else
+		report_json_string(out, r->cands[row->cand]);
 	fputs(", \"shape\": [", out);
 	for (int a = 0; a < r->naxes; a++)
 		fprintf(out, "%s%ld", a ? ", " : "", r->t->shapes[row->shape][a]);
@@ -329,9 +350,10 @@ static void every_machine_json(FILE *out, const struct ranking *r)
 	}
 	fprintf(out, "},\n \"best_proven\": %s, \"uncounted\": %d, \"one_best\": %s, "
 		     "\"depends_on\": \"%s\",\n \"changes_at_g\": ",
-		t->nuncounted == 0 ? "true" : "false", t->nuncounted, p->one_best ? "true" : "false",
-		p->one_best ? "nothing" : p->g_only ? "g" : "g and l");
-	if (p->g_only && !p->one_best) {
+		t->nuncounted == 0 && t->nranked > 0 ? "true" : "false", t->nuncounted,
+		p->one_best ? "true" : "false",
+		t->nranked == 0 ? "no row" : p->one_best ? "nothing" : p->g_only ? "g" : "g and l");
+	if (p->g_only && !p->one_best && t->nranked > 0) {
 		fputs("[", out);
 		for (int k = 0, m = 0; k < p->nregions; k++)
 			if (!p->regions[k].empty && !p->regions[k].unbounded) {
@@ -400,8 +422,10 @@ static void every_machine_json(FILE *out, const struct ranking *r)
 		const struct rank_row *row = &t->rows[i];
 		fputs(i > t->nranked ? ",\n  " : "\n  ", out);
 		json_row_id(out, r, i);
-		fputs(", \"reason\": ", out);
-		report_json_string(out, row->reason ? row->reason : "not counted in time");
+		fprintf(out, ", \"status\": \"%s\", \"reason\": ", report_rank_status(row->status));
+		report_json_string(out, row->reason ? row->reason
+					: row->status == RANK_LATE ? "not counted in time"
+								   : "unknown reason");
 		fputs("}", out);
 	}
 	fputs("]}\n", out);
@@ -442,6 +466,23 @@ static void every_machine_csv(FILE *out, const struct ranking *r)
 		fputc('\n', out);
 	}
 	free(order);
+	/* the rows not ranked: no numbers, pareto "not counted" (could be
+	 * cheaper: the answer is not proven) or "outside" (the shape breaks
+	 * the assumptions), and the reason */
+	for (int i = t->nranked; i < t->nrows; i++) {
+		const struct rank_row *row = &t->rows[i];
+		char shape[64];
+		shape_label(shape, t, row->shape);
+		report_csv_field(out, r->file);
+		fprintf(out, ",%ld,", t->procs);
+		report_csv_field(out, cand_of(r, row));
+		fputc(',', out);
+		report_csv_field(out, shape);
+		fprintf(out, ",,,,,,%s,", row->status == RANK_OUTSIDE ? "outside" : "not counted");
+		report_csv_field(out, row->reason ? row->reason
+				      : row->status == RANK_LATE ? "not counted in time" : "unknown reason");
+		fputc('\n', out);
+	}
 }
 
 /* ---- Markdown and LaTeX ------------------------------------------------ */
@@ -498,7 +539,7 @@ static void every_machine_markdown(FILE *out, const struct ranking *r, bool late
 			report_latex_text(out, cand_of(r, row), false);
 			fprintf(out, " & %s & %s & %s & %s & ", shape, w ? w : "?", h ? h : "?",
 				s ? s : "?");
-			if (!reg || reg->empty || reg->ncons == 0) {
+			if (!where || !reg || reg->empty || reg->ncons == 0) {
 				/* words: "every g, l >= 0", "never", ... */
 				report_latex_text(out, where ? where : "?", false);
 			} else {
@@ -538,9 +579,11 @@ static void every_machine_markdown(FILE *out, const struct ranking *r, bool late
 		fputs("\\hline\n\\end{tabular}\n\n", out);
 	else
 		fputs("\n", out);
-	if (p->one_best) {
+	if (t->nranked == 0) {
+		fputs("No row could be ranked.\n", out);
+	} else if (p->one_best) {
 		fputs(latex ? "Best for every machine: " : "**Best for every machine:** ", out);
-		class_rows(out, r, p->regions[0].cls);
+		class_rows(out, r, p->regions[0].cls, latex ? put_latex : report_md_text);
 		fputs(".\n", out);
 	} else if (p->g_only) {
 		fputs("The best depends on g alone; it changes at g = ", out);

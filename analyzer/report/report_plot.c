@@ -131,7 +131,7 @@ static void title_line(FILE *out, const struct ranking *r, const char *what, int
 
 /* -p without g and l: each Pareto class's cost against g, at l = 0 (when
  * the classes run the same supersteps, l adds the same to each), over twice
- * the last g where the best changes; the best row's stretch drawn thick. */
+ * the last g where the best changes. */
 static void every_machine_plot(FILE *out, const struct ranking *r, const char *picture)
 {
 	const struct rank_table *t = r->t;

@@ -39,7 +39,7 @@ static int nrefused(const struct rank_table *t)
 	return t->nrows - t->nranked - t->nlate;
 }
 
-static const char *status_name(enum rank_status st)
+const char *report_rank_status(enum rank_status st)
 {
 	switch (st) {
 	case RANK_OK:
@@ -417,7 +417,7 @@ static void json_rows(FILE *out, const struct ranking *r, const char *indent)
 			report_json_string(out, r->cands[row->cand]);
 		fputs(", ", out);
 		json_shape(out, r, row->shape);
-		fprintf(out, ", \"status\": \"%s\", \"reason\": ", status_name(row->status));
+		fprintf(out, ", \"status\": \"%s\", \"reason\": ", report_rank_status(row->status));
 		report_json_string(out, row->reason ? row->reason : "unknown reason");
 		fputs("}", out);
 	}
@@ -533,7 +533,7 @@ void report_rank_csv(FILE *out, const struct ranking *r)
 			if (row->status == RANK_OK)
 				csv_number(out, *vals[q]);
 		}
-		fprintf(out, ",%s,", status_name(row->status));
+		fprintf(out, ",%s,", report_rank_status(row->status));
 		if (row->status != RANK_OK)
 			report_csv_field(out, row->reason ? row->reason : "unknown reason");
 		fputc(',', out);

@@ -324,7 +324,7 @@ static void join(struct group *g, int *n, const struct analysis *a, int c)
 	char *both = NULL;
 	if (!formula && !valued && ex && ex->status == COST_OK &&
 	    asprintf(&both, "%s; the values need %s", cc->reason ? cc->reason : "no formula",
-		     report_coef_list((char[64]){0}, a->rq->model)) < 0)
+		     report_missing_coefs((char[64]){0}, a->rq)) < 0)
 		both = NULL;
 	const char *why = formula ? NULL
 			  : valued ? (cc->timed_out ? "not finished in time" : NULL)

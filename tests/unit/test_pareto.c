@@ -196,6 +196,28 @@ static void test_a_wedge(void **state)
 	rows_clear(&r);
 }
 
+static void test_a_tie_on_a_point_decides_nothing(void **state)
+{
+	(void)state;
+	struct rows r;
+	/* 2g, 5 + g + l, 10: the middle one is no worse than both only at
+	 * (g, l) = (5, 0); the answer depends on g alone, and changes at 5 */
+	const long abc[][3] = {{0, 2, 0}, {5, 1, 1}, {10, 0, 0}};
+	rows_set(&r, 3, abc, 1);
+	struct pareto p;
+	assert_int_equal(pareto_compute(&p, r.n, r.a, r.b, r.c), 0);
+	assert_int_equal(p.nregions, 3);
+	assert_true(p.g_only);
+	assert_false(p.one_best);
+	assert_q(p.regions[0].hi, 5, 1);
+	assert_q(p.regions[1].lo, 5, 1);
+	assert_true(p.regions[2].empty);
+	assert_true(p.regions[2].touches);
+	assert_int_equal(p.regions[2].cls, 1);
+	pareto_clear(&p);
+	rows_clear(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -205,6 +227,7 @@ int main(void)
 		cmocka_unit_test(test_fractions),
 		cmocka_unit_test(test_supersteps_bring_l_in),
 		cmocka_unit_test(test_a_wedge),
+		cmocka_unit_test(test_a_tie_on_a_point_decides_nothing),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
