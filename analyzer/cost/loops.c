@@ -47,54 +47,6 @@ static int loop_params(const struct model *m, int s, int pos[])
 	return n;
 }
 
-/* A geometric loop's bounds LO and HI (exclusive) when they are numbers on
- * the grid of SIZES (no size parameter, no outer variable in them); false
- * otherwise, or when they do not fit. */
-static bool geometric_bounds(const struct model_loop *lp, const long *sizes, long long *lo,
-			     long long *hi)
-{
-	const struct model_aff *b[2] = {&lp->lo, &lp->hi};
-	long long v[2];
-	for (int k = 0; k < 2; k++) {
-		v[k] = b[k]->constant;
-		for (int t = 0; t < b[k]->nterms; t++) {
-			const struct model_term *x = &b[k]->terms[t];
-			long long p;
-			if (x->kind != MODEL_AXIS || !sizes ||
-			    __builtin_mul_overflow((long long)sizes[x->index], x->coef, &p) ||
-			    __builtin_add_overflow(v[k], p, &v[k]))
-				return false;
-		}
-	}
-	*lo = v[0];
-	*hi = v[1];
-	return true;
-}
-
-/* DOM (taken, a parameter set) where loop LP's variable, if LP is
- * geometric, takes one of its values lo, lo*r, lo*r^2, ... < hi; NULL on
- * failure, or when its bounds are not numbers (geometric_refused came
- * first). */
-static __isl_give isl_set *geometric_points(__isl_take isl_set *dom, const struct model_loop *lp,
-					    const long *sizes)
-{
-	long long lo, hi;
-	if (!dom || lp->ratio < 2)
-		return dom;
-	if (!geometric_bounds(lp, sizes, &lo, &hi))
-		return isl_set_free(dom);
-	isl_set *pts = isl_set_empty(isl_set_get_space(dom));
-	for (long long v = lo; v < hi && pts;) {
-		isl_set *one = isl_set_universe(isl_set_get_space(dom));
-		one = isl_set_fix_val(one, isl_dim_param, (unsigned)lp->param,
-				      isl_val_int_from_si(isl_set_get_ctx(one), (long)v));
-		pts = isl_set_union(pts, one);
-		if (!model_loop_next(lp, &v))
-			break;
-	}
-	return isl_set_intersect(dom, pts);
-}
-
 /* Whether superstep S is in a geometric loop (1, 2, 4, ... < P) whose sum
  * has no closed form here: on the symbolic grid, or with a bound that is
  * not a number on the concrete one; the job is refused, with the reason. */
@@ -103,7 +55,7 @@ static bool geometric_refused(struct job *j, int s)
 	for (int l = j->m->steps[s].loop; l >= 0; l = j->m->loops[l].outer) {
 		const struct model_loop *lp = &j->m->loops[l];
 		long long lo, hi;
-		if (lp->ratio < 2 || (!j->symbolic && geometric_bounds(lp, j->req->sizes, &lo, &hi)))
+		if (lp->ratio < 2 || (!j->symbolic && model_loop_bounds(lp, j->req->sizes, &lo, &hi)))
 			continue;
 		char *why = NULL;
 		if ((j->symbolic
@@ -128,10 +80,9 @@ static __isl_give isl_set *iteration_set(struct job *j, int s, __isl_keep isl_sp
 					 __isl_give isl_pw_qpolynomial **f)
 {
 	const struct model *m = j->m;
+	/* a geometric loop's values exactly: its bounds are numbers here
+	 * (geometric_refused came first) */
 	isl_set *dom = model_loops_set(j->engine->ctx, m, s, j->symbolic ? NULL : j->req->sizes);
-	/* a geometric loop's values, its bounds known (geometric_refused) */
-	for (int l = m->steps[s].loop; l >= 0 && dom; l = m->loops[l].outer)
-		dom = geometric_points(dom, &m->loops[l], j->req->sizes);
 	dom = isl_set_align_params(dom, isl_space_copy(space));
 	if (f) /* onto DOM's parameters, in the same order (ISL aligns them) */
 		*f = isl_pw_qpolynomial_intersect_params(

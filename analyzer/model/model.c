@@ -415,6 +415,27 @@ int model_add_loop(struct model *m, const char *var, const char *range, const st
 	return m->nloops - 1;
 }
 
+bool model_loop_bounds(const struct model_loop *l, const long *sizes, long long *lo,
+		       long long *hi)
+{
+	const struct model_aff *b[2] = {&l->lo, &l->hi};
+	long long v[2];
+	for (int k = 0; k < 2; k++) {
+		v[k] = b[k]->constant;
+		for (int t = 0; t < b[k]->nterms; t++) {
+			const struct model_term *x = &b[k]->terms[t];
+			long long p;
+			if (x->kind != MODEL_AXIS || !sizes ||
+			    __builtin_mul_overflow((long long)sizes[x->index], x->coef, &p) ||
+			    __builtin_add_overflow(v[k], p, &v[k]))
+				return false;
+		}
+	}
+	*lo = v[0];
+	*hi = v[1];
+	return true;
+}
+
 bool model_loop_next(const struct model_loop *l, long long *v)
 {
 	return l->ratio < 2 ? !__builtin_add_overflow(*v, 1, v)

@@ -205,6 +205,12 @@ int model_nsizes(const struct model *m);
  * index, or -1 when out of memory.  Add every size before the first loop. */
 int model_add_loop(struct model *m, const char *var, const char *range, const struct model_aff *lo,
 		   const struct model_aff *hi, long long ratio, int outer);
+/* Loop L's bounds LO and HI (exclusive) when they are numbers on the grid
+ * of SIZES (NULL: the symbolic grid): they name no size and no outer
+ * loop's variable; false otherwise, or when they do not fit in 64 bits. */
+bool model_loop_bounds(const struct model_loop *l, const long *sizes, long long *lo,
+		       long long *hi);
+
 /* *V, a value of loop L's variable, moved to the next one: V + 1, or V times
  * the ratio of a geometric loop; false when that does not fit in 64 bits
  * (past any bound). */

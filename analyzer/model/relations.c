@@ -189,6 +189,20 @@ __isl_give isl_set *model_loops_set(isl_ctx *ctx, const struct model *m, int ste
 		/* k - lo >= 0, hi - k - 1 >= 0 */
 		set = isl_set_intersect(set, nonneg(isl_aff_sub(isl_aff_copy(k), lo)));
 		set = isl_set_intersect(set, nonneg(isl_aff_add_constant_si(isl_aff_sub(hi, k), -1)));
+		/* a geometric loop whose bounds are numbers: its values alone */
+		long long a, b;
+		if (lp->ratio >= 2 && set && model_loop_bounds(lp, sizes, &a, &b)) {
+			isl_set *pts = isl_set_empty(isl_set_get_space(set));
+			for (long long v = a; v < b && pts;) {
+				isl_set *one = isl_set_fix_val(
+					isl_set_universe(isl_set_get_space(set)), isl_dim_param,
+					(unsigned)lp->param, isl_val_int_from_si(isl_set_get_ctx(set), (long)v));
+				pts = isl_set_union(pts, one);
+				if (!model_loop_next(lp, &v))
+					break;
+			}
+			set = isl_set_intersect(set, pts);
+		}
 	}
 	isl_space_free(set_space);
 	isl_space_free(space);

@@ -113,7 +113,9 @@ __isl_give isl_set *model_cons_param_set(__isl_keep isl_space *space, const stru
 					 const struct model_cons *c);
 
 /* The values of the variables of the loops around superstep STEP of M where
- * its body runs (lo <= k < hi for each), as a set on model_param_space(ctx,
+ * its body runs (lo <= k < hi for each; a geometric loop's values alone when
+ * its bounds are numbers on SIZES, else that interval, a superset), as a set
+ * on model_param_space(ctx,
  * m, SIZES == NULL): the axes are parameters on the symbolic grid, their
  * SIZES on a concrete one.  The universe for a superstep in no loop; NULL
  * when ISL failed. */
