@@ -492,9 +492,11 @@ static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
 	for (int i = 0; i < n && ok; i++)
 		ok = (c[i] = drop_bounded(V, x->c[i], oc)) != NULL;
 	if (ok && (x->kind == FK_MAX || x->kind == FK_MIN)) {
+		/* each pair once: the sign of c[i] - c[j] (i < j) decides both
+		 * ways; equal operands keep the first */
 		for (int i = 0; i < n && ok; i++)
-			for (int j = 0; j < n && ok && c[i]; j++) {
-				if (i == j || !c[j] || c[i]->kind != FK_POLY || c[j]->kind != FK_POLY)
+			for (int j = i + 1; j < n && ok && c[i]; j++) {
+				if (!c[j] || c[i]->kind != FK_POLY || c[j]->kind != FK_POLY)
 					continue;
 				struct fnode *d = fml_poly_add(V, c[i], c[j], 1); /* c[i] - c[j] */
 				if (!d) {
@@ -502,11 +504,17 @@ static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
 					break;
 				}
 				int sg = poly_sign_on(V, d, oc);
+				bool zero = d->kind == FK_POLY && fmpq_mpoly_is_zero(d->num, V->ctx);
 				fml_node_free(V, d);
-				/* for max, c[i] >= c[j] makes c[j] useless; for min, <= */
-				if ((x->kind == FK_MAX && sg > 0) || (x->kind == FK_MIN && sg < 0)) {
+				/* for max, c[i] >= c[j] makes c[j] useless, c[i] <= c[j]
+				 * makes c[i] useless; for min the other way */
+				int keep_i = x->kind == FK_MAX ? sg : -sg;
+				if (zero || keep_i > 0) {
 					fml_node_free(V, c[j]);
 					c[j] = NULL;
+				} else if (keep_i < 0) {
+					fml_node_free(V, c[i]);
+					c[i] = NULL;
 				}
 			}
 	}
