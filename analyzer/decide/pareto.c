@@ -166,8 +166,21 @@ static void line_of(const struct rows *r, int i, int j, mpq_t alpha, mpq_t beta,
 	mpq_sub(gamma, r->a[j], r->a[i]);
 }
 
-/* |coordinates| of the intersection of two lines, at most into *M (kept
- * when they are parallel). */
+/* M = max(M, |(P*Q - R*S) / DET|); X and T scratch. */
+static void keep_larger(mpq_t m, mpq_srcptr p, mpq_srcptr q, mpq_srcptr r, mpq_srcptr s,
+			mpq_srcptr det, mpq_t x, mpq_t t)
+{
+	mpq_mul(x, p, q);
+	mpq_mul(t, r, s);
+	mpq_sub(x, x, t);
+	mpq_div(x, x, det);
+	mpq_abs(x, x);
+	if (mpq_cmp(x, m) > 0)
+		mpq_set(m, x);
+}
+
+/* |coordinates| of the intersection of two lines a*g + b*l = c, at most
+ * into M (kept when they are parallel). */
 static void bound_meet(mpq_srcptr a1, mpq_srcptr b1, mpq_srcptr c1, mpq_srcptr a2, mpq_srcptr b2,
 		       mpq_srcptr c2, mpq_t m, mpq_t det, mpq_t x, mpq_t t)
 {
@@ -176,21 +189,8 @@ static void bound_meet(mpq_srcptr a1, mpq_srcptr b1, mpq_srcptr c1, mpq_srcptr a
 	mpq_sub(det, det, t);
 	if (mpq_sgn(det) == 0)
 		return;
-	/* g = (c1 b2 - c2 b1) / det, l = (a1 c2 - a2 c1) / det */
-	mpq_mul(x, c1, b2);
-	mpq_mul(t, c2, b1);
-	mpq_sub(x, x, t);
-	mpq_div(x, x, det);
-	mpq_abs(x, x);
-	if (mpq_cmp(x, m) > 0)
-		mpq_set(m, x);
-	mpq_mul(x, a1, c2);
-	mpq_mul(t, a2, c1);
-	mpq_sub(x, x, t);
-	mpq_div(x, x, det);
-	mpq_abs(x, x);
-	if (mpq_cmp(x, m) > 0)
-		mpq_set(m, x);
+	keep_larger(m, c1, b2, c2, b1, det, x, t);   /* g = (c1 b2 - c2 b1) / det */
+	keep_larger(m, a1, c2, a2, c1, det, x, t);   /* l = (a1 c2 - a2 c1) / det */
 }
 
 static bool on_line(const struct pt *v, mpq_srcptr alpha, mpq_srcptr beta, mpq_srcptr gamma,

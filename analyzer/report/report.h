@@ -168,6 +168,11 @@ void report_param_value(FILE *out, const struct param_value *pv, bool json);
 
 /* S as a CSV field: quoted, its quotes doubled (NULL: ""). */
 void report_csv_field(FILE *out, const char *s);
+/* A line of an aligned table: CELL[c] padded to WIDTH[c], LEFT[c] to the
+ * left (else right), two spaces between; NULL cells are left out, and the
+ * last cell is not padded. */
+void report_aligned_row(FILE *out, const char *const cell[], const size_t width[],
+			const bool left[], int ncols);
 
 /* An exact number as report_number writes it, in JSON: null for NULL, bare
  * when an integer, else a string (no JSON number is exact). */
@@ -252,6 +257,10 @@ struct ranking {
  * the best; the dominated rows (JSON and CSV list them), and the rows not
  * counted. */
 void report_every_machine(FILE *out, enum output_format format, const struct ranking *r);
+
+/* {"file", "procs", "machine", "model", "axes", "values" (but the swept
+ * ones): the head of the JSON of a ranking or a sweep, its brace open. */
+void report_rank_json_head(FILE *out, const struct ranking *r);
 
 /* A row's status as JSON and CSV name it: "ranked", "outside", "refused",
  * "failed" or "late". */

@@ -143,6 +143,28 @@ void report_param_value(FILE *out, const struct param_value *pv, bool json)
 	mpq_clear(q);
 }
 
+void report_aligned_row(FILE *out, const char *const cell[], const size_t width[],
+			const bool left[], int ncols)
+{
+	int last = ncols - 1;
+	while (last >= 0 && !cell[last])
+		last--;
+	for (int c = 0, first = 1; c <= last; c++) {
+		if (!cell[c])
+			continue;
+		int pad = (int)(width[c] - strlen(cell[c]));
+		if (!first)
+			fputs("  ", out);
+		first = 0;
+		if (!left[c])
+			fprintf(out, "%*s", pad, "");
+		fputs(cell[c], out);
+		if (left[c] && c < last)
+			fprintf(out, "%*s", pad, "");
+	}
+	fputs("\n", out);
+}
+
 void report_csv_field(FILE *out, const char *s)
 {
 	fputc('"', out);

@@ -248,20 +248,14 @@ static void every_machine_text(FILE *out, const struct ranking *r)
 			if (cells[k][c] && strlen(cells[k][c]) > width[c])
 				width[c] = strlen(cells[k][c]);
 	}
+	bool left[C_N];
+	for (int c = 0; c < C_N; c++)
+		left[c] = c <= C_SHAPE || c == C_WHERE;
 	for (int k = -1; cells && np > 0 && k < np; k++) {
-		for (int c = 0; c < C_N; c++) {
-			const char *s = k < 0 ? head[c] : cells[k][c] ? cells[k][c] : "?";
-			bool left = c <= C_SHAPE || c == C_WHERE;
-			int pad = (int)(width[c] - strlen(s));
-			if (c)
-				fputs("  ", out);
-			if (!left)
-				fprintf(out, "%*s", pad, "");
-			fputs(s, out);
-			if (left && c + 1 < C_N)
-				fprintf(out, "%*s", pad, "");
-		}
-		fputs("\n", out);
+		const char *shown[C_N];
+		for (int c = 0; c < C_N; c++)
+			shown[c] = k < 0 ? head[c] : cells[k][c] ? cells[k][c] : "?";
+		report_aligned_row(out, shown, width, left, C_N);
 	}
 	for (int k = 0; cells && k < np; k++)
 		for (int c = 0; c < C_N; c++)
@@ -331,24 +325,9 @@ static void every_machine_json(FILE *out, const struct ranking *r)
 {
 	const struct rank_table *t = r->t;
 	const struct pareto *p = r->every_machine;
-	fputs("{\"file\": ", out);
-	report_json_string(out, r->file);
-	fprintf(out, ", \"procs\": %ld, \"machine\": null, \"every_machine\": true, \"model\": ",
-		t->procs);
-	report_json_string(out, (r->model ? r->model : cost_model_default())->name);
-	fputs(", \"axes\": [", out);
-	for (int a = 0; a < r->naxes; a++) {
-		fputs(a ? ", " : "", out);
-		report_json_string(out, r->axes[a]);
-	}
-	fputs("], \"values\": {", out);
-	for (int i = 0; i < r->nvalues; i++) {
-		fputs(i ? ", " : "", out);
-		report_json_string(out, r->values[i].name);
-		fputs(": ", out);
-		report_param_value(out, &r->values[i], true);
-	}
-	fprintf(out, "},\n \"best_proven\": %s, \"uncounted\": %d, \"one_best\": %s, "
+	report_rank_json_head(out, r);
+	fputs(", \"every_machine\": true", out);
+	fprintf(out, ",\n \"best_proven\": %s, \"uncounted\": %d, \"one_best\": %s, "
 		     "\"depends_on\": \"%s\",\n \"changes_at_g\": ",
 		t->nuncounted == 0 && t->nranked > 0 ? "true" : "false", t->nuncounted,
 		p->one_best ? "true" : "false",
@@ -433,6 +412,18 @@ static void every_machine_json(FILE *out, const struct ranking *r)
 
 /* ---- CSV --------------------------------------------------------------- */
 
+/* "file,procs,candidate,shape" of ROW, no comma after. */
+static void csv_head(FILE *out, const struct ranking *r, const struct rank_row *row)
+{
+	char shape[64];
+	shape_label(shape, r->t, row->shape);
+	report_csv_field(out, r->file);
+	fprintf(out, ",%ld,", r->t->procs);
+	report_csv_field(out, cand_of(r, row));
+	fputc(',', out);
+	report_csv_field(out, shape);
+}
+
 static void every_machine_csv(FILE *out, const struct ranking *r)
 {
 	const struct rank_table *t = r->t;
@@ -444,13 +435,7 @@ static void every_machine_csv(FILE *out, const struct ranking *r)
 	for (int k = 0; order && k < t->nranked; k++) {
 		int i = order[k];
 		const struct rank_row *row = &t->rows[i];
-		char shape[64];
-		shape_label(shape, t, row->shape);
-		report_csv_field(out, r->file);
-		fprintf(out, ",%ld,", t->procs);
-		report_csv_field(out, cand_of(r, row));
-		fputc(',', out);
-		report_csv_field(out, shape);
+		csv_head(out, r, row);
 		mpq_srcptr q[] = {row->cost, row->gcoef, row->lcoef, row->ncom, row->mem};
 		for (int c = 0; c < 5; c++) {
 			char *s = report_number(q[c]);
@@ -471,13 +456,7 @@ static void every_machine_csv(FILE *out, const struct ranking *r)
 	 * the assumptions), and the reason */
 	for (int i = t->nranked; i < t->nrows; i++) {
 		const struct rank_row *row = &t->rows[i];
-		char shape[64];
-		shape_label(shape, t, row->shape);
-		report_csv_field(out, r->file);
-		fprintf(out, ",%ld,", t->procs);
-		report_csv_field(out, cand_of(r, row));
-		fputc(',', out);
-		report_csv_field(out, shape);
+		csv_head(out, r, row);
 		fprintf(out, ",,,,,,%s,", row->status == RANK_OUTSIDE ? "outside" : "not counted");
 		report_csv_field(out, row->reason ? row->reason
 				      : row->status == RANK_LATE ? "not counted in time" : "unknown reason");

@@ -279,24 +279,17 @@ void report_rank_text(FILE *out, const struct ranking *r)
 	}
 	if (n == 0)
 		fputs("no row could be ranked\n", out);
+	bool left[NCOLS];
+	for (int c = 0; c < NCOLS; c++)
+		left[c] = c <= COL_SHAPE || c == COL_GAP;
 	for (int i = -1; cells && n > 0 && i < n; i++) {
+		const char *shown[NCOLS];
 		for (int c = 0; c < NCOLS; c++) {
-			if (!col_shown(r, c))
-				continue;
 			const char *s = i < 0 ? head[c] : cells[i][c] ? cells[i][c] : "?";
-			if (c == COL_GAP && !*s)
-				continue;   /* the first row: nothing above, no blanks */
-			int left = c <= COL_SHAPE || c == COL_GAP;
-			int pad = (int)(width[c] - strlen(s));
-			if (c)
-				fputs("  ", out);
-			if (!left)
-				fprintf(out, "%*s", pad, "");
-			fputs(s, out);
-			if (left && c + 1 < NCOLS)
-				fprintf(out, "%*s", pad, "");
+			/* the first row: nothing above, no blanks */
+			shown[c] = !col_shown(r, c) || (c == COL_GAP && !*s) ? NULL : s;
 		}
-		fputs("\n", out);
+		report_aligned_row(out, shown, width, left, NCOLS);
 	}
 	for (int i = 0; cells && i < n; i++)
 		for (int c = 0; c < NCOLS; c++)
@@ -436,7 +429,7 @@ static bool is_swept(const struct ranking *r, int i)
 /* {"file": ..., "procs": ..., "machine": ..., "model": ..., "axes": [...],
  * "values": {...}: the head of the JSON of a ranking or of a sweep (whose
  * swept sizes are in each point's values, not here), its brace left open. */
-static void json_head(FILE *out, const struct ranking *r)
+void report_rank_json_head(FILE *out, const struct ranking *r)
 {
 	fputs("{\"file\": ", out);
 	report_json_string(out, r->file);
@@ -476,7 +469,7 @@ static void json_proven(FILE *out, const struct rank_table *t, const char *inden
 void report_rank_json(FILE *out, const struct ranking *r)
 {
 	const struct rank_table *t = r->t;
-	json_head(out, r);
+	report_rank_json_head(out, r);
 	fprintf(out, ",\n \"shapes\": %d, \"candidates\": %d, \"ranked\": %d, \"complete\": %s, "
 		     "\"counted\": %ld, \"pairs\": %ld",
 		t->nshapes, r->ncands, t->nranked, t->nlate ? "false" : "true",
@@ -841,7 +834,7 @@ void report_sweep_text(FILE *out, const struct ranking *r, int n)
 
 void report_sweep_json(FILE *out, const struct ranking *r, int n)
 {
-	json_head(out, r);
+	report_rank_json_head(out, r);
 	fprintf(out, ", \"shapes\": %d, \"candidates\": %d,\n \"points\": [", r->t->nshapes,
 		r->ncands);
 	for (int p = 0; p < n; p++) {
