@@ -81,36 +81,43 @@ bool rank_model_linear(const struct cost_model *cm)
 	return !cm || strcmp(cm->name, "bsp") == 0 || strcmp(cm->name, "F_h") == 0;
 }
 
-/* COEF's part of CC's cost under the linear cost function CM: its cost with
- * COEF 1 and every other coefficient 0, less its cost with all of them 0.
- * Returns 0, or -1 when a quantity is not a number. */
-static int coef_part(const struct candidate_cost *cc, const struct cost_model *cm,
-		     enum cost_coef coef, mpq_t out)
+/* CC's total cost at PRICES (coefficients given: every one), into OUT;
+ * -1 when a quantity is not a number. */
+static int priced_total(const struct candidate_cost *cc, const struct cost_prices *p, mpq_t out)
 {
-	struct cost_prices p;
-	cost_prices_init(&p, cm);
-	for (int c = 0; c < COEF_N; c++)
-		p.has[c] = true;   /* 0 */
-	mpq_t sum[TERM_N], zero;
+	mpq_t sum[TERM_N];
 	mpq_ptr s[TERM_N];
 	for (int t = 0; t < TERM_N; t++) {
 		mpq_init(sum[t]);
 		s[t] = sum[t];
 	}
-	mpq_init(zero);
 	enum cost_value_status priced = COST_VALUE_OK;
-	int r = candidate_cost_totals(cc, &p, s, zero, &priced, NULL);
-	mpq_set_ui(p.coef[coef], 1, 1);
-	for (int t = 0; t < TERM_N; t++)
-		mpq_set_ui(sum[t], 0, 1);
-	if (r == 0)
-		r = candidate_cost_totals(cc, &p, s, out, &priced, NULL);
-	if (r == 0 && priced != COST_VALUE_OK)
-		r = -1;
-	if (r == 0)
-		mpq_sub(out, out, zero);
+	int r = candidate_cost_totals(cc, p, s, out, &priced, NULL);
 	for (int t = 0; t < TERM_N; t++)
 		mpq_clear(sum[t]);
+	return r == 0 && priced == COST_VALUE_OK ? 0 : -1;
+}
+
+/* The g- and l-parts of CC's cost under the linear cost function CM: its
+ * cost with that coefficient 1 and the others 0, less its cost with all of
+ * them 0.  Returns 0, or -1 when a quantity is not a number. */
+static int linear_parts(const struct candidate_cost *cc, const struct cost_model *cm, mpq_t g,
+			mpq_t l)
+{
+	struct cost_prices p;
+	cost_prices_init(&p, cm);
+	for (int c = 0; c < COEF_N; c++)
+		p.has[c] = true;   /* 0 */
+	mpq_t zero;
+	mpq_init(zero);
+	int r = priced_total(cc, &p, zero);
+	mpq_set_ui(p.coef[COEF_G], 1, 1);
+	if (r == 0 && (r = priced_total(cc, &p, g)) == 0)
+		mpq_sub(g, g, zero);
+	mpq_set_ui(p.coef[COEF_G], 0, 1);
+	mpq_set_ui(p.coef[COEF_L], 1, 1);
+	if (r == 0 && (r = priced_total(cc, &p, l)) == 0)
+		mpq_sub(l, l, zero);
 	mpq_clear(zero);
 	cost_prices_clear(&p);
 	return r;
@@ -136,8 +143,7 @@ void rank_row_measure(struct rank_row *row, const struct candidate_cost *cc,
 		bad = 1;
 	const struct cost_model *cm = prices ? prices->model : NULL;
 	if (!bad && rank_model_linear(cm) &&
-	    (coef_part(cc, cm ? cm : cost_model_default(), COEF_G, row->gcoef) < 0 ||
-	     coef_part(cc, cm ? cm : cost_model_default(), COEF_L, row->lcoef) < 0))
+	    linear_parts(cc, cm ? cm : cost_model_default(), row->gcoef, row->lcoef) < 0)
 		bad = 1;
 	row->status = bad ? RANK_FAILED : priced == COST_VALUE_OK ? RANK_OK : RANK_REFUSED;
 	row->nsteps = cc->nsteps;
@@ -215,7 +221,7 @@ int rank_row_gap(const struct rank_table *t, int i, const struct cost_model *cm,
 {
 	const struct rank_row *a = &t->rows[i], *b = &t->rows[i - 1];
 	mpq_sub(by, a->cost, b->cost);
-	if (cm && strcmp(cm->name, "bsp") != 0 && strcmp(cm->name, "F_h") != 0)
+	if (!rank_model_linear(cm))
 		return 0;
 	mpq_sub(parts[0], a->w, b->w);
 	mpq_sub(parts[1], a->h, b->h);
