@@ -20,7 +20,9 @@
 #               --work flops); each case counts once, and a deliberately broken
 #               bspcost (tests/brute/broken.sh) must be caught; and at real
 #               sizes (n = 2^40, 65536 processes) the values against the formulas
-#               (tests/brute/large.py); and -p's rankings (every shape's
+#               (tests/brute/large.py); and a concrete grid's formulas in the
+#               sizes, a loop's totals, at many sizes (tests/brute/grid_formulas.py);
+#               and -p's rankings (every shape's
 #               values, refusals, order, ranks and ties) against the
 #               enumerator (tests/brute/rank.py); and --machine's profiles
 #               against Hill et al.'s Table 1, its costs and seconds by hand
@@ -239,6 +241,8 @@ run_brute() {
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# real sizes: the values against the formulas, where those apply
 	run_tally python3 tests/brute/large.py "$BIN"
+	# a concrete grid's formulas in the sizes (a loop's totals) at many sizes
+	CASES_LIMIT=$grid_limit run_tally python3 tests/brute/grid_formulas.py "$BIN"
 	# -p: every shape of a few small process counts ranked, against the enumerator
 	run_tally python3 tests/brute/rank.py "$BIN"
 	# --compare: Niculescu's condition proven, the conditions against the enumerator

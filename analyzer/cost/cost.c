@@ -356,8 +356,8 @@ static struct formula *max_by_pieces(__isl_keep isl_pw_qpolynomial *g, __isl_kee
 }
 
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
-				__isl_keep isl_set *processes, const char *what,
-				__isl_give isl_pw_qpolynomial **keep)
+				__isl_keep isl_set *processes, __isl_keep isl_set *context,
+				const char *what, __isl_give isl_pw_qpolynomial **keep)
 {
 	if (failed(&j->fail))
 		return NULL;
@@ -377,9 +377,14 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 		fm = as_formula(j, r, what);
 	} else if (st == COUNT_REFUSED && !session_ctx_stopped(j->engine->ctx) &&
 		   (fm = max_by_pieces(g, range, j->naxes))) {
-		/* exact, as the largest of several functions: no single one for
-		 * a loop's sum (KEEP stays NULL) */
+		/* exact, as the largest of several functions; for a loop's sum
+		 * (KEEP) one function, split where each is the largest, or
+		 * none (KEEP stays NULL) */
 		isl_ctx_reset_error(j->engine->ctx);
+		free(reason);
+		reason = NULL;
+		if (keep && count_max_split(j->engine, g, range, context, &r, &reason) != COUNT_EXACT)
+			isl_ctx_reset_error(j->engine->ctx);
 	} else {
 		max_failed(j, st, reason, what, "the processes");
 		reason = NULL;
@@ -643,6 +648,12 @@ static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolyno
 	 * has a closed form */
 	if (st != COUNT_EXACT && keep)
 		st = cost_max_over_union(j, cand, n, &r);
+	if (st != COUNT_EXACT && keep && !session_ctx_stopped(j->engine->ctx)) {
+		isl_ctx_reset_error(j->engine->ctx);
+		st = count_max_split_of(j->engine, cand, (int)n, context, &r, &reason);
+		free(reason);
+		reason = NULL;
+	}
 	if (st == COUNT_EXACT) {
 		struct formula *f = as_formula(j, r, what);
 		if (keep && f)
@@ -1955,15 +1966,15 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			sc->ncom = cost_to_formula(&j, p.ncom, "NCom");
 			if (looped && sc->ncom)
 				it.ncom = isl_pw_qpolynomial_copy(p.ncom);
-			sc->h_in = max_over(&j, p.fan_in, r.processes, "h_in", looped ? &it.h_in : NULL);
-			sc->h_out = max_over(&j, p.fan_out, r.processes, "h_out",
+			sc->h_in = max_over(&j, p.fan_in, r.processes, context, "h_in", looped ? &it.h_in : NULL);
+			sc->h_out = max_over(&j, p.fan_out, r.processes, context, "h_out",
 					     looped ? &it.h_out : NULL);
-			sc->w = max_over(&j, p.work, r.processes, "w", looped ? &it.w : NULL);
+			sc->w = max_over(&j, p.work, r.processes, context, "w", looped ? &it.w : NULL);
 		}
 		if (req->h == H_SUM && req->symbolic) {
 			isl_pw_qpolynomial *both = sum(&j, isl_pw_qpolynomial_copy(p.fan_in),
 						       isl_pw_qpolynomial_copy(p.fan_out));
-			sc->h = max_over(&j, both, r.processes, "h", looped ? &it.h : NULL);
+			sc->h = max_over(&j, both, r.processes, context, "h", looped ? &it.h : NULL);
 			isl_pw_qpolynomial_free(both);
 		}
 		cost_tidy(&j, &sc->ncom, context);

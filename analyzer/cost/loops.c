@@ -592,8 +592,12 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 		isl_pw_qpolynomial *both[2] = {it->h_in, it->h_out};
 		char *reason = NULL;
 		if (count_max_of(j->engine, both, 2, &it->h, &reason) != COUNT_EXACT &&
-		    cost_max_over_union(j, both, 2, &it->h) != COUNT_EXACT)
-			it->h = NULL;
+		    cost_max_over_union(j, both, 2, &it->h) != COUNT_EXACT) {
+			free(reason);
+			reason = NULL;
+			if (count_max_split_of(j->engine, both, 2, context, &it->h, &reason) != COUNT_EXACT)
+				it->h = NULL;
+		}
 		free(reason);
 	}
 	const char *missing = !it->w ? "w" : !it->h_in ? "h_in" : !it->h_out ? "h_out"

@@ -90,6 +90,25 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 			    __isl_keep isl_set *range, __isl_give isl_pw_qpolynomial **result,
 			    char **reason);
 
+/* The maximum of f over range (as count_max) as one function when every
+ * piece's value is free of the maximized variables: where several values
+ * compete, the regions where each is the largest, each comparison an affine
+ * inequality or a proof (count_split.c) -- what a sum over a loop's
+ * iterations needs where count_max has only max(a, b).  COUNT_REFUSED
+ * otherwise. */
+enum count_status count_max_split(struct count_engine *engine, __isl_keep isl_pw_qpolynomial *f,
+				  __isl_keep isl_set *range, __isl_keep isl_set *context,
+				  __isl_give isl_pw_qpolynomial **result, char **reason);
+
+/* The maximum of the N functions CAND[i] (kept, counts: absent is 0, all on
+ * the same parameter space) as one function the same way.  Both on CONTEXT
+ * (kept, NULL: everywhere; its parameters those of the functions): the
+ * regions and the proofs hold there, the result is defined there only. */
+enum count_status count_max_split_of(struct count_engine *engine,
+				     __isl_keep isl_pw_qpolynomial *const *cand, int n,
+				     __isl_keep isl_set *context,
+				     __isl_give isl_pw_qpolynomial **result, char **reason);
+
 /* The maximum of the N functions CAND[i] (kept), all on the same parameter
  * space: one of them, proven >= every other for all parameters (only those
  * largest at a few sample points are tried).  COUNT_REFUSED when none is. */

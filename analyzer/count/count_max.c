@@ -389,11 +389,6 @@ static int dominator(__isl_keep isl_pw_qpolynomial *const *cand, int n)
 	return winner;
 }
 
-static enum count_status max_result(isl_ctx *ctx, enum count_status st, const char *msg,
-				    __isl_take isl_pw_qpolynomial *r,
-				    __isl_give isl_pw_qpolynomial **result,
-				    char **reason, unsigned long old);
-
 enum count_status count_max_of(struct count_engine *engine,
 			       __isl_keep isl_pw_qpolynomial *const *cand, int n,
 			       __isl_give isl_pw_qpolynomial **result, char **reason)
@@ -407,11 +402,11 @@ enum count_status count_max_of(struct count_engine *engine,
 	unsigned long old = count_start_limits(engine);
 	int w = dominator(cand, n);
 	if (w >= 0)
-		return max_result(engine->ctx, COUNT_EXACT, NULL, isl_pw_qpolynomial_copy(cand[w]),
+		return count_max_result(engine->ctx, COUNT_EXACT, NULL, isl_pw_qpolynomial_copy(cand[w]),
 				  result, reason, old);
 	if (w == -2)
-		return max_result(engine->ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
-	return max_result(engine->ctx, COUNT_REFUSED,
+		return count_max_result(engine->ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
+	return count_max_result(engine->ctx, COUNT_REFUSED,
 			  "no function is proven the largest for all parameters",
 			  NULL, result, reason, old);
 }
@@ -516,8 +511,19 @@ static isl_stat qfree_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial 
 	return fq->acc ? isl_stat_ok : isl_stat_error;
 }
 
-/* QP (kept) as an isl_aff on its domain space, or NULL when it is not affine. */
-static __isl_give isl_aff *coord_aff(__isl_keep isl_qpolynomial *qp)
+__isl_give isl_pw_qpolynomial_fold *count_fold_of_pieces(__isl_keep isl_pw_qpolynomial *g)
+{
+	isl_size ns = isl_pw_qpolynomial_dim(g, isl_dim_in);
+	if (ns < 0)
+		return NULL;
+	struct qfree check = {NULL, ns, false, true}, fq = {NULL, ns, true, true};
+	if (isl_pw_qpolynomial_foreach_piece(g, qfree_piece, &check) >= 0 && check.ok &&
+	    isl_pw_qpolynomial_foreach_piece(g, qfree_piece, &fq) >= 0 && fq.ok && fq.acc)
+		return fq.acc;
+	return isl_pw_qpolynomial_fold_free(fq.acc);
+}
+
+__isl_give isl_aff *count_qp_aff(__isl_keep isl_qpolynomial *qp)
 {
 	struct aff_conv ac = {isl_aff_zero_on_domain(isl_local_space_from_space(
 				      isl_qpolynomial_get_domain_space(qp))),
@@ -664,7 +670,7 @@ static __isl_give isl_pw_aff *piece_max(__isl_take isl_set *dom, __isl_take isl_
 					int splits)
 {
 	qp = isl_qpolynomial_gist(qp, isl_set_copy(dom));
-	isl_aff *aff = qp ? coord_aff(qp) : NULL;
+	isl_aff *aff = qp ? count_qp_aff(qp) : NULL;
 	isl_pw_aff *r = NULL;
 	if (aff) {
 		isl_map *val = isl_map_intersect_domain(isl_map_from_aff(aff), isl_set_copy(dom));
@@ -717,7 +723,7 @@ static isl_stat affine_candidate(__isl_take isl_set *set, __isl_take isl_qpolyno
 	qp = isl_qpolynomial_gist(qp, set);
 	isl_bool dep = ns < 0 || !qp ? isl_bool_error
 				     : isl_qpolynomial_involves_dims(qp, isl_dim_in, 0, (unsigned)ns);
-	isl_aff *aff = dep == isl_bool_false ? coord_aff(qp) : NULL;
+	isl_aff *aff = dep == isl_bool_false ? count_qp_aff(qp) : NULL;
 	am->failed |= dep < 0 || (dep == isl_bool_false && !aff);
 	isl_aff_free(aff);
 	isl_qpolynomial_free(qp);
@@ -781,10 +787,10 @@ static __isl_give isl_pw_qpolynomial *max_affine_pieces(__isl_keep isl_pw_qpolyn
 	return isl_pw_qpolynomial_from_pw_aff(am.acc);
 }
 
-static enum count_status max_result(isl_ctx *ctx, enum count_status st, const char *msg,
-				    __isl_take isl_pw_qpolynomial *r,
-				    __isl_give isl_pw_qpolynomial **result,
-				    char **reason, unsigned long old)
+enum count_status count_max_result(isl_ctx *ctx, enum count_status st, const char *msg,
+				   __isl_take isl_pw_qpolynomial *r,
+				   __isl_give isl_pw_qpolynomial **result, char **reason,
+				   unsigned long old)
 {
 	if (st == COUNT_EXACT && !r && !session_ctx_stopped(ctx)) {
 		struct fail f = {0};
@@ -835,7 +841,7 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 	isl_size ns = isl_pw_qpolynomial_dim(f, isl_dim_in);
 	isl_size np = isl_pw_qpolynomial_dim(f, isl_dim_param);
 	if (ns < 0 || np < 0)
-		return max_result(ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
+		return count_max_result(ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
 	isl_pw_qpolynomial *g = isl_pw_qpolynomial_copy(f);
 	if (range)
 		g = isl_pw_qpolynomial_intersect_domain(g, isl_set_copy(range));
@@ -844,12 +850,12 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 	isl_bool dep = isl_pw_qpolynomial_involves_dims(g, isl_dim_in, 0, (unsigned)ns);
 	if (npieces < 0 || dep < 0) {
 		isl_pw_qpolynomial_free(g);
-		return max_result(ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
+		return count_max_result(ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
 	}
 	/* Route 1: one piece whose value does not depend on the coordinates. */
 	if (!dep && npieces <= 1) {
 		isl_pw_qpolynomial *r = isl_pw_qpolynomial_project_domain_on_params(g);
-		return max_result(ctx, COUNT_EXACT, NULL, r, result, reason, old);
+		return count_max_result(ctx, COUNT_EXACT, NULL, r, result, reason, old);
 	}
 	/* Route 2: a finite, parameter-free box of coordinates: one candidate per
 	 * point, and one candidate that is >= every other for all parameters. */
@@ -880,8 +886,8 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 			isl_set_free(box);
 			isl_pw_qpolynomial_free(g);
 			if (!r)
-				return max_result(ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
-			return max_result(ctx, COUNT_EXACT, NULL, r, result, reason, old);
+				return count_max_result(ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
+			return count_max_result(ctx, COUNT_EXACT, NULL, r, result, reason, old);
 		}
 	}
 	isl_set_free(box);
@@ -890,22 +896,21 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 	 * reaches, each piece a fold over its domain's projection on the
 	 * parameters; exact when the folds reduce to one value per piece. */
 	{
-		struct qfree check = {NULL, ns, false, true}, fq = {NULL, ns, true, true};
-		if (isl_pw_qpolynomial_foreach_piece(g, qfree_piece, &check) >= 0 && check.ok &&
-		    isl_pw_qpolynomial_foreach_piece(g, qfree_piece, &fq) >= 0 && fq.ok && fq.acc) {
+		isl_pw_qpolynomial_fold *fold = count_fold_of_pieces(g);
+		if (fold) {
 			struct fold_conv fc = {NULL, true};
 			fc.acc = isl_pw_qpolynomial_zero(isl_space_add_dims(
-				isl_space_params(isl_pw_qpolynomial_fold_get_domain_space(fq.acc)),
+				isl_space_params(isl_pw_qpolynomial_fold_get_domain_space(fold)),
 				isl_dim_out, 1));
-			if (isl_pw_qpolynomial_fold_foreach_piece(fq.acc, fold_piece_to_pw, &fc) >= 0 &&
+			if (isl_pw_qpolynomial_fold_foreach_piece(fold, fold_piece_to_pw, &fc) >= 0 &&
 			    fc.single) {
-				isl_pw_qpolynomial_fold_free(fq.acc);
+				isl_pw_qpolynomial_fold_free(fold);
 				isl_pw_qpolynomial_free(g);
-				return max_result(ctx, COUNT_EXACT, NULL, fc.acc, result, reason, old);
+				return count_max_result(ctx, COUNT_EXACT, NULL, fc.acc, result, reason, old);
 			}
 			isl_pw_qpolynomial_free(fc.acc);
 		}
-		isl_pw_qpolynomial_fold_free(fq.acc);
+		isl_pw_qpolynomial_fold_free(fold);
 	}
 	/* Route 3c: each piece's value is affine, or becomes so once the few
 	 * values of a coordinate are fixed: the parametric integer maximum of each,
@@ -915,7 +920,7 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 		isl_pw_qpolynomial *am = max_affine_pieces(g);
 		if (am) {
 			isl_pw_qpolynomial_free(g);
-			return max_result(ctx, COUNT_EXACT, NULL, am, result, reason, old);
+			return count_max_result(ctx, COUNT_EXACT, NULL, am, result, reason, old);
 		}
 		isl_ctx_reset_error(ctx);
 	}
@@ -926,19 +931,19 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 							       isl_fold_max, &tight);
 	isl_pw_qpolynomial_free(g);
 	if (!ub)
-		return max_result(ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
+		return count_max_result(ctx, COUNT_EXACT, NULL, NULL, result, reason, old);
 	if (tight == isl_bool_true) {
 		struct fold_conv fc = {NULL, true};
 		fc.acc = isl_pw_qpolynomial_zero(isl_space_add_dims(
 			isl_space_params(isl_pw_qpolynomial_fold_get_domain_space(ub)), isl_dim_out, 1));
 		if (isl_pw_qpolynomial_fold_foreach_piece(ub, fold_piece_to_pw, &fc) >= 0 && fc.single) {
 			isl_pw_qpolynomial_fold_free(ub);
-			return max_result(ctx, COUNT_EXACT, NULL, fc.acc, result, reason, old);
+			return count_max_result(ctx, COUNT_EXACT, NULL, fc.acc, result, reason, old);
 		}
 		isl_pw_qpolynomial_free(fc.acc);
 	}
 	isl_pw_qpolynomial_fold_free(ub);
-	return max_result(ctx, COUNT_REFUSED,
+	return count_max_result(ctx, COUNT_REFUSED,
 			  "no value of the maximized variables dominates the others for all "
 			  "parameters, they do not range over a finite box independent of the "
 			  "parameters, and ISL's bound is not tight",
@@ -1215,7 +1220,7 @@ static isl_stat max_values_piece(__isl_take isl_set *dom, __isl_take isl_qpolyno
 	struct max_values *mv = user;
 	dom = isl_set_intersect(dom, isl_set_copy(mv->box));
 	isl_bool empty = isl_set_is_empty(dom);
-	isl_aff *aff = empty == isl_bool_false ? coord_aff(qp) : NULL;
+	isl_aff *aff = empty == isl_bool_false ? count_qp_aff(qp) : NULL;
 	if (empty < 0) {
 		fail_isl(&mv->fail, isl_set_get_ctx(mv->box), "optimizing over the processes");
 	} else if (aff) {

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""grid_formulas.py BIN: a concrete grid's formulas in the sizes, at many sizes.
+
+bspcost --grid AxB with the sizes left free gives each candidate's formulas in
+the sizes alone; for a program in loops, its totals summed over the
+iterations (bspcost(1)).  Each formula here is evaluated exactly (formula.py,
+written independently of bspcost) at every size of a range and compared with
+the independent enumerator's count (bspenum.py) at that size and grid: one
+run of bspcost, many sizes.  Every candidate must have its formulas (a
+refusal fails the case).  One case per spec and grid; ends with
+`N passed, N failed`, exit status 1 if any failed.
+
+  CASES_LIMIT=k   only the first k cases (the sanitizer build)
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.dont_write_bytecode = True
+sys.path.insert(0, HERE)
+import bspenum  # noqa: E402
+import formula  # noqa: E402
+from compare import assumptions_hold  # noqa: E402
+
+QUANTITIES = ("w", "h", "h_in", "h_out", "ncom", "cost", "iterations")
+G, L = 4, 1000
+
+# spec, grid, the sizes: every combination of each size's values
+CASES = [
+    ("examples/lu.bsp", {"M": 2, "N": 2}, {"n": range(4, 19)}),
+    ("examples/lu.bsp", {"M": 1, "N": 2}, {"n": range(4, 15)}),
+    ("examples/lu.bsp", {"M": 1, "N": 1}, {"n": range(2, 12)}),
+]
+
+
+def points(sizes):
+    names = sorted(sizes)
+    out = [{}]
+    for name in names:
+        out = [dict(p, **{name: v}) for p in out for v in sizes[name]]
+    return out
+
+
+def check(binary, path, grid, sizes):
+    spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
+    shape = "x".join(str(grid[a]) for a in spec["axes"])
+    cmd = [binary, "-f", "json", "--grid", shape, "-D", "g=%d" % G, "-D", "l=%d" % L,
+           os.path.join(ROOT, path)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    shown = "%s --grid %s %s" % (os.path.basename(binary), shape, path)
+    try:
+        got = json.loads(p.stdout)
+    except ValueError:
+        return ["%s: no JSON (exit %d): %s" % (shown, p.returncode, p.stderr.strip()[:200])], 0
+    bad, compared = [], 0
+    cands = {c["name"]: c for c in got["candidates"]}
+    for c in got["candidates"]:
+        if c.get("status") != "ok" or "cost" not in c or "formula" not in c["cost"]:
+            bad.append("%s: candidate %s has no cost formula (%s)"
+                       % (shown, c["name"], c.get("reason", c.get("status"))))
+    for pt in points(sizes):
+        env = dict(pt, g=G, l=L, **grid)
+        want = bspenum.analyze(spec, env)
+        for wc in want["candidates"]:
+            c = cands.get(wc["name"])
+            if c is None or c.get("status") != "ok":
+                continue
+            if not assumptions_hold(c.get("assumptions", []), dict(env)):
+                continue
+            steps = {s["name"]: s for s in c.get("supersteps", [])}
+            for ws in wc["supersteps"]:
+                s = steps.get(ws["name"], {})
+                for q in QUANTITIES:
+                    f = (s.get(q) or {}).get("formula")
+                    if q not in ws or f is None:
+                        continue
+                    compared += 1
+                    v = formula.evaluate(f, dict(env))
+                    if v != ws[q]:
+                        bad.append("%s at %s: candidate %s superstep %s %s: formula gives %s, "
+                                   "bspenum %s" % (shown, pt, wc["name"], ws["name"], q, v, ws[q]))
+            compared += 1
+            v = formula.evaluate(c["cost"]["formula"], dict(env))
+            if v != wc["cost"]:
+                bad.append("%s at %s: candidate %s total cost: formula gives %s, bspenum %s"
+                           % (shown, pt, wc["name"], v, wc["cost"]))
+    return bad, compared
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.stderr.write("usage: grid_formulas.py BIN\n")
+        return 2
+    limit = int(os.environ["CASES_LIMIT"]) if os.environ.get("CASES_LIMIT") else None
+    passed = failed = 0
+    for path, grid, sizes in CASES[:limit]:
+        bad, compared = check(argv[0], path, grid, sizes)
+        name = "%s on %s" % (path, "x".join(str(v) for v in grid.values()))
+        if bad or compared == 0:
+            failed += 1
+            print("not ok: %s (%d compared)" % (name, compared))
+            for b in bad[:10]:
+                print("    " + b)
+        else:
+            passed += 1
+            print("ok: %s: %d formulas' values equal bspenum's" % (name, compared))
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
