@@ -610,13 +610,15 @@ enum count_status cost_max_over_union(struct job *j, __isl_keep isl_pw_qpolynomi
 {
 	*r = NULL;
 	isl_pw_qpolynomial *u = NULL;
-	for (long q = 0; q < n; q++) {
+	bool bad = false;
+	for (long q = 0; q < n && !bad; q++) {
 		isl_pw_qpolynomial *f = isl_pw_qpolynomial_add_dims(isl_pw_qpolynomial_copy(cand[q]),
 								    isl_dim_in, 1);
 		isl_set *at = isl_set_universe(isl_pw_qpolynomial_get_domain_space(f));
 		at = isl_set_fix_si(at, isl_dim_set, 0, (int)q);
 		f = isl_pw_qpolynomial_intersect_domain(f, at);
 		u = u ? isl_pw_qpolynomial_add_disjoint(u, f) : f;
+		bad = !u; /* never the maximum of the processes that are left */
 	}
 	if (!u) {
 		isl_ctx_reset_error(j->engine->ctx);

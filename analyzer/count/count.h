@@ -101,7 +101,9 @@ enum count_status count_max_split(struct count_engine *engine, __isl_keep isl_pw
 				  __isl_give isl_pw_qpolynomial **result, char **reason);
 
 /* The maximum of the N functions CAND[i] (kept, counts: absent is 0, all on
- * the same parameter space) as one function the same way.  Both on CONTEXT
+ * the same parameter space) as one function the same way.  Where a function
+ * is absent it does not compete, which is a maximum with 0 because counts
+ * are never negative.  Both on CONTEXT
  * (kept, NULL: everywhere; its parameters those of the functions): the
  * regions and the proofs hold there, the result is defined there only. */
 enum count_status count_max_split_of(struct count_engine *engine,

@@ -31,6 +31,7 @@
 
 #include <isl/aff.h>
 #include <isl/constraint.h>
+#include <isl/ilp.h>
 #include <isl/polynomial.h>
 #include <isl/set.h>
 #include <isl/space.h>
@@ -38,7 +39,7 @@
 
 enum {
 	NONNEG_DEPTH = 6,     /* substitutions in one chain */
-	NONNEG_BUDGET = 400,  /* attempts per difference */
+	NONNEG_BUDGET = 400,  /* attempts per proof (ISL's operation limit bounds the rest) */
 	CASES_DEPTH = 2,      /* remainders split on, per comparison */
 	SPLIT_MAX_VALUES = 16 /* functions competing on one piece */
 };
@@ -68,10 +69,14 @@ static __isl_give isl_qpolynomial *term_qp(__isl_keep isl_term *term, __isl_keep
 {
 	isl_qpolynomial *t = isl_qpolynomial_val_on_domain(isl_space_copy(space),
 							   isl_term_get_coefficient_val(term));
-	for (int ty = 0; ty < 2; ty++) {
+	for (int ty = 0; ty < 2 && t; ty++) {
 		isl_size n = isl_term_dim(term, term_types[ty]);
+		if (n < 0)
+			return isl_qpolynomial_free(t);
 		for (int k = 0; k < n; k++) {
 			isl_size e = isl_term_get_exp(term, term_types[ty], (unsigned)k);
+			if (e < 0)
+				return isl_qpolynomial_free(t);
 			if (drop && ty == tx && k == x)
 				e--;
 			if (e > 0)
@@ -80,8 +85,12 @@ static __isl_give isl_qpolynomial *term_qp(__isl_keep isl_term *term, __isl_keep
 		}
 	}
 	isl_size nd = isl_term_dim(term, isl_dim_div);
+	if (nd < 0)
+		return isl_qpolynomial_free(t);
 	for (int k = 0; k < nd; k++) {
 		isl_size e = isl_term_get_exp(term, isl_dim_div, (unsigned)k);
+		if (e < 0)
+			return isl_qpolynomial_free(t);
 		if (e > 0)
 			t = isl_qpolynomial_mul(t, isl_qpolynomial_pow(isl_qpolynomial_from_aff(
 				isl_aff_floor(isl_term_get_div(term, (unsigned)k))), (unsigned)e));
@@ -212,6 +221,10 @@ static isl_stat bound_of(__isl_take isl_constraint *c, void *user)
 	}
 	isl_aff *aff = isl_constraint_get_aff(c);
 	isl_constraint_free(c);
+	if (!aff) { /* a constraint through a division ISL cannot name: not a bound */
+		isl_val_free(v);
+		return isl_stat_ok;
+	}
 	if (eq && (sgn > 0) != bd->lower) {
 		aff = isl_aff_neg(aff);
 		v = isl_val_neg(v);
@@ -313,8 +326,10 @@ struct ineqs {
 static isl_stat collect_ineq(__isl_take isl_constraint *c, void *user)
 {
 	struct ineqs *in = user;
-	if (in->n < 24 && isl_constraint_is_equality(c) == isl_bool_false)
-		in->aff[in->n++] = isl_constraint_get_aff(c);
+	isl_aff *aff = in->n < 24 && isl_constraint_is_equality(c) == isl_bool_false
+		       ? isl_constraint_get_aff(c) : NULL;
+	if (aff) /* one through a division ISL cannot name is left out */
+		in->aff[in->n++] = aff;
 	isl_constraint_free(c);
 	return isl_stat_ok;
 }
@@ -482,20 +497,16 @@ static bool remainder_of(__isl_keep isl_basic_set *bset, __isl_give isl_aff **t,
 			isl_val_free(width);
 			if (K < 1 || K > CASES_MAX)
 				continue;
-			/* not fixed: BSET has points with t >= 1 ({-t < 0}) and
-			 * with t <= K - 1 ({t - K < 0}) */
-			isl_set *above = isl_set_intersect(
-				isl_set_from_basic_set(isl_basic_set_copy(bset)),
-				isl_set_from_basic_set(isl_aff_neg_basic_set(isl_aff_neg(
-					isl_aff_copy(in.aff[i])))));
-			isl_set *below = isl_set_intersect(
-				isl_set_from_basic_set(isl_basic_set_copy(bset)),
-				isl_set_from_basic_set(isl_aff_neg_basic_set(isl_aff_add_constant_si(
-					isl_aff_copy(in.aff[i]), (int)-K))));
-			isl_bool high = isl_set_is_empty(above), low = isl_set_is_empty(below);
-			isl_set_free(above);
-			isl_set_free(below);
-			if (high != isl_bool_false || low != isl_bool_false)
+			/* not fixed: t takes two values at least on BSET */
+			isl_set *dom = isl_set_from_basic_set(isl_basic_set_copy(bset));
+			isl_val *lo = isl_set_min_val(dom, in.aff[i]);
+			isl_val *hi = isl_set_max_val(dom, in.aff[i]);
+			isl_set_free(dom);
+			bool spread = lo && hi && isl_val_is_int(lo) && isl_val_is_int(hi) &&
+				      isl_val_lt(lo, hi) == isl_bool_true;
+			isl_val_free(lo);
+			isl_val_free(hi);
+			if (!spread)
 				continue;
 			*t = isl_aff_copy(in.aff[i]);
 			*k = K;
@@ -608,8 +619,9 @@ static __isl_give isl_set *ge_region(struct prover *pv, __isl_keep isl_set *dom,
 	return br.acc;
 }
 
-/* The part of SET where V_I >= V_J (its complement in SET: V_J > V_I), or
- * NULL when it cannot be written. */
+/* The part of SET where V_I >= V_J (its complement in SET: V_J >= V_I,
+ * V_J > V_I where the comparison was an inequality), or NULL when it cannot
+ * be written. */
 static __isl_give isl_set *compare_values(__isl_keep isl_set *set, __isl_keep isl_qpolynomial *vi,
 					  __isl_keep isl_qpolynomial *vj)
 {
@@ -709,17 +721,22 @@ enum count_status count_max_split_of(struct count_engine *engine,
 	*reason = NULL;
 	unsigned long old = count_start_limits(engine);
 	isl_pw_qpolynomial_fold *fold = NULL;
-	for (int i = 0; i < n; i++) {
+	bool bad = n < 1;
+	for (int i = 0; i < n && !bad; i++) {
 		isl_pw_qpolynomial_fold *f = isl_pw_qpolynomial_fold_from_pw_qpolynomial(
 			isl_fold_max, isl_pw_qpolynomial_copy(cand[i]));
 		fold = fold ? isl_pw_qpolynomial_fold_fold(fold, f) : f;
+		bad = !fold; /* never a maximum of the functions that are left */
 	}
+	if (bad)
+		fold = isl_pw_qpolynomial_fold_free(fold);
 	if (context && fold)
 		fold = isl_pw_qpolynomial_fold_intersect_params(fold, isl_set_params(isl_set_copy(context)));
-	isl_pw_qpolynomial *r = count_split_fold(fold);
+	isl_pw_qpolynomial *r = fold ? count_split_fold(fold) : NULL;
 	return count_max_result(engine->ctx, r ? COUNT_EXACT : COUNT_REFUSED,
-				"the functions compete on regions where neither their "
-				"difference is affine nor one is proven the larger",
+				bad ? "no functions to maximize, or ISL failed on them"
+				    : "the functions compete on regions where neither their "
+				      "difference is affine nor one is proven the larger",
 				r, result, reason, old);
 }
 
@@ -738,10 +755,12 @@ enum count_status count_max_split(struct count_engine *engine, __isl_keep isl_pw
 	isl_pw_qpolynomial_free(g);
 	if (context && fold)
 		fold = isl_pw_qpolynomial_fold_intersect_params(fold, isl_set_params(isl_set_copy(context)));
+	bool folded = fold != NULL;
 	isl_pw_qpolynomial *r = fold ? count_split_fold(fold) : NULL;
 	return count_max_result(engine->ctx, r ? COUNT_EXACT : COUNT_REFUSED,
-				fold ? "the pieces' values compete on regions where neither their "
+				folded ? "the pieces' values compete on regions where neither their "
 				       "difference is affine nor one is proven the larger"
-				     : "a piece's value depends on the maximized variables",
+				       : "a piece's value depends on the maximized variables (or ISL "
+					 "failed on them)",
 				r, result, reason, old);
 }
