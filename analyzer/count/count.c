@@ -935,6 +935,59 @@ static int64_t modhat(int64_t a, int64_t m)
 
 static void solve(struct query *q, struct sys *s);
 
+/* Equality R of S is sum a_i x_i + rest = 0, x_i its summation variables,
+ * rest over the parameters and atoms.  When the a_i have a common factor
+ * g > 1, rest is a multiple of g: rest = g*A with the atom A = floor(rest/g),
+ * and the equality becomes the divisibility condition rest - g*A = 0 (over
+ * parameters and atoms only) and sum (a_i/g) x_i + A = 0.  Without this, the
+ * reduction below meets the same condition again at every step (two
+ * congruences of one index, 2*y = 2048*x + q1 - q0, never reach a unit
+ * coefficient).  Returns 1 if it changed S, 0 if the a_i are coprime, -1 on
+ * failure. */
+static int common_factor(struct query *q, struct sys *s, int r)
+{
+	int64_t *row = s->row + (size_t)r * W;
+	int64_t g = 0;
+	for (int k = 0; k < q->nslot; k++)
+		if (row[1 + k] && s->kind[k] == SLOT_SUM)
+			g = gcd64(g, row[1 + k]);
+	if (g <= 1)
+		return 0;
+	bool whole = row[0] % g == 0;
+	for (int k = 0; whole && k < q->nslot; k++)
+		whole = s->kind[k] == SLOT_SUM || row[1 + k] % g == 0;
+	if (whole) { /* the whole row divides: rest/g needs no atom */
+		for (int k = 0; k < W; k++)
+			row[k] /= g;
+		return 1;
+	}
+	int a = new_slot(q, "g", "the quotient of an equality by its common factor");
+	if (a < 0)
+		return -1;
+	struct atom_def *d = calloc(1, sizeof(*d));
+	if (!d) {
+		fail_nomem(&q->fail);
+		return -1;
+	}
+	int64_t cond[W];
+	for (int k = 0; k < W; k++) {
+		bool sum = k > 0 && s->kind[k - 1] == SLOT_SUM;
+		d->row[k] = sum ? 0 : row[k];
+		cond[k] = d->row[k];
+		row[k] = sum ? row[k] / g : 0;
+	}
+	d->d = g;
+	s->kind[a] = SLOT_ATOM;
+	s->def[a] = d;
+	row[1 + a] = 1;
+	cond[1 + a] = -g;
+	if (sys_add_row(q, s, cond, true) != 0) {
+		fail_set(&q->fail, FAIL_ERROR, "equality reduction failed");
+		return -1;
+	}
+	return 1;
+}
+
 /* Handle one equality involving summation variables.  Returns 1 if it changed s
  * (so the caller starts over), 0 if nothing to do, -1 on failure. */
 static int handle_equalities(struct query *q, struct sys *s)
@@ -942,20 +995,33 @@ static int handle_equalities(struct query *q, struct sys *s)
 	for (int r = 0; r < s->ncons; r++) {
 		if (!s->eq[r])
 			continue;
-		int64_t *row = s->row + (size_t)r * W;
-		int unit = -1, nsum = 0, best = -1;
-		int64_t bestc = 0;
-		for (int k = 0; k < q->nslot; k++) {
-			if (!row[1 + k] || s->kind[k] != SLOT_SUM)
-				continue;
-			nsum++;
-			int64_t a = row[1 + k] < 0 ? -row[1 + k] : row[1 + k];
-			if (a == 1)
-				unit = k; /* last: innermost variable first */
-			if (best < 0 || a < bestc) {
-				best = k;
-				bestc = a;
+		int64_t *row;
+		int unit, nsum, best;
+		int64_t bestc;
+		for (int pass = 0;; pass++) {
+			row = s->row + (size_t)r * W;
+			unit = -1, nsum = 0, best = -1, bestc = 0;
+			for (int k = 0; k < q->nslot; k++) {
+				if (!row[1 + k] || s->kind[k] != SLOT_SUM)
+					continue;
+				nsum++;
+				int64_t a = row[1 + k] < 0 ? -row[1 + k] : row[1 + k];
+				if (a == 1)
+					unit = k; /* last: innermost variable first */
+				if (best < 0 || a < bestc) {
+					best = k;
+					bestc = a;
+				}
 			}
+			/* a common factor divided out, then the same row again at
+			 * once: ISL's simplification would multiply it back */
+			if (pass > 0 || nsum < 2 || unit >= 0)
+				break;
+			int rc = common_factor(q, s, r);
+			if (rc < 0)
+				return -1;
+			if (rc == 0)
+				break;
 		}
 		if (nsum == 0)
 			continue;
@@ -1033,6 +1099,96 @@ static bool detect_div_atoms(struct query *q, struct sys *s)
 		}
 	}
 	return changed;
+}
+
+/* Whether row R of S follows from S's rows but those marked in SKIP: its
+ * negation added to them has no integer point (ISL decides).  A failure
+ * answers false. */
+static bool row_implied(struct query *q, const struct sys *s, const bool *skip, int r)
+{
+	struct sys *t = sys_copy(q, s, false);
+	bool ok = t != NULL;
+	for (int k = 0; ok && k < s->ncons; k++)
+		if (!skip[k])
+			ok = sys_add_row(q, t, s->row + (size_t)k * W, s->eq[k]) >= 0;
+	int64_t neg[W];
+	for (int k = 0; k < W; k++)
+		neg[k] = -s->row[(size_t)r * W + k];
+	neg[0] -= 1; /* not (row >= 0): -row - 1 >= 0 */
+	int rc = ok ? sys_add_row(q, t, neg, false) : -1;
+	bool implied = rc == 2; /* the negation alone is false */
+	if (rc == 0) {
+		int map[NSLOT], ndim;
+		isl_basic_set *b = sys_to_isl(q, t, map, &ndim);
+		implied = isl_basic_set_is_empty(b) == isl_bool_true;
+		isl_basic_set_free(b);
+	}
+	sys_free(q, t);
+	return implied;
+}
+
+/* x = floor(g/d) with g over other summation variables (a pair of
+ * constraints d*x >= g - d + 1 and d*x <= g), x not in f, and every other
+ * constraint on x (its range, as 0 <= x < P) implied by the rest: exactly one
+ * x for each value of the others, so summing x out multiplies by 1 -- drop x
+ * and its constraints.  (Summed the usual way, the bounds floor(g/d) and
+ * ceil((g-d+1)/d) are floors of the other variables, split by residues
+ * modulo d: an index dealt cyclic(32) over an axis of 1024 processes and
+ * over another of 3 has d = 1024.) */
+static bool drop_determined(struct query *q, struct sys *s)
+{
+	enum { MAX_ROWS = 8 };
+	for (int x = q->np; x < q->nslot; x++) {
+		if (s->kind[x] != SLOT_SUM || fmpq_mpoly_degree_si(s->f, x, q->mctx) > 0)
+			continue;
+		int rows[MAX_ROWS], n = 0;
+		bool eq = false;
+		for (int r = 0; r < s->ncons && n <= MAX_ROWS; r++) {
+			if (!s->row[(size_t)r * W + 1 + x])
+				continue;
+			eq = eq || s->eq[r];
+			if (n < MAX_ROWS)
+				rows[n] = r;
+			n++;
+		}
+		if (eq || n < 2 || n > MAX_ROWS)
+			continue;
+		int lo = -1, hi = -1;
+		for (int i = 0; i < n && lo < 0; i++) {
+			const int64_t *a = s->row + (size_t)rows[i] * W;
+			int64_t d = a[1 + x];
+			for (int k = 0; d > 0 && k < n && lo < 0; k++) {
+				const int64_t *b = s->row + (size_t)rows[k] * W;
+				bool pair = b[1 + x] == -d && a[0] + b[0] == d - 1;
+				for (int c = 1; pair && c < W; c++)
+					pair = a[c] + b[c] == 0;
+				if (pair) {
+					lo = rows[i];
+					hi = rows[k];
+				}
+			}
+		}
+		if (lo < 0)
+			continue;
+		bool *skip = calloc((size_t)s->ncons, sizeof(*skip));
+		if (!skip)
+			return false;
+		for (int i = 0; i < n; i++)
+			if (rows[i] != lo && rows[i] != hi)
+				skip[rows[i]] = true;
+		bool all = true;
+		for (int i = 0; all && i < n; i++)
+			if (skip[rows[i]])
+				all = row_implied(q, s, skip, rows[i]);
+		free(skip);
+		if (!all)
+			continue;
+		for (int i = n - 1; i >= 0; i--) /* rows[] ascend: delete from the end */
+			sys_del_row(s, rows[i]);
+		s->kind[x] = SLOT_DEAD;
+		return true;
+	}
+	return false;
 }
 
 struct bound {
@@ -1322,6 +1478,19 @@ static void split_residues(struct query *q, struct sys *s, int y, int64_t m)
 	}
 }
 
+/* Whether one more piece would pass the engine's limit (and the query
+ * fails).  The limit keeps formulas readable and their later handling
+ * fast; a set without parameters has numbers for pieces, which only add
+ * up, so only the step limit and the deadline bound it (the values at
+ * single processes: PDGEMM's pairs of processes on 3 x 32). */
+static bool piece_limit(struct query *q)
+{
+	if (q->np == 0 || q->pieces < q->eng->max_pieces)
+		return false;
+	fail_set(&q->fail, FAIL_REFUSED, "piece limit (%d) reached", q->eng->max_pieces);
+	return true;
+}
+
 /* ISL 0.25 evaluates some quasi-polynomials with nested floors wrongly (e.g.
  * floor((floor((2n-2)/3) - floor((n+2)/3))/2) built by isl_qpolynomial_from_aff
  * or read from a string gives -1 at n = 4, where the isl_aff gives 0).  So no
@@ -1373,10 +1542,8 @@ static void emit_flat(struct query *q, const struct sys *s)
 		}
 	}
 	if (inner < 0) {
-		if (q->pieces >= q->eng->max_pieces) {
-			fail_set(&q->fail, FAIL_REFUSED, "piece limit (%d) reached", q->eng->max_pieces);
+		if (piece_limit(q))
 			return;
-		}
 		emit_piece(q, s);
 		return;
 	}
@@ -1450,6 +1617,47 @@ static void trace_sys(struct query *q, const struct sys *s, const char *what)
 	flint_free(f);
 }
 
+/* A set without parameters whose variable Y takes at most VALUES_MAX values
+ * (ISL's integer minimum and maximum over S): S summed as the sum of its
+ * slices, Y fixed to each value -- exact, where splitting Y by more than 64
+ * residues is refused.  Returns false (S untouched) when Y's range is not
+ * that small or not known. */
+static bool enumerate_values(struct query *q, struct sys *s, int y)
+{
+	enum { VALUES_MAX = 4096 };
+	if (q->np != 0)
+		return false;
+	int map[NSLOT], ndim;
+	isl_set *set = isl_set_from_basic_set(sys_to_isl(q, s, map, &ndim));
+	isl_val *lo = isl_set_dim_min_val(isl_set_copy(set), map[y]);
+	isl_val *hi = isl_set_dim_max_val(set, map[y]);
+	long long l = 0, h = -1;
+	bool small = lo && hi && isl_val_is_int(lo) && isl_val_is_int(hi) &&
+		     val_to_ll(isl_val_copy(lo), &l) && val_to_ll(isl_val_copy(hi), &h) &&
+		     h - l < VALUES_MAX;
+	isl_val_free(lo);
+	isl_val_free(hi);
+	if (!small) {
+		isl_ctx_reset_error(q->ctx);
+		return false;
+	}
+	for (long long v = l; v <= h && !failed(&q->fail); v++) {
+		struct sys *c = sys_copy(q, s, true);
+		if (!c) {
+			fail_nomem(&q->fail);
+			return true;
+		}
+		int64_t row[W];
+		memset(row, 0, sizeof(row));
+		row[0] = -(int64_t)v;
+		row[1 + y] = 1;
+		if (sys_add_row(q, c, row, true) == 0)
+			solve(q, c);
+		sys_free(q, c);
+	}
+	return true;
+}
+
 static void solve(struct query *q, struct sys *s)
 {
 	for (;;) {
@@ -1477,7 +1685,7 @@ static void solve(struct query *q, struct sys *s)
 			return;
 		if (rc > 0)
 			continue;
-		if (detect_div_atoms(q, s))
+		if (detect_div_atoms(q, s) || drop_determined(q, s))
 			continue;
 		int unb, culprit = -1, culprit_row = -1;
 		int x = choose_variable(q, s, &culprit, &culprit_row, &unb);
@@ -1491,11 +1699,8 @@ static void solve(struct query *q, struct sys *s)
 			return;
 		}
 		if (x < 0) {
-			if (q->pieces >= q->eng->max_pieces) {
-				fail_set(&q->fail, FAIL_REFUSED, "piece limit (%d) reached",
-					   q->eng->max_pieces);
+			if (piece_limit(q))
 				return;
-			}
 			emit_flat(q, s);
 			return;
 		}
@@ -1503,6 +1708,8 @@ static void solve(struct query *q, struct sys *s)
 			const int64_t *row = s->row + (size_t)culprit_row * W;
 			int64_t a = row[1 + x] < 0 ? -row[1 + x] : row[1 + x];
 			int64_t m = a / gcd64(a, row[1 + culprit]);
+			if (m > 64 && enumerate_values(q, s, culprit))
+				return;
 			if (++q->splits > q->eng->max_steps / 10 || m > 64) {
 				char *con = row_reason_text(q, row, s->eq[culprit_row]);
 				char *xs = slot_text(q, x), *ys = slot_text(q, culprit);

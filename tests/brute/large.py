@@ -4,12 +4,14 @@
 Enumeration cannot reach n = 2^40, so at such sizes the direct values are
 checked against the other exact result bspcost has: each candidate's symbolic
 formula, evaluated here exactly (formula.py, written independently of bspcost's
-own evaluator) wherever the point satisfies the candidate's assumptions.  The
+own evaluator) wherever the point satisfies the candidate's assumptions, or,
+for a candidate without a formula, the values worked out by hand (HAND).  The
 points below divide evenly, so that every formula applies.  One case per spec
 and point; ends with `N passed, N failed`, exit status 1 if any failed.
 """
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -37,7 +39,51 @@ POINTS = [
     ("matmul2", {"m": 2**16, "n": 2**16, "o": 2**16, "M": 8, "N": 8}),
     ("pdgemm", {"m": 2048, "n": 2048, "k": 2048, "M": 8, "N": 8}),
     ("pdgemm", {"m": 2**20, "n": 2**20, "k": 2**20, "M": 32, "N": 32}),
+    # an index dealt over both axes (A and B stationary): the counts of a
+    # process depend on its two coordinates modulo gcd(M, N)
+    ("pdgemm", {"m": 2**21, "n": 2**21, "k": 2**21, "M": 2, "N": 2048}),
+    ("pdgemm", {"m": 2**21, "n": 2**21, "k": 2**21, "M": 64, "N": 64}),
+    ("pdgemm", {"m": 3 * 2**15, "n": 2**17, "k": 3 * 2**15, "M": 3, "N": 1024}),
 ]
+
+
+def pdgemm_stationary(v, moved):
+    """PDGEMM's A- (moved = "B") or B-stationary (moved = "A") variant by
+    hand, from Niculescu's method, where 32*M divides m and k and 32*N divides
+    n and k/32 is a multiple of lcm(M, N).  Row block b = floor(l/32) of the
+    inner index is on process row b mod M and column b mod N: a process
+    (s, t) holds k*gcd/(M*N) of the inner indices when s = t mod gcd(M, N),
+    none otherwise.  Partial step (A-stationary): process (s, t) reads
+    B[l][j] for the k/N indices l of its column and every j, of which it
+    holds those on its own row with j in its column: fan-in = fan-out =
+    k*n/N - K*n/N, K its share; h the largest, where K = 0 unless
+    gcd(M, N) = 1.  Combine: each C[i][j] adds the N partial sums of its
+    process row, N - 1 of them from elsewhere.  B-stationary is the same
+    with the roles of (M, m) and (N, n) exchanged."""
+    m, n, k, M, N = v["m"], v["n"], v["k"], v["M"], v["N"]
+    if moved == "A":
+        m, n, M, N = n, m, N, M
+    g = math.gcd(M, N)
+    share = k * g // (M * N)               # K where s = t (mod g)
+    fan = k * n // N
+    h1 = fan - (share * n // N if g == 1 else 0)
+    ncom1 = M * k * n - k * n // N
+    w1 = m * n * k // (M * N)
+    w2 = m * n // M
+    h2 = m * n * (N - 1) // (M * N)
+    ncom2 = m * n * (N - 1)
+    steps = {"partial": {"w": w1, "h": h1, "h_in": h1, "h_out": h1, "ncom": ncom1},
+             "combine": {"w": w2, "h": h2, "h_in": h2, "h_out": h2, "ncom": ncom2}}
+    for st in steps.values():
+        st["cost"] = st["w"] + G * st["h"] + L
+    return steps
+
+
+# Candidates without a symbolic formula, their values by hand
+HAND = {
+    ("pdgemm", "a_stationary"): lambda v: pdgemm_stationary(v, "B"),
+    ("pdgemm", "b_stationary"): lambda v: pdgemm_stationary(v, "A"),
+}
 
 
 def check(binary, spec, point):
@@ -57,6 +103,16 @@ def check(binary, spec, point):
         if c.get("values") != "ok" or "supersteps" not in c:
             bad.append("candidate %s: no values (%s)" % (c["name"], c.get("values_reason")))
             continue
+        hand = HAND.get((spec, c["name"]))
+        if hand:
+            want = hand(env)
+            for st in c["supersteps"]:
+                for q in QUANTITIES:
+                    compared += 1
+                    if st[q].get("value") != want[st["name"]][q]:
+                        bad.append("candidate %s %s %s: value %s, by hand %s"
+                                   % (c["name"], st["name"], q, st[q].get("value"),
+                                      want[st["name"]][q]))
         cenv = dict(env)   # with the candidate's own definitions
         if c.get("status") != "ok" or not assumptions_hold(c.get("assumptions", []), cenv):
             continue

@@ -126,6 +126,27 @@ static const struct entry table[] = {
 	{"block_cyclic_symbolic", K_COUNT,
 	 "[n,s] -> { [i] : 0 <= i < n and 0 <= s <= 3 and exists e : 0 <= i - 8e - 2s <= 1 }",
 	 "[n,s] -> { floor((n - 1 - 2s)/8) + floor((n - 2 - 2s)/8) + 2 : n >= 1 and 0 <= s <= 3 }"},
+	/* one index dealt cyclic(4) over two axes of 2 and 8 processes (PDGEMM's
+	 * A[i][l] read by the column of l's owner): the two congruences share
+	 * the factor 2, so q0 and q1 must agree mod 2; 4 * 4 elements then */
+	{"block_cyclic_two_axes", K_COUNT,
+	 "[q0,q1] -> { [e] : 0 <= q0 <= 1 and 0 <= q1 <= 7 and 0 <= e < 128 and "
+	 "exists a, b : 0 <= e - 32a - 4q1 <= 3 and 0 <= e - 8b - 4q0 <= 3 }",
+	 "[q0,q1] -> { 16 : 0 <= q0 <= 1 and 0 <= q1 <= 7 and (q1 - q0) mod 2 = 0 }"},
+	{"block_cyclic_two_axes_2d", K_COUNT,
+	 "[q0,q1,n] -> { [e,f] : 0 <= q0 <= 1 and 0 <= q1 <= 3 and 0 <= e < n and 0 <= f < n and "
+	 "exists a, b, c : 0 <= e - 8a - 2q1 <= 1 and 0 <= e - 4b - 2q0 <= 1 and "
+	 "0 <= f - 8c - 2q1 <= 1 }", NULL},
+	/* pairs (process, element) of an index dealt cyclic(4) over 3 and 128
+	 * processes (PDGEMM's NCom on 3 x 128), no parameters: the coordinates
+	 * are each determined by an element (summed out at once), and a block
+	 * of 128 has more residues than are split: its few values are counted
+	 * one by one */
+	{"pairs_coprime_axes", K_COUNT,
+	 "{ [q0, q1, e0, e1] : 0 <= q0 <= 2 and 0 <= q1 <= 127 and 0 <= e0 < 1536 and "
+	 "0 <= e1 < 1024 and -3 - 4q1 + e0 <= 512*floor((e0)/512) <= -4q1 + e0 and "
+	 "-3 - 4q0 + e0 <= 12*floor((e0)/12) <= -4q0 + e0 and "
+	 "-3 - 4q1 + e1 <= 512*floor((e1)/512) <= -4q1 + e1 }", "{ 12288 }"},
 	{"cyclic_not_owner", K_COUNT,
 	 "[n] -> { [i,j] : 0 <= i < n and 0 <= j < n and (i - j) mod 3 != 0 }", NULL},
 	/* unions with overlap, empty sets */

@@ -4,7 +4,9 @@
  * a lower and an upper bound in the parameters and earlier variables (so the set is
  * bounded once the parameters are fixed), plus random extra constraints with small
  * coefficients, equalities, strides through existentials (exists e: x = m*e + r),
- * mod and floor constraints, holes made with != and unions.  Each set is counted
+ * mod and floor constraints, two congruences of one variable whose moduli
+ * share a factor, one variable the floor of another (an owner), moduli above
+ * 64, holes made with != and unions.  Each set is counted
  * once symbolically, then evaluated at 20+ parameter points (negative and zero
  * included) and compared with isl_set_count_val on the set with its parameters
  * fixed.  A refusal (COUNT_REFUSED) is allowed and tallied by kind; any mismatch or
@@ -88,6 +90,11 @@ static void affine(struct buf *b, int np, int upto, int cmax)
 	}
 }
 
+/* The kinds of extra constraint drawn: the last (moduli above 64) only for
+ * sets whose parameters are fixed before counting; the symbolic engine
+ * refuses most of them, by design. */
+static int nkinds = 12;
+
 /* One conjunction over nv variables and np parameters. */
 static void conjunction(struct buf *b, int nv, int np, int *nexists)
 {
@@ -104,7 +111,7 @@ static void conjunction(struct buf *b, int nv, int np, int *nexists)
 	}
 	int extras = rnd_in(0, 3);
 	for (int e = 0; e < extras; e++) {
-		int kind = rnd_in(0, 9);
+		int kind = rnd_in(0, nkinds - 1);
 		int v = rnd_in(0, nv - 1);
 		int w = rnd_in(0, nv - 1);
 		AND();
@@ -137,6 +144,33 @@ static void conjunction(struct buf *b, int nv, int np, int *nexists)
 			break;
 		case 8: /* hole */
 			put(b, "%s != %s + %d", vname[v], vname[w], rnd_in(-1, 1));
+			break;
+		case 10: { /* two congruences of one variable, moduli with a common
+			    * factor (an index dealt over two axes) */
+			static const int mod[][2] = {{2, 4}, {4, 6}, {3, 6}, {6, 9}};
+			int k = rnd_in(0, 3);
+			put(b, "exists e%d, e%d: %s = %de%d + %s and %s = %de%d + %d", *nexists,
+			    *nexists + 1, vname[v], mod[k][0], *nexists, pname[rnd_in(0, np - 1)],
+			    vname[v], mod[k][1], *nexists + 1, rnd_in(0, 2));
+			*nexists += 2;
+			break;
+		}
+		case 11: /* the owner of one index is another: w = floor((v + c)/d) */
+			if (v == w)
+				w = (v + 1) % nv;
+			if (v == w) {
+				put(b, "%s >= 0", vname[v]);
+				break;
+			}
+			{
+				int d = rnd_in(2, 5), c = rnd_in(0, 3);
+				put(b, "%d%s <= %s + %d <= %d%s + %d", d, vname[w], vname[v], c, d,
+				    vname[w], d - 1);
+			}
+			break;
+		case 12: /* a block of more than 64: residues too many to split */
+			put(b, "(%s + %d%s) mod %d <= %d", vname[v], rnd_in(0, 1), vname[w],
+			    rnd_in(65, 130), rnd_in(0, 40));
 			break;
 		default: /* block ownership, concrete P */
 			put(b, "%s >= %d*floor((%s + %d)/%d)", vname[v], rnd_in(0, 2),
@@ -312,10 +346,83 @@ static void test_random_sets(void **state)
 	assert_true(exact >= nsets * 9 / 10);
 }
 
+/* The same sets with their parameters fixed first: sets without parameters,
+ * whose counts the engine takes other routes for (no piece limit, a variable
+ * of few values enumerated), against enumeration.  BSPCOST_RANDOM_SETS/4 of
+ * them. */
+static void test_random_fixed(void **state)
+{
+	(void)state;
+	const char *seed_env = getenv("BSPCOST_SEED");
+	const char *n_env = getenv("BSPCOST_RANDOM_SETS");
+	uint64_t seed = seed_env ? strtoull(seed_env, NULL, 10) : 20240611u;
+	int nsets = (n_env ? atoi(n_env) : 2000) / 4;
+	rng_state = seed * 2654435761u + 7;
+	nkinds = 13;
+	isl_ctx *ctx = session_ctx(NULL);
+	struct count_engine eng;
+	count_engine_init(&eng, ctx);
+	eng.max_operations = 200000;
+	int exact = 0, refused = 0, errors = 0, mismatches = 0;
+	for (int n = 0; n < nsets; n++) {
+		struct buf b;
+		int np;
+		random_set(&b, &np);
+		isl_set *set = isl_set_read_from_str(ctx, b.s);
+		if (!set) {
+			mismatches++;
+			continue;
+		}
+		long long vals[3];
+		for (int p = 0; p < np; p++)
+			vals[p] = rnd_in(0, 9);
+		isl_set *fixed = isl_set_copy(set);
+		for (int p = 0; p < np; p++)
+			fixed = isl_set_fix_si(fixed, isl_dim_param, (unsigned)p, (int)vals[p]);
+		fixed = isl_set_project_out(fixed, isl_dim_param, 0, (unsigned)np);
+		isl_pw_qpolynomial *pw;
+		char *why;
+		enum count_status st = count_points(&eng, fixed, &pw, &why);
+		if (st == COUNT_REFUSED) {
+			refused++;
+			free(why);
+		} else if (st != COUNT_EXACT) {
+			fprintf(stderr, "ERROR on %s: %s\n", b.s, why);
+			free(why);
+			errors++;
+		} else {
+			exact++;
+			long long want = brute(set, np, vals);
+			isl_val *v = isl_pw_qpolynomial_eval(pw, isl_point_zero(isl_pw_qpolynomial_get_domain_space(pw)));
+			long long got = v && isl_val_is_int(v) ? isl_val_get_num_si(v) : -999999;
+			isl_val_free(v);
+			if (got != want || want < 0) {
+				if (mismatches < 10)
+					fprintf(stderr, "MISMATCH %s at n=%lld m=%lld k=%lld: engine %lld, "
+						"enumeration %lld\n", b.s, vals[0], np > 1 ? vals[1] : 0,
+						np > 2 ? vals[2] : 0, got, want);
+				mismatches++;
+			}
+		}
+		isl_set_free(fixed);
+		isl_set_free(set);
+	}
+	nkinds = 12;
+	printf("# random sets with fixed parameters (seed %llu): %d counted exactly, %d refused, "
+	       "%d errors, %d mismatches\n", (unsigned long long)seed, exact, refused, errors,
+	       mismatches);
+	isl_ctx_free(ctx);
+	flint_cleanup();
+	assert_int_equal(mismatches, 0);
+	assert_int_equal(errors, 0);
+	assert_true(exact >= nsets * 9 / 10);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_sets),
+		cmocka_unit_test(test_random_fixed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
