@@ -691,9 +691,10 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 				ls->src.name);
 			if (status < EXIT_USAGE)
 				status = EXIT_USAGE;
-		} else if (opt->plot && plot_per_process(&a, opt->plot, opt->err) != 0 &&
-			   status < EXIT_USAGE) {
-			status = EXIT_USAGE;
+		} else if (opt->plot) {
+			int ps = plot_exit_status(plot_per_process(&a, opt->plot, opt->err, session));
+			if (status < ps)
+				status = ps;
 		}
 	} else switch (opt->format) {
 	case FORMAT_TEXT:

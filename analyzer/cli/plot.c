@@ -1,6 +1,7 @@
 /* --plot: the picture of a ranking, a sweep or each process's counts, drawn
  * by gnuplot run on a script that the report module writes (report_*_plot). */
 #include "analyzer/cli/plot.h"
+#include "analyzer/cli/options.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -11,16 +12,20 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
 
 #include "analyzer/report/report.h"
+#include "analyzer/util/session.h"
 
 /* Runs `gnuplot -c SCRIPT OUTPUT` (posix_spawnp: the run has a watchdog
- * thread, so no fork); its exit status, 127 when it cannot be run, -1 on
- * failure. */
-static int run_gnuplot(const char *script, const char *output)
+ * thread, so no fork) under the run's deadline, that of SESSION: past it,
+ * gnuplot is killed.  Its exit status, 127 when it cannot be run,
+ * PLOT_LATE when the deadline stopped it, -1 on failure. */
+static int run_gnuplot(const char *script, const char *output, struct session *session)
 {
 	char *argv[] = {"gnuplot", "-c", (char *)script, (char *)output, NULL};
 	pid_t pid;
@@ -30,9 +35,20 @@ static int run_gnuplot(const char *script, const char *output)
 	if (err != 0)
 		return -1;
 	int st;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
+	for (;;) {
+		pid_t w = waitpid(pid, &st, WNOHANG);
+		if (w == pid)
+			break;
+		if (w < 0 && errno != EINTR)
 			return -1;
+		if (session_expired(session)) {
+			kill(pid, SIGKILL);
+			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+				;
+			return PLOT_LATE;
+		}
+		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL); /* 10 ms */
+	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
@@ -89,7 +105,7 @@ static char *temporary(const char *path, int *fd, FILE *err)
  * PICTURE.gp is replaced, a link's target is never written, and a failed
  * drawing leaves no picture half written. */
 static int plot(const void *what, int count, const char *picture, FILE *err,
-		void (*write)(FILE *, const void *, int, const char *))
+		struct session *session, void (*write)(FILE *, const void *, int, const char *))
 {
 	size_t n = strlen(picture);
 	char *script = malloc(n + 4);
@@ -128,10 +144,14 @@ static int plot(const void *what, int count, const char *picture, FILE *err,
 		return -1;
 	}
 	close(fd);
-	int st = run_gnuplot(script, tmp);
+	int st = run_gnuplot(script, tmp, session);
 	struct stat sb;
 	int status = -1;
-	if (st == 127) {
+	if (st == PLOT_LATE) {
+		fprintf(err, "bspcost: --plot: gnuplot did not finish within the run's time limit "
+			     "of %g s: no %s (its script: %s)\n", session_limit(session), picture,
+			script);
+	} else if (st == 127) {
 		fprintf(err, "bspcost: --plot: gnuplot cannot be run (is it installed? apt-get "
 			     "install gnuplot-nox); its script is %s\n", script);
 	} else if (st != 0) {
@@ -148,7 +168,12 @@ static int plot(const void *what, int count, const char *picture, FILE *err,
 		unlink(tmp);
 	free(tmp);
 	free(script);
-	return status;
+	return st == PLOT_LATE ? PLOT_LATE : status;
+}
+
+int plot_exit_status(int rc)
+{
+	return rc == 0 ? EXIT_OK : rc == PLOT_LATE ? EXIT_SPEC : EXIT_USAGE;
 }
 
 static void write_rank(FILE *out, const void *r, int n, const char *picture)
@@ -168,17 +193,20 @@ static void write_processes(FILE *out, const void *a, int n, const char *picture
 	report_process_plot(out, a, picture);
 }
 
-int plot_ranking(const struct ranking *r, const char *picture, FILE *err)
+int plot_ranking(const struct ranking *r, const char *picture, FILE *err,
+		 struct session *session)
 {
-	return plot(r, 1, picture, err, write_rank);
+	return plot(r, 1, picture, err, session, write_rank);
 }
 
-int plot_sweep(const struct ranking *r, int n, const char *picture, FILE *err)
+int plot_sweep(const struct ranking *r, int n, const char *picture, FILE *err,
+	       struct session *session)
 {
-	return plot(r, n, picture, err, write_sweep);
+	return plot(r, n, picture, err, session, write_sweep);
 }
 
-int plot_per_process(const struct analysis *a, const char *picture, FILE *err)
+int plot_per_process(const struct analysis *a, const char *picture, FILE *err,
+		     struct session *session)
 {
-	return plot(a, 1, picture, err, write_processes);
+	return plot(a, 1, picture, err, session, write_processes);
 }

@@ -475,16 +475,20 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 				continue;
 			report_ranking(opt->out, opt->format, &rs[pt], *tables);
 			++*tables;
-			if (opt->plot && plot_ranking(&rs[pt], opt->plot, opt->err) != 0 &&
-			    status < EXIT_USAGE)
-				status = EXIT_USAGE;
+			int ps = opt->plot ? plot_exit_status(plot_ranking(&rs[pt], opt->plot,
+									   opt->err, session))
+					   : EXIT_OK;
+			if (status < ps)
+				status = ps;
 		}
 		if (opt->nsweeps > 0 && done > 0) {
 			report_sweep(opt->out, opt->format, rs, done, *tables);
 			++*tables;
-			if (opt->plot && plot_sweep(rs, done, opt->plot, opt->err) != 0 &&
-			    status < EXIT_USAGE)
-				status = EXIT_USAGE;
+			int ps = opt->plot ? plot_exit_status(plot_sweep(rs, done, opt->plot,
+									 opt->err, session))
+					   : EXIT_OK;
+			if (status < ps)
+				status = ps;
 		}
 		for (int pt = 0; pt < npoints; pt++) {
 			rank_table_clear(&tabs[pt]);
