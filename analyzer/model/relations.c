@@ -544,9 +544,10 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 				u = isl_map_union(out->use[rd->array], u);
 			/* with parameters, the union of the reads is simpler once
 			 * coalesced (and coalesce_map keeps its points, where
-			 * isl_map_coalesce may add some); with values, the
-			 * counts are cheaper without */
-			out->use[rd->array] = base->params ? u : coalesce_map(u);
+			 * isl_map_coalesce may add some); with values (or the
+			 * sizes known but a loop's variable), the counts are
+			 * cheaper without: LU on 8 x 8 at n = 4096 6.4 s -> 4.7 s */
+			out->use[rd->array] = base->params || base->blocks ? u : coalesce_map(u);
 			if (!out->use[rd->array])
 				goto isl_fail;
 		}
