@@ -1134,7 +1134,8 @@ static bool row_implied(struct query *q, const struct sys *s, const bool *skip, 
  * and its constraints.  (Summed the usual way, the bounds floor(g/d) and
  * ceil((g-d+1)/d) are floors of the other variables, split by residues
  * modulo d: an index dealt cyclic(32) over an axis of 1024 processes and
- * over another of 3 has d = 1024.) */
+ * over another of 3 has d = 1024.)  Tried where the next step would split
+ * residues, as ISL's proofs of the implied constraints cost time. */
 static bool drop_determined(struct query *q, struct sys *s)
 {
 	enum { MAX_ROWS = 8 };
@@ -1685,7 +1686,7 @@ static void solve(struct query *q, struct sys *s)
 			return;
 		if (rc > 0)
 			continue;
-		if (detect_div_atoms(q, s) || drop_determined(q, s))
+		if (detect_div_atoms(q, s))
 			continue;
 		int unb, culprit = -1, culprit_row = -1;
 		int x = choose_variable(q, s, &culprit, &culprit_row, &unb);
@@ -1704,6 +1705,8 @@ static void solve(struct query *q, struct sys *s)
 			emit_flat(q, s);
 			return;
 		}
+		if (culprit >= 0 && drop_determined(q, s))
+			continue; /* what needed a split may be gone with it */
 		if (culprit >= 0) {
 			const int64_t *row = s->row + (size_t)culprit_row * W;
 			int64_t a = row[1 + x] < 0 ? -row[1 + x] : row[1 + x];
