@@ -944,9 +944,9 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 	}
 	isl_pw_qpolynomial_fold_free(ub);
 	return count_max_result(ctx, COUNT_REFUSED,
-			  "no value of the maximized variables dominates the others for all "
-			  "parameters, they do not range over a finite box independent of the "
-			  "parameters, and ISL's bound is not tight",
+			  "none of them is the largest for all sizes, and the largest has no "
+			  "exact formula here (they range over no fixed box, and ISL's bound "
+			  "is not proven exact); -D counts it at values",
 			  NULL, result, reason, old);
 }
 
