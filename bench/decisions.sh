@@ -68,6 +68,29 @@ echo "$specs" | while read -r name file defs; do
 done
 [ -f "$tmp/bad" ] && status=1
 echo
+# whole algorithms (loops of supersteps) at the sizes of their decisions,
+# 4 and 64 processes (4096 and more: iteration by iteration, minutes)
+loops="
+lu examples/lu.bsp -D n=4096
+lu_blocks examples/lu_blocks.bsp -D n=4096 -D nb=32
+summa examples/summa.bsp -D m=4096 -D n=4096 -D k=4096
+jacobi examples/jacobi.bsp -D n=1048576 -D T=100
+cannon examples/cannon.bsp -D b=64
+reduce examples/reduce.bsp
+"
+echo "loops: -p P with g = 4, l = 1000: wall ms / rows refused (exit status)"
+printf '%-18s %14s %14s\n' spec 4 64
+echo "$loops" | while read -r name file defs; do
+	[ -n "$name" ] || continue
+	printf '%-18s' "$name"
+	for p in 4 64; do
+		# shellcheck disable=SC2086
+		set -- $(timed --timeout 120 -p "$p" $defs -D g=4 -D l=1000 "$file")
+		printf ' %14s' "$1/$2 ($3)"
+	done
+	printf '\n'
+done
+echo
 echo "the 3-D sweep, stencil2d over 8 sizes, --per-process: wall ms / rows refused"
 set -- $(timed -p 4096 -D nx=512 -D ny=512 -D nz=512 -D g=4 -D l=1000 examples/stencil3d.bsp)
 echo "stencil3d -p 4096 (512^3):             $1 ms, $2 refused, best $(grep -o '"rank": 1, [^}]*' "$tmp/out" | head -1 | grep -o '"shape": \[[0-9, ]*\]' ) $(grep -o '"rank": 1, "tie": [a-z]*, "candidate": "[^"]*"' "$tmp/out" | head -1 | sed 's/.*candidate": //')"
