@@ -981,8 +981,11 @@ static int common_factor(struct query *q, struct sys *s, int r)
 	s->def[a] = d;
 	row[1 + a] = 1;
 	cond[1 + a] = -g;
-	if (sys_add_row(q, s, cond, true) != 0) {
-		fail_set(&q->fail, FAIL_ERROR, "equality reduction failed");
+	int rc = sys_add_row(q, s, cond, true);
+	if (rc == 2) /* a false condition: no point, nothing to add */
+		fmpq_mpoly_zero(s->f, q->mctx);
+	else if (rc != 0) {
+		fail_nomem(&q->fail);
 		return -1;
 	}
 	return 1;
@@ -1045,7 +1048,10 @@ static int handle_equalities(struct query *q, struct sys *s)
 		}
 		/* Pugh's reduction: m = |a_k| + 1, m*sigma = sum (a_i mod^ m) v_i gives
 		 * sigma an integer value determined by the others and a unit coefficient
-		 * on v_k; the coefficients shrink until one is a unit. */
+		 * on v_k; the coefficients shrink until one is a unit.  v_k is
+		 * substituted at once: through ISL's simplification the new row
+		 * would come back without its unit (6a + 10b + 15c = 60 looped to
+		 * the slot limit). */
 		int sg = new_slot(q, "t", "an auxiliary variable of an equality");
 		if (sg < 0)
 			return -1;
@@ -1059,7 +1065,7 @@ static int handle_equalities(struct query *q, struct sys *s)
 			fail_set(&q->fail, FAIL_ERROR, "equality reduction failed");
 			return -1;
 		}
-		return 1;
+		return substitute_unit(q, s, s->ncons - 1, best) < 0 ? -1 : 1;
 	}
 	return 0;
 }
@@ -1114,7 +1120,7 @@ static bool row_implied(struct query *q, const struct sys *s, const bool *skip, 
 	int64_t neg[W];
 	for (int k = 0; k < W; k++)
 		neg[k] = -s->row[(size_t)r * W + k];
-	neg[0] -= 1; /* not (row >= 0): -row - 1 >= 0 */
+	neg[0] = add64(q, neg[0], -1); /* not (row >= 0): -row - 1 >= 0 */
 	int rc = ok ? sys_add_row(q, t, neg, false) : -1;
 	bool implied = rc == 2; /* the negation alone is false */
 	if (rc == 0) {
@@ -1172,8 +1178,10 @@ static bool drop_determined(struct query *q, struct sys *s)
 		if (lo < 0)
 			continue;
 		bool *skip = calloc((size_t)s->ncons, sizeof(*skip));
-		if (!skip)
+		if (!skip) {
+			fail_nomem(&q->fail);
 			return false;
+		}
 		for (int i = 0; i < n; i++)
 			if (rows[i] != lo && rows[i] != hi)
 				skip[rows[i]] = true;
@@ -1592,7 +1600,6 @@ static void emit_flat(struct query *q, const struct sys *s)
 	}
 }
 
-static void solve(struct query *q, struct sys *s);
 
 /* COUNT_TRACE=1 in the environment prints every state (a debugging aid, built
  * only with -DBSPCOST_COUNT_DEBUG). */
@@ -1632,16 +1639,21 @@ static bool enumerate_values(struct query *q, struct sys *s, int y)
 	isl_set *set = isl_set_from_basic_set(sys_to_isl(q, s, map, &ndim));
 	isl_val *lo = isl_set_dim_min_val(isl_set_copy(set), map[y]);
 	isl_val *hi = isl_set_dim_max_val(set, map[y]);
-	long long l = 0, h = -1;
-	bool small = lo && hi && isl_val_is_int(lo) && isl_val_is_int(hi) &&
+	if (!lo || !hi) { /* ISL failed (its operation limit): say so */
+		isl_val_free(lo);
+		isl_val_free(hi);
+		isl_failed(q, "the range of a variable");
+		return true;
+	}
+	long long l = 0, h = -1, span;
+	bool small = isl_val_is_int(lo) && isl_val_is_int(hi) &&
 		     val_to_ll(isl_val_copy(lo), &l) && val_to_ll(isl_val_copy(hi), &h) &&
-		     h - l < VALUES_MAX;
+		     l > INT64_MIN && !__builtin_sub_overflow(h, l, &span) && span < VALUES_MAX;
 	isl_val_free(lo);
 	isl_val_free(hi);
-	if (!small) {
-		isl_ctx_reset_error(q->ctx);
+	if (!small) /* unbounded (infinite), empty or too wide */
 		return false;
-	}
+	int saved_nslot = q->nslot;
 	for (long long v = l; v <= h && !failed(&q->fail); v++) {
 		struct sys *c = sys_copy(q, s, true);
 		if (!c) {
@@ -1655,6 +1667,7 @@ static bool enumerate_values(struct query *q, struct sys *s, int y)
 		if (sys_add_row(q, c, row, true) == 0)
 			solve(q, c);
 		sys_free(q, c);
+		q->nslot = saved_nslot; /* each slice's own slots, given back */
 	}
 	return true;
 }

@@ -66,9 +66,11 @@ POINTS = {
     "work_loop": [  # assume n >= 2*P
         {"n": 7, "P": 3}, {"n": 8, "P": 4}, {"n": 5, "P": 1}, {"n": 9, "P": 2},
     ],
-    "period_classes": [  # assume n >= 2*P, nb >= 1; nb*P > 64 and n > 4*nb*P first:
-        # counted by the residue classes of k (iteration by iteration below)
-        {"n": 280, "nb": 13, "P": 5}, {"n": 300, "nb": 9, "P": 8}, {"n": 90, "nb": 3, "P": 4},
+    "period_classes": [  # assume n >= 2*P, nb >= 1; nb*P > 64 with 4 iterations a
+        # class or more: by the residue classes of k; fewer: iteration by
+        # iteration; nb*P <= 64: by classes however many
+        {"n": 280, "nb": 13, "P": 5}, {"n": 300, "nb": 9, "P": 8},
+        {"n": 200, "nb": 13, "P": 5}, {"n": 90, "nb": 3, "P": 4},
     ],
     "block_size": [  # assume m >= M, n >= N, nb >= 1
         {"m": 7, "n": 6, "nb": 2, "M": 2, "N": 3}, {"m": 9, "n": 5, "nb": 3, "M": 3, "N": 2},

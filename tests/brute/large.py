@@ -61,6 +61,9 @@ def pdgemm_stationary(v, moved):
     process row, N - 1 of them from elsewhere.  B-stationary is the same
     with the roles of (M, m) and (N, n) exchanged."""
     m, n, k, M, N = v["m"], v["n"], v["k"], v["M"], v["N"]
+    lcm = M * N // math.gcd(M, N)
+    assert m % (32 * M) == 0 and n % (32 * N) == 0 and k % (32 * lcm) == 0, \
+        "pdgemm_stationary: a point where the derivation does not hold"
     if moved == "A":
         m, n, M, N = n, m, N, M
     g = math.gcd(M, N)

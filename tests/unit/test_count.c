@@ -147,6 +147,17 @@ static const struct entry table[] = {
 	 "0 <= e1 < 1024 and -3 - 4q1 + e0 <= 512*floor((e0)/512) <= -4q1 + e0 and "
 	 "-3 - 4q0 + e0 <= 12*floor((e0)/12) <= -4q0 + e0 and "
 	 "-3 - 4q1 + e1 <= 512*floor((e1)/512) <= -4q1 + e1 }", "{ 12288 }"},
+	/* an equality whose coefficients are coprime and none a unit: Pugh's
+	 * reduction (it looped until the slots ran out) */
+	{"equality_coprime_no_unit", K_COUNT,
+	 "[n] -> { [a,b,c] : 0 <= a < n and 0 <= b < n and 0 <= c < n and 6a + 10b + 15c = 60 }",
+	 NULL},
+	/* no parameters, counted slice by slice, each slice reducing equalities
+	 * of its own (the slices once kept each other's slots: refused) */
+	{"slices_with_equalities", K_COUNT,
+	 "{ [a,b,i,j] : 0 <= a <= 100 and 0 <= b <= 100 and b - 50 <= a <= b + 50 and "
+	 "0 <= 6a + 10b - 3i <= 1 and 0 <= i < 300 and j >= 0 and 97j <= 89i and "
+	 "71j >= 67i - 500 }", "{ 7347 }"},
 	{"cyclic_not_owner", K_COUNT,
 	 "[n] -> { [i,j] : 0 <= i < n and 0 <= j < n and (i - j) mod 3 != 0 }", NULL},
 	/* unions with overlap, empty sets */
