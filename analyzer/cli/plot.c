@@ -28,26 +28,37 @@ extern char **environ;
 static int run_gnuplot(const char *script, const char *output, struct session *session)
 {
 	char *argv[] = {"gnuplot", "-c", (char *)script, (char *)output, NULL};
+	/* a process group of its own: what gnuplot starts dies with it */
+	posix_spawnattr_t attr;
+	if (posix_spawnattr_init(&attr) != 0)
+		return -1;
 	pid_t pid;
-	int err = posix_spawnp(&pid, "gnuplot", NULL, NULL, argv, environ);
+	int err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+	if (err == 0)
+		err = posix_spawnattr_setpgroup(&attr, 0);
+	if (err == 0)
+		err = posix_spawnp(&pid, "gnuplot", NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
 	if (err == ENOENT || err == EACCES)
 		return 127;
 	if (err != 0)
 		return -1;
+	bool deadline = session_limit(session) > 0;
 	int st;
 	for (;;) {
-		pid_t w = waitpid(pid, &st, WNOHANG);
+		pid_t w = waitpid(pid, &st, deadline ? WNOHANG : 0);
 		if (w == pid)
 			break;
 		if (w < 0 && errno != EINTR)
 			return -1;
-		if (session_expired(session)) {
-			kill(pid, SIGKILL);
+		if (deadline && session_expired(session)) {
+			kill(-pid, SIGKILL);
 			while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 				;
 			return PLOT_LATE;
 		}
-		nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL); /* 10 ms */
+		if (deadline)
+			nanosleep(&(struct timespec){0, 10 * 1000 * 1000}, NULL); /* 10 ms */
 	}
 	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
