@@ -1070,6 +1070,17 @@ static int handle_equalities(struct query *q, struct sys *s)
 	return 0;
 }
 
+/* Whether inequalities UPPER (g - d*x >= 0) and LOWER (d*x - g + d - 1 >= 0)
+ * pin x to floor(g/d): opposite rows but for the constant, d > 0. */
+static bool floor_pair(const int64_t *upper, const int64_t *lower, int x)
+{
+	int64_t d = lower[1 + x];
+	bool pair = d > 0 && upper[1 + x] == -d && upper[0] + lower[0] == d - 1;
+	for (int k = 1; pair && k < W; k++)
+		pair = upper[k] + lower[k] == 0;
+	return pair;
+}
+
 /* x = floor(g/d) with g free of summation variables: make x an atom. */
 static bool detect_div_atoms(struct query *q, struct sys *s)
 {
@@ -1083,13 +1094,7 @@ static bool detect_div_atoms(struct query *q, struct sys *s)
 				continue;
 			int64_t d = -a[1 + x]; /* a: g - d*x >= 0 */
 			for (int t = 0; t < s->ncons; t++) {
-				const int64_t *b = s->row + (size_t)t * W;
-				if (s->eq[t] || b[1 + x] != d)
-					continue;
-				bool pair = a[0] + b[0] == d - 1;
-				for (int k = 1; pair && k < W; k++)
-					pair = a[k] + b[k] == 0;
-				if (!pair)
+				if (s->eq[t] || !floor_pair(a, s->row + (size_t)t * W, x))
 					continue;
 				struct atom_def *def = calloc(1, sizeof(*def));
 				if (!def)
@@ -1161,20 +1166,13 @@ static bool drop_determined(struct query *q, struct sys *s)
 		if (eq || n < 2 || n > MAX_ROWS)
 			continue;
 		int lo = -1, hi = -1;
-		for (int i = 0; i < n && lo < 0; i++) {
-			const int64_t *a = s->row + (size_t)rows[i] * W;
-			int64_t d = a[1 + x];
-			for (int k = 0; d > 0 && k < n && lo < 0; k++) {
-				const int64_t *b = s->row + (size_t)rows[k] * W;
-				bool pair = b[1 + x] == -d && a[0] + b[0] == d - 1;
-				for (int c = 1; pair && c < W; c++)
-					pair = a[c] + b[c] == 0;
-				if (pair) {
+		for (int i = 0; i < n && lo < 0; i++)
+			for (int k = 0; k < n && lo < 0; k++)
+				if (floor_pair(s->row + (size_t)rows[k] * W,
+					       s->row + (size_t)rows[i] * W, x)) {
 					lo = rows[i];
 					hi = rows[k];
 				}
-			}
-		}
 		if (lo < 0)
 			continue;
 		bool *skip = calloc((size_t)s->ncons, sizeof(*skip));
