@@ -342,16 +342,23 @@ def run_bin(cmd):
         return None
 
 
-def compare_values(got, want, env, formulas=None):
+def compare_values(got, want, env, formulas=None, formulas_from=None):
     """bspcost's JSON report GOT against bspenum's result WANT at the point ENV
     (g and l included).  Returns (mismatches, refusals, compared): messages
     for the values and formulas that differ, messages for the candidates whose
     values bspcost refused (with its reason), and the number of values and
     formulas compared.  FORMULAS (default: the FORMULAS environment variable,
     on unless 0) also evaluates each formula where ENV satisfies the
-    candidate's 'X divides Y' assumptions."""
+    candidate's 'X divides Y' assumptions: GOT's formulas, or those of the
+    report FORMULAS_FROM (the same specification and flags at another point:
+    a formula does not depend on the point; a candidate whose formulas were
+    refused there, whose report holds the values of that point in their
+    place, has none)."""
     if formulas is None:
         formulas = os.environ.get("FORMULAS", "1") == "1"
+    fc_of = {c["name"]: c for c in got["candidates"]}
+    if formulas_from is not None:
+        fc_of = {c["name"]: c for c in formulas_from["candidates"] if c.get("status") == "ok"}
     bad = []
     refused = []
     compared = 0
@@ -399,7 +406,8 @@ def compare_values(got, want, env, formulas=None):
                     bad.append("candidate %s memory: bspcost %s, bspenum %s"
                                % (wc["name"], mem, wc["mem"]))
         # the formulas, where the point satisfies the candidate's assumptions
-        if not formulas or "supersteps" not in c:
+        c = fc_of.get(wc["name"])
+        if not formulas or c is None or "supersteps" not in c:
             continue
         env = dict(base_env)   # with the candidate's own definitions
         if not assumptions_hold(c.get("assumptions", []), env):
@@ -437,15 +445,26 @@ def compare_values(got, want, env, formulas=None):
     return bad, refused, compared
 
 
-def run_case(binary, path, point, mode):
-    """(mismatches, notes, command): the case passes when mismatches is empty."""
+def run_case(binary, path, point, mode, full=None):
+    """(mismatches, notes, command): the case passes when mismatches is empty.
+
+    FULL (a dict, kept by the caller across the points of one specification)
+    holds the whole report of the first point of each set of flags: at the
+    other points bspcost runs with --values, and the formulas of that report
+    are evaluated there.  The formulas on the symbolic grid (or on one
+    concrete grid) do not depend on the point, and are the slow part of a
+    run: computed once, checked at every point; the values (the same count
+    with or without --values) at every point."""
     flags, opts = MODES[mode]
     vals = dict(point, g=G, l=L)
     spec = bspenum.Parser(bspenum.tokenize(open(path).read())).spec()
     if mode == "grid":
         flags = ["--grid", "x".join(str(point[a]) for a in spec["axes"])]
         vals = {k: v for k, v in vals.items() if k not in spec["axes"]}
-    cmd = [binary, "-f", "json"] + flags + defines(vals) + [path]
+    key = tuple(flags)
+    reuse = full is not None and key in full
+    cmd = [binary, "-f", "json"] + (["--values"] if reuse else []) + flags + \
+        defines(vals) + [path]
     shown = " ".join(cmd)
     p = run_bin(cmd)
     if p is None:
@@ -461,7 +480,10 @@ def run_case(binary, path, point, mode):
         return [status or "bspcost exit status 0", "bspcost printed no JSON (%s)" % e], [], shown
     env = dict(point, g=G, l=L)
     want = bspenum.analyze(spec, env, **opts)
-    mism, refused, _ = compare_values(got, want, env)
+    if full is not None and not reuse:
+        full[key] = got
+    mism, refused, _ = compare_values(got, want, env,
+                                      formulas_from=full[key] if reuse else None)
     # bspcost(1): with every value given, each candidate has its values
     # (formula or not), or says why not: here a refusal is a failure too
     bad += refused + mism
@@ -509,13 +531,14 @@ def main(argv):
             spec = bspenum.Parser(bspenum.tokenize(open(path).read())).spec()
             pts = pts + random_points(spec, int(os.environ["RANDOM_POINTS"]),
                                       int(os.environ.get("SEED", "1")))
+        full = {}   # the whole report of the first point of each set of flags
         for k, pt in enumerate(pts):
             for mode in modes:
                 if mode != "plain" and k >= extra_limit:
                     continue
                 t0 = time.time()
                 try:
-                    bad, notes, shown = run_case(binary, rel, pt, mode)
+                    bad, notes, shown = run_case(binary, rel, pt, mode, full)
                 except bspenum.SpecError as e:
                     bad, notes, shown = ["bspenum: %s" % e], [], ""
                 where = "%s %s%s" % (base, " ".join("%s=%d" % kv for kv in pt.items()),

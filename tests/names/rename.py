@@ -13,8 +13,8 @@ characters.  The names are assigned in the order of the originals, so that a
 report that sorts names sorts them the same way.
 
 Each specification is run on the symbolic grid and on a concrete grid (2 per
-axis) with the sizes given (-D), and with every value given, in JSON; and
-through --check.  QUICK=1 (the sanitizer pass of make check) runs the long
+axis) with the sizes given (-D), and with every value given (--values), in
+JSON; and through --check.  QUICK=1 (the sanitizer pass of make check) runs the long
 names only, and not the concrete grid.  The renamed report, with its names mapped back, must be
 the original byte for byte, except that a formula may differ in the order or
 grouping of its terms (the formula printer orders terms by their spelling):
@@ -128,6 +128,10 @@ def runs(text, slow_grid=False):
         values += ["-D", "%s=%d" % (p, 64 + 2 * i)]
     every = values + sum((["-D", "%s=%d" % (a, 2 + i)] for i, a in enumerate(axes)), [])
     js = ["--format", "json"]
+    # with every value given, the values alone (--values): the formulas of
+    # the symbolic grid, which a run without --values would compute again,
+    # are the run with the sizes only
+    every = ["--values"] + every
     if os.environ.get("QUICK") or slow_grid:
         # under the sanitizers: every phase once, not the slow concrete grids
         return [["--check"], js + values, js + every]
