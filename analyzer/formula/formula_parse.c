@@ -537,6 +537,38 @@ int formula_expr_eval(const struct formula_expr *e, const char *const names[],
 
 /* ---------------------------------------------------------------- to formula */
 
+/* The terms of a chain of + and - (as parsed, nested on the left): how many,
+ * and with TERMS and NEG non-null, each term and whether it is subtracted. */
+static int sum_terms(const struct formula_expr *e, bool neg,
+		     const struct formula_expr **terms, bool *negs)
+{
+	if (e->kind != E_BIN || (e->op != '+' && e->op != '-')) {
+		if (terms) {
+			terms[0] = e;
+			negs[0] = neg;
+		}
+		return 1;
+	}
+	int k = sum_terms(e->c[0], neg, terms, negs);
+	return k + sum_terms(e->c[1], neg != (e->op == '-'), terms ? terms + k : NULL,
+			     negs ? negs + k : NULL);
+}
+
+/* The sum of F[0..N) (taken, each may be NULL), added as a balanced tree:
+ * a formula's ring of atoms is translated at every addition, so that a long
+ * chain added left to right would translate the ever larger sum once per
+ * term (500 distinct floors: seconds; as a tree, milliseconds). */
+static struct formula *sum_tree(struct formula **f, int n)
+{
+	if (n == 1)
+		return f[0];
+	struct formula *a = sum_tree(f, n / 2), *b = sum_tree(f + n / 2, n - n / 2);
+	struct formula *r = formula_add(a, b);
+	formula_free(a);
+	formula_free(b);
+	return r;
+}
+
 struct formula *formula_from_expr(const struct formula_expr *e)
 {
 	struct formula *a = NULL, *b = NULL, *r = NULL;
@@ -544,6 +576,31 @@ struct formula *formula_from_expr(const struct formula_expr *e)
 
 	if (!e)
 		return NULL;
+	if (e->kind == E_BIN && (e->op == '+' || e->op == '-')) {
+		int n = sum_terms(e, false, NULL, NULL);
+		const struct formula_expr **terms = calloc((size_t)n, sizeof(*terms));
+		bool *negs = calloc((size_t)n, sizeof(*negs));
+		struct formula **f = calloc((size_t)n, sizeof(*f));
+		bool ok = terms && negs && f;
+		if (ok)
+			sum_terms(e, false, terms, negs);
+		for (i = 0; ok && i < n; i++) {
+			f[i] = formula_from_expr(terms[i]);
+			if (negs[i]) {
+				a = f[i];
+				f[i] = formula_neg(a);
+				formula_free(a);
+			}
+			ok = f[i] != NULL;
+		}
+		r = ok ? sum_tree(f, n) : NULL;
+		for (i = 0; !ok && f && i < n; i++)
+			formula_free(f[i]);
+		free(terms);
+		free(negs);
+		free(f);
+		return r;
+	}
 	switch (e->kind) {
 	case E_NUM:
 		return formula_const_mpq(e->num);
