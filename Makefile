@@ -111,19 +111,22 @@ check-one: tests
 	STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O)
 
 # The whole suite, plain and under ASan + UBSan, the two passes at once (each
-# is mostly one process at a time; this machine has two cores).  The plain
-# pass is the shorter: the fuzzing smoke test follows it while the sanitized
-# pass goes on.  Each pass prints its own totals; the last line is the total
+# is mostly one process at a time; this machine has two cores).  The fuzzing
+# smoke test follows whichever pass ends first (mkdir is the lock), while the
+# other goes on.  Each pass prints its own totals; the last line is the total
 # over all three.
 check:
-	@( $(MAKE) --no-print-directory check-one O=$(O) > $(O).check.log 2>&1; \
-	   echo $$? > $(O).check.rc; \
+	@rm -rf $(O).fuzz-lane; \
+	 fuzz_lane() { mkdir $(O).fuzz-lane 2> /dev/null || return 0; \
 	   $(MAKE) --no-print-directory fuzz-smoke O=$(O) > $(O)-fuzz.check.log 2>&1; \
-	   echo $$? > $(O)-fuzz.check.rc ) & \
+	   echo $$? > $(O)-fuzz.check.rc; }; \
+	 ( $(MAKE) --no-print-directory check-one O=$(O) > $(O).check.log 2>&1; \
+	   echo $$? > $(O).check.rc; fuzz_lane ) & \
 	 ( SAN=1 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' \
 	   LDFLAGS='-fsanitize=address,undefined' STRESS_COUNT=6 > $(O)-san.check.log 2>&1; \
-	   echo $$? > $(O)-san.check.rc ) & \
+	   echo $$? > $(O)-san.check.rc; fuzz_lane ) & \
 	 wait; \
+	 rm -rf $(O).fuzz-lane; \
 	 tail -n 40 $(O).check.log; \
 	 tail -n 40 $(O)-san.check.log; \
 	 tail -n 20 $(O)-fuzz.check.log; \
