@@ -355,9 +355,77 @@ static struct formula *max_by_pieces(__isl_keep isl_pw_qpolynomial *g, __isl_kee
 	return pm.acc;
 }
 
+/* The maximum over the processes of the sum of TERMS[0..N) (kept; NULL
+ * entries are 0), each with the coordinates first among its parameters, when
+ * it splits over the coordinates (count_separate): the sum of each group's
+ * maximum, each found as max_over finds one (count_max, or the largest of
+ * its pieces' maxima).  *KEEP (when KEEP) the maximum as one function where
+ * every group has one.  NULL when it does not split or a group's maximum
+ * has no formula, the engine's error state cleared. */
+static struct formula *max_separable(struct job *j, isl_pw_qpolynomial *const *terms, int n,
+				     __isl_keep isl_set *range, __isl_give isl_pw_qpolynomial **keep)
+{
+	isl_pw_qpolynomial **g = calloc((size_t)n + 1, sizeof(*g));
+	struct count_groups cg = {0};
+	char *reason = NULL;
+	for (int t = 0; g && t < n; t++)
+		if (terms[t])
+			g[t] = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(terms[t]),
+							    isl_dim_in, 0, isl_dim_param, 0,
+							    j->naxes);
+	enum count_status st = g ? count_separate(j->engine, g, n, range, &cg, &reason)
+				 : COUNT_ERROR;
+	free(reason);
+	for (int t = 0; g && t < n; t++)
+		isl_pw_qpolynomial_free(g[t]);
+	free(g);
+	struct formula *acc = NULL;
+	isl_pw_qpolynomial *whole = NULL;
+	bool ok = st == COUNT_EXACT, one = ok;
+	if (ok && cg.constant) {
+		acc = formula_from_pw_qpolynomial_zero_outside(cg.constant);
+		whole = isl_pw_qpolynomial_copy(cg.constant);
+		ok = acc != NULL;
+	}
+	for (int k = 0; ok && k < cg.n && !session_ctx_stopped(j->engine->ctx); k++) {
+		isl_pw_qpolynomial *r = NULL;
+		struct formula *fk = NULL;
+		reason = NULL;
+		if (count_max(j->engine, cg.f[k], cg.range[k], &r, &reason) == COUNT_EXACT) {
+			fk = formula_from_pw_qpolynomial_zero_outside(r);
+			whole = whole ? isl_pw_qpolynomial_add(whole, isl_pw_qpolynomial_copy(r))
+				      : isl_pw_qpolynomial_copy(r);
+		} else {
+			isl_ctx_reset_error(j->engine->ctx);
+			fk = max_by_pieces(cg.f[k], cg.range[k], cg.ndims[k]);
+			one = false;
+		}
+		free(reason);
+		isl_pw_qpolynomial_free(r);
+		struct formula *next = fk && acc ? formula_add(acc, fk) : fk;
+		if (next != fk)
+			formula_free(fk);
+		formula_free(acc);
+		acc = next;
+		ok = acc != NULL;
+	}
+	count_groups_clear(&cg);
+	if (!ok || session_ctx_stopped(j->engine->ctx)) {
+		formula_free(acc);
+		acc = NULL;
+		isl_ctx_reset_error(j->engine->ctx);
+	}
+	if (keep && acc && one && whole)
+		*keep = whole;
+	else
+		isl_pw_qpolynomial_free(whole);
+	return acc;
+}
+
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 				__isl_keep isl_set *processes, __isl_keep isl_set *context,
-				const char *what, __isl_give isl_pw_qpolynomial **keep)
+				const char *what, __isl_give isl_pw_qpolynomial **keep,
+				isl_pw_qpolynomial *const *terms, int nterms)
 {
 	if (failed(&j->fail))
 		return NULL;
@@ -371,9 +439,19 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(g));
 	isl_pw_qpolynomial *r = NULL;
 	char *reason = NULL;
-	enum count_status st = count_max(j->engine, g, range, &r, &reason);
-	struct formula *fm = NULL;
-	if (st == COUNT_EXACT) {
+	/* a sum whose terms depend on different coordinates first: the sum of
+	 * their maxima (each smaller than the whole's, whose maximum can spend
+	 * minutes to fail); in a loop only as one function */
+	struct formula *fm = nterms > 1 ? max_separable(j, terms, nterms, range,
+						      keep ? &r : NULL) : NULL;
+	if (fm && keep && !r) {
+		formula_free(fm);
+		fm = NULL;
+	}
+	enum count_status st = fm ? COUNT_EXACT : count_max(j->engine, g, range, &r, &reason);
+	if (fm) {
+		/* the separable sum's */
+	} else if (st == COUNT_EXACT) {
 		fm = as_formula(j, r, what);
 	} else if (st == COUNT_REFUSED && !session_ctx_stopped(j->engine->ctx) &&
 		   (fm = max_by_pieces(g, range, j->naxes))) {
@@ -436,6 +514,10 @@ static __isl_give isl_pw_qpolynomial *times(struct job *j, __isl_take isl_pw_qpo
 
 struct per_process {
 	isl_pw_qpolynomial *fan_in, *fan_out, *work, *ncom;
+	/* each array's own fan-in and fan-out (NULL for an array not read):
+	 * the terms of the sums above, for a maximum that splits over them */
+	isl_pw_qpolynomial **in_terms, **out_terms;
+	int nterms;
 };
 
 
@@ -456,6 +538,9 @@ static void per_process_init(struct job *j, const struct step_relations *r, stru
 	p->fan_out = zero_count(j, process_params(r->processes, j->naxes));
 	p->work = zero_count(j, process_params(r->processes, j->naxes));
 	p->ncom = zero_count(j, isl_set_params(isl_set_copy(r->processes)));
+	p->in_terms = calloc((size_t)r->narrays + 1, sizeof(*p->in_terms));
+	p->out_terms = calloc((size_t)r->narrays + 1, sizeof(*p->out_terms));
+	p->nterms = p->in_terms && p->out_terms ? r->narrays : 0;
 }
 
 static void per_process_clear(struct per_process *p)
@@ -464,6 +549,12 @@ static void per_process_clear(struct per_process *p)
 	isl_pw_qpolynomial_free(p->fan_out);
 	isl_pw_qpolynomial_free(p->work);
 	isl_pw_qpolynomial_free(p->ncom);
+	for (int a = 0; a < p->nterms; a++) {
+		isl_pw_qpolynomial_free(p->in_terms[a]);
+		isl_pw_qpolynomial_free(p->out_terms[a]);
+	}
+	free(p->in_terms);
+	free(p->out_terms);
 }
 
 static void count_step(struct job *j, const struct step_relations *r, struct per_process *p)
@@ -477,11 +568,15 @@ static void count_step(struct job *j, const struct step_relations *r, struct per
 		long words = (long)j->m->arrays[a].words;
 		p->ncom = sum(j, p->ncom,
 			      times(j, count(j, isl_map_wrap(isl_map_copy(remote)), name), words));
-		p->fan_out = sum(j, p->fan_out,
-				 times(j, count(j, per_process(sends(r, a, remote), j->naxes), name),
-				       words));
-		p->fan_in = sum(j, p->fan_in,
-				times(j, count(j, per_process(remote, j->naxes), name), words));
+		isl_pw_qpolynomial *out = times(j, count(j, per_process(sends(r, a, remote), j->naxes),
+							  name), words);
+		isl_pw_qpolynomial *in = times(j, count(j, per_process(remote, j->naxes), name), words);
+		if (a < p->nterms) {
+			p->out_terms[a] = isl_pw_qpolynomial_copy(out);
+			p->in_terms[a] = isl_pw_qpolynomial_copy(in);
+		}
+		p->fan_out = sum(j, p->fan_out, out);
+		p->fan_in = sum(j, p->fan_in, in);
 	}
 	for (int k = 0; k < r->nwork && !failed(&j->fail); k++)
 		p->work = sum(j, p->work, times(j, count(j, per_process(isl_map_copy(r->work[k]), j->naxes),
@@ -1968,15 +2063,24 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			sc->ncom = cost_to_formula(&j, p.ncom, "NCom");
 			if (looped && sc->ncom)
 				it.ncom = isl_pw_qpolynomial_copy(p.ncom);
-			sc->h_in = max_over(&j, p.fan_in, r.processes, context, "h_in", looped ? &it.h_in : NULL);
+			sc->h_in = max_over(&j, p.fan_in, r.processes, context, "h_in", looped ? &it.h_in : NULL,
+					    p.in_terms, p.nterms);
 			sc->h_out = max_over(&j, p.fan_out, r.processes, context, "h_out",
-					     looped ? &it.h_out : NULL);
-			sc->w = max_over(&j, p.work, r.processes, context, "w", looped ? &it.w : NULL);
+					     looped ? &it.h_out : NULL, p.out_terms, p.nterms);
+			sc->w = max_over(&j, p.work, r.processes, context, "w", looped ? &it.w : NULL,
+					 NULL, 0);
 		}
 		if (req->h == H_SUM && req->symbolic) {
 			isl_pw_qpolynomial *both = sum(&j, isl_pw_qpolynomial_copy(p.fan_in),
 						       isl_pw_qpolynomial_copy(p.fan_out));
-			sc->h = max_over(&j, both, r.processes, context, "h", looped ? &it.h : NULL);
+			isl_pw_qpolynomial **terms = calloc(2 * (size_t)p.nterms + 1, sizeof(*terms));
+			for (int a = 0; terms && a < p.nterms; a++) {
+				terms[a] = p.in_terms[a];
+				terms[p.nterms + a] = p.out_terms[a];
+			}
+			sc->h = max_over(&j, both, r.processes, context, "h", looped ? &it.h : NULL,
+					 terms, terms ? 2 * p.nterms : 0);
+			free(terms);
 			isl_pw_qpolynomial_free(both);
 		}
 		cost_tidy(&j, &sc->ncom, context);

@@ -90,6 +90,29 @@ enum count_status count_max(struct count_engine *engine, __isl_keep isl_pw_qpoly
 			    __isl_keep isl_set *range, __isl_give isl_pw_qpolynomial **result,
 			    char **reason);
 
+/* The sum of TERMS[0..N) (counts, absent pieces 0; kept) split over the
+ * coordinates of RANGE, a box (one basic set, each constraint naming the
+ * coordinates of one group): the groups of coordinates that the terms
+ * involve, each with the sum of its terms on its own coordinates (F[k], the
+ * others dropped) and its range (RANGE[k], projected: exact, the box is
+ * their product), and CONSTANT the terms that involve no coordinate (NULL if
+ * none), on the parameters.  The maximum of the sum over RANGE is CONSTANT
+ * plus each group's maximum over its range (SUMMA's panels: a row broadcast
+ * that depends on the process column only, a column broadcast on the
+ * process row only).  COUNT_REFUSED when the terms do not split into two
+ * groups or more.  count_groups_clear frees OUT. */
+struct count_groups {
+	int n;
+	isl_pw_qpolynomial **f;
+	isl_set **range;
+	int *ndims;
+	isl_pw_qpolynomial *constant;
+};
+enum count_status count_separate(struct count_engine *engine,
+				 __isl_keep isl_pw_qpolynomial *const *terms, int n,
+				 __isl_keep isl_set *range, struct count_groups *out, char **reason);
+void count_groups_clear(struct count_groups *g);
+
 /* The maximum of f over range (as count_max) as one function when every
  * piece's value is free of the maximized variables: where several values
  * compete, the regions where each is the largest, each comparison an affine

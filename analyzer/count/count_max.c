@@ -1321,3 +1321,204 @@ enum count_status count_max_of_count(struct count_engine *engine, __isl_keep isl
 	isl_set_free(range);
 	return st;
 }
+
+/* ------------------------------------------------------- separable maximum */
+
+/* Union-find over the coordinates: the root of D. */
+static int group_root(int *parent, int d)
+{
+	while (parent[d] != d)
+		d = parent[d] = parent[parent[d]];
+	return d;
+}
+
+/* Links the coordinates of MASK into one group. */
+static void group_link(int *parent, int ns, unsigned long long mask)
+{
+	int first = -1;
+	for (int d = 0; d < ns; d++) {
+		if (!(mask >> d & 1))
+			continue;
+		if (first < 0)
+			first = group_root(parent, d);
+		else
+			parent[group_root(parent, d)] = first;
+	}
+}
+
+struct constraint_groups {
+	int *parent;
+	int ns;
+	bool failed;
+};
+
+/* Each constraint of the range links the coordinates it names. */
+static isl_stat link_constraint(__isl_take isl_constraint *c, void *user)
+{
+	struct constraint_groups *cg = user;
+	unsigned long long mask = 0;
+	for (int d = 0; d < cg->ns; d++) {
+		isl_bool inv = isl_constraint_involves_dims(c, isl_dim_set, (unsigned)d, 1);
+		if (inv < 0)
+			cg->failed = true;
+		if (inv == isl_bool_true)
+			mask |= 1ull << d;
+	}
+	isl_constraint_free(c);
+	group_link(cg->parent, cg->ns, mask);
+	return cg->failed ? isl_stat_error : isl_stat_ok;
+}
+
+/* F (taken) without the coordinates outside MASK, which it does not involve;
+ * RANGE likewise, projected (exact: a product of its groups). */
+static __isl_give isl_pw_qpolynomial *keep_coordinates(__isl_take isl_pw_qpolynomial *f, int ns,
+						       unsigned long long mask)
+{
+	for (int d = ns - 1; d >= 0 && f; d--)
+		if (!(mask >> d & 1))
+			f = isl_pw_qpolynomial_drop_dims(f, isl_dim_in, (unsigned)d, 1);
+	return f;
+}
+
+static __isl_give isl_set *keep_range(__isl_take isl_set *range, int ns, unsigned long long mask)
+{
+	for (int d = ns - 1; d >= 0 && range; d--)
+		if (!(mask >> d & 1))
+			range = isl_set_project_out(range, isl_dim_set, (unsigned)d, 1);
+	return range;
+}
+
+enum count_status count_separate(struct count_engine *engine,
+				 __isl_keep isl_pw_qpolynomial *const *terms, int n,
+				 __isl_keep isl_set *range, struct count_groups *out, char **reason)
+{
+	memset(out, 0, sizeof(*out));
+	*reason = NULL;
+	isl_ctx *ctx = engine->ctx;
+	isl_size ns = range ? isl_set_dim(range, isl_dim_set) : -1;
+	if (ns < 1 || ns > 63 || n < 2) {
+		*reason = count_dup_msg("no sum of terms over a box of coordinates");
+		return COUNT_REFUSED;
+	}
+	int parent[64];
+	for (int d = 0; d < ns; d++)
+		parent[d] = d;
+	/* the range: one basic set without existentials, each constraint
+	 * linking the coordinates it names */
+	isl_set *box = isl_set_coalesce(isl_set_copy(range));
+	isl_basic_set_list *bl = box ? isl_set_get_basic_set_list(box) : NULL;
+	isl_size nb = bl ? isl_basic_set_list_n_basic_set(bl) : -1;
+	isl_basic_set *bs = nb == 1 ? isl_basic_set_list_get_basic_set(bl, 0) : NULL;
+	isl_basic_set_list_free(bl);
+	isl_set_free(box);
+	struct constraint_groups cg = {parent, ns, false};
+	if (!bs || isl_basic_set_dim(bs, isl_dim_div) != 0 ||
+	    isl_basic_set_foreach_constraint(bs, link_constraint, &cg) < 0 || cg.failed) {
+		isl_basic_set_free(bs);
+		isl_ctx_reset_error(ctx);
+		*reason = count_dup_msg("the coordinates range over no box");
+		return COUNT_REFUSED;
+	}
+	isl_basic_set_free(bs);
+	/* each term, on the range, and the coordinates it involves */
+	isl_pw_qpolynomial **g = calloc((size_t)n, sizeof(*g));
+	unsigned long long *mask = calloc((size_t)n, sizeof(*mask));
+	bool bad = !g || !mask;
+	for (int t = 0; t < n && !bad; t++) {
+		if (!terms[t])
+			continue;
+		g[t] = isl_pw_qpolynomial_intersect_domain(isl_pw_qpolynomial_copy(terms[t]),
+							   isl_set_copy(range));
+		g[t] = isl_pw_qpolynomial_gist(g[t], isl_set_copy(range));
+		for (int d = 0; d < ns && g[t]; d++) {
+			isl_bool inv = isl_pw_qpolynomial_involves_dims(g[t], isl_dim_in, (unsigned)d, 1);
+			bad |= inv < 0;
+			if (inv == isl_bool_true)
+				mask[t] |= 1ull << d;
+		}
+		bad |= !g[t];
+		group_link(parent, ns, mask[t]);
+	}
+	/* the groups that some term involves */
+	bool root_used[64] = {false};
+	int ngroups = 0;
+	for (int t = 0; t < n && !bad; t++) {
+		if (!mask[t])
+			continue;
+		int root = group_root(parent, __builtin_ctzll(mask[t]));
+		ngroups += !root_used[root];
+		root_used[root] = true;
+	}
+	enum count_status st = COUNT_EXACT;
+	if (bad) {
+		st = COUNT_ERROR;
+	} else if (ngroups < 2) {
+		st = COUNT_REFUSED;
+		*reason = count_dup_msg("the terms do not split over the coordinates");
+	} else {
+		out->f = calloc((size_t)ngroups, sizeof(*out->f));
+		out->range = calloc((size_t)ngroups, sizeof(*out->range));
+		out->ndims = calloc((size_t)ngroups, sizeof(*out->ndims));
+		if (!out->f || !out->range || !out->ndims)
+			st = COUNT_ERROR;
+	}
+	/* the terms that involve no coordinate: their value, once */
+	for (int t = 0; t < n && st == COUNT_EXACT; t++) {
+		if (!g[t] || mask[t])
+			continue;
+		isl_pw_qpolynomial *c = isl_pw_qpolynomial_project_domain_on_params(
+			keep_coordinates(isl_pw_qpolynomial_copy(g[t]), ns, 0));
+		out->constant = out->constant ? isl_pw_qpolynomial_add(out->constant, c) : c;
+		if (!out->constant)
+			st = COUNT_ERROR;
+	}
+	/* each group: the sum of its terms, on its own coordinates */
+	for (int root = 0; root < ns && st == COUNT_EXACT; root++) {
+		if (!root_used[root])
+			continue;
+		unsigned long long dims = 0;
+		for (int d = 0; d < ns; d++)
+			if (group_root(parent, d) == root)
+				dims |= 1ull << d;
+		isl_pw_qpolynomial *sum = NULL;
+		for (int t = 0; t < n; t++) {
+			if (!g[t] || !mask[t] || (mask[t] & ~dims))
+				continue;
+			isl_pw_qpolynomial *x = isl_pw_qpolynomial_copy(g[t]);
+			sum = sum ? isl_pw_qpolynomial_add(sum, x) : x;
+		}
+		int k = out->n++;
+		out->f[k] = keep_coordinates(sum, ns, dims);
+		out->range[k] = keep_range(isl_set_copy(range), ns, dims);
+		out->ndims[k] = __builtin_popcountll(dims);
+		if (!out->f[k] || !out->range[k])
+			st = COUNT_ERROR;
+	}
+	for (int t = 0; g && t < n; t++)
+		isl_pw_qpolynomial_free(g[t]);
+	free(g);
+	free(mask);
+	if (st != COUNT_EXACT) {
+		count_groups_clear(out);
+		if (st == COUNT_ERROR) {
+			struct fail f = {0};
+			fail_isl(&f, ctx, "splitting a sum over the coordinates");
+			*reason = fail_release(&f);
+			st = (enum count_status)f.kind;
+		}
+	}
+	return st;
+}
+
+void count_groups_clear(struct count_groups *g)
+{
+	for (int k = 0; k < g->n; k++) {
+		isl_pw_qpolynomial_free(g->f[k]);
+		isl_set_free(g->range[k]);
+	}
+	free(g->f);
+	free(g->range);
+	free(g->ndims);
+	isl_pw_qpolynomial_free(g->constant);
+	memset(g, 0, sizeof(*g));
+}

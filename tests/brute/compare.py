@@ -130,6 +130,13 @@ POINTS = {
     "lu_rows": [  # tests/brute/specs: assume n >= 2*P
         {"n": 12, "P": 3}, {"n": 7, "P": 3}, {"n": 16, "P": 4}, {"n": 10, "P": 2},
     ],
+    "summa_panel": [  # assume kk >= 0, kk + b <= o, b >= 1; the formulas need M, N | o
+        {"m": 6, "n": 6, "o": 12, "kk": 3, "b": 7, "M": 2, "N": 3},
+        {"m": 7, "n": 5, "o": 10, "kk": 4, "b": 5, "M": 3, "N": 2},
+        {"m": 4, "n": 9, "o": 6, "kk": 2, "b": 1, "M": 2, "N": 3},
+        {"m": 3, "n": 4, "o": 8, "kk": 0, "b": 8, "M": 1, "N": 2},
+        {"m": 8, "n": 8, "o": 16, "kk": 5, "b": 9, "M": 4, "N": 2},
+    ],
     "pivots2d": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N, 0 <= k0 < n - 1
         {"n": 12, "k0": 10, "M": 3, "N": 2}, {"n": 7, "k0": 3, "M": 3, "N": 2},
     ],

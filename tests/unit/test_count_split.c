@@ -206,15 +206,137 @@ static void check_proof(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* count_separate: terms that involve different coordinates of a box split
+ * into groups, and the constant part plus each group's maximum over its
+ * own range is the maximum of their sum, both enumerated at every M, N in
+ * 1..6; terms that share a coordinate, or a range that ties two
+ * coordinates, do not split. */
+struct separate_entry {
+	const char *name;
+	const char *terms[4];
+	const char *range;
+	int groups; /* 0: refused */
+};
+
+static const struct separate_entry separations[] = {
+	{"rows_and_columns",
+	 {"[M, N] -> { [s, t] -> (2 * s + 1) : 0 <= s < M and 0 <= t < N }",
+	  "[M, N] -> { [s, t] -> (N - t) * M : 0 <= s < M and 0 <= t < N and t >= 1 }",
+	  "[M, N] -> { [s, t] -> 7 : 0 <= s < M and 0 <= t < N }", NULL},
+	 "[M, N] -> { [s, t] : 0 <= s < M and 0 <= t < N }", 2},
+	{"pieces_per_axis",
+	 {"[M, N] -> { [s, t] -> 3 - s : 0 <= s < M and 0 <= t < N and s < 4 }",
+	  "[M, N] -> { [s, t] -> N * t + 1 : 0 <= s < M and 0 <= t < N and 2 * t < N }", NULL},
+	 "[M, N] -> { [s, t] : 0 <= s < M and 0 <= t < N }", 2},
+	{"shared_coordinate",
+	 {"[M, N] -> { [s, t] -> s + t : 0 <= s < M and 0 <= t < N }",
+	  "[M, N] -> { [s, t] -> s : 0 <= s < M and 0 <= t < N }", NULL},
+	 "[M, N] -> { [s, t] : 0 <= s < M and 0 <= t < N }", 0},
+	{"range_not_a_box",
+	 {"[M, N] -> { [s, t] -> s : 0 <= s < M and 0 <= t < N }",
+	  "[M, N] -> { [s, t] -> t : 0 <= s < M and 0 <= t < N }", NULL},
+	 "[M, N] -> { [s, t] : 0 <= s < M and 0 <= t < N and s <= t }", 0},
+};
+
+struct sum_walk {
+	isl_pw_qpolynomial *sum;
+	isl_val *best;
+};
+
+static isl_stat sum_point(__isl_take isl_point *pt, void *user)
+{
+	struct sum_walk *w = user;
+	isl_val *v = isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(w->sum), pt);
+	if (!w->best || isl_val_gt(v, w->best)) {
+		isl_val_free(w->best);
+		w->best = v;
+	} else {
+		isl_val_free(v);
+	}
+	return isl_stat_ok;
+}
+
+static void check_separate(void **state)
+{
+	const struct separate_entry *e = *state;
+	isl_ctx *ctx = session_ctx(NULL);
+	struct count_engine eng;
+	count_engine_init(&eng, ctx);
+	isl_pw_qpolynomial *t[4] = {NULL}, *sum = NULL;
+	int n = 0;
+	for (; n < 4 && e->terms[n]; n++) {
+		t[n] = isl_pw_qpolynomial_read_from_str(ctx, e->terms[n]);
+		assert_non_null(t[n]);
+		sum = sum ? isl_pw_qpolynomial_add(sum, isl_pw_qpolynomial_copy(t[n]))
+			  : isl_pw_qpolynomial_copy(t[n]);
+	}
+	isl_set *range = isl_set_read_from_str(ctx, e->range);
+	struct count_groups g;
+	char *reason = NULL;
+	enum count_status st = count_separate(&eng, t, n, range, &g, &reason);
+	if (!e->groups) {
+		assert_int_equal(st, COUNT_REFUSED);
+		assert_non_null(reason);
+	} else {
+		if (st != COUNT_EXACT)
+			fail_msg("%s: %s", e->name, reason ? reason : "?");
+		assert_int_equal(g.n, e->groups);
+		for (int M = 1; M <= 6; M++)
+			for (int N = 1; N <= 6; N++) {
+				/* the sum's maximum over the box, enumerated */
+				isl_set *at = isl_set_fix_si(isl_set_fix_si(isl_set_copy(range),
+							     isl_dim_param, 0, M), isl_dim_param, 1, N);
+				struct sum_walk w = {sum, NULL};
+				assert_int_equal(isl_set_foreach_point(at, sum_point, &w), isl_stat_ok);
+				isl_set_free(at);
+				/* the constant, and each group's maximum over its range */
+				isl_val *got = isl_val_zero(ctx);
+				if (g.constant) {
+					isl_set *par = isl_set_fix_si(isl_set_fix_si(isl_set_universe(
+						isl_space_params(isl_pw_qpolynomial_get_domain_space(g.constant))),
+						isl_dim_param, 0, M), isl_dim_param, 1, N);
+					got = isl_val_add(got, isl_pw_qpolynomial_eval(
+						isl_pw_qpolynomial_copy(g.constant), isl_set_sample_point(par)));
+				}
+				for (int k = 0; k < g.n; k++) {
+					isl_set *gk = isl_set_fix_si(isl_set_fix_si(isl_set_copy(g.range[k]),
+								     isl_dim_param, 0, M), isl_dim_param, 1, N);
+					struct sum_walk wk = {g.f[k], NULL};
+					assert_int_equal(isl_set_foreach_point(gk, sum_point, &wk), isl_stat_ok);
+					isl_set_free(gk);
+					assert_non_null(wk.best);
+					got = isl_val_add(got, wk.best);
+				}
+				if (!w.best || !got || !isl_val_eq(got, w.best))
+					fail_msg("%s at M = %d, N = %d: %s, enumerated %s", e->name, M, N,
+						 got ? isl_val_to_str(got) : "?",
+						 w.best ? isl_val_to_str(w.best) : "?");
+				isl_val_free(got);
+				isl_val_free(w.best);
+			}
+	}
+	count_groups_clear(&g);
+	free(reason);
+	for (int k = 0; k < n; k++)
+		isl_pw_qpolynomial_free(t[k]);
+	isl_pw_qpolynomial_free(sum);
+	isl_set_free(range);
+	isl_ctx_free(ctx);
+}
+
 int main(void)
 {
-	enum { NS = sizeof(splits) / sizeof(splits[0]), NP = sizeof(proofs) / sizeof(proofs[0]) };
-	struct CMUnitTest tests[NS + NP];
+	enum { NS = sizeof(splits) / sizeof(splits[0]), NP = sizeof(proofs) / sizeof(proofs[0]),
+	       NX = sizeof(separations) / sizeof(separations[0]) };
+	struct CMUnitTest tests[NS + NP + NX];
 	for (int i = 0; i < NS; i++)
 		tests[i] = (struct CMUnitTest){splits[i].name, check_split, NULL, NULL,
 					       (void *)&splits[i]};
 	for (int i = 0; i < NP; i++)
 		tests[NS + i] = (struct CMUnitTest){proofs[i].name, check_proof, NULL, NULL,
 						    (void *)&proofs[i]};
+	for (int i = 0; i < NX; i++)
+		tests[NS + NP + i] = (struct CMUnitTest){separations[i].name, check_separate, NULL,
+							 NULL, (void *)&separations[i]};
 	return cmocka_run_group_tests_name("count_split", tests, NULL, NULL);
 }
