@@ -393,8 +393,11 @@ static struct formula *max_separable(struct job *j, isl_pw_qpolynomial *const *t
 		reason = NULL;
 		if (count_max(j->engine, cg.f[k], cg.range[k], &r, &reason) == COUNT_EXACT) {
 			fk = formula_from_pw_qpolynomial_zero_outside(r);
-			whole = whole ? isl_pw_qpolynomial_add(whole, isl_pw_qpolynomial_copy(r))
-				      : isl_pw_qpolynomial_copy(r);
+			/* a failed sum is no function, never a partial one */
+			whole = k == 0 && !cg.constant ? isl_pw_qpolynomial_copy(r)
+				: whole ? isl_pw_qpolynomial_add(whole, isl_pw_qpolynomial_copy(r))
+					: NULL;
+			one = one && whole;
 		} else {
 			isl_ctx_reset_error(j->engine->ctx);
 			fk = max_by_pieces(cg.f[k], cg.range[k], cg.ndims[k]);
@@ -441,7 +444,8 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	char *reason = NULL;
 	/* a sum whose terms depend on different coordinates first: the sum of
 	 * their maxima (each smaller than the whole's, whose maximum can spend
-	 * minutes to fail); in a loop only as one function */
+	 * minutes to fail); in a loop only as one function, which the loop's
+	 * sum needs: otherwise the whole's route, whose maximum may be one */
 	struct formula *fm = nterms > 1 ? max_separable(j, terms, nterms, range,
 						      keep ? &r : NULL) : NULL;
 	if (fm && keep && !r) {

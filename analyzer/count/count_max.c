@@ -1466,8 +1466,11 @@ enum count_status count_separate(struct count_engine *engine,
 	for (int t = 0; t < n && st == COUNT_EXACT; t++) {
 		if (!g[t] || mask[t])
 			continue;
+		/* where the range has points: the gist dropped the range's own
+		 * conditions on the parameters (M >= 1) with the rest */
 		isl_pw_qpolynomial *c = isl_pw_qpolynomial_project_domain_on_params(
 			keep_coordinates(isl_pw_qpolynomial_copy(g[t]), ns, 0));
+		c = isl_pw_qpolynomial_intersect_params(c, isl_set_params(isl_set_copy(range)));
 		out->constant = out->constant ? isl_pw_qpolynomial_add(out->constant, c) : c;
 		if (!out->constant)
 			st = COUNT_ERROR;
