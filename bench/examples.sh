@@ -1,6 +1,8 @@
 #!/bin/sh
-# The analysis of each example: median wall time of 3 runs on one thread and
-# on the default number of threads (one per processor), and peak memory
+# The analysis of each example (and of a SUMMA panel at an offset, whose
+# maximum over the processes splits by coordinate): median wall time of 3
+# runs on one thread and on the default number of threads (one per
+# processor), and peak memory
 # (with GNU time, when installed).  Figures, not assertions: compare the
 # columns of one run, as these machines are noisy.
 BIN=${1:?usage: sh bench/examples.sh path/to/bspcost}
@@ -14,7 +16,8 @@ wall() { # wall ARGS...: seconds of one run
 printf '%-34s %8s %8s %9s\n' "example" "-j 1 s" "-j N s" "peak MiB"
 for args in examples/broadcast.bsp examples/matmul.bsp examples/matmul2.bsp \
 	    examples/stencil1d.bsp examples/stencil2d.bsp examples/transpose.bsp \
-	    "--grid 8 examples/stencil1d.bsp" "--grid 2x3 examples/stencil2d.bsp"; do
+	    "--grid 8 examples/stencil1d.bsp" "--grid 2x3 examples/stencil2d.bsp" \
+	    tests/brute/specs/summa_panel.bsp; do
 	# shellcheck disable=SC2086  # split on purpose
 	one=$(for i in 1 2 3; do wall -j 1 $args; done | median3)
 	# shellcheck disable=SC2086
