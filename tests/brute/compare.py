@@ -17,6 +17,7 @@ Environment:
                    evaluated at the point, exactly, when the point satisfies
                    the candidate's 'X divides Y' assumptions, and compared)
   SPECS=list       only these specs (base names, e.g. matmul,stencil1d)
+  SKIP_SPECS=list  not these
   RANDOM_POINTS=k  also k random points per spec (sizes 1..12, axes 1..4) that
                    satisfy its assumptions; SEED=s chooses them (default 1)
   TIMEOUT=s        seconds allowed to one run of BIN (default 600)
@@ -516,6 +517,7 @@ def main(argv):
             sys.stderr.write("compare.py: unknown mode %s\n" % m)
             return 2
     only = [s for s in os.environ.get("SPECS", "").split(",") if s]
+    skip = [s for s in os.environ.get("SKIP_SPECS", "").split(",") if s]
     extra_limit = int(os.environ.get("MODES_POINTS") or 1 << 30)
     verbose = os.environ.get("VERBOSE") == "1"
     specs = []
@@ -525,7 +527,7 @@ def main(argv):
     passed = failed = 0
     for path in specs:
         base = os.path.basename(path)[:-4]
-        if only and base not in only:
+        if (only and base not in only) or base in skip:
             continue
         rel = os.path.relpath(path, os.getcwd())
         pts = POINTS.get(base)
