@@ -8,11 +8,13 @@
 
 #include <isl/aff.h>
 #include <isl/constraint.h>
+#include <isl/ilp.h>
 #include <isl/space.h>
 #include <isl/val.h>
 
 #include "analyzer/formula/formula_internal.h"
 #include "analyzer/util/coalesce.h"
+#include "analyzer/util/val.h"
 
 /* ---------------------------------------------------------------- restriction and gist */
 
@@ -403,6 +405,94 @@ static int param_at_least(const struct fvars *V, struct on_cond *oc, slong i, in
 	return *known;
 }
 
+/* The least and the largest value of parameter I of V on OC's condition
+ * (0 when it has no least one there, or is not a named parameter). */
+static int param_range(const struct fvars *V, struct on_cond *oc, slong i, isl_val **lo,
+		       isl_val **hi)
+{
+	*lo = *hi = NULL;
+	int pos = V->v[i].name ? isl_set_find_dim_by_name(oc->cond, isl_dim_param, V->v[i].name)
+			       : -1;
+	if (pos < 0)
+		return 0;
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(oc->cond));
+	isl_aff *x = isl_aff_var_on_domain(ls, isl_dim_param, pos);
+	*lo = isl_set_min_val(oc->cond, x);
+	*hi = isl_set_max_val(oc->cond, x);
+	isl_aff_free(x);
+	if (!*lo || !isl_val_is_int(*lo)) {
+		isl_val_free(*lo);
+		isl_val_free(*hi);
+		*lo = *hi = NULL;
+		return 0;
+	}
+	return 1;
+}
+
+/* The sign on OC's condition of NUM (in ring V) with each variable moved to
+ * its least value there, x = lo + y with y >= 0, and a variable the condition
+ * fixes replaced by its value: coefficients of one sign then show the sign
+ * (4 - nx*ny where M == 2 puts nx, ny >= 4: -12 - 4*y - 4*z - y*z).  1, -1, or
+ * 0 when not shown (a floor atom, a variable without a least value, or
+ * coefficients of both signs). */
+static int shifted_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct on_cond *oc)
+{
+	slong nv = V->cap;
+	fmpq_mpoly_struct *sub = calloc((size_t)nv + 1, sizeof(*sub));
+	fmpq_mpoly_struct **subp = calloc((size_t)nv + 1, sizeof(*subp));
+	int ok = sub && subp;
+	for (slong i = 0; ok && i < nv; i++) {
+		fmpq_mpoly_init(sub + i, V->ctx);
+		subp[i] = sub + i;
+	}
+	fmpq_mpoly_t shifted;
+	fmpq_mpoly_init(shifted, V->ctx);
+	for (slong i = 0; ok && i < nv; i++) {
+		if (i >= V->n || fmpq_mpoly_degree_si(num, i, V->ctx) <= 0) {
+			fmpq_mpoly_gen(sub + i, i, V->ctx);
+			continue;
+		}
+		isl_val *lo, *hi;
+		ok = param_range(V, oc, i, &lo, &hi);
+		if (!ok)
+			break;
+		bool fixed = hi && isl_val_eq(lo, hi) == isl_bool_true;
+		mpq_t q;
+		mpq_init(q);
+		fmpq_t c;
+		fmpq_init(c);
+		ok = val_to_mpq(isl_val_copy(lo), q);
+		fmpq_set_mpq(c, q);
+		if (!fixed)
+			fmpq_mpoly_gen(sub + i, i, V->ctx);
+		fmpq_mpoly_add_fmpq(sub + i, sub + i, c, V->ctx);
+		fmpq_clear(c);
+		mpq_clear(q);
+		isl_val_free(lo);
+		isl_val_free(hi);
+	}
+	int sign = 0;
+	if (ok && fmpq_mpoly_compose_fmpq_mpoly(shifted, num, subp, V->ctx, V->ctx)) {
+		slong len = fmpq_mpoly_length(shifted, V->ctx);
+		int pos = 0, neg = 0;
+		fmpq_t c;
+		fmpq_init(c);
+		for (slong t = 0; t < len; t++) {
+			fmpq_mpoly_get_term_coeff_fmpq(c, shifted, t, V->ctx);
+			pos |= fmpq_sgn(c) > 0;
+			neg |= fmpq_sgn(c) < 0;
+		}
+		fmpq_clear(c);
+		sign = len == 0 ? 1 : pos && neg ? 0 : pos ? 1 : -1;
+	}
+	fmpq_mpoly_clear(shifted, V->ctx);
+	for (slong i = 0; sub && subp && i < nv; i++)
+		fmpq_mpoly_clear(sub + i, V->ctx);
+	free(sub);
+	free(subp);
+	return sign;
+}
+
 /* The sign on COND of the polynomial NUM (in ring V, no denominator): 1 for
  * >= 0, -1 for <= 0, 0 when not shown.  Shown when its coefficients share a
  * sign and its variables are parameters >= 0 there, or, for an affine NUM,
@@ -441,7 +531,7 @@ static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct 
 		isl_set_free(side);
 	}
 	isl_aff_free(aff);
-	return sign;
+	return sign ? sign : shifted_sign_on(V, num, oc);
 }
 
 /* The sign of the Laurent polynomial X on COND: its denominator is a product

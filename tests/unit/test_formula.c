@@ -1037,6 +1037,12 @@ static void test_max_dropped(void **state)
 		{ "max(0, floor(m/2)*(n - floor(n/2)))", "[n, m] -> { : n >= 0 and m >= 0 }",
 		  "floor(m/2)*(n-floor(n/2))" },
 		{ "max(floor(n/2), 3 - n)", "[n] -> { : n >= 0 }", "max(3 - n, floor(n/2))" },
+		/* each variable moved to its least value: n*m - 4 with n, m >= 2
+		 * is 4*y + ... >= 0; a variable the condition fixes is its value */
+		{ "max(n*m - 4, 0)", "[n, m] -> { : n >= 2 and m >= 2 }", "m*n - 4" },
+		{ "max(3*n - M*n - 1, 0)", "[n, M] -> { : M = 2 and n >= 1 }",
+		  "n*(3-M) - 1" },
+		{ "max(n*m - 5, 0)", "[n, m] -> { : n >= 2 and m >= 2 }", "max(0, m*n - 5)" },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
