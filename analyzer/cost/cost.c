@@ -299,19 +299,99 @@ struct piece_max {
 	bool ok;
 };
 
-enum { MAX_PIECES_APART = 64 };
+enum { MAX_PIECES_APART = 64, PIN_WIDTH = 3 };
 
-static isl_stat piece_max_formula(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp,
-				  void *user)
+static isl_stat piece_max_add(struct piece_max *pm, __isl_take isl_set *set,
+			      __isl_take isl_qpolynomial *qp, int depth);
+
+/* piece_max_add on one basic set of a part cut by pin_coordinate. */
+struct pinned_part {
+	struct piece_max *pm;
+	isl_qpolynomial *qp;
+	int depth;
+};
+
+static isl_stat pinned_bset(__isl_take isl_basic_set *bset, void *user)
 {
-	struct piece_max *pm = user;
+	struct pinned_part *pp = user;
+	return piece_max_add(pp->pm, isl_set_from_basic_set(bset),
+			     isl_qpolynomial_copy(pp->qp), pp->depth);
+}
+
+/* A piece SET of the count whose value QP depends on coordinate C, where C
+ * takes at most PIN_WIDTH + 1 values on the piece for any sizes, counted from
+ * its least one lo (a function of the sizes, piecewise): the piece cut into
+ * the parts C = lo + d, 0 <= d <= PIN_WIDTH, on each of which C is a function
+ * of the sizes and drops out of the value (a process at the edge of the
+ * grid next to one that is not: i1 in {N - 3, N - 2} when M = 1).  The parts
+ * cover the piece exactly once, so their maxima are its maximum.  Fails where
+ * C ranges wider. */
+static isl_stat pin_coordinate(struct piece_max *pm, __isl_take isl_set *set,
+			       __isl_take isl_qpolynomial *qp, int c, int depth)
+{
+	isl_ctx *ctx = isl_set_get_ctx(set);
+	isl_pw_aff *lo = isl_set_dim_min(isl_set_copy(set), c);
+	isl_pw_aff *hi = isl_set_dim_max(isl_set_copy(set), c);
+	isl_pw_aff *width = isl_pw_aff_sub(hi, isl_pw_aff_copy(lo));
+	isl_pw_aff *limit = isl_pw_aff_val_on_domain(isl_pw_aff_domain(isl_pw_aff_copy(width)),
+						     isl_val_int_from_si(ctx, PIN_WIDTH));
+	isl_set *wide = isl_pw_aff_gt_set(width, limit);
+	isl_stat st = isl_set_is_empty(wide) == isl_bool_true ? isl_stat_ok : isl_stat_error;
+	isl_set_free(wide);
+	isl_space *space = isl_set_get_space(set);
+	for (int d = 0; d <= PIN_WIDTH && st == isl_stat_ok; d++) {
+		isl_pw_aff *at = isl_pw_aff_add(
+			isl_pw_aff_copy(lo),
+			isl_pw_aff_val_on_domain(isl_pw_aff_domain(isl_pw_aff_copy(lo)),
+						 isl_val_int_from_si(ctx, d)));
+		at = isl_pw_aff_insert_domain(at, isl_space_copy(space));
+		isl_pw_aff *var = isl_pw_aff_var_on_domain(
+			isl_local_space_from_space(isl_space_copy(space)), isl_dim_set,
+			(unsigned)c);
+		isl_set *part = isl_set_intersect(isl_set_copy(set), isl_pw_aff_eq_set(var, at));
+		struct pinned_part pp = {pm, qp, depth + 1};
+		st = part ? isl_set_foreach_basic_set(part, pinned_bset, &pp) : isl_stat_error;
+		isl_set_free(part);
+	}
+	isl_space_free(space);
+	isl_pw_aff_free(lo);
+	isl_set_free(set);
+	isl_qpolynomial_free(qp);
+	if (st != isl_stat_ok)
+		pm->ok = false;
+	return st;
+}
+
+/* The piece SET with value QP into PM's maximum: its value where some
+ * coordinate reaches it, as a function of the sizes; a value that depends on
+ * a coordinate, its coordinates pinned first (pin_coordinate, DEPTH of them
+ * so far). */
+static isl_stat piece_max_add(struct piece_max *pm, __isl_take isl_set *set,
+			      __isl_take isl_qpolynomial *qp, int depth)
+{
 	qp = isl_qpolynomial_gist(qp, isl_set_copy(set));
-	isl_bool dep = isl_qpolynomial_involves_dims(qp, isl_dim_in, 0, (unsigned)pm->ns);
-	if (dep != isl_bool_false || ++pm->n > MAX_PIECES_APART) {
+	if (!qp || !set || ++pm->n > MAX_PIECES_APART) {
 		pm->ok = false;
 		isl_set_free(set);
 		isl_qpolynomial_free(qp);
 		return isl_stat_error;
+	}
+	if (isl_set_is_empty(set) == isl_bool_true) {
+		isl_set_free(set);
+		isl_qpolynomial_free(qp);
+		return isl_stat_ok;
+	}
+	for (int c = 0; c < pm->ns; c++) {
+		isl_bool dep = isl_qpolynomial_involves_dims(qp, isl_dim_in, (unsigned)c, 1);
+		if (dep == isl_bool_false)
+			continue;
+		if (dep < 0 || depth >= pm->ns) {
+			pm->ok = false;
+			isl_set_free(set);
+			isl_qpolynomial_free(qp);
+			return isl_stat_error;
+		}
+		return pin_coordinate(pm, set, qp, c, depth);
 	}
 	isl_pw_qpolynomial *v = isl_pw_qpolynomial_alloc(
 		isl_set_params(set), isl_qpolynomial_project_domain_on_params(qp));
@@ -328,6 +408,12 @@ static isl_stat piece_max_formula(__isl_take isl_set *set, __isl_take isl_qpolyn
 	formula_free(f);
 	pm->ok = pm->acc != NULL;
 	return pm->ok ? isl_stat_ok : isl_stat_error;
+}
+
+static isl_stat piece_max_formula(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp,
+				  void *user)
+{
+	return piece_max_add(user, set, qp, 0);
 }
 
 /* The maximum of G over RANGE (its first NS input dimensions) where no

@@ -185,6 +185,10 @@ POINTS = {
         {"nx": 7, "ny": 9, "nz": 3, "M": 3, "N": 2}, {"nx": 16, "ny": 16, "nz": 4, "M": 4, "N": 4},
         {"nx": 19, "ny": 30, "nz": 4, "M": 6, "N": 7}, {"nx": 4, "ny": 5, "nz": 5, "M": 2, "N": 1},
         {"nx": 32, "ny": 32, "nz": 3, "M": 8, "N": 8},
+        # divisible, on grids of one row and next to it (the pieces of h_out
+        # whose edge processes are cut by coordinate)
+        {"nx": 3, "ny": 12, "nz": 3, "M": 1, "N": 4}, {"nx": 6, "ny": 6, "nz": 3, "M": 2, "N": 3},
+        {"nx": 12, "ny": 10, "nz": 3, "M": 4, "N": 5},
     ],
     "features": [  # tests/brute/specs: assume n >= 2*P, m >= Q + 1, m >= R
         {"n": 6, "m": 4, "P": 2, "Q": 3, "R": 2}, {"n": 7, "m": 5, "P": 3, "Q": 2, "R": 3},
