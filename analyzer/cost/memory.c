@@ -121,7 +121,10 @@ struct formula *memory_words(const struct model *m, int cand, const bool take[],
 						  : formula_param(m->axes[dd->axis]);
 			struct formula *inv = !sizes && assumed_whole(info, dd, &arr->extent_affs[d])
 						      ? formula_pow(p, -1) : NULL;
-			struct formula *share = inv ? formula_mul(x, inv)      /* X/P */
+			/* X = P over P: one element each */
+			bool one = !sizes && model_dist_is_identity(dd, &arr->extent_affs[d]);
+			struct formula *share = one ? formula_const_si(1)
+					      : inv ? formula_mul(x, inv)      /* X/P */
 					      : x && p ? share_at_zero(m, dd, x, p) : NULL;
 			formula_free(inv);
 			struct formula *next = share ? formula_mul(prod, share) : NULL;

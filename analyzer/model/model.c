@@ -87,6 +87,15 @@ bool model_aff_equal(const struct model_aff *a, const struct model_aff *b)
 	return true;
 }
 
+bool model_dist_is_identity(const struct dist *d, const struct model_aff *x)
+{
+	if (d->kind == DIST_IDENTITY)
+		return true;
+	return (d->kind == DIST_BLOCK || d->kind == DIST_CYCLIC) && x->constant == 0 &&
+	       x->nterms == 1 && x->terms[0].kind == MODEL_AXIS && x->terms[0].index == d->axis &&
+	       x->terms[0].coef == 1;
+}
+
 struct model_cons model_extent_positive(const struct model *m, int x, int d)
 {
 	const struct model_aff *e = &m->arrays[x].extent_affs[d];

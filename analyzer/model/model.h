@@ -266,6 +266,9 @@ int model_aff_copy(struct model_aff *dst, const struct model_aff *src);
 /* A and B are the same form, term for term (the lowering writes equal forms
  * the same way). */
 bool model_aff_equal(const struct model_aff *a, const struct model_aff *b);
+/* D lays out an extent X that is its axis's size (r[P] over P): block and
+ * cyclic are then the identity, index i on coordinate i. */
+bool model_dist_is_identity(const struct dist *d, const struct model_aff *x);
 void model_aff_clear(struct model_aff *f);
 
 /* Whether every fact of M (the assumptions with a symbolic divisor) holds

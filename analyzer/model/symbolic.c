@@ -505,6 +505,10 @@ static void assign_from_sub(struct sym *s, const struct model_aff *sub, const ch
 		struct vform f;
 		if (vform_of(s, sub, &f) < 0)
 			return;
+		/* one digit (identity): the subscript is its own owner, whatever
+		 * its form (sub_digits checks that its variables are whole) */
+		if (d->d.kind != DIST_NONE && dist_ops(d->d.kind)->digits.n == 1)
+			return;
 		for (int u = 0; u < f.nvars; u++)
 			if (f.var[u]) {
 				fail_set(&s->fail, FAIL_REFUSED,
@@ -534,6 +538,11 @@ static struct decomp layout_decomp(const struct sym *s, int array, int d)
 	 * (replicated_over places the holders) */
 	if (dd.kind == DIST_REPLICATED)
 		dd = (struct dist){DIST_NONE, -1, 0, -1};
+	/* block or cyclic of an extent that is the axis's size (r[P] over P):
+	 * index i on coordinate i, the identity, whose one digit takes any
+	 * affine subscript (r[i - s]) */
+	if (model_dist_is_identity(&dd, &arr->extent_affs[d]))
+		dd.kind = DIST_IDENTITY;
 	return (struct decomp){dd, &arr->extent_affs[d], arr->extents[d]};
 }
 
@@ -1754,7 +1763,13 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 	int first = rel_add_dims(s, s->r, n);
 	for (int k = 0; k < n; k++)
 		res[k] = lin_dim(first + k);
-	if (d->d.kind == DIST_NONE) {
+	bool has_vars = false;
+	for (int u = 0; u < f.nvars; u++)
+		has_vars |= f.var[u] != 0;
+	/* not distributed, or one digit (identity: the index is its owner) and
+	 * a form of several variables (Cannon's (i + j) % R, a case of it being
+	 * i + j - R): the form itself, on whole variables */
+	if (d->d.kind == DIST_NONE || (n == 1 && v == -1 && has_vars)) {
 		for (int u = 0; u < f.nvars; u++)
 			if (f.var[u] && ndigits(&s->dec[u]) > 1) {
 				fail_set(&s->fail, FAIL_REFUSED,
