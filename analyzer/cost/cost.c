@@ -1726,6 +1726,27 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 	}
 }
 
+/* The number of iterations of a doubling loop, lg_B = log2(B), kept in
+ * OUT's formulas with its definition and the assumption that B is a power
+ * of two (loops.c, geometric_sum). */
+static void keep_doubling(const struct job *j, struct candidate_cost *out)
+{
+	const char *b = j->geometric_bound;
+	char *value = NULL, *shown = NULL, *pow2 = NULL, *cond = NULL;
+	if (asprintf(&value, "log2(%s)", b) < 0)
+		value = NULL;
+	if (asprintf(&shown, "%s = log2(%s)", j->geometric_name, b) < 0)
+		shown = NULL;
+	if (asprintf(&pow2, "%s is a power of two", b) < 0)
+		pow2 = NULL;
+	if (asprintf(&cond, "2^log2(%s) == %s", b, b) < 0)
+		cond = NULL;
+	add_assumption(out, pow2 ? strdup(pow2) : NULL);
+	add_condition(out, cond, pow2);
+	keep_local(out, j->geometric_name, value);
+	add_assumption(out, shown);
+}
+
 struct facts {
 	isl_set *out;         /* the context being built, on [params, axes, locals] */
 	int lpos;             /* the block length's parameter position */
@@ -2214,6 +2235,8 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			cost_tidy(&j, &out->cost, context); /* one step: its cost, tidy already */
 		if (context && req->symbolic) {
 			substitute_locals(&j, &info, context, out);
+			if (j.geometric_name)
+				keep_doubling(&j, out);
 			/* Conditions now speak of the sizes themselves (n >= 4*P):
 			 * simplify again under the specification's own assumptions. */
 			j.nlocals = 0; /* written back, or kept for good */
@@ -2236,6 +2259,8 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		memories(m, cand, req, &info, out);
 	symbolic_info_clear(&info);
 	free(j.locals);
+	free(j.geometric_name);
+	free(j.geometric_bound);
 	out->status = (enum cost_status)j.fail.kind;
 	out->reason = fail_release(&j.fail);
 	out->timed_out = j.timed_out;

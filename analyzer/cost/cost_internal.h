@@ -32,6 +32,10 @@ struct job {
 	bool symbolic;              /* the grid's axes are symbols */
 	bool timed_out;             /* the failure is the deadline's */
 	const struct cost_request *req;
+	/* the number of iterations of a doubling loop 1, 2, 4, ... < B on the
+	 * symbolic grid, a parameter of its own: lg_B = log2(B), B a power of
+	 * two (loops.c); NULL when none (owned) */
+	char *geometric_name, *geometric_bound;
 };
 
 /* One iteration's quantities of a superstep in loops, functions of the

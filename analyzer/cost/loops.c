@@ -47,11 +47,289 @@ static int loop_params(const struct model *m, int s, int pos[])
 	return n;
 }
 
+/* The geometric loop s = 1, 2, 4, ... < B around superstep S, when it is
+ * the superstep's only loop and B is one size or grid axis, on the
+ * symbolic grid: its sums are taken under the assumption that B is a power
+ * of two (geometric_sum); NULL otherwise.  *BOUND: B's name. */
+static const struct model_loop *doubling_loop(const struct job *j, int s, const char **bound)
+{
+	int l = j->m->steps[s].loop;
+	if (!j->symbolic || l < 0)
+		return NULL;
+	const struct model_loop *lp = &j->m->loops[l];
+	const struct model_aff *hi = &lp->hi;
+	if (lp->outer >= 0 || lp->ratio != 2 || lp->lo.nterms != 0 || lp->lo.constant != 1 ||
+	    hi->constant != 0 || hi->nterms != 1 || hi->terms[0].coef != 1)
+		return NULL;
+	const struct model_term *t = &hi->terms[0];
+	if (t->kind == MODEL_PARAM && t->index < j->m->nparams)
+		*bound = j->m->params[t->index];
+	else if (t->kind == MODEL_AXIS)
+		*bound = j->m->axes[t->index];
+	else
+		return NULL;
+	for (int k = 0; k < j->m->nloops; k++)
+		if (strcmp(*bound, j->m->params[j->m->loops[k].param]) == 0)
+			return NULL; /* an outer loop's variable: not a size */
+	return lp;
+}
+
+/* Whether NAME is a parameter, an axis or a local of J's. */
+static bool name_used(const struct job *j, const char *name)
+{
+	for (int k = 0; k < j->m->nparams; k++)
+		if (strcmp(j->m->params[k], name) == 0)
+			return true;
+	for (int k = 0; k < j->m->naxes; k++)
+		if (strcmp(j->m->axes[k], name) == 0)
+			return true;
+	for (int k = 0; j->info && k < j->info->nlocals; k++)
+		if (strcmp(j->info->locals[k].name, name) == 0)
+			return true;
+	return false;
+}
+
+/* The parameter that counts the iterations of the doubling loop up to
+ * BOUND, log2(BOUND): lg_BOUND, or lg_BOUND_2, ... when that is taken;
+ * made once per job (J->geometric_*). */
+static const char *doubling_name(struct job *j, const char *bound)
+{
+	if (j->geometric_name)
+		return j->geometric_name; /* the same bound: geometric_sum checks */
+	char *name = NULL;
+	for (int k = 1; k < 100; k++) {
+		free(name);
+		if ((k == 1 ? asprintf(&name, "lg_%s", bound)
+			    : asprintf(&name, "lg_%s_%d", bound, k)) < 0)
+			return NULL;
+		if (!name_used(j, name))
+			break;
+	}
+	j->geometric_name = name;
+	j->geometric_bound = strdup(bound);
+	if (!j->geometric_bound) {
+		free(j->geometric_name);
+		j->geometric_name = NULL;
+	}
+	return j->geometric_name;
+}
+
+/* The largest power of S (set dimension 0) in TERM, and whether a floor
+ * of the term involves S. */
+struct s_degree {
+	int degree;
+	bool floor_s, failed;
+};
+
+static isl_stat s_degree_term(__isl_take isl_term *term, void *user)
+{
+	struct s_degree *sd = user;
+	isl_size e = isl_term_get_exp(term, isl_dim_set, 0);
+	sd->failed |= e < 0;
+	if (e > sd->degree)
+		sd->degree = e;
+	isl_size n = isl_term_dim(term, isl_dim_div);
+	sd->failed |= n < 0;
+	for (int d = 0; d < n; d++) {
+		isl_size x = isl_term_get_exp(term, isl_dim_div, (unsigned)d);
+		if (x <= 0)
+			continue;
+		isl_aff *div = isl_term_get_div(term, (unsigned)d);
+		isl_bool in = div ? isl_aff_involves_dims(div, isl_dim_in, 0, 1) : isl_bool_error;
+		sd->failed |= in < 0;
+		sd->floor_s |= in == isl_bool_true;
+		isl_aff_free(div);
+	}
+	isl_term_free(term);
+	return isl_stat_ok;
+}
+
+enum { GEOMETRIC_MAX_DEGREE = 4 };
+
+/* geometric_sum: the state of the walk over F's pieces. */
+struct geo_sum {
+	isl_set *dom;               /* the iterations, 1 <= s < B, s a set dimension */
+	isl_qpolynomial *S[GEOMETRIC_MAX_DEGREE + 1]; /* sum over s = 2^t < B of s^e */
+	isl_pw_qpolynomial *acc;
+	bool refused;
+};
+
+/* One piece of F: a polynomial in s of degree d at every iteration of its
+ * sizes, q(s) = sum_k q(k) * L_k(s) (Lagrange at 0..d); its sum over the
+ * iterations sum_k q(k) * sum_e [s^e]L_k * S[e]. */
+static isl_stat geo_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
+{
+	struct geo_sum *gs = user;
+	isl_set *all = isl_set_intersect_params(isl_set_copy(gs->dom),
+						isl_set_params(isl_set_copy(set)));
+	isl_bool covers = isl_set_is_subset(all, set);
+	isl_set_free(all);
+	struct s_degree sd = {0, false, false};
+	if (covers == isl_bool_true &&
+	    isl_qpolynomial_foreach_term(qp, s_degree_term, &sd) < 0)
+		sd.failed = true;
+	if (covers != isl_bool_true || sd.failed || sd.floor_s ||
+	    sd.degree > GEOMETRIC_MAX_DEGREE) {
+		gs->refused = true;
+		isl_set_free(set);
+		isl_qpolynomial_free(qp);
+		return isl_stat_error;
+	}
+	int d = sd.degree;
+	isl_ctx *ctx = isl_qpolynomial_get_ctx(qp);
+	isl_space *dspace = isl_qpolynomial_get_domain_space(qp);
+	isl_space *pspace = isl_space_params(isl_space_copy(dspace));
+	isl_qpolynomial *sum = isl_qpolynomial_zero_on_domain(isl_space_copy(pspace));
+	for (int k = 0; k <= d && sum; k++) {
+		/* N_k(s) = prod_{i != k} (s - i), D_k = prod_{i != k} (k - i) */
+		long long c[GEOMETRIC_MAX_DEGREE + 1] = {1}, den = 1;
+		for (int i = 0, deg = 0; i <= d; i++) {
+			if (i == k)
+				continue;
+			for (int e = deg + 1; e >= 0; e--)
+				c[e] = (e > 0 ? c[e - 1] : 0) - (long long)i * c[e];
+			deg++;
+			den *= k - i;
+		}
+		isl_qpolynomial *w = isl_qpolynomial_zero_on_domain(isl_space_copy(pspace));
+		for (int e = 0; e <= d; e++)
+			if (c[e])
+				w = isl_qpolynomial_add(w, isl_qpolynomial_scale_val(
+					isl_qpolynomial_copy(gs->S[e]),
+					isl_val_div(isl_val_int_from_si(ctx, (long)c[e]),
+						    isl_val_int_from_si(ctx, (long)den))));
+		isl_qpolynomial *at = isl_qpolynomial_val_on_domain(isl_space_copy(dspace),
+								     isl_val_int_from_si(ctx, k));
+		isl_qpolynomial *qk = isl_qpolynomial_substitute(isl_qpolynomial_copy(qp),
+								 isl_dim_in, 0, 1, &at);
+		isl_qpolynomial_free(at);
+		qk = isl_qpolynomial_project_domain_on_params(qk);
+		sum = isl_qpolynomial_add(sum, isl_qpolynomial_mul(qk, w));
+	}
+	isl_space_free(pspace);
+	isl_space_free(dspace);
+	isl_qpolynomial_free(qp);
+	isl_pw_qpolynomial *piece = isl_pw_qpolynomial_alloc(isl_set_params(set), sum);
+	gs->acc = gs->acc ? isl_pw_qpolynomial_add(gs->acc, piece) : piece;
+	return gs->acc ? isl_stat_ok : isl_stat_error;
+}
+
+/* The sum of F (taken) over s = 1, 2, 4, ... < B, superstep S's doubling
+ * loop (doubling_loop), where B = 2^lg_B: a function of the other
+ * parameters and lg_B.  Each piece of F must be one polynomial in s at
+ * every iteration (s within 1 <= s < B, not only the powers of two: proven
+ * for more than needed), without floors of s; then sum_{t < lg_B} (2^t)^e
+ * is lg_B for e = 0 and (B^e - 1)/(2^e - 1) otherwise.  NULL after a
+ * failure (the job refused). */
+static __isl_give isl_pw_qpolynomial *geometric_sum(struct job *j, int s,
+						    __isl_keep isl_set *context,
+						    __isl_take isl_pw_qpolynomial *f, const char *what)
+{
+	const char *bound = NULL;
+	const struct model_loop *lp = doubling_loop(j, s, &bound);
+	if (!lp) {
+		isl_pw_qpolynomial_free(f);
+		cost_isl_op_failed(j, what);
+		return NULL;
+	}
+	if (j->geometric_bound && strcmp(j->geometric_bound, bound) != 0) {
+		char *why = NULL;
+		if (asprintf(&why, "doubling loops up to %s and up to %s in one program: the symbolic "
+				   "grid sums the levels of one bound only (%s, a power of two); -D counts "
+				   "both",
+			     j->geometric_bound, bound, j->geometric_bound) < 0)
+			why = NULL;
+		isl_pw_qpolynomial_free(f);
+		cost_job_fail(j, COST_REFUSED, why, what);
+		return NULL;
+	}
+	const char *name = doubling_name(j, bound);
+	isl_ctx *ctx = j->engine->ctx;
+	if (!name) {
+		isl_pw_qpolynomial_free(f);
+		cost_isl_op_failed(j, what);
+		return NULL;
+	}
+	isl_space *ps = isl_space_params(isl_pw_qpolynomial_get_domain_space(f));
+	isl_size np = isl_space_dim(ps, isl_dim_param);
+	ps = isl_space_add_dims(ps, isl_dim_param, 1);
+	ps = isl_space_set_dim_name(ps, isl_dim_param, (unsigned)np, name);
+	f = isl_pw_qpolynomial_intersect_params(f, isl_set_universe(isl_space_copy(ps)));
+	isl_set *dom = isl_set_align_params(model_loops_set(ctx, j->m, s, NULL), isl_space_copy(ps));
+	if (context)
+		dom = isl_set_intersect_params(dom, isl_set_align_params(
+			isl_set_params(isl_set_copy(context)), isl_space_copy(ps)));
+	int pos = lp->param, bpos = isl_space_find_dim_by_name(ps, isl_dim_param, bound);
+	/* by position: model_param_space puts the parameters first, and
+	 * aligning only appends */
+	const char *at = isl_space_get_dim_name(ps, isl_dim_param, (unsigned)pos);
+	if (!at || strcmp(at, j->m->params[pos]) != 0)
+		bpos = -1;
+	struct geo_sum gs = {NULL, {NULL}, NULL, false};
+	/* S[e] on the parameters without s, lg_B among them */
+	isl_space *rest = isl_space_drop_dims(isl_space_copy(ps), isl_dim_param, (unsigned)pos, 1);
+	int lpos = isl_space_find_dim_by_name(rest, isl_dim_param, name);
+	int rb = isl_space_find_dim_by_name(rest, isl_dim_param, bound);
+	if (bpos < 0 || lpos < 0 || rb < 0) {
+		isl_space_free(rest);
+		isl_space_free(ps);
+		isl_set_free(dom);
+		isl_pw_qpolynomial_free(f);
+		cost_isl_op_failed(j, what);
+		return NULL;
+	}
+	isl_qpolynomial *B = isl_qpolynomial_var_on_domain(isl_space_copy(rest), isl_dim_param,
+							    (unsigned)rb);
+	gs.S[0] = isl_qpolynomial_var_on_domain(isl_space_copy(rest), isl_dim_param, (unsigned)lpos);
+	for (int e = 1; e <= GEOMETRIC_MAX_DEGREE; e++) {
+		isl_qpolynomial *one = isl_qpolynomial_one_on_domain(isl_space_copy(rest));
+		gs.S[e] = isl_qpolynomial_scale_val(
+			isl_qpolynomial_sub(isl_qpolynomial_pow(isl_qpolynomial_copy(B), (unsigned)e), one),
+			isl_val_div(isl_val_one(ctx), isl_val_int_from_si(ctx, (1L << e) - 1)));
+	}
+	isl_qpolynomial_free(B);
+	isl_space_free(rest);
+	isl_space_free(ps);
+	/* s a set dimension */
+	dom = isl_set_move_dims(isl_set_from_params(dom), isl_dim_set, 0, isl_dim_param,
+				(unsigned)pos, 1);
+	f = isl_pw_qpolynomial_move_dims(f, isl_dim_in, 0, isl_dim_param, (unsigned)pos, 1);
+	f = isl_pw_qpolynomial_intersect_domain(f, isl_set_copy(dom));
+	f = coalesce_pw_qpolynomial(f);
+	gs.dom = dom;
+	isl_stat st = f ? isl_pw_qpolynomial_foreach_piece(f, geo_piece, &gs) : isl_stat_error;
+	if (st == isl_stat_ok && !gs.acc && f) /* no iteration anywhere: 0 */
+		gs.acc = isl_pw_qpolynomial_zero(isl_space_params(isl_set_get_space(dom)));
+	isl_pw_qpolynomial_free(f);
+	isl_set_free(dom);
+	for (int e = 0; e <= GEOMETRIC_MAX_DEGREE; e++)
+		isl_qpolynomial_free(gs.S[e]);
+	if (st != isl_stat_ok || !gs.acc) {
+		isl_pw_qpolynomial_free(gs.acc);
+		char *why = NULL;
+		if (gs.refused &&
+		    asprintf(&why, "one iteration's %s is not one polynomial in %s at every iteration "
+				   "of %s (a floor of it, or a case that only some iterations meet): its "
+				   "sum over the powers of two has no closed form here; --grid or -D "
+				   "count it", what, lp->var, lp->range) < 0)
+			why = NULL;
+		if (gs.refused)
+			cost_job_fail(j, COST_REFUSED, why, what);
+		else
+			cost_isl_op_failed(j, what);
+		return NULL;
+	}
+	return gs.acc;
+}
+
 /* Whether superstep S is in a geometric loop (1, 2, 4, ... < P) whose sum
  * has no closed form here: on the symbolic grid, or with a bound that is
  * not a number on the concrete one; the job is refused, with the reason. */
 static bool geometric_refused(struct job *j, int s)
 {
+	const char *bound;
+	if (doubling_loop(j, s, &bound))
+		return false; /* geometric_sum, under B a power of two */
 	for (int l = j->m->steps[s].loop; l >= 0; l = j->m->loops[l].outer) {
 		const struct model_loop *lp = &j->m->loops[l];
 		long long lo, hi;
@@ -115,6 +393,17 @@ static __isl_give isl_set *iteration_set(struct job *j, int s, __isl_keep isl_sp
  * parameters of SPACE (kept); NULL after a failure (the job failed). */
 static __isl_give isl_pw_qpolynomial *iterations(struct job *j, int s, __isl_keep isl_space *space)
 {
+	const char *bound;
+	if (!failed(&j->fail) && doubling_loop(j, s, &bound)) {
+		/* lg_B: the sum of 1, on the model's parameters (the loop's
+		 * variable at its position) and SPACE's */
+		isl_set *iters = isl_set_align_params(model_loops_set(j->engine->ctx, j->m, s, NULL),
+						      isl_space_copy(space));
+		isl_pw_qpolynomial *one = isl_pw_qpolynomial_from_qpolynomial(
+			isl_qpolynomial_one_on_domain(isl_space_params(isl_set_get_space(iters))));
+		isl_set_free(iters);
+		return geometric_sum(j, s, NULL, one, "the iterations");
+	}
 	isl_set *dom = failed(&j->fail) ? NULL : iteration_set(j, s, space, NULL);
 	isl_pw_qpolynomial *n = NULL;
 	char *reason = NULL;
@@ -484,6 +773,9 @@ static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
 			return NULL;
 		}
 	}
+	const char *bound;
+	if (doubling_loop(j, s, &bound))
+		return geometric_sum(j, s, context, f, what);
 	int dig = loop_digits(j, s, f, &first, &other);
 	if (dig > 0 && first >= 0)
 		return sum_on_digits(j, s, first, context, f, what);

@@ -137,10 +137,12 @@ int compare_candidates(const struct candidate_cost *fa, const struct candidate_c
 			     none->reason ? none->reason : "no reason given") < 0)
 			out->why = NULL;
 	} else if (local) {
-		/* a kept block length is the candidate's own: the same name in
-		 * the other's formula may be another length */
-		if (asprintf(&out->why, "the cost of %s keeps block lengths (%s = %s%s) that are not "
-				   "written in the sizes; a concrete grid compares them", local->name,
+		/* a kept block length (or a doubling loop's lg_P) is the
+		 * candidate's own: the same name in the other's formula may be
+		 * another length */
+		if (asprintf(&out->why, "the cost of %s keeps parameters of its own (%s = %s%s) that "
+				   "are not written in the sizes; a concrete grid compares them",
+			     local->name,
 			     local->local_names[0], local->local_values[0],
 			     local->nlocals > 1 ? ", ..." : "") < 0)
 			out->why = NULL;

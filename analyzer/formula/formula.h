@@ -39,14 +39,15 @@
  *     unary   := "-" unary | power
  *     power   := atom [ "^" unary ]         right-associative, integer exponent
  *     atom    := INTEGER | NAME | FUNC "(" expr { "," expr } ")" | "(" expr ")"
- *     FUNC    := "floor" | "ceil" (one argument) | "min" | "max" (one or more)
+ *     FUNC    := "floor" | "ceil" | "log2" (one argument) | "min" | "max" (one or more)
  *     INTEGER := [0-9]+      NAME := [A-Za-z_][A-Za-z0-9_]*  (not a FUNC name)
  *
  * Semantics: exact rational arithmetic; "/" is exact rational division (never
  * integer division); a % b = a - b*floor(a/b) (so 7 % 4 == 3 and -1 % 4 == 3);
  * "^" needs an integer exponent (negative ones divide); comparisons, "&&" and "||"
  * give 1 or 0, and "c ? a : b" is a when c != 0.  Blanks are ignored.  Division
- * by zero and a non-integer exponent are evaluation errors.
+ * by zero, a non-integer exponent and log2 of anything but a power of two
+ * (1, 2, 4, ...) are evaluation errors.
  */
 #ifndef BSPCOST_FORMULA_H
 #define BSPCOST_FORMULA_H

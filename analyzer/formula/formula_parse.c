@@ -174,8 +174,9 @@ static struct formula_expr *parse_atom(struct parser *p)
 			after++;
 		if (s[after] == '(' &&
 		    (strcmp(name, "floor") == 0 || strcmp(name, "ceil") == 0 ||
-		     strcmp(name, "min") == 0 || strcmp(name, "max") == 0)) {
-			int one = name[0] == 'f' || name[0] == 'c';
+		     strcmp(name, "min") == 0 || strcmp(name, "max") == 0 ||
+		     strcmp(name, "log2") == 0)) {
+			int one = name[0] == 'f' || name[0] == 'c' || name[0] == 'l';
 			e = expr_new(E_CALL);
 			if (!e) {
 				free(name);
@@ -200,7 +201,7 @@ static struct formula_expr *parse_atom(struct parser *p)
 			}
 			if (one && e->n != 1) {
 				p->pos = start;
-				fail(p, "floor and ceil take one argument");
+				fail(p, "floor, ceil and log2 take one argument");
 				formula_expr_free(e);
 				return NULL;
 			}
@@ -430,6 +431,14 @@ static int eval(const struct formula_expr *e, const char *const names[],
 			mpq_neg(out, out);
 			return 0;
 		}
+		if (strcmp(e->name, "log2") == 0) {
+			/* exact: of a power of two only */
+			if (mpz_cmp_ui(mpq_denref(out), 1) != 0 || mpz_sgn(mpq_numref(out)) <= 0 ||
+			    mpz_popcount(mpq_numref(out)) != 1)
+				return -1;
+			mpz_set_ui(mpq_numref(out), (unsigned long)mpz_scan1(mpq_numref(out), 0));
+			return 0;
+		}
 		mpq_init(a);
 		for (i = 1; i < e->n && r == 0; i++) {
 			r = eval(e->c[i], names, values, n, a);
@@ -613,6 +622,8 @@ struct formula *formula_from_expr(const struct formula_expr *e)
 	case E_COND:
 		return NULL;
 	case E_CALL:
+		if (strcmp(e->name, "log2") == 0)
+			return NULL; /* no formula: a value at a point only */
 		a = formula_from_expr(e->c[0]);
 		if (strcmp(e->name, "floor") == 0) {
 			r = fml_formula_floor(a);

@@ -87,6 +87,21 @@ char *formula_value_beside(const struct formula *f, const char *text,
 	return v;
 }
 
+char *report_iterations_value(const struct analysis *a, int c, int s,
+			      const struct step_cost *sc, const char *text)
+{
+	char *v = formula_value_beside(sc->iterations, text, a->rq);
+	if (v || !text || !a->exact || c < 0 || c >= a->ncands || s >= a->exact[c].nsteps)
+		return v;
+	const struct formula *n = a->exact[c].steps[s].iterations;
+	v = n ? formula_value_text(n, a->rq) : NULL;
+	if (v && strcmp(v, text) == 0) {
+		free(v);
+		v = NULL;
+	}
+	return v;
+}
+
 /* The last -D value of NAME in OPT into OUT; -1 when there is none. */
 static int def_value(const struct report_request *opt, const char *name, mpq_t out)
 {

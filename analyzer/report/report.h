@@ -123,6 +123,12 @@ char *formula_value_text(const struct formula *f, const struct report_request *r
  * report writes beside a formula. */
 char *formula_value_beside(const struct formula *f, const char *text,
 			   const struct report_request *rq);
+/* The value beside TEXT, the iterations of superstep S of candidate C
+ * (SC, its formulas' step): their formula at the -D values, else the number
+ * counted at those values (a doubling loop's lg_P has no -D value); NULL
+ * when neither differs from TEXT.  Caller frees. */
+char *report_iterations_value(const struct analysis *a, int c, int s,
+			      const struct step_cost *sc, const char *text);
 
 /* The exact value of quantity F of candidate C (step S, or the total when S < 0)
  * as a malloc'd decimal or fraction, or NULL when some parameter has no value. */

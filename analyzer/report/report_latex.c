@@ -160,7 +160,8 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 
 /* The supersteps of STEPS in loops: how many times each runs (its lines
  * are the sums over the runs) and, with formulas, one run's quantities. */
-static void loop_notes(FILE *out, const struct analysis *a, const struct candidate_cost *steps)
+static void loop_notes(FILE *out, const struct analysis *a, int c,
+		       const struct candidate_cost *steps)
 {
 	const struct cost_model *cm = report_model(a->rq);
 	for (int s = 0; s < steps->nsteps; s++) {
@@ -173,7 +174,7 @@ static void loop_notes(FILE *out, const struct analysis *a, const struct candida
 		latex_code(out, sc->loop);
 		char *n = sc->iterations ? formula_to_latex(sc->iterations, NULL, 0, LINE_WIDTH) : NULL;
 		char *t = sc->iterations ? formula_to_string(sc->iterations, FORMULA_TEXT) : NULL;
-		char *v = formula_value_beside(sc->iterations, t, a->rq);
+		char *v = report_iterations_value(a, c, s, sc, t);
 		fprintf(out, ", $%s$ times", n ? n : "?");
 		if (v) {
 			fputs(" ($= ", out);
@@ -231,7 +232,7 @@ static void values_only(FILE *out, const struct analysis *a, int c,
 	if (steps->mem)
 		value_line(out, a, c, -1, Q_MEM, NULL, true);
 	fputs("\\end{align*}\n", out);
-	loop_notes(out, a, steps);
+	loop_notes(out, a, -1, steps);
 }
 
 static void header(FILE *out, const struct analysis *a)
@@ -333,7 +334,7 @@ void report_latex(FILE *out, const struct analysis *a)
 		if (cc->mem)
 			quantity_line(out, a, c, -1, Q_MEM, cc->mem, NULL, true);
 		fputs("\\end{align*}\n", out);
-		loop_notes(out, a, cc);
+		loop_notes(out, a, c, cc);
 		char *t = report_seconds(a, c, NULL);
 		if (t) {
 			fputs("Time: ", out);

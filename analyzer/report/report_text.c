@@ -159,7 +159,8 @@ static void print_step_head(FILE *out, const struct step_cost *sc)
 /* A formula of a superstep in loops, and its value at the -D values when it
  * has one that is not its text. */
 static void print_loop_formula(FILE *out, const struct analysis *a, const char *label,
-			       const struct formula *f, enum quantity q)
+			       const struct formula *f, enum quantity q, int c, int s,
+			       const struct step_cost *runs)
 {
 	int col = fprintf(out, "    %s = ", label);
 	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
@@ -167,7 +168,8 @@ static void print_loop_formula(FILE *out, const struct analysis *a, const char *
 		print_wrapped(out, text, col, a->rq->width);
 	else
 		fputs("(cannot print)", out);
-	char *v = formula_value_beside(f, text, a->rq);
+	char *v = runs ? report_iterations_value(a, c, s, runs, text)
+		       : formula_value_beside(f, text, a->rq);
 	if (v)
 		fprintf(out, "  [= %s]", v);
 	fputc('\n', out);
@@ -177,12 +179,13 @@ static void print_loop_formula(FILE *out, const struct analysis *a, const char *
 
 /* How many times a superstep in loops runs, and (with formulas) one run's
  * quantities, in the loops' variables. */
-static void print_loop_lines(FILE *out, const struct analysis *a, const struct step_cost *sc)
+static void print_loop_lines(FILE *out, const struct analysis *a, const struct step_cost *sc,
+			     int c, int s)
 {
 	if (!sc->loop)
 		return;
 	if (sc->iterations)
-		print_loop_formula(out, a, "runs ", sc->iterations, Q_W);
+		print_loop_formula(out, a, "runs ", sc->iterations, Q_W, c, s, sc);
 	if (!sc->per_w)
 		return;
 	fputs("    one run:\n", out);
@@ -190,7 +193,7 @@ static void print_loop_lines(FILE *out, const struct analysis *a, const struct s
 		enum quantity q = run_quantity[k];
 		char label[16];
 		snprintf(label, sizeof(label), "  %-5s", q == Q_NCOM ? "NCom" : quantity_name[q]);
-		print_loop_formula(out, a, label, run_formula(sc, q), q);
+		print_loop_formula(out, a, label, run_formula(sc, q), q, c, s, NULL);
 	}
 }
 
@@ -232,7 +235,7 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
 				v ? v : needs);
 			free(v);
 		}
-		print_loop_lines(out, a, &ex->steps[s]);
+		print_loop_lines(out, a, &ex->steps[s], -1, s);
 	}
 	char *v = report_value_shown(a, c, -1, Q_COST);
 	fprintf(out, "  cost = %s\n", v ? v : needs);
@@ -513,7 +516,7 @@ void report_text(FILE *out, const struct analysis *a)
 				print_formula(out, a, c, s, q, step_quantity(&cc->steps[s], q), 12);
 				fputs("\n", out);
 			}
-			print_loop_lines(out, a, &cc->steps[s]);
+			print_loop_lines(out, a, &cc->steps[s], c, s);
 		}
 		fputs("  cost = ", out);
 		print_formula(out, a, c, -1, Q_COST, cc->cost, 9);

@@ -163,6 +163,9 @@ POINTS = {
         {"n": 9, "T": 2, "P": 3}, {"n": 16, "T": 1, "P": 4}, {"n": 2, "T": 1, "P": 1},
         {"n": 27, "T": 2, "P": 2}, {"n": 10, "T": 3, "P": 5},
     ],
+    "doubling_levels": [  # tests/brute/specs: formulas where P is a power of two
+        {"P": 1}, {"P": 2}, {"P": 3}, {"P": 4}, {"P": 6}, {"P": 8},
+    ],
     "reduce": [  # one partial sum per process; the doubling's levels s = 1, 2, 4, ... < P
         {"P": 1}, {"P": 2}, {"P": 3}, {"P": 5}, {"P": 8}, {"P": 16},
     ],
@@ -308,6 +311,16 @@ def assumptions_hold(assumptions, env):
         m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*) = (.*)$", a)
         if m:
             defs.append((m.group(1), m.group(2)))
+            continue
+        # a doubling loop's bound (lg_P = log2(P) is then defined)
+        m = re.match(r"^(.*) is a power of two$", a)
+        if m:
+            try:
+                x = formula.evaluate(m.group(1), env)
+            except (ValueError, ZeroDivisionError):
+                return None
+            if x != int(x) or x <= 0 or int(x) & (int(x) - 1):
+                return False
             continue
         # the symbolic grid's own (an offset within a block: 2 <= n/P)
         m = re.match(r"^(.*) (<=|<) (.*)$", a)

@@ -2,6 +2,7 @@
 """Exact evaluation of bspcost's JSON formulas (bspcost(1), JSON):
 
     integers and names, + - * / ^, parentheses, floor(), ceil(), min(), max(),
+    log2() (of a power of two),
     pieces `cond ? a : b` with comparisons, %, && and ||; / is exact division.
 
     python3 formula.py 'FORMULA' name=value ...      prints the value
@@ -152,7 +153,7 @@ class Eval:
             return v
         if t.isdigit():
             return Fraction(int(t))
-        if t in ("floor", "ceil", "min", "max") and self.peek() == "(":
+        if t in ("floor", "ceil", "min", "max", "log2") and self.peek() == "(":
             # a function when called: a parameter may be named floor
             self.take("(")
             args = [self.ternary()]
@@ -164,6 +165,12 @@ class Eval:
                 return Fraction(math.floor(args[0]))
             if t == "ceil":
                 return Fraction(math.ceil(args[0]))
+            if t == "log2":
+                # of a power of two only, as bspcost(1) defines it
+                x = args[0]
+                if x.denominator != 1 or x <= 0 or x.numerator & (x.numerator - 1):
+                    raise ValueError("log2 of %s, not a power of two" % x)
+                return Fraction(x.numerator.bit_length() - 1)
             return min(args) if t == "min" else max(args)
         if t in self.env:
             return Fraction(self.env[t])

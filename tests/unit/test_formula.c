@@ -629,7 +629,7 @@ static const struct syntax_case syntax_cases[] = {
 	{ "1 +", "column 4: unexpected end of input" },
 	{ "(n + 1", "column 7: ')' expected" },
 	{ "floor n", "column 7: unexpected text after the expression" },
-	{ "floor(n, m)", "column 1: floor and ceil take one argument" },
+	{ "floor(n, m)", "column 1: floor, ceil and log2 take one argument" },
 	{ "n ? 1", "column 6: ':' expected in 'c ? a : b'" },
 	{ "n m", "column 3: unexpected text after the expression" },
 	{ "n & m", "column 3: unexpected text after the expression" },
