@@ -2262,7 +2262,16 @@ static __isl_give isl_map *own_map(struct sym *s, int a, const struct elem_shape
 			conj_eq(s, &cj, &q, &zero);
 			continue;
 		}
-		struct lin e = lin_dim(first[dim] + dist_ops(s->c->layout[a][dim].kind)->digits.owner);
+		/* the owner digit of the shape's kind: block or cyclic of an
+		 * extent that is the axis's size is the identity there */
+		enum dist_kind k = shape->dim[dim].d.kind;
+		int owner = k != DIST_NONE ? dist_ops(k)->digits.owner : -1;
+		if (owner < 0) {
+			fail_set(&s->fail, FAIL_ERROR, "internal: %s has no owner digit on axis %s",
+				 arr->name, s->m->axes[ax]);
+			break;
+		}
+		struct lin e = lin_dim(first[dim] + owner);
 		conj_eq(s, &cj, &q, &e);
 	}
 	rel_and(s, &cj);
