@@ -177,9 +177,9 @@ static isl_stat geo_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *q
 	}
 	int d = sd.degree;
 	isl_ctx *ctx = isl_qpolynomial_get_ctx(qp);
-	isl_space *dspace = isl_qpolynomial_get_domain_space(qp);
-	isl_space *pspace = isl_space_params(isl_space_copy(dspace));
-	isl_qpolynomial *sum = isl_qpolynomial_zero_on_domain(isl_space_copy(pspace));
+	isl_space *pspace = isl_space_params(isl_qpolynomial_get_domain_space(qp));
+	isl_pw_qpolynomial *sum = isl_pw_qpolynomial_from_qpolynomial(
+		isl_qpolynomial_zero_on_domain(isl_space_copy(pspace)));
 	for (int k = 0; k <= d && sum; k++) {
 		/* N_k(s) = prod_{i != k} (s - i), D_k = prod_{i != k} (k - i) */
 		long long c[GEOMETRIC_MAX_DEGREE + 1] = {1}, den = 1;
@@ -198,18 +198,18 @@ static isl_stat geo_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *q
 					isl_qpolynomial_copy(gs->S[e]),
 					isl_val_div(isl_val_int_from_si(ctx, (long)c[e]),
 						    isl_val_int_from_si(ctx, (long)den))));
-		isl_qpolynomial *at = isl_qpolynomial_val_on_domain(isl_space_copy(dspace),
-								     isl_val_int_from_si(ctx, k));
-		isl_qpolynomial *qk = isl_qpolynomial_substitute(isl_qpolynomial_copy(qp),
-								 isl_dim_in, 0, 1, &at);
-		isl_qpolynomial_free(at);
-		qk = isl_qpolynomial_project_domain_on_params(qk);
-		sum = isl_qpolynomial_add(sum, isl_qpolynomial_mul(qk, w));
+		/* q(k): s fixed in the polynomial (its floors, of the sizes
+		 * only, stay), on every point of the sizes */
+		isl_pw_qpolynomial *qk = isl_pw_qpolynomial_fix_val(
+			isl_pw_qpolynomial_from_qpolynomial(isl_qpolynomial_copy(qp)), isl_dim_in, 0,
+			isl_val_int_from_si(ctx, k));
+		qk = isl_pw_qpolynomial_project_domain_on_params(qk);
+		sum = isl_pw_qpolynomial_add(
+			sum, isl_pw_qpolynomial_mul(qk, isl_pw_qpolynomial_from_qpolynomial(w)));
 	}
 	isl_space_free(pspace);
-	isl_space_free(dspace);
 	isl_qpolynomial_free(qp);
-	isl_pw_qpolynomial *piece = isl_pw_qpolynomial_alloc(isl_set_params(set), sum);
+	isl_pw_qpolynomial *piece = isl_pw_qpolynomial_intersect_domain(sum, isl_set_params(set));
 	gs->acc = gs->acc ? isl_pw_qpolynomial_add(gs->acc, piece) : piece;
 	return gs->acc ? isl_stat_ok : isl_stat_error;
 }
@@ -299,7 +299,8 @@ static __isl_give isl_pw_qpolynomial *geometric_sum(struct job *j, int s,
 	gs.dom = dom;
 	isl_stat st = f ? isl_pw_qpolynomial_foreach_piece(f, geo_piece, &gs) : isl_stat_error;
 	if (st == isl_stat_ok && !gs.acc && f) /* no iteration anywhere: 0 */
-		gs.acc = isl_pw_qpolynomial_zero(isl_space_params(isl_set_get_space(dom)));
+		gs.acc = isl_pw_qpolynomial_from_qpolynomial(
+			isl_qpolynomial_zero_on_domain(isl_space_params(isl_set_get_space(dom))));
 	isl_pw_qpolynomial_free(f);
 	isl_set_free(dom);
 	for (int e = 0; e <= GEOMETRIC_MAX_DEGREE; e++)

@@ -87,14 +87,20 @@ char *formula_value_beside(const struct formula *f, const char *text,
 	return v;
 }
 
+char *report_iterations_number(const struct analysis *a, int c, int s,
+			       const struct step_cost *sc)
+{
+	char *v = sc->iterations ? formula_value_text(sc->iterations, a->rq) : NULL;
+	if (v || !a->exact || c < 0 || c >= a->ncands || s >= a->exact[c].nsteps)
+		return v;
+	const struct formula *n = a->exact[c].steps[s].iterations;
+	return n ? formula_value_text(n, a->rq) : NULL;
+}
+
 char *report_iterations_value(const struct analysis *a, int c, int s,
 			      const struct step_cost *sc, const char *text)
 {
-	char *v = formula_value_beside(sc->iterations, text, a->rq);
-	if (v || !text || !a->exact || c < 0 || c >= a->ncands || s >= a->exact[c].nsteps)
-		return v;
-	const struct formula *n = a->exact[c].steps[s].iterations;
-	v = n ? formula_value_text(n, a->rq) : NULL;
+	char *v = text ? report_iterations_number(a, c, s, sc) : NULL;
 	if (v && strcmp(v, text) == 0) {
 		free(v);
 		v = NULL;

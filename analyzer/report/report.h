@@ -129,6 +129,10 @@ char *formula_value_beside(const struct formula *f, const char *text,
  * when neither differs from TEXT.  Caller frees. */
 char *report_iterations_value(const struct analysis *a, int c, int s,
 			      const struct step_cost *sc, const char *text);
+/* The same number whatever TEXT is (JSON gives it always); NULL when there
+ * is none. */
+char *report_iterations_number(const struct analysis *a, int c, int s,
+			       const struct step_cost *sc);
 
 /* The exact value of quantity F of candidate C (step S, or the total when S < 0)
  * as a malloc'd decimal or fraction, or NULL when some parameter has no value. */

@@ -35,14 +35,15 @@ static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enu
  * runs: a formula and its value) and "per_iteration" (one run's w, h, ncom
  * and cost, each {"formula": ...} in the loops' variables; null at values).
  * Its quantities are the sums over the runs. */
-static void json_loop(FILE *out, const struct analysis *a, const struct step_cost *sc)
+static void json_loop(FILE *out, const struct analysis *a, int c, int s,
+		      const struct step_cost *sc)
 {
 	if (!sc->loop)
 		return;
 	fputs(",\n     \"loop\": ", out);
 	report_json_string(out, sc->loop);
 	char *text = sc->iterations ? formula_to_string(sc->iterations, FORMULA_EXPR) : NULL;
-	char *v = sc->iterations ? formula_value_text(sc->iterations, a->rq) : NULL;
+	char *v = sc->iterations ? report_iterations_number(a, c, s, sc) : NULL;
 	fputs(", \"iterations\": ", out);
 	json_formula(out, text, true, v);
 	free(v);
@@ -145,7 +146,7 @@ void report_json(FILE *out, const struct analysis *a)
 				json_quantity(out, a, c, s, q,
 					      formulas ? step_quantity(&cc->steps[s], q) : NULL);
 			}
-			json_loop(out, a, &steps->steps[s]);
+			json_loop(out, a, c, s, &steps->steps[s]);
 			fputs("}", out);
 		}
 		fputs("],\n   \"cost\": ", out);

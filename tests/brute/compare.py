@@ -164,10 +164,15 @@ POINTS = {
         {"n": 27, "T": 2, "P": 2}, {"n": 10, "T": 3, "P": 5},
     ],
     "doubling_levels": [  # tests/brute/specs: formulas where P is a power of two
-        {"P": 1}, {"P": 2}, {"P": 3}, {"P": 4}, {"P": 6}, {"P": 8},
+        {"n": 3, "P": 4}, {"n": 1, "P": 1}, {"n": 2, "P": 2}, {"n": 4, "P": 3},
+        {"n": 5, "P": 8}, {"n": 2, "P": 6}, {"n": 6, "P": 16},
+    ],
+    "identity_layouts": [  # tests/brute/specs: assume n >= 1
+        {"n": 2, "P": 4}, {"n": 1, "P": 1}, {"n": 3, "P": 2}, {"n": 2, "P": 3},
+        {"n": 1, "P": 5}, {"n": 3, "P": 6},
     ],
     "reduce": [  # one partial sum per process; the doubling's levels s = 1, 2, 4, ... < P
-        {"P": 1}, {"P": 2}, {"P": 3}, {"P": 5}, {"P": 8}, {"P": 16},
+        {"P": 4}, {"P": 1}, {"P": 2}, {"P": 3}, {"P": 5}, {"P": 8}, {"P": 16},
     ],
     "replicated_dims": [  # tests/brute/specs: assume n >= 2*M, m >= 2*N
         {"n": 4, "m": 4, "M": 2, "N": 2}, {"n": 6, "m": 6, "M": 3, "N": 2},
