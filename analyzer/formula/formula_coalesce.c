@@ -405,6 +405,21 @@ static int param_at_least(const struct fvars *V, struct on_cond *oc, slong i, in
 	return *known;
 }
 
+/* Whether some coefficient of P (in ring V) is positive (*POS), and some
+ * negative (*NEG). */
+static void coefficient_signs(const struct fvars *V, const fmpq_mpoly_t p, int *pos, int *neg)
+{
+	*pos = *neg = 0;
+	fmpq_t c;
+	fmpq_init(c);
+	for (slong t = 0; t < fmpq_mpoly_length(p, V->ctx); t++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, p, t, V->ctx);
+		*pos |= fmpq_sgn(c) > 0;
+		*neg |= fmpq_sgn(c) < 0;
+	}
+	fmpq_clear(c);
+}
+
 /* The least and the largest value of parameter I of V on OC's condition
  * (0 when it has no least one there, or is not a named parameter). */
 static int param_range(const struct fvars *V, struct on_cond *oc, slong i, isl_val **lo,
@@ -473,17 +488,9 @@ static int shifted_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct
 	}
 	int sign = 0;
 	if (ok && fmpq_mpoly_compose_fmpq_mpoly(shifted, num, subp, V->ctx, V->ctx)) {
-		slong len = fmpq_mpoly_length(shifted, V->ctx);
-		int pos = 0, neg = 0;
-		fmpq_t c;
-		fmpq_init(c);
-		for (slong t = 0; t < len; t++) {
-			fmpq_mpoly_get_term_coeff_fmpq(c, shifted, t, V->ctx);
-			pos |= fmpq_sgn(c) > 0;
-			neg |= fmpq_sgn(c) < 0;
-		}
-		fmpq_clear(c);
-		sign = len == 0 ? 1 : pos && neg ? 0 : pos ? 1 : -1;
+		int pos, neg;
+		coefficient_signs(V, shifted, &pos, &neg);
+		sign = pos && neg ? 0 : neg ? -1 : 1;
 	}
 	fmpq_mpoly_clear(shifted, V->ctx);
 	for (slong i = 0; sub && subp && i < nv; i++)
@@ -503,15 +510,8 @@ static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct 
 	slong len = fmpq_mpoly_length(num, V->ctx);
 	if (len == 0)
 		return 1;
-	int pos = 0, neg = 0, vars_nonneg = 1;
-	fmpq_t c;
-	fmpq_init(c);
-	for (slong t = 0; t < len; t++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, num, t, V->ctx);
-		pos |= fmpq_sgn(c) > 0;
-		neg |= fmpq_sgn(c) < 0;
-	}
-	fmpq_clear(c);
+	int pos, neg, vars_nonneg = 1;
+	coefficient_signs(V, num, &pos, &neg);
 	for (slong i = 0; i < V->n && vars_nonneg; i++)
 		if (fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
 			vars_nonneg = V->v[i].name && param_at_least(V, oc, i, 0);
