@@ -18,6 +18,8 @@ Environment:
                    the candidate's 'X divides Y' assumptions, and compared)
   SPECS=list       only these specs (base names, e.g. matmul,stencil1d)
   SKIP_SPECS=list  not these
+  PLAIN_ONLY=list  these in the plain mode only (their other modes run code
+                   that other specs run too, and cost seconds of formulas)
   RANDOM_POINTS=k  also k random points per spec (sizes 1..12, axes 1..4) that
                    satisfy its assumptions; SEED=s chooses them (default 1)
   TIMEOUT=s        seconds allowed to one run of BIN (default 600)
@@ -540,6 +542,7 @@ def main(argv):
             return 2
     only = [s for s in os.environ.get("SPECS", "").split(",") if s]
     skip = [s for s in os.environ.get("SKIP_SPECS", "").split(",") if s]
+    plain_only = [s for s in os.environ.get("PLAIN_ONLY", "").split(",") if s]
     extra_limit = int(os.environ.get("MODES_POINTS") or 1 << 30)
     verbose = os.environ.get("VERBOSE") == "1"
     specs = []
@@ -565,7 +568,7 @@ def main(argv):
         full = {}   # the whole report of the first point of each set of flags
         for k, pt in enumerate(pts):
             for mode in modes:
-                if mode != "plain" and k >= extra_limit:
+                if mode != "plain" and (k >= extra_limit or base in plain_only):
                     continue
                 t0 = time.time()
                 try:

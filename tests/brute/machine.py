@@ -298,8 +298,9 @@ def check_costs(binary):
             for p, (l, _, g, _, _) in rows.items():
                 shape = shape_of(p)
                 want = want_costs(spec, sizes, shape, num(g), num(l))
-                # the analysis on that grid
-                r, shown = run([binary, "-f", "json", "--machine", name, "--grid",
+                # the analysis on that grid, its values (the grid's formulas
+                # in the sizes are checked elsewhere: tests/brute/grid_formulas.py)
+                r, shown = run([binary, "-f", "json", "--values", "--machine", name, "--grid",
                                 "x".join(map(str, shape))] + defs + [path])
                 case = []
                 try:
