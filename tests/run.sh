@@ -35,8 +35,9 @@
 #               conditions and values against the enumerator
 #               (tests/brute/crossover.py)
 #   names       every example and valid test specification with its names
-#               replaced by hostile ones (floor, q, e0, n__P, ...) and by long
-#               ones: the same report, modulo the names (tests/names/rename.py)
+#               replaced by hostile ones (floor, q, e0, n__P, ...; the plain
+#               pass) and by long ones (the sanitized pass): the same report,
+#               modulo the names (tests/names/rename.py)
 #   stress      random valid specifications (tests/stress/gen.py, seeds 1 to
 #               $STRESS_COUNT, default 24; make check's sanitized pass runs 6)
 #               through tests/stress/stress.py: --check, --verify on the symbolic
@@ -278,8 +279,10 @@ run_names() {
 	for f in tests/diag/*.bsp; do
 		[ "$(cat "${f%.bsp}.status" 2>/dev/null || echo 1)" = 0 ] && valid="$valid $f"
 	done
-	# under the sanitizers (SAN=1), the long names only, the quick runs only
+	# under the sanitizers (SAN=1), the long names only, the quick runs only;
+	# the plain pass the hostile ones, every run (both passes make one check)
 	QUICK=${SAN:-}; export QUICK
+	SCHEMES=; [ -n "${SAN:-}" ] || SCHEMES=hostile; export SCHEMES
 	# shellcheck disable=SC2086
 	run_tally python3 tests/names/rename.py "$BIN" examples/*.bsp tests/names/*.bsp \
 		tests/specs/weights.bsp tests/brute/specs/*.bsp $valid
