@@ -378,12 +378,25 @@ static int relates(__isl_keep isl_set *cond, const char *const names[], int n)
 struct on_cond {
 	isl_set *cond;          /* kept */
 	signed char at_least[2][FML_MAX_VARS];
+	/* param_range's answers: 1 known (lo, hi), 0 none, -1 not asked */
+	signed char range[FML_MAX_VARS];
+	isl_val *lo[FML_MAX_VARS], *hi[FML_MAX_VARS];
 };
 
 static void on_cond_init(struct on_cond *oc, __isl_keep isl_set *cond)
 {
 	oc->cond = cond;
 	memset(oc->at_least, -1, sizeof(oc->at_least));
+	memset(oc->range, -1, sizeof(oc->range));
+}
+
+static void on_cond_clear(struct on_cond *oc)
+{
+	for (int i = 0; i < FML_MAX_VARS; i++)
+		if (oc->range[i] == 1) {
+			isl_val_free(oc->lo[i]);
+			isl_val_free(oc->hi[i]);
+		}
 }
 
 /* Whether parameter I of V (named) is at least LO (0 or 1) on OC's condition. */
@@ -426,6 +439,14 @@ static int param_range(const struct fvars *V, struct on_cond *oc, slong i, isl_v
 		       isl_val **hi)
 {
 	*lo = *hi = NULL;
+	if (oc->range[i] >= 0) {
+		if (oc->range[i] == 1) {
+			*lo = isl_val_copy(oc->lo[i]);
+			*hi = isl_val_copy(oc->hi[i]);
+		}
+		return oc->range[i];
+	}
+	oc->range[i] = 0;
 	int pos = V->v[i].name ? isl_set_find_dim_by_name(oc->cond, isl_dim_param, V->v[i].name)
 			       : -1;
 	if (pos < 0)
@@ -435,12 +456,15 @@ static int param_range(const struct fvars *V, struct on_cond *oc, slong i, isl_v
 	*lo = isl_set_min_val(oc->cond, x);
 	*hi = isl_set_max_val(oc->cond, x);
 	isl_aff_free(x);
-	if (!*lo || !isl_val_is_int(*lo)) {
+	if (!*lo || !*hi || !isl_val_is_int(*lo)) {
 		isl_val_free(*lo);
 		isl_val_free(*hi);
 		*lo = *hi = NULL;
 		return 0;
 	}
+	oc->range[i] = 1;
+	oc->lo[i] = isl_val_copy(*lo);
+	oc->hi[i] = isl_val_copy(*hi);
 	return 1;
 }
 
@@ -452,6 +476,10 @@ static int param_range(const struct fvars *V, struct on_cond *oc, slong i, isl_v
  * coefficients of both signs). */
 static int shifted_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct on_cond *oc)
 {
+	/* a floor atom has no least value of its own: not shown, and no ISL */
+	for (slong i = 0; i < V->n; i++)
+		if (!V->v[i].name && fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
+			return 0;
 	slong nv = V->cap;
 	fmpq_mpoly_struct *sub = calloc((size_t)nv + 1, sizeof(*sub));
 	fmpq_mpoly_struct **subp = calloc((size_t)nv + 1, sizeof(*subp));
@@ -655,6 +683,7 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 		struct on_cond oc;
 		on_cond_init(&oc, r->p[i].cond);
 		struct fnode *v = drop_bounded(r->vars, r->p[i].val, &oc);
+		on_cond_clear(&oc);
 		if (!v) {
 			formula_free(r);
 			return NULL;
