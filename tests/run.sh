@@ -33,11 +33,11 @@
 #               process against the enumerator's (tests/brute/per_process.py);
 #               and --compare: Niculescu's crossover condition proven, the
 #               conditions and values against the enumerator
-#               (tests/brute/crossover.py)
+#               (tests/brute/crossover.py); the last four in the plain pass
 #   names       every example and valid test specification with its names
 #               replaced by hostile ones (floor, q, e0, n__P, ...; the plain
-#               pass) and by long ones (the sanitized pass): the same report,
-#               modulo the names (tests/names/rename.py)
+#               pass), and the examples by long ones (the sanitized pass): the
+#               same report, modulo the names (tests/names/rename.py)
 #   stress      random valid specifications (tests/stress/gen.py, seeds 1 to
 #               $STRESS_COUNT, default 24; make check's sanitized pass runs 6)
 #               through tests/stress/stress.py: --check, --verify on the symbolic
@@ -256,10 +256,13 @@ run_brute() {
 	run_tally python3 tests/brute/large.py "$BIN"
 	# a concrete grid's formulas in the sizes (a loop's totals) at many sizes
 	CASES_LIMIT=$grid_limit run_tally python3 tests/brute/grid_formulas.py "$BIN"
-	# -p: every shape of a few small process counts ranked, against the enumerator
-	run_tally python3 tests/brute/rank.py "$BIN"
-	# --compare: Niculescu's condition proven, the conditions against the enumerator
-	run_tally python3 tests/brute/crossover.py "$BIN"
+	# -p: every shape of a few small process counts ranked, against the
+	# enumerator; --compare: Niculescu's condition proven, the conditions
+	# against the enumerator.  Not sanitized: -p's and --compare's code runs
+	# under the sanitizers in their goldens, and the sanitized pass must end
+	# first, for the fuzzing smoke run to overlap the plain one
+	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/rank.py "$BIN"
+	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/crossover.py "$BIN"
 	# --machine: the profiles against Table 1, costs and seconds by hand
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/machine.py "$BIN"
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/per_process.py "$BIN"
@@ -279,10 +282,15 @@ run_names() {
 	for f in tests/diag/*.bsp; do
 		[ "$(cat "${f%.bsp}.status" 2>/dev/null || echo 1)" = 0 ] && valid="$valid $f"
 	done
-	# under the sanitizers (SAN=1), the long names only, the quick runs only;
-	# the plain pass the hostile ones, every run (both passes make one check)
+	# under the sanitizers (SAN=1), the long names only, the quick runs only,
+	# of the examples; the plain pass the hostile ones, every run, of every
+	# specification (both passes make one check)
 	QUICK=${SAN:-}; export QUICK
 	SCHEMES=; [ -n "${SAN:-}" ] || SCHEMES=hostile; export SCHEMES
+	if [ -n "${SAN:-}" ]; then
+		run_tally python3 tests/names/rename.py "$BIN" examples/*.bsp
+		return
+	fi
 	# shellcheck disable=SC2086
 	run_tally python3 tests/names/rename.py "$BIN" examples/*.bsp tests/names/*.bsp \
 		tests/specs/weights.bsp tests/brute/specs/*.bsp $valid
