@@ -74,21 +74,6 @@ static const struct model_loop *doubling_loop(const struct job *j, int s, const 
 	return lp;
 }
 
-/* Whether NAME is a parameter, an axis or a local of J's. */
-static bool name_used(const struct job *j, const char *name)
-{
-	for (int k = 0; k < j->m->nparams; k++)
-		if (strcmp(j->m->params[k], name) == 0)
-			return true;
-	for (int k = 0; k < j->m->naxes; k++)
-		if (strcmp(j->m->axes[k], name) == 0)
-			return true;
-	for (int k = 0; j->info && k < j->info->nlocals; k++)
-		if (strcmp(j->info->locals[k].name, name) == 0)
-			return true;
-	return false;
-}
-
 /* The parameter that counts the iterations of the doubling loop up to
  * BOUND, log2(BOUND): lg_BOUND, or lg_BOUND_2, ... when that is taken;
  * made once per job (J->geometric_*). */
@@ -102,7 +87,7 @@ static const char *doubling_name(struct job *j, const char *bound)
 		if ((k == 1 ? asprintf(&name, "lg_%s", bound)
 			    : asprintf(&name, "lg_%s_%d", bound, k)) < 0)
 			return NULL;
-		if (!name_used(j, name))
+		if (!symbolic_name_taken(j->m, j->info, name))
 			break;
 	}
 	j->geometric_name = name;
@@ -259,18 +244,17 @@ static __isl_give isl_pw_qpolynomial *geometric_sum(struct job *j, int s,
 	if (context)
 		dom = isl_set_intersect_params(dom, isl_set_align_params(
 			isl_set_params(isl_set_copy(context)), isl_space_copy(ps)));
-	int pos = lp->param, bpos = isl_space_find_dim_by_name(ps, isl_dim_param, bound);
-	/* by position: model_param_space puts the parameters first, and
+	/* s by position: model_param_space puts the parameters first, and
 	 * aligning only appends */
+	int pos = lp->param;
 	const char *at = isl_space_get_dim_name(ps, isl_dim_param, (unsigned)pos);
-	if (!at || strcmp(at, j->m->params[pos]) != 0)
-		bpos = -1;
+	bool placed = at && strcmp(at, j->m->params[pos]) == 0;
 	struct geo_sum gs = {NULL, {NULL}, NULL, false};
 	/* S[e] on the parameters without s, lg_B among them */
 	isl_space *rest = isl_space_drop_dims(isl_space_copy(ps), isl_dim_param, (unsigned)pos, 1);
 	int lpos = isl_space_find_dim_by_name(rest, isl_dim_param, name);
 	int rb = isl_space_find_dim_by_name(rest, isl_dim_param, bound);
-	if (bpos < 0 || lpos < 0 || rb < 0) {
+	if (!placed || lpos < 0 || rb < 0) {
 		isl_space_free(rest);
 		isl_space_free(ps);
 		isl_set_free(dom);

@@ -557,19 +557,25 @@ static struct decomp pred_decomp(const struct sym *s, int dist)
 
 /* ---- digits ------------------------------------------------------------- */
 
-static bool name_taken(const struct sym *s, const char *name)
+bool symbolic_name_taken(const struct model *m, const struct symbolic_info *info,
+			 const char *name)
 {
-	for (int p = 0; p < s->m->nparams; p++)
-		if (strcmp(s->m->params[p], name) == 0)
+	for (int p = 0; p < m->nparams; p++)
+		if (strcmp(m->params[p], name) == 0)
 			return true;
-	for (int a = 0; a < s->m->naxes; a++)
-		if (strcmp(s->m->axes[a], name) == 0)
+	for (int a = 0; a < m->naxes; a++)
+		if (strcmp(m->axes[a], name) == 0)
 			return true;
-	for (int l = 0; l < s->info->nlocals; l++)
-		if (strcmp(s->info->locals[l].name, name) == 0)
+	for (int l = 0; info && l < info->nlocals; l++)
+		if (strcmp(info->locals[l].name, name) == 0)
 			return true;
 	/* the cost's own symbols */
 	return strcmp(name, "g") == 0 || strcmp(name, "l") == 0;
+}
+
+static bool name_taken(const struct sym *s, const char *name)
+{
+	return symbolic_name_taken(s->m, s->info, name);
 }
 
 /* Whether the assumptions make A and B (forms of the sizes and axes, by

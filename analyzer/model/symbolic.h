@@ -53,6 +53,12 @@ struct symbolic_info {
 	char **assumptions;   /* what the formulas rest on, one sentence each */
 };
 
+/* Whether NAME is a size, a loop's variable, an axis, a local of INFO (may
+ * be NULL) or a cost coefficient (g, l): a name the report's own
+ * parameters (digits, block lengths, lg_P) must not take. */
+bool symbolic_name_taken(const struct model *m, const struct symbolic_info *info,
+			 const char *name);
+
 /* Like relations_concrete, with the axes as parameters (and the block lengths of
  * INFO added to them).  Returns 0; 1 when the step has no symbolic form, with
  * *REASON saying why; -1 on an ISL or memory failure, with *REASON. */
