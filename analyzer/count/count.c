@@ -797,6 +797,49 @@ static bool is_atom_definition(struct query *q, const struct sys *s, const int64
 }
 
 /* One leaf: f on the parameter region where the constraints hold. */
+/* Adds PIECE (taken) to the query's sum: a binary counter of partial sums
+ * of 1, 2, 4, ... pieces, so that no large sum is refined against every new
+ * piece (an addition is a disjoint refinement).  -1 after a failure. */
+static int acc_add(struct query *q, __isl_take isl_pw_qpolynomial *piece)
+{
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (int k = 0; piece && k < 32; k++) {
+		if (!q->level[k]) {
+			q->level[k] = piece;
+			piece = NULL;
+			break;
+		}
+		piece = isl_pw_qpolynomial_add(q->level[k], piece);
+		q->level[k] = NULL;
+		if (!piece)
+			q->acc = isl_pw_qpolynomial_free(q->acc);
+	}
+	if (piece)
+		q->acc = isl_pw_qpolynomial_add(q->acc, piece);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	q->add_ms += (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
+	if (!q->acc) {
+		isl_failed(q, "building a piece of the result");
+		return -1;
+	}
+	return 0;
+}
+
+/* The query's sum so far, the counter's partial sums added in; the counter
+ * is left empty and q->acc NULL (the caller owns the result). */
+static __isl_give isl_pw_qpolynomial *acc_take(struct query *q)
+{
+	for (int k = 0; k < 32; k++) {
+		if (q->level[k])
+			q->acc = isl_pw_qpolynomial_add(q->acc, q->level[k]);
+		q->level[k] = NULL;
+	}
+	isl_pw_qpolynomial *r = q->acc;
+	q->acc = NULL;
+	return r;
+}
+
 static int emit_piece(struct query *q, const struct sys *s)
 {
 	isl_aff *cache[NSLOT] = {0};
@@ -859,29 +902,8 @@ static int emit_piece(struct query *q, const struct sys *s)
 		isl_pw_qpolynomial_free(piece);
 		return -1;
 	}
-	struct timespec t0, t1;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	/* binary-counter accumulation: partial sums of 1, 2, 4, ... pieces, so no
-	 * large sum is refined against every new piece (add is a disjoint refinement) */
-	for (int k = 0; piece && k < 32; k++) {
-		if (!q->level[k]) {
-			q->level[k] = piece;
-			piece = NULL;
-			break;
-		}
-		piece = isl_pw_qpolynomial_add(q->level[k], piece);
-		q->level[k] = NULL;
-		if (!piece)
-			q->acc = isl_pw_qpolynomial_free(q->acc);
-	}
-	if (piece)
-		q->acc = isl_pw_qpolynomial_add(q->acc, piece);
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	q->add_ms += (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6;
-	if (!q->acc) {
-		isl_failed(q, "building a piece of the result");
+	if (acc_add(q, piece) < 0)
 		return -1;
-	}
 	q->pieces++;
 	return 0;
 }
@@ -1670,6 +1692,132 @@ static bool enumerate_values(struct query *q, struct sys *s, int y)
 	return true;
 }
 
+/* ---------------------------------------------------------------- products */
+
+/* Union-find over slots, for solve_apart. */
+static int uf_find(int *parent, int x)
+{
+	while (parent[x] != x)
+		x = parent[x] = parent[parent[x]];
+	return x;
+}
+
+/* S's summation variables fall into groups that no constraint ties together
+ * (a block-cyclic product: the rows a process owns times its columns), and
+ * the weight involves one group at most: the sum is the product of one sum
+ * per group, each over its own constraints and the ones on parameters and
+ * atoms alone, the weight on its group's (any one when it has none).  Each
+ * sum is a query of its own state, its result multiplied into the others'
+ * and the product added to the query's sum.  Exact: the summation domain
+ * is the product of the groups' domains (the conditions on the parameters
+ * repeated in each, where they hold in the product's domain).  True when it
+ * summed S (or failed), false when S is one group. */
+static bool solve_apart(struct query *q, struct sys *s)
+{
+	int parent[NSLOT], nsum = 0;
+	for (int k = 0; k < NSLOT; k++)
+		parent[k] = k;
+	for (int r = 0; r < s->ncons; r++) {
+		const int64_t *row = s->row + (size_t)r * W;
+		int first = -1;
+		for (int k = q->np; k < q->nslot; k++) {
+			if (!row[1 + k] || s->kind[k] != SLOT_SUM)
+				continue;
+			if (first < 0)
+				first = k;
+			else
+				parent[uf_find(parent, k)] = uf_find(parent, first);
+		}
+	}
+	/* the groups, by their roots; the weight's group */
+	int root[NSLOT], ngroups = 0, weighted = -1;
+	for (int k = q->np; k < q->nslot; k++) {
+		if (s->kind[k] != SLOT_SUM)
+			continue;
+		nsum++;
+		int r = uf_find(parent, k);
+		bool seen = false;
+		for (int g = 0; g < ngroups; g++)
+			seen |= root[g] == r;
+		if (!seen)
+			root[ngroups++] = r;
+		if (fmpq_mpoly_degree_si(s->f, k, q->mctx) > 0) {
+			if (weighted >= 0 && weighted != r)
+				return false; /* the weight ties two groups */
+			weighted = r;
+		}
+	}
+	if (ngroups < 2 || nsum < 2)
+		return false;
+	if (weighted < 0)
+		weighted = root[0];
+	/* the query's sum set aside: each group's sum taken on an empty one */
+	int saved_pieces = q->pieces, saved_steps = q->steps, saved_splits = q->splits;
+	isl_pw_qpolynomial *saved_acc = q->acc, *saved_level[32];
+	memcpy(saved_level, q->level, sizeof(saved_level));
+	memset(q->level, 0, sizeof(q->level));
+	q->acc = NULL;
+	isl_pw_qpolynomial *product = NULL;
+	for (int g = 0; g < ngroups && !failed(&q->fail); g++) {
+		struct sys *t = sys_copy(q, s, true);
+		if (!t) {
+			fail_nomem(&q->fail);
+			break;
+		}
+		for (int k = q->np; k < q->nslot; k++)
+			if (t->kind[k] == SLOT_SUM && uf_find(parent, k) != root[g])
+				t->kind[k] = SLOT_DEAD;
+		for (int r = t->ncons - 1; r >= 0; r--) {
+			const int64_t *row = t->row + (size_t)r * W;
+			bool other = false;
+			for (int k = q->np; k < q->nslot && !other; k++)
+				other = row[1 + k] && s->kind[k] == SLOT_SUM &&
+					uf_find(parent, k) != root[g];
+			if (other)
+				sys_del_row(t, r);
+		}
+		if (root[g] != weighted)
+			fmpq_mpoly_one(t->f, q->mctx);
+		int saved_nslot = q->nslot;
+		q->acc = isl_pw_qpolynomial_zero(
+			isl_space_add_dims(isl_space_copy(q->pspace), isl_dim_out, 1));
+		solve(q, t);
+		sys_free(q, t);
+		q->nslot = saved_nslot;
+		isl_pw_qpolynomial *one = acc_take(q);
+		if (!one && !failed(&q->fail))
+			isl_failed(q, "a factor of a product");
+		product = !product ? one : isl_pw_qpolynomial_mul(product, one);
+		if (!product && !failed(&q->fail))
+			isl_failed(q, "a product of sums");
+	}
+	for (int k = 0; k < 32; k++)
+		isl_pw_qpolynomial_free(q->level[k]);
+	isl_pw_qpolynomial_free(q->acc);
+	q->acc = saved_acc;
+	memcpy(q->level, saved_level, sizeof(saved_level));
+	if (failed(&q->fail)) {
+		isl_pw_qpolynomial_free(product);
+		/* a limit of the groups' sums (each repeats the conditions on the
+		 * parameters, and may split where the whole did not): S summed
+		 * whole instead, from the same limits on; the deadline is final */
+		if (q->fail.kind != FAIL_REFUSED || session_ctx_stopped(q->ctx))
+			return true;
+		fail_clear(&q->fail);
+		isl_ctx_reset_error(q->ctx);
+		q->pieces = saved_pieces;
+		q->steps = saved_steps;
+		q->splits = saved_splits;
+		return false;
+	}
+	/* the product's pieces count, not its factors' (each factor's pieces
+	 * are fewer than the whole's would have been) */
+	isl_size np = isl_pw_qpolynomial_n_piece(product);
+	q->pieces = saved_pieces + (np > 0 ? np : 1);
+	acc_add(q, product);
+	return true;
+}
+
 static void solve(struct query *q, struct sys *s)
 {
 	for (;;) {
@@ -1699,6 +1847,8 @@ static void solve(struct query *q, struct sys *s)
 			continue;
 		if (detect_div_atoms(q, s))
 			continue;
+		if (solve_apart(q, s))
+			return;
 		int unb, culprit = -1, culprit_row = -1;
 		int x = choose_variable(q, s, &culprit, &culprit_row, &unb);
 		if (unb >= 0) {
@@ -2041,11 +2191,7 @@ static void count_set_weighted(struct query *q, __isl_keep isl_set *set,
 static enum count_status finish(struct query *q, __isl_give isl_pw_qpolynomial **result,
 				char **reason, unsigned long old_max)
 {
-	for (int k = 0; k < 32; k++) {
-		if (q->level[k])
-			q->acc = isl_pw_qpolynomial_add(q->acc, q->level[k]);
-		q->level[k] = NULL;
-	}
+	q->acc = acc_take(q);
 	if (!q->acc && !failed(&q->fail))
 		isl_failed(q, "adding the pieces of the result");
 	isl_ctx_set_max_operations(q->ctx, old_max);

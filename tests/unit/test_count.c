@@ -206,6 +206,23 @@ static const struct entry table[] = {
 	 "[M,N,mb,ob] -> { [s,t,u,ta,ka] : 0 <= s < M and 0 <= t < N and 0 <= u < mb and "
 	 "0 <= ta < N and ta != t and 0 <= ka < ob }",
 	 "[M,N,mb,ob] -> { M*N*mb*(N - 1)*ob : M >= 0 and mb >= 0 and ob >= 0 and N >= 1 }"},
+	/* products: summation variables in groups that no constraint ties
+	 * (solve_apart), summed group by group and multiplied; rows of blocks of
+	 * 2 dealt over 2 on both axes, beyond a pivot k (LU's trailing
+	 * update at one process) */
+	{"product_block_cyclic_trailing", K_COUNT,
+	 "[n,k] -> { [i,j] : k < i < n and k < j < n and i mod 4 >= 2 and j mod 4 < 2 }"},
+	{"product_cyclic_residues", K_COUNT,
+	 "[n,k] -> { [i,j] : k < i < n and k < j < n and i mod 4 = 1 and j mod 8 = 3 }"},
+	{"product_three_groups", K_COUNT,
+	 "[n,m] -> { [i,j,l] : 0 <= i < n and i mod 3 = 0 and 0 <= j < m and j mod 2 = 1 and "
+	 "0 <= l <= n - m }"},
+	{"product_param_condition", K_COUNT,
+	 "[n,m] -> { [i,j] : 0 <= i < n and 0 <= j < m and n >= m + 2 }",
+	 "[n,m] -> { n*m : m >= 0 and n >= m + 2 }"},
+	{"product_one_group_empty", K_COUNT,
+	 "[n,m] -> { [i,j] : 0 <= i < n and m <= j < 3 }",
+	 "[n,m] -> { n*(3 - m) : n >= 0 and m <= 3 }"},
 	/* weighted sums */
 	{"sum_i_over_triangle", K_SUM, "[n] -> { [i,j] : 0 <= i < n and 0 <= j <= i }",
 	 "[n] -> { 1/3*n*n*n - 1/3*n : n >= 0 }", "[n] -> { [i,j] -> i }"},
@@ -214,6 +231,14 @@ static const struct entry table[] = {
 	{"sum_j_squared", K_SUM, "[n,m] -> { [i,j] : 0 <= i < n and 0 <= j < m }",
 	 "[n,m] -> { n*(1/3*m*m*m - 1/2*m*m + 1/6*m) : n >= 0 and m >= 0 }",
 	 "[n,m] -> { [i,j] -> j*j }"},
+	/* the weight on one group of a product (summed with it), on both (no
+	 * product: summed whole), and a condition on the parameters alone */
+	{"sum_weight_one_group_of_product", K_SUM,
+	 "[n,m] -> { [i,j] : 0 <= i < n and 0 <= j < m and n >= 3 }",
+	 "[n,m] -> { 1/2*n*n*m - 1/2*n*m : n >= 3 and m >= 0 }", "[n,m] -> { [i,j] -> i }"},
+	{"sum_weight_ties_groups", K_SUM, "[n,m] -> { [i,j] : 0 <= i < n and 0 <= j < m }",
+	 "[n,m] -> { 1/4*n*n*m*m - 1/4*n*n*m - 1/4*n*m*m + 1/4*n*m : n >= 0 and m >= 0 }",
+	 "[n,m] -> { [i,j] -> i*j }"},
 	{"sum_piecewise_weight", K_SUM, "[n] -> { [i] : 0 <= i < n }",
 	 "[n] -> { 2*n : 0 <= n <= 5; n + 5 : n > 5 }",
 	 "[n] -> { [i] -> 2 : i < 5; [i] -> 1 : i >= 5 }"},
