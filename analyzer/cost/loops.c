@@ -1067,19 +1067,22 @@ static void loop_values_at(struct job *j, struct loop_values *lv, int d)
  * over the processes is then taken interval by interval: on an interval
  * where one function is proven the largest (count_max_of), the exact sum of
  * that one (count_sum); elsewhere the interval is halved, down to a few
- * iterations, each the maximum of the functions' values.  Exact; the counts
- * do not grow with the number of iterations. */
+ * iterations, each the maximum of the functions' values.  Where the classes
+ * hold few iterations each (block-cyclic layouts: L = nb*P), or L is too
+ * large, every function is evaluated at every iteration instead
+ * (sums_by_evaluation): rebuilding each function per class would cost more.
+ * Exact either way; the counts do not grow with the number of iterations. */
 struct by_k {
 	struct job *j;
 };
 
 /* The largest denominator L (the residue classes) the floors of a loop's
- * functions may have; above BY_K_PERIOD_ANY, the fewest iterations a
- * residue class must have on average, as a class costs about what a few
- * iterations counted one by one do (LU on cyclic(32) blocks over 1 x 4
- * processes, L = 128, n = 4096: 0.5 s by classes, over a minute iteration
- * by iteration). */
-enum { BY_K_PERIOD_MAX = 1024, BY_K_PERIOD_ANY = 64, BY_K_PER_CLASS = 4 };
+ * functions may have, and the fewest iterations a residue class must have
+ * on average: a class rebuilds every process's functions, which costs about
+ * what evaluating them at some tens of iterations does (LU on cyclic(32)
+ * blocks over 8 x 8 processes, L = 256, n = 4096: 30 s by classes, 11 s
+ * evaluated). */
+enum { BY_K_PERIOD_MAX = 1024, BY_K_EVAL_PER_CLASS = 64 };
 
 /* F (kept, on the one parameter k) on lo <= k <= hi. */
 static __isl_give isl_pw_qpolynomial *on_interval(__isl_keep isl_pw_qpolynomial *f, long long lo,
@@ -1498,6 +1501,68 @@ static int residues(struct job *j, const struct process_functions *pf, long l, l
 	return 0;
 }
 
+/* The sums of PF's maxima over lo <= k <= hi, each iteration's functions
+ * evaluated at its k (no count per iteration): for floors of k whose
+ * residue classes hold few iterations each, where rebuilding every function
+ * per class costs more than evaluating it.  Added to SUM and, per process,
+ * to SC (PROC_AT: where process Q's counts go); -1 after a failure. */
+static int sums_by_evaluation(struct job *j, const struct process_functions *pf,
+			      const struct cost_request *req, long long lo, long long hi,
+			      mpq_t sum[TERM_N], struct step_cost *sc, const long *proc_at)
+{
+	long n = pf->n;
+	mpq_t x, best[4], tot;
+	mpq_init(x);
+	mpq_init(tot);
+	for (int t = 0; t < 4; t++)
+		mpq_init(best[t]);
+	isl_pw_qpolynomial **const fs[4] = {pf->w, pf->fi, pf->fo, pf->both};
+	int r = 0;
+	for (long long k = lo; k <= hi && r == 0; k++) {
+		if (cost_out_of_time(j)) {
+			r = -1;
+			break;
+		}
+		mpq_set_ui(tot, 0, 1);
+		for (int t = 0; t < 4 && r == 0; t++) {
+			if (!fs[t])
+				continue;
+			for (long q = 0; q < n && r == 0; q++) {
+				if (value_at_k(fs[t][q], k, x) < 0) {
+					cost_isl_op_failed(j, "a loop's values");
+					r = -1;
+					break;
+				}
+				if (q == 0 || mpq_cmp(x, best[t]) > 0)
+					mpq_set(best[t], x);
+				if (t == 1)
+					mpq_add(tot, tot, x);
+				if (sc->procs && t < 3) {
+					mpz_ptr to = t == 0 ? sc->procs[proc_at[q]].w
+						   : t == 1 ? sc->procs[proc_at[q]].in
+							    : sc->procs[proc_at[q]].out;
+					mpz_add(to, to, mpq_numref(x));
+				}
+			}
+		}
+		if (r != 0)
+			break;
+		mpq_add(sum[TERM_W], sum[TERM_W], best[0]);
+		mpq_add(sum[TERM_H_IN], sum[TERM_H_IN], best[1]);
+		mpq_add(sum[TERM_H_OUT], sum[TERM_H_OUT], best[2]);
+		if (req->h == H_MAX)
+			mpq_add(sum[TERM_H], sum[TERM_H], mpq_cmp(best[1], best[2]) >= 0 ? best[1] : best[2]);
+		else
+			mpq_add(sum[TERM_H], sum[TERM_H], best[3]);
+		mpq_add(sum[TERM_NCOM], sum[TERM_NCOM], tot);
+	}
+	mpq_clear(x);
+	mpq_clear(tot);
+	for (int t = 0; t < 4; t++)
+		mpq_clear(best[t]);
+	return r;
+}
+
 /* floor(a / b), b > 0. */
 static long long floor_div(long long a, long long b)
 {
@@ -1547,11 +1612,9 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 			if (isl_pw_qpolynomial_foreach_piece(all[k][q], period_piece, &per) < 0 &&
 			    !per.too_large)
 				cost_isl_op_failed(j, "a loop's residues");
-	if (per.l > BY_K_PERIOD_ANY && (hi - lo + 1) / per.l < BY_K_PER_CLASS)
-		per.too_large = true; /* iteration by iteration is cheaper */
-	if (per.too_large && !failed(&j->fail))
-		cost_job_fail(j, COST_REFUSED, strdup("floors of the loop variable with a large period"),
-			 m->steps[s].name);
+	/* few iterations per residue class, or too many classes: each
+	 * iteration's functions evaluated instead */
+	bool evaluate = per.too_large || (per.l > 1 && (hi - lo + 1) / per.l < BY_K_EVAL_PER_CLASS);
 	bool each = req->per_process && n <= PER_PROCESS_MAX;
 	if (!failed(&j->fail) && each && (sc->procs = calloc((size_t)n, sizeof(*sc->procs)))) {
 		sc->nprocs = (int)n;
@@ -1566,6 +1629,27 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 				rest /= (int)req->sizes[a];
 			}
 		}
+	}
+	/* count_processes' process Q (the first axis fastest) in SC's order
+	 * (the first axis slowest) */
+	long *proc_at = calloc((size_t)n + 1, sizeof(*proc_at));
+	if (!proc_at)
+		cost_isl_op_failed(j, "the counts per process");
+	for (long q = 0; proc_at && q < n; q++) {
+		long at = 0;
+		for (int a = 0, rest = (int)q; a < j->naxes; a++) {
+			long c = rest % req->sizes[a];
+			rest /= (int)req->sizes[a];
+			int below = 1;
+			for (int y = a + 1; y < j->naxes; y++)
+				below *= (int)req->sizes[y];
+			at += c * below;
+		}
+		proc_at[q] = at;
+	}
+	if (evaluate && !failed(&j->fail)) {
+		sums_by_evaluation(j, &pf, req, lo, hi, sum, sc, proc_at);
+		per.l = 0; /* no residue classes */
 	}
 	mpq_t x;
 	mpq_init(x);
@@ -1599,17 +1683,7 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 		}
 		/* each process's counts summed over the iterations */
 		for (long q = 0; sc->procs && q < n && !failed(&j->fail); q++) {
-			/* count_processes' process Q: the first axis fastest */
-			long at = 0;
-			for (int a = 0, rest = (int)q; a < j->naxes; a++) {
-				long c = rest % req->sizes[a];
-				rest /= (int)req->sizes[a];
-				int below = 1;
-				for (int x = a + 1; x < j->naxes; x++)
-					below *= (int)req->sizes[x];
-				at += c * below;
-			}
-			struct process_cost *pc = &sc->procs[at];
+			struct process_cost *pc = &sc->procs[proc_at[q]];
 			isl_pw_qpolynomial *fs[3] = {g.w[q], g.fi[q], g.fo[q]};
 			mpz_ptr to[3] = {pc->w, pc->in, pc->out};
 			for (int t = 0; t < 3 && !failed(&j->fail); t++) {
@@ -1621,6 +1695,7 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 		cost_process_functions_clear(&g);
 	}
 	mpq_clear(x);
+	free(proc_at);
 	cost_process_functions_clear(&pf);
 	return failed(&j->fail) ? -1 : 0;
 }

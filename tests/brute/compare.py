@@ -69,11 +69,12 @@ POINTS = {
     "work_loop": [  # assume n >= 2*P
         {"n": 7, "P": 3}, {"n": 8, "P": 4}, {"n": 5, "P": 1}, {"n": 9, "P": 2},
     ],
-    "period_classes": [  # assume n >= 2*P, nb >= 1; nb*P > 64 with 4 iterations a
-        # class or more: by the residue classes of k; fewer: iteration by
-        # iteration; nb*P <= 64: by classes however many
+    "period_classes": [  # assume n >= 2*P, nb >= 1; 64 iterations a residue
+        # class of k (mod nb*P) or more: by the classes; fewer: every
+        # process's functions evaluated at every k
         {"n": 280, "nb": 13, "P": 5}, {"n": 300, "nb": 9, "P": 8},
         {"n": 200, "nb": 13, "P": 5}, {"n": 90, "nb": 3, "P": 4},
+        {"n": 600, "nb": 2, "P": 4}, {"n": 400, "nb": 1, "P": 3},
     ],
     "block_size": [  # assume m >= M, n >= N, nb >= 1
         {"m": 7, "n": 6, "nb": 2, "M": 2, "N": 3}, {"m": 9, "n": 5, "nb": 3, "M": 3, "N": 2},
