@@ -28,6 +28,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
+#include "analyzer/count/count_compiled.h"
 #include "analyzer/model/relations.h"
 #include "analyzer/model/symbolic.h"
 #include "analyzer/util/coalesce.h"
@@ -1517,6 +1518,16 @@ static int sums_by_evaluation(struct job *j, const struct process_functions *pf,
 	for (int t = 0; t < 4; t++)
 		mpq_init(best[t]);
 	isl_pw_qpolynomial **const fs[4] = {pf->w, pf->fi, pf->fo, pf->both};
+	/* each function compiled (count_compiled.h), checked against ISL at the
+	 * ends, the middle and a few iterations between; ISL evaluates one that
+	 * is not */
+	long long probe[8];
+	for (int p = 0; p < 8; p++)
+		probe[p] = lo + (hi - lo) * p / 7;
+	struct count_compiled **cc = calloc((size_t)(4 * n) + 1, sizeof(*cc));
+	for (int t = 0; cc && t < 4; t++)
+		for (long q = 0; fs[t] && q < n; q++)
+			cc[t * n + q] = count_compiled_new(fs[t][q], probe, 8);
 	int r = 0;
 	for (long long k = lo; k <= hi && r == 0; k++) {
 		if (cost_out_of_time(j)) {
@@ -1528,7 +1539,9 @@ static int sums_by_evaluation(struct job *j, const struct process_functions *pf,
 			if (!fs[t])
 				continue;
 			for (long q = 0; q < n && r == 0; q++) {
-				if (value_at_k(fs[t][q], k, x) < 0) {
+				const struct count_compiled *c = cc ? cc[t * n + q] : NULL;
+				if ((!c || count_compiled_eval(c, &k, x) < 0) &&
+				    value_at_k(fs[t][q], k, x) < 0) {
 					cost_isl_op_failed(j, "a loop's values");
 					r = -1;
 					break;
@@ -1560,6 +1573,9 @@ static int sums_by_evaluation(struct job *j, const struct process_functions *pf,
 	mpq_clear(tot);
 	for (int t = 0; t < 4; t++)
 		mpq_clear(best[t]);
+	for (long q = 0; cc && q < 4 * n; q++)
+		count_compiled_free(cc[q]);
+	free(cc);
 	return r;
 }
 
