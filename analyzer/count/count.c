@@ -796,7 +796,6 @@ static bool is_atom_definition(struct query *q, const struct sys *s, const int64
 	return false;
 }
 
-/* One leaf: f on the parameter region where the constraints hold. */
 /* Adds PIECE (taken) to the query's sum: a binary counter of partial sums
  * of 1, 2, 4, ... pieces, so that no large sum is refined against every new
  * piece (an addition is a disjoint refinement).  -1 after a failure. */
@@ -840,6 +839,7 @@ static __isl_give isl_pw_qpolynomial *acc_take(struct query *q)
 	return r;
 }
 
+/* One leaf: f on the parameter region where the constraints hold. */
 static int emit_piece(struct query *q, const struct sys *s)
 {
 	isl_aff *cache[NSLOT] = {0};
@@ -1714,7 +1714,7 @@ static int uf_find(int *parent, int x)
  * summed S (or failed), false when S is one group. */
 static bool solve_apart(struct query *q, struct sys *s)
 {
-	int parent[NSLOT], nsum = 0;
+	int parent[NSLOT];
 	for (int k = 0; k < NSLOT; k++)
 		parent[k] = k;
 	for (int r = 0; r < s->ncons; r++) {
@@ -1734,7 +1734,6 @@ static bool solve_apart(struct query *q, struct sys *s)
 	for (int k = q->np; k < q->nslot; k++) {
 		if (s->kind[k] != SLOT_SUM)
 			continue;
-		nsum++;
 		int r = uf_find(parent, k);
 		bool seen = false;
 		for (int g = 0; g < ngroups; g++)
@@ -1747,12 +1746,13 @@ static bool solve_apart(struct query *q, struct sys *s)
 			weighted = r;
 		}
 	}
-	if (ngroups < 2 || nsum < 2)
+	if (ngroups < 2)
 		return false;
 	if (weighted < 0)
 		weighted = root[0];
 	/* the query's sum set aside: each group's sum taken on an empty one */
 	int saved_pieces = q->pieces, saved_steps = q->steps, saved_splits = q->splits;
+	bool saved_overflow = q->overflow;
 	isl_pw_qpolynomial *saved_acc = q->acc, *saved_level[32];
 	memcpy(saved_level, q->level, sizeof(saved_level));
 	memset(q->level, 0, sizeof(q->level));
@@ -1779,6 +1779,7 @@ static bool solve_apart(struct query *q, struct sys *s)
 		if (root[g] != weighted)
 			fmpq_mpoly_one(t->f, q->mctx);
 		int saved_nslot = q->nslot;
+		q->pieces = saved_pieces; /* each group's pieces against the limit */
 		q->acc = isl_pw_qpolynomial_zero(
 			isl_space_add_dims(isl_space_copy(q->pspace), isl_dim_out, 1));
 		solve(q, t);
@@ -1796,6 +1797,11 @@ static bool solve_apart(struct query *q, struct sys *s)
 	isl_pw_qpolynomial_free(q->acc);
 	q->acc = saved_acc;
 	memcpy(q->level, saved_level, sizeof(saved_level));
+	/* the product's pieces count, not its factors' (each factor's pieces
+	 * are fewer than the whole's would have been), against the same limit */
+	isl_size npiece = product ? isl_pw_qpolynomial_n_piece(product) : 0;
+	if (!failed(&q->fail) && q->np > 0 && saved_pieces + npiece > q->eng->max_pieces)
+		fail_set(&q->fail, FAIL_REFUSED, "piece limit (%d) reached", q->eng->max_pieces);
 	if (failed(&q->fail)) {
 		isl_pw_qpolynomial_free(product);
 		/* a limit of the groups' sums (each repeats the conditions on the
@@ -1805,16 +1811,17 @@ static bool solve_apart(struct query *q, struct sys *s)
 			return true;
 		fail_clear(&q->fail);
 		isl_ctx_reset_error(q->ctx);
+		/* the whole gets the ISL operations the groups used up (the
+		 * deadline bounds both) */
+		isl_ctx_reset_operations(q->ctx);
 		q->pieces = saved_pieces;
 		q->steps = saved_steps;
 		q->splits = saved_splits;
+		q->overflow = saved_overflow;
 		return false;
 	}
-	/* the product's pieces count, not its factors' (each factor's pieces
-	 * are fewer than the whole's would have been) */
-	isl_size np = isl_pw_qpolynomial_n_piece(product);
-	q->pieces = saved_pieces + (np > 0 ? np : 1);
-	acc_add(q, product);
+	q->pieces = saved_pieces + (npiece > 0 ? npiece : 1);
+	acc_add(q, product); /* a failure is in q->fail */
 	return true;
 }
 

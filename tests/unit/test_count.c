@@ -223,6 +223,16 @@ static const struct entry table[] = {
 	{"product_one_group_empty", K_COUNT,
 	 "[n,m] -> { [i,j] : 0 <= i < n and m <= j < 3 }",
 	 "[n,m] -> { n*(3 - m) : n >= 0 and m <= 3 }"},
+	/* a product whose groups' sums run out of ISL operations: summed whole
+	 * instead, with the operations the groups used given back (exact, 16
+	 * pieces); and one whose product has more pieces than the limit: refused,
+	 * as the whole is */
+	{"product_fallback_whole", K_COUNT,
+	 "[n,m] -> { [i,j,l] : -n + 1 <= i <= 2n + m - 1 and i mod 3 < 2 and m - 1 <= j <= 0 and "
+	 "i mod 2 = j mod 2 and 2n - m - 3 <= l <= n + 3 and l mod 2 < 1 }"},
+	{"product_piece_limit", K_REFUSED,
+	 "[n,m] -> { [i,j] : n + 2m + 3 <= i <= m - 2 and i mod 4 < 3 and m + 1 <= j <= 2n - m + 2 "
+	 "and j mod 3 < 2 }"},
 	/* weighted sums */
 	{"sum_i_over_triangle", K_SUM, "[n] -> { [i,j] : 0 <= i < n and 0 <= j <= i }",
 	 "[n] -> { 1/3*n*n*n - 1/3*n : n >= 0 }", "[n] -> { [i,j] -> i }"},
