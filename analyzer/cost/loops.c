@@ -1550,7 +1550,7 @@ static int sums_by_evaluation(struct job *j, const struct process_functions *pf,
 					mpq_set(best[t], x);
 				if (t == 1)
 					mpq_add(tot, tot, x);
-				if (sc->procs && t < 3) {
+				if (proc_at && t < 3) {
 					mpz_ptr to = t == 0 ? sc->procs[proc_at[q]].w
 						   : t == 1 ? sc->procs[proc_at[q]].in
 							    : sc->procs[proc_at[q]].out;
@@ -1648,8 +1648,8 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 	}
 	/* count_processes' process Q (the first axis fastest) in SC's order
 	 * (the first axis slowest) */
-	long *proc_at = calloc((size_t)n + 1, sizeof(*proc_at));
-	if (!proc_at)
+	long *proc_at = sc->procs ? calloc((size_t)n + 1, sizeof(*proc_at)) : NULL;
+	if (sc->procs && !proc_at)
 		cost_isl_op_failed(j, "the counts per process");
 	for (long q = 0; proc_at && q < n; q++) {
 		long at = 0;
@@ -1698,7 +1698,7 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 				isl_pw_qpolynomial_free(ncom);
 		}
 		/* each process's counts summed over the iterations */
-		for (long q = 0; sc->procs && q < n && !failed(&j->fail); q++) {
+		for (long q = 0; proc_at && q < n && !failed(&j->fail); q++) {
 			struct process_cost *pc = &sc->procs[proc_at[q]];
 			isl_pw_qpolynomial *fs[3] = {g.w[q], g.fi[q], g.fo[q]};
 			mpz_ptr to[3] = {pc->w, pc->in, pc->out};

@@ -288,7 +288,7 @@ static isl_stat add_term(__isl_take isl_term *t, void *user)
 		if (!ok || e == 0)
 			continue;
 		isl_aff *div = isl_term_get_div(t, (unsigned)d);
-		isl_local_space *ls = div ? isl_aff_get_local_space(div) : NULL;
+		isl_local_space *ls = div ? isl_aff_get_domain_local_space(div) : NULL;
 		int k = tm->nfl;
 		ok = ls && locals_from(ls, pb->np, &tm->fl_loc[k]) &&
 		     lin_from_aff(div, pb->np, tm->fl_loc[k].n, &tm->fl_top[k]);
@@ -525,15 +525,17 @@ struct count_compiled *count_compiled_new(__isl_keep isl_pw_qpolynomial *f,
 	mpq_init(a);
 	mpq_init(z);
 	bool same = true;
+	int compared = 0;
 	for (int k = 0; k < nprobe && same; k++) {
 		const long long *x = probe + (size_t)k * (size_t)np;
 		if (count_compiled_eval(c, x, a) < 0)
 			continue; /* ISL answers there */
 		same = isl_value_at(f, np, x, z) && mpq_equal(a, z);
+		compared++;
 	}
 	mpq_clear(a);
 	mpq_clear(z);
-	if (!same) {
+	if (!same || (nprobe > 0 && compared == 0)) {
 		count_compiled_free(c);
 		return NULL;
 	}

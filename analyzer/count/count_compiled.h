@@ -20,7 +20,8 @@ struct count_compiled;
 /* F (kept) compiled, checked against ISL at the NPROBE points PROBE (each
  * NP values, NP the number of F's parameters, in their order); NULL when F
  * has set dimensions, a coefficient beyond 64 bits, a domain ISL cannot
- * give every floor of, or a value that differs at a probe. */
+ * give every floor of, a value that differs at a probe, or no probe the
+ * compiled form can evaluate (all past 64 bits). */
 struct count_compiled *count_compiled_new(__isl_keep isl_pw_qpolynomial *f,
 					  const long long *probe, int nprobe);
 

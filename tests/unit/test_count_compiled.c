@@ -42,7 +42,11 @@ static const struct entry table[] = {
 	{"polynomial", "[n] -> { 1/2*n^2 - 3/2*n + 7 : n >= 2 }"},
 	{"two_params", "[n, m] -> { n*m - 4*m + 1/3*n^3 - 1/3*n : n >= 0 and m <= 2n }"},
 	{"floors", "[n, k] -> { floor(n/4)*floor((k + 3)/8) - floor((n - k)/3)^2 }"},
-	{"nested_floor", "[n, k] -> { floor((floor(k/3) + n)/2)*k + floor(k/5)^2 : n >= k }"},
+	/* ISL reads floor((floor(k/3) + n)/2) as floor((k + 3n)/6); this one
+	 * stays nested */
+	{"flattened_floor", "[n, k] -> { floor((floor(k/3) + n)/2)*k + floor(k/5)^2 : n >= k }"},
+	{"nested_floor", "[n, k] -> { floor((k + 2*floor((n + k - 5)/4) - 3)/4)*n - "
+			 "floor((floor(n/3) + 2*floor((k - n)/5))/7)^2 }"},
 	{"existential_domain", "[k] -> { k^2 : exists e : k = 3e + 1; 2k : exists e : k = 3e }"},
 	{"union_domain", "[n, k] -> { n - k : k <= 0 or k >= n + 3 }"},
 	{"negative_values", "[n] -> { -5*n + floor(-n/7) : n <= 100 }"},
