@@ -82,6 +82,19 @@ struct build {
 	bool failed;
 };
 
+/* P, an array of N used of *CAP elements of SIZE, with room for one more
+ * (the capacity doubled from FIRST); NULL when out of memory (P kept). */
+static void *grown(void *p, int n, int *cap, size_t size, int first)
+{
+	if (n < *cap)
+		return p;
+	int c = *cap ? 2 * *cap : first;
+	void *q = realloc(p, (size_t)c * size);
+	if (q)
+		*cap = c;
+	return q;
+}
+
 static void lin_clear(struct lin *l)
 {
 	free(l->c);
@@ -156,7 +169,10 @@ static bool locals_from(__isl_keep isl_local_space *ls, int np, struct locals *l
 	return true;
 }
 
-struct bset_build {
+/* A walk over a piece's basic sets and terms, or one basic set's
+ * constraints. */
+struct walk {
+	struct piece *p;
 	struct bset *b;
 	int np;
 	bool failed;
@@ -164,7 +180,7 @@ struct bset_build {
 
 static isl_stat add_cons(__isl_take isl_constraint *c, void *user)
 {
-	struct bset_build *bb = user;
+	struct walk *bb = user;
 	struct bset *b = bb->b;
 	struct lin *l = &b->cons[b->ncons];
 	int w = 1 + bb->np + b->loc.n;
@@ -183,27 +199,17 @@ static isl_stat add_cons(__isl_take isl_constraint *c, void *user)
 	return ok ? isl_stat_ok : isl_stat_error;
 }
 
-struct piece_build {
-	struct piece *p;
-	int np;
-	bool failed;
-};
-
 static isl_stat add_bset(__isl_take isl_basic_set *bs, void *user)
 {
-	struct piece_build *pb = user;
+	struct walk *pb = user;
 	struct piece *p = pb->p;
-	if (p->nb == p->capb) {
-		int cap = p->capb ? 2 * p->capb : 4;
-		struct bset *nb = realloc(p->b, (size_t)cap * sizeof(*nb));
-		if (!nb) {
-			isl_basic_set_free(bs);
-			pb->failed = true;
-			return isl_stat_error;
-		}
-		p->b = nb;
-		p->capb = cap;
+	struct bset *grow = grown(p->b, p->nb, &p->capb, sizeof(*grow), 4);
+	if (!grow) {
+		isl_basic_set_free(bs);
+		pb->failed = true;
+		return isl_stat_error;
 	}
+	p->b = grow;
 	struct bset *b = &p->b[p->nb++];
 	memset(b, 0, sizeof(*b));
 	isl_local_space *ls = isl_basic_set_get_local_space(bs);
@@ -216,7 +222,7 @@ static isl_stat add_bset(__isl_take isl_basic_set *bs, void *user)
 		b->eq = calloc((size_t)ncons + 1, 1);
 		ok = b->cons && b->eq;
 	}
-	struct bset_build bb = {b, pb->np, false};
+	struct walk bb = {p, b, pb->np, false};
 	if (ok)
 		ok = isl_basic_set_foreach_constraint(bs, add_cons, &bb) == isl_stat_ok && !bb.failed;
 	isl_basic_set_free(bs);
@@ -236,18 +242,12 @@ static int64_t gcd64(int64_t a, int64_t b)
 
 static isl_stat add_term(__isl_take isl_term *t, void *user)
 {
-	struct piece_build *pb = user;
+	struct walk *pb = user;
 	struct piece *p = pb->p;
-	bool ok = true;
-	if (p->nt == p->capt) {
-		int cap = p->capt ? 2 * p->capt : 8;
-		struct term *nt = realloc(p->t, (size_t)cap * sizeof(*nt));
-		ok = nt != NULL;
-		if (ok) {
-			p->t = nt;
-			p->capt = cap;
-		}
-	}
+	struct term *grow = grown(p->t, p->nt, &p->capt, sizeof(*grow), 8);
+	bool ok = grow != NULL;
+	if (ok)
+		p->t = grow;
 	/* the coefficient kept as a fraction until the piece's denominator is
 	 * known (add_piece) */
 	struct term *tm = ok ? &p->t[p->nt++] : NULL;
@@ -306,22 +306,16 @@ static isl_stat add_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *q
 {
 	struct build *b = user;
 	struct count_compiled *c = b->c;
-	bool ok = true;
-	if (c->n == c->cap) {
-		int cap = c->cap ? 2 * c->cap : 8;
-		struct piece *np = realloc(c->p, (size_t)cap * sizeof(*np));
-		ok = np != NULL;
-		if (ok) {
-			c->p = np;
-			c->cap = cap;
-		}
-	}
+	struct piece *grow = grown(c->p, c->n, &c->cap, sizeof(*grow), 8);
+	bool ok = grow != NULL;
+	if (ok)
+		c->p = grow;
 	struct piece *p = ok ? &c->p[c->n++] : NULL;
 	if (p) {
 		memset(p, 0, sizeof(*p));
 		p->den = 1;
 	}
-	struct piece_build pb = {p, c->np, false};
+	struct walk pb = {p, NULL, c->np, false};
 	set = isl_set_compute_divs(set);
 	ok = ok && set && isl_set_foreach_basic_set(set, add_bset, &pb) == isl_stat_ok &&
 	     !pb.failed;
