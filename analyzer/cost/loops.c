@@ -1096,16 +1096,6 @@ static __isl_give isl_pw_qpolynomial *on_interval(__isl_keep isl_pw_qpolynomial 
 	return isl_pw_qpolynomial_intersect_params(isl_pw_qpolynomial_copy(f), iv);
 }
 
-/* OUT = F (kept, on the one parameter k) at k = K; -1 when it has no value. */
-static int value_at_k(__isl_keep isl_pw_qpolynomial *f, long long k, mpq_t out)
-{
-	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
-	isl_point *pt = isl_point_zero(isl_pw_qpolynomial_get_domain_space(f));
-	pt = isl_point_set_coordinate_val(pt, isl_dim_param, 0, val_from_ll(ctx, k));
-	isl_val *v = pt ? isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(f), pt) : NULL;
-	return val_to_mpq(v, out) ? 0 : -1;
-}
-
 /* OUT += the sum of F (kept) over lo <= k <= hi; -1 after a failure (the job
  * failed). */
 static int add_sum(const struct by_k *b, __isl_keep isl_pw_qpolynomial *f, long long lo,
@@ -1205,7 +1195,7 @@ static long argmax_at(isl_pw_qpolynomial **f, long n, long long k)
 	mpq_init(x);
 	long arg = -1;
 	for (long q = 0; q < n; q++) {
-		if (value_at_k(f[q], k, x) < 0) {
+		if (count_isl_eval(f[q], &k, x) < 0) {
 			arg = -1;
 			break;
 		}
@@ -1541,7 +1531,7 @@ static int sums_by_evaluation(struct job *j, const struct process_functions *pf,
 			for (long q = 0; q < n && r == 0; q++) {
 				const struct count_compiled *c = cc ? cc[t * n + q] : NULL;
 				if ((!c || count_compiled_eval(c, &k, x) < 0) &&
-				    value_at_k(fs[t][q], k, x) < 0) {
+				    count_isl_eval(fs[t][q], &k, x) < 0) {
 					cost_isl_op_failed(j, "a loop's values");
 					r = -1;
 					break;

@@ -1694,12 +1694,24 @@ static bool enumerate_values(struct query *q, struct sys *s, int y)
 
 /* ---------------------------------------------------------------- products */
 
-/* Union-find over slots, for solve_apart. */
-static int uf_find(int *parent, int x)
+int count_group_root(int *parent, int d)
 {
-	while (parent[x] != x)
-		x = parent[x] = parent[parent[x]];
-	return x;
+	while (parent[d] != d)
+		d = parent[d] = parent[parent[d]];
+	return d;
+}
+
+void count_group_link(int *parent, int ns, unsigned long long mask)
+{
+	int first = -1;
+	for (int d = 0; d < ns; d++) {
+		if (!(mask >> d & 1))
+			continue;
+		if (first < 0)
+			first = count_group_root(parent, d);
+		else
+			parent[count_group_root(parent, d)] = first;
+	}
 }
 
 /* S's summation variables fall into groups that no constraint ties together
@@ -1717,24 +1729,21 @@ static bool solve_apart(struct query *q, struct sys *s)
 	int parent[NSLOT];
 	for (int k = 0; k < NSLOT; k++)
 		parent[k] = k;
+	_Static_assert(NSLOT <= 64, "a row's slots in one mask");
 	for (int r = 0; r < s->ncons; r++) {
 		const int64_t *row = s->row + (size_t)r * W;
-		int first = -1;
-		for (int k = q->np; k < q->nslot; k++) {
-			if (!row[1 + k] || s->kind[k] != SLOT_SUM)
-				continue;
-			if (first < 0)
-				first = k;
-			else
-				parent[uf_find(parent, k)] = uf_find(parent, first);
-		}
+		unsigned long long mask = 0;
+		for (int k = q->np; k < q->nslot; k++)
+			if (row[1 + k] && s->kind[k] == SLOT_SUM)
+				mask |= 1ull << k;
+		count_group_link(parent, q->nslot, mask);
 	}
 	/* the groups, by their roots; the weight's group */
 	int root[NSLOT], ngroups = 0, weighted = -1;
 	for (int k = q->np; k < q->nslot; k++) {
 		if (s->kind[k] != SLOT_SUM)
 			continue;
-		int r = uf_find(parent, k);
+		int r = count_group_root(parent, k);
 		bool seen = false;
 		for (int g = 0; g < ngroups; g++)
 			seen |= root[g] == r;
@@ -1765,14 +1774,14 @@ static bool solve_apart(struct query *q, struct sys *s)
 			break;
 		}
 		for (int k = q->np; k < q->nslot; k++)
-			if (t->kind[k] == SLOT_SUM && uf_find(parent, k) != root[g])
+			if (t->kind[k] == SLOT_SUM && count_group_root(parent, k) != root[g])
 				t->kind[k] = SLOT_DEAD;
 		for (int r = t->ncons - 1; r >= 0; r--) {
 			const int64_t *row = t->row + (size_t)r * W;
 			bool other = false;
 			for (int k = q->np; k < q->nslot && !other; k++)
 				other = row[1 + k] && s->kind[k] == SLOT_SUM &&
-					uf_find(parent, k) != root[g];
+					count_group_root(parent, k) != root[g];
 			if (other)
 				sys_del_row(t, r);
 		}

@@ -487,15 +487,15 @@ int count_compiled_eval(const struct count_compiled *c, const long long *x, mpq_
 	return 0;
 }
 
-/* ISL's value of F at X, in OUT; false when it has none. */
-static bool isl_value_at(__isl_keep isl_pw_qpolynomial *f, int np, const long long *x, mpq_t out)
+int count_isl_eval(__isl_keep isl_pw_qpolynomial *f, const long long *x, mpq_t out)
 {
 	isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(f);
-	isl_point *pt = isl_point_zero(isl_pw_qpolynomial_get_domain_space(f));
+	isl_size np = isl_pw_qpolynomial_dim(f, isl_dim_param);
+	isl_point *pt = np >= 0 ? isl_point_zero(isl_pw_qpolynomial_get_domain_space(f)) : NULL;
 	for (int p = 0; pt && p < np; p++)
 		pt = isl_point_set_coordinate_val(pt, isl_dim_param, p, val_from_ll(ctx, x[p]));
 	isl_val *v = pt ? isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(f), pt) : NULL;
-	return val_to_mpq(v, out);
+	return val_to_mpq(v, out) ? 0 : -1;
 }
 
 struct count_compiled *count_compiled_new(__isl_keep isl_pw_qpolynomial *f,
@@ -524,7 +524,7 @@ struct count_compiled *count_compiled_new(__isl_keep isl_pw_qpolynomial *f,
 		const long long *x = probe + (size_t)k * (size_t)np;
 		if (count_compiled_eval(c, x, a) < 0)
 			continue; /* ISL answers there */
-		same = isl_value_at(f, np, x, z) && mpq_equal(a, z);
+		same = count_isl_eval(f, x, z) == 0 && mpq_equal(a, z);
 		compared++;
 	}
 	mpq_clear(a);

@@ -31,4 +31,9 @@ int count_compiled_eval(const struct count_compiled *c, const long long *x, mpq_
 
 void count_compiled_free(struct count_compiled *c);
 
+/* OUT = F (kept, on parameters only) at the parameters' values X, by ISL's
+ * own evaluation (the reference the compiled form is checked against); 0,
+ * or -1 when ISL has no value there. */
+int count_isl_eval(__isl_keep isl_pw_qpolynomial *f, const long long *x, mpq_t out);
+
 #endif

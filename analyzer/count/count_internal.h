@@ -10,6 +10,13 @@
 
 #define NSLOT 48           /* slots per query: parameters + variables + helpers */
 
+/* Union-find over up to 64 items (parent[d] == d for a root): the root of
+ * D, and the items of MASK (bit d: item d, d < NS) linked into one group
+ * (count.c; the groups of a product's variables, and of a separable
+ * maximum's coordinates in count_max.c). */
+int count_group_root(int *parent, int d);
+void count_group_link(int *parent, int ns, unsigned long long mask);
+
 /* A malloc'd copy of S, or NULL. */
 char *count_dup_msg(const char *s);
 

@@ -1324,28 +1324,6 @@ enum count_status count_max_of_count(struct count_engine *engine, __isl_keep isl
 
 /* ------------------------------------------------------- separable maximum */
 
-/* Union-find over the coordinates: the root of D. */
-static int group_root(int *parent, int d)
-{
-	while (parent[d] != d)
-		d = parent[d] = parent[parent[d]];
-	return d;
-}
-
-/* Links the coordinates of MASK into one group. */
-static void group_link(int *parent, int ns, unsigned long long mask)
-{
-	int first = -1;
-	for (int d = 0; d < ns; d++) {
-		if (!(mask >> d & 1))
-			continue;
-		if (first < 0)
-			first = group_root(parent, d);
-		else
-			parent[group_root(parent, d)] = first;
-	}
-}
-
 struct constraint_groups {
 	int *parent;
 	int ns;
@@ -1365,7 +1343,7 @@ static isl_stat link_constraint(__isl_take isl_constraint *c, void *user)
 			mask |= 1ull << d;
 	}
 	isl_constraint_free(c);
-	group_link(cg->parent, cg->ns, mask);
+	count_group_link(cg->parent, cg->ns, mask);
 	return cg->failed ? isl_stat_error : isl_stat_ok;
 }
 
@@ -1437,7 +1415,7 @@ enum count_status count_separate(struct count_engine *engine,
 				mask[t] |= 1ull << d;
 		}
 		bad |= !g[t];
-		group_link(parent, ns, mask[t]);
+		count_group_link(parent, ns, mask[t]);
 	}
 	/* the groups that some term involves */
 	bool root_used[64] = {false};
@@ -1445,7 +1423,7 @@ enum count_status count_separate(struct count_engine *engine,
 	for (int t = 0; t < n && !bad; t++) {
 		if (!mask[t])
 			continue;
-		int root = group_root(parent, __builtin_ctzll(mask[t]));
+		int root = count_group_root(parent, __builtin_ctzll(mask[t]));
 		ngroups += !root_used[root];
 		root_used[root] = true;
 	}
@@ -1481,7 +1459,7 @@ enum count_status count_separate(struct count_engine *engine,
 			continue;
 		unsigned long long dims = 0;
 		for (int d = 0; d < ns; d++)
-			if (group_root(parent, d) == root)
+			if (count_group_root(parent, d) == root)
 				dims |= 1ull << d;
 		isl_pw_qpolynomial *sum = NULL;
 		for (int t = 0; t < n; t++) {
