@@ -30,4 +30,11 @@ for args in examples/broadcast.bsp examples/matmul.bsp examples/matmul2.bsp \
 	fi
 	printf '%-34s %8s %8s %9s\n' "$args" "$one" "$all" "$rss"
 done
+# The slow ones, one run each on the default number of threads, on the
+# symbolic grid: SUMMA's panel step with cyclic rows and block columns (one
+# of the four layouts of shared/targets/summa.bsp).
+for args in tests/brute/specs/summa_panel_cyclic.bsp; do
+	# shellcheck disable=SC2086  # split on purpose
+	printf '%-34s %8s %8s %9s\n' "$args" - "$(wall --timeout 0 $args)" -
+done
 echo "($(getconf _NPROCESSORS_ONLN) processors)"

@@ -236,16 +236,16 @@ run_brute() {
 	modes=plain,hsum,flops
 	limit=
 	grid_limit=
-	# (and not summa_panel: 40 s of simplifying formulas sanitized; the
+	# (and not the SUMMA panels: 40 s of simplifying formulas sanitized; the
 	# maximum split by coordinate runs sanitized in matmul's, PDGEMM's and
 	# SUMMA's analyses and in test_count_split)
 	skip=
-	[ -z "${SAN:-}" ] || { modes=plain; limit=2; grid_limit=1; skip=summa_panel; }
+	[ -z "${SAN:-}" ] || { modes=plain; limit=2; grid_limit=1; skip=summa_panel,summa_panel_cyclic; }
 	# --h sum and --work flops at a spec's first 3 points (plain: all);
 	# the SUMMA panel's formulas take 13 s a mode: its --h sum and --work
 	# flops are the same split maximum as matmul's and PDGEMM's, whose
 	# other modes run
-	PLAIN_ONLY=summa_panel SKIP_SPECS=$skip MODES_POINTS=3 POINTS_LIMIT=$limit MODES=$modes \
+	PLAIN_ONLY=summa_panel,summa_panel_cyclic SKIP_SPECS=$skip MODES_POINTS=3 POINTS_LIMIT=$limit MODES=$modes \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas of the specs tests/stress found wrong there,
 	# and of quotients in subscripts

@@ -11,6 +11,7 @@
 #include <ctype.h>
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,15 +292,19 @@ static struct formula *as_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 
 /* max over the processes of F (a function of the coordinates, the first
  * parameters), as a formula. */
+enum { MAX_PIECES_APART = 64, PIN_WIDTH = 3, MAX_CELLS = 512 };
+
 /* max_by_pieces: the state of the walk over a count's pieces. */
 struct piece_max {
-	struct formula *acc;
 	int ns;       /* the coordinates: the first NS input dimensions */
 	int n;        /* pieces seen */
 	bool ok;
+	/* the distinct values seen, each with where (in the sizes) some
+	 * process has it: NV of them */
+	int nv;
+	isl_set *dom[MAX_PIECES_APART];
+	isl_qpolynomial *val[MAX_PIECES_APART];
 };
-
-enum { MAX_PIECES_APART = 64, PIN_WIDTH = 3 };
 
 static isl_stat piece_max_add(struct piece_max *pm, __isl_take isl_set *set,
 			      __isl_take isl_qpolynomial *qp, int depth);
@@ -393,27 +398,192 @@ static isl_stat piece_max_add(struct piece_max *pm, __isl_take isl_set *set,
 		}
 		return pin_coordinate(pm, set, qp, c, depth);
 	}
-	isl_pw_qpolynomial *v = isl_pw_qpolynomial_alloc(
-		isl_set_params(set), isl_qpolynomial_project_domain_on_params(qp));
-	struct formula *f = v ? formula_from_pw_qpolynomial_zero_outside(v) : NULL;
-	isl_pw_qpolynomial_free(v);
-	struct formula *m = f && pm->acc ? formula_max(pm->acc, f) : NULL;
-	if (!pm->acc) {
-		pm->acc = f;
-		f = NULL;
-	} else {
-		formula_free(pm->acc);
-		pm->acc = m;
+	isl_set *dom = isl_set_params(set);
+	qp = isl_qpolynomial_project_domain_on_params(qp);
+	/* a value seen before: where either piece has it */
+	for (int k = 0; qp && k < pm->nv; k++) {
+		isl_bool same = isl_qpolynomial_plain_is_equal(pm->val[k], qp);
+		if (same == isl_bool_true) {
+			pm->dom[k] = isl_set_union(pm->dom[k], dom);
+			isl_qpolynomial_free(qp);
+			pm->ok = pm->dom[k] != NULL;
+			return pm->ok ? isl_stat_ok : isl_stat_error;
+		}
+		if (same < 0)
+			break;
 	}
-	formula_free(f);
-	pm->ok = pm->acc != NULL;
-	return pm->ok ? isl_stat_ok : isl_stat_error;
+	if (!qp || !dom || pm->nv == MAX_PIECES_APART) {
+		isl_set_free(dom);
+		isl_qpolynomial_free(qp);
+		pm->ok = false;
+		return isl_stat_error;
+	}
+	pm->dom[pm->nv] = dom;
+	pm->val[pm->nv++] = qp;
+	return isl_stat_ok;
 }
 
 static isl_stat piece_max_formula(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp,
 				  void *user)
 {
 	return piece_max_add(user, set, qp, 0);
+}
+
+/* The cells of the sizes on which the same values of a piece_max apply:
+ * disjoint sets, each with the mask of the values some process has there. */
+struct max_cells {
+	int n;
+	isl_set *set[MAX_CELLS];
+	uint64_t mask[MAX_CELLS];
+};
+
+static void max_cells_clear(struct max_cells *c)
+{
+	for (int i = 0; i < c->n; i++)
+		isl_set_free(c->set[i]);
+	c->n = 0;
+}
+
+/* SET (taken) into C with MASK, unless it is empty; -1 on an ISL failure or
+ * when C is full. */
+static int max_cells_push(struct max_cells *c, __isl_take isl_set *set, uint64_t mask)
+{
+	isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
+	if (empty == isl_bool_true) {
+		isl_set_free(set);
+		return 0;
+	}
+	if (empty < 0 || c->n == MAX_CELLS) {
+		isl_set_free(set);
+		return -1;
+	}
+	c->set[c->n] = set;
+	c->mask[c->n++] = mask;
+	return 0;
+}
+
+/* Cuts the sizes by where each of PM's values applies: every cell of the
+ * result lies either within or outside each value's domain.  Each domain
+ * splits each cell once (its part inside, the rest), so no complement of a
+ * union of many conditions is ever taken. */
+static int max_cells_cut(struct max_cells *cells, const struct piece_max *pm)
+{
+	struct max_cells next;
+	isl_space *space = isl_set_get_space(pm->dom[0]);
+	cells->n = 0;
+	if (max_cells_push(cells, isl_set_universe(space), 0) < 0)
+		return -1;
+	for (int k = 0; k < pm->nv; k++) {
+		next.n = 0;
+		int st = 0;
+		for (int i = 0; i < cells->n && st == 0; i++) {
+			isl_set *in = coalesce_set(isl_set_intersect(isl_set_copy(cells->set[i]),
+								     isl_set_copy(pm->dom[k])));
+			isl_bool none = in ? isl_set_is_empty(in) : isl_bool_error;
+			if (none == isl_bool_true) {
+				isl_set_free(in);
+				st = max_cells_push(&next, isl_set_copy(cells->set[i]),
+						    cells->mask[i]);
+				continue;
+			}
+			isl_set *out = none < 0 ? NULL
+					: coalesce_set(isl_set_subtract(
+						  isl_set_copy(cells->set[i]),
+						  isl_set_copy(pm->dom[k])));
+			st = none < 0 ? -1 : max_cells_push(&next, in, cells->mask[i] | (uint64_t)1 << k);
+			if (none < 0)
+				isl_set_free(in);
+			if (st == 0)
+				st = max_cells_push(&next, out, cells->mask[i]);
+			else
+				isl_set_free(out);
+		}
+		max_cells_clear(cells);
+		*cells = next;
+		if (st < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The largest of PM's values in MASK on COND (taken), undefined elsewhere. */
+static struct formula *max_of_mask(const struct piece_max *pm, uint64_t mask,
+				   __isl_take isl_set *cond)
+{
+	struct formula *acc = NULL;
+	for (int k = 0; k < pm->nv && cond; k++) {
+		if (!(mask >> k & 1))
+			continue;
+		isl_pw_qpolynomial *v = isl_pw_qpolynomial_alloc(
+			isl_set_universe(isl_set_get_space(cond)), isl_qpolynomial_copy(pm->val[k]));
+		struct formula *f = v ? formula_from_pw_qpolynomial(v) : NULL;
+		isl_pw_qpolynomial_free(v);
+		struct formula *m = acc && f ? formula_max(acc, f) : NULL;
+		if (acc) {
+			formula_free(acc);
+			formula_free(f);
+			f = m;
+		}
+		acc = f;
+		if (!acc)
+			break;
+	}
+	struct formula *r = acc && cond ? formula_restrict(acc, isl_set_copy(cond)) : NULL;
+	formula_free(acc);
+	isl_set_free(cond);
+	return r;
+}
+
+/* PM's values as one formula, zero outside them: on each cell of the sizes
+ * (max_cells_cut), the largest of the values that apply there; cells with
+ * the same values are one piece. */
+static struct formula *piece_max_formula_of(const struct piece_max *pm)
+{
+	if (pm->nv == 0) /* no piece: no process counts anything */
+		return formula_const_si(0);
+	struct max_cells cells = {0};
+	if (max_cells_cut(&cells, pm) < 0) {
+		max_cells_clear(&cells);
+		return NULL;
+	}
+	struct formula *acc = NULL;
+	bool ok = true;
+	for (int i = 0; i < cells.n && ok; i++) {
+		if (!cells.mask[i] || !cells.set[i])
+			continue; /* the zero outside, or merged into an earlier one */
+		isl_set *cond = cells.set[i];
+		cells.set[i] = NULL;
+		for (int j = i + 1; j < cells.n && cond; j++)
+			if (cells.mask[j] == cells.mask[i]) {
+				cond = isl_set_union(cond, cells.set[j]);
+				cells.set[j] = NULL;
+			}
+		struct formula *f = max_of_mask(pm, cells.mask[i], coalesce_set(cond));
+		struct formula *next = f && acc ? formula_join(acc, f) : f;
+		if (acc) {
+			formula_free(acc);
+			formula_free(f);
+		}
+		acc = next;
+		ok = acc != NULL;
+	}
+	max_cells_clear(&cells);
+	if (!ok)
+		return NULL;
+	if (!acc)
+		acc = formula_const_si(0);
+	else
+		formula_set_outside(acc, FORMULA_ZERO_OUTSIDE);
+	return acc;
+}
+
+static void piece_max_clear(struct piece_max *pm)
+{
+	for (int k = 0; k < pm->nv; k++) {
+		isl_set_free(pm->dom[k]);
+		isl_qpolynomial_free(pm->val[k]);
+	}
+	pm->nv = 0;
 }
 
 /* The maximum of G over RANGE (its first NS input dimensions) where no
@@ -428,17 +598,65 @@ static struct formula *max_by_pieces(__isl_keep isl_pw_qpolynomial *g, __isl_kee
 	isl_pw_qpolynomial *h = isl_pw_qpolynomial_intersect_domain(isl_pw_qpolynomial_copy(g),
 								    isl_set_copy(range));
 	h = coalesce_pw_qpolynomial(h);
-	struct piece_max pm = {NULL, ns, 0, true};
-	if (!h || isl_pw_qpolynomial_foreach_piece(h, piece_max_formula, &pm) < 0 || !pm.ok) {
-		isl_pw_qpolynomial_free(h);
-		formula_free(pm.acc);
-		return NULL;
-	}
+	struct piece_max pm = {.ns = ns, .ok = true};
+	struct formula *r = NULL;
+	if (h && isl_pw_qpolynomial_foreach_piece(h, piece_max_formula, &pm) >= 0 && pm.ok)
+		r = piece_max_formula_of(&pm);
 	isl_pw_qpolynomial_free(h);
-	if (!pm.acc) /* no piece: no process counts anything */
-		return formula_const_si(0);
-	formula_set_outside(pm.acc, FORMULA_ZERO_OUTSIDE);
-	return pm.acc;
+	piece_max_clear(&pm);
+	return r;
+}
+
+/* *F, one term of a sum about to be formed, on CONTEXT and simplified there
+ * (as cost_tidy does) when that fits the operation budget; as it was when not
+ * (the sum is then tidied whole).  A sum of two terms of 15 pieces each has
+ * up to 256 pieces, of terms tidied first often a handful. */
+static void tidy_part(struct job *j, struct formula **f, __isl_keep isl_set *context)
+{
+	if (!*f || !context || session_ctx_stopped(j->engine->ctx))
+		return;
+	budget(j);
+	struct formula *on = formula_on(*f, context);
+	struct formula *t = on ? formula_coalesce_apart(on, context, j->locals, j->nlocals) : NULL;
+	unbudget(j);
+	formula_free(on);
+	if (!t) {
+		isl_ctx_reset_error(j->engine->ctx);
+		return;
+	}
+	formula_free(*f);
+	*f = t;
+}
+
+/* F (kept), the sum of TERMS[0..N) (NULL entries are 0), as a formula: the
+ * sum of the terms' formulas, each tidied on CONTEXT first (tidy_part), as
+ * ISL's sum of the terms has the product of their pieces; F's own formula
+ * when a term has none. */
+static struct formula *sum_by_terms(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+				    isl_pw_qpolynomial *const *terms, int n,
+				    __isl_keep isl_set *context, const char *what)
+{
+	struct formula *acc = NULL;
+	int used = 0;
+	for (int t = 0; t < n && !failed(&j->fail); t++) {
+		if (!terms[t])
+			continue;
+		struct formula *ft = formula_from_pw_qpolynomial_zero_outside(terms[t]);
+		tidy_part(j, &ft, context);
+		struct formula *next = ft && acc ? formula_add(acc, ft) : ft;
+		if (acc) {
+			formula_free(acc);
+			formula_free(ft);
+		}
+		acc = next;
+		used++;
+		if (!acc)
+			break;
+	}
+	if (used > 1 && acc)
+		return acc;
+	formula_free(acc);
+	return cost_to_formula(j, f, what);
 }
 
 /* The maximum over the processes of the sum of TERMS[0..N) (kept; NULL
@@ -449,7 +667,8 @@ static struct formula *max_by_pieces(__isl_keep isl_pw_qpolynomial *g, __isl_kee
  * every group has one.  NULL when it does not split or a group's maximum
  * has no formula, the engine's error state cleared. */
 static struct formula *max_separable(struct job *j, isl_pw_qpolynomial *const *terms, int n,
-				     __isl_keep isl_set *range, __isl_give isl_pw_qpolynomial **keep)
+				     __isl_keep isl_set *range, __isl_keep isl_set *context,
+				     __isl_give isl_pw_qpolynomial **keep)
 {
 	isl_pw_qpolynomial **g = calloc((size_t)n + 1, sizeof(*g));
 	struct count_groups cg = {0};
@@ -491,6 +710,7 @@ static struct formula *max_separable(struct job *j, isl_pw_qpolynomial *const *t
 		}
 		free(reason);
 		isl_pw_qpolynomial_free(r);
+		tidy_part(j, &fk, context);
 		struct formula *next = fk && acc ? formula_add(acc, fk) : fk;
 		if (next != fk)
 			formula_free(fk);
@@ -532,7 +752,7 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	 * their maxima (each smaller than the whole's, whose maximum can spend
 	 * minutes to fail); in a loop only as one function, which the loop's
 	 * sum needs: otherwise the whole's route, whose maximum may be one */
-	struct formula *fm = nterms > 1 ? max_separable(j, terms, nterms, range,
+	struct formula *fm = nterms > 1 ? max_separable(j, terms, nterms, range, context,
 						      keep ? &r : NULL) : NULL;
 	if (fm && keep && !r) {
 		formula_free(fm);
@@ -607,6 +827,8 @@ struct per_process {
 	/* each array's own fan-in and fan-out (NULL for an array not read):
 	 * the terms of the sums above, for a maximum that splits over them */
 	isl_pw_qpolynomial **in_terms, **out_terms;
+	/* each array's words in NCom, the terms of ncom */
+	isl_pw_qpolynomial **ncom_terms;
 	int nterms;
 };
 
@@ -630,7 +852,8 @@ static void per_process_init(struct job *j, const struct step_relations *r, stru
 	p->ncom = zero_count(j, isl_set_params(isl_set_copy(r->processes)));
 	p->in_terms = calloc((size_t)r->narrays + 1, sizeof(*p->in_terms));
 	p->out_terms = calloc((size_t)r->narrays + 1, sizeof(*p->out_terms));
-	p->nterms = p->in_terms && p->out_terms ? r->narrays : 0;
+	p->ncom_terms = calloc((size_t)r->narrays + 1, sizeof(*p->ncom_terms));
+	p->nterms = p->in_terms && p->out_terms && p->ncom_terms ? r->narrays : 0;
 }
 
 static void per_process_clear(struct per_process *p)
@@ -642,9 +865,11 @@ static void per_process_clear(struct per_process *p)
 	for (int a = 0; a < p->nterms; a++) {
 		isl_pw_qpolynomial_free(p->in_terms[a]);
 		isl_pw_qpolynomial_free(p->out_terms[a]);
+		isl_pw_qpolynomial_free(p->ncom_terms[a]);
 	}
 	free(p->in_terms);
 	free(p->out_terms);
+	free(p->ncom_terms);
 }
 
 static void count_step(struct job *j, const struct step_relations *r, struct per_process *p)
@@ -656,8 +881,11 @@ static void count_step(struct job *j, const struct step_relations *r, struct per
 						   isl_map_reverse(isl_map_copy(r->own[a])));
 		const char *name = j->m->arrays[a].name;
 		long words = (long)j->m->arrays[a].words;
-		p->ncom = sum(j, p->ncom,
-			      times(j, count(j, isl_map_wrap(isl_map_copy(remote)), name), words));
+		isl_pw_qpolynomial *ncom = times(j, count(j, isl_map_wrap(isl_map_copy(remote)), name),
+						 words);
+		if (a < p->nterms)
+			p->ncom_terms[a] = isl_pw_qpolynomial_copy(ncom);
+		p->ncom = sum(j, p->ncom, ncom);
 		isl_pw_qpolynomial *out = times(j, count(j, per_process(sends(r, a, remote), j->naxes),
 							  name), words);
 		isl_pw_qpolynomial *in = times(j, count(j, per_process(remote, j->naxes), name), words);
@@ -1936,7 +2164,10 @@ static isl_bool assumptions_met(__isl_keep isl_set *context, const struct symbol
 }
 
 /* *F on CONTEXT only, simplified there: conditions that always hold there go,
- * and pieces with the same value merge. */
+ * and pieces with the same value merge.  When merging runs out of the
+ * operation budget (81 pieces of max() values, each pair a proof), only
+ * pieces written the same merge (formula_merge_same): the same exact values,
+ * written longer. */
 void cost_tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 {
 	if (!*f || cost_out_of_time(j))
@@ -1946,9 +2177,21 @@ void cost_tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 	struct formula *on = formula_on(*f, context);
 	struct formula *h = on ? formula_coalesce_apart(on, context, j->locals, j->nlocals) : NULL;
 	unbudget(j);
+	char *why = h ? NULL : budget_reason(j);
+	if (!h && on && why && !cost_out_of_time(j)) {
+		budget(j);
+		h = formula_merge_same(on, context);
+		unbudget(j);
+		if (h) {
+			free(why);
+			why = NULL;
+		} else {
+			free(why);
+			why = budget_reason(j);
+		}
+	}
 	formula_free(on);
 	if (!h) {
-		char *why = budget_reason(j);
 		cost_job_fail(j, why ? COST_REFUSED : COST_FAILED, why, "simplifying a formula");
 		return;
 	}
@@ -2171,7 +2414,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		if (req->explain)
 			count_occurrences(&j, &r, sc);
 		if (req->symbolic) {
-			sc->ncom = cost_to_formula(&j, p.ncom, "NCom");
+			sc->ncom = sum_by_terms(&j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
 			if (looped && sc->ncom)
 				it.ncom = isl_pw_qpolynomial_copy(p.ncom);
 			sc->h_in = max_over(&j, p.fan_in, r.processes, context, "h_in", looped ? &it.h_in : NULL,

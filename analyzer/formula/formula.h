@@ -145,6 +145,12 @@ struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *co
 struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_set *context,
 				       const char *const keep_apart[], int n);
 
+/* F on CONTEXT with the pieces whose values are the same expression merged
+ * (their conditions joined), conditions then simplified as formula_gist does:
+ * formula_coalesce's cheap part, with no proof that two different
+ * expressions agree (for a formula whose proofs would cost too much). */
+struct formula *formula_merge_same(const struct formula *f, __isl_keep isl_set *context);
+
 /* The pieces of A and then those of B, undefined outside them: for parts of
  * one function on disjoint conditions (the caller sees to it that they are;
  * a zero-outside operand gives its pieces only, not its zero elsewhere). */

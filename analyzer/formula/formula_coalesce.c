@@ -663,6 +663,42 @@ static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
 	return r;
 }
 
+struct formula *formula_merge_same(const struct formula *f, __isl_keep isl_set *context)
+{
+	struct formula *r = on_context(f, context);
+	/* the pieces of a formula are disjoint on its context (ISL's pieces,
+	 * their intersections, the zero on the rest): pieces with one value
+	 * merge in any order */
+	for (int i = 0; r && i < r->n; i++)
+		for (int j = r->n - 1; j > i; j--) {
+			if (!fml_node_equal(r->vars, r->p[i].val, r->p[j].val))
+				continue;
+			if (!r->p[i].cond || !r->p[j].cond) {
+				isl_set_free(r->p[i].cond);
+				r->p[i].cond = NULL;
+			} else {
+				r->p[i].cond = isl_set_union(r->p[i].cond,
+							     isl_set_copy(r->p[j].cond));
+				if (!r->p[i].cond) {
+					formula_free(r);
+					return NULL;
+				}
+			}
+			drop_piece(r, j);
+		}
+	for (int i = 0; r && i < r->n; i++)
+		if (r->p[i].cond && !(r->p[i].cond = coalesce_set(r->p[i].cond))) {
+			formula_free(r);
+			return NULL;
+		}
+	for (int j = 0; r && j < r->n && r->outside == FORMULA_ZERO_OUTSIDE; j++)
+		if (is_zero_piece(r, j))
+			drop_piece(r, j--);
+	struct formula *g = r ? formula_gist(r, context) : NULL;
+	formula_free(r);
+	return g;
+}
+
 struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context)
 {
 	return formula_coalesce_apart(f, context, NULL, 0);

@@ -1019,6 +1019,55 @@ static void test_coalesce_apart(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* formula_merge_same joins the pieces written the same (7*L on M = 1 and on
+ * M >= 3) and keeps apart those that are only equal (3*L and L + 2*L are one
+ * expression once collected: the ring collects them; 5*L is another value);
+ * a zero-outside formula stays zero outside its pieces, as formula_coalesce
+ * leaves it.  Every value is the original's. */
+static void test_merge_same(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *f = make(ctx, "[L, M] -> { 7*L : M = 1; 5*L : M = 2; 7*L : M >= 3 and L >= 2 }",
+				 1);
+	isl_set *context = isl_set_read_from_str(ctx, "[L, M] -> { : L >= 1 and M >= 1 }");
+	struct formula *g = formula_merge_same(f, context);
+	const char *names[] = { "L", "M" };
+	mpq_t a, b;
+
+	(void)state;
+	assert_non_null(g);
+	/* 7*L and 5*L; the zero (M >= 3, L = 1) is outside the pieces */
+	assert_int_equal(formula_n_pieces(g), 2);
+	assert_int_equal(formula_get_outside(g), FORMULA_ZERO_OUTSIDE);
+	mpq_init(a);
+	mpq_init(b);
+	for (long long L = 1; L <= 5; L++)
+		for (long long M = 1; M <= 5; M++) {
+			long long x[] = { L, M };
+			assert_int_equal(formula_eval(f, names, x, 2, a), 0);
+			assert_int_equal(formula_eval(g, names, x, 2, b), 0);
+			assert_true(mpq_equal(a, b));
+		}
+	/* on an undefined-outside formula (formula_on: cost_tidy's) the zero
+	 * is a piece, and merges like any other */
+	struct formula *on = formula_on(f, context);
+	struct formula *h = on ? formula_merge_same(on, context) : NULL;
+	assert_non_null(h);
+	assert_int_equal(formula_n_pieces(h), 3);
+	assert_int_equal(formula_get_outside(h), FORMULA_UNDEFINED_OUTSIDE);
+	long long zero[] = { 1, 4 };
+	assert_int_equal(formula_eval(h, names, zero, 2, b), 0);
+	assert_int_equal(mpq_sgn(b), 0);
+	formula_free(on);
+	formula_free(h);
+	mpq_clear(a);
+	mpq_clear(b);
+	formula_free(f);
+	formula_free(g);
+	isl_set_free(context);
+	isl_ctx_free(ctx);
+}
+
 /* formula_coalesce leaves out of a max the operands another one bounds where
  * the sign of their difference is plain: shared coefficient signs over
  * non-negative parameters, an affine side of the condition, or a product of
@@ -1171,6 +1220,7 @@ int main(void)
 		cmocka_unit_test(test_subst_quotient),
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_coalesce_apart),
+		cmocka_unit_test(test_merge_same),
 		cmocka_unit_test(test_max_dropped),
 		cmocka_unit_test(test_print_by),
 		cmocka_unit_test(test_floor_limit),
