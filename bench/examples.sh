@@ -32,8 +32,8 @@ for args in examples/broadcast.bsp examples/matmul.bsp examples/matmul2.bsp \
 done
 # The slow ones, one run each on the default number of threads, on the
 # symbolic grid: SUMMA's panel step with cyclic rows and block columns (one
-# of the four layouts of shared/targets/summa.bsp).
-for args in tests/brute/specs/summa_panel_cyclic.bsp; do
+# of the four layouts of shared/targets/summa.bsp) and the whole SUMMA loop.
+for args in tests/brute/specs/summa_panel_cyclic.bsp examples/summa.bsp; do
 	# shellcheck disable=SC2086  # split on purpose
 	printf '%-34s %8s %8s %9s\n' "$args" - "$(wall --timeout 0 $args)" -
 done

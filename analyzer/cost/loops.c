@@ -732,6 +732,73 @@ static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int fi
 	return r;
 }
 
+/* drop_implied_digits: the state of the walk over F's pieces. */
+struct implied_digits {
+	struct job *j;
+	int s;
+	isl_set *context;          /* the digits within their ranges */
+	isl_pw_qpolynomial *acc;
+};
+
+/* A piece whose value does not involve a digit D of the loop's variable and
+ * whose condition says nothing of D that CONTEXT does not (M = 1 and t_M = 0,
+ * where t_M ranges over 0 <= t_M < M): the same piece with D's constraints
+ * left out, so that it no longer depends on which process owns k. */
+static isl_stat implied_digits_piece(__isl_take isl_set *dom, __isl_take isl_qpolynomial *qp,
+				     void *user)
+{
+	struct implied_digits *id = user;
+	const struct symbolic_info *info = id->j->info;
+	for (int l = 0; dom && qp && l < info->nlocals; l++) {
+		if (!loop_digit(id->j->m, id->s, &info->locals[l]))
+			continue;
+		int at = isl_set_find_dim_by_name(dom, isl_dim_param, info->locals[l].name);
+		if (at < 0)
+			continue;
+		isl_bool in_value = isl_qpolynomial_involves_dims(qp, isl_dim_param, (unsigned)at, 1);
+		isl_bool in_cond = isl_set_involves_dims(dom, isl_dim_param, (unsigned)at, 1);
+		if (in_value != isl_bool_false || in_cond != isl_bool_true)
+			continue;
+		isl_set *on = isl_set_intersect_params(isl_set_copy(dom), isl_set_copy(id->context));
+		isl_set *loose = isl_set_eliminate(isl_set_copy(on), isl_dim_param, (unsigned)at, 1);
+		isl_set *back = isl_set_intersect_params(isl_set_copy(loose),
+							 isl_set_copy(id->context));
+		isl_bool same = isl_set_is_equal(back, on);
+		isl_set_free(back);
+		isl_set_free(on);
+		if (same == isl_bool_true) {
+			isl_set_free(dom);
+			dom = isl_set_gist_params(loose, isl_set_copy(id->context));
+		} else {
+			isl_set_free(loose);
+		}
+	}
+	isl_pw_qpolynomial *piece = isl_pw_qpolynomial_alloc(dom, qp);
+	id->acc = isl_pw_qpolynomial_add_disjoint(id->acc, piece);
+	return id->acc ? isl_stat_ok : isl_stat_error;
+}
+
+/* F (taken) with the pieces that only seem to depend on a digit of the loop's
+ * variable written without it (implied_digits_piece); F itself when that
+ * fails. */
+static __isl_give isl_pw_qpolynomial *drop_implied_digits(struct job *j, int s,
+							  __isl_take isl_pw_qpolynomial *f,
+							  __isl_keep isl_set *context)
+{
+	struct implied_digits id = {j, s, isl_set_copy(context), NULL};
+	id.acc = isl_pw_qpolynomial_zero(isl_pw_qpolynomial_get_space(f));
+	if (id.acc && isl_pw_qpolynomial_foreach_piece(f, implied_digits_piece, &id) >= 0 &&
+	    id.acc) {
+		isl_pw_qpolynomial_free(f);
+		f = id.acc;
+	} else {
+		isl_pw_qpolynomial_free(id.acc);
+		isl_ctx_reset_error(j->engine->ctx);
+	}
+	isl_set_free(id.context);
+	return f;
+}
+
 /* The sum of F (taken), a function of the parameters, over the iterations
  * of superstep S's loops (CONTEXT, kept, may be NULL: what the counts may
  * take for granted): a function of the other parameters; NULL after a
@@ -751,9 +818,12 @@ static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
 	if (j->info && j->info->nlocals && context) {
 		/* what the context says of the digits (their ranges) is no
 		 * dependence on them */
-		isl_set *c = isl_set_params(isl_set_copy(context));
+		isl_set *c = symbolic_local_ranges(isl_set_params(isl_set_copy(context)), j->m,
+						   j->info);
 		c = isl_set_align_params(c, isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
-		f = coalesce_pw_qpolynomial(isl_pw_qpolynomial_gist_params(f, c));
+		f = coalesce_pw_qpolynomial(isl_pw_qpolynomial_gist_params(f, isl_set_copy(c)));
+		f = f ? drop_implied_digits(j, s, f, c) : NULL;
+		isl_set_free(c);
 		if (!f) {
 			cost_isl_op_failed(j, what);
 			return NULL;

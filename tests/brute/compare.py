@@ -45,7 +45,7 @@ G, L = 3, 11
 # Specifications whose every candidate must have its formulas on the symbolic
 # grid (a refusal there is a failure, not a value to compare): those the
 # engine once refused, and now has.
-FORMULAS_REQUIRED = ("summa_panel", "summa_panel_cyclic")
+FORMULAS_REQUIRED = ("summa", "summa_panel", "summa_panel_cyclic")
 QUANTITIES = ("w", "h", "h_in", "h_out", "ncom", "cost", "mem")
 
 # Hand-picked points: mostly not divisible, some sizes equal to the axis, one
@@ -124,6 +124,9 @@ POINTS = {
     "summa": [  # assume m >= M, n >= N, k >= M, k >= N
         {"m": 5, "n": 4, "k": 3, "M": 2, "N": 2}, {"m": 3, "n": 7, "k": 5, "M": 3, "N": 2},
         {"m": 4, "n": 4, "k": 11, "M": 2, "N": 2}, {"m": 6, "n": 5, "k": 10, "M": 1, "N": 3},
+        # the formulas need M | m, N | n and M, N | k
+        {"m": 4, "n": 6, "k": 6, "M": 2, "N": 3}, {"m": 6, "n": 4, "k": 12, "M": 3, "N": 2},
+        {"m": 3, "n": 4, "k": 4, "M": 1, "N": 2}, {"m": 6, "n": 5, "k": 6, "M": 2, "N": 1},
     ],
     "jacobi": [  # assume n >= 2*P, T >= 1
         {"n": 7, "T": 3, "P": 3}, {"n": 12, "T": 1, "P": 4}, {"n": 9, "T": 11, "P": 2},
