@@ -247,6 +247,7 @@ struct candidates_job {
 	int *vstatus;
 	bool *late;                         /* the run's deadline stopped its formulas */
 	bool *late_values;                  /* ... its values (on the grid AT) */
+	struct session *session;
 };
 
 void engine_setup(struct count_engine *e)
@@ -293,6 +294,20 @@ static int *schedule(const struct model *m)
  * processes, minutes at 64), while the values take milliseconds. */
 enum { VALUES_FORMULA_PROCESSES = 16 };
 
+/* CC, which its share of the deadline stopped (workers.h): its reason says so,
+ * rather than that the run's time ran out. */
+static void share_spent(struct candidate_cost *cc, const struct worker *w,
+			const struct session *session)
+{
+	char *why = NULL;
+	if (asprintf(&why, "its share of the run's time limit (%.3g s of the %g s, while other "
+			   "candidates waited) ran out before it was finished; --timeout S gives "
+			   "each candidate more", w->share, session_limit(session)) < 0)
+		return;
+	free(cc->reason);
+	cc->reason = why;
+}
+
 /* Job C < ncands: the formulas of candidate C (and --verify's points);
  * job ncands + C: its values at the -D values.  The values are handed out
  * first (milliseconds each), so that a deadline the formulas run into never
@@ -305,6 +320,8 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 		cost_candidate(&w->engine, job->m, c, &job->at, &job->exact[c]);
 		if (job->exact[c].timed_out)
 			job->late_values[c] = true;
+		if (job->exact[c].timed_out && session_ctx_share_spent(job->session, w->ctx))
+			share_spent(&job->exact[c], w, job->session);
 		return;
 	}
 	if (job->skip_formulas) {
@@ -333,6 +350,8 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 	}
 	if (job->costs[c].timed_out)
 		job->late[c] = true;
+	if (job->costs[c].timed_out && session_ctx_share_spent(job->session, w->ctx))
+		share_spent(&job->costs[c], w, job->session);
 }
 
 int grid_option_check(const char *file, const struct model *m, const struct options *opt)
@@ -592,8 +611,9 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		 * share its isl_ctx (one parameter P, not one per context) when
 		 * their difference is formed */
 		int nthreads = cmp[0] >= 0 ? 1 : workers_threads(opt->jobs, ntodo);
+		job.session = session;
 		pool = workers_run_ordered(session, nthreads, ntodo,
-					   order, analyze_candidate, &job, engine_setup,
+					   order, true, analyze_candidate, &job, engine_setup,
 					   progress_pool(&meter, "counts of the candidates"));
 		progress_end(&meter);
 	}

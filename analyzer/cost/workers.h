@@ -10,6 +10,8 @@
 #ifndef BSPCOST_WORKERS_H
 #define BSPCOST_WORKERS_H
 
+#include <stdbool.h>
+
 #include <isl/ctx.h>
 
 #include "analyzer/count/count.h"
@@ -18,6 +20,10 @@
 struct worker {
 	isl_ctx *ctx;
 	struct count_engine engine;
+	/* with shares (workers_run_ordered): the current job's time, in
+	 * seconds (0: until the deadline), and the time left when it started */
+	double share, started;
+	bool busy;      /* running a job (under the pool's lock) */
 };
 
 struct worker_pool;
@@ -40,11 +46,15 @@ int workers_threads(int jobs, int n);
  * keeps the threads busy to the end.  The workers' contexts come from SESSION
  * (may be NULL), whose deadline stops the jobs (each then fails fast), and are
  * released from it when the jobs are over; PROGRESS (may be NULL) hears of
- * each job finished.  Returns the pool, whose contexts hold
+ * each job finished.  With SHARES, a job is also stopped when it would
+ * leave the jobs still waiting less than their part of the limit (the limit
+ * over the jobs, on one thread each; session_ctx_share), so that one long
+ * job cannot leave the quick ones no time; the jobs running when the last
+ * one starts may use all the time left.  Returns the pool, whose contexts hold
  * what the jobs built, or NULL when out of memory (no job ran then).  A thread
  * that cannot be started leaves its share to the others. */
 struct worker_pool *workers_run_ordered(struct session *session, int nthreads, int n,
-					const int *order,
+					const int *order, bool shares,
 					void (*job)(struct worker *w, int i, void *user), void *user,
 					void (*engine_setup)(struct count_engine *e),
 					const struct workers_progress *progress);

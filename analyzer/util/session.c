@@ -1,7 +1,6 @@
 /* The run's session: the deadline's watchdog and the ISL contexts (session.h). */
 #include "analyzer/util/session.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -18,27 +17,73 @@ struct session {
 	bool stop;
 	bool has_thread;
 	pthread_t thread;
-	isl_ctx **ctxs;            /* the contexts the watchdog aborts */
+	struct watched *ctxs;      /* the contexts the watchdog aborts */
 	int nctxs, cap;
+};
+
+/* A context the watchdog knows, with its share of the time (session.h). */
+struct watched {
+	isl_ctx *ctx;
+	bool has_share;
+	struct timespec share_end;  /* CLOCK_MONOTONIC */
+	bool spent;                 /* the share stopped it */
 };
 
 static void abort_all(struct session *s)
 {
 	for (int i = 0; i < s->nctxs; i++)
-		isl_ctx_abort(s->ctxs[i]);
+		isl_ctx_abort(s->ctxs[i].ctx);
 }
 
+static bool not_after(const struct timespec *a, const struct timespec *b)
+{
+	return a->tv_sec < b->tv_sec || (a->tv_sec == b->tv_sec && a->tv_nsec <= b->tv_nsec);
+}
+
+/* Now plus SECONDS (>= 0). */
+static struct timespec after(double seconds)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	double whole = (double)(long)seconds;
+	t.tv_sec += (time_t)whole;
+	t.tv_nsec += (long)((seconds - whole) * 1e9);
+	if (t.tv_nsec >= 1000000000L) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000L;
+	}
+	return t;
+}
+
+/* Sleeps until the deadline or the first share's end, whichever comes first
+ * (or until a share changes): the deadline stops every context, a share its
+ * own. */
 static void *watchdog(void *p)
 {
 	struct session *s = p;
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop) {
-		int r = pthread_cond_timedwait(&s->wake, &s->lock, &s->end);
-		if (r == ETIMEDOUT) {
+		struct timespec wake = s->end;
+		for (int i = 0; i < s->nctxs; i++)
+			if (s->ctxs[i].has_share && !s->ctxs[i].spent &&
+			    not_after(&s->ctxs[i].share_end, &wake))
+				wake = s->ctxs[i].share_end;
+		pthread_cond_timedwait(&s->wake, &s->lock, &wake);
+		if (s->stop)
+			break;
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if (not_after(&s->end, &now)) {
 			atomic_store(&s->expired, true);
 			abort_all(s);
 			break;
 		}
+		for (int i = 0; i < s->nctxs; i++)
+			if (s->ctxs[i].has_share && !s->ctxs[i].spent &&
+			    not_after(&s->ctxs[i].share_end, &now)) {
+				s->ctxs[i].spent = true;
+				isl_ctx_abort(s->ctxs[i].ctx);
+			}
 	}
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
@@ -66,14 +111,7 @@ struct session *session_start(double seconds)
 	pthread_condattr_destroy(&attr);
 	if (s->seconds == 0)
 		return s;
-	clock_gettime(CLOCK_MONOTONIC, &s->end);
-	double whole = (double)(long)s->seconds;
-	s->end.tv_sec += (time_t)whole;
-	s->end.tv_nsec += (long)((s->seconds - whole) * 1e9);
-	if (s->end.tv_nsec >= 1000000000L) {
-		s->end.tv_sec++;
-		s->end.tv_nsec -= 1000000000L;
-	}
+	s->end = after(s->seconds);
 	if (pthread_create(&s->thread, NULL, watchdog, s) != 0) {
 		session_end(s);
 		return NULL;
@@ -127,13 +165,13 @@ int session_ctx_watch(struct session *s, __isl_keep isl_ctx *ctx)
 		return 0;
 	pthread_mutex_lock(&s->lock);
 	for (int i = 0; i < s->nctxs; i++)
-		if (s->ctxs[i] == ctx) {
+		if (s->ctxs[i].ctx == ctx) {
 			pthread_mutex_unlock(&s->lock);
 			return 0;
 		}
 	if (s->nctxs == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 8;
-		isl_ctx **v = realloc(s->ctxs, sizeof(*v) * (size_t)cap);
+		struct watched *v = realloc(s->ctxs, sizeof(*v) * (size_t)cap);
 		if (!v) {
 			pthread_mutex_unlock(&s->lock);
 			return -1;
@@ -141,7 +179,7 @@ int session_ctx_watch(struct session *s, __isl_keep isl_ctx *ctx)
 		s->ctxs = v;
 		s->cap = cap;
 	}
-	s->ctxs[s->nctxs++] = ctx;
+	s->ctxs[s->nctxs++] = (struct watched){.ctx = ctx};
 	if (atomic_load(&s->expired))
 		isl_ctx_abort(ctx);
 	pthread_mutex_unlock(&s->lock);
@@ -155,7 +193,7 @@ void session_ctx_release(struct session *s, __isl_keep isl_ctx *ctx)
 	if (s && s->seconds > 0) {
 		pthread_mutex_lock(&s->lock);
 		for (int i = 0; i < s->nctxs; i++)
-			if (s->ctxs[i] == ctx) {
+			if (s->ctxs[i].ctx == ctx) {
 				s->ctxs[i] = s->ctxs[--s->nctxs];
 				break;
 			}
@@ -176,4 +214,72 @@ void session_ctx_free(struct session *s, __isl_take isl_ctx *ctx)
 bool session_ctx_stopped(__isl_keep isl_ctx *ctx)
 {
 	return ctx && (isl_ctx_aborted(ctx) > 0 || isl_ctx_last_error(ctx) == isl_error_abort);
+}
+
+/* CTX's entry in S (under S's lock), or NULL. */
+static struct watched *find(struct session *s, isl_ctx *ctx)
+{
+	for (int i = 0; i < s->nctxs; i++)
+		if (s->ctxs[i].ctx == ctx)
+			return &s->ctxs[i];
+	return NULL;
+}
+
+double session_left(struct session *s)
+{
+	if (!s || s->seconds == 0)
+		return 0;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	double left = (double)(s->end.tv_sec - now.tv_sec) +
+		      (double)(s->end.tv_nsec - now.tv_nsec) / 1e9;
+	return left > 0 ? left : 0;
+}
+
+void session_ctx_share(struct session *s, __isl_keep isl_ctx *ctx, double seconds)
+{
+	if (!s || s->seconds == 0 || !ctx)
+		return;
+	pthread_mutex_lock(&s->lock);
+	struct watched *w = find(s, ctx);
+	if (w && w->spent && !atomic_load(&s->expired)) {
+		isl_ctx_resume(ctx);
+		isl_ctx_reset_error(ctx);
+	}
+	if (w) {
+		w->spent = false;
+		w->has_share = seconds > 0;
+		if (w->has_share)
+			w->share_end = after(seconds);
+		pthread_cond_signal(&s->wake);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+void session_ctx_reshare(struct session *s, __isl_keep isl_ctx *ctx, double seconds)
+{
+	if (!s || s->seconds == 0 || !ctx)
+		return;
+	pthread_mutex_lock(&s->lock);
+	struct watched *w = find(s, ctx);
+	if (w && !w->spent && w->has_share) {
+		struct timespec end = after(seconds > 0 ? seconds : 0);
+		if (seconds <= 0)
+			w->has_share = false;
+		else if (not_after(&w->share_end, &end))
+			w->share_end = end;
+		pthread_cond_signal(&s->wake);
+	}
+	pthread_mutex_unlock(&s->lock);
+}
+
+bool session_ctx_share_spent(struct session *s, __isl_keep isl_ctx *ctx)
+{
+	if (!s || s->seconds == 0 || !ctx)
+		return false;
+	pthread_mutex_lock(&s->lock);
+	struct watched *w = find(s, ctx);
+	bool spent = w && w->spent && !atomic_load(&s->expired);
+	pthread_mutex_unlock(&s->lock);
+	return spent;
 }

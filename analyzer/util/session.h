@@ -52,6 +52,24 @@ void session_ctx_release(struct session *s, __isl_keep isl_ctx *ctx);
 /* Releases CTX and frees it. */
 void session_ctx_free(struct session *s, __isl_take isl_ctx *ctx);
 
+/* The seconds left before the deadline (0 with none, or past it). */
+double session_left(struct session *s);
+
+/* Shares of the deadline, so that one long job does not take the whole run
+ * while others wait (workers.c): CTX (watched) is stopped SECONDS from now
+ * as the deadline would stop it, or only by the deadline when SECONDS <= 0.
+ * A context its last share stopped is resumed first: a new job starts on it.
+ * Nothing with no deadline. */
+void session_ctx_share(struct session *s, __isl_keep isl_ctx *ctx, double seconds);
+
+/* The running job's share on CTX now ends SECONDS from now if that is later
+ * than it did, or is lifted when SECONDS <= 0 (the deadline alone stops it);
+ * a job its share already stopped stays stopped. */
+void session_ctx_reshare(struct session *s, __isl_keep isl_ctx *ctx, double seconds);
+
+/* Whether CTX's share, and not the deadline, stopped its job. */
+bool session_ctx_share_spent(struct session *s, __isl_keep isl_ctx *ctx);
+
 /* Whether ISL stopped a computation on CTX for the deadline (the context
  * was aborted, or its last error is isl_error_abort). */
 bool session_ctx_stopped(__isl_keep isl_ctx *ctx);

@@ -143,6 +143,63 @@ static void test_watchdog_aborts(void **state)
 	session_end(s);
 }
 
+/* A share stops its own context and no other, before the deadline; a new
+ * share resumes the context; a lifted share stops nothing.  Waits for the
+ * share, however slow the machine (the deadline is an hour away). */
+static void test_share_stops_one_context(void **state)
+{
+	(void)state;
+	struct session *s = session_start(3600);
+	assert_non_null(s);
+	assert_true(session_left(s) > 3500 && session_left(s) <= 3600);
+	isl_ctx *a = session_ctx(s), *b = session_ctx(s);
+	assert_non_null(a);
+	assert_non_null(b);
+	session_ctx_share(s, a, 0.01);
+	struct timespec nap = {0, 10 * 1000 * 1000};
+	for (int i = 0; i < 60000 && !session_ctx_stopped(a); i++)
+		nanosleep(&nap, NULL);
+	assert_true(session_ctx_stopped(a));
+	assert_true(session_ctx_share_spent(s, a));
+	assert_false(session_ctx_stopped(b));
+	assert_false(session_ctx_share_spent(s, b));
+	assert_false(session_expired(s));
+	/* the next job on A: resumed, with no share */
+	session_ctx_share(s, a, 0);
+	assert_false(session_ctx_stopped(a));
+	assert_false(session_ctx_share_spent(s, a));
+	/* a share lifted before it ends stops nothing, and a share is never
+	 * made shorter: B's share of a tenth of a second is lifted at once,
+	 * A's of an hour is not cut to a hundredth, and both still run half a
+	 * second later (a slow machine can only make this pass, never fail) */
+	session_ctx_share(s, b, 0.1);
+	session_ctx_reshare(s, b, 0);
+	session_ctx_share(s, a, 3600);
+	session_ctx_reshare(s, a, 0.01);
+	struct timespec half = {0, 500 * 1000 * 1000};
+	nanosleep(&half, NULL);
+	assert_false(session_ctx_stopped(b));
+	assert_false(session_ctx_stopped(a));
+	/* and a share made longer stops later: A's hundredth, made an hour */
+	session_ctx_share(s, a, 0.01);
+	session_ctx_reshare(s, a, 3600);
+	nanosleep(&half, NULL);
+	assert_false(session_ctx_stopped(a));
+	session_ctx_free(s, a);
+	session_ctx_free(s, b);
+	session_end(s);
+
+	/* no deadline: shares are nothing */
+	s = session_start(0);
+	a = session_ctx(s);
+	session_ctx_share(s, a, 0.001);
+	nanosleep(&nap, NULL);
+	assert_false(session_ctx_stopped(a));
+	assert_true(session_left(s) == 0);
+	session_ctx_free(s, a);
+	session_end(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -151,6 +208,7 @@ int main(void)
 		cmocka_unit_test(test_quota_is_a_refusal),
 		cmocka_unit_test(test_abort_is_the_deadline),
 		cmocka_unit_test(test_watchdog_aborts),
+		cmocka_unit_test(test_share_stops_one_context),
 	};
 	return cmocka_run_group_tests_name("fail", tests, NULL, NULL);
 }
