@@ -296,13 +296,12 @@ enum { VALUES_FORMULA_PROCESSES = 16 };
 
 /* CC, which its share of the deadline stopped (workers.h): its reason says so,
  * rather than that the run's time ran out. */
-static void share_spent(struct candidate_cost *cc, const struct worker *w,
-			const struct session *session)
+static void share_spent(struct candidate_cost *cc, double share, const struct session *session)
 {
 	char *why = NULL;
 	if (asprintf(&why, "its share of the run's time limit (%.3g s of the %g s, while other "
 			   "candidates waited) ran out before it was finished; --timeout S gives "
-			   "each candidate more", w->share, session_limit(session)) < 0)
+			   "each candidate more", share, session_limit(session)) < 0)
 		return;
 	free(cc->reason);
 	cc->reason = why;
@@ -320,8 +319,6 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 		cost_candidate(&w->engine, job->m, c, &job->at, &job->exact[c]);
 		if (job->exact[c].timed_out)
 			job->late_values[c] = true;
-		if (job->exact[c].timed_out && session_ctx_share_spent(job->session, w->ctx))
-			share_spent(&job->exact[c], w, job->session);
 		return;
 	}
 	if (job->skip_formulas) {
@@ -350,8 +347,9 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 	}
 	if (job->costs[c].timed_out)
 		job->late[c] = true;
-	if (job->costs[c].timed_out && session_ctx_share_spent(job->session, w->ctx))
-		share_spent(&job->costs[c], w, job->session);
+	double share;
+	if (job->costs[c].timed_out && session_ctx_share_spent(job->session, w->ctx, &share))
+		share_spent(&job->costs[c], share, job->session);
 }
 
 int grid_option_check(const char *file, const struct model *m, const struct options *opt)
@@ -612,8 +610,11 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		 * their difference is formed */
 		int nthreads = cmp[0] >= 0 ? 1 : workers_threads(opt->jobs, ntodo);
 		job.session = session;
+		/* the candidates' formulas share the deadline; the values (first,
+		 * milliseconds each) and formulas not computed do not */
+		int first_shared = job.skip_formulas ? ntodo : job.exact ? ntodo / 2 : 0;
 		pool = workers_run_ordered(session, nthreads, ntodo,
-					   order, true, analyze_candidate, &job, engine_setup,
+					   order, first_shared, analyze_candidate, &job, engine_setup,
 					   progress_pool(&meter, "counts of the candidates"));
 		progress_end(&meter);
 	}
@@ -641,8 +642,13 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			status = EXIT_SPEC;
 	}
 
-	/* the deadline: what finished is reported, and the run fails */
-	if (costs && exact && values_late == 0 && finished < asked && cut == 0) {
+	/* the deadline: what finished is reported, and the run fails; before
+	 * it, only candidates' shares of it can have run out */
+	if (costs && !session_expired(session) && (finished < asked || cut > 0)) {
+		report_deadline_shares(opt->err, ls->src.name, session_limit(session),
+				       asked - finished, asked, exact && values_late == 0, cut);
+		status = EXIT_SPEC;
+	} else if (costs && exact && values_late == 0 && finished < asked && cut == 0) {
 		report_deadline_formulas(opt->err, ls->src.name, session_limit(session),
 					 asked - finished, asked);
 		status = EXIT_SPEC;

@@ -195,7 +195,7 @@ static int rank_count(const struct model *m, const struct options *opt, struct s
 	struct worker_pool *pool = NULL;
 	if (njobs > 0 && !session_expired(session)) {
 		pool = workers_run_ordered(session, workers_threads(opt->jobs, njobs), njobs, NULL,
-					   false, rank_pair, &job, engine_setup,
+					   njobs, rank_pair, &job, engine_setup,
 					   progress_pool(meter, "rows of %ld processes", tabs[0].procs));
 		if (!pool) {
 			free(job.rows);

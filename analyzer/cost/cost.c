@@ -464,8 +464,9 @@ static int max_cells_push(struct max_cells *c, __isl_take isl_set *set, uint64_t
 
 /* Cuts the sizes by where each of PM's values applies: every cell of the
  * result lies either within or outside each value's domain.  Each domain
- * splits each cell once (its part inside, the rest), so no complement of a
- * union of many conditions is ever taken. */
+ * splits each cell once (its part inside, the rest): a cell less one value's
+ * domain, where formula_max took everything less the union of every piece
+ * so far at each step. */
 static int max_cells_cut(struct max_cells *cells, const struct piece_max *pm)
 {
 	struct max_cells next;

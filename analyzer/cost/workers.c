@@ -17,7 +17,7 @@ struct worker_pool {
 	int finished;       /* jobs done, under lock */
 	const struct workers_progress *progress;   /* may be NULL */
 	const int *order;   /* NULL: 0, 1, ... */
-	bool shares;        /* each job its share of the deadline (workers.h) */
+	int first_shared;   /* the jobs from this one on share the deadline (workers.h) */
 	void (*job)(struct worker *w, int i, void *user);
 	void *user;
 };
@@ -38,11 +38,11 @@ int workers_threads(int jobs, int n)
 	return jobs < 1 ? 1 : jobs;
 }
 
-/* The next job for W, or -1.  With shares, W's job may run until the time
- * left is what the jobs still waiting are owed (each an equal part of the
- * whole limit, on one of the threads), and at least its even part of the
- * time left; every job still running gets as long, or keeps its longer
- * share; the last job handed out lifts every share, so that the jobs
+/* The next job for W, or -1.  A shared job (workers.h) may run until the
+ * time left is what the shared jobs still waiting are owed (each an equal
+ * part of the whole limit, on one of the threads), and at least its even
+ * part of the time left; every job still running gets as long, or keeps its
+ * longer share; the last job handed out lifts every share, so that the jobs
  * running then may use all the time left.  So a job is stopped only while
  * others wait that it would leave less than their part. */
 static int take(struct worker_pool *pool, struct worker *w)
@@ -50,29 +50,20 @@ static int take(struct worker_pool *pool, struct worker *w)
 	pthread_mutex_lock(&pool->lock);
 	int i = pool->next < pool->n ? pool->next++ : -1;
 	w->busy = i >= 0;
-	if (pool->shares) {
+	if (i >= 0 && i < pool->first_shared) {
+		session_ctx_share(pool->session, w->ctx, 0);
+	} else if (pool->first_shared < pool->n) {
 		int waiting = pool->n - pool->next;
 		double left = session_left(pool->session);
-		double owed = session_limit(pool->session) / pool->n;
+		double owed = session_limit(pool->session) / (pool->n - pool->first_shared);
 		double reserve = waiting * owed / pool->nworkers;
 		double even = left * pool->nworkers / (waiting + pool->nworkers);
 		double share = waiting == 0 ? 0 : left - reserve > even ? left - reserve : even;
-		if (i >= 0) {
-			w->started = left;
-			w->share = share;
+		if (i >= 0)
 			session_ctx_share(pool->session, w->ctx, share);
-		}
-		for (int k = 0; k < pool->nworkers; k++) {
-			struct worker *o = &pool->workers[k];
-			if (o == w || !o->busy)
-				continue;
-			session_ctx_reshare(pool->session, o->ctx, share);
-			/* its whole share, from its start: what its reason says
-			 * should the share stop it (a lifted one keeps its last) */
-			double whole = o->started - left + share;
-			if (share > 0 && whole > o->share)
-				o->share = whole;
-		}
+		for (int k = 0; k < pool->nworkers; k++)
+			if (&pool->workers[k] != w && pool->workers[k].busy)
+				session_ctx_reshare(pool->session, pool->workers[k].ctx, share);
 	}
 	pthread_mutex_unlock(&pool->lock);
 	return i >= 0 && pool->order ? pool->order[i] : i;
@@ -126,7 +117,7 @@ static struct worker_pool *done(struct worker_pool *pool)
 }
 
 struct worker_pool *workers_run_ordered(struct session *session, int nthreads, int n,
-					const int *order, bool shares,
+					const int *order, int first_shared,
 					void (*job)(struct worker *w, int i, void *user), void *user,
 					void (*engine_setup)(struct count_engine *e),
 					const struct workers_progress *progress)
@@ -145,7 +136,7 @@ struct worker_pool *workers_run_ordered(struct session *session, int nthreads, i
 	pool->session = session;
 	pool->n = n;
 	pool->order = order;
-	pool->shares = shares;
+	pool->first_shared = first_shared;
 	pool->progress = progress;
 	pool->job = job;
 	pool->user = user;

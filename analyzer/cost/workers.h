@@ -20,9 +20,6 @@
 struct worker {
 	isl_ctx *ctx;
 	struct count_engine engine;
-	/* with shares (workers_run_ordered): the current job's time, in
-	 * seconds (0: until the deadline), and the time left when it started */
-	double share, started;
 	bool busy;      /* running a job (under the pool's lock) */
 };
 
@@ -46,15 +43,17 @@ int workers_threads(int jobs, int n);
  * keeps the threads busy to the end.  The workers' contexts come from SESSION
  * (may be NULL), whose deadline stops the jobs (each then fails fast), and are
  * released from it when the jobs are over; PROGRESS (may be NULL) hears of
- * each job finished.  With SHARES, a job is also stopped when it would
- * leave the jobs still waiting less than their part of the limit (the limit
- * over the jobs, on one thread each; session_ctx_share), so that one long
- * job cannot leave the quick ones no time; the jobs running when the last
- * one starts may use all the time left.  Returns the pool, whose contexts hold
+ * each job finished.  The jobs handed out from the FIRST_SHARED-th on (N or
+ * more: none) share the deadline: such a job is also stopped when it would
+ * leave the shared jobs still waiting less than their part of the limit
+ * (the limit over the shared jobs, on one thread each; session_ctx_share),
+ * so that one long job cannot leave the quick ones no time; the jobs running
+ * when the last one starts may use all the time left.  The jobs before
+ * FIRST_SHARED (the values, milliseconds each) have no share.  Returns the pool, whose contexts hold
  * what the jobs built, or NULL when out of memory (no job ran then).  A thread
  * that cannot be started leaves its share to the others. */
 struct worker_pool *workers_run_ordered(struct session *session, int nthreads, int n,
-					const int *order, bool shares,
+					const int *order, int first_shared,
 					void (*job)(struct worker *w, int i, void *user), void *user,
 					void (*engine_setup)(struct count_engine *e),
 					const struct workers_progress *progress);

@@ -228,6 +228,11 @@ void report_progress_end(FILE *out);
 /* The same when the deadline cut the formulas of LATE of TOTAL candidates
  * while every value at the -D values was counted. */
 void report_deadline_formulas(FILE *out, const char *what, double seconds, int late, int total);
+/* The same when the deadline has not passed but LATE of TOTAL candidates (and
+ * VERIFY_CUT --verify runs) were stopped at their share of it while others
+ * waited (workers.h); VALUES_COUNTED: their values were counted all the same. */
+void report_deadline_shares(FILE *out, const char *what, double seconds, int late, int total,
+			    bool values_counted, int verify_cut);
 
 /* --verify: one candidate's failure or the reason it was skipped (WHAT), and
  * the total for FILE. */

@@ -282,6 +282,23 @@ void report_progress_end(FILE *out)
 	fflush(out);
 }
 
+void report_deadline_shares(FILE *out, const char *what, double seconds, int late, int total,
+			    bool values_counted, int verify_cut)
+{
+	fprintf(out, "bspcost: %s: ", what);
+	if (late > 0)
+		fprintf(out, "%d of %d candidate%s stopped at %s share of the run's time limit of "
+			     "%g s while others waited (--timeout S gives each more); %s", late, total,
+			total == 1 ? "" : "s", late == 1 ? "its" : "their", seconds,
+			values_counted ? "every value was counted"
+				       : "they are reported without their costs");
+	if (verify_cut > 0)
+		fprintf(out, "%s--verify stopped early for %d candidate%s at %s share of the run's "
+			     "time limit of %g s", late > 0 ? "; " : "", verify_cut,
+			verify_cut == 1 ? "" : "s", verify_cut == 1 ? "its" : "their", seconds);
+	fputc('\n', out);
+}
+
 void report_deadline_formulas(FILE *out, const char *what, double seconds, int late, int total)
 {
 	fprintf(out, "bspcost: %s: the run's time limit of %g s ran out (--timeout S to change "

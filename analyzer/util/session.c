@@ -25,7 +25,7 @@ struct session {
 struct watched {
 	isl_ctx *ctx;
 	bool has_share;
-	struct timespec share_end;  /* CLOCK_MONOTONIC */
+	struct timespec share_start, share_end;  /* CLOCK_MONOTONIC */
 	bool spent;                 /* the share stopped it */
 };
 
@@ -249,6 +249,7 @@ void session_ctx_share(struct session *s, __isl_keep isl_ctx *ctx, double second
 	if (w) {
 		w->spent = false;
 		w->has_share = seconds > 0;
+		w->share_start = after(0);
 		if (w->has_share)
 			w->share_end = after(seconds);
 		pthread_cond_signal(&s->wake);
@@ -273,13 +274,16 @@ void session_ctx_reshare(struct session *s, __isl_keep isl_ctx *ctx, double seco
 	pthread_mutex_unlock(&s->lock);
 }
 
-bool session_ctx_share_spent(struct session *s, __isl_keep isl_ctx *ctx)
+bool session_ctx_share_spent(struct session *s, __isl_keep isl_ctx *ctx, double *seconds)
 {
 	if (!s || s->seconds == 0 || !ctx)
 		return false;
 	pthread_mutex_lock(&s->lock);
 	struct watched *w = find(s, ctx);
 	bool spent = w && w->spent && !atomic_load(&s->expired);
+	if (spent && seconds)
+		*seconds = (double)(w->share_end.tv_sec - w->share_start.tv_sec) +
+			   (double)(w->share_end.tv_nsec - w->share_start.tv_nsec) / 1e9;
 	pthread_mutex_unlock(&s->lock);
 	return spent;
 }

@@ -67,8 +67,9 @@ void session_ctx_share(struct session *s, __isl_keep isl_ctx *ctx, double second
  * a job its share already stopped stays stopped. */
 void session_ctx_reshare(struct session *s, __isl_keep isl_ctx *ctx, double seconds);
 
-/* Whether CTX's share, and not the deadline, stopped its job. */
-bool session_ctx_share_spent(struct session *s, __isl_keep isl_ctx *ctx);
+/* Whether CTX's share, and not the deadline, stopped its job; then *SECONDS
+ * (SECONDS may be NULL) is how long the share was, from the job's start. */
+bool session_ctx_share_spent(struct session *s, __isl_keep isl_ctx *ctx, double *seconds);
 
 /* Whether ISL stopped a computation on CTX for the deadline (the context
  * was aborted, or its last error is isl_error_abort). */

@@ -160,14 +160,16 @@ static void test_share_stops_one_context(void **state)
 	for (int i = 0; i < 60000 && !session_ctx_stopped(a); i++)
 		nanosleep(&nap, NULL);
 	assert_true(session_ctx_stopped(a));
-	assert_true(session_ctx_share_spent(s, a));
+	double share = 0;
+	assert_true(session_ctx_share_spent(s, a, &share));
+	assert_true(share > 0.005 && share < 1); /* the share's length, not the time it ran */
 	assert_false(session_ctx_stopped(b));
-	assert_false(session_ctx_share_spent(s, b));
+	assert_false(session_ctx_share_spent(s, b, NULL));
 	assert_false(session_expired(s));
 	/* the next job on A: resumed, with no share */
 	session_ctx_share(s, a, 0);
 	assert_false(session_ctx_stopped(a));
-	assert_false(session_ctx_share_spent(s, a));
+	assert_false(session_ctx_share_spent(s, a, NULL));
 	/* a share lifted before it ends stops nothing, and a share is never
 	 * made shorter: B's share of a tenth of a second is lifted at once,
 	 * A's of an hour is not cut to a hundredth, and both still run half a
