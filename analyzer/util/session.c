@@ -29,6 +29,15 @@ struct watched {
 	bool spent;                 /* the share stopped it */
 };
 
+/* CTX's entry in S (under S's lock), or NULL. */
+static struct watched *find(struct session *s, isl_ctx *ctx)
+{
+	for (int i = 0; i < s->nctxs; i++)
+		if (s->ctxs[i].ctx == ctx)
+			return &s->ctxs[i];
+	return NULL;
+}
+
 static void abort_all(struct session *s)
 {
 	for (int i = 0; i < s->nctxs; i++)
@@ -164,11 +173,10 @@ int session_ctx_watch(struct session *s, __isl_keep isl_ctx *ctx)
 	if (!s || s->seconds == 0 || !ctx)
 		return 0;
 	pthread_mutex_lock(&s->lock);
-	for (int i = 0; i < s->nctxs; i++)
-		if (s->ctxs[i].ctx == ctx) {
-			pthread_mutex_unlock(&s->lock);
-			return 0;
-		}
+	if (find(s, ctx)) {
+		pthread_mutex_unlock(&s->lock);
+		return 0;
+	}
 	if (s->nctxs == s->cap) {
 		int cap = s->cap ? 2 * s->cap : 8;
 		struct watched *v = realloc(s->ctxs, sizeof(*v) * (size_t)cap);
@@ -192,11 +200,9 @@ void session_ctx_release(struct session *s, __isl_keep isl_ctx *ctx)
 		return;
 	if (s && s->seconds > 0) {
 		pthread_mutex_lock(&s->lock);
-		for (int i = 0; i < s->nctxs; i++)
-			if (s->ctxs[i].ctx == ctx) {
-				s->ctxs[i] = s->ctxs[--s->nctxs];
-				break;
-			}
+		struct watched *w = find(s, ctx);
+		if (w)
+			*w = s->ctxs[--s->nctxs];
 		pthread_mutex_unlock(&s->lock);
 	}
 	isl_ctx_resume(ctx);
@@ -214,15 +220,6 @@ void session_ctx_free(struct session *s, __isl_take isl_ctx *ctx)
 bool session_ctx_stopped(__isl_keep isl_ctx *ctx)
 {
 	return ctx && (isl_ctx_aborted(ctx) > 0 || isl_ctx_last_error(ctx) == isl_error_abort);
-}
-
-/* CTX's entry in S (under S's lock), or NULL. */
-static struct watched *find(struct session *s, isl_ctx *ctx)
-{
-	for (int i = 0; i < s->nctxs; i++)
-		if (s->ctxs[i].ctx == ctx)
-			return &s->ctxs[i];
-	return NULL;
 }
 
 double session_left(struct session *s)
