@@ -290,9 +290,20 @@ static struct formula *as_formula(struct job *j, __isl_keep isl_pw_qpolynomial *
 	return fm;
 }
 
-/* max over the processes of F (a function of the coordinates, the first
- * parameters), as a formula. */
 enum { MAX_PIECES_APART = 64, PIN_WIDTH = 3, MAX_CELLS = 512 };
+
+/* OP(ACC, F), both taken, or F itself when ACC is NULL: the next value of a
+ * fold over formulas; NULL when F or the operation is. */
+static struct formula *fold(struct formula *acc, struct formula *f,
+			    struct formula *(*op)(const struct formula *, const struct formula *))
+{
+	if (!acc)
+		return f;
+	struct formula *r = f ? op(acc, f) : NULL;
+	formula_free(acc);
+	formula_free(f);
+	return r;
+}
 
 /* max_by_pieces: the state of the walk over a count's pieces. */
 struct piece_max {
@@ -519,13 +530,7 @@ static struct formula *max_of_mask(const struct piece_max *pm, uint64_t mask,
 			isl_set_universe(isl_set_get_space(cond)), isl_qpolynomial_copy(pm->val[k]));
 		struct formula *f = v ? formula_from_pw_qpolynomial(v) : NULL;
 		isl_pw_qpolynomial_free(v);
-		struct formula *m = acc && f ? formula_max(acc, f) : NULL;
-		if (acc) {
-			formula_free(acc);
-			formula_free(f);
-			f = m;
-		}
-		acc = f;
+		acc = fold(acc, f, formula_max);
 		if (!acc)
 			break;
 	}
@@ -560,12 +565,7 @@ static struct formula *piece_max_formula_of(const struct piece_max *pm)
 				cells.set[j] = NULL;
 			}
 		struct formula *f = max_of_mask(pm, cells.mask[i], coalesce_set(cond));
-		struct formula *next = f && acc ? formula_join(acc, f) : f;
-		if (acc) {
-			formula_free(acc);
-			formula_free(f);
-		}
-		acc = next;
+		acc = fold(acc, f, formula_join);
 		ok = acc != NULL;
 	}
 	max_cells_clear(&cells);
@@ -644,12 +644,7 @@ static struct formula *sum_by_terms(struct job *j, __isl_keep isl_pw_qpolynomial
 			continue;
 		struct formula *ft = formula_from_pw_qpolynomial_zero_outside(terms[t]);
 		tidy_part(j, &ft, context);
-		struct formula *next = ft && acc ? formula_add(acc, ft) : ft;
-		if (acc) {
-			formula_free(acc);
-			formula_free(ft);
-		}
-		acc = next;
+		acc = fold(acc, ft, formula_add);
 		used++;
 		if (!acc)
 			break;
@@ -712,11 +707,7 @@ static struct formula *max_separable(struct job *j, isl_pw_qpolynomial *const *t
 		free(reason);
 		isl_pw_qpolynomial_free(r);
 		tidy_part(j, &fk, context);
-		struct formula *next = fk && acc ? formula_add(acc, fk) : fk;
-		if (next != fk)
-			formula_free(fk);
-		formula_free(acc);
-		acc = next;
+		acc = fold(acc, fk, formula_add);
 		ok = acc != NULL;
 	}
 	count_groups_clear(&cg);
@@ -1092,11 +1083,7 @@ static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolyno
 		struct formula *f = z ? formula_on(z, context) : NULL;
 		formula_free(z);
 		too_large |= f && acc && formula_pair_too_large(acc, f);
-		struct formula *next = f && acc ? formula_max(acc, f) : f;
-		if (next != f)
-			formula_free(f);
-		formula_free(acc);
-		acc = next;
+		acc = fold(acc, f, formula_max);
 		if (!acc)
 			break;
 	}
