@@ -225,7 +225,7 @@ bool aff_equal(const struct affine *a, const struct affine *b)
 }
 
 enum aff_status { AFF_OK, AFF_NOT_AFFINE, AFF_OVERFLOW, AFF_NOT_HERE, AFF_BAD_DIVISOR,
-		  AFF_NESTED };
+		  AFF_BAD_COND_DIVISOR, AFF_NESTED };
 
 static bool has_floor(const struct affine *a)
 {
@@ -245,15 +245,16 @@ static enum aff_status floor_affine(struct checker *ck, const struct ast_expr *e
 {
 	struct affine num, den;
 	enum aff_status s;
-	if (!ck->floor_ok)
+	if (ck->floor_ok == FLOORS_NO)
 		return AFF_NOT_HERE;
 	if ((s = to_affine(ck, e->lhs, &num)) != AFF_OK || (s = to_affine(ck, e->rhs, &den)) != AFF_OK)
 		return s;
 	bool symbolic = den.nterms == 1 && den.constant == 0 && den.terms[0].coef == 1 &&
 			((den.terms[0].kind == SYM_PARAM && den.terms[0].index < ck->cs->nsizes) ||
 			 den.terms[0].kind == SYM_GRID_AXIS);
-	if (!(den.nterms == 0 && den.constant > 0) && !symbolic)
-		return AFF_BAD_DIVISOR;
+	if (!(den.nterms == 0 && den.constant > 0) &&
+	    (!symbolic || ck->floor_ok == FLOORS_CONDITION))
+		return ck->floor_ok == FLOORS_CONDITION ? AFF_BAD_COND_DIVISOR : AFF_BAD_DIVISOR;
 	if (symbolic && has_floor(&num))
 		return AFF_NESTED;
 	struct affine_floor *fl = arena_alloc(ck->arena, sizeof(*fl));
@@ -365,7 +366,11 @@ static const struct affine *need_affine(struct checker *ck, struct ast_expr *e, 
 			   text, owner ? " of '" : "", owner ? owner : "", owner ? "'" : "");
 	else if (s == AFF_NOT_HERE)
 		diag_error(ck->dg, e->span, "%s '%s'%s%s%s is not affine: '/' and '%%' may only appear "
-			   "in array subscripts", what, text, owner ? " of '" : "", owner ? owner : "",
+			   "in array subscripts and in a forall's condition", what, text, owner ? " of '" : "", owner ? owner : "",
+			   owner ? "'" : "");
+	else if (s == AFF_BAD_COND_DIVISOR)
+		diag_error(ck->dg, e->span, "%s '%s'%s%s%s: a divisor in a condition must be a positive "
+			   "number (not a size, a grid size or a loop's variable)", what, text, owner ? " of '" : "", owner ? owner : "",
 			   owner ? "'" : "");
 	else if (s == AFF_BAD_DIVISOR)
 		diag_error(ck->dg, e->span, "%s '%s'%s%s%s: a divisor in a subscript must be a positive "
@@ -478,9 +483,9 @@ static bool resolve_index(struct checker *ck, struct ast_expr *e, enum context c
 		return false;
 	struct affine *subs = arena_alloc(ck->arena, (size_t)a->rank * sizeof(*subs));
 	for (int i = 0; i < e->nargs; i++) {
-		ck->floor_ok = true;
+		ck->floor_ok = FLOORS_SUBSCRIPT;
 		const struct affine *f = need_affine(ck, e->args[i], "subscript", a->name);
-		ck->floor_ok = false;
+		ck->floor_ok = FLOORS_NO;
 		if (!f)
 			ok = false;
 		else
@@ -622,18 +627,34 @@ static bool resolve_call_operand(struct checker *ck, struct ast_expr *e)
 	return ok && need_affine(ck, e->args[0], "distribution argument", NULL) != NULL;
 }
 
+/* Whether operand I of CMP is a divisibility test `e % d == 0` (in an
+ * assumption, every '%' operand is one, or an error; in a forall's
+ * condition, FLOORS, only `e % d == 0` and `0 == e % d` are, and any other
+ * '%' is a remainder, quasi-affine). */
+static bool divisibility_test(const struct ast_cmp *cmp, int i, bool floors)
+{
+	if (cmp->operands[i]->kind != EXPR_MOD)
+		return false;
+	return !floors || (cmp->nops == 1 && cmp->ops[0] == CMP_EQ && is_zero(cmp->operands[1 - i]));
+}
+
 /* Normalizes a condition into atoms.  OWNER_OK: distribution predicates are
- * allowed (forall and sum conditions, not assumptions). */
-static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, struct ptr_list *atoms)
+ * allowed (forall and sum conditions, not assumptions).  FLOORS: a forall's
+ * condition, whose operands may hold quotients and remainders by positive
+ * constants. */
+static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, bool floors,
+		       struct ptr_list *atoms)
 {
 	for (int ci = 0; ci < c->ncmps; ci++) {
 		struct ast_cmp *cmp = c->cmps[ci];
 		bool *ok = xcalloc((size_t)cmp->nops + 1, sizeof(*ok));
+		bool *test = xcalloc((size_t)cmp->nops + 1, sizeof(*test));
 		for (int i = 0; i <= cmp->nops; i++) {
 			struct ast_expr *x = cmp->operands[i];
+			test[i] = divisibility_test(cmp, i, floors);
 			if (x->kind == EXPR_CALL)
 				ok[i] = resolve_call_operand(ck, x);
-			else if (x->kind == EXPR_MOD) {
+			else if (test[i]) {
 				/* both sides, so that both report their errors */
 				bool lhs = resolve(ck, x->lhs, CX_AFFINE);
 				bool rhs = resolve(ck, x->rhs, CX_AFFINE);
@@ -643,11 +664,13 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, st
 				ok[i] = resolve(ck, x, CX_AFFINE);
 		}
 		/* affine forms of the plain operands, once each */
+		ck->floor_ok = floors ? FLOORS_CONDITION : FLOORS_NO;
 		for (int i = 0; i <= cmp->nops; i++) {
 			struct ast_expr *x = cmp->operands[i];
-			if (ok[i] && x->kind != EXPR_CALL && x->kind != EXPR_MOD)
+			if (ok[i] && x->kind != EXPR_CALL && !test[i])
 				ok[i] = need_affine(ck, x, "condition operand", NULL) != NULL;
 		}
+		ck->floor_ok = FLOORS_NO;
 		for (int i = 0; i < cmp->nops; i++) {
 			struct ast_expr *a = cmp->operands[i], *b = cmp->operands[i + 1];
 			enum cmp_op op = cmp->ops[i];
@@ -668,23 +691,25 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, st
 				}
 				struct ast_expr *call = a->kind == EXPR_CALL ? a : b;
 				struct ast_expr *val = a->kind == EXPR_CALL ? b : a;
-				if (!ok[i] || !ok[i + 1] || val->kind == EXPR_MOD)
+				if (!ok[i] || !ok[i + 1] || test[i] || test[i + 1])
 					continue;
 				atom.kind = ATOM_OWNER;
 				atom.dist = call->dist;
 				atom.f = *call->args[0]->aff;
 				atom.value = *val->aff;
 				atom.negated = op == CMP_NE;
-			} else if (a->kind == EXPR_MOD || b->kind == EXPR_MOD) {
-				struct ast_expr *mod = a->kind == EXPR_MOD ? a : b;
-				struct ast_expr *other = a->kind == EXPR_MOD ? b : a;
+			} else if (test[i] || test[i + 1]) {
+				struct ast_expr *mod = test[i] ? a : b;
+				struct ast_expr *other = test[i] ? b : a;
 				if (op != CMP_EQ || !is_zero(other) || (a->kind == EXPR_MOD && b->kind == EXPR_MOD)) {
 					diag_error(ck->dg, sp, "'%%' is only allowed in a divisibility test such as 'm %% M == 0'");
 					continue;
 				}
 				if (!ok[i] || !ok[i + 1])
 					continue;
+				ck->floor_ok = floors ? FLOORS_CONDITION : FLOORS_NO;
 				const struct affine *f = need_affine(ck, mod->lhs, "dividend", NULL);
+				ck->floor_ok = FLOORS_NO;
 				const struct affine *d = need_affine(ck, mod->rhs, "divisor", NULL);
 				if (!f || !d)
 					continue;
@@ -740,6 +765,7 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, st
 			ptr_list_push(atoms, p);
 		}
 		free(ok);
+		free(test);
 	}
 }
 
@@ -835,7 +861,7 @@ static void check_quant_open(struct checker *ck, struct ast_quant *q)
 	if (q->cond) {
 		struct ptr_list atoms = {0};
 		int before = ck->dg->nerrors;
-		check_cond(ck, q->cond, true, &atoms);
+		check_cond(ck, q->cond, true, q == ck->forall, &atoms);
 		if (ck->dg->nerrors != before)
 			ck->bounds_ok = false;
 		q->cond->atoms = atoms_to_array(ck, &atoms, &q->cond->natoms);
@@ -988,6 +1014,7 @@ static void check_stmt(struct checker *ck, struct ast_stmt *s)
 	ck->stmt_vars.n = 0;
 	ck->refs.n = 0;
 	ck->bounds_ok = true;
+	ck->forall = s->forall;
 	if (s->forall)
 		check_quant_open(ck, s->forall);
 	/* the left-hand side */
@@ -1639,7 +1666,7 @@ struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct s
 			continue;
 		for (int k = 0; k < it->nconds; k++) {
 			struct ptr_list one = {0};
-			check_cond(&ck, it->conds[k], false, &one);
+			check_cond(&ck, it->conds[k], false, false, &one);
 			for (int j = 0; j < one.n; j++)
 				ptr_list_push(&atoms, one.v[j]);
 			it->conds[k]->atoms = atoms_to_array(&ck, &one, &it->conds[k]->natoms);

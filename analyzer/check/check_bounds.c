@@ -97,6 +97,15 @@ static __isl_give isl_aff *bounds_aff(const struct bounds_space *bs, const struc
 		int pos = t->index;
 		if (t->kind == SYM_GRID_AXIS) {
 			pos = bs->cs->nparams + t->index;
+		} else if (t->kind == SYM_FLOOR) {
+			/* a quotient by a constant: its dimension after the variables */
+			type = isl_dim_in;
+			pos = -1;
+			for (int k = 0; k < bs->ncfloors; k++)
+				if (bs->cfloors[k] == t->floor)
+					pos = bs->nvars + k;
+			if (pos < 0)
+				return isl_aff_free(aff);
 		} else if (t->kind == SYM_VAR) {
 			type = isl_dim_in; /* an isl_aff's domain dimensions */
 			pos = t->index < bs->nvar_pos ? bs->var_pos[t->index] : -1;
@@ -322,7 +331,12 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 				  .nvar_pos = maxindex, .nvars = nvars, .cases = cases, .ncases = ncases};
 	if (!bs.var_pos)
 		return NULL;
-	if (!gather_floors(&bs, goal->a) || (goal->b && !gather_floors(&bs, goal->b))) {
+	bool gathered = gather_floors(&bs, goal->a) && (!goal->b || gather_floors(&bs, goal->b));
+	/* and those of the conditions around the reference (a forall's) */
+	for (int s = 0; gathered && s < ref->nscopes; s++)
+		for (int k = 0; gathered && ref->scopes[s]->cond && k < ref->scopes[s]->cond->natoms; k++)
+			gathered = gather_floors(&bs, &ref->scopes[s]->cond->atoms[k].f);
+	if (!gathered) {
 		free(bs.var_pos);
 		return NULL;
 	}

@@ -37,11 +37,14 @@ struct checker {
 	struct ast_var **scope;       /* visible variables, innermost last */
 	int nscope, capscope;
 	const struct ast_quant **quants; /* enclosing quantifiers */
+	const struct ast_quant *forall;  /* the statement's, NULL if none */
 	int nquants, capquants;
 	struct ptr_list stmt_vars;
 	struct ptr_list refs;
 	bool bounds_ok;               /* every bound and condition is affine */
-	bool floor_ok;                /* a subscript: '/' and '%' allowed */
+	/* where '/' and '%' may appear: nowhere, in a subscript, or in an
+	 * operand of a forall's condition (divisors: positive constants) */
+	enum { FLOORS_NO, FLOORS_SUBSCRIPT, FLOORS_CONDITION } floor_ok;
 	int nfloors;                  /* the floors numbered so far */
 	/* ISL, for the bounds check */
 	struct isl_ctx *isl;

@@ -499,7 +499,7 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 {
 	struct quotients q = {.nvars = st->nvars};
 	lw->quo = &q;
-	if (lw_ref_quotients(lw, &q, &st->refs[0], 0)) {
+	if (lw_cond_quotients(lw, &q, st->forall) && lw_ref_quotients(lw, &q, &st->refs[0], 0)) {
 		int lhs_nvar = q.nvar, lhs_nsym = q.nsym;
 		do
 			lower_stmt_case(lw, step, st, &q, lhs_nvar, lhs_nsym);

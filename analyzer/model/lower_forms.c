@@ -18,7 +18,7 @@ static const char *term_name(const struct checked_spec *cs, struct ast_var *cons
 		return cs->params[t->index]->name;
 	case SYM_GRID_AXIS:
 		return cs->axes[t->index]->name;
-	case SYM_FLOOR:   /* ref_texts prints such subscripts from the source */
+	case SYM_FLOOR:   /* lw_print_affine prints these */
 		abort();
 	default:
 		return vars[t->index]->name;
@@ -45,7 +45,15 @@ void lw_print_affine(FILE *out, const struct checked_spec *cs, struct ast_var *c
 			fputs(c < 0 ? " - " : " + ", out);
 		if (c != 1 && c != -1)
 			fprintf(out, "%llu*", magnitude(c));
-		fputs(term_name(cs, vars, t), out);
+		if (t->kind == SYM_FLOOR) {
+			/* a quotient of a forall's condition (subscripts are printed
+			 * from the source, ref_texts) */
+			char *q = floor_to_string(t->floor, cs, vars);
+			fputs(q ? q : "floor(...)", out);
+			free(q);
+		} else {
+			fputs(term_name(cs, vars, t), out);
+		}
 		first = false;
 	}
 	if (first)
@@ -264,6 +272,13 @@ bool lw_ref_quotients(struct lowering *lw, struct quotients *q, const struct ref
 	if (cases > LOWER_MAX_CASES && !failed(&lw->fail))
 		fail_set(&lw->fail, FAIL_REFUSED, "the quotients by sizes of one reference make more "
 			 "than %d cases", LOWER_MAX_CASES);
+	return !failed(&lw->fail);
+}
+
+bool lw_cond_quotients(struct lowering *lw, struct quotients *q, const struct ast_quant *forall)
+{
+	for (int k = 0; forall && forall->cond && k < forall->cond->natoms; k++)
+		gather_quotients(lw, q, &forall->cond->atoms[k].f);
 	return !failed(&lw->fail);
 }
 

@@ -54,6 +54,10 @@ int lw_pos_aff(struct lowering *lw, struct model_aff *out, const struct affine *
  * LOWER_MAX_CASES cases. */
 bool lw_ref_quotients(struct lowering *lw, struct quotients *q, const struct ref_info *ref, int from);
 
+/* The quotients of the condition of FORALL (NULL: none), by constants,
+ * added to Q; false when the lowering refused (too many). */
+bool lw_cond_quotients(struct lowering *lw, struct quotients *q, const struct ast_quant *forall);
+
 /* The next case of the quotients by sizes Q->sym[from..nsym); false after
  * the last (each back at its least value). */
 bool lw_next_quotient_case(struct quotients *q, int from);
