@@ -77,6 +77,7 @@ summa examples/summa.bsp -D m=4096 -D n=4096 -D k=4096
 jacobi examples/jacobi.bsp -D n=1048576 -D T=100
 cannon examples/cannon.bsp -D b=64
 reduce examples/reduce.bsp
+fft examples/fft.bsp -D m=65536
 "
 echo "loops: -p P with g = 4, l = 1000: wall ms / rows refused (exit status)"
 printf '%-18s %14s %14s\n' spec 4 64

@@ -237,6 +237,19 @@ static bool has_floor(const struct affine *a)
 
 static enum aff_status to_affine(struct checker *ck, const struct ast_expr *e, struct affine *out);
 
+/* Whether DEN is a positive multiple of the variable of a geometric loop
+ * around the statement (1, 2, 4, ... < P: never below 1). */
+static bool level_divisor(const struct checker *ck, const struct affine *den)
+{
+	if (den->constant != 0 || den->nterms != 1 || den->terms[0].kind != SYM_PARAM ||
+	    den->terms[0].coef < 1)
+		return false;
+	for (const struct ast_loop *l = ck->loop; l; l = l->outer)
+		if (l->param && l->param->index == den->terms[0].index)
+			return l->var->ratio >= 2;
+	return false;
+}
+
 /* E, a '/' or '%' of a subscript, as a term of a new floor (struct
  * affine_floor): by a positive constant, the quotient (a remainder being
  * its dividend minus the divisor times the quotient); by a size or a grid
@@ -252,19 +265,22 @@ static enum aff_status floor_affine(struct checker *ck, const struct ast_expr *e
 	bool symbolic = den.nterms == 1 && den.constant == 0 && den.terms[0].coef == 1 &&
 			((den.terms[0].kind == SYM_PARAM && den.terms[0].index < ck->cs->nsizes) ||
 			 den.terms[0].kind == SYM_GRID_AXIS);
-	if (!(den.nterms == 0 && den.constant > 0) &&
+	bool level = ck->floor_ok == FLOORS_CONDITION && level_divisor(ck, &den);
+	if (!(den.nterms == 0 && den.constant > 0) && !level &&
 	    (!symbolic || ck->floor_ok == FLOORS_CONDITION))
 		return ck->floor_ok == FLOORS_CONDITION ? AFF_BAD_COND_DIVISOR : AFF_BAD_DIVISOR;
-	if (symbolic && has_floor(&num))
+	if ((symbolic || level) && has_floor(&num))
 		return AFF_NESTED;
+	bool whole = symbolic || level;   /* a remainder is a floor of its own */
 	struct affine_floor *fl = arena_alloc(ck->arena, sizeof(*fl));
-	*fl = (struct affine_floor){.kind = e->kind == EXPR_MOD && symbolic ? FLOOR_MOD : FLOOR_DIV,
-				    .num = num, .den = symbolic ? 0 : den.constant, .expr = e};
-	if (symbolic)
+	*fl = (struct affine_floor){.kind = e->kind == EXPR_MOD && whole ? FLOOR_MOD : FLOOR_DIV,
+				    .num = num, .den = whole ? 0 : den.constant, .level = level,
+				    .expr = e};
+	if (whole)
 		fl->den_term = den.terms[0];
 	struct affine q = {0, 1, arena_alloc(ck->arena, sizeof(*q.terms))};
 	q.terms[0] = (struct affine_term){SYM_FLOOR, ck->nfloors++, 1, fl};
-	if (e->kind == EXPR_DIV || symbolic) {
+	if (e->kind == EXPR_DIV || whole) {
 		*out = q;
 		return AFF_OK;
 	}
@@ -370,15 +386,16 @@ static const struct affine *need_affine(struct checker *ck, struct ast_expr *e, 
 			   owner ? "'" : "");
 	else if (s == AFF_BAD_COND_DIVISOR)
 		diag_error(ck->dg, e->span, "%s '%s'%s%s%s: a divisor in a condition must be a positive "
-			   "number (not a size, a grid size or a loop's variable)", what, text, owner ? " of '" : "", owner ? owner : "",
+			   "number or a multiple of a geometric loop's variable (not a size, a grid size or "
+			   "another loop's variable)", what, text, owner ? " of '" : "", owner ? owner : "",
 			   owner ? "'" : "");
 	else if (s == AFF_BAD_DIVISOR)
 		diag_error(ck->dg, e->span, "%s '%s'%s%s%s: a divisor in a subscript must be a positive "
 			   "number, a size parameter or a grid size", what, text, owner ? " of '" : "",
 			   owner ? owner : "", owner ? "'" : "");
 	else if (s == AFF_NESTED)
-		diag_error(ck->dg, e->span, "%s '%s'%s%s%s: a dividend divided by a size or a grid "
-			   "size must be affine, without '/' or '%%' of its own", what, text,
+		diag_error(ck->dg, e->span, "%s '%s'%s%s%s: a dividend divided by a size, a grid "
+			   "size or a loop's variable must be affine, without '/' or '%%' of its own", what, text,
 			   owner ? " of '" : "", owner ? owner : "", owner ? "'" : "");
 	else
 		diag_error(ck->dg, e->span, "%s '%s'%s%s%s is not affine", what, text, owner ? " of '" : "",
@@ -627,15 +644,22 @@ static bool resolve_call_operand(struct checker *ck, struct ast_expr *e)
 	return ok && need_affine(ck, e->args[0], "distribution argument", NULL) != NULL;
 }
 
-/* Whether operand I of CMP is a divisibility test `e % d == 0` (in an
- * assumption, every '%' operand is one, or an error; in a forall's
- * condition, FLOORS, only `e % d == 0` and `0 == e % d` are, and any other
- * '%' is a remainder, quasi-affine). */
-static bool divisibility_test(const struct ast_cmp *cmp, int i, bool floors)
+/* Whether operand I of CMP (resolved) is a divisibility test `e % d == 0`
+ * (in an assumption or a sum's condition, every '%' operand is one, or an
+ * error; in a forall's condition, FLOORS, only `e % d == 0` and `0 == e %
+ * d` with d a number, a size or a grid size are, and any other '%' is a
+ * remainder, quasi-affine: by a number or a geometric loop's variable,
+ * `i % (2*s) == 0`). */
+static bool divisibility_test(const struct checker *ck, const struct ast_cmp *cmp, int i,
+			      bool floors)
 {
-	if (cmp->operands[i]->kind != EXPR_MOD)
+	const struct ast_expr *x = cmp->operands[i], *d = x->rhs;
+	if (x->kind != EXPR_MOD)
 		return false;
-	return !floors || (cmp->nops == 1 && cmp->ops[0] == CMP_EQ && is_zero(cmp->operands[1 - i]));
+	bool size = d->kind == EXPR_NAME && (d->sym == SYM_GRID_AXIS ||
+					     (d->sym == SYM_PARAM && d->param->index < ck->cs->nsizes));
+	return !floors || (cmp->nops == 1 && cmp->ops[0] == CMP_EQ && is_zero(cmp->operands[1 - i]) &&
+			   (d->kind == EXPR_INT || size));
 }
 
 /* Normalizes a condition into atoms.  OWNER_OK: distribution predicates are
@@ -651,10 +675,9 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, bo
 		bool *test = xcalloc((size_t)cmp->nops + 1, sizeof(*test));
 		for (int i = 0; i <= cmp->nops; i++) {
 			struct ast_expr *x = cmp->operands[i];
-			test[i] = divisibility_test(cmp, i, floors);
 			if (x->kind == EXPR_CALL)
 				ok[i] = resolve_call_operand(ck, x);
-			else if (test[i]) {
+			else if (x->kind == EXPR_MOD) {
 				/* both sides, so that both report their errors */
 				bool lhs = resolve(ck, x->lhs, CX_AFFINE);
 				bool rhs = resolve(ck, x->rhs, CX_AFFINE);
@@ -662,6 +685,7 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, bo
 			}
 			else
 				ok[i] = resolve(ck, x, CX_AFFINE);
+			test[i] = ok[i] && divisibility_test(ck, cmp, i, floors);
 		}
 		/* affine forms of the plain operands, once each */
 		ck->floor_ok = floors ? FLOORS_CONDITION : FLOORS_NO;
@@ -1727,9 +1751,13 @@ char *floor_to_string(const struct affine_floor *fl, const struct checked_spec *
 		      struct ast_var *const *vars)
 {
 	char *num = affine_to_string(&fl->num, cs, vars);
-	const char *den = fl->den ? NULL : fl->den_term.kind == SYM_PARAM
-						 ? cs->params[fl->den_term.index]->name
-						 : cs->axes[fl->den_term.index]->name;
+	const char *name = fl->den ? NULL : fl->den_term.kind == SYM_PARAM
+						  ? cs->params[fl->den_term.index]->name
+						  : cs->axes[fl->den_term.index]->name;
+	char *den = NULL;
+	if (name && (fl->den_term.coef == 1 ? asprintf(&den, "%s", name)
+					     : asprintf(&den, "(%lld*%s)", fl->den_term.coef, name)) < 0)
+		abort();
 	char *r = NULL;
 	bool atom = fl->num.nterms == 0 || (fl->num.nterms == 1 && fl->num.constant == 0 &&
 					    fl->num.terms[0].coef == 1);
@@ -1737,6 +1765,7 @@ char *floor_to_string(const struct affine_floor *fl, const struct checked_spec *
 		: den ? asprintf(&r, atom ? "floor(%s/%s)" : "floor((%s)/%s)", num, den)
 		      : asprintf(&r, atom ? "floor(%s/%lld)" : "floor((%s)/%lld)", num, fl->den);
 	free(num);
+	free(den);
 	if (n < 0)
 		abort();
 	return r;

@@ -51,8 +51,8 @@
 /* coef * symbol.  kind is SYM_PARAM (index: position among the parameters,
  * checked_spec.params), SYM_GRID_AXIS (index: the axis, checked_spec.axes),
  * SYM_VAR (index: position in the statement's vars[], ast_var.index) or, in
- * a subscript only, SYM_FLOOR (floor: a quotient or remainder; index: its
- * number, unique in the specification). */
+ * a subscript or a forall's condition, SYM_FLOOR (floor: a quotient or
+ * remainder; index: its number, unique in the specification). */
 struct affine_term {
 	enum sym_kind kind;
 	int index;
@@ -78,7 +78,13 @@ struct affine {
  *     (den_term, coefficient 1), num an affine form without floors.  The
  *     bounds check proves the quotient lies in [qlo, qhi] wherever the
  *     reference is evaluated (proven); the model splits the reference into
- *     one case per quotient value. */
+ *     one case per quotient value.
+ *   - In a forall's condition only, a divisor that is a positive multiple
+ *     of a geometric loop's variable (`(i / s) % 2`, `i % (2*s)`: level,
+ *     den == 0, den_term that multiple), num affine without floors: the
+ *     variable is a number at each level when every value is known, so the
+ *     model gives the quotient a variable defined with the level's divisor;
+ *     the bounds check leaves such conditions out (a superset). */
 enum floor_kind { FLOOR_DIV, FLOOR_MOD };
 
 struct affine_floor {
@@ -86,6 +92,7 @@ struct affine_floor {
 	struct affine num;
 	long long den;
 	struct affine_term den_term;
+	bool level;
 	bool proven;
 	int qlo, qhi;
 	const struct ast_expr *expr;      /* the '/' or '%' written */

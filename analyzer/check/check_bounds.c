@@ -273,6 +273,32 @@ static int atom_rows(const struct cond_atom *a)
 	return a->kind == ATOM_OWNER ? 2 : 1;
 }
 
+/* Whether F holds a quotient by a geometric loop's variable. */
+static bool has_level(const struct affine *f)
+{
+	for (int i = 0; i < f->nterms; i++)
+		if (f->terms[i].kind == SYM_FLOOR &&
+		    (f->terms[i].floor->level || has_level(&f->terms[i].floor->num)))
+			return true;
+	return false;
+}
+
+static bool atom_has_level(const struct cond_atom *a)
+{
+	return has_level(&a->f) || has_level(&a->value);
+}
+
+/* Whether a condition around REF has a quotient by a loop's variable (left
+ * out of the check). */
+static bool scopes_have_level(const struct ref_info *ref)
+{
+	for (int s = 0; s < ref->nscopes; s++)
+		for (int k = 0; ref->scopes[s]->cond && k < ref->scopes[s]->cond->natoms; k++)
+			if (atom_has_level(&ref->scopes[s]->cond->atoms[k]))
+				return true;
+	return false;
+}
+
 /* Adds the quotients by a constant in F (and in their dividends) to BS,
  * inner ones first; false when there are too many. */
 static bool gather_floors(struct bounds_space *bs, const struct affine *f)
@@ -335,7 +361,8 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 	/* and those of the conditions around the reference (a forall's) */
 	for (int s = 0; gathered && s < ref->nscopes; s++)
 		for (int k = 0; gathered && ref->scopes[s]->cond && k < ref->scopes[s]->cond->natoms; k++)
-			gathered = gather_floors(&bs, &ref->scopes[s]->cond->atoms[k].f);
+			if (!atom_has_level(&ref->scopes[s]->cond->atoms[k]))
+				gathered = gather_floors(&bs, &ref->scopes[s]->cond->atoms[k].f);
 	if (!gathered) {
 		free(bs.var_pos);
 		return NULL;
@@ -387,6 +414,8 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 			rows_push(&r, false, q->vars[v]->hi_aff, &var, -1);
 		}
 		for (int k = 0; q->cond && k < q->cond->natoms; k++) {
+			if (atom_has_level(&q->cond->atoms[k]))
+				continue;   /* not affine: left out, a superset */
 			isl_set *x = bounds_atom(&r, &q->cond->atoms[k]);
 			if (x)
 				extra = isl_set_intersect(extra, x);
@@ -720,14 +749,21 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 	}
 	char *rt = expr_to_string(ref->expr);
 	char *st = expr_to_string(ref->expr->args[dim]);
+	/* a condition by a loop's variable was left out: say how to state it */
+	bool level = scopes_have_level(ref);
 	if (upper) {
 		char *et = expr_to_string(ref->array->extents[dim]);
-		diag_error(ck->dg, ref->expr->span, "'%s' is out of bounds%s%s: subscript %s must be less than %s",
-			   rt, witness ? " for " : "", witness ? witness : "", st, et);
+		diag_error(ck->dg, ref->expr->span, "'%s' is out of bounds%s%s: subscript %s must be less than %s%s%s%s%s%s",
+			   rt, witness ? " for " : "", witness ? witness : "", st, et,
+			   level ? " (this check leaves out quotients by a loop's variable: add '" : "",
+			   level ? st : "", level ? " < " : "", level ? et : "",
+			   level ? "' to the condition)" : "");
 		free(et);
 	} else {
-		diag_error(ck->dg, ref->expr->span, "'%s' is out of bounds%s%s: subscript %s must not be negative",
-			   rt, witness ? " for " : "", witness ? witness : "", st);
+		diag_error(ck->dg, ref->expr->span, "'%s' is out of bounds%s%s: subscript %s must not be negative%s%s%s",
+			   rt, witness ? " for " : "", witness ? witness : "", st,
+			   level ? " (this check leaves out quotients by a loop's variable: add '" : "",
+			   level ? st : "", level ? " >= 0' to the condition)" : "");
 	}
 	isl_ctx_reset_error(ck->isl);
 	free(rt);

@@ -2308,9 +2308,13 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		cost_job_fail(&j, COST_REFUSED, why, "predicate");
 		out->any_grid = true;
 	}
-	/* cyclic(nb): counted at values only, on every grid */
+	/* cyclic(nb), a condition by a loop's variable: counted at values
+	 * only, on every grid */
 	if (!req->values && model_cand_block_param(m, cand) >= 0)
 		out->any_grid = true;
+	for (int k = 0; !req->values && k < model_cand_nsteps(m, cand); k++)
+		if (m->steps[model_cand_step(m, cand, k)].by_loop >= 0)
+			out->any_grid = true;
 	struct symbolic_info info = {0};
 	struct formula *total = formula_const_si(0);
 

@@ -270,13 +270,19 @@ static int enumerate_step(isl_ctx *ctx, const struct model *m, int cand, int ste
 		point_value(p, m->axes[a], &v);
 		sizes[a] = (long)v;
 	}
-	/* the point's sizes, for the block sizes that are sizes (cyclic(nb)) */
+	/* the point's sizes, for the block sizes that are sizes (cyclic(nb));
+	 * a condition by a loop's variable: every value, the loops' too, with
+	 * no parameter left (fix_point then has nothing to fix) */
 	long long *vals = calloc((size_t)m->nparams + 1, sizeof(*vals));
-	for (int i = 0; vals && i < model_nsizes(m); i++)
+	bool level = m->steps[step].by_loop >= 0;
+	for (int i = 0; vals && i < (level ? m->nparams : model_nsizes(m)); i++)
 		point_value(p, m->params[i], &vals[i]);
 	struct step_relations r;
 	bool nomem = !vals;
-	int built = vals ? relations_concrete_blocks(ctx, m, cand, step, sizes, vals, &r, reason) : -1;
+	struct model_values mvals = {vals, sizes};
+	int built = !vals ? -1
+		    : level ? relations_values(ctx, m, cand, step, &mvals, &r, reason)
+			    : relations_concrete_blocks(ctx, m, cand, step, sizes, vals, &r, reason);
 	free(vals);
 	if (built != 0) {
 		if (nomem)

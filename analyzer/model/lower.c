@@ -501,6 +501,11 @@ static void lower_stmt(struct lowering *lw, int step, const struct ast_stmt *st)
 	lw->quo = &q;
 	if (lw_cond_quotients(lw, &q, st->forall) && lw_ref_quotients(lw, &q, &st->refs[0], 0)) {
 		int lhs_nvar = q.nvar, lhs_nsym = q.nsym;
+		/* a condition by a loop's variable: that loop, for the reasons */
+		for (int k = 0; k < q.nvar; k++)
+			for (int l = 0; q.var[k]->level && l < lw->m->nloops; l++)
+				if (lw->m->loops[l].param == q.var[k]->den_term.index)
+					lw->m->steps[step].by_loop = l;
 		do
 			lower_stmt_case(lw, step, st, &q, lhs_nvar, lhs_nsym);
 		while (!failed(&lw->fail) && lw_next_quotient_case(&q, 0));

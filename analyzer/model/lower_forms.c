@@ -79,11 +79,13 @@ struct pos_acc {
 	bool unknown;        /* a quotient the statement's quotients do not know */
 };
 
-static void acc_term(struct pos_acc *a, enum model_sym kind, int index, long long c)
+/* A += C * the symbol (KIND, INDEX), times the value of parameter BY - 1
+ * when BY (model_term.by). */
+static void acc_term_by(struct pos_acc *a, enum model_sym kind, int index, long long c, int by)
 {
 	struct model_aff *o = a->out;
 	for (int i = 0; i < o->nterms; i++)
-		if (o->terms[i].kind == kind && o->terms[i].index == index) {
+		if (o->terms[i].kind == kind && o->terms[i].index == index && o->terms[i].by == by) {
 			a->overflow |= __builtin_add_overflow(o->terms[i].coef, c, &o->terms[i].coef);
 			return;
 		}
@@ -97,7 +99,20 @@ static void acc_term(struct pos_acc *a, enum model_sym kind, int index, long lon
 		o->terms = t;
 		a->cap = cap;
 	}
-	o->terms[o->nterms++] = (struct model_term){kind, index, c};
+	o->terms[o->nterms++] = (struct model_term){kind, index, c, by};
+}
+
+static void acc_term(struct pos_acc *a, enum model_sym kind, int index, long long c)
+{
+	acc_term_by(a, kind, index, c, 0);
+}
+
+/* The model's parameter of the loop variable a level quotient FL divides
+ * by, plus 1 (model_term.by): the checker's loop parameters come after the
+ * sizes in the same order as the model's. */
+static int level_by(const struct affine_floor *fl)
+{
+	return fl->den_term.index + 1;
 }
 
 /* The variable of quotient FL by a constant, or its value in this case (by
@@ -139,7 +154,20 @@ static void acc_affine(struct lowering *lw, struct pos_acc *a, const struct affi
 			acc_term(a, MODEL_AXIS, t->index, c);
 			break;
 		case SYM_FLOOR:
-			if (t->floor->den) {
+			if (t->floor->level) {
+				/* its quotient's variable; a remainder num - d*s*q */
+				int v = quotient_var(lw->quo, t->floor);
+				long long cd;
+				if (v < 0) {
+					a->unknown = true;
+				} else if (t->floor->kind == FLOOR_DIV) {
+					acc_term(a, MODEL_VAR, v, c);
+				} else {
+					acc_affine(lw, a, &t->floor->num, c);
+					a->overflow |= __builtin_mul_overflow(c, -t->floor->den_term.coef, &cd);
+					acc_term_by(a, MODEL_VAR, v, cd, level_by(t->floor));
+				}
+			} else if (t->floor->den) {
 				int v = quotient_var(lw->quo, t->floor);
 				if (v < 0)
 					a->unknown = true;
@@ -200,6 +228,24 @@ static int case_aff(struct lowering *lw, struct model_aff *out, const struct aff
 	return acc_finish(lw, &a);
 }
 
+/* The definition of quotient variable VAR = floor(num / (d*s)) of level
+ * quotient FL: SIGN 1, num - d*s*VAR >= 0; SIGN -1, d*s*VAR + d*s - 1 - num
+ * >= 0. */
+static int level_aff(struct lowering *lw, struct model_aff *out, const struct affine_floor *fl,
+		     long long sign, int var)
+{
+	memset(out, 0, sizeof(*out));
+	struct pos_acc a = {.out = out};
+	long long d = fl->den_term.coef;
+	acc_affine(lw, &a, &fl->num, sign);
+	acc_term_by(&a, MODEL_VAR, var, -sign * d, level_by(fl));
+	if (sign < 0) {
+		acc_term(&a, MODEL_PARAM, fl->den_term.index, d);
+		a.overflow |= __builtin_add_overflow(out->constant, -1, &out->constant);
+	}
+	return acc_finish(lw, &a);
+}
+
 /* The form A summed up, compacted; 0, or -1 (the lowering failed, the form
  * cleared) on overflow, a quotient unknown or out of memory. */
 static int acc_finish(struct lowering *lw, struct pos_acc *pa)
@@ -237,7 +283,9 @@ static void gather_quotients(struct lowering *lw, struct quotients *q, const str
 		if (f->terms[i].kind != SYM_FLOOR)
 			continue;
 		gather_quotients(lw, q, &fl->num);
-		if (fl->den && quotient_var(q, fl) < 0) {
+		if ((fl->den || fl->level) && quotient_var(q, fl) >= 0) {
+			continue;   /* known */
+		} else if (fl->den || fl->level) {
 			if (q->nvar == LOWER_MAX_QUOTIENTS) {
 				fail_set(&lw->fail, FAIL_REFUSED, "more than %d quotients in one statement",
 					 LOWER_MAX_QUOTIENTS);
@@ -323,6 +371,15 @@ void lw_add_quotients(struct lowering *lw, const struct ast_stmt *st, struct mod
 		struct model_aff lo, hi;
 		if (!define || failed(&lw->fail))
 			continue;
+		if (fl->level) {
+			if (level_aff(lw, &lo, fl, 1, q->nvars + k) < 0)
+				return;
+			lw_add_cons(lw, s, &lo);
+			if (level_aff(lw, &hi, fl, -1, q->nvars + k) < 0)
+				return;
+			lw_add_cons(lw, s, &hi);
+			continue;
+		}
 		if (lw_pos_aff(lw, &lo, &fl->num, 1, q->nvars + k, -fl->den, 0) < 0)
 			return;
 		lw_add_cons(lw, s, &lo);

@@ -1,9 +1,11 @@
 /* Building and freeing the polyhedral model. */
+#define _GNU_SOURCE /* asprintf */
 #include "analyzer/model/model.h"
 
 #include <gmp.h>
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -82,7 +84,7 @@ bool model_aff_equal(const struct model_aff *a, const struct model_aff *b)
 		return false;
 	for (int i = 0; i < a->nterms; i++)
 		if (a->terms[i].kind != b->terms[i].kind || a->terms[i].index != b->terms[i].index ||
-		    a->terms[i].coef != b->terms[i].coef)
+		    a->terms[i].coef != b->terms[i].coef || a->terms[i].by != b->terms[i].by)
 			return false;
 	return true;
 }
@@ -397,9 +399,21 @@ int model_add_superstep(struct model *m, const char *name)
 	if (!s)
 		return -1;
 	s->loop = -1;
+	s->by_loop = -1;
 	if (!(s->name = strdup(name)))
 		return -1;
 	return m->nsteps - 1;
+}
+
+char *model_step_level_reason(const struct model *m, int step)
+{
+	int l = m->steps[step].by_loop;
+	char *why = NULL;
+	if (l < 0 || asprintf(&why, "a condition divides by the loop's variable %s, a number only "
+				   "level by level: every value given (-D) counts it",
+			      m->loops[l].var) < 0)
+		return NULL;
+	return why;
 }
 
 int model_nsizes(const struct model *m)

@@ -34,6 +34,12 @@ struct model_term {
 	enum model_sym kind;
 	int index;
 	long long coef;    /* never 0 */
+	/* 0, or 1 + the parameter (a geometric loop's variable) whose value
+	 * multiplies the coefficient too: the quotient of a condition by that
+	 * variable (`(i / s) % 2`), a number at each level only.  Such terms
+	 * are in the supersteps with model_superstep.by_loop >= 0, and only
+	 * relations at values build them (relations.h). */
+	int by;
 };
 
 /* constant + sum of coef * symbol, by position. */
@@ -114,6 +120,9 @@ struct model_superstep {
 	int nstmts;
 	struct model_stmt *stmts;
 	int loop;          /* the innermost loop around it (model.loops), -1: none */
+	/* a condition of it divides by the variable of this loop (model.loops;
+	 * model_term.by): counted at values only, level by level; -1: none */
+	int by_loop;
 };
 
 /* for lo <= VAR < hi { ... }: the supersteps of the body run once for each
@@ -215,6 +224,11 @@ bool model_loop_bounds(const struct model_loop *l, const long *sizes, long long 
  * the ratio of a geometric loop; false when that does not fit in 64 bits
  * (past any bound). */
 bool model_loop_next(const struct model_loop *l, long long *v);
+
+/* Why superstep STEP is counted at values only when a condition of it
+ * divides by a loop's variable (model_superstep.by_loop), malloc'd; NULL
+ * when none does (or out of memory). */
+char *model_step_level_reason(const struct model *m, int step);
 
 /* The loops around superstep STEP, outermost first, into LOOPS (room for
  * MODEL_MAX_LOOPS); returns their number. */

@@ -103,6 +103,16 @@ static __isl_give isl_aff *aff_on(__isl_keep isl_space *space, const struct mode
 		case MODEL_VAR:
 			break;
 		}
+		if (t->by) {
+			/* times a loop's variable: a number at values only (build
+			 * refuses the other grids first) */
+			if (!params) {
+				isl_val_free(coef);
+				aff = isl_aff_free(aff);
+				break;
+			}
+			coef = isl_val_mul(coef, val_from_ll(ctx, params[t->by - 1]));
+		}
 		int pos = -1;
 		for (int k = 0; k < nx && pos < 0; k++)
 			if (vidx[k] == t->index)
@@ -515,7 +525,8 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 	const struct model *m = base->m;
 	const struct model_superstep *s = &m->steps[step];
 	*reason = NULL;
-	if ((*reason = block_sizes_unknown(base, cand)) != NULL) {
+	if ((*reason = block_sizes_unknown(base, cand)) != NULL ||
+	    (!base->params && (*reason = model_step_level_reason(m, step)) != NULL)) {
 		memset(out, 0, sizeof(*out));
 		return 1;
 	}

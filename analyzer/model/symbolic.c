@@ -940,7 +940,7 @@ static int lin_to_model(const struct sym *s, const struct lin *e, struct model_a
 		for (int i = 0; i < e->n; i++)
 			if (!e->t[i].dim && e->t[i].index == p && e->t[i].coef != 0)
 				out->terms[out->nterms++] = (struct model_term){
-					p < np ? MODEL_PARAM : MODEL_AXIS, p < np ? p : p - np, e->t[i].coef};
+					p < np ? MODEL_PARAM : MODEL_AXIS, p < np ? p : p - np, e->t[i].coef, 0};
 	for (int i = 0; i < e->n; i++)
 		if (e->t[i].coef != 0 && (e->t[i].dim || e->t[i].index >= npar_fixed(s))) {
 			model_aff_clear(out);
@@ -2368,6 +2368,10 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 	*reason = NULL;
 	if (step_relations_alloc(out, m, step) < 0 || !shapes)
 		fail_nomem(&s.fail);
+	char *level = model_step_level_reason(m, step);
+	if (level && !failed(&s.fail))
+		fail_set(&s.fail, FAIL_REFUSED, "%s", level);
+	free(level);
 	/* a block size that is a size has no digits: counted at values */
 	for (int a = 0; a < m->narrays && !failed(&s.fail); a++)
 		for (int d = 0; model_cand_has(m, cand, a) && d < m->arrays[a].ndims; d++)

@@ -59,6 +59,11 @@ POINTS = {
         {"n": 7, "m": 3, "P": 3}, {"n": 8, "m": 2, "P": 4}, {"n": 5, "m": 2, "P": 1},
         {"n": 9, "m": 4, "P": 2}, {"n": 6, "m": 5, "P": 6},
     ],
+    "butterflies": [  # assume n >= P, T >= 1; the levels at values only
+        {"n": 8, "T": 1, "P": 4}, {"n": 7, "T": 2, "P": 3}, {"n": 16, "T": 1, "P": 2},
+        {"n": 9, "T": 2, "P": 4}, {"n": 5, "T": 1, "P": 5}, {"n": 12, "T": 1, "P": 1},
+        {"n": 16, "T": 2, "P": 8},
+    ],
     "condition_quotients": [  # assume n >= 4, m >= 2, n >= P
         {"n": 7, "m": 3, "P": 3}, {"n": 8, "m": 2, "P": 4}, {"n": 9, "m": 4, "P": 2},
         {"n": 6, "m": 2, "P": 6}, {"n": 13, "m": 3, "P": 5}, {"n": 12, "m": 4, "P": 1},
@@ -193,6 +198,10 @@ POINTS = {
     "identity_layouts": [  # tests/brute/specs: assume n >= 1
         {"n": 2, "P": 4}, {"n": 1, "P": 1}, {"n": 3, "P": 2}, {"n": 2, "P": 3},
         {"n": 1, "P": 5}, {"n": 3, "P": 6},
+    ],
+    "fft": [  # assume m >= P; the stages at values only
+        {"m": 8, "P": 4}, {"m": 16, "P": 4}, {"m": 4, "P": 4}, {"m": 6, "P": 3},
+        {"m": 8, "P": 1}, {"m": 16, "P": 8}, {"m": 5, "P": 2},
     ],
     "reduce": [  # one partial sum per process; the doubling's levels s = 1, 2, 4, ... < P
         {"P": 4}, {"P": 1}, {"P": 2}, {"P": 3}, {"P": 5}, {"P": 8}, {"P": 16},
