@@ -620,6 +620,18 @@ static bool is_zero(const struct ast_expr *e)
 }
 
 /* Resolves a distribution call used as a condition operand. */
+/* Whether E holds a '/' or a '%'. */
+static bool has_division(const struct ast_expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == EXPR_DIV || e->kind == EXPR_MOD)
+		return true;
+	return (e->kind == EXPR_ADD || e->kind == EXPR_SUB || e->kind == EXPR_MUL ||
+		e->kind == EXPR_NEG) &&
+	       (has_division(e->lhs) || has_division(e->rhs));
+}
+
 static bool resolve_call_operand(struct checker *ck, struct ast_expr *e)
 {
 	bool ok = resolve(ck, e->args[0], CX_AFFINE);
@@ -641,6 +653,13 @@ static bool resolve_call_operand(struct checker *ck, struct ast_expr *e)
 				   "cannot be compared", e->name, e->name);
 			return false;
 		}
+	if (ok && has_division(e->args[0])) {
+		char *t = expr_to_string(e->args[0]);
+		diag_error(ck->dg, e->args[0]->span, "distribution argument '%s' must be affine: a "
+			   "predicate takes no '/' or '%%'", t);
+		free(t);
+		return false;
+	}
 	return ok && need_affine(ck, e->args[0], "distribution argument", NULL) != NULL;
 }
 
@@ -715,7 +734,13 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, bo
 				}
 				struct ast_expr *call = a->kind == EXPR_CALL ? a : b;
 				struct ast_expr *val = a->kind == EXPR_CALL ? b : a;
-				if (!ok[i] || !ok[i + 1] || test[i] || test[i + 1])
+				if (has_division(val)) {
+					/* a coordinate is compared with an affine value */
+					diag_error(ck->dg, val->span, "a distribution predicate compares with an "
+						   "affine value, without '/' or '%%'");
+					continue;
+				}
+				if (!ok[i] || !ok[i + 1])
 					continue;
 				atom.kind = ATOM_OWNER;
 				atom.dist = call->dist;

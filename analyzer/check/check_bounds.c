@@ -323,6 +323,19 @@ static bool gather_floors(struct bounds_space *bs, const struct affine *f)
 	return true;
 }
 
+/* Adds the quotients by a constant of the conditions around REF (a
+ * forall's; those by a loop's variable are left out with their atoms) to
+ * BS; false when there are too many. */
+static bool gather_scope_floors(struct bounds_space *bs, const struct ref_info *ref)
+{
+	for (int s = 0; s < ref->nscopes; s++)
+		for (int k = 0; ref->scopes[s]->cond && k < ref->scopes[s]->cond->natoms; k++)
+			if (!atom_has_level(&ref->scopes[s]->cond->atoms[k]) &&
+			    !gather_floors(bs, &ref->scopes[s]->cond->atoms[k].f))
+				return false;
+	return true;
+}
+
 /* The points (parameters, grid sizes, variables in scope, then one
  * dimension per quotient by a constant in GOAL) of REF's domain
  * (assumptions, the implicit ones included, ranges, conditions) where
@@ -357,12 +370,8 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 				  .nvar_pos = maxindex, .nvars = nvars, .cases = cases, .ncases = ncases};
 	if (!bs.var_pos)
 		return NULL;
-	bool gathered = gather_floors(&bs, goal->a) && (!goal->b || gather_floors(&bs, goal->b));
-	/* and those of the conditions around the reference (a forall's) */
-	for (int s = 0; gathered && s < ref->nscopes; s++)
-		for (int k = 0; gathered && ref->scopes[s]->cond && k < ref->scopes[s]->cond->natoms; k++)
-			if (!atom_has_level(&ref->scopes[s]->cond->atoms[k]))
-				gathered = gather_floors(&bs, &ref->scopes[s]->cond->atoms[k].f);
+	bool gathered = gather_floors(&bs, goal->a) && (!goal->b || gather_floors(&bs, goal->b)) &&
+			gather_scope_floors(&bs, ref);
 	if (!gathered) {
 		free(bs.var_pos);
 		return NULL;
@@ -709,12 +718,13 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 		proven &= cases[k].floor->proven;
 	/* the quotients by numbers bounds_set gives a dimension each */
 	struct bounds_space probe = {.cs = ck->cs};
-	fine = fine && gather_floors(&probe, sub);
+	fine = fine && gather_floors(&probe, sub) && gather_scope_floors(&probe, ref);
 	if (!fine || !proven) {
 		char *st = expr_to_string(ref->expr->args[dim]);
 		if (!fine)
 			diag_error(ck->dg, ref->expr->args[dim]->span,
-				   "subscript %s: too many quotients (at most %d by sizes, %d by numbers)",
+				   "subscript %s: too many quotients (at most %d by sizes, %d by numbers, "
+				   "with those of the forall's condition)",
 				   st, BOUNDS_MAX_CASES, BOUNDS_MAX_FLOORS);
 		else
 			diag_error(ck->dg, ref->expr->args[dim]->span,
@@ -755,14 +765,16 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 		char *et = expr_to_string(ref->array->extents[dim]);
 		diag_error(ck->dg, ref->expr->span, "'%s' is out of bounds%s%s: subscript %s must be less than %s%s%s%s%s%s",
 			   rt, witness ? " for " : "", witness ? witness : "", st, et,
-			   level ? " (this check leaves out quotients by a loop's variable: add '" : "",
+			   level ? " (this check leaves out quotients by a loop's variable: if the "
+				   "condition keeps it in bounds, add '" : "",
 			   level ? st : "", level ? " < " : "", level ? et : "",
 			   level ? "' to the condition)" : "");
 		free(et);
 	} else {
 		diag_error(ck->dg, ref->expr->span, "'%s' is out of bounds%s%s: subscript %s must not be negative%s%s%s",
 			   rt, witness ? " for " : "", witness ? witness : "", st,
-			   level ? " (this check leaves out quotients by a loop's variable: add '" : "",
+			   level ? " (this check leaves out quotients by a loop's variable: if the "
+				   "condition keeps it in bounds, add '" : "",
 			   level ? st : "", level ? " >= 0' to the condition)" : "");
 	}
 	isl_ctx_reset_error(ck->isl);
