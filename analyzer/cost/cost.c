@@ -93,6 +93,48 @@ static struct formula **formula_slot(struct candidate_cost *c, int k)
 }
 
 
+/* The typical point of a formula's pieces, for the order they print in:
+ * every size 2^20 and, on the symbolic grid, every axis 8 (large sizes,
+ * grids of 3 or more per axis; issue 26's "typical case first"). */
+enum { TYPICAL_SIZE = 1 << 20, TYPICAL_AXIS = 8 };
+
+/* Every formula of OUT with the piece that holds at the typical point
+ * first, when that point meets the specification's assumptions (else the
+ * order is left as it is).  Pieces are disjoint: no value changes. */
+static void typical_first(struct job *j, const struct model *m, const struct cost_request *req,
+			  struct candidate_cost *out)
+{
+	int nsizes = model_nsizes(m), n = nsizes + m->naxes;
+	const char **names = calloc((size_t)n + 1, sizeof(*names));
+	long long *values = calloc((size_t)n + 1, sizeof(*values));
+	isl_set *valid = model_valid_set(j->engine->ctx, m);
+	bool ok = names && values && valid;
+	for (int p = 0; ok && p < nsizes; p++) {
+		names[p] = m->params[p];
+		values[p] = TYPICAL_SIZE;
+	}
+	for (int a = 0; ok && a < m->naxes; a++) {
+		names[nsizes + a] = m->axes[a];
+		values[nsizes + a] = req->symbolic ? TYPICAL_AXIS : req->sizes[a];
+	}
+	/* the sizes, then the axes, as model_valid_set's parameters */
+	for (int p = 0; ok && valid && p < n; p++)
+		valid = isl_set_fix_si(valid, isl_dim_param, (unsigned)(p < nsizes ? p : m->nparams + p - nsizes),
+				       (int)values[p]);
+	ok = ok && valid && isl_set_is_empty(valid) == isl_bool_false &&
+	     model_facts_hold(m, values, values + nsizes);
+	for (int k = 0; ok && k < nformulas(out); k++)
+		ok = formula_typical_first(*formula_slot(out, k), names, values, n) > -2;
+	if (ok && out->mem)
+		formula_typical_first(out->mem, names, values, n);
+	for (int s = 0; ok && s < out->nsteps; s++)
+		if (out->steps[s].mem)
+			formula_typical_first(out->steps[s].mem, names, values, n);
+	isl_set_free(valid);
+	free(names);
+	free(values);
+}
+
 /* ISL operations allowed to one formula or set operation outside the counting
  * engine (which has its own limit per count): enough for every example, and a
  * bound on the time a large concrete grid can take before it is refused. */
@@ -2492,6 +2534,8 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	}
 	if (!failed(&j.fail))
 		memories(m, cand, req, &info, out);
+	if (!failed(&j.fail) && !req->values)
+		typical_first(&j, m, req, out);
 	symbolic_info_clear(&info);
 	free(j.locals);
 	free(j.geometric_name);

@@ -64,6 +64,7 @@ struct formula *formula_copy(const struct formula *f)
 	if (!g)
 		return NULL;
 	g->outside = f->outside;
+	g->typical = f->typical;
 	for (i = 0; i < f->n; i++) {
 		g->p[i].cond = f->p[i].cond ? isl_set_copy(f->p[i].cond) : NULL;
 		g->p[i].val = fml_node_copy(f->vars, f->p[i].val);
@@ -90,6 +91,62 @@ enum formula_outside formula_get_outside(const struct formula *f)
 int formula_n_pieces(const struct formula *f)
 {
 	return f ? f->n : -1;
+}
+
+/* Whether COND (kept; NULL: everywhere) holds at the point for some values
+ * of the parameters it leaves out: 1, 0, or -1 when ISL failed. */
+static int holds_at(__isl_keep isl_set *cond, const char *const names[],
+		    const long long values[], int n)
+{
+	if (!cond)
+		return 1;
+	isl_set *s = isl_set_copy(cond);
+	for (int i = 0; s && i < n; i++) {
+		int pos = isl_set_find_dim_by_name(s, isl_dim_param, names[i]);
+		if (pos >= 0)
+			s = isl_set_fix_val(s, isl_dim_param, (unsigned)pos,
+					    isl_val_int_from_si(isl_set_get_ctx(s), (long)values[i]));
+	}
+	isl_bool empty = s ? isl_set_is_empty(s) : isl_bool_error;
+	isl_set_free(s);
+	return empty == isl_bool_error ? -1 : empty == isl_bool_false;
+}
+
+int formula_typical_first(struct formula *f, const char *const names[], const long long values[],
+			  int n)
+{
+	if (!f || f->n < 2)
+		return -1;
+	/* the one piece that holds there: none when the point leaves the
+	 * choice to a parameter it does not give (a loop's variable) */
+	int at = -1;
+	for (int i = 0; i < f->n; i++) {
+		int h = holds_at(f->p[i].cond, names, values, n);
+		if (h < 0)
+			return -2;
+		if (h && at >= 0)
+			return -1;
+		if (h)
+			at = i;
+	}
+	if (at < 0)
+		return -1;
+	/* disjoint from every piece before it: the first that applies stays
+	 * the one that applies everywhere */
+	for (int k = 0; k < at; k++) {
+		if (!f->p[at].cond || !f->p[k].cond)
+			return -1;
+		isl_bool d = isl_set_is_disjoint(f->p[at].cond, f->p[k].cond);
+		if (d < 0)
+			return -2;
+		if (!d)
+			return -1;
+	}
+	struct fpiece typical = f->p[at];
+	memmove(&f->p[1], &f->p[0], (size_t)at * sizeof(*f->p));
+	f->p[0] = typical;
+	f->typical = true;
+	return at;
 }
 
 /* A one-piece formula, condition everything, with value VAL over V. */

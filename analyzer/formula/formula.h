@@ -193,6 +193,18 @@ void formula_free(struct formula *f);
 
 int formula_n_pieces(const struct formula *f);
 
+/* Moves to the front of F's pieces the one whose condition holds at the
+ * point NAMES[i] = VALUES[i] (0 <= i < N), when exactly one does for some
+ * values of the parameters the point leaves out and it is disjoint from the
+ * pieces before it (so that the order changes no value), and marks it to
+ * be printed first (the others follow in their usual order, small cases
+ * first): the typical case first, for people.  Returns its former
+ * position, -1 when there is none (no piece or several hold there, or it
+ * overlaps an earlier piece), -2 when ISL failed (F unchanged).  Any other
+ * operation on F gives a formula without the mark. */
+int formula_typical_first(struct formula *f, const char *const names[], const long long values[],
+			  int n);
+
 /* Exact value of F where parameter NAMES[i] is VALUES[i] (0 <= i < N); OUT must
  * be initialized.  Returns 0 on success; -1 when a parameter F needs (in the
  * value, or in a condition that has to be tested) has no value, when no piece

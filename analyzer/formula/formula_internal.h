@@ -66,6 +66,9 @@ struct formula {
 	int n;
 	struct fpiece *p;
 	enum formula_outside outside;
+	/* p[0] holds at the typical point (formula_typical_first): printed
+	 * first, the others after it in their usual order */
+	bool typical;
 };
 
 /* Rings. */

@@ -1867,9 +1867,10 @@ static int key_cmp(isl_val **a, isl_val **b, int np)
 	return 0;
 }
 
-/* The order F's pieces are written in for people: by their conditions'
- * keys (P == 1, then P == 2, then P >= 3), a piece of no condition last,
- * ties in F's order.  Malloc'd; NULL (F's own order) on failure. */
+/* The order F's pieces are written in for people: the typical piece first
+ * when F has one (formula_typical_first), then by their conditions' keys
+ * (P == 1, then P == 2, then P >= 3), a piece of no condition last, ties in
+ * F's order.  Malloc'd; NULL (F's own order) on failure. */
 static int *piece_order(const struct formula *f)
 {
 	int *order = malloc(sizeof(*order) * (size_t)(f->n + 1));
@@ -1901,10 +1902,15 @@ static int *piece_order(const struct formula *f)
 		isl_set_free(c);
 	}
 	isl_space_free(space);
-	for (i = 0; i < f->n; i++) {
+	/* the typical piece first (formula_typical_first), the others sorted
+	 * after it */
+	int first = f->typical ? 1 : 0;
+	if (first)
+		order[0] = 0;
+	for (i = first; i < f->n; i++) {
 		int x = i;
 		/* insertion: stable */
-		for (j = i; j > 0; j--) {
+		for (j = i; j > first; j--) {
 			int y = order[j - 1];
 			int before;
 			if (!keys[x] || !keys[y])

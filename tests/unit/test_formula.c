@@ -1068,6 +1068,71 @@ static void test_merge_same(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* formula_typical_first moves the piece that holds at the typical point to
+ * the front (for some value of the parameters the point leaves out), and
+ * no value changes; a piece that overlaps an earlier one stays where it is,
+ * and a point in no piece moves nothing. */
+static void test_typical_first(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *f = make(ctx, "[n, M, k] -> { 2*n : M = 1; 3*n : M = 2; "
+				      "5*n + k : M >= 3 and k >= 0; 7 : M <= 0 }", 0);
+	struct formula *g = formula_copy(f);
+	const char *names[] = { "n", "M", "k" };
+	mpq_t a, b;
+
+	(void)state;
+	assert_non_null(g);
+	assert_int_equal(formula_n_pieces(g), 4);
+	/* n = 2^20, M = 8; k left out */
+	long long typical[] = { 1 << 20, 8 };
+	assert_true(formula_typical_first(g, names, typical, 2) >= 1);
+	char *text = formula_to_string(g, FORMULA_TEXT);
+	assert_non_null(text);
+	/* the M >= 3 piece first, then the others */
+	assert_non_null(strstr(text, "M >= 3"));
+	assert_non_null(strstr(text, "M == 1"));
+	assert_true(strstr(text, "M >= 3") < strstr(text, "M == 1"));
+	assert_true(strstr(text, "M >= 3") < strstr(text, ";"));
+	free(text);
+	/* first already: it stays; in no piece: nothing moves */
+	assert_int_equal(formula_typical_first(g, names, typical, 2), 0);
+	long long nowhere[] = { 1 << 20, 8, -1 };
+	assert_int_equal(formula_typical_first(f, names, nowhere, 3), -1);
+	/* two pieces hold for some k: the point does not choose, nothing
+	 * moves */
+	struct formula *two = make(ctx, "[n, k] -> { n - k : 2*k >= n; n : 2*k < n }", 0);
+	assert_non_null(two);
+	assert_int_equal(formula_typical_first(two, names, typical, 1), -1);
+	formula_free(two);
+	mpq_init(a);
+	mpq_init(b);
+	for (long long M = -1; M <= 5; M++)
+		for (long long k = 0; k <= 3; k++) {
+			long long x[] = { 10, M, k };
+			assert_int_equal(formula_eval(f, names, x, 3, a), 0);
+			assert_int_equal(formula_eval(g, names, x, 3, b), 0);
+			assert_true(mpq_equal(a, b));
+		}
+	/* an overlapping later piece never overtakes (the first that applies
+	 * wins): joined by hand, M = 3 and M = 4 are in both */
+	struct formula *lo = make(ctx, "[M] -> { 1 : 1 <= M <= 4 }", 0);
+	struct formula *hi = make(ctx, "[M] -> { 2 : M >= 3 }", 0);
+	struct formula *o = lo && hi ? formula_join(lo, hi) : NULL;
+	long long eight[] = { 0, 8 };
+	assert_non_null(o);
+	assert_int_equal(formula_n_pieces(o), 2);
+	assert_int_equal(formula_typical_first(o, names, eight, 2), -1);
+	mpq_clear(a);
+	mpq_clear(b);
+	formula_free(lo);
+	formula_free(hi);
+	formula_free(o);
+	formula_free(f);
+	formula_free(g);
+	isl_ctx_free(ctx);
+}
+
 /* formula_coalesce leaves out of a max the operands another one bounds where
  * the sign of their difference is plain: shared coefficient signs over
  * non-negative parameters, an affine side of the condition, or a product of
@@ -1221,6 +1286,7 @@ int main(void)
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_coalesce_apart),
 		cmocka_unit_test(test_merge_same),
+		cmocka_unit_test(test_typical_first),
 		cmocka_unit_test(test_max_dropped),
 		cmocka_unit_test(test_print_by),
 		cmocka_unit_test(test_floor_limit),
