@@ -94,9 +94,39 @@ static struct formula **formula_slot(struct candidate_cost *c, int k)
 
 
 /* The typical point of a formula's pieces, for the order they print in:
- * every size 2^20 and, on the symbolic grid, every axis 8 (large sizes,
- * grids of 3 or more per axis; issue 26's "typical case first"). */
-enum { TYPICAL_SIZE = 1 << 20, TYPICAL_AXIS = 8 };
+ * large sizes, each a multiple of 720720 (so of every number up to 16: no
+ * remainder class is singled out) and no two equal (so that no case of m ==
+ * n is taken for the typical one), and on the symbolic grid every axis 8
+ * (grids of 3 or more per axis; issue 26's "typical case first").  The
+ * sizes grow or shrink by factors of 4 in the order they are declared,
+ * whichever meets the assumptions (k0 < n, kk + b <= o). */
+enum { TYPICAL_AXIS = 8, TYPICAL_SIZES = 20 };
+#define TYPICAL_UNIT 720720LL
+
+/* The typical point into VALUES (sizes, then axes) when ORDER (1: growing,
+ * -1: shrinking) meets M's assumptions and facts; false otherwise. */
+static bool typical_point(struct job *j, const struct model *m, const struct cost_request *req,
+			  int order, long long *values)
+{
+	int nsizes = model_nsizes(m), n = nsizes + m->naxes;
+	if (nsizes > TYPICAL_SIZES)
+		return false;
+	for (int p = 0; p < nsizes; p++)
+		values[p] = TYPICAL_UNIT << (2 * (order > 0 ? p + 1 : nsizes - p));
+	for (int a = 0; a < m->naxes; a++)
+		values[nsizes + a] = req->symbolic ? TYPICAL_AXIS : req->sizes[a];
+	/* the sizes, then the axes, as model_valid_set's parameters (the
+	 * loops' variables between them are left free) */
+	isl_set *valid = model_valid_set(j->engine->ctx, m);
+	for (int p = 0; valid && p < n; p++)
+		valid = isl_set_fix_val(valid, isl_dim_param,
+					(unsigned)(p < nsizes ? p : m->nparams + p - nsizes),
+					isl_val_int_from_si(j->engine->ctx, (long)values[p]));
+	bool ok = valid && isl_set_is_empty(valid) == isl_bool_false &&
+		  model_facts_hold(m, values, values + nsizes);
+	isl_set_free(valid);
+	return ok;
+}
 
 /* Every formula of OUT with the piece that holds at the typical point
  * first, when that point meets the specification's assumptions (else the
@@ -107,22 +137,10 @@ static void typical_first(struct job *j, const struct model *m, const struct cos
 	int nsizes = model_nsizes(m), n = nsizes + m->naxes;
 	const char **names = calloc((size_t)n + 1, sizeof(*names));
 	long long *values = calloc((size_t)n + 1, sizeof(*values));
-	isl_set *valid = model_valid_set(j->engine->ctx, m);
-	bool ok = names && values && valid;
-	for (int p = 0; ok && p < nsizes; p++) {
-		names[p] = m->params[p];
-		values[p] = TYPICAL_SIZE;
-	}
-	for (int a = 0; ok && a < m->naxes; a++) {
-		names[nsizes + a] = m->axes[a];
-		values[nsizes + a] = req->symbolic ? TYPICAL_AXIS : req->sizes[a];
-	}
-	/* the sizes, then the axes, as model_valid_set's parameters */
-	for (int p = 0; ok && valid && p < n; p++)
-		valid = isl_set_fix_si(valid, isl_dim_param, (unsigned)(p < nsizes ? p : m->nparams + p - nsizes),
-				       (int)values[p]);
-	ok = ok && valid && isl_set_is_empty(valid) == isl_bool_false &&
-	     model_facts_hold(m, values, values + nsizes);
+	bool ok = names && values &&
+		  (typical_point(j, m, req, 1, values) || typical_point(j, m, req, -1, values));
+	for (int p = 0; ok && p < n; p++)
+		names[p] = p < nsizes ? m->params[p] : m->axes[p - nsizes];
 	for (int k = 0; ok && k < nformulas(out); k++)
 		ok = formula_typical_first(*formula_slot(out, k), names, values, n) > -2;
 	if (ok && out->mem)
@@ -130,7 +148,6 @@ static void typical_first(struct job *j, const struct model *m, const struct cos
 	for (int s = 0; ok && s < out->nsteps; s++)
 		if (out->steps[s].mem)
 			formula_typical_first(out->steps[s].mem, names, values, n);
-	isl_set_free(valid);
 	free(names);
 	free(values);
 }

@@ -276,6 +276,7 @@ static struct formula *on_context(const struct formula *f, __isl_keep isl_set *c
 	struct formula *r = formula_copy(f);
 	if (!r)
 		return NULL;
+	r->typical = false;   /* a new formula: its pieces are not F's */
 	for (int i = 0; i < r->n; i++) {
 		r->p[i].cond = r->p[i].cond ? isl_set_intersect(r->p[i].cond, isl_set_copy(context))
 					    : isl_set_copy(context);
