@@ -93,25 +93,6 @@ int formula_n_pieces(const struct formula *f)
 	return f ? f->n : -1;
 }
 
-/* Whether COND (kept; NULL: everywhere) holds at the point for some values
- * of the parameters it leaves out: 1, 0, or -1 when ISL failed. */
-static int holds_at(__isl_keep isl_set *cond, const char *const names[],
-		    const long long values[], int n)
-{
-	if (!cond)
-		return 1;
-	isl_set *s = isl_set_copy(cond);
-	for (int i = 0; s && i < n; i++) {
-		int pos = isl_set_find_dim_by_name(s, isl_dim_param, names[i]);
-		if (pos >= 0)
-			s = isl_set_fix_val(s, isl_dim_param, (unsigned)pos,
-					    isl_val_int_from_si(isl_set_get_ctx(s), (long)values[i]));
-	}
-	isl_bool empty = s ? isl_set_is_empty(s) : isl_bool_error;
-	isl_set_free(s);
-	return empty == isl_bool_error ? -1 : empty == isl_bool_false;
-}
-
 int formula_typical_first(struct formula *f, const char *const names[], const long long values[],
 			  int n)
 {
@@ -121,7 +102,7 @@ int formula_typical_first(struct formula *f, const char *const names[], const lo
 	 * choice to a parameter it does not give (a loop's variable) */
 	int at = -1;
 	for (int i = 0; i < f->n; i++) {
-		int h = holds_at(f->p[i].cond, names, values, n);
+		int h = f->p[i].cond ? fml_cond_contains(f->p[i].cond, names, values, n, true) : 1;
 		if (h < 0)
 			return -2;
 		if (h && at >= 0)

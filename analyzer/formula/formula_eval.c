@@ -137,10 +137,8 @@ done:
 	}
 }
 
-/* Whether the parameter point lies in COND: 1, 0, or -1 when a parameter COND
- * depends on has no value (or on error). */
-static int cond_contains(__isl_keep isl_set *cond, const char *const names[],
-	const long long values[], int n)
+int fml_cond_contains(__isl_keep isl_set *cond, const char *const names[],
+	const long long values[], int n, bool some)
 {
 	isl_set *s = isl_set_copy(cond);
 	isl_size np = isl_set_dim(s, isl_dim_param);
@@ -161,7 +159,7 @@ static int cond_contains(__isl_keep isl_set *cond, const char *const names[],
 				isl_val_int_from_si(isl_set_get_ctx(s), (long)values[j]));
 			continue;
 		}
-		if (isl_set_involves_dims(s, isl_dim_param, i, 1) != isl_bool_false) {
+		if (!some && isl_set_involves_dims(s, isl_dim_param, i, 1) != isl_bool_false) {
 			isl_set_free(s);
 			return -1;
 		}
@@ -182,7 +180,7 @@ int formula_eval(const struct formula *f, const char *const names[],
 	if (!f)
 		return -1;
 	for (i = 0; i < f->n; i++) {
-		int in = f->p[i].cond ? cond_contains(f->p[i].cond, names, values, n) : 1;
+		int in = f->p[i].cond ? fml_cond_contains(f->p[i].cond, names, values, n, false) : 1;
 		if (in < 0)
 			return -1;
 		if (in)

@@ -71,6 +71,13 @@ struct formula {
 	bool typical;
 };
 
+/* Whether the parameter point NAMES[i] = VALUES[i] (0 <= i < N) lies in
+ * COND (kept): 1, 0, or -1 on error.  A parameter COND depends on that has
+ * no value makes it -1, or with SOME is left to any value (the point lies
+ * in COND for some value of it). */
+int fml_cond_contains(__isl_keep isl_set *cond, const char *const names[],
+	const long long values[], int n, bool some);
+
 /* Rings. */
 struct fvars *fml_vars_new(slong cap);
 void fml_vars_unref(struct fvars *V);
