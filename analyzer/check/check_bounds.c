@@ -10,6 +10,7 @@
  * Assumed, besides the 'assume' facts: grid sizes and array extents are at
  * least 1.  A distribution predicate d(k) == v only contributes 0 <= v < the
  * size of d's axis, so the check may over-approximate, never miss. */
+#define _GNU_SOURCE /* asprintf */
 #include "analyzer/check/check_impl.h"
 #include "analyzer/util/fail.h"
 #include "analyzer/util/session.h"
@@ -26,6 +27,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -85,6 +87,16 @@ struct bounds_space {
 	int ncases;
 };
 
+/* The number of quotient FL among BS's quotients by a constant (its set
+ * dimension after the variables), or -1. */
+static int floor_dim(const struct bounds_space *bs, const struct affine_floor *fl)
+{
+	for (int k = 0; k < bs->ncfloors; k++)
+		if (bs->cfloors[k] == fl)
+			return k;
+	return -1;
+}
+
 /* F as an isl_aff on the set's space. */
 static __isl_give isl_aff *bounds_aff(const struct bounds_space *bs, const struct affine *f)
 {
@@ -100,12 +112,10 @@ static __isl_give isl_aff *bounds_aff(const struct bounds_space *bs, const struc
 		} else if (t->kind == SYM_FLOOR) {
 			/* a quotient by a constant: its dimension after the variables */
 			type = isl_dim_in;
-			pos = -1;
-			for (int k = 0; k < bs->ncfloors; k++)
-				if (bs->cfloors[k] == t->floor)
-					pos = bs->nvars + k;
-			if (pos < 0)
+			int k = floor_dim(bs, t->floor);
+			if (k < 0)
 				return isl_aff_free(aff);
+			pos = bs->nvars + k;
 		} else if (t->kind == SYM_VAR) {
 			type = isl_dim_in; /* an isl_aff's domain dimensions */
 			pos = t->index < bs->nvar_pos ? bs->var_pos[t->index] : -1;
@@ -128,10 +138,8 @@ static int bounds_col(const struct bounds_space *bs, const struct affine_term *t
 	if (t->kind == SYM_GRID_AXIS)
 		return 1 + bs->cs->nparams + t->index;
 	if (t->kind == SYM_FLOOR) {
-		for (int k = 0; k < bs->ncfloors; k++)
-			if (bs->cfloors[k] == t->floor)
-				return 1 + bs->cs->nparams + bs->cs->naxes + bs->nvars + k;
-		return -1;
+		int k = floor_dim(bs, t->floor);
+		return k < 0 ? -1 : 1 + bs->cs->nparams + bs->cs->naxes + bs->nvars + k;
 	}
 	int pos = t->index < bs->nvar_pos ? bs->var_pos[t->index] : -1;
 	return pos < 0 ? -1 : 1 + bs->cs->nparams + bs->cs->naxes + pos;
@@ -759,24 +767,22 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 	}
 	char *rt = expr_to_string(ref->expr);
 	char *st = expr_to_string(ref->expr->args[dim]);
+	char *et = upper ? expr_to_string(ref->array->extents[dim]) : NULL;
 	/* a condition by a loop's variable was left out: say how to state it */
-	bool level = scopes_have_level(ref);
-	if (upper) {
-		char *et = expr_to_string(ref->array->extents[dim]);
-		diag_error(ck->dg, ref->expr->span, "'%s' is out of bounds%s%s: subscript %s must be less than %s%s%s%s%s%s",
-			   rt, witness ? " for " : "", witness ? witness : "", st, et,
-			   level ? " (this check leaves out quotients by a loop's variable: if the "
-				   "condition keeps it in bounds, add '" : "",
-			   level ? st : "", level ? " < " : "", level ? et : "",
-			   level ? "' to the condition)" : "");
-		free(et);
-	} else {
-		diag_error(ck->dg, ref->expr->span, "'%s' is out of bounds%s%s: subscript %s must not be negative%s%s%s",
-			   rt, witness ? " for " : "", witness ? witness : "", st,
-			   level ? " (this check leaves out quotients by a loop's variable: if the "
-				   "condition keeps it in bounds, add '" : "",
-			   level ? st : "", level ? " >= 0' to the condition)" : "");
-	}
+	char *hint = NULL;
+	if (scopes_have_level(ref) &&
+	    asprintf(&hint, " (this check leaves out quotients by a loop's variable: if the "
+			    "condition keeps it in bounds, add '%s %s %s' to the condition)",
+		     st, upper ? "<" : ">=", upper ? et : "0") < 0)
+		hint = NULL;
+	if (upper)
+		diag_error(ck->dg, ref->expr->span, "'%s' is out of bounds%s%s: subscript %s must be less than %s%s",
+			   rt, witness ? " for " : "", witness ? witness : "", st, et, hint ? hint : "");
+	else
+		diag_error(ck->dg, ref->expr->span, "'%s' is out of bounds%s%s: subscript %s must not be negative%s",
+			   rt, witness ? " for " : "", witness ? witness : "", st, hint ? hint : "");
+	free(hint);
+	free(et);
 	isl_ctx_reset_error(ck->isl);
 	free(rt);
 	free(st);
