@@ -90,11 +90,13 @@ char *formula_value_beside(const struct formula *f, const char *text,
 char *report_iterations_number(const struct analysis *a, int c, int s,
 			       const struct step_cost *sc)
 {
-	char *v = sc->iterations ? formula_value_text(sc->iterations, a->rq) : NULL;
-	if (v || !a->exact || c < 0 || c >= a->ncands || s >= a->exact[c].nsteps)
-		return v;
-	const struct formula *n = a->exact[c].steps[s].iterations;
-	return n ? formula_value_text(n, a->rq) : NULL;
+	/* the count at the values first: the formula holds only under the
+	 * candidate's assumptions, which the values may break */
+	const struct formula *n = a->exact && c >= 0 && c < a->ncands &&
+				  a->exact[c].status == COST_OK && s < a->exact[c].nsteps
+				  ? a->exact[c].steps[s].iterations : NULL;
+	char *v = n ? formula_value_text(n, a->rq) : NULL;
+	return v || !sc->iterations ? v : formula_value_text(sc->iterations, a->rq);
 }
 
 char *report_iterations_value(const struct analysis *a, int c, int s,

@@ -157,10 +157,11 @@ static void print_step_head(FILE *out, const struct step_cost *sc)
 }
 
 /* A formula of a superstep in loops, and its value at the -D values when it
- * has one that is not its text. */
+ * has one that is not its text (none for a formula whose assumptions the
+ * values BREAK). */
 static void print_loop_formula(FILE *out, const struct analysis *a, const char *label,
 			       const struct formula *f, enum quantity q, int c, int s,
-			       const struct step_cost *runs)
+			       const struct step_cost *runs, bool broken)
 {
 	int col = fprintf(out, "    %s = ", label);
 	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
@@ -169,7 +170,7 @@ static void print_loop_formula(FILE *out, const struct analysis *a, const char *
 	else
 		fputs("(cannot print)", out);
 	char *v = runs ? report_iterations_value(a, c, s, runs, text)
-		       : formula_value_beside(f, text, a->rq);
+		       : broken ? NULL : formula_value_beside(f, text, a->rq);
 	if (v)
 		fprintf(out, "  [= %s]", v);
 	fputc('\n', out);
@@ -178,23 +179,27 @@ static void print_loop_formula(FILE *out, const struct analysis *a, const char *
 }
 
 /* How many times a superstep in loops runs, and (with formulas) one run's
- * quantities, in the loops' variables. */
+ * quantities, in the loops' variables: their values at the -D values only
+ * where the values meet the candidate's assumptions (one run's values are
+ * not counted at the values: the formula's are the only ones). */
 static void print_loop_lines(FILE *out, const struct analysis *a, const struct step_cost *sc,
 			     int c, int s)
 {
 	if (!sc->loop)
 		return;
 	if (sc->iterations)
-		print_loop_formula(out, a, "runs ", sc->iterations, Q_W, c, s, sc);
+		print_loop_formula(out, a, "runs ", sc->iterations, Q_W, c, s, sc, false);
 	if (!sc->per_w)
 		return;
 	fputs("    one run:\n", out);
+	char *broken = a->exact ? report_broken_condition(a, c) : NULL;
 	for (int k = 0; k < RUN_N; k++) {
 		enum quantity q = run_quantity[k];
 		char label[16];
 		snprintf(label, sizeof(label), "  %-5s", q == Q_NCOM ? "NCom" : quantity_name[q]);
-		print_loop_formula(out, a, label, run_formula(sc, q), q, c, s, NULL);
+		print_loop_formula(out, a, label, run_formula(sc, q), q, c, s, NULL, broken != NULL);
 	}
+	free(broken);
 }
 
 static void print_grid(FILE *out, const struct analysis *a)
