@@ -44,6 +44,10 @@ static const char usage_text[] =
 	"  --explain            show the derivation: local postconditions, NOcc, A.e\n"
 	"  --values             with every size and axis given: the values only, no\n"
 	"                       formulas (milliseconds at any size)\n"
+	"  --all-sizes          on a concrete grid: formulas for every size, counted\n"
+	"                       process by process (can take minutes), rather than the\n"
+	"                       symbolic grid's with the grid's sizes, which hold\n"
+	"                       where the grid divides the sizes\n"
 	"  --work terms|flops   w counts terms of sums (default) or every + - * /\n"
 	"  -j, --jobs N         analyze N candidates at once (default: one per processor)\n"
 	"  -p, --procs LIST     rank every grid shape of each process count of LIST\n"
@@ -360,7 +364,7 @@ int main(int argc, char **argv)
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
 	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT, OPT_MODEL, OPT_PER_PROCESS,
-	       OPT_SPEED, OPT_COMPARE };
+	       OPT_SPEED, OPT_COMPARE, OPT_ALL_SIZES };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -371,6 +375,7 @@ int main(int argc, char **argv)
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"explain", no_argument, NULL, OPT_EXPLAIN},
 		{"values", no_argument, NULL, OPT_VALUES},
+		{"all-sizes", no_argument, NULL, OPT_ALL_SIZES},
 		{"allow-unverified", no_argument, NULL, OPT_ALLOW_UNVERIFIED},
 		{"work", required_argument, NULL, OPT_WORK},
 		{"jobs", required_argument, NULL, 'j'},
@@ -468,6 +473,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_VALUES:
 			opt.values_only = true;
+			break;
+		case OPT_ALL_SIZES:
+			opt.all_sizes = true;
 			break;
 		case OPT_SEED: {
 			long n = parse_count(optarg, 1, 4294967295L);
@@ -740,7 +748,8 @@ int main(int argc, char **argv)
 		const char *other = opt.nprocs ? "-p" : opt.nsweeps ? "a -D range"
 				    : count_set ? "--count" : opt.check_only ? "--check"
 				    : opt.print ? "--print" : opt.verify ? "--verify"
-				    : opt.explain ? "--explain" : opt.summary ? "--summary" : NULL;
+				    : opt.explain ? "--explain" : opt.summary ? "--summary"
+				    : opt.all_sizes ? "--all-sizes" : NULL;
 		if (other) {
 			status = usage_error("--per-process cannot be combined with %s", other);
 			goto out;
@@ -774,6 +783,11 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (opt.all_sizes && opt.values_only) {
+		status = usage_error("%s", "--all-sizes asks for formulas, --values for none: give "
+				     "one of them");
+		goto out;
+	}
 	if (opt.summary && (opt.format != FORMAT_TEXT || opt.nprocs)) {
 		status = usage_error("%s", "--summary is for the text report of the analysis (not "
 				     "-p, whose table is a summary, nor the other formats)");
@@ -791,7 +805,8 @@ int main(int argc, char **argv)
 				    : opt.print ? "--print"
 				    : opt.grid_naxes && opt.nprocs ? "--grid"
 				    : opt.verify ? "--verify" : opt.values_only ? "--values"
-				    : opt.explain ? "--explain" : opt.summary ? "--summary" : NULL;
+				    : opt.explain ? "--explain" : opt.summary ? "--summary"
+				    : opt.all_sizes ? "--all-sizes" : NULL;
 		if (other) {
 			status = usage_error("%s cannot be combined with %s", what, other);
 			goto out;

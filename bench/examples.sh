@@ -37,4 +37,22 @@ for args in tests/brute/specs/summa_panel_cyclic.bsp examples/summa.bsp; do
 	# shellcheck disable=SC2086  # split on purpose
 	printf '%-34s %8s %8s %9s\n' "$args" - "$(wall --timeout 0 $args)" -
 done
+# Concrete grids with the sizes left free (issue 24's targets): the symbolic
+# grid's formulas with the axes given their sizes, against --all-sizes (each
+# process counted, formulas for every size; capped at 120 s, "-" past it).
+# One run each, default threads: compare the columns of one run.
+printf '\n%-34s %8s %12s\n' "concrete grid" "s" "--all-sizes s"
+for args in "--grid 4x4 examples/matmul.bsp" "--grid 8x8 examples/matmul.bsp" \
+	    "--grid 4x4 examples/stencil2d.bsp" "--grid 8x8 examples/stencil2d.bsp" \
+	    "--grid 4x4 examples/pdgemm.bsp" "--grid 64 examples/stencil1d.bsp" \
+	    "--grid 64x64 examples/stencil2d.bsp"; do
+	# shellcheck disable=SC2086  # split on purpose
+	fast=$(wall --timeout 120 $args)
+	case $args in
+	*8x8*|*64*) slow=- ;;   # minutes, or refused past the process limit
+	# shellcheck disable=SC2086
+	*) slow=$(wall --timeout 120 --all-sizes $args) ;;
+	esac
+	printf '%-34s %8s %12s\n' "$args" "$fast" "$slow"
+done
 echo "($(getconf _NPROCESSORS_ONLN) processors)"

@@ -247,10 +247,14 @@ run_brute() {
 	# other modes run
 	PLAIN_ONLY=summa_panel,summa_panel_cyclic SKIP_SPECS=$skip MODES_POINTS=3 POINTS_LIMIT=$limit MODES=$modes \
 		run_tally python3 tests/brute/compare.py "$BIN"
-	# the concrete grid's formulas of the specs tests/stress found wrong there,
-	# and of quotients in subscripts
+	# the concrete grid's formulas for every size (--all-sizes) of the specs
+	# tests/stress found wrong there, and of quotients in subscripts
 	POINTS_LIMIT=$grid_limit \
-	SPECS=prefix_sum_cyclic,existential_bound,empty_modulo,empty_triangle,parity_union,element_size,quotients MODES=grid \
+	SPECS=prefix_sum_cyclic,existential_bound,empty_modulo,empty_triangle,parity_union,element_size,quotients MODES=grid_all \
+		run_tally python3 tests/brute/compare.py "$BIN"
+	# and the symbolic grid's formulas with the axes given their sizes
+	# (compared where a point meets their assumptions, 2 divides n)
+	POINTS_LIMIT=$grid_limit SPECS=stencil1d,stencil2d,matmul,summa,jacobi,broadcast,matvec,pivots,pivots2d,triangles,doubling_levels,reduce,stencil3d,loops,cannon,lu_rows MODES=grid \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# real sizes: the values against the formulas, where those apply
 	run_tally python3 tests/brute/large.py "$BIN"

@@ -433,7 +433,8 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 {
 	int status = EXIT_OK;
 	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
-				   .explain = opt->explain, .model = opt->model};
+				   .explain = opt->explain, .model = opt->model,
+				   .all_sizes = opt->all_sizes};
 	if (opt->grid_naxes > 0) {
 		if (grid_option_check(ls->src.name, m, opt) != EXIT_OK)
 			return EXIT_USAGE;
@@ -451,6 +452,11 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 				req.sizes[a] = (long)pv->value;
 		}
 		req.symbolic = !every;
+	}
+	if (opt->all_sizes && req.symbolic && m->naxes > 0) {
+		fprintf(opt->err, "bspcost: %s: --all-sizes is for the formulas of a concrete grid: "
+				  "give --grid (or -D for every axis)\n", ls->src.name);
+		return EXIT_USAGE;
 	}
 	for (int a = 0; !req.symbolic && a < m->naxes; a++)
 		if (req.sizes[a] < 1 || req.sizes[a] > 4096) {

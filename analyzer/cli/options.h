@@ -52,6 +52,7 @@ struct options {
 	bool allow_unverified;    /* --allow-unverified: no point is not a failure */
 	bool explain;             /* --explain */
 	bool values_only;         /* --values: no formulas when every value is given */
+	bool all_sizes;           /* --all-sizes: a concrete grid's formulas for every size */
 	bool summary;             /* --summary: the summary table alone (text) */
 	bool per_process;         /* --per-process: each process's counts */
 	const char *compare[2];   /* --compare A B: the candidates (NULL: none) */

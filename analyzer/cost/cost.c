@@ -1888,10 +1888,33 @@ static struct formula *local_value(const struct local_param *lp, const char *axi
 	return f;
 }
 
+/* The axis of M named by the N characters at P, or -1. */
+static int axis_named(const struct model *m, const char *p, size_t n)
+{
+	for (int a = 0; a < m->naxes; a++)
+		if (strlen(m->axes[a]) == n && strncmp(p, m->axes[a], n) == 0)
+			return a;
+	return -1;
+}
+
+/* The divisor b*P of block length LP as text: "P", "2*P", or with the
+ * axes FIXED (may be NULL) their product, "8". */
+static void print_divisor(FILE *f, const struct model *m, const struct local_param *lp,
+			  const long *fixed, bool exact)
+{
+	if (fixed)
+		fprintf(f, "%ld", lp->block * fixed[lp->axis]);
+	else if (exact || lp->block != 1)
+		fprintf(f, exact ? "%ld*%s" : "(%ld*%s)", lp->block, m->axes[lp->axis]);
+	else
+		fputs(m->axes[lp->axis], f);
+}
+
 /* TEXT with every block-length name written as X/P: for people, or (EXACT) as
- * ((X)/(b*P)) in the formula grammar. */
+ * ((X)/(b*P)) in the formula grammar.  With the axes FIXED (may be NULL),
+ * each axis is written as its size. */
 static char *local_display(const struct symbolic_info *info, const struct model *m,
-			   const char *text, bool exact)
+			   const char *text, bool exact, const long *fixed)
 {
 	struct text t;
 	if (text_open(&t) < 0)
@@ -1909,6 +1932,16 @@ static char *local_display(const struct symbolic_info *info, const struct model 
 			if (info->locals[l].digit < 0 && strlen(info->locals[l].name) == n &&
 			    strncmp(p, info->locals[l].name, n) == 0)
 				hit = l;
+		/* an axis, not a function's name (an axis may be called floor) */
+		size_t next = n;
+		while (p[next] == ' ')
+			next++;
+		int axis = fixed && n && hit < 0 && p[next] != '(' ? axis_named(m, p, n) : -1;
+		if (axis >= 0) {
+			fprintf(f, "%ld", fixed[axis]);
+			p += n;
+			continue;
+		}
 		if (hit < 0) {
 			if (n) {
 				fwrite(p, 1, n, f);
@@ -1919,12 +1952,13 @@ static char *local_display(const struct symbolic_info *info, const struct model 
 			continue;
 		}
 		const struct local_param *lp = &info->locals[hit];
+		char *extent = fixed ? local_display(info, m, lp->extent, exact, fixed) : NULL;
+		const char *x = extent ? extent : lp->extent;
+		fprintf(f, exact ? "((%s)/(" : "%s/", x);
+		print_divisor(f, m, lp, fixed, exact);
 		if (exact)
-			fprintf(f, "((%s)/(%ld*%s))", lp->extent, lp->block, m->axes[lp->axis]);
-		else if (lp->block == 1)
-			fprintf(f, "%s/%s", lp->extent, m->axes[lp->axis]);
-		else
-			fprintf(f, "%s/(%ld*%s)", lp->extent, lp->block, m->axes[lp->axis]);
+			fputs("))", f);
+		free(extent);
 		p += n;
 	}
 	return text_close(&t);
@@ -1948,6 +1982,14 @@ static void keep_local(struct candidate_cost *out, const char *name, char *value
 	}
 }
 
+/* TEXT (kept) with each axis written as its size on a fixed grid
+ * (job.fixed), as a new string. */
+static char *with_axes(const struct job *j, const char *text)
+{
+	struct symbolic_info none = {0};
+	return j->fixed ? local_display(&none, j->m, text, false, j->fixed) : strdup(text);
+}
+
 /* Writes the block lengths back as X/P in every formula of OUT, and records the
  * assumptions they rest on; the digits of expressions stay, with their
  * definitions. */
@@ -1959,8 +2001,8 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		const char *axis = j->m->axes[lp->axis];
 		if (lp->digit >= 0) {
 			/* a digit of an expression of the sizes: kept, defined */
-			keep_local(out, lp->name, strdup(lp->value));
-			add_assumption(out, strdup(lp->shown));
+			keep_local(out, lp->name, with_axes(j, lp->value));
+			add_assumption(out, with_axes(j, lp->shown));
 			continue;
 		}
 		struct formula *v = local_value(lp, axis);
@@ -1970,34 +2012,57 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		formula_free(v);
 		if (ok && lp->block == 1 && strcmp(lp->extent, axis) == 0)
 			continue;   /* P divides P: no assumption, nothing kept */
+		/* the divisor b*P, as people read it and in the formula grammar:
+		 * "2*P" and "2*P", "P" and "1*P", or on a fixed grid "8" */
+		char *d = NULL, *dx = NULL;
+		const char *extent = lp->extent;
+		char *fixed_extent = j->fixed ? local_display(info, j->m, lp->extent, false, j->fixed)
+					      : NULL;
+		int r;
+		if (j->fixed) {
+			extent = fixed_extent ? fixed_extent : extent;
+			r = asprintf(&d, "%ld", lp->block * j->fixed[lp->axis]);
+			dx = r < 0 ? NULL : strdup(d);
+		} else {
+			r = lp->block == 1 ? asprintf(&d, "%s", axis)
+					   : asprintf(&d, "%ld*%s", lp->block, axis);
+			if (r >= 0 && asprintf(&dx, "%ld*%s", lp->block, axis) < 0)
+				dx = NULL;
+		}
 		char *text = NULL;
-		int r = lp->block == 1 ? asprintf(&text, "%s divides %s", axis, lp->extent)
-				       : asprintf(&text, "%ld*%s divides %s", lp->block, axis, lp->extent);
-		add_assumption(out, r < 0 ? NULL : strdup(text));
+		/* 1 divides n: nothing to assume (a fixed grid of one row) */
+		bool trivial = j->fixed && lp->block * j->fixed[lp->axis] == 1;
+		r = r < 0 || !dx ? -1 : trivial ? 0 : asprintf(&text, "%s divides %s", d, extent);
+		if (!trivial)
+			add_assumption(out, r < 0 ? NULL : strdup(text));
 		char *cond = NULL;
-		r = r < 0 ? r : asprintf(&cond, "(%s) %% (%ld*%s) == 0", lp->extent, lp->block, axis);
-		add_condition(out, r < 0 ? NULL : cond, r < 0 ? NULL : text);
+		r = r < 0 || trivial ? r : asprintf(&cond, "(%s) %% (%s) == 0", extent, dx);
+		if (!trivial)
+			add_condition(out, r < 0 ? NULL : cond, r < 0 ? NULL : text);
 		if (!ok) {
 			char *v = NULL;
-			if (asprintf(&v, "(%s)/(%ld*%s)", lp->extent, lp->block, axis) < 0)
+			if (!dx || asprintf(&v, "(%s)/(%s)", extent, dx) < 0)
 				v = NULL;
 			keep_local(out, lp->name, v);
 			char *s;
-			const char *fmt = strpbrk(lp->extent, " +-*/") ? "%s = (%s)/" : "%s = %s/";
+			const char *fmt = strpbrk(extent, " +-*/") ? "%s = (%s)/" : "%s = %s/";
 			char *head = NULL;
-			int r = asprintf(&head, fmt, lp->name, lp->extent);
+			r = d ? asprintf(&head, fmt, lp->name, extent) : -1;
 			r = r < 0 ? r
-			    : lp->block == 1 ? asprintf(&s, "%s%s", head, axis)
-					     : asprintf(&s, "%s(%ld*%s)", head, lp->block, axis);
+			    : strchr(d, '*') ? asprintf(&s, "%s(%s)", head, d)
+					     : asprintf(&s, "%s%s", head, d);
 			free(head);
 			if (r >= 0)
 				add_assumption(out, s);
 		}
+		free(d);
+		free(dx);
+		free(fixed_extent);
 	}
 	for (int i = 0; i < info->nassumptions; i++) {
-		add_assumption(out, local_display(info, j->m, info->assumptions[i], false));
-		add_condition(out, local_display(info, j->m, info->assumptions[i], true),
-			      local_display(info, j->m, info->assumptions[i], false));
+		add_assumption(out, local_display(info, j->m, info->assumptions[i], false, j->fixed));
+		add_condition(out, local_display(info, j->m, info->assumptions[i], true, j->fixed),
+			      local_display(info, j->m, info->assumptions[i], false, j->fixed));
 	}
 }
 
@@ -2006,8 +2071,10 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
  * of two (loops.c, geometric_sum). */
 static void keep_doubling(const struct job *j, struct candidate_cost *out)
 {
-	const char *b = j->geometric_bound;
+	char *b = with_axes(j, j->geometric_bound);
 	char *value = NULL, *shown = NULL, *pow2 = NULL, *cond = NULL;
+	if (!b)
+		return;
 	if (asprintf(&value, "log2(%s)", b) < 0)
 		value = NULL;
 	if (asprintf(&shown, "%s = log2(%s)", j->geometric_name, b) < 0)
@@ -2020,6 +2087,7 @@ static void keep_doubling(const struct job *j, struct candidate_cost *out)
 	add_condition(out, cond, pow2);
 	keep_local(out, j->geometric_name, value);
 	add_assumption(out, shown);
+	free(b);
 }
 
 struct facts {
@@ -2335,14 +2403,193 @@ static void memories(const struct model *m, int cand, const struct cost_request 
 	free(take);
 }
 
+/* Whether TEXT, in the formula grammar, names nothing but functions (a
+ * name followed by "(": a size may be called floor): a number once the axes
+ * are written as their sizes. */
+static bool names_nothing(const char *text)
+{
+	static const char *const funcs[] = {"floor", "ceil", "log2", "min", "max"};
+	for (const char *p = text; *p;) {
+		if (!isalpha((unsigned char)*p) && *p != '_') {
+			/* a number's digits are not a name's */
+			if (isdigit((unsigned char)*p))
+				while (isalnum((unsigned char)*p) || *p == '_')
+					p++;
+			else
+				p++;
+			continue;
+		}
+		size_t n = 0;
+		while (isalnum((unsigned char)p[n]) || p[n] == '_')
+			n++;
+		size_t next = n;
+		while (p[next] == ' ')
+			next++;
+		bool func = false;
+		for (size_t f = 0; f < sizeof(funcs) / sizeof(*funcs) && p[next] == '('; f++)
+			func |= strlen(funcs[f]) == n && strncmp(p, funcs[f], n) == 0;
+		if (!func)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+/* The value of TEXT (formula grammar, names nothing) into V: 0, or -1 when
+ * it has none (a division by zero, log2 of no power of two). */
+static int constant_value(const char *text, mpq_t v)
+{
+	struct formula_expr *e = formula_parse_expr(text, NULL);
+	int st = e ? formula_expr_eval(e, NULL, NULL, 0, v) : -1;
+	formula_expr_free(e);
+	return st;
+}
+
+static void drop_string(char **list, int *n, int i)
+{
+	free(list[i]);
+	memmove(&list[i], &list[i + 1], sizeof(*list) * (size_t)(*n - i - 1));
+	(*n)--;
+}
+
+/* Drops OUT's assumption TEXT, or those that start with TEXT when PREFIX. */
+static void drop_assumption(struct candidate_cost *out, const char *text, bool prefix)
+{
+	for (int i = out->nassumptions - 1; i >= 0; i--)
+		if (prefix ? strncmp(out->assumptions[i], text, strlen(text)) == 0
+			   : strcmp(out->assumptions[i], text) == 0)
+			drop_string(out->assumptions, &out->nassumptions, i);
+}
+
+/* Every formula of OUT (its supersteps', the total, the memories) with NAME
+ * replaced by V (taken). */
+static void subst_all(struct job *j, struct candidate_cost *out, const char *name,
+		      struct formula *v)
+{
+	int n = nformulas(out) + 1 + out->nsteps;
+	for (int k = 0; v && k < n && !failed(&j->fail); k++) {
+		int s = k - nformulas(out) - 1;
+		struct formula **f = k < nformulas(out) ? formula_slot(out, k)
+				     : s < 0 ? &out->mem : &out->steps[s].mem;
+		if (!*f)
+			continue;
+		struct formula *r = formula_subst(*f, name, v);
+		if (!r)
+			cost_job_fail(j, COST_FAILED, NULL, "writing the grid's sizes in a formula");
+		formula_free(*f);
+		*f = r;
+	}
+	if (!v)
+		cost_job_fail(j, COST_FAILED, NULL, "writing the grid's sizes in a formula");
+	formula_free(v);
+}
+
+/* OUT, the symbolic grid's formulas, on the concrete grid CONCRETE: each axis
+ * replaced by its size, the assumptions that became numbers checked (true:
+ * dropped; false: the symbolic formulas do not hold on this grid, and the job
+ * is refused, so that the caller counts it on the grid itself), the kept
+ * parameters that became numbers (lg_P = log2(8)) replaced by them, and every
+ * formula simplified where the grid's sizes hold. */
+static void specialize(struct job *j, const struct cost_request *concrete,
+		       struct candidate_cost *out)
+{
+	const struct model *m = j->m;
+	mpq_t v;
+	mpq_init(v);
+	for (int i = out->nconditions - 1; i >= 0 && !failed(&j->fail); i--) {
+		if (!names_nothing(out->conditions[i]))
+			continue;
+		if (constant_value(out->conditions[i], v) < 0 || mpq_sgn(v) == 0) {
+			char *why = NULL;
+			if (asprintf(&why, "the symbolic grid's formulas rest on '%s', which this grid "
+					   "does not meet", out->condition_texts[i]) < 0)
+				why = NULL;
+			cost_job_fail(j, COST_REFUSED, why, "the grid");
+			break;
+		}
+		drop_assumption(out, out->condition_texts[i], false);
+		drop_string(out->conditions, &out->nconditions, i);
+		free(out->condition_texts[i]);
+		memmove(&out->condition_texts[i], &out->condition_texts[i + 1],
+			sizeof(char *) * (size_t)(out->nconditions - i));
+	}
+	for (int a = 0; a < m->naxes && !failed(&j->fail); a++)
+		subst_all(j, out, m->axes[a], formula_const_si(concrete->sizes[a]));
+	for (int i = out->nlocals - 1; i >= 0 && !failed(&j->fail); i--) {
+		if (!out->local_values[i] || !names_nothing(out->local_values[i]))
+			continue;
+		if (constant_value(out->local_values[i], v) < 0) {
+			cost_job_fail(j, COST_REFUSED, NULL, "the grid");
+			break;
+		}
+		subst_all(j, out, out->local_names[i], formula_const_mpq(v));
+		char *def = NULL;
+		if (asprintf(&def, "%s = ", out->local_names[i]) >= 0)
+			drop_assumption(out, def, true);
+		free(def);
+		drop_string(out->local_values, &out->nlocals, i);
+		out->nlocals++;
+		drop_string(out->local_names, &out->nlocals, i);
+	}
+	mpq_clear(v);
+	struct symbolic_info none = {0};
+	isl_set *sizes = failed(&j->fail) ? NULL
+			 : cost_context(j->engine->ctx, m, concrete, &none);
+	if (!sizes && !failed(&j->fail))
+		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
+	for (int k = 0; sizes && k < nformulas(out); k++) {
+		char **why = formula_why(out, k);
+		if (why)
+			tidy_explain(j, formula_slot(out, k), why, sizes);
+		else
+			cost_tidy(j, formula_slot(out, k), sizes);
+	}
+	for (int s = -1; sizes && s < out->nsteps && !failed(&j->fail); s++) {
+		struct formula **f = s < 0 ? &out->mem : &out->steps[s].mem;
+		struct formula *g = *f ? formula_gist(*f, sizes) : NULL;
+		if (*f && !g)
+			cost_job_fail(j, COST_FAILED, NULL, "simplifying a formula");
+		formula_free(*f);
+		*f = g;
+	}
+	isl_set_free(sizes);
+}
+
+static enum cost_status candidate_costs(struct count_engine *engine, const struct model *m,
+					int cand, const struct cost_request *req,
+					const struct cost_request *concrete,
+					struct candidate_cost *out);
+
+/* On a concrete grid with sizes left free, the symbolic grid's formulas
+ * with the axes given their sizes (milliseconds, and as readable as the
+ * symbolic grid's), under its assumptions (P divides n); where the symbolic
+ * grid has none, or they do not hold on this grid, or cost_request.all_sizes
+ * asks for formulas for every size, the grid is counted process by process. */
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
 				const struct cost_request *req, struct candidate_cost *out)
+{
+	if (!req->symbolic && !req->values && !req->all_sizes) {
+		struct cost_request sym = *req;
+		sym.symbolic = true;
+		enum cost_status st = candidate_costs(engine, m, cand, &sym, req, out);
+		if (st == COST_OK || out->timed_out || out->any_grid)
+			return st;
+		candidate_cost_clear(out);
+	}
+	return candidate_costs(engine, m, cand, req, NULL, out);
+}
+
+static enum cost_status candidate_costs(struct count_engine *engine, const struct model *m,
+					int cand, const struct cost_request *req,
+					const struct cost_request *concrete,
+					struct candidate_cost *out)
 {
 	memset(out, 0, sizeof(*out));
 	out->name = m->cands[cand].name;
 	out->steps = calloc((size_t)m->nsteps + 1, sizeof(*out->steps));
 	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
-			.symbolic = req->symbolic, .req = req};
+			.symbolic = req->symbolic, .req = req,
+			.fixed = concrete ? concrete->sizes : NULL};
 	long nproc = 1;
 	for (int a = 0; !req->symbolic && a < m->naxes; a++)
 		nproc *= req->sizes[a];
@@ -2437,7 +2684,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		const char *never = NULL;
 		if (context && req->symbolic && assumptions_met(context, &info, &never) == isl_bool_false) {
-			char *shown = local_display(&info, m, never, false);
+			char *shown = local_display(&info, m, never, false, j.fixed);
 			char *why = NULL;
 			if (asprintf(&why, "its formulas would rest on '%s', which no sizes meet under "
 					   "the specification's assumptions (an offset wider than the "
@@ -2551,8 +2798,10 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	}
 	if (!failed(&j.fail))
 		memories(m, cand, req, &info, out);
+	if (!failed(&j.fail) && concrete)
+		specialize(&j, concrete, out);
 	if (!failed(&j.fail) && !req->values)
-		typical_first(&j, m, req, out);
+		typical_first(&j, m, concrete ? concrete : req, out);
 	symbolic_info_clear(&info);
 	free(j.locals);
 	free(j.geometric_name);

@@ -42,6 +42,11 @@ struct cost_request {
 	/* With VALUES on a grid of at most PER_PROCESS_MAX processes: each
 	 * process's counts too (step_cost.procs). */
 	bool per_process;
+	/* On a concrete grid with sizes left free: formulas for every size,
+	 * counted process by process, rather than the symbolic grid's with
+	 * the axes given their sizes (which hold where the grid divides the
+	 * sizes; cost_candidate) */
+	bool all_sizes;
 };
 
 enum { PER_PROCESS_MAX = 1024 };
@@ -124,7 +129,11 @@ struct candidate_cost {
 };
 
 /* The cost of candidate CAND of M.  Fills *OUT (clear it with candidate_cost_clear)
- * and returns its status. */
+ * and returns its status.  On a concrete grid with the sizes left free (and
+ * not REQ->all_sizes), the formulas are the symbolic grid's with the axes
+ * given their sizes, under its assumptions written with them (4 divides n);
+ * a candidate the symbolic grid has no formulas for, or whose formulas rest
+ * on something the grid breaks, is counted on the grid process by process. */
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
 				const struct cost_request *req, struct candidate_cost *out);
 

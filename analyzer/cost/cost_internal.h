@@ -36,6 +36,10 @@ struct job {
 	 * symbolic grid, a parameter of its own: lg_B = log2(B), B a power of
 	 * two (loops.c); NULL when none (owned) */
 	char *geometric_name, *geometric_bound;
+	/* On a concrete grid whose formulas are the symbolic grid's with the
+	 * axes given their sizes (cost_candidate): those sizes, one per axis;
+	 * NULL elsewhere.  The texts of the assumptions write them as numbers. */
+	const long *fixed;
 };
 
 /* One iteration's quantities of a superstep in loops, functions of the

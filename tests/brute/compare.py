@@ -11,7 +11,10 @@ Environment:
   POINTS_LIMIT=k   at most k points per spec
   MODES_POINTS=k   the modes other than plain on the first k points only
   MODES=list       comma-separated among plain, hsum (--h sum), flops
-                   (--work flops), both, grid (--grid AxB and -D the sizes only);
+                   (--work flops), both, grid (--grid AxB and -D the sizes only:
+                   the symbolic grid's formulas with the axes given their
+                   sizes, where it has them), grid_all (the same with
+                   --all-sizes: the grid counted process by process);
                    default plain; MODES=all for every one
   FORMULAS=0       do not check the formulas (by default each formula is
                    evaluated at the point, exactly, when the point satisfies
@@ -273,6 +276,7 @@ MODES = {
     "flops": (["--work", "flops"], {"flops": True}),
     "both": (["--h", "sum", "--work", "flops"], {"h_sum": True, "flops": True}),
     "grid": ([], {}),   # --grid with the point's axes, -D the sizes
+    "grid_all": ([], {}),   # the same, --all-sizes
 }
 
 
@@ -519,8 +523,9 @@ def run_case(binary, path, point, mode, full=None):
     flags, opts = MODES[mode]
     vals = dict(point, g=G, l=L)
     spec = bspenum.Parser(bspenum.tokenize(open(path).read())).spec()
-    if mode == "grid":
-        flags = ["--grid", "x".join(str(point[a]) for a in spec["axes"])]
+    if mode in ("grid", "grid_all"):
+        flags = (["--all-sizes"] if mode == "grid_all" else []) + \
+            ["--grid", "x".join(str(point[a]) for a in spec["axes"])]
         vals = {k: v for k, v in vals.items() if k not in spec["axes"]}
     key = tuple(flags)
     reuse = full is not None and key in full

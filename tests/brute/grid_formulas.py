@@ -3,7 +3,9 @@
 
 bspcost --grid AxB with the sizes left free gives each candidate's formulas in
 the sizes alone; for a program in loops, its totals summed over the
-iterations (bspcost(1)).  Each formula here is evaluated exactly (formula.py,
+iterations (bspcost(1)): the symbolic grid's formulas with the axes given
+their sizes (checked where the sizes meet their assumptions, 4 divides n),
+or with --all-sizes the grid counted process by process for every size.  Each formula here is evaluated exactly (formula.py,
 written independently of bspcost) at every size of a range and compared with
 the independent enumerator's count (bspenum.py) at that size and grid: one
 run of bspcost, many sizes.  Every candidate must have its formulas (a
@@ -29,11 +31,19 @@ from compare import assumptions_hold  # noqa: E402
 QUANTITIES = ("w", "h", "h_in", "h_out", "ncom", "cost", "iterations")
 G, L = 4, 1000
 
-# spec, grid, the sizes: every combination of each size's values
+# spec, grid, the sizes (every combination of each size's values), the
+# flags: LU has no formula on the symbolic grid, so the grid is counted
+# process by process with or without --all-sizes
 CASES = [
-    ("examples/lu.bsp", {"M": 2, "N": 2}, {"n": range(4, 19)}),
-    ("examples/lu.bsp", {"M": 1, "N": 2}, {"n": range(4, 15)}),
-    ("examples/lu.bsp", {"M": 1, "N": 1}, {"n": range(2, 12)}),
+    ("examples/lu.bsp", {"M": 2, "N": 2}, {"n": range(4, 19)}, ["--all-sizes"]),
+    ("examples/lu.bsp", {"M": 1, "N": 2}, {"n": range(4, 15)}, []),
+    ("examples/lu.bsp", {"M": 1, "N": 1}, {"n": range(2, 12)}, ["--all-sizes"]),
+    ("examples/jacobi.bsp", {"P": 3}, {"n": range(6, 40), "T": range(1, 4)}, []),
+    ("examples/stencil2d.bsp", {"M": 4, "N": 2}, {"n": range(8, 21), "m": range(4, 13)}, []),
+    ("examples/stencil2d.bsp", {"M": 1, "N": 3}, {"n": range(2, 9), "m": range(6, 16)}, []),
+    ("examples/summa.bsp", {"M": 2, "N": 2}, {"m": range(2, 9), "n": range(2, 9),
+                                                "k": range(2, 9)}, []),
+    ("examples/stencil1d.bsp", {"P": 8}, {"n": range(16, 120)}, []),
 ]
 
 
@@ -45,13 +55,14 @@ def points(sizes):
     return out
 
 
-def check(binary, path, grid, sizes):
+def check(binary, path, grid, sizes, flags):
     spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
     shape = "x".join(str(grid[a]) for a in spec["axes"])
-    cmd = [binary, "-f", "json", "--grid", shape, "-D", "g=%d" % G, "-D", "l=%d" % L,
-           os.path.join(ROOT, path)]
+    cmd = [binary, "-f", "json"] + flags + ["--grid", shape, "-D", "g=%d" % G, "-D",
+                                              "l=%d" % L, os.path.join(ROOT, path)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    shown = "%s --grid %s %s" % (os.path.basename(binary), shape, path)
+    shown = "%s %s--grid %s %s" % (os.path.basename(binary), "".join(f + " " for f in flags),
+                                   shape, path)
     try:
         got = json.loads(p.stdout)
     except ValueError:
@@ -97,9 +108,10 @@ def main(argv):
         return 2
     limit = int(os.environ["CASES_LIMIT"]) if os.environ.get("CASES_LIMIT") else None
     passed = failed = 0
-    for path, grid, sizes in CASES[:limit]:
-        bad, compared = check(argv[0], path, grid, sizes)
-        name = "%s on %s" % (path, "x".join(str(v) for v in grid.values()))
+    for path, grid, sizes, flags in CASES[:limit]:
+        bad, compared = check(argv[0], path, grid, sizes, flags)
+        name = "%s on %s%s" % (path, "x".join(str(v) for v in grid.values()),
+                               " " + " ".join(flags) if flags else "")
         if bad or compared == 0:
             failed += 1
             print("not ok: %s (%d compared)" % (name, compared))

@@ -1,14 +1,14 @@
 # --explain adds NOcc, occurrences and A.e; where one of them has no exact
 # formula, it says so on its own line and the candidate keeps its costs
-# (stencil2d on a 3 x 3 grid: the count behind one NOcc runs out of ISL
-# operations).
+# (stencil2d on a 3 x 3 grid, counted for every size: the count behind one
+# NOcc runs out of ISL operations).
 . "$(dirname "$0")/lib.inc"
-run --grid 3x3 examples/stencil2d.bsp
+run --all-sizes --grid 3x3 examples/stencil2d.bsp
 expect_status 0
 n=$(grep -c '^  cost = ' "$dir/out")
 [ "$n" -eq 4 ] || fail "$n candidate costs without --explain, expected 4"
 cp "$dir/out" "$dir/plain"
-run --explain --grid 3x3 examples/stencil2d.bsp
+run --explain --all-sizes --grid 3x3 examples/stencil2d.bsp
 expect_status 0
 n=$(grep -c '^  cost = ' "$dir/out")
 [ "$n" -eq 4 ] || fail "$n candidate costs with --explain, expected 4"

@@ -5,7 +5,7 @@
 man=$(dirname "$0")/../../man/bspcost.1
 para=$(awk '/^\.It Fl p Ar counts/ { on = 1 } on && /^\.It / && !/Fl p Ar counts/ { exit } on' "$man")
 [ -n "$para" ] || fail "no -p paragraph in bspcost(1)"
-for o in --check --print --verify --values --explain --summary --grid; do
+for o in --check --print --verify --values --all-sizes --explain --summary --grid; do
 	arg=
 	[ "$o" != --grid ] || arg=4
 	# shellcheck disable=SC2086

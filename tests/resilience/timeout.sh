@@ -1,7 +1,7 @@
 # --timeout and BSPCOST_TIMEOUT: one deadline for the whole run.  When it
 # passes, the run reports what it finished, says so once on stderr, and exits
 # 1.  Every case below takes far longer than its limit on any machine (a
-# 256 x 256 grid counted process by process, a bounds check over 400
+# 256 x 256 grid counted process by process (--all-sizes), a bounds check over 400
 # parameters, a count whose set has 2^40 disjuncts, --verify at 100000 points:
 # minutes each), so only the deadline ends it; nothing here measures time.
 # Where the deadline falls (in the check, the analysis or --verify) depends on
@@ -19,7 +19,7 @@ run_env() {
 deadline="the run's time limit of 3 s ran out (--timeout S to change it, 0 for none)"
 
 # the analysis: every candidate unfinished is reported so, in every format
-run --timeout 3 --grid 256x256 examples/stencil2d.bsp
+run --timeout 3 --all-sizes --grid 256x256 examples/stencil2d.bsp
 expect_status 1
 expect_err "bspcost: examples/stencil2d.bsp: $deadline: 0 of 4 candidates finished; the others are reported without their costs"
 # (by the deadline, or by its share of it while others waited: which one
@@ -28,14 +28,14 @@ share="its share of the run's time limit ([0-9.]* s of the 3 s, while other cand
 n=$(grep -c "no exact formula: the run's time limit ran out before this candidate was finished" "$dir/out")
 k=$(grep -c "no exact formula: $share" "$dir/out")
 [ $((n + k)) -eq 4 ] || fail "$n + $k candidates reported as stopped, expected 4"
-run --timeout 3 --grid 256x256 -f json examples/stencil2d.bsp
+run --timeout 3 --all-sizes --grid 256x256 -f json examples/stencil2d.bsp
 expect_status 1
 n=$(grep -c '"status": "refused", "reason": "the run'"'"'s time limit ran out before this candidate was finished"' "$dir/out")
 k=$(grep -c "\"status\": \"refused\", \"reason\": \"$share\"" "$dir/out")
 [ $((n + k)) -eq 4 ] || fail "$n + $k JSON candidates reported as stopped, expected 4"
 
 # the environment gives the default; --timeout wins over it; 0 is no limit
-run_env 3 --grid 256x256 examples/stencil2d.bsp
+run_env 3 --all-sizes --grid 256x256 examples/stencil2d.bsp
 expect_status 1
 expect_err "$deadline"
 run examples/stencil1d.bsp

@@ -83,7 +83,7 @@ KNOWN = {
                       "an extent is below 1 (issue 12, item 1); with `assume E >= 1` "
                       "for every extent, --verify finds no mismatch",
 }
-POINT_MODES = ["plain", "plain", "plain", "hsum", "flops", "grid", "grid"]
+POINT_MODES = ["plain", "plain", "plain", "hsum", "flops", "grid", "grid_all"]
 
 
 def enumerate_quietly(spec, env, **opts):
@@ -264,7 +264,9 @@ class Stress:
         cmd = [self.bin, "--verify=%d" % self.a.verify, "--seed", str(seed),
                "--timeout", str(self.a.timeout), "-f", "json"]
         if kind == "grid":
-            cmd += ["--grid", GRIDS[naxes]]
+            # the symbolic grid's formulas on that grid at even seeds, the
+            # grid counted process by process (--all-sizes) at odd ones
+            cmd += (["--all-sizes"] if seed % 2 else []) + ["--grid", GRIDS[naxes]]
         cmd.append(path)
         shown = " ".join(cmd)
         self.figures["verify_runs"][kind] += 1
@@ -385,8 +387,9 @@ class Stress:
     def values(self, path, spec, point, mode):
         flags, opts = compare.MODES[mode]
         vals = dict(point, g=compare.G, l=compare.L)
-        if mode == "grid":
-            flags = ["--grid", "x".join(str(point[a]) for a in spec["axes"])]
+        if mode in ("grid", "grid_all"):
+            flags = (["--all-sizes"] if mode == "grid_all" else []) + \
+                ["--grid", "x".join(str(point[a]) for a in spec["axes"])]
             vals = {k: v for k, v in vals.items() if k not in spec["axes"]}
         cmd = [self.bin, "-f", "json", "--timeout", str(self.a.timeout)] + flags + \
             compare.defines(vals) + [path]
@@ -435,7 +438,7 @@ class Stress:
                   if c.get("status") == "failed"]
         for c in got.get("candidates", []):
             # formulas given up (their values are compared all the same)
-            if c.get("status") == "refused" and (mode == "grid" or
+            if c.get("status") == "refused" and (mode in ("grid", "grid_all") or
                                                  (c.get("reason") or "").startswith("time:")):
                 self.refuse("values, formulas", "refused: %s" % c.get("reason"))
         for rs in failed:
@@ -475,7 +478,7 @@ class Stress:
             procs = 1
             for a in spec["axes"]:
                 procs *= pt[a]
-            if mode == "grid" and procs > 8:
+            if mode in ("grid", "grid_all") and procs > 8:
                 mode = "plain"      # a concrete grid's formulas: process by process
             self.values(path, spec, pt, mode)
 
