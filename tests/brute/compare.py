@@ -529,7 +529,10 @@ def run_case(binary, path, point, mode, full=None):
         vals = {k: v for k, v in vals.items() if k not in spec["axes"]}
     key = tuple(flags)
     reuse = full is not None and key in full
-    cmd = [binary, "-f", "json"] + (["--values"] if reuse else []) + flags + \
+    # (--values counts the same values whatever the formulas would be:
+    # --all-sizes, which asks for formulas, goes)
+    cmd = [binary, "-f", "json"] + \
+        (["--values"] + [f for f in flags if f != "--all-sizes"] if reuse else flags) + \
         defines(vals) + [path]
     shown = " ".join(cmd)
     p = run_bin(cmd)
