@@ -254,7 +254,7 @@ run_brute() {
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# and the symbolic grid's formulas with the axes given their sizes
 	# (compared where a point meets their assumptions, 2 divides n)
-	POINTS_LIMIT=$grid_limit SPECS=stencil1d,stencil2d,matmul,summa,jacobi,broadcast,matvec,pivots,pivots2d,triangles,doubling_levels,reduce,stencil3d,loops,cannon,lu_rows MODES=grid \
+	POINTS_LIMIT=$grid_limit SPECS=stencil1d,stencil2d,matmul,summa,jacobi,broadcast,matvec,pivots,pivots2d,triangles,doubling_levels,reduce,stencil3d,loops,cannon,lu_rows,ghost_cells MODES=grid \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# real sizes: the values against the formulas, where those apply
 	run_tally python3 tests/brute/large.py "$BIN"

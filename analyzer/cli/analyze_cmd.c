@@ -455,7 +455,10 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	}
 	if (opt->all_sizes && req.symbolic && m->naxes > 0) {
 		fprintf(opt->err, "bspcost: %s: --all-sizes is for the formulas of a concrete grid: "
-				  "give --grid (or -D for every axis)\n", ls->src.name);
+				  "%s\n", ls->src.name,
+			all_values(m, opt) ? "with every size and axis given by -D, the formulas "
+					     "are the symbolic grid's; give the axes by --grid"
+					   : "give --grid (or -D for every axis)");
 		return EXIT_USAGE;
 	}
 	for (int a = 0; !req.symbolic && a < m->naxes; a++)

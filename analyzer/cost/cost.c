@@ -1954,7 +1954,8 @@ static char *local_display(const struct symbolic_info *info, const struct model 
 		const struct local_param *lp = &info->locals[hit];
 		char *extent = fixed ? local_display(info, m, lp->extent, exact, fixed) : NULL;
 		const char *x = extent ? extent : lp->extent;
-		fprintf(f, exact ? "((%s)/(" : "%s/", x);
+		/* (n - 1)/P, never n - 1/P */
+		fprintf(f, exact ? "((%s)/(" : strpbrk(x, " +-*/") ? "(%s)/" : "%s/", x);
 		print_divisor(f, m, lp, fixed, exact);
 		if (exact)
 			fputs("))", f);
@@ -2029,6 +2030,10 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 			if (r >= 0 && asprintf(&dx, "%ld*%s", lp->block, axis) < 0)
 				dx = NULL;
 		}
+		if (r < 0)
+			d = NULL;
+		if (!d || !dx || (j->fixed && !fixed_extent))
+			cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
 		char *text = NULL;
 		/* 1 divides n: nothing to assume (a fixed grid of one row) */
 		bool trivial = j->fixed && lp->block * j->fixed[lp->axis] == 1;
@@ -2069,12 +2074,14 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 /* The number of iterations of a doubling loop, lg_B = log2(B), kept in
  * OUT's formulas with its definition and the assumption that B is a power
  * of two (loops.c, geometric_sum). */
-static void keep_doubling(const struct job *j, struct candidate_cost *out)
+static void keep_doubling(struct job *j, struct candidate_cost *out)
 {
 	char *b = with_axes(j, j->geometric_bound);
 	char *value = NULL, *shown = NULL, *pow2 = NULL, *cond = NULL;
-	if (!b)
+	if (!b) {
+		cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
 		return;
+	}
 	if (asprintf(&value, "log2(%s)", b) < 0)
 		value = NULL;
 	if (asprintf(&shown, "%s = log2(%s)", j->geometric_name, b) < 0)
@@ -2182,6 +2189,31 @@ static __isl_give isl_set *add_local_facts(__isl_take isl_set *set, isl_ctx *ctx
 	return set;
 }
 
+/* SET (taken, on SPACE, model_param_space with the axes) with the
+ * specification's facts whose divisor is a number on the grid SIZES: n % P
+ * == 0 is 4 divides n on a grid of 4, which a set can hold. */
+static __isl_give isl_set *grid_facts(__isl_take isl_set *set, __isl_keep isl_space *space,
+				     const struct model *m, const long sizes[3])
+{
+	for (int i = 0; i < m->nfacts && set; i++) {
+		const struct model_aff *d = &m->facts[i].divisor;
+		long long v = d->constant;
+		bool number = true;
+		for (int t = 0; t < d->nterms && number; t++) {
+			long long x;
+			number = d->terms[t].kind == MODEL_AXIS && d->terms[t].by == 0 &&
+				 !__builtin_mul_overflow(d->terms[t].coef,
+							 (long long)sizes[d->terms[t].index], &x) &&
+				 !__builtin_add_overflow(v, x, &v);
+		}
+		if (!number || v <= 0)
+			continue;
+		struct model_cons c = {.kind = MODEL_DIVIDES, .f = m->facts[i].f, .divisor = v};
+		set = isl_set_intersect(set, model_cons_param_set(space, m, &c));
+	}
+	return set;
+}
+
 /* What the formulas may take for granted: the specification's assumptions, axis
  * sizes and extents at least 1, block lengths at least 1; on a concrete grid the
  * axes are fixed and gone. */
@@ -2209,6 +2241,8 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 			struct model_cons c = model_extent_positive(m, x, d);
 			set = isl_set_intersect_params(set, model_cons_param_set(base, m, &c));
 		}
+	if (!req->symbolic)
+		set = grid_facts(set, base, m, req->sizes);
 	set = symbolic_local_ranges(set, m, info);
 	set = add_local_facts(set, ctx, m, info);
 	/* the symbolic grid's own assumptions (2 <= n__P: an offset within a
@@ -2484,6 +2518,57 @@ static void subst_all(struct job *j, struct candidate_cost *out, const char *nam
 	formula_free(v);
 }
 
+/* Whether some sizes meet, on the grid CONCRETE, the specification's
+ * assumptions and facts (n % P == 0 is one there) together with what the
+ * symbolic grid's formulas rest on: each block length's divisibility (4
+ * divides n + 2) and each offset within a block (3 <= (n - 1)/4).  1; 0 when
+ * none does (the formulas would hold nowhere); -1 when ISL failed. */
+static int grid_meets(struct job *j, const struct cost_request *concrete)
+{
+	const struct model *m = j->m;
+	const struct symbolic_info *info = j->info;
+	isl_ctx *ctx = j->engine->ctx;
+	isl_space *space = model_param_space(ctx, m, true);
+	isl_set *set = model_valid_set(ctx, m);
+	for (int a = 0; a < m->naxes && set; a++)
+		set = isl_set_fix_si(set, isl_dim_param, (unsigned)(m->nparams + a),
+				     (int)concrete->sizes[a]);
+	set = grid_facts(set, space, m, concrete->sizes);
+	for (int l = 0; info && l < info->nlocals && set; l++) {
+		const struct local_param *lp = &info->locals[l];
+		if (lp->digit < 0) {
+			struct model_cons c = {.kind = MODEL_DIVIDES, .f = lp->extent_aff,
+					       .divisor = lp->block * concrete->sizes[lp->axis]};
+			set = isl_set_intersect(set, model_cons_param_set(space, m, &c));
+		}
+	}
+	for (int i = 0; info && i < info->nassumptions && set; i++) {
+		/* "C <= NAME" or "C < NAME" of a block length NAME (symbolic.c) */
+		long long c;
+		char op[3], name[128];
+		if (sscanf(info->assumptions[i], "%lld %2s %127s", &c, op, name) != 3 ||
+		    (strcmp(op, "<=") != 0 && strcmp(op, "<") != 0) || c > INT_MAX || c < INT_MIN)
+			continue;
+		for (int l = 0; l < info->nlocals && set; l++) {
+			const struct local_param *lp = &info->locals[l];
+			if (lp->digit >= 0 || strcmp(lp->name, name) != 0)
+				continue;
+			/* X >= least*b*P */
+			long long least = strcmp(op, "<") == 0 ? c + 1 : c;
+			struct model_cons k = {.kind = MODEL_GE0, .f = lp->extent_aff};
+			if (__builtin_mul_overflow(least, lp->block * concrete->sizes[lp->axis],
+						   &least) ||
+			    __builtin_sub_overflow(k.f.constant, least, &k.f.constant))
+				continue;   /* past 64 bits: nothing said (only adds pieces) */
+			set = isl_set_intersect(set, model_cons_param_set(space, m, &k));
+		}
+	}
+	isl_space_free(space);
+	isl_bool empty = set ? isl_set_is_empty(set) : isl_bool_error;
+	isl_set_free(set);
+	return empty < 0 ? -1 : !empty;
+}
+
 /* OUT, the symbolic grid's formulas, on the concrete grid CONCRETE: each axis
  * replaced by its size, the assumptions that became numbers checked (true:
  * dropped; false: the symbolic formulas do not hold on this grid, and the job
@@ -2513,13 +2598,26 @@ static void specialize(struct job *j, const struct cost_request *concrete,
 		memmove(&out->condition_texts[i], &out->condition_texts[i + 1],
 			sizeof(char *) * (size_t)(out->nconditions - i));
 	}
+	int meets = failed(&j->fail) ? 1 : grid_meets(j, concrete);
+	if (meets == 0)
+		cost_job_fail(j, COST_REFUSED,
+			      strdup("the symbolic grid's formulas rest on assumptions that no sizes "
+				     "meet on this grid together with the specification's"),
+			      "the grid");
+	else if (meets < 0)
+		cost_isl_op_failed(j, "checking the assumptions on this grid");
 	for (int a = 0; a < m->naxes && !failed(&j->fail); a++)
 		subst_all(j, out, m->axes[a], formula_const_si(concrete->sizes[a]));
 	for (int i = out->nlocals - 1; i >= 0 && !failed(&j->fail); i--) {
 		if (!out->local_values[i] || !names_nothing(out->local_values[i]))
 			continue;
 		if (constant_value(out->local_values[i], v) < 0) {
-			cost_job_fail(j, COST_REFUSED, NULL, "the grid");
+			char *why = NULL;
+			if (asprintf(&why, "the symbolic grid's formulas name %s = %s, which has no "
+					   "value on this grid", out->local_names[i],
+				     out->local_values[i]) < 0)
+				why = NULL;
+			cost_job_fail(j, COST_REFUSED, why, "the grid");
 			break;
 		}
 		subst_all(j, out, out->local_names[i], formula_const_mpq(v));
@@ -2568,15 +2666,32 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
 				const struct cost_request *req, struct candidate_cost *out)
 {
-	if (!req->symbolic && !req->values && !req->all_sizes) {
-		struct cost_request sym = *req;
-		sym.symbolic = true;
-		enum cost_status st = candidate_costs(engine, m, cand, &sym, req, out);
-		if (st == COST_OK || out->timed_out || out->any_grid)
-			return st;
-		candidate_cost_clear(out);
+	if (req->symbolic || req->values || req->all_sizes)
+		return candidate_costs(engine, m, cand, req, NULL, out);
+	struct cost_request sym = *req;
+	sym.symbolic = true;
+	enum cost_status st = candidate_costs(engine, m, cand, &sym, req, out);
+	if (st == COST_OK || out->timed_out)
+		return st;
+	char *why = out->reason;
+	out->reason = NULL;
+	candidate_cost_clear(out);
+	st = candidate_costs(engine, m, cand, req, NULL, out);
+	long nproc = 1;
+	for (int a = 0; a < m->naxes; a++)
+		nproc *= req->sizes[a];
+	if (st == COST_REFUSED && nproc > MAX_PROCESSES && why) {
+		/* the symbolic grid was tried: say why it gave nothing */
+		char *both = NULL;
+		if (asprintf(&both, "a concrete grid of %ld processes (more than %d) is not counted "
+				    "process by process, and the symbolic grid gives no formulas here "
+				    "(%s)", nproc, MAX_PROCESSES, why) >= 0) {
+			free(out->reason);
+			out->reason = both;
+		}
 	}
-	return candidate_costs(engine, m, cand, req, NULL, out);
+	free(why);
+	return st;
 }
 
 static enum cost_status candidate_costs(struct count_engine *engine, const struct model *m,

@@ -54,6 +54,10 @@ QUANTITIES = ("w", "h", "h_in", "h_out", "ncom", "cost", "mem")
 # Hand-picked points: mostly not divisible, some sizes equal to the axis, one
 # divisible point each.  Every point satisfies the spec's `assume`.
 POINTS = {
+    "ghost_cells": [  # tests/brute/specs: assume n >= 2*P, n % P == 0
+        {"n": 8, "P": 4}, {"n": 6, "P": 3}, {"n": 10, "P": 2}, {"n": 12, "P": 1},
+        {"n": 15, "P": 3}, {"n": 7, "P": 1},
+    ],
     "broadcast": [  # assume n >= P, n % P == 0
         {"n": 6, "P": 3}, {"n": 4, "P": 4}, {"n": 10, "P": 5}, {"n": 12, "P": 4},
         {"n": 5, "P": 1}, {"n": 14, "P": 2}, {"n": 8, "P": 8}, {"n": 8, "P": 2},

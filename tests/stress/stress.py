@@ -479,7 +479,9 @@ class Stress:
             for a in spec["axes"]:
                 procs *= pt[a]
             if mode in ("grid", "grid_all") and procs > 8:
-                mode = "plain"      # a concrete grid's formulas: process by process
+                # a concrete grid's formulas counted process by process (all
+                # of them with --all-sizes, the symbolic grid's refusals without)
+                mode = "plain"
             self.values(path, spec, pt, mode)
 
     def seed_text(self):
