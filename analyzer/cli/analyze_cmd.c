@@ -241,7 +241,7 @@ struct candidates_job {
 	unsigned seed;
 	struct candidate_cost *costs;
 	struct candidate_cost *exact;       /* on the grid AT, or NULL */
-	bool skip_formulas;                 /* values only (VALUES_FORMULA_PROCESSES) */
+	bool skip_formulas;                 /* values only (--values, --per-process) */
 	bool opt_values;                    /* ... because of --values */
 	struct verify_result *vr;           /* with --verify */
 	int *vstatus;
@@ -290,8 +290,9 @@ static int *schedule(const struct model *m)
 }
 
 /* With every value given, the formulas of a concrete grid larger than this
- * are not computed: they are counted process by process (seconds at 16
- * processes, minutes at 64), while the values take milliseconds. */
+ * are the symbolic grid's only (cost_request.symbolic_only): counted process
+ * by process they take seconds at 16 processes and minutes at 64, while the
+ * values take milliseconds. */
 enum { VALUES_FORMULA_PROCESSES = 16 };
 
 /* CC, which its share of the deadline stopped (workers.h): its reason says so,
@@ -326,13 +327,7 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 		memset(cc, 0, sizeof(*cc));
 		cc->name = job->m->cands[c].name;
 		cc->status = COST_REFUSED;
-		int r = job->opt_values
-			? asprintf(&cc->reason, "formulas not computed (--values)")
-			: asprintf(&cc->reason, "with every value given, the formulas of a concrete "
-						"grid of more than %d processes are not computed "
-						"(leave out -D for them, or --grid for the symbolic "
-						"grid's)",
-				   VALUES_FORMULA_PROCESSES);
+		int r = asprintf(&cc->reason, "formulas not computed (--values)");
 		if (r < 0)
 			cc->reason = NULL;
 	} else {
@@ -559,8 +554,12 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		for (int a = 0; a < m->naxes; a++)
 			nproc *= req.sizes[a];
 		job.opt_values = opt->values_only || opt->per_process;
-		job.skip_formulas = job.opt_values ||
-				    (!req.symbolic && nproc > VALUES_FORMULA_PROCESSES);
+		job.skip_formulas = job.opt_values;
+		/* past a few processes, a grid's formulas counted process by
+		 * process take minutes: the symbolic grid's only, unless
+		 * --all-sizes asks */
+		req.symbolic_only = !req.symbolic && !req.all_sizes &&
+				    nproc > VALUES_FORMULA_PROCESSES;
 		long at_procs = 1;
 		for (int a = 0; a < m->naxes; a++)  /* no overflow: stops past the limit */
 			if (at_procs <= PER_PROCESS_MAX)

@@ -2673,6 +2673,18 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	enum cost_status st = candidate_costs(engine, m, cand, &sym, req, out);
 	if (st == COST_OK || out->timed_out)
 		return st;
+	if (req->symbolic_only) {
+		char *why = NULL;
+		if (asprintf(&why, "the symbolic grid gives no formulas here (%s), and this grid is "
+				   "not counted process by process with every value given (leave out "
+				   "-D for its formulas)", out->reason ? out->reason : "no reason") < 0)
+			why = NULL;
+		if (why) {
+			free(out->reason);
+			out->reason = why;
+		}
+		return st;
+	}
 	char *why = out->reason;
 	out->reason = NULL;
 	candidate_cost_clear(out);

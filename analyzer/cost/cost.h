@@ -47,6 +47,11 @@ struct cost_request {
 	 * the axes given their sizes (which hold where the grid divides the
 	 * sizes; cost_candidate) */
 	bool all_sizes;
+	/* On a concrete grid with the sizes left free (and not all_sizes): the
+	 * symbolic grid's formulas only, a candidate without them refused
+	 * rather than counted process by process (a large grid whose values
+	 * are counted apart) */
+	bool symbolic_only;
 };
 
 enum { PER_PROCESS_MAX = 1024 };
