@@ -87,6 +87,11 @@ enum formula_style {
 	 * \left\lfloor \frac{m + 3}{4} \right\rfloor, \max(a, b), pieces in a
 	 * cases environment; names longer than one letter as \mathit{name}. */
 	FORMULA_LATEX,
+	/* FORMULA_EXPR with every piece's condition, the last one's too, and
+	 * "0/0" where no piece applies to an undefined-outside formula: its
+	 * evaluation fails there rather than take the last piece's value (for
+	 * programs that evaluate a formula at points that may lie outside). */
+	FORMULA_EXPR_STRICT,
 };
 
 /* --- Construction --------------------------------------------------------- */

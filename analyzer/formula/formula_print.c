@@ -2014,6 +2014,10 @@ static char *to_string(const struct formula *f, enum formula_style style,
 
 	if (!f)
 		return NULL;
+	/* FORMULA_EXPR with the last condition too, undefined as 0/0 */
+	int strict = style == FORMULA_EXPR_STRICT;
+	if (strict)
+		style = FORMULA_EXPR;
 	P.V = f->vars;
 	P.style = style;
 	if (make_order(&P) < 0)
@@ -2036,7 +2040,7 @@ static char *to_string(const struct formula *f, enum formula_style style,
 	} else {
 		for (i = 0; i < f->n; i++) {
 			char *v = value_text(&P, f->p[i].val, names, n);
-			int last = !f->p[i].cond || (i == f->n - 1 && !zero);
+			int last = !f->p[i].cond || (i == f->n - 1 && !zero && !strict);
 			if (!last) {
 				char *c = cond_text(f->p[i].cond, style);
 				sb_puts(&b, c);
@@ -2050,7 +2054,7 @@ static char *to_string(const struct formula *f, enum formula_style style,
 			sb_puts(&b, " : ");
 		}
 		if (i == f->n)
-			sb_puts(&b, "0");
+			sb_puts(&b, zero ? "0" : "0/0");
 	}
 	free(P.order);
 	free(P.rank);

@@ -345,8 +345,9 @@ static void test_values(void **state)
 	isl_pw_qpolynomial *pwqp;
 	struct formula *f = build(ctx, c, &pwqp);
 	char *expr = formula_to_string(f, FORMULA_EXPR);
+	char *strict = formula_to_string(f, FORMULA_EXPR_STRICT);
 	char *text = formula_to_string(f, FORMULA_TEXT);
-	struct formula_expr *pe, *pt = NULL, *want = NULL;
+	struct formula_expr *pe, *ps, *pt = NULL, *want = NULL;
 	char **names, *err = NULL;
 	int n, i, checked = 0;
 	long long values[16];
@@ -356,6 +357,9 @@ static void test_values(void **state)
 	pe = formula_parse_expr(expr, &err);
 	if (!pe)
 		fail_msg("EXPR %s does not parse: %s", expr, err);
+	ps = formula_parse_expr(strict, &err);
+	if (!ps)
+		fail_msg("EXPR_STRICT %s does not parse: %s", strict, err);
 	if (!strstr(text, " if ") && !strstr(text, "otherwise")) {
 		pt = formula_parse_expr(text, &err);
 		if (!pt)
@@ -376,8 +380,16 @@ static void test_values(void **state)
 		if (formula_eval(f, (const char *const *)names, values, n, a) < 0) {
 			if (defined && !c->subst)
 				fail_msg("%s: formula_eval failed inside the domain", c->name);
+			/* where no piece applies, the strict text has no value either */
+			if (formula_expr_eval(ps, (const char *const *)names, values, n, b) == 0)
+				fail_msg("%s: EXPR_STRICT %s has a value where the formula has "
+					 "none", c->name, strict);
 			continue;
 		}
+		assert_int_equal(formula_expr_eval(ps, (const char *const *)names, values, n, b), 0);
+		if (!mpq_equal(a, b))
+			fail_msg("%s: EXPR_STRICT %s gives %s, formula %s", c->name, strict,
+				 mpq_get_str(NULL, 10, b), mpq_get_str(NULL, 10, a));
 		if (want) {
 			assert_int_equal(formula_expr_eval(want, (const char *const *)names,
 				values, n, b), 0);
@@ -405,9 +417,11 @@ static void test_values(void **state)
 	mpq_clear(b);
 	free_names(names, n);
 	formula_expr_free(pe);
+	formula_expr_free(ps);
 	formula_expr_free(pt);
 	formula_expr_free(want);
 	free(expr);
+	free(strict);
 	free(text);
 	formula_free(f);
 	isl_pw_qpolynomial_free(pwqp);
