@@ -15,6 +15,7 @@
 #include "analyzer/cli/progress.h"
 #include "analyzer/cli/commands.h"
 #include "analyzer/cli/plot.h"
+#include "analyzer/cost/cost_formulas.h"
 #include "analyzer/cost/workers.h"
 #include "analyzer/decide/pareto.h"
 #include "analyzer/decide/rank.h"
@@ -32,7 +33,29 @@ struct rank_job {
 	int (*rows)[2];             /* job i counts row rows[i][1] of table rows[i][0] */
 	const struct cost_prices *prices;
 	const char *machine;        /* whose prices (NULL: -D's) */
+	/* each candidate's symbolic formulas, where it has them and there are
+	 * rows enough to evaluate them at (NULL: every row counted) */
+	struct cost_formulas **formulas;
 };
+
+/* From this many rows a candidate, its symbolic formulas are computed once
+ * and each row takes them at its point where they hold: a symbolic
+ * analysis (a second or so; more where it refuses) against milliseconds a
+ * row counted. */
+enum { ROWS_FOR_FORMULAS = 32 };
+
+/* Job C: candidate C's symbolic formulas, as expressions any thread can
+ * evaluate. */
+static void rank_formulas(struct worker *w, int c, void *user)
+{
+	struct rank_job *job = user;
+	struct cost_request req = job->req;
+	req.symbolic = true;
+	struct candidate_cost cc;
+	if (cost_candidate(&w->engine, job->m, c, &req, &cc) == COST_OK)
+		job->formulas[c] = cost_formulas_from(&cc);
+	candidate_cost_clear(&cc);
+}
 
 static void rank_pair(struct worker *w, int i, void *user)
 {
@@ -43,7 +66,10 @@ static void rank_pair(struct worker *w, int i, void *user)
 	req.values = job->values + (size_t)job->rows[i][0] * (size_t)job->m->nparams;
 	memcpy(req.sizes, t->shapes[row->shape], sizeof(req.sizes));
 	struct candidate_cost cc;
-	cost_candidate(&w->engine, job->m, row->cand, &req, &cc);
+	/* the same exact numbers: the formulas where they hold, else counted */
+	const struct cost_formulas *f = job->formulas ? job->formulas[row->cand] : NULL;
+	if (!f || cost_formulas_at(f, job->m, req.values, req.sizes, &cc) < 0)
+		cost_candidate(&w->engine, job->m, row->cand, &req, &cc);
 	rank_row_measure(row, &cc, job->prices, job->machine);
 	candidate_cost_clear(&cc);
 }
@@ -193,17 +219,33 @@ static int rank_count(const struct model *m, const struct options *opt, struct s
 				job.rows[njobs++][1] = i;
 			}
 	struct worker_pool *pool = NULL;
+	if (njobs >= ROWS_FOR_FORMULAS * m->ncands && !session_expired(session)) {
+		job.formulas = calloc((size_t)m->ncands + 1, sizeof(*job.formulas));
+		if (job.formulas)
+			pool = workers_run_ordered(session, workers_threads(opt->jobs, m->ncands),
+						   m->ncands, NULL, m->ncands, rank_formulas, &job,
+						   engine_setup,
+						   progress_pool(meter, "formulas of the candidates"));
+		workers_free(pool);
+		pool = NULL;
+	}
 	if (njobs > 0 && !session_expired(session)) {
 		pool = workers_run_ordered(session, workers_threads(opt->jobs, njobs), njobs, NULL,
 					   njobs, rank_pair, &job, engine_setup,
 					   progress_pool(meter, "rows of %ld processes", tabs[0].procs));
 		if (!pool) {
 			free(job.rows);
+			for (int c = 0; job.formulas && c < m->ncands; c++)
+				cost_formulas_free(job.formulas[c]);
+			free(job.formulas);
 			return -1;
 		}
 	}
 	workers_free(pool);
 	free(job.rows);
+	for (int c = 0; job.formulas && c < m->ncands; c++)
+		cost_formulas_free(job.formulas[c]);
+	free(job.formulas);
 	int status = EXIT_OK;
 	for (int k = 0; k < ntabs; k++) {
 		struct rank_table *t = &tabs[k];

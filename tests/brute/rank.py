@@ -203,9 +203,19 @@ def run(binary, path, sizes, counts, g, l, extra=()):
 
 
 # (spec, fixed sizes, ranges {name: (lo, hi, step, geometric)}, counts)
+# From 32 rows a candidate (rank_cmd.c, ROWS_FOR_FORMULAS), -p evaluates
+# the symbolic grid's formulas at each row where they hold, and counts the
+# rest: the last five sweeps cross it, with rows of both kinds (sizes the
+# shape divides and not, a pivot's owner k0_P, a doubling loop's lg_P, a
+# loop's runs).
 SWEEPS = [
     ("examples/stencil1d.bsp", {}, {"n": (8, 17, 3, False)}, [4]),
     ("examples/matmul.bsp", {"o": 5}, {"m": (2, 8, 2, True), "n": (3, 5, 1, False)}, [4]),
+    ("examples/stencil2d.bsp", {"m": 13}, {"n": (8, 48, 4, False)}, [4]),
+    ("examples/stencil2d.bsp", {"m": 12}, {"n": (8, 48, 4, False)}, [4]),
+    ("tests/brute/specs/pivots.bsp", {"n": 40}, {"k0": (1, 39, 1, False)}, [4, 3]),
+    ("examples/jacobi.bsp", {"T": 3}, {"n": (6, 72, 2, False)}, [3, 4]),
+    ("tests/brute/specs/doubling_levels.bsp", {}, {"n": (1, 33, 1, False)}, [4, 3]),
 ]
 
 
