@@ -200,7 +200,8 @@ static int rank_prepare(const struct loaded_spec *ls, const struct model *m,
  * point, nparams apiece.  Returns an exit status. */
 static int rank_count(const struct model *m, const struct options *opt, struct session *session,
 		      const long long *values, const struct cost_prices *prices,
-		      struct rank_table *tabs, int ntabs, struct progress_meter *meter)
+		      struct rank_table *tabs, int ntabs, struct progress_meter *meter,
+		      struct cost_formulas **formulas, bool *formulas_tried)
 {
 	struct rank_job job = {.m = m, .tabs = tabs, .values = values, .prices = prices,
 			       .machine = opt->machine ? opt->machine->name : NULL,
@@ -219,33 +220,31 @@ static int rank_count(const struct model *m, const struct options *opt, struct s
 				job.rows[njobs++][1] = i;
 			}
 	struct worker_pool *pool = NULL;
-	if (njobs >= ROWS_FOR_FORMULAS * m->ncands && !session_expired(session)) {
-		job.formulas = calloc((size_t)m->ncands + 1, sizeof(*job.formulas));
-		if (job.formulas)
-			pool = workers_run_ordered(session, workers_threads(opt->jobs, m->ncands),
-						   m->ncands, NULL, m->ncands, rank_formulas, &job,
-						   engine_setup,
-						   progress_pool(meter, "formulas of the candidates"));
+	/* FORMULAS (one per candidate, the caller's) are computed once for
+	 * every process count: they do not depend on it */
+	if (formulas && !*formulas_tried && njobs >= ROWS_FOR_FORMULAS * m->ncands &&
+	    !session_expired(session)) {
+		*formulas_tried = true;
+		job.formulas = formulas;
+		pool = workers_run_ordered(session, workers_threads(opt->jobs, m->ncands),
+					   m->ncands, NULL, m->ncands, rank_formulas, &job,
+					   engine_setup,
+					   progress_pool(meter, "formulas of the candidates"));
 		workers_free(pool);
 		pool = NULL;
 	}
+	job.formulas = formulas && *formulas_tried ? formulas : NULL;
 	if (njobs > 0 && !session_expired(session)) {
 		pool = workers_run_ordered(session, workers_threads(opt->jobs, njobs), njobs, NULL,
 					   njobs, rank_pair, &job, engine_setup,
 					   progress_pool(meter, "rows of %ld processes", tabs[0].procs));
 		if (!pool) {
 			free(job.rows);
-			for (int c = 0; job.formulas && c < m->ncands; c++)
-				cost_formulas_free(job.formulas[c]);
-			free(job.formulas);
 			return -1;
 		}
 	}
 	workers_free(pool);
 	free(job.rows);
-	for (int c = 0; job.formulas && c < m->ncands; c++)
-		cost_formulas_free(job.formulas[c]);
-	free(job.formulas);
 	int status = EXIT_OK;
 	for (int k = 0; k < ntabs; k++) {
 		struct rank_table *t = &tabs[k];
@@ -397,7 +396,12 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	struct pareto *fronts = calloc((size_t)npoints, sizeof(*fronts));
 	struct ranking *rs = calloc((size_t)npoints, sizeof(*rs));
 	int *swept = calloc((size_t)opt->nsweeps + 1, sizeof(*swept));
+	/* each candidate's symbolic formulas, for every process count (rank_count);
+	 * without them (out of memory) every row is counted */
+	struct cost_formulas **formulas = calloc((size_t)m->ncands + 1, sizeof(*formulas));
+	bool formulas_tried = false;
 	if (!values || !given || !cands || !tabs || !fronts || !rs || !swept) {
+		free(formulas);
 		free(values);
 		free(given);
 		free(cands);
@@ -491,7 +495,8 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 			};
 		}
 		if (r == 0)
-			r = rank_count(m, opt, session, values, &pick.prices, tabs, npoints, &meter);
+			r = rank_count(m, opt, session, values, &pick.prices, tabs, npoints, &meter,
+				       formulas, &formulas_tried);
 		progress_end(&meter);   /* the line erased before the table is printed */
 		if (r < 0) {
 			fprintf(opt->err, "bspcost: %s: out of memory\n", file);
@@ -548,5 +553,8 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	free(fronts);
 	free(rs);
 	free(swept);
+	for (int c = 0; formulas && c < m->ncands; c++)
+		cost_formulas_free(formulas[c]);
+	free(formulas);
 	return status;
 }

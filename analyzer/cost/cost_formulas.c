@@ -74,8 +74,10 @@ struct cost_formulas *cost_formulas_from(const struct candidate_cost *cc)
 						   sc->iterations};
 		f->step_names[s] = sc->name;
 		for (int k = 0; ok && k < Q_STEP; k++) {
-			if (k == Q_RUNS && !q[k])
-				continue;   /* a superstep that runs once */
+			if (k == Q_RUNS && !q[k]) {
+				ok = !sc->loop;   /* a superstep that runs once */
+				continue;
+			}
 			f->q[s * Q_STEP + k] = expr_of(q[k]);
 			ok = f->q[s * Q_STEP + k] != NULL;
 		}

@@ -9,7 +9,7 @@
  * in microseconds.
  *
  * The formulas are kept as expressions of the machine grammar
- * (formula.h, FORMULA_EXPR): no ISL object, so that any thread evaluates
+ * (formula.h, FORMULA_EXPR_STRICT): no ISL object, so that any thread evaluates
  * them once the isl_ctx they were computed in is gone.  Evaluated as
  * tests/brute/compare.py does with the JSON report's: the kept parameters
  * (block lengths, digits, lg_P) from their definitions, every condition
