@@ -242,7 +242,6 @@ struct candidates_job {
 	struct candidate_cost *costs;
 	struct candidate_cost *exact;       /* on the grid AT, or NULL */
 	bool skip_formulas;                 /* values only (--values, --per-process) */
-	bool opt_values;                    /* ... because of --values */
 	struct verify_result *vr;           /* with --verify */
 	int *vstatus;
 	bool *late;                         /* the run's deadline stopped its formulas */
@@ -553,8 +552,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		long nproc = 1;
 		for (int a = 0; a < m->naxes; a++)
 			nproc *= req.sizes[a];
-		job.opt_values = opt->values_only || opt->per_process;
-		job.skip_formulas = job.opt_values;
+		job.skip_formulas = opt->values_only || opt->per_process;
 		/* past a few processes, a grid's formulas counted process by
 		 * process take minutes: the symbolic grid's only, unless
 		 * --all-sizes asks */

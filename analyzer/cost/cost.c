@@ -2593,10 +2593,9 @@ static void specialize(struct job *j, const struct cost_request *concrete,
 			break;
 		}
 		drop_assumption(out, out->condition_texts[i], false);
+		int ntexts = out->nconditions;
+		drop_string(out->condition_texts, &ntexts, i);
 		drop_string(out->conditions, &out->nconditions, i);
-		free(out->condition_texts[i]);
-		memmove(&out->condition_texts[i], &out->condition_texts[i + 1],
-			sizeof(char *) * (size_t)(out->nconditions - i));
 	}
 	int meets = failed(&j->fail) ? 1 : grid_meets(j, concrete);
 	if (meets == 0)
@@ -2625,9 +2624,9 @@ static void specialize(struct job *j, const struct cost_request *concrete,
 		if (asprintf(&def, "%s = ", out->local_names[i]) >= 0)
 			drop_assumption(out, def, true);
 		free(def);
+		int nnames = out->nlocals;
+		drop_string(out->local_names, &nnames, i);
 		drop_string(out->local_values, &out->nlocals, i);
-		out->nlocals++;
-		drop_string(out->local_names, &out->nlocals, i);
 	}
 	mpq_clear(v);
 	struct symbolic_info none = {0};
@@ -2659,8 +2658,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 					struct candidate_cost *out);
 
 /* On a concrete grid with sizes left free, the symbolic grid's formulas
- * with the axes given their sizes (milliseconds, and as readable as the
- * symbolic grid's), under its assumptions (P divides n); where the symbolic
+ * with the axes given their sizes (as fast and as readable as the symbolic
+ * grid's), under its assumptions (P divides n); where the symbolic
  * grid has none, or they do not hold on this grid, or cost_request.all_sizes
  * asks for formulas for every size, the grid is counted process by process. */
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
