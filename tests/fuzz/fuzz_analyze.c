@@ -3,12 +3,15 @@
  *   - on the symbolic grid (the formulas of analyzer/model/symbolic.c),
  *   - on a concrete grid of 2 processes per axis with every size given (-D,
  *     each size the same small value drawn from the input): the grid's
- *     formulas (analyzer/model/relations.c) and the numbers counted directly for
+ *     formulas for every size (--all-sizes: analyzer/model/relations.c, each
+ *     process counted) and the numbers counted directly for
  *     those values (relations_values, the same file); when the values break the
  *     specification's assumptions (refused, exit 2), the grid's formulas alone.
  * Reports and messages go to /dev/null, except the concrete grid's report with
  * values, read back (CSV) to hold the analysis to one property: on a concrete
- * grid every formula holds for any sizes, so its value at the sizes given is
+ * grid counted for every size, every formula holds for any sizes (without
+ * --all-sizes they are the symbolic grid's, under its assumptions), so its
+ * value at the sizes given is
  * the number counted directly.  A formula that disagrees, or cannot be
  * evaluated there, aborts with both.  Beyond that, only a crash, a sanitizer
  * report, a leak, an exit status other than 0, 1 or 2, or one input that runs
@@ -194,6 +197,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		defs[i] = (struct param_value){cs->params[i]->name, value, 1};
 	opt.defs = defs;
 	opt.ndefs = cs->nsizes;
+	opt.all_sizes = true;
 	opt.grid_naxes = cs->naxes;
 	for (int a = 0; a < cs->naxes; a++)
 		opt.grid[a] = GRID_SIZE;
@@ -211,10 +215,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	free(csv);
 
 	/* Values that break the assumptions are refused before any analysis
-	 * (exit 2): the concrete grid's formulas, then, without them. */
+	 * (exit 2): the concrete grid's formulas, then, without them (the
+	 * symbolic grid's with the grid's sizes, where it has them). */
 	if (st == EXIT_USAGE && cs->naxes > 0) {
 		opt.defs = NULL;
 		opt.ndefs = 0;
+		opt.all_sizes = false;
 		opt.format = FORMAT_TEXT;
 		opt.out = fuzz_devnull();
 		analyze(path, &opt);
