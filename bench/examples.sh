@@ -44,7 +44,8 @@ done
 printf '\n%-34s %8s %12s\n' "concrete grid" "s" "--all-sizes s"
 for args in "--grid 4x4 examples/matmul.bsp" "--grid 8x8 examples/matmul.bsp" \
 	    "--grid 4x4 examples/stencil2d.bsp" "--grid 8x8 examples/stencil2d.bsp" \
-	    "--grid 4x4 examples/pdgemm.bsp" "--grid 64 examples/stencil1d.bsp" \
+	    "--grid 3x3 examples/pdgemm.bsp" "--grid 4x4 examples/pdgemm.bsp" \
+	    "--grid 64 examples/stencil1d.bsp" \
 	    "--grid 64x64 examples/stencil2d.bsp"; do
 	# shellcheck disable=SC2086  # split on purpose
 	fast=$(wall --timeout 120 $args)

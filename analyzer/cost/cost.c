@@ -25,6 +25,7 @@
 #include <isl/val.h>
 
 #include "analyzer/cost/cost_internal.h"
+#include "analyzer/cost/divided.h"
 #include "analyzer/cost/memory.h"
 #include "analyzer/model/relations.h"
 #include "analyzer/model/symbolic.h"
@@ -2657,6 +2658,91 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 					const struct cost_request *concrete,
 					struct candidate_cost *out);
 
+/* The divisors of candidate CAND's sizes on the concrete grid of REQ
+ * (divided.h), malloc'd, one per parameter of M; NULL when they would not
+ * help (no size split into blocks) or may not be used: a superstep in a loop
+ * (its loops' sets speak of the sizes themselves), a block that is a size. */
+static long *size_divisors(const struct model *m, int cand, const struct cost_request *req)
+{
+	if (model_cand_block_param(m, cand) >= 0)
+		return NULL;
+	for (int k = 0; k < model_cand_nsteps(m, cand); k++)
+		if (m->steps[model_cand_step(m, cand, k)].loop >= 0)
+			return NULL;
+	long *div = malloc(sizeof(*div) * ((size_t)m->nparams + 1));
+	if (div && cost_size_divisors(m, cand, req->sizes, div) <= 0) {
+		free(div);
+		div = NULL;
+	}
+	return div;
+}
+
+/* The formulas of OUT, counted with each size X as X/DIV[X] (divided.h),
+ * written in X again: X/D for X in every formula, the assumption "D divides
+ * X" and its condition, all simplified under CONTEXT (kept, the sizes'). */
+static void undivide(struct job *j, const long *div, __isl_keep isl_set *context,
+		     struct candidate_cost *out)
+{
+	const struct model *m = j->m;
+	for (int p = 0; p < model_nsizes(m) && !failed(&j->fail); p++) {
+		if (div[p] <= 1)
+			continue;
+		mpq_t inv;
+		mpq_init(inv);
+		mpq_set_si(inv, 1, (unsigned long)div[p]);
+		struct formula *x = formula_param(m->params[p]);
+		struct formula *v = x ? formula_scale(x, inv) : NULL;
+		/* the memories, counted in X, first in X' (D*X' for X): their
+		 * floors of X/D then have an integer argument */
+		struct formula *times = formula_const_si(div[p]);
+		struct formula *dx = x && times ? formula_mul(x, times) : NULL;
+		formula_free(times);
+		formula_free(x);
+		mpq_clear(inv);
+		for (int s = -1; dx && s < out->nsteps && !failed(&j->fail); s++) {
+			struct formula **f = s < 0 ? &out->mem : &out->steps[s].mem;
+			struct formula *g = *f ? formula_subst(*f, m->params[p], dx) : NULL;
+			if (*f && !g)
+				cost_job_fail(j, COST_FAILED, NULL, "writing the sizes in a formula");
+			formula_free(*f);
+			*f = g;
+		}
+		if (!dx)
+			cost_job_fail(j, COST_FAILED, NULL, "writing the sizes in a formula");
+		formula_free(dx);
+		subst_all(j, out, m->params[p], v);
+		char *text = NULL, *cond = NULL;
+		if (asprintf(&text, "%ld divides %s", div[p], m->params[p]) < 0)
+			text = NULL;
+		if (asprintf(&cond, "(%s) %% (%ld) == 0", m->params[p], div[p]) < 0)
+			cond = NULL;
+		int r = text && cond ? add_assumption(out, strdup(text)) : -1;
+		if (r == 0) {
+			r = add_condition(out, cond, text); /* takes both */
+			cond = text = NULL;
+		}
+		free(cond);
+		free(text);
+		if (r < 0)
+			cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
+	}
+	for (int k = 0; context && k < nformulas(out) && !failed(&j->fail); k++) {
+		char **why = formula_why(out, k);
+		if (why)
+			tidy_explain(j, formula_slot(out, k), why, context);
+		else
+			cost_tidy(j, formula_slot(out, k), context);
+	}
+	for (int s = -1; s < out->nsteps && !failed(&j->fail); s++) {
+		struct formula **f = s < 0 ? &out->mem : &out->steps[s].mem;
+		struct formula *g = *f ? formula_gist(*f, context) : NULL;
+		if (*f && !g)
+			cost_job_fail(j, COST_FAILED, NULL, "simplifying a formula");
+		formula_free(*f);
+		*f = g;
+	}
+}
+
 /* On a concrete grid with sizes left free, the symbolic grid's formulas
  * with the axes given their sizes (as fast and as readable as the symbolic
  * grid's), under its assumptions (P divides n); where the symbolic
@@ -2749,6 +2835,13 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			out->any_grid = true;
 	struct symbolic_info info = {0};
 	struct formula *total = formula_const_si(0);
+	/* cost_candidate's fallback, the symbolic grid having given nothing on
+	 * this concrete grid: each size counted as a multiple of its blocks
+	 * (divided.h), the floors of every residue left out */
+	long *div = !req->symbolic && !req->values && !req->all_sizes && !concrete &&
+			    !failed(&j.fail) && !out->any_grid
+			    ? size_divisors(m, cand, req)
+			    : NULL;
 
 	int nsteps = model_cand_nsteps(m, cand);
 	for (int k = 0; k < nsteps && !failed(&j.fail); k++) {
@@ -2777,6 +2870,11 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			cost_job_fail(&j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
 			break;
 		}
+		if (div && cost_divide_relations(&r, m, div) < 0) {
+			step_relations_clear(&r);
+			cost_isl_op_failed(&j, "dividing the sizes");
+			break;
+		}
 		if (req->values && looped) {
 			step_relations_clear(&r);
 			cost_count_loop_values(&j, cand, s, req, sc);
@@ -2800,6 +2898,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		/* The context this step's counts live in; tidy each quantity once,
 		 * and what is built from tidy parts only when it has pieces to merge. */
 		isl_set *context = cost_context(engine->ctx, m, req, &info);
+		if (div)
+			context = cost_divided_set(context, m, div);
 		/* a superstep in loops: its counts where the loops run it */
 		isl_set *base = looped && context ? isl_set_copy(context) : NULL;
 		if (looped && context)
@@ -2896,6 +2996,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	out->cost = total;
 	if (!failed(&j.fail) && !req->values) {
 		isl_set *context = without_loop_digits(m, &info, cost_context(engine->ctx, m, req, &info));
+		if (div)
+			context = cost_divided_set(context, m, div);
 		if (!context)
 			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		else if (formula_n_pieces(out->cost) > 1 && nsteps > 1)
@@ -2924,6 +3026,17 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	}
 	if (!failed(&j.fail))
 		memories(m, cand, req, &info, out);
+	if (!failed(&j.fail) && div) {
+		struct symbolic_info none = {0};
+		isl_set *divisible = isl_set_intersect(cost_context(engine->ctx, m, req, &none),
+						       cost_divisible_set(engine->ctx, m, div));
+		if (!divisible)
+			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
+		else
+			undivide(&j, div, divisible, out);
+		isl_set_free(divisible);
+	}
+	free(div);
 	if (!failed(&j.fail) && concrete)
 		specialize(&j, concrete, out);
 	if (!failed(&j.fail) && !req->values)
