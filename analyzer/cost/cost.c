@@ -1992,6 +1992,134 @@ static char *with_axes(const struct job *j, const char *text)
 	return j->fixed ? local_display(&none, j->m, text, false, j->fixed) : strdup(text);
 }
 
+/* Whether A - B is a number, into *C. */
+static bool aff_constant_difference(const struct model_aff *a, const struct model_aff *b,
+				    long long *c)
+{
+	const struct model_aff *both[2] = {a, b};
+	for (int x = 0; x < 2; x++)
+		for (int t = 0; t < both[x]->nterms; t++) {
+			const struct model_term *u = &both[x]->terms[t];
+			long long sum = 0;
+			for (int y = 0; y < 2; y++)
+				for (int v = 0; v < both[y]->nterms; v++) {
+					const struct model_term *w = &both[y]->terms[v];
+					if (w->kind == u->kind && w->index == u->index && w->by == u->by &&
+					    __builtin_add_overflow(sum, y ? -w->coef : w->coef, &sum))
+						return false;
+				}
+			if (sum != 0)
+				return false;
+		}
+	return !__builtin_sub_overflow(a->constant, b->constant, c);
+}
+
+static long long gcd_ll(long long a, long long b)
+{
+	a = a < 0 ? -a : a;
+	b = b < 0 ? -b : b;
+	while (b) {
+		long long t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The symbolic grid's block lengths X/(b*P) assume that P divides each X,
+ * and the specification may say so of others (n % P == 0).  Two extents of
+ * one axis that differ by a number c (n + 2 and n - 1) make P divide c: the
+ * formulas would hold on a few grids only (ghost cells of n + 2 with
+ * n % P == 0: P = 1, 2).  The reason to refuse them (malloc'd), or NULL. */
+static char *divisors_apart(const struct model *m, const struct symbolic_info *info)
+{
+	for (int a = 0; a < m->naxes; a++) {
+		const struct model_aff *x[64];
+		const char *text[64];
+		int n = 0;
+		for (int l = 0; l < info->nlocals && n < 64; l++)
+			if (info->locals[l].digit < 0 && info->locals[l].axis == a) {
+				text[n] = info->locals[l].extent;
+				x[n++] = &info->locals[l].extent_aff;
+			}
+		int from_spec = n;
+		for (int i = 0; i < m->nfacts && n < 64; i++) {
+			const struct model_aff *d = &m->facts[i].divisor;
+			/* c*P divides f: so does P */
+			if (d->constant == 0 && d->nterms == 1 && d->terms[0].kind == MODEL_AXIS &&
+			    d->terms[0].index == a && d->terms[0].by == 0 && d->terms[0].coef >= 1) {
+				text[n] = NULL;
+				x[n++] = &m->facts[i].f;
+			}
+		}
+		long long g = 0;
+		bool named[64] = {false};
+		/* pairs with a block length (the specification's facts among
+		 * themselves are the specification's business) */
+		for (int i = 0; i < from_spec; i++)
+			for (int k = i + 1; k < n; k++) {
+				long long c;
+				if (aff_constant_difference(x[i], x[k], &c) && c != 0) {
+					g = gcd_ll(g, c);
+					named[i] = named[k] = true;
+				}
+			}
+		if (g == 0)
+			continue;
+		/* the extents named, then whether the specification's facts took part */
+		char *list = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&list, &len);
+		int shown = 0, last = -1;
+		for (int i = 0; f && i < from_spec; i++)
+			if (named[i])
+				last = i;
+		for (int i = 0; f && i < from_spec; i++) {
+			if (!named[i])
+				continue;
+			fprintf(f, "%s%s", shown == 0 ? "" : i == last ? " and " : ", ", text[i]);
+			shown++;
+		}
+		bool spec = false;
+		for (int i = from_spec; i < n; i++)
+			spec |= named[i];
+		char *values = NULL;
+		size_t vlen = 0;
+		FILE *v = f ? open_memstream(&values, &vlen) : NULL;
+		int nd = 0;
+		for (long long d = 1; v && d <= g && nd <= 8; d++)
+			if (g % d == 0)
+				nd++;
+		for (long long d = 1, k = 0; v && nd <= 8 && d <= g; d++)
+			if (g % d == 0) {
+				k++;
+				fprintf(v, "%s%lld", k == 1 ? "" : k == nd ? " or " : ", ", d);
+			}
+		if (v && nd > 8)
+			fprintf(v, "one of the divisors of %lld", g);
+		if (v)
+			fclose(v);
+		if (f)
+			fclose(f);
+		char *why = NULL;
+		const char *axis = m->axes[a];
+		if (!list || !values ||
+		    asprintf(&why, "its formulas would rest on %s dividing %s, which %s only where %s "
+				   "divides %lld (%s = %s): --grid or -D count it exactly",
+			     axis, list,
+			     spec ? shown > 1 ? "with the specification's own divisibility assumptions hold"
+					      : "with the specification's own divisibility assumptions holds"
+				  : "hold together",
+			     axis, g, axis, values) < 0)
+			why = NULL;
+		free(list);
+		free(values);
+		return why ? why : strdup("its formulas would rest on divisibilities that hold on a few "
+					  "grids only: --grid or -D count it exactly");
+	}
+	return NULL;
+}
+
 /* Writes the block lengths back as X/P in every formula of OUT, and records the
  * assumptions they rest on; the digits of expressions stay, with their
  * definitions. */
@@ -2909,7 +3037,11 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		if (!context)
 			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		const char *never = NULL;
-		if (context && req->symbolic && assumptions_met(context, &info, &never) == isl_bool_false) {
+		char *apart = req->symbolic && !concrete && context ? divisors_apart(m, &info) : NULL;
+		if (apart)
+			cost_job_fail(&j, COST_REFUSED, apart, m->steps[s].name);
+		else if (context && req->symbolic &&
+			 assumptions_met(context, &info, &never) == isl_bool_false) {
 			char *shown = local_display(&info, m, never, false, j.fixed);
 			char *why = NULL;
 			if (asprintf(&why, "its formulas would rest on '%s', which no sizes meet under "
