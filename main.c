@@ -106,6 +106,89 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* The options that choose what a run does, for the table of conflicts. */
+enum run_option {
+	USE_P, USE_RANGE, USE_GRID, USE_COUNT, USE_CHECK, USE_PRINT, USE_VERIFY, USE_VALUES,
+	USE_EXPLAIN, USE_SUMMARY, USE_ALL_SIZES, USE_PER_PROCESS, USE_COMPARE, USE_PLOT,
+	USE_MACHINE, USE_N
+};
+static const char *const run_option_name[USE_N] = {
+	"-p", "a -D range", "--grid", "--count", "--check", "--print", "--verify", "--values",
+	"--explain", "--summary", "--all-sizes", "--per-process", "--compare", "--plot",
+	"--machine",
+};
+
+/* The pairs of options that cannot be combined, the one the message names
+ * first on the left, in the order they are tested (the first pair given
+ * wins); bspcost(1) lists the same pairs in "Options that cannot be
+ * combined", and tests/resilience/option_conflicts.sh holds the two
+ * together.  WHY, when not NULL, replaces "A cannot be combined with B". */
+static const struct conflict {
+	enum run_option a, b;
+	const char *why;
+} conflicts[] = {
+	{USE_MACHINE, USE_COUNT, NULL},
+	{USE_MACHINE, USE_CHECK, NULL},
+	{USE_MACHINE, USE_PRINT, NULL},
+	{USE_PER_PROCESS, USE_P, NULL},
+	{USE_PER_PROCESS, USE_RANGE, NULL},
+	{USE_PER_PROCESS, USE_COUNT, NULL},
+	{USE_PER_PROCESS, USE_CHECK, NULL},
+	{USE_PER_PROCESS, USE_PRINT, NULL},
+	{USE_PER_PROCESS, USE_VERIFY, NULL},
+	{USE_PER_PROCESS, USE_EXPLAIN, NULL},
+	{USE_PER_PROCESS, USE_SUMMARY, NULL},
+	{USE_PER_PROCESS, USE_ALL_SIZES, NULL},
+	{USE_COMPARE, USE_P, NULL},
+	{USE_COMPARE, USE_RANGE, NULL},
+	{USE_COMPARE, USE_COUNT, NULL},
+	{USE_COMPARE, USE_CHECK, NULL},
+	{USE_COMPARE, USE_PRINT, NULL},
+	{USE_COMPARE, USE_VERIFY, NULL},
+	{USE_COMPARE, USE_EXPLAIN, NULL},
+	{USE_COMPARE, USE_SUMMARY, NULL},
+	{USE_COMPARE, USE_PER_PROCESS, NULL},
+	{USE_COMPARE, USE_VALUES, NULL},
+	{USE_COMPARE, USE_PLOT, NULL},
+	{USE_ALL_SIZES, USE_VALUES, "--all-sizes asks for formulas, --values for none: give one of them"},
+	{USE_P, USE_COUNT, NULL},
+	{USE_P, USE_CHECK, NULL},
+	{USE_P, USE_PRINT, NULL},
+	{USE_P, USE_GRID, NULL},
+	{USE_P, USE_VERIFY, NULL},
+	{USE_P, USE_VALUES, NULL},
+	{USE_P, USE_EXPLAIN, NULL},
+	{USE_P, USE_SUMMARY, NULL},
+	{USE_P, USE_ALL_SIZES, NULL},
+	{USE_RANGE, USE_COUNT, NULL},
+	{USE_RANGE, USE_CHECK, NULL},
+	{USE_RANGE, USE_PRINT, NULL},
+	{USE_RANGE, USE_VERIFY, NULL},
+	{USE_RANGE, USE_VALUES, NULL},
+	{USE_RANGE, USE_EXPLAIN, NULL},
+	{USE_RANGE, USE_SUMMARY, NULL},
+	{USE_RANGE, USE_ALL_SIZES, NULL},
+	{USE_COUNT, USE_CHECK, NULL},
+	{USE_COUNT, USE_PRINT, NULL},
+	{USE_CHECK, USE_PRINT, NULL},
+};
+
+/* The first pair of GIVEN options that cannot be combined, reported as a
+ * usage error; EXIT_OK when there is none. */
+static int check_conflicts(const bool given[USE_N])
+{
+	for (size_t i = 0; i < sizeof(conflicts) / sizeof(*conflicts); i++) {
+		const struct conflict *c = &conflicts[i];
+		if (!given[c->a] || !given[c->b])
+			continue;
+		if (c->why)
+			return usage_error("%s", c->why);
+		return usage_error("%s cannot be combined with %s", run_option_name[c->a],
+				   run_option_name[c->b]);
+	}
+	return EXIT_OK;
+}
+
 /* How a -D argument was read. */
 enum define_error {
 	DEFINE_OK = 0,
@@ -672,11 +755,18 @@ int main(int argc, char **argv)
 		}
 	}
 
-	if (opt.machine_arg && (count_set || opt.check_only || opt.print)) {
-		status = usage_error("--machine cannot be combined with %s",
-				     count_set ? "--count" : opt.check_only ? "--check" : "--print");
+	const bool given[USE_N] = {
+		[USE_P] = opt.nprocs > 0, [USE_RANGE] = opt.nsweeps > 0,
+		[USE_GRID] = opt.grid_naxes > 0, [USE_COUNT] = count_set != NULL,
+		[USE_CHECK] = opt.check_only, [USE_PRINT] = opt.print, [USE_VERIFY] = opt.verify,
+		[USE_VALUES] = opt.values_only, [USE_EXPLAIN] = opt.explain,
+		[USE_SUMMARY] = opt.summary, [USE_ALL_SIZES] = opt.all_sizes,
+		[USE_PER_PROCESS] = opt.per_process, [USE_COMPARE] = opt.compare[0] != NULL,
+		[USE_PLOT] = opt.plot != NULL, [USE_MACHINE] = opt.machine_arg != NULL,
+	};
+	status = check_conflicts(given);
+	if (status != EXIT_OK)
 		goto out;
-	}
 	for (int i = 0; i < opt.nsweeps; i++)
 		for (int k = 0; k < opt.ndefs; k++)
 			if (strcmp(opt.sweeps[i].name, opt.defs[k].name) == 0) {
@@ -745,15 +835,6 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (opt.per_process) {
-		const char *other = opt.nprocs ? "-p" : opt.nsweeps ? "a -D range"
-				    : count_set ? "--count" : opt.check_only ? "--check"
-				    : opt.print ? "--print" : opt.verify ? "--verify"
-				    : opt.explain ? "--explain" : opt.summary ? "--summary"
-				    : opt.all_sizes ? "--all-sizes" : NULL;
-		if (other) {
-			status = usage_error("--per-process cannot be combined with %s", other);
-			goto out;
-		}
 		if (opt.format == FORMAT_LATEX) {
 			status = usage_error("%s", "--per-process supports the formats text, json, csv "
 					     "and markdown (not latex)");
@@ -767,28 +848,13 @@ int main(int argc, char **argv)
 		goto out;
 	}
 	if (opt.compare[0]) {
-		const char *other = opt.nprocs ? "-p" : opt.nsweeps ? "a -D range"
-				    : count_set ? "--count" : opt.check_only ? "--check"
-				    : opt.print ? "--print" : opt.verify ? "--verify"
-				    : opt.explain ? "--explain" : opt.summary ? "--summary"
-				    : opt.per_process ? "--per-process" : opt.values_only ? "--values"
-				    : opt.plot ? "--plot" : NULL;
-		if (other) {
-			status = usage_error("--compare cannot be combined with %s", other);
-			goto out;
-		}
 		if (strcmp(opt.compare[0], opt.compare[1]) == 0) {
 			status = usage_error("--compare '%s' '%s': give two different candidates",
 					     opt.compare[0], opt.compare[1]);
 			goto out;
 		}
 	}
-	if (opt.all_sizes && opt.values_only) {
-		status = usage_error("%s", "--all-sizes asks for formulas, --values for none: give "
-				     "one of them");
-		goto out;
-	}
-	if (opt.summary && (opt.format != FORMAT_TEXT || opt.nprocs)) {
+	if (opt.summary && opt.format != FORMAT_TEXT) {
 		status = usage_error("%s", "--summary is for the text report of the analysis (not "
 				     "-p, whose table is a summary, nor the other formats)");
 		goto out;
@@ -796,21 +862,6 @@ int main(int argc, char **argv)
 	if (opt.top && !opt.nprocs && !opt.nsweeps) {
 		status = usage_error("%s", "--top needs -p or a -D range (it limits each ranking)");
 		goto out;
-	}
-	if (opt.nprocs || opt.nsweeps) {
-		/* a ranking: of the shapes (-p) or, on the grid given, of the
-		 * candidates at each point of a range */
-		const char *what = opt.nprocs ? "-p" : "a -D range";
-		const char *other = count_set ? "--count" : opt.check_only ? "--check"
-				    : opt.print ? "--print"
-				    : opt.grid_naxes && opt.nprocs ? "--grid"
-				    : opt.verify ? "--verify" : opt.values_only ? "--values"
-				    : opt.explain ? "--explain" : opt.summary ? "--summary"
-				    : opt.all_sizes ? "--all-sizes" : NULL;
-		if (other) {
-			status = usage_error("%s cannot be combined with %s", what, other);
-			goto out;
-		}
 	}
 
 	/* One deadline for the whole run, from here (analyzer/util/session.h). */
@@ -826,10 +877,6 @@ int main(int argc, char **argv)
 			status = usage_error("--count takes no FILE (got '%s')", argv[optind]);
 			goto out;
 		}
-		if (opt.check_only || opt.print) {
-			status = usage_error("%s", "--count cannot be combined with --check or --print");
-			goto out;
-		}
 		status = cmd_count(count_set, &opt, session);
 		goto out;
 	}
@@ -841,10 +888,6 @@ int main(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		status = usage_error("%s", "no FILE given");
-		goto out;
-	}
-	if (opt.check_only && opt.print) {
-		status = usage_error("%s", "--check and --print cannot be combined");
 		goto out;
 	}
 	if (opt.compare[0] && argc - optind > 1) {
