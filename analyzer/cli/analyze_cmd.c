@@ -558,6 +558,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		 * --all-sizes asks */
 		req.symbolic_only = !req.symbolic && !req.all_sizes &&
 				    nproc > VALUES_FORMULA_PROCESSES;
+		req.values_apart = !req.symbolic && !req.all_sizes;
 		long at_procs = 1;
 		for (int a = 0; a < m->naxes; a++)  /* no overflow: stops past the limit */
 			if (at_procs <= PER_PROCESS_MAX)

@@ -2886,11 +2886,23 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	enum cost_status st = candidate_costs(engine, m, cand, &sym, req, out);
 	if (st == COST_OK || out->timed_out)
 		return st;
-	if (req->symbolic_only) {
+	/* with every value given, a loop whose per-iteration maximum over the
+	 * processes the symbolic grid could not sum, counted process by
+	 * process past a 2 x 2 grid: tens of seconds where it ends at all (LU
+	 * on 3 x 3) */
+	enum { LOOP_FORMULA_PROCESSES = 4 };
+	long nproc = 1;
+	for (int a = 0; a < m->naxes; a++)
+		nproc *= req->sizes[a];
+	if (req->symbolic_only ||
+	    (req->values_apart && out->loop_max && nproc > LOOP_FORMULA_PROCESSES)) {
 		char *why = NULL;
 		if (asprintf(&why, "the symbolic grid gives no formulas here (%s), and this grid is "
-				   "not counted process by process with every value given (leave out "
-				   "-D for its formulas)", out->reason ? out->reason : "no reason") < 0)
+				   "not counted process by process with every value given (%s)",
+			     out->reason ? out->reason : "no reason",
+			     req->symbolic_only ? "leave out -D for its formulas"
+						: "its loops would take tens of seconds; leave out "
+						  "-D for its formulas") < 0)
 			why = NULL;
 		if (why) {
 			free(out->reason);
@@ -2902,9 +2914,6 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	out->reason = NULL;
 	candidate_cost_clear(out);
 	st = candidate_costs(engine, m, cand, req, NULL, out);
-	long nproc = 1;
-	for (int a = 0; a < m->naxes; a++)
-		nproc *= req->sizes[a];
 	if (st == COST_REFUSED && nproc > MAX_PROCESSES && why) {
 		/* the symbolic grid was tried: say why it gave nothing */
 		char *both = NULL;
@@ -3180,6 +3189,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	out->status = (enum cost_status)j.fail.kind;
 	out->reason = fail_release(&j.fail);
 	out->timed_out = j.timed_out;
+	out->loop_max = j.loop_max && out->status == COST_REFUSED;
 	return out->status;
 }
 

@@ -52,6 +52,14 @@ struct cost_request {
 	 * rather than counted process by process (a large grid whose values
 	 * are counted apart) */
 	bool symbolic_only;
+	/* Every value is given and counted apart (the formulas come on top):
+	 * a candidate whose loop the symbolic grid could not sum (one
+	 * iteration's maximum over the processes no single function,
+	 * candidate_cost.loop_max), on a grid of more than 4 processes, then
+	 * takes the symbolic grid's formulas only, as symbolic_only does:
+	 * counted process by process it meets the same maxima, tens of seconds
+	 * where it ends at all */
+	bool values_apart;
 };
 
 enum { PER_PROCESS_MAX = 1024 };
@@ -112,6 +120,9 @@ struct candidate_cost {
 	char *reason;
 	bool timed_out;       /* refused: the run's deadline stopped it (session.h) */
 	bool any_grid;        /* refused for a reason no grid changes */
+	/* refused because a loop's per-iteration maximum over the processes is
+	 * no single function: counting the processes one by one meets the same */
+	bool loop_max;
 	int nsteps;
 	struct step_cost *steps;
 	struct formula *cost;

@@ -40,6 +40,9 @@ struct job {
 	 * axes given their sizes (cost_candidate): those sizes, one per axis;
 	 * NULL elsewhere.  The texts of the assumptions write them as numbers. */
 	const long *fixed;
+	/* refused: a loop's per-iteration maximum over the processes is no
+	 * single function (loops.c no_single_max) */
+	bool loop_max;
 };
 
 /* One iteration's quantities of a superstep in loops, functions of the

@@ -898,6 +898,7 @@ static void no_single_max(struct job *j, int s, const char *what)
 		     what, j->m->loops[j->m->steps[s].loop].range) < 0)
 		why = NULL;
 	cost_job_fail(j, COST_REFUSED, why, what);
+	j->loop_max = true;
 }
 
 /* The cost of a superstep in loops from its sums: the cost function on the
