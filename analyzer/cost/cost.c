@@ -2037,49 +2037,58 @@ static long long gcd_ll(long long a, long long b)
 	return a;
 }
 
-/* The symbolic grid's block lengths X/(b*P) assume that P divides each X,
+/* The symbolic grid's block lengths X/(b*P) assume that b*P divides each X,
  * and the specification may say so of others (n % P == 0).  Two extents of
- * one axis that differ by a number c (n + 2 and n - 1) make P divide c: the
- * formulas would hold on a few grids only (ghost cells of n + 2 with
- * n % P == 0: P = 1, 2).  The reason to refuse them (malloc'd), or NULL. */
+ * one axis whose difference is a number c, divided by c' = gcd(b, b')*P
+ * both, make c' divide c: the formulas would hold on a few grids only (ghost
+ * cells of n + 2 with n % P == 0: P = 1, 2), or on none.  The reason to
+ * refuse them (malloc'd), or NULL. */
 static char *divisors_apart(const struct model *m, const struct symbolic_info *info)
 {
+	enum { MOST = 64, LISTED = 64 };
 	for (int a = 0; a < m->naxes; a++) {
-		const struct model_aff *x[64];
-		const char *text[64];
+		const struct model_aff *x[MOST];
+		const char *text[MOST];
+		long long mult[MOST];
 		int n = 0;
-		for (int l = 0; l < info->nlocals && n < 64; l++)
+		for (int l = 0; l < info->nlocals && n < MOST; l++)
 			if (info->locals[l].digit < 0 && info->locals[l].axis == a) {
 				text[n] = info->locals[l].extent;
+				mult[n] = info->locals[l].block;
 				x[n++] = &info->locals[l].extent_aff;
 			}
 		int from_spec = n;
-		for (int i = 0; i < m->nfacts && n < 64; i++) {
+		for (int i = 0; i < m->nfacts && n < MOST; i++) {
 			const struct model_aff *d = &m->facts[i].divisor;
-			/* c*P divides f: so does P */
+			/* c*P divides f */
 			if (d->constant == 0 && d->nterms == 1 && d->terms[0].kind == MODEL_AXIS &&
 			    d->terms[0].index == a && d->terms[0].by == 0 && d->terms[0].coef >= 1) {
 				text[n] = NULL;
+				mult[n] = d->terms[0].coef;
 				x[n++] = &m->facts[i].f;
 			}
 		}
+		/* P divides G (0: no such number found); NONE: no P at all */
 		long long g = 0;
-		bool named[64] = {false};
+		bool none = false, named[MOST] = {false};
 		/* pairs with a block length (the specification's facts among
 		 * themselves are the specification's business) */
 		for (int i = 0; i < from_spec; i++)
 			for (int k = i + 1; k < n; k++) {
 				long long c;
-				if (aff_constant_difference(x[i], x[k], &c) && c != 0) {
-					g = gcd_ll(g, c);
-					named[i] = named[k] = true;
-				}
+				if (!aff_constant_difference(x[i], x[k], &c) || c == 0)
+					continue;
+				long long b = gcd_ll(mult[i], mult[k]);
+				named[i] = named[k] = true;
+				if (c % b != 0)
+					none = true;
+				else
+					g = gcd_ll(g, c / b);
 			}
-		if (g == 0)
+		if (g == 0 && !none)
 			continue;
-		/* the extents named, then whether the specification's facts took part */
-		char *list = NULL;
-		size_t len = 0;
+		char *list = NULL, *values = NULL;
+		size_t len = 0, vlen = 0;
 		FILE *f = open_memstream(&list, &len);
 		int shown = 0, last = -1;
 		for (int i = 0; f && i < from_spec; i++)
@@ -2094,34 +2103,39 @@ static char *divisors_apart(const struct model *m, const struct symbolic_info *i
 		bool spec = false;
 		for (int i = from_spec; i < n; i++)
 			spec |= named[i];
-		char *values = NULL;
-		size_t vlen = 0;
+		/* the grids that meet them: the divisors of G, listed when few */
 		FILE *v = f ? open_memstream(&values, &vlen) : NULL;
-		int nd = 0;
-		for (long long d = 1; v && d <= g && nd <= 8; d++)
-			if (g % d == 0)
-				nd++;
-		for (long long d = 1, k = 0; v && nd <= 8 && d <= g; d++)
-			if (g % d == 0) {
-				k++;
-				fprintf(v, "%s%lld", k == 1 ? "" : k == nd ? " or " : ", ", d);
-			}
-		if (v && nd > 8)
-			fprintf(v, "one of the divisors of %lld", g);
+		const char *axis = m->axes[a];
+		if (v && (none || g == 1))
+			fprintf(v, "%s", none ? "on no grid" : "only where ");
+		if (v && !none && g == 1)
+			fprintf(v, "%s = 1", axis);
+		else if (v && !none && g <= LISTED) {
+			int nd = 0, k = 0;
+			for (long long d = 1; d <= g; d++)
+				nd += g % d == 0;
+			fprintf(v, "only where %s divides %lld (%s = ", axis, g, axis);
+			for (long long d = 1; d <= g; d++)
+				if (g % d == 0) {
+					k++;
+					fprintf(v, "%s%lld", k == 1 ? "" : k == nd ? " or " : ", ", d);
+				}
+			fprintf(v, ")");
+		} else if (v && !none)
+			fprintf(v, "only where %s divides %lld", axis, g);
 		if (v)
 			fclose(v);
 		if (f)
 			fclose(f);
 		char *why = NULL;
-		const char *axis = m->axes[a];
 		if (!list || !values ||
-		    asprintf(&why, "its formulas would rest on %s dividing %s, which %s only where %s "
-				   "divides %lld (%s = %s): --grid or -D count it exactly",
+		    asprintf(&why, "its formulas would rest on %s's blocks dividing %s evenly, which %s "
+				   "%s: --grid or -D count it exactly",
 			     axis, list,
 			     spec ? shown > 1 ? "with the specification's own divisibility assumptions hold"
 					      : "with the specification's own divisibility assumptions holds"
 				  : "hold together",
-			     axis, g, axis, values) < 0)
+			     values) < 0)
 			why = NULL;
 		free(list);
 		free(values);
@@ -2801,7 +2815,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
  * (divided.h), malloc'd, one per parameter of M; NULL when they would not
  * help (no size split into blocks) or may not be used: a superstep in a loop
  * (its loops' sets speak of the sizes themselves), a block that is a size. */
-static long *size_divisors(const struct model *m, int cand, const struct cost_request *req)
+static long *size_divisors(isl_ctx *ctx, const struct model *m, int cand,
+			   const struct cost_request *req)
 {
 	if (model_cand_block_param(m, cand) >= 0)
 		return NULL;
@@ -2810,6 +2825,19 @@ static long *size_divisors(const struct model *m, int cand, const struct cost_re
 			return NULL;
 	long *div = malloc(sizeof(*div) * ((size_t)m->nparams + 1));
 	if (div && cost_size_divisors(m, cand, req->sizes, div) <= 0) {
+		free(div);
+		return NULL;
+	}
+	/* no sizes of the specification are such multiples (k <= 150 where
+	 * 192 would divide it): every size counted, or nothing would hold */
+	struct symbolic_info none = {0};
+	isl_set *meet = div ? isl_set_intersect(cost_context(ctx, m, req, &none),
+						cost_divisible_set(ctx, m, div))
+			    : NULL;
+	isl_bool empty = meet ? isl_set_is_empty(meet) : isl_bool_error;
+	isl_set_free(meet);
+	if (empty != isl_bool_false) {
+		isl_ctx_reset_error(ctx);
 		free(div);
 		div = NULL;
 	}
@@ -2988,7 +3016,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	 * (divided.h), the floors of every residue left out */
 	long *div = !req->symbolic && !req->values && !req->all_sizes && !concrete &&
 			    !failed(&j.fail) && !out->any_grid
-			    ? size_divisors(m, cand, req)
+			    ? size_divisors(engine->ctx, m, cand, req)
 			    : NULL;
 
 	int nsteps = model_cand_nsteps(m, cand);

@@ -42,7 +42,8 @@ static long block_divisor(const struct dist *d, const long *sizes)
 		local |= dg->size[k] == DIGIT_LOCAL;
 		block |= dg->size[k] == DIGIT_BLOCK;
 	}
-	if (!local || d->axis < 0)
+	/* one process owns every block: no floor to take out */
+	if (!local || d->axis < 0 || sizes[d->axis] == 1)
 		return 1;
 	long r;
 	if (__builtin_mul_overflow(sizes[d->axis], block ? d->block : 1, &r) || r < 1)
