@@ -2723,6 +2723,33 @@ static int grid_meets(struct job *j, const struct cost_request *concrete)
 	return empty < 0 ? -1 : !empty;
 }
 
+/* Every formula of OUT but the memories tidied under CONTEXT (kept); an
+ * array's occurrence counts keep why they have none. */
+static void tidy_all(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
+{
+	for (int k = 0; context && k < nformulas(out) && !failed(&j->fail); k++) {
+		char **why = formula_why(out, k);
+		if (why)
+			tidy_explain(j, formula_slot(out, k), why, context);
+		else
+			cost_tidy(j, formula_slot(out, k), context);
+	}
+}
+
+/* The memories of OUT (the candidate's and each superstep's) simplified
+ * under CONTEXT (kept). */
+static void gist_memories(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
+{
+	for (int s = -1; context && s < out->nsteps && !failed(&j->fail); s++) {
+		struct formula **f = s < 0 ? &out->mem : &out->steps[s].mem;
+		struct formula *g = *f ? formula_gist(*f, context) : NULL;
+		if (*f && !g)
+			cost_job_fail(j, COST_FAILED, NULL, "simplifying a formula");
+		formula_free(*f);
+		*f = g;
+	}
+}
+
 /* OUT, the symbolic grid's formulas, on the concrete grid CONCRETE: each axis
  * replaced by its size, the assumptions that became numbers checked (true:
  * dropped; false: the symbolic formulas do not hold on this grid, and the job
@@ -2788,21 +2815,8 @@ static void specialize(struct job *j, const struct cost_request *concrete,
 			 : cost_context(j->engine->ctx, m, concrete, &none);
 	if (!sizes && !failed(&j->fail))
 		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
-	for (int k = 0; sizes && k < nformulas(out); k++) {
-		char **why = formula_why(out, k);
-		if (why)
-			tidy_explain(j, formula_slot(out, k), why, sizes);
-		else
-			cost_tidy(j, formula_slot(out, k), sizes);
-	}
-	for (int s = -1; sizes && s < out->nsteps && !failed(&j->fail); s++) {
-		struct formula **f = s < 0 ? &out->mem : &out->steps[s].mem;
-		struct formula *g = *f ? formula_gist(*f, sizes) : NULL;
-		if (*f && !g)
-			cost_job_fail(j, COST_FAILED, NULL, "simplifying a formula");
-		formula_free(*f);
-		*f = g;
-	}
+	tidy_all(j, out, sizes);
+	gist_memories(j, out, sizes);
 	isl_set_free(sizes);
 }
 
@@ -2814,10 +2828,13 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 /* The divisors of candidate CAND's sizes on the concrete grid of REQ
  * (divided.h), malloc'd, one per parameter of M; NULL when they would not
  * help (no size split into blocks) or may not be used: a superstep in a loop
- * (its loops' sets speak of the sizes themselves), a block that is a size. */
+ * (its loops' sets speak of the sizes themselves), a block that is a size.
+ * *SIZES: where the specification's sizes are such multiples, on the sizes
+ * (undivided), when the divisors are returned; else NULL. */
 static long *size_divisors(isl_ctx *ctx, const struct model *m, int cand,
-			   const struct cost_request *req)
+			   const struct cost_request *req, __isl_give isl_set **sizes)
 {
+	*sizes = NULL;
 	if (model_cand_block_param(m, cand) >= 0)
 		return NULL;
 	for (int k = 0; k < model_cand_nsteps(m, cand); k++)
@@ -2835,12 +2852,13 @@ static long *size_divisors(isl_ctx *ctx, const struct model *m, int cand,
 						cost_divisible_set(ctx, m, div))
 			    : NULL;
 	isl_bool empty = meet ? isl_set_is_empty(meet) : isl_bool_error;
-	isl_set_free(meet);
 	if (empty != isl_bool_false) {
+		isl_set_free(meet);
 		isl_ctx_reset_error(ctx);
 		free(div);
-		div = NULL;
+		return NULL;
 	}
+	*sizes = meet;
 	return div;
 }
 
@@ -2893,21 +2911,8 @@ static void undivide(struct job *j, const long *div, __isl_keep isl_set *context
 		if (r < 0)
 			cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
 	}
-	for (int k = 0; context && k < nformulas(out) && !failed(&j->fail); k++) {
-		char **why = formula_why(out, k);
-		if (why)
-			tidy_explain(j, formula_slot(out, k), why, context);
-		else
-			cost_tidy(j, formula_slot(out, k), context);
-	}
-	for (int s = -1; s < out->nsteps && !failed(&j->fail); s++) {
-		struct formula **f = s < 0 ? &out->mem : &out->steps[s].mem;
-		struct formula *g = *f ? formula_gist(*f, context) : NULL;
-		if (*f && !g)
-			cost_job_fail(j, COST_FAILED, NULL, "simplifying a formula");
-		formula_free(*f);
-		*f = g;
-	}
+	tidy_all(j, out, context);
+	gist_memories(j, out, context);
 }
 
 /* On a concrete grid with sizes left free, the symbolic grid's formulas
@@ -3014,9 +3019,10 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	/* cost_candidate's fallback, the symbolic grid having given nothing on
 	 * this concrete grid: each size counted as a multiple of its blocks
 	 * (divided.h), the floors of every residue left out */
+	isl_set *divisible = NULL;
 	long *div = !req->symbolic && !req->values && !req->all_sizes && !concrete &&
 			    !failed(&j.fail) && !out->any_grid
-			    ? size_divisors(engine->ctx, m, cand, req)
+			    ? size_divisors(engine->ctx, m, cand, req, &divisible)
 			    : NULL;
 
 	int nsteps = model_cand_nsteps(m, cand);
@@ -3193,29 +3199,16 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			isl_set *sizes = cost_context(engine->ctx, m, req, &none);
 			if (!sizes)
 				cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
-			for (int k = 0; sizes && k < nformulas(out); k++) {
-				char **why = formula_why(out, k);
-				if (why)
-					tidy_explain(&j, formula_slot(out, k), why, sizes);
-				else
-					cost_tidy(&j, formula_slot(out, k), sizes);
-			}
+			tidy_all(&j, out, sizes);
 			isl_set_free(sizes);
 		}
 		isl_set_free(context);
 	}
 	if (!failed(&j.fail))
 		memories(m, cand, req, &info, out);
-	if (!failed(&j.fail) && div) {
-		struct symbolic_info none = {0};
-		isl_set *divisible = isl_set_intersect(cost_context(engine->ctx, m, req, &none),
-						       cost_divisible_set(engine->ctx, m, div));
-		if (!divisible)
-			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
-		else
-			undivide(&j, div, divisible, out);
-		isl_set_free(divisible);
-	}
+	if (!failed(&j.fail) && div)
+		undivide(&j, div, divisible, out);
+	isl_set_free(divisible);
 	free(div);
 	if (!failed(&j.fail) && concrete)
 		specialize(&j, concrete, out);

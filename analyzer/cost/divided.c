@@ -81,12 +81,6 @@ int cost_size_divisors(const struct model *m, int cand, const long *sizes, long 
 	return n;
 }
 
-/* The parameter space of the sizes (model_param_space without the axes). */
-static __isl_give isl_space *sizes_space(isl_ctx *ctx, const struct model *m)
-{
-	return model_param_space(ctx, m, false);
-}
-
 /* One of set and map: the operations below on either. */
 struct divided_ops {
 	isl_size (*dim)(void *, enum isl_dim_type);
@@ -110,7 +104,7 @@ static void *divided(void *x, const struct divided_ops *op, const struct model *
 		return NULL;
 	isl_space *order = op->space(x);
 	isl_ctx *ctx = isl_space_get_ctx(order);
-	isl_space *names = sizes_space(ctx, m);
+	isl_space *names = model_param_space(ctx, m, false);
 	for (int p = 0; p < model_nsizes(m) && x; p++) {
 		if (div[p] <= 1)
 			continue;
@@ -218,7 +212,7 @@ int cost_divide_relations(struct step_relations *r, const struct model *m, const
 
 __isl_give isl_set *cost_divisible_set(isl_ctx *ctx, const struct model *m, const long *div)
 {
-	isl_space *space = sizes_space(ctx, m);
+	isl_space *space = model_param_space(ctx, m, false);
 	isl_set *set = isl_set_universe(isl_space_copy(space));
 	for (int p = 0; p < model_nsizes(m) && set; p++) {
 		if (div[p] <= 1)
