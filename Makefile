@@ -15,6 +15,8 @@
 #   make update-goldens
 #                   rewrites the golden outputs that differ (a format changed
 #                   on purpose; review `git diff tests/golden`)
+#   make probe      $(O)/bspcost-probe, the MPI program that measures a machine
+#                   and writes its profile (built by make too when mpicc is found)
 #   make install    honours PREFIX and DESTDIR
 #
 # O=DIR puts every generated file under DIR, so several builds (plain, sanitized,
@@ -39,6 +41,11 @@ FUZZ_CC ?= clang
 FUZZ_FLAGS = $(SAN_FLAGS) -fsanitize=fuzzer-no-link
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 20
+# bspcost-probe (probe/): an MPI program, built when this MPI compiler is
+# found (Debian: openmpi-bin libopenmpi-dev); not in the sanitized pass (Open
+# MPI's own allocations would be LeakSanitizer's findings)
+MPICC ?= mpicc
+PROBE := $(if $(SAN),,$(if $(shell command -v $(MPICC) 2> /dev/null),$(O)/bspcost-probe))
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
@@ -54,14 +61,23 @@ BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: all check check-one bench stress install uninstall clean tests fuzz fuzz-bins fuzz-smoke update-goldens
+.PHONY: all check check-one bench stress install uninstall clean tests fuzz fuzz-bins fuzz-smoke update-goldens probe
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
-all: $(O)/bspcost
+all: $(O)/bspcost $(PROBE)
 
 $(O)/bspcost: $(O)/main.o $(O)/libbspcost.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The machine probe: MPI and the C library only, no part of bspcost's.
+$(O)/bspcost-probe: probe/bspcost_probe.c
+	@mkdir -p $(@D)
+	$(MPICC) -DBSPCOST_VERSION='"$(VERSION)"' $(WARN) $(CFLAGS) -o $@ $< -lm
+
+probe:
+	@command -v $(MPICC) > /dev/null 2>&1 || { echo "make probe: $(MPICC) not found (Debian: apt-get install openmpi-bin libopenmpi-dev)"; exit 1; }
+	@$(MAKE) --no-print-directory $(O)/bspcost-probe
 
 $(O)/libbspcost.a: $(OBJS)
 	rm -f $@
@@ -102,7 +118,7 @@ $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(O)/libbspcost.a
 
 fuzz-bins: $(FUZZ_BINS)
 
-tests: $(O)/bspcost $(TEST_BINS)
+tests: $(O)/bspcost $(TEST_BINS) $(PROBE)
 
 # One pass of the suite against the build in $(O); STRESS_COUNT specs in its
 # stress section (fewer in the sanitized pass, where each takes longer).
@@ -163,12 +179,16 @@ install: $(O)/bspcost
 	install -m 755 $(O)/bspcost $(DESTDIR)$(BINDIR)/bspcost
 	install -m 644 man/bspcost.1 $(DESTDIR)$(MANDIR)/man1/bspcost.1
 	install -m 644 man/bspcost.5 $(DESTDIR)$(MANDIR)/man5/bspcost.5
+	if [ -x $(O)/bspcost-probe ]; then \
+	  install -m 755 $(O)/bspcost-probe $(DESTDIR)$(BINDIR)/bspcost-probe; \
+	  install -m 644 man/bspcost-probe.1 $(DESTDIR)$(MANDIR)/man1/bspcost-probe.1; fi
 	install -d $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR)/machines
 	install -m 644 examples/*.bsp $(DESTDIR)$(DATADIR)/examples/
 	install -m 644 machines/*.machine $(DESTDIR)$(DATADIR)/machines/
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bspcost $(DESTDIR)$(MANDIR)/man1/bspcost.1 $(DESTDIR)$(MANDIR)/man5/bspcost.5
+	rm -f $(DESTDIR)$(BINDIR)/bspcost-probe $(DESTDIR)$(MANDIR)/man1/bspcost-probe.1
 	rm -f $(patsubst examples/%,$(DESTDIR)$(DATADIR)/examples/%,$(wildcard examples/*.bsp))
 	rm -f $(patsubst machines/%,$(DESTDIR)$(DATADIR)/machines/%,$(wildcard machines/*.machine))
 	-rmdir $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) 2>/dev/null

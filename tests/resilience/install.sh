@@ -1,4 +1,4 @@
-# make install puts the binary, both manual pages and the examples under
+# make install puts the binary (and bspcost-probe, when built), the manual pages and the examples under
 # PREFIX (here in a DESTDIR); the installed binary analyzes an installed
 # example; make uninstall leaves nothing behind.
 . "$(dirname "$0")/lib.inc"
@@ -14,6 +14,12 @@ make -s install O="$O" DESTDIR="$dir/root" PREFIX=/opt/bsp > "$dir/make.log" 2>&
 for f in bin/bspcost share/man/man1/bspcost.1 share/man/man5/bspcost.5; do
 	[ -f "$dir/root/opt/bsp/$f" ] || fail "make install did not install $f"
 done
+# the probe beside it, when built (mpicc found)
+if [ -x "$O/bspcost-probe" ]; then
+	for f in bin/bspcost-probe share/man/man1/bspcost-probe.1; do
+		[ -f "$dir/root/opt/bsp/$f" ] || fail "make install did not install $f"
+	done
+fi
 for f in examples/*.bsp machines/*.machine; do
 	cmp -s "$f" "$dir/root/opt/bsp/share/bspcost/$f" || fail "make install did not install $f"
 done
