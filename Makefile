@@ -8,7 +8,7 @@
 #   make fuzz       the libFuzzer harnesses (tests/fuzz/), built with clang into
 #                   $(O)-fuzz, each run for FUZZ_SECONDS (default 60) on one core
 #   make fuzz-smoke tests/fuzz/regressions replayed, then each harness for a
-#                   fixed 20 s from a fixed seed (without clang: says so, passes)
+#                   fixed 10 s from a fixed seed (without clang: says so, passes)
 #   make stress N=300 SEED=1
 #                   N random specifications from seed SEED through tests/stress/stress.py
 #                   (--verify on two grids, values against tests/brute/bspenum.py)
@@ -40,7 +40,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 FUZZ_CC ?= clang
 FUZZ_FLAGS = $(SAN_FLAGS) -fsanitize=fuzzer-no-link
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_SMOKE_SECONDS ?= 10
 # bspcost-probe (probe/): an MPI program, built when this MPI compiler is
 # found (Debian: openmpi-bin libopenmpi-dev); not in the sanitized pass (Open
 # MPI's own allocations would be LeakSanitizer's findings)
@@ -122,33 +122,44 @@ tests: $(O)/bspcost $(TEST_BINS) $(PROBE)
 
 # One pass of the suite against the build in $(O); STRESS_COUNT specs in its
 # stress section (fewer in the sanitized pass, where each takes longer).
-STRESS_COUNT ?= 24
+STRESS_COUNT ?= 16
+CHECK_TESTS ?= unit diag golden resilience examples verify brute names stress memory
 check-one: tests
-	STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O)
+	@touch $(O).built
+	TESTS='$(CHECK_TESTS)' STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O)
 
 # The whole suite, plain and under ASan + UBSan, the two passes at once (each
-# is mostly one process at a time; this machine has two cores).  The fuzzing
-# smoke test follows whichever pass ends first (mkdir is the lock), while the
-# other goes on.  Each pass prints its own totals; the last line is the total
-# over all three.
+# is mostly one process at a time; this machine has two cores).  Two jobs
+# follow whichever pass ends first (mkdir is the lock), while the other goes
+# on: the fuzzing smoke test, and the plain pass's last sections (stress and
+# memory, once the plain build is there), so that both cores stay busy to
+# the end.  Each prints its own totals; the last line is the total over all
+# four.
+CHECK_TAIL = stress memory
 check:
-	@rm -rf $(O).fuzz-lane; \
+	@rm -rf $(O).fuzz-lane $(O).tail-lane $(O).built $(O).check.rc; \
 	 fuzz_lane() { mkdir $(O).fuzz-lane 2> /dev/null || return 0; \
 	   $(MAKE) --no-print-directory fuzz-smoke O=$(O) > $(O)-fuzz.check.log 2>&1; \
 	   echo $$? > $(O)-fuzz.check.rc; }; \
-	 ( $(MAKE) --no-print-directory check-one O=$(O) > $(O).check.log 2>&1; \
-	   echo $$? > $(O).check.rc; fuzz_lane ) & \
+	 tail_lane() { mkdir $(O).tail-lane 2> /dev/null || return 0; \
+	   while [ ! -e $(O).built ] && [ ! -e $(O).check.rc ]; do sleep 1; done; \
+	   TESTS='$(CHECK_TAIL)' STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O) > $(O)-tail.check.log 2>&1; \
+	   echo $$? > $(O)-tail.check.rc; }; \
+	 ( $(MAKE) --no-print-directory check-one O=$(O) \
+	   CHECK_TESTS='$(filter-out $(CHECK_TAIL),$(CHECK_TESTS))' > $(O).check.log 2>&1; \
+	   echo $$? > $(O).check.rc; tail_lane; fuzz_lane ) & \
 	 ( SAN=1 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' \
 	   LDFLAGS='-fsanitize=address,undefined' STRESS_COUNT=6 > $(O)-san.check.log 2>&1; \
-	   echo $$? > $(O)-san.check.rc; fuzz_lane ) & \
+	   echo $$? > $(O)-san.check.rc; fuzz_lane; tail_lane ) & \
 	 wait; \
-	 rm -rf $(O).fuzz-lane; \
+	 rm -rf $(O).fuzz-lane $(O).tail-lane $(O).built; \
 	 tail -n 40 $(O).check.log; \
+	 tail -n 20 $(O)-tail.check.log; \
 	 tail -n 40 $(O)-san.check.log; \
 	 tail -n 20 $(O)-fuzz.check.log; \
-	 sh tests/total.sh $(O).check.log $(O)-san.check.log $(O)-fuzz.check.log; \
-	 test "$$(cat $(O).check.rc)" -eq 0 && test "$$(cat $(O)-san.check.rc)" -eq 0 && \
-	 test "$$(cat $(O)-fuzz.check.rc)" -eq 0
+	 sh tests/total.sh $(O).check.log $(O)-tail.check.log $(O)-san.check.log $(O)-fuzz.check.log; \
+	 test "$$(cat $(O).check.rc)" -eq 0 && test "$$(cat $(O)-tail.check.rc)" -eq 0 && \
+	 test "$$(cat $(O)-san.check.rc)" -eq 0 && test "$$(cat $(O)-fuzz.check.rc)" -eq 0
 
 # Fuzzing (tests/fuzz/run.sh): a build of its own in $(O)-fuzz, with clang.
 # Without a clang that links -fsanitize=fuzzer, both say so and succeed: the
@@ -194,6 +205,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
-	rm -rf $(O) $(O)-san $(O)-fuzz $(O).check.log $(O)-san.check.log $(O)-fuzz.check.log
+	rm -rf $(O) $(O)-san $(O)-fuzz $(O).check.log $(O)-san.check.log $(O)-fuzz.check.log $(O)-tail.check.log
+	rm -f $(O).check.rc $(O)-san.check.rc $(O)-fuzz.check.rc $(O)-tail.check.rc
 
 -include $(DEPS)

@@ -40,7 +40,7 @@
 #               pass), and the examples by long ones (the sanitized pass): the
 #               same report, modulo the names (tests/names/rename.py)
 #   stress      random valid specifications (tests/stress/gen.py, seeds 1 to
-#               $STRESS_COUNT, default 24; make check's sanitized pass runs 6)
+#               $STRESS_COUNT, default 24; make check runs 16, its sanitized pass 6)
 #               through tests/stress/stress.py: --check, --verify on the symbolic
 #               grid and on a 2 / 2x2 / 2x1x2 grid, and the values of every
 #               candidate at 3 small points against tests/brute/bspenum.py; each
@@ -253,11 +253,12 @@ run_brute() {
 	grid_skip=
 	[ -z "${SAN:-}" ] || { modes=plain; limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic;
 		grid_all_skip=quotients; grid_skip=loops,pivots2d; }
-	# --h sum and --work flops at a spec's first 3 points (plain: all);
+	# --h sum and --work flops at a spec's first point (its formulas and its
+	# values; the plain mode at every point);
 	# the SUMMA panel's formulas take 13 s a mode: its --h sum and --work
 	# flops are the same split maximum as matmul's and PDGEMM's, whose
 	# other modes run
-	PLAIN_ONLY=summa_panel,summa_panel_cyclic SKIP_SPECS=$skip MODES_POINTS=3 POINTS_LIMIT=$limit MODES=$modes \
+	PLAIN_ONLY=summa_panel,summa_panel_cyclic SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas for every size (--all-sizes) of the specs
 	# tests/stress found wrong there, and of quotients in subscripts
