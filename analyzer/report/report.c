@@ -338,6 +338,16 @@ char *report_broken_condition(const struct analysis *a, int c)
 	return broken;
 }
 
+char *report_formulas_broken(const struct analysis *a, int c)
+{
+	if (a->cands[c].status != COST_OK)
+		return NULL;
+	bool some = a->exact != NULL;
+	for (int i = 0; !some && i < a->rq->ndefs; i++)
+		some = report_given_size(a, i);
+	return some ? report_broken_condition(a, c) : NULL;
+}
+
 bool report_given_size(const struct analysis *a, int i)
 {
 	if (!report_given(a, i))

@@ -157,6 +157,13 @@ char *report_seconds(const struct analysis *a, int c, char **exact);
  * values break, malloc'd, or NULL when they hold or cannot be tested. */
 char *report_broken_condition(const struct analysis *a, int c);
 
+/* The same for the note under candidate C's formulas, NULL as well when C
+ * has none or no size is given.  With every value given (a->exact) the
+ * numbers printed are exact counts there, not values of the formulas; with
+ * some sizes only, the formulas do not hold at them (a condition that names
+ * only sizes given can be tested: 128 divides m, with -D m=500). */
+char *report_formulas_broken(const struct analysis *a, int c);
+
 /* Q exactly, malloc'd: "12", a decimal when Q has one ("10.2", "-0.125"),
  * else a fraction ("1/3"); NULL when out of memory. */
 char *report_number(const mpq_t q);

@@ -4,7 +4,9 @@
  * name; note "given", or "given by MACHINE, p = P") and the specification's
  * assumptions (quantity "assumption", the text in formula).  A candidate's
  * own assumptions are rows of quantity "assumption" too; its values, where
- * they break one, have the note "count: the values given break '...'". */
+ * they break one, have the note "count: the values given break '...'"; with
+ * some sizes given only, the formulas that do not hold at them have "the
+ * values given break '...': it does not hold there". */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +16,8 @@
 
 /* One quantity of candidate C: step S of STEPS (the candidate's formulas or
  * its values), or the total when S < 0; F its formula, NULL when it has none;
- * NOTE (may be NULL) beside a value. */
+ * NOTE (may be NULL) beside a value, or beside a formula when no value is
+ * printed at all (some sizes given only). */
 static void row(FILE *out, const struct analysis *a, int c, const struct candidate_cost *steps,
 		int s, enum quantity q, const struct formula *f, const char *note)
 {
@@ -27,14 +30,14 @@ static void row(FILE *out, const struct analysis *a, int c, const struct candida
 	char *text = report_quantity_text(f, q, FORMULA_EXPR, a->rq->model);
 	if (text)
 		report_csv_field(out, text);
-	free(text);
 	fputc(',', out);
 	char *v = report_value(a, c, s, q);
 	if (v)
 		report_csv_field(out, v);
 	fputc(',', out);
-	if (v && note)
+	if (note && (v || (text && !a->exact)))
 		report_csv_field(out, note);
+	free(text);
 	free(v);
 	fputc('\n', out);
 }
@@ -103,12 +106,14 @@ void report_csv(FILE *out, const struct analysis *a)
 		bool formulas = cc->status == COST_OK;
 		for (int i = 0; formulas && i < cc->nassumptions; i++)
 			plain_row(out, cc->name, "assumption", cc->assumptions[i], NULL, NULL);
-		char *note = NULL, *broken = formulas && ex ? report_broken_condition(a, c) : NULL;
+		char *note = NULL, *broken = report_formulas_broken(a, c);
 		if (broken) {
-			size_t len = strlen(broken) + 64;
+			size_t len = strlen(broken) + 80;
 			note = malloc(len);
 			if (note)
-				snprintf(note, len, "count: the values given break '%s'", broken);
+				snprintf(note, len, ex ? "count: the values given break '%s'"
+						       : "the values given break '%s': it does not hold there",
+					 broken);
 		}
 		free(broken);
 		const struct candidate_cost *steps = formulas ? cc

@@ -115,14 +115,15 @@ void report_json(FILE *out, const struct analysis *a)
 				fputs(", \"values_reason\": ", out);
 				report_json_string(out, ex->reason ? ex->reason : "");
 			}
-			/* the values are counts where the formulas do not apply */
-			char *broken = cc->status == COST_OK ? report_broken_condition(a, c) : NULL;
-			if (broken) {
-				fputs(", \"broken_assumption\": ", out);
-				report_json_string(out, broken);
-			}
-			free(broken);
 		}
+		/* the values are counts where the formulas do not apply; with
+		 * some sizes only, the formulas do not hold at them */
+		char *broken = report_formulas_broken(a, c);
+		if (broken) {
+			fputs(", \"broken_assumption\": ", out);
+			report_json_string(out, broken);
+		}
+		free(broken);
 		/* the steps: the formulas' own, or (no formula) the values' */
 		const struct candidate_cost *steps = cc->status == COST_OK ? cc
 						     : ex && ex->status == COST_OK ? ex : NULL;

@@ -316,12 +316,14 @@ void report_latex(FILE *out, const struct analysis *a)
 			latex_code(out, cc->assumptions[i]);
 		}
 		fputs(cc->nassumptions ? ".\n" : "", out);
-		char *broken = a->exact ? report_broken_condition(a, c) : NULL;
+		char *broken = report_formulas_broken(a, c);
 		if (broken) {
 			fputs("The values given break ", out);
 			latex_code(out, broken);
-			fputs(": the values below are exact counts at those values, not values of "
-			      "these formulas.\n",
+			fputs(a->exact ? ": the values below are exact counts at those values, not "
+					 "values of these formulas.\n"
+				       : ": these formulas do not hold there (with every value given, "
+					 "they are counted exactly).\n",
 			      out);
 		}
 		free(broken);

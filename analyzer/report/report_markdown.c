@@ -176,12 +176,15 @@ void report_markdown(FILE *out, const struct analysis *a)
 			report_md_code(out, cc->assumptions[i], false);
 		}
 		fputs(cc->nassumptions ? ".\n\n" : "", out);
-		char *broken = a->exact ? report_broken_condition(a, c) : NULL;
+		char *broken = report_formulas_broken(a, c);
 		if (broken) {
 			fputs("**Note:** the values given break ", out);
 			report_md_code(out, broken, false);
-			fputs(": the numbers after = are exact counts on that grid, not values of "
-			      "these formulas.\n\n", out);
+			fputs(a->exact ? ": the numbers after = are exact counts on that grid, not "
+					 "values of these formulas.\n\n"
+				       : ": these formulas do not hold there (with every value given, "
+					 "they are counted exactly).\n\n",
+			      out);
 		}
 		free(broken);
 		steps_table(out, a, c, cc, true);

@@ -507,10 +507,14 @@ void report_text(FILE *out, const struct analysis *a)
 			fprintf(out, "  assuming %s\n", cc->assumptions[i]);
 		if (a->exact && a->exact[c].status != COST_OK)
 			print_no_values(out, &a->exact[c]);
-		char *broken = a->exact ? report_broken_condition(a, c) : NULL;
-		if (broken)
+		char *broken = report_formulas_broken(a, c);
+		if (broken && a->exact)
 			fprintf(out, "  note: the values given break '%s': the numbers in [] are exact "
 				     "counts on that grid, not values of these formulas\n", broken);
+		else if (broken)
+			fprintf(out, "  note: the values given break '%s': these formulas do not hold "
+				     "there (with every value given, -D, they are counted exactly)\n",
+				broken);
 		free(broken);
 		for (int s = 0; s < cc->nsteps; s++) {
 			print_step_head(out, &cc->steps[s]);
