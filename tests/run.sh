@@ -266,8 +266,9 @@ run_brute() {
 	SPECS=prefix_sum_cyclic,existential_bound,empty_modulo,empty_triangle,parity_union,element_size,quotients MODES=grid_all \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# and the symbolic grid's formulas with the axes given their sizes
-	# (compared where a point meets their assumptions, 2 divides n)
-	POINTS_LIMIT=$grid_limit SKIP_SPECS=$grid_skip SPECS=stencil1d,stencil2d,matmul,summa,jacobi,broadcast,matvec,pivots,pivots2d,triangles,doubling_levels,reduce,stencil3d,loops,cannon,lu_rows,ghost_cells MODES=grid \
+	# (compared where a point meets their assumptions, 2 divides n), at a
+	# spec's first 3 points (each a grid of its own: its formulas again)
+	POINTS_LIMIT=${grid_limit:-3} SKIP_SPECS=$grid_skip SPECS=stencil1d,stencil2d,matmul,summa,jacobi,broadcast,matvec,pivots,pivots2d,triangles,doubling_levels,reduce,stencil3d,loops,cannon,lu_rows,ghost_cells MODES=grid \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# real sizes: the values against the formulas, where those apply
 	run_tally python3 tests/brute/large.py "$BIN"
