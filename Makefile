@@ -131,11 +131,11 @@ check-one: tests
 # The whole suite, plain and under ASan + UBSan, the two passes at once (each
 # is mostly one process at a time; this machine has two cores).  Two jobs
 # follow whichever pass ends first (mkdir is the lock), while the other goes
-# on: the fuzzing smoke test, and the plain pass's last sections (names,
-# stress and memory, once the plain build is there), so that both cores stay
-# busy to the end.  Each prints its own totals; the last line is the total over all
+# on: the fuzzing smoke test, and two sections of the plain pass (names and
+# stress, once the plain build is there), so that both cores stay busy to
+# the end.  Each prints its own totals; the last line is the total over all
 # four.
-CHECK_TAIL = names stress memory
+CHECK_TAIL = names stress
 check:
 	@rm -rf $(O).fuzz-lane $(O).tail-lane $(O).built $(O).check.rc; \
 	 fuzz_lane() { mkdir $(O).fuzz-lane 2> /dev/null || return 0; \
