@@ -3,7 +3,8 @@
 #   make            build $(O)/bspcost (O defaults to build)
 #   make check      unit, diagnostics, golden and resilience tests, and the same
 #                   suite built with AddressSanitizer + UndefinedBehaviorSanitizer
-#                   at the same time; make fuzz-smoke after the plain pass
+#                   at the same time; make fuzz-smoke and the plain pass's names
+#                   and stress sections after whichever pass ends first
 #   make bench      counting-engine and example benchmarks (figures, not assertions)
 #   make fuzz       the libFuzzer harnesses (tests/fuzz/), built with clang into
 #                   $(O)-fuzz, each run for FUZZ_SECONDS (default 60) on one core
@@ -137,7 +138,9 @@ check-one: tests
 # four.
 CHECK_TAIL = names stress
 check:
-	@rm -rf $(O).fuzz-lane $(O).tail-lane $(O).built $(O).check.rc; \
+	@rm -rf $(O).fuzz-lane $(O).tail-lane $(O).built $(O).check.rc $(O)-san.check.rc \
+	   $(O)-fuzz.check.rc $(O)-tail.check.rc $(O)-san.check.log $(O)-fuzz.check.log \
+	   $(O)-tail.check.log; \
 	 fuzz_lane() { mkdir $(O).fuzz-lane 2> /dev/null || return 0; \
 	   $(MAKE) --no-print-directory fuzz-smoke O=$(O) > $(O)-fuzz.check.log 2>&1; \
 	   echo $$? > $(O)-fuzz.check.rc; }; \
@@ -185,7 +188,7 @@ SEED ?= 1
 stress: $(O)/bspcost
 	python3 tests/stress/stress.py $(O)/bspcost --seed $(SEED) --count $(N) $(STRESS_FLAGS)
 
-install: $(O)/bspcost
+install: $(O)/bspcost $(PROBE)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
 	install -m 755 $(O)/bspcost $(DESTDIR)$(BINDIR)/bspcost
 	install -m 644 man/bspcost.1 $(DESTDIR)$(MANDIR)/man1/bspcost.1
@@ -206,6 +209,6 @@ uninstall:
 
 clean:
 	rm -rf $(O) $(O)-san $(O)-fuzz $(O).check.log $(O)-san.check.log $(O)-fuzz.check.log $(O)-tail.check.log
-	rm -f $(O).check.rc $(O)-san.check.rc $(O)-fuzz.check.rc $(O)-tail.check.rc
+	rm -f $(O).check.rc $(O)-san.check.rc $(O)-fuzz.check.rc $(O)-tail.check.rc $(O).built $(O)-san.built
 
 -include $(DEPS)

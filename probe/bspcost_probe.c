@@ -79,6 +79,7 @@ struct level {
 	struct measure l, g, n_half; /* l and g in seconds (per word), n_half in words */
 	double fit_spread;        /* of g's least-squares fit, the largest over the repetitions */
 	int n_half_valid;
+	int n_half_reps;          /* the repetitions n_half's median is over */
 };
 
 static int rank_of(MPI_Comm c)
@@ -107,7 +108,8 @@ static const char usage[] =
 	"  -n NAME     the profile's machine name (default: probe)\n"
 	"  -p MAXP     measure p = 1 .. MAXP processes (default: every rank)\n"
 	"  -r REPS     repetitions of every measurement, 1 to 101 (default: 5)\n"
-	"  -t SECONDS  the time budget of the whole run (default: 60)\n";
+	"  -t SECONDS  the time budget of the whole run (default: 60)\n"
+	"  --version   the version\n";
 
 /* A whole number from LO to HI, or -1. */
 static long whole(const char *s, long lo, long hi)
@@ -412,6 +414,7 @@ static void measure_level(MPI_Comm c, int p, int reps, struct level *lv, double 
 	lv->g = stat_of(gs, reps);
 	/* the repetitions where the times grew as t0 + x/r */
 	lv->n_half_valid = nn > 0;
+	lv->n_half_reps = nn;
 	if (lv->n_half_valid)
 		lv->n_half = stat_of(ns, nn);
 }
@@ -452,7 +455,7 @@ static struct measure send_overhead(int reps)
  * numbers are decimals bspcost reads exactly). */
 static void put_num(FILE *f, double v)
 {
-	if (!(v > 0)) {
+	if (!(v > 0) || !isfinite(v)) { /* measured() keeps both out of a profile */
 		fputs("0", f);
 		return;
 	}
@@ -523,7 +526,7 @@ static void write_profile(FILE *f, const struct probe_opts *o, const struct leve
 		fprintf(f, ", its fit's residuals %.0f%%", 100 * lv[i].fit_spread);
 		if (lv[i].n_half_valid) {
 			fputs("; ", f);
-			put_spread(f, "n_half", lv[i].n_half, o->reps);
+			put_spread(f, "n_half", lv[i].n_half, lv[i].n_half_reps);
 		}
 		fputs("\n", f);
 	}
@@ -553,24 +556,24 @@ static void write_profile(FILE *f, const struct probe_opts *o, const struct leve
 	}
 }
 
-/* Writes the profile to -o's file or stdout: 0, or 1 with the error said. */
-static int emit_profile(const struct probe_opts *o, const struct level *lv, int nlv,
+/* Writes the profile to F (-o's file, opened before measuring, or stdout)
+ * and closes it: 0, or 1 with the error said and -o's file removed. */
+static int emit_profile(FILE *f, const struct probe_opts *o, const struct level *lv, int nlv,
 			struct measure daxpy, struct measure gemm, struct measure ovh, int world,
 			double elapsed)
 {
-	FILE *f = o->out ? fopen(o->out, "w") : stdout;
-	if (!f) {
-		say("%s: %s", o->out, strerror(errno));
-		return 1;
-	}
 	write_profile(f, o, lv, nlv, daxpy, gemm, ovh, world, elapsed);
+	errno = 0;
 	int bad = ferror(f);
 	if (o->out)
 		bad |= fclose(f) != 0;
 	else
 		bad |= fflush(f) != 0;
 	if (bad) {
-		say("%s: %s", o->out ? o->out : "standard output", strerror(errno));
+		say("%s: %s", o->out ? o->out : "standard output",
+		    errno ? strerror(errno) : "a write failed");
+		if (o->out)
+			remove(o->out);
 		return 1;
 	}
 	return 0;
@@ -581,7 +584,8 @@ static int emit_profile(const struct probe_opts *o, const struct level *lv, int 
 static int measured(const struct level *lv, int nlv)
 {
 	for (int i = 0; i < nlv; i++)
-		if (!(lv[i].g.median > 0) || !(lv[i].l.median > 0)) {
+		if (!(lv[i].g.median > 0) || !(lv[i].l.median > 0) || !isfinite(lv[i].g.median) ||
+		    !isfinite(lv[i].l.median)) {
 			say("p %d: %s: no profile written; run it again on an idle machine",
 			    lv[i].p, lv[i].l.median > 0
 					     ? "the time of an h-relation did not grow with h"
@@ -608,21 +612,59 @@ static void warn_noise(const struct level *lv, int nlv, struct measure daxpy, st
 			    100 * lv[i].g.spread, reps, what);
 		if (lv[i].n_half_valid && lv[i].n_half.spread > NOISY)
 			say("p %d: n_half's spread %.0f%% over %d repetitions: %s", lv[i].p,
-			    100 * lv[i].n_half.spread, reps, what);
+			    100 * lv[i].n_half.spread, lv[i].n_half_reps, what);
 		if (lv[i].p >= 2 && !lv[i].n_half_valid)
 			say("p %d: no n_half: the message times do not grow as t0 + x/r", lv[i].p);
 	}
+}
+
+/* A barrier on WORLD after a level: the ranks that measured it (MEASURED)
+ * wait in MPI, the others, which reach it at once, sleep between tests, for
+ * a rank polling inside MPI would take a core from the measurement.  (A
+ * nonblocking barrier matches only nonblocking ones: every rank starts one.) */
+static void level_barrier(int measured)
+{
+	MPI_Request req;
+	MPI_Ibarrier(MPI_COMM_WORLD, &req);
+	if (measured) {
+		MPI_Wait(&req, MPI_STATUS_IGNORE);
+		return;
+	}
+	int done = 0;
+	struct timespec ms = {0, 1000000};
+	while (MPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done)
+		nanosleep(&ms, NULL);
+}
+
+/* -o's file, opened by rank 0 before anything is measured (stdout without
+ * -o, NULL on the other ranks); every rank returns whether that went well. */
+static int open_output(const struct probe_opts *o, FILE **f)
+{
+	int ok = 1;
+	*f = NULL;
+	if (rank_of(MPI_COMM_WORLD) == 0) {
+		*f = o->out ? fopen(o->out, "w") : stdout;
+		if (!*f) {
+			say("%s: %s", o->out, strerror(errno));
+			ok = 0;
+		}
+	}
+	MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	return ok;
 }
 
 static int run(const struct probe_opts *o, int world)
 {
 	int me = rank_of(MPI_COMM_WORLD);
 	double start = MPI_Wtime();
-	/* an h-relation receives about h words (a few more where h does not
+	FILE *f;
+	if (!open_output(o, &f))
+		return 1;
+	/* an h-relation receives at most h + p - 2 words (where h does not
 	 * divide evenly), a pair exchange x <= H_MAX */
 	_Static_assert(H_MAX >= 1 << (X_POINTS - 1), "a message fits the buffers");
 	double *sbuf = calloc(H_MAX, sizeof *sbuf);
-	double *rbuf = calloc(2 * H_MAX, sizeof *rbuf);
+	double *rbuf = calloc((size_t)H_MAX + (size_t)world, sizeof *rbuf);
 	int *counts = malloc(4 * sizeof *counts * (size_t)world);
 	struct level *lv = calloc((size_t)o->maxp, sizeof *lv);
 	int ok = sbuf && rbuf && counts && lv, all_ok;
@@ -630,6 +672,10 @@ static int run(const struct probe_opts *o, int world)
 	if (!all_ok) {
 		say("out of memory");
 		free(sbuf), free(rbuf), free(counts), free(lv);
+		if (f && o->out) {
+			fclose(f);
+			remove(o->out);
+		}
 		return 1;
 	}
 
@@ -647,19 +693,23 @@ static int run(const struct probe_opts *o, int world)
 	int nlv = 0;
 	double last = 0;
 	for (int p = 1; p <= o->maxp; p++) {
-		/* rank 0 decides, every rank follows: the next p is measured when
-		 * the last one's time, grown as p, still fits the budget */
-		int go = MPI_Wtime() - start + last * p / (p > 1 ? p - 1 : 1) <= o->budget;
+		/* rank 0 decides, every rank follows: p = 1 is always measured,
+		 * the next p when the last one's time, grown as p (p = 2 adds the
+		 * exchanges for N_1/2: 4 times p = 1's), still fits the budget */
+		double grown = p == 2 ? 4 * last : last * p / (p > 1 ? p - 1 : 1);
+		int go = p == 1 || MPI_Wtime() - start + grown <= o->budget;
 		MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
 		if (!go)
 			break;
 		double t0 = MPI_Wtime();
 		MPI_Comm c;
 		MPI_Comm_split(MPI_COMM_WORLD, me < p ? 0 : MPI_UNDEFINED, me, &c);
-		if (c != MPI_COMM_NULL) {
+		int in = c != MPI_COMM_NULL;
+		if (in) {
 			measure_level(c, p, o->reps, &lv[nlv], sbuf, rbuf, counts);
 			MPI_Comm_free(&c);
 		}
+		level_barrier(in);
 		MPI_Bcast(&lv[nlv], (int)sizeof lv[nlv], MPI_BYTE, 0, MPI_COMM_WORLD);
 		nlv++;
 		last = MPI_Wtime() - t0;
@@ -672,9 +722,16 @@ static int run(const struct probe_opts *o, int world)
 			say("p %d to %d not measured: the time budget (-t %g s) ran out", nlv + 1,
 			    o->maxp, o->budget);
 		warn_noise(lv, nlv, daxpy, gemms, o->reps);
-		st = measured(lv, nlv) ? emit_profile(o, lv, nlv, daxpy, gemms, ovh, world,
-						      MPI_Wtime() - start)
-				       : 1;
+		if (measured(lv, nlv)) {
+			st = emit_profile(f, o, lv, nlv, daxpy, gemms, ovh, world,
+					  MPI_Wtime() - start);
+		} else {
+			st = 1;
+			if (o->out) {
+				fclose(f);
+				remove(o->out);
+			}
+		}
 	}
 	MPI_Bcast(&st, 1, MPI_INT, 0, MPI_COMM_WORLD);
 	free(sbuf);

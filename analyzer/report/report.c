@@ -209,12 +209,20 @@ static int cost_value(const struct candidate_cost *cc, int s, const struct repor
 	return r;
 }
 
-/* The value of quantity Q of step S of candidate C, written with DIGITS. */
+/* The value of quantity Q of step S of candidate C, written with DIGITS: the
+ * count at the values, or (some sizes given only) the formula's value, none
+ * where the sizes given break the formula's assumptions. */
 static char *value_text(const struct analysis *a, int c, int s, enum quantity q, int digits)
 {
 	const struct candidate_cost *cc = a->exact ? &a->exact[c] : &a->cands[c];
 	if (cc->status != COST_OK)
 		return NULL;
+	if (!a->exact) {
+		char *broken = report_formulas_broken(a, c);
+		free(broken);
+		if (broken)
+			return NULL;
+	}
 	mpq_t v;
 	mpq_init(v);
 	int r = q == Q_MEM ? value_at(s < 0 ? cc->mem : cc->steps[s].mem, a->rq, v)

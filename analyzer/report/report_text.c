@@ -192,7 +192,7 @@ static void print_loop_lines(FILE *out, const struct analysis *a, const struct s
 	if (!sc->per_w)
 		return;
 	fputs("    one run:\n", out);
-	char *broken = a->exact ? report_broken_condition(a, c) : NULL;
+	char *broken = report_formulas_broken(a, c);
 	for (int k = 0; k < RUN_N; k++) {
 		enum quantity q = run_quantity[k];
 		char label[16];

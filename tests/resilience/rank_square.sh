@@ -4,7 +4,7 @@
 # p is twice a square the two shapes nearest it tie (4x8 and 8x4 for 32).
 # The report does not depend on -j.
 . "$(dirname "$0")/lib.inc"
-plain_only "rank_matmul_tie and rank_matmul_top rank matmul sanitized (12 s here)"
+plain_only "rank_matmul_top ranks matmul sanitized, with its ties (12 s here)"
 
 sizes="-D m=4096 -D n=4096 -D o=4096 -D g=4 -D l=100"
 # shape of every rank-1 row of each table, one "P: shapes" line per table
