@@ -158,7 +158,9 @@ char *report_seconds(const struct analysis *a, int c, char **exact);
 char *report_broken_condition(const struct analysis *a, int c);
 
 /* The same for the note under candidate C's formulas, NULL as well when C
- * has none or no size is given.  With every value given (a->exact) the
+ * has none or no -D value is given (report_given_size: a size, or g or l,
+ * which no condition names; an axis alone on the symbolic grid is not
+ * tested).  With every value given (a->exact) the
  * numbers printed are exact counts there, not values of the formulas; with
  * some sizes only, the formulas do not hold at them (a condition that names
  * only sizes given can be tested: 128 divides m, with -D m=500). */
