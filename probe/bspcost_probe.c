@@ -34,10 +34,10 @@
  * profile bspcost(1) reads with --machine FILE. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,42 +304,41 @@ static double empty_superstep(MPI_Comm c, int iters)
 	return median_slowest(t, iters, c);
 }
 
-/* The send counts of an h-relation on C's P ranks from rank ME: H words over
- * the other ranks as evenly as can be (to itself when P is 1). */
-static void h_counts(int h, int p, int me, int *counts, int *displs)
+/* The words rank FROM sends rank TO in an h-relation on P ranks: H words
+ * over the other ranks as evenly as can be, the first destinations one more
+ * (to itself when P is 1). */
+static int h_share(int h, int p, int from, int to)
 {
-	int others = p > 1 ? p - 1 : 1, k = 0;
-	for (int q = 0; q < p; q++) {
-		counts[q] = 0;
-		if (p > 1 && q == me)
-			continue;
-		counts[q] = h / others + (k < h % others);
-		k++;
-	}
+	if (p == 1)
+		return h;
+	if (to == from)
+		return 0;
+	int k = to - (to > from); /* TO's place among FROM's destinations */
+	return h / (p - 1) + (k < h % (p - 1));
+}
+
+/* The counts of ME's h-relation over the P ranks, what it sends each
+ * (SENDING) or receives from each, and their displacements. */
+static void h_layout(int h, int p, int me, bool sending, int *counts, int *displs)
+{
+	for (int q = 0; q < p; q++)
+		counts[q] = sending ? h_share(h, p, me, q) : h_share(h, p, q, me);
 	displs[0] = 0;
 	for (int q = 1; q < p; q++)
 		displs[q] = displs[q - 1] + counts[q - 1];
 }
 
 /* Seconds of one superstep of an H-relation on C (MPI_Alltoallv and a
- * barrier), over ITERS timed one by one.  The receive side is
- * the transpose of the send counts, which every rank computes alike. */
+ * barrier), over ITERS timed one by one.  The receive side is the
+ * transpose of the send counts, h_share on both sides. */
 static double h_superstep(MPI_Comm c, int h, int iters, double *sbuf, double *rbuf, int *sc,
 			  int *sd, int *rc, int *rd)
 {
 	int p, me;
 	MPI_Comm_size(c, &p);
 	MPI_Comm_rank(c, &me);
-	h_counts(h, p, me, sc, sd);
-	/* what q sends to me: q's count for its k-th destination, me */
-	int others = p > 1 ? p - 1 : 1;
-	for (int q = 0; q < p; q++) {
-		int k = me - (me > q);
-		rc[q] = (p > 1 && q == me) ? 0 : h / others + (k < h % others);
-	}
-	rd[0] = 0;
-	for (int q = 1; q < p; q++)
-		rd[q] = rd[q - 1] + rc[q - 1];
+	h_layout(h, p, me, true, sc, sd);
+	h_layout(h, p, me, false, rc, rd);
 	double t[ITERS_MAX];
 	MPI_Barrier(c);
 	for (int i = 0; i < iters; i++) {
@@ -556,6 +555,15 @@ static void write_profile(FILE *f, const struct probe_opts *o, const struct leve
 	}
 }
 
+/* Closes and removes -o's file F (opened early) when no profile is written. */
+static void discard_output(FILE *f, const struct probe_opts *o)
+{
+	if (f && o->out) {
+		fclose(f);
+		remove(o->out);
+	}
+}
+
 /* Writes the profile to F (-o's file, opened before measuring, or stdout)
  * and closes it: 0, or 1 with the error said and -o's file removed. */
 static int emit_profile(FILE *f, const struct probe_opts *o, const struct level *lv, int nlv,
@@ -573,7 +581,7 @@ static int emit_profile(FILE *f, const struct probe_opts *o, const struct level 
 		say("%s: %s", o->out ? o->out : "standard output",
 		    errno ? strerror(errno) : "a write failed");
 		if (o->out)
-			remove(o->out);
+			remove(o->out); /* closed above */
 		return 1;
 	}
 	return 0;
@@ -672,10 +680,7 @@ static int run(const struct probe_opts *o, int world)
 	if (!all_ok) {
 		say("out of memory");
 		free(sbuf), free(rbuf), free(counts), free(lv);
-		if (f && o->out) {
-			fclose(f);
-			remove(o->out);
-		}
+		discard_output(f, o);
 		return 1;
 	}
 
@@ -727,10 +732,7 @@ static int run(const struct probe_opts *o, int world)
 					  MPI_Wtime() - start);
 		} else {
 			st = 1;
-			if (o->out) {
-				fclose(f);
-				remove(o->out);
-			}
+			discard_output(f, o);
 		}
 	}
 	MPI_Bcast(&st, 1, MPI_INT, 0, MPI_COMM_WORLD);
