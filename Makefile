@@ -124,7 +124,7 @@ tests: $(O)/bspcost $(TEST_BINS) $(PROBE)
 # One pass of the suite against the build in $(O); STRESS_COUNT specs in its
 # stress section (fewer in the sanitized pass, where each takes longer).
 STRESS_COUNT ?= 16
-CHECK_TESTS ?= unit diag golden resilience examples verify brute names stress memory
+CHECK_TESTS ?= unit diag golden resilience examples verify brute names stress messages memory
 check-one: tests
 	@touch $(O).built
 	TESTS='$(CHECK_TESTS)' STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O)
@@ -132,11 +132,11 @@ check-one: tests
 # The whole suite, plain and under ASan + UBSan, the two passes at once (each
 # is mostly one process at a time; this machine has two cores).  Two jobs
 # follow whichever pass ends first (mkdir is the lock), while the other goes
-# on: the fuzzing smoke test, and two sections of the plain pass (names and
-# stress, once the plain build is there), so that both cores stay busy to
+# on: the fuzzing smoke test, and three sections of the plain pass (names,
+# stress and messages, once the plain build is there), so that both cores stay busy to
 # the end.  Each prints its own totals; the last line is the total over all
 # four.
-CHECK_TAIL = names stress
+CHECK_TAIL = names stress messages
 check:
 	@rm -rf $(O).fuzz-lane $(O).tail-lane $(O).built $(O).check.rc $(O)-san.check.rc \
 	   $(O)-fuzz.check.rc $(O)-tail.check.rc $(O)-san.check.log $(O)-fuzz.check.log \

@@ -61,6 +61,9 @@ static const char usage_text[] =
 	"                       given, by how much and which of w, h*g, l makes it)\n"
 	"  --per-process        with every value and a grid of at most 1024\n"
 	"                       processes: each process's w, fan-in and fan-out\n"
+	"  --msgs               count messages too: each superstep's msgs_in,\n"
+	"                       msgs_out and msgs, the most partners a process\n"
+	"                       receives from and sends to (a message per pair)\n"
 	"  --plot FILE          with -p and one count, draw the cost of every\n"
 	"                       candidate against the grid shape with gnuplot\n"
 	"                       into FILE (.svg or .png; its script: FILE.gp);\n"
@@ -79,7 +82,10 @@ static const char usage_text[] =
 	"                       profile's (now-p4 and now-p8 give none)\n"
 	"  --model NAME         the cost function: bsp (default, w + h*g + l),\n"
 	"                       overlap (max(w, h*g) + l), or Bianco and Pucci's\n"
-	"                       F_h, F_io, F_ioM, F_hM, F_M, F_oM, F_iM, F_o, F_i\n"
+	"                       F_h, F_io, F_ioM, F_hM, F_M, F_oM, F_iM, F_o, F_i;\n"
+	"                       nhalf (w + g*max_q(h_q + n_half*msgs_q) + l) and\n"
+	"                       logp (w + max_q(g*h_q + o*msgs_q) + L) price\n"
+	"                       messages, with every size given (implies --msgs)\n"
 	"  --timeout S          stop the whole run after S seconds, reporting what is\n"
 	"                       finished (default 60, or $BSPCOST_TIMEOUT; 0: never)\n"
 	"  --check              parse and check only; one summary line per file\n"
@@ -447,6 +453,7 @@ int main(int argc, char **argv)
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
 	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT, OPT_MODEL, OPT_PER_PROCESS,
+	       OPT_MSGS,
 	       OPT_SPEED, OPT_COMPARE, OPT_ALL_SIZES };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
@@ -468,6 +475,7 @@ int main(int argc, char **argv)
 		{"machine", required_argument, NULL, OPT_MACHINE},
 		{"summary", no_argument, NULL, OPT_SUMMARY},
 		{"per-process", no_argument, NULL, OPT_PER_PROCESS},
+		{"msgs", no_argument, NULL, OPT_MSGS},
 		{"compare", required_argument, NULL, OPT_COMPARE},
 		{"width", required_argument, NULL, OPT_WIDTH},
 		{"digits", required_argument, NULL, OPT_DIGITS},
@@ -607,6 +615,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_PER_PROCESS:
 			opt.per_process = true;
+			break;
+		case OPT_MSGS:
+			opt.messages = true;
 			break;
 		case OPT_COMPARE:
 			/* two arguments: the second is the next word (getopt moves it
@@ -851,6 +862,15 @@ int main(int argc, char **argv)
 		if (strcmp(opt.compare[0], opt.compare[1]) == 0) {
 			status = usage_error("--compare '%s' '%s': give two different candidates",
 					     opt.compare[0], opt.compare[1]);
+			goto out;
+		}
+	}
+	if (opt.model->messages != MSG_NONE) {
+		opt.messages = true;
+		if (opt.verify || opt.compare[0]) {
+			status = usage_error("--model %s: %s checks and compares the costs of g and l "
+					     "alone (bsp, overlap and Bianco and Pucci's F_)",
+					     opt.model->name, opt.verify ? "--verify" : "--compare");
 			goto out;
 		}
 	}

@@ -49,6 +49,11 @@
 #               listed in tests/stress/known.list fails by one of them).  The
 #               figures and the refusals by reason are printed.  Longer batches:
 #               `make stress N=300 SEED=1` (see tests/stress/stress.py)
+#   messages    --msgs (each superstep's msgs_in, msgs_out, msgs: values, every
+#               process's, the symbolic and the concrete grid's formulas) and
+#               --model nhalf and logp's costs, against the enumerator's
+#               partners per process (tests/brute/messages.py; sanitized, its
+#               first four cases at one point)
 #
 # Ends with the line `N passed, N failed`; exit status 1 if anything failed.
 # Run one section with TESTS=diag (or unit, golden, resilience, examples, ...).
@@ -63,7 +68,7 @@ export BSPCOST_MACHINES
 # against a run without end only; the deadline's own tests give theirs.
 BSPCOST_TIMEOUT=${BSPCOST_TIMEOUT:-600}
 export BSPCOST_TIMEOUT
-TESTS=${TESTS:-unit diag golden resilience examples verify brute names stress memory}
+TESTS=${TESTS:-unit diag golden resilience examples verify brute names stress messages memory}
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
@@ -313,6 +318,12 @@ run_names() {
 	# shellcheck disable=SC2086
 	run_tally python3 tests/names/rename.py "$BIN" examples/*.bsp tests/names/*.bsp \
 		tests/specs/weights.bsp tests/brute/specs/*.bsp $valid
+}
+
+# msgs and the cost functions that price messages against the enumerator
+# (tests/brute/messages.py); sanitized, its first four cases at one point
+run_messages() {
+	run_tally python3 tests/brute/messages.py "$BIN"
 }
 
 run_stress() {

@@ -326,7 +326,13 @@ static void analyze_candidate(struct worker *w, int c, void *user)
 		memset(cc, 0, sizeof(*cc));
 		cc->name = job->m->cands[c].name;
 		cc->status = COST_REFUSED;
-		int r = asprintf(&cc->reason, "formulas not computed (--values)");
+		const struct cost_model *cm = job->req->model;
+		int r = cm && cm->messages != MSG_NONE
+				? asprintf(&cc->reason, "formulas not computed: --model %s weighs "
+							"each process's words and messages together, "
+							"at the values given", cm->name)
+				: asprintf(&cc->reason, "formulas not computed (--values)");
+		cc->any_grid = cm && cm->messages != MSG_NONE;
 		if (r < 0)
 			cc->reason = NULL;
 	} else {
@@ -428,7 +434,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	int status = EXIT_OK;
 	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
 				   .explain = opt->explain, .model = opt->model,
-				   .all_sizes = opt->all_sizes};
+				   .all_sizes = opt->all_sizes, .messages = opt->messages};
 	if (opt->grid_naxes > 0) {
 		if (grid_option_check(ls->src.name, m, opt) != EXIT_OK)
 			return EXIT_USAGE;
@@ -552,7 +558,9 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		long nproc = 1;
 		for (int a = 0; a < m->naxes; a++)
 			nproc *= req.sizes[a];
-		job.skip_formulas = opt->values_only || opt->per_process;
+		/* a cost that prices messages is counted at values only */
+		job.skip_formulas = opt->values_only || opt->per_process ||
+				    opt->model->messages != MSG_NONE;
 		/* past a few processes, a grid's formulas counted process by
 		 * process take minutes: the symbolic grid's only, unless
 		 * --all-sizes asks */
@@ -574,10 +582,15 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			free(job.exact);
 			return EXIT_USAGE;
 		}
-	} else if (opt->values_only || opt->per_process) {
+	} else if (opt->values_only || opt->per_process || opt->model->messages != MSG_NONE) {
+		char model[64];
+		snprintf(model, sizeof(model), "--model %s", opt->model->name);
 		fprintf(opt->err, "bspcost: %s: %s needs a value for every size and axis "
-				  "(-D, and -D or --grid for the axes)\n", ls->src.name,
-			opt->per_process ? "--per-process" : "--values");
+				  "(-D, and -D or --grid for the axes)%s\n", ls->src.name,
+			opt->per_process ? "--per-process" : opt->values_only ? "--values" : model,
+			opt->values_only || opt->per_process ? ""
+				: ": it weighs each process's words and messages together, "
+				  "process by process");
 		free(values);
 		free(job.costs);
 		return EXIT_USAGE;

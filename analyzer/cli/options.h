@@ -55,6 +55,7 @@ struct options {
 	bool all_sizes;           /* --all-sizes: a concrete grid's formulas for every size */
 	bool summary;             /* --summary: the summary table alone (text) */
 	bool per_process;         /* --per-process: each process's counts */
+	bool messages;            /* --msgs (or a cost function that prices them) */
 	const char *compare[2];   /* --compare A B: the candidates (NULL: none) */
 	int width;                /* --width, or the terminal's: text wraps at it (0: never) */
 	int digits;               /* --digits: values for people rounded (0: exact) */

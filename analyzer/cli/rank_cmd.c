@@ -163,7 +163,7 @@ static int rank_prepare(const struct loaded_spec *ls, const struct model *m,
 		   : rank_table_init(t, procs, m->naxes)) < 0)
 		return -1;
 	struct cost_request base = {.h = opt->h_sum ? H_SUM : H_MAX, .values = values,
-				    .model = opt->model};
+				    .model = opt->model, .messages = opt->messages};
 	isl_ctx *ctx = session_ctx(session);
 	if (!ctx)
 		return -1;

@@ -34,9 +34,9 @@
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
 
-/* Every formula of a candidate, by number: 11 per superstep (the last five
- * a loop's), then the total. */
-enum { STEP_FORMULAS = 11 };
+/* Every formula of a candidate, by number: 14 per superstep (a loop's five,
+ * then the messages' three), then the total. */
+enum { STEP_FORMULAS = 14, STEP_MSGS = 11 };
 
 static int step_formulas(const struct step_cost *sc)
 {
@@ -62,7 +62,7 @@ static char **formula_why(struct candidate_cost *c, int k)
 			continue;
 		}
 		if (k < STEP_FORMULAS)
-			return NULL;
+			return k >= STEP_MSGS ? &sc->msgs_why : NULL;
 		k -= STEP_FORMULAS;
 		struct array_occurrence *ao = &sc->arrays[k / 3];
 		return k % 3 == 0 ? &ao->nocc_why : k % 3 == 1 ? &ao->occurrences_why
@@ -83,7 +83,8 @@ static struct formula **formula_slot(struct candidate_cost *c, int k)
 		struct formula **all[STEP_FORMULAS] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out,
 						       &sc->ncom, &sc->cost, &sc->iterations,
 						       &sc->per_w, &sc->per_h, &sc->per_ncom,
-						       &sc->per_cost};
+						       &sc->per_cost, &sc->msgs, &sc->msgs_in,
+						       &sc->msgs_out};
 		if (k < STEP_FORMULAS)
 			return all[k];
 		k -= STEP_FORMULAS;
@@ -887,6 +888,9 @@ static __isl_give isl_pw_qpolynomial *times(struct job *j, __isl_take isl_pw_qpo
 
 struct per_process {
 	isl_pw_qpolynomial *fan_in, *fan_out, *work, *ncom;
+	/* with cost_request.messages: the partners it receives from and
+	 * sends to */
+	isl_pw_qpolynomial *msgs_in, *msgs_out;
 	/* each array's own fan-in and fan-out (NULL for an array not read):
 	 * the terms of the sums above, for a maximum that splits over them */
 	isl_pw_qpolynomial **in_terms, **out_terms;
@@ -921,6 +925,8 @@ static void per_process_init(struct job *j, const struct step_relations *r, stru
 
 static void per_process_clear(struct per_process *p)
 {
+	isl_pw_qpolynomial_free(p->msgs_in);
+	isl_pw_qpolynomial_free(p->msgs_out);
 	isl_pw_qpolynomial_free(p->fan_in);
 	isl_pw_qpolynomial_free(p->fan_out);
 	isl_pw_qpolynomial_free(p->work);
@@ -933,6 +939,52 @@ static void per_process_clear(struct per_process *p)
 	free(p->in_terms);
 	free(p->out_terms);
 	free(p->ncom_terms);
+}
+
+/* { q' -> q : q sends q' an element of some array R reads } (receiver to
+ * sender; never q' = q: only remote uses travel), each pair a message;
+ * NULL when ISL failed.  The sender of an element is relations_senders'. */
+static __isl_give isl_map *partners(const struct step_relations *r)
+{
+	isl_map *all = NULL;
+	for (int a = 0; a < r->narrays; a++) {
+		if (!r->use[a])
+			continue;
+		isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
+						   isl_map_reverse(isl_map_copy(r->own[a])));
+		isl_map *pairs = isl_map_range_factor_range(
+			isl_map_curry(relations_senders(r, a, remote)));
+		isl_map_free(remote);
+		pairs = isl_map_coalesce(isl_map_detect_equalities(pairs));
+		all = all ? isl_map_union(all, pairs) : pairs;
+		if (!all)
+			return NULL;
+	}
+	if (!all) {
+		isl_space *s = isl_set_get_space(r->processes);
+		all = isl_map_empty(isl_space_map_from_set(s));
+	}
+	return isl_map_coalesce(all);
+}
+
+/* The partners of each process of CELL (kept; NULL: every process), as
+ * functions of its coordinates: *IN the processes it receives from, *OUT
+ * those it sends to. */
+static void count_partners(struct job *j, const struct step_relations *r,
+			   __isl_keep isl_set *cell, __isl_give isl_pw_qpolynomial **in,
+			   __isl_give isl_pw_qpolynomial **out)
+{
+	*in = *out = NULL;
+	if (failed(&j->fail))
+		return;
+	isl_map *pairs = partners(r);
+	isl_map *to = isl_map_reverse(isl_map_copy(pairs));
+	if (cell) {
+		pairs = isl_map_intersect_domain(pairs, isl_set_copy(cell));
+		to = isl_map_intersect_domain(to, isl_set_copy(cell));
+	}
+	*in = count(j, per_process(pairs, j->naxes), "msgs_in");
+	*out = count(j, per_process(to, j->naxes), "msgs_out");
 }
 
 static void count_step(struct job *j, const struct step_relations *r, struct per_process *p)
@@ -1056,6 +1108,44 @@ static void count_occurrences(struct job *j, const struct step_relations *r, str
 		ao->unowned = cost_to_formula(&sub, u, "A.e");
 		isl_pw_qpolynomial_free(u);
 		explain_done(&sub, &ao->unowned, &ao->unowned_why);
+	}
+}
+
+/* msgs_in, msgs_out and msgs of SC on the symbolic or a concrete grid: the
+ * most partners of a process, maximized over the processes of R as h is;
+ * their failure is their own (SC->msgs_why). */
+static void count_messages(struct job *j, const struct step_relations *r,
+			   __isl_keep isl_set *context, bool looped, struct step_cost *sc)
+{
+	if (failed(&j->fail) || !j->req->messages)
+		return;
+	if (looped) {
+		sc->msgs_why = strdup("the messages of a superstep in a loop are not counted");
+		return;
+	}
+	struct job sub = cost_explain_job(j);
+	isl_pw_qpolynomial *in = NULL, *out = NULL;
+	count_partners(&sub, r, NULL, &in, &out);
+	sc->msgs_in = max_over(&sub, in, r->processes, context, "msgs_in", NULL, NULL, 0);
+	sc->msgs_out = max_over(&sub, out, r->processes, context, "msgs_out", NULL, NULL, 0);
+	isl_pw_qpolynomial_free(in);
+	isl_pw_qpolynomial_free(out);
+	cost_tidy(&sub, &sc->msgs_in, context);
+	cost_tidy(&sub, &sc->msgs_out, context);
+	if (!failed(&sub.fail)) {
+		sc->msgs = formula_max(sc->msgs_in, sc->msgs_out);
+		if (!sc->msgs)
+			cost_isl_op_failed(&sub, "msgs");
+		cost_tidy(&sub, &sc->msgs, context);
+	}
+	if (failed(&sub.fail)) {
+		formula_free(sc->msgs_in);
+		formula_free(sc->msgs_out);
+		formula_free(sc->msgs);
+		sc->msgs_in = sc->msgs_out = sc->msgs = NULL;
+		sc->msgs_why = fail_release(&sub.fail);
+		if (!sc->msgs_why)
+			sc->msgs_why = strdup("out of memory");
 	}
 }
 
@@ -1436,7 +1526,19 @@ struct each_process {
 	struct step_cost *sc;   /* its procs, with cost_request.per_process */
 	int refused;            /* cells whose count was refused, then cut */
 	long nprocs;            /* the grid's processes */
+	/* with cost_request.messages: the most partners; and with a model
+	 * that prices messages, the loads no other beats (cost_model.h) */
+	isl_val *msgs_in, *msgs_out;
+	bool loads;
+	struct message_load *load;
+	int nloads, cap;
 };
+
+/* Whether E counts messages. */
+static bool counts_messages(const struct each_process *e)
+{
+	return e->req->messages;
+}
 
 /* The most cells of one step whose count is refused and cut again (a
  * stencil's boundaries take one or two): past it, a grid of at most
@@ -1445,6 +1547,10 @@ struct each_process {
  * reasonable time) rather than cut down to every process until the
  * deadline. */
 enum { CELL_REFUSALS = 16 };
+
+/* The most processes whose loads (words and messages, cost_model.h) are
+ * counted one by one, for a model that prices messages. */
+enum { LOADS_MAX = 4096 };
 
 /* V (kept, an integer) into OUT; false when it is not one. */
 static bool val_to_mpz(__isl_keep isl_val *v, mpz_t out)
@@ -1460,7 +1566,8 @@ static bool val_to_mpz(__isl_keep isl_val *v, mpz_t out)
 /* The counts of process Q (W, IN and OUT kept) into E->sc->procs, the
  * first axis slowest. */
 static void record_process(struct each_process *e, const long q[3], __isl_keep isl_val *w,
-			   __isl_keep isl_val *in, __isl_keep isl_val *out)
+			   __isl_keep isl_val *in, __isl_keep isl_val *out, __isl_keep isl_val *mi,
+			   __isl_keep isl_val *mo)
 {
 	struct step_cost *sc = e->sc;
 	long idx = 0;
@@ -1472,27 +1579,76 @@ static void record_process(struct each_process *e, const long q[3], __isl_keep i
 	}
 	struct process_cost *pc = &sc->procs[idx];
 	memcpy(pc->q, q, sizeof(pc->q));
-	if (!val_to_mpz(w, pc->w) || !val_to_mpz(in, pc->in) || !val_to_mpz(out, pc->out))
+	if (!val_to_mpz(w, pc->w) || !val_to_mpz(in, pc->in) || !val_to_mpz(out, pc->out) ||
+	    (mi && !val_to_mpz(mi, pc->msgs_in)) || (mo && !val_to_mpz(mo, pc->msgs_out)))
 		cost_isl_op_failed(e->j, "counting process by process");
+}
+
+/* A process's load (WORDS, MSGS, kept) into E's loads. */
+static void add_load(struct each_process *e, __isl_keep isl_val *words, __isl_keep isl_val *msgs)
+{
+	mpz_t a, b;
+	mpz_inits(a, b, NULL);
+	if (!val_to_mpz(words, a) || !val_to_mpz(msgs, b) ||
+	    message_loads_add(&e->load, &e->nloads, &e->cap, a, b) < 0)
+		cost_isl_op_failed(e->j, "the loads of the processes");
+	mpz_clears(a, b, NULL);
+}
+
+/* Process's partners MI and MO (taken; NULL when not counted) with its
+ * words IN and OUT (kept) into E: the maxima and the loads. */
+static void add_partners(struct each_process *e, __isl_keep isl_val *in, __isl_keep isl_val *out,
+			 __isl_take isl_val *mi, __isl_take isl_val *mo)
+{
+	struct job *j = e->j;
+	if (!counts_messages(e) || failed(&j->fail)) {
+		isl_val_free(mi);
+		isl_val_free(mo);
+		return;
+	}
+	if (!mi || !mo) {
+		isl_val_free(mi);
+		isl_val_free(mo);
+		cost_isl_op_failed(j, "counting the messages");
+		return;
+	}
+	if (e->loads && e->req->h == H_SUM) {
+		isl_val *words = isl_val_add(isl_val_copy(in), isl_val_copy(out));
+		isl_val *msgs = isl_val_add(isl_val_copy(mi), isl_val_copy(mo));
+		add_load(e, words, msgs);
+		isl_val_free(words);
+		isl_val_free(msgs);
+	} else if (e->loads) {
+		add_load(e, in, mi);
+		add_load(e, out, mo);
+	}
+	keep_max(&e->msgs_in, mi);
+	keep_max(&e->msgs_out, mo);
+	if (!e->msgs_in || !e->msgs_out)
+		cost_isl_op_failed(j, "counting the messages");
 }
 
 /* The counts of process Q (IN, OUT and WORK taken; NULL after a failure)
  * into E: its own record (with cost_request.per_process) and the maxima;
  * NCom is the caller's. */
 static void add_process(struct each_process *e, const long q[3], __isl_take isl_val *in,
-			__isl_take isl_val *out, __isl_take isl_val *work)
+			__isl_take isl_val *out, __isl_take isl_val *work, __isl_take isl_val *mi,
+			__isl_take isl_val *mo)
 {
 	struct job *j = e->j;
 	if (!in || !out || !work) {
 		isl_val_free(in);
 		isl_val_free(out);
 		isl_val_free(work);
+		isl_val_free(mi);
+		isl_val_free(mo);
 		if (!failed(&j->fail))
 			cost_isl_op_failed(j, "counting process by process");
 		return;
 	}
 	if (e->sc)
-		record_process(e, q, work, in, out);
+		record_process(e, q, work, in, out, mi, mo);
+	add_partners(e, in, out, mi, mo);
 	keep_max(&e->h, e->req->h == H_SUM ? isl_val_add(isl_val_copy(in), isl_val_copy(out))
 					    : isl_val_max(isl_val_copy(in), isl_val_copy(out)));
 	keep_max(&e->h_in, in);
@@ -1546,7 +1702,13 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 								 q, "work"),
 							(unsigned long)r->work_weight[k]));
 	e->ncom = isl_val_add(e->ncom, isl_val_copy(in));
-	add_process(e, q, in, out, work);
+	isl_val *mi = NULL, *mo = NULL;
+	if (counts_messages(e) && !failed(&j->fail)) {
+		isl_map *pairs = partners(r);
+		mi = count_at(j, per_process(isl_map_copy(pairs), j->naxes), q, "msgs_in");
+		mo = count_at(j, per_process(isl_map_reverse(pairs), j->naxes), q, "msgs_out");
+	}
+	add_process(e, q, in, out, work, mi, mo);
 	return !failed(&j->fail) && !cost_out_of_time(j) ? isl_stat_ok : isl_stat_error;
 }
 
@@ -1576,8 +1738,10 @@ static isl_stat record_point(__isl_take isl_point *pt, void *user)
 	isl_val *in = value_at(cp->p->fan_in, pt, j->naxes);
 	isl_val *out = value_at(cp->p->fan_out, pt, j->naxes);
 	isl_val *work = value_at(cp->p->work, pt, j->naxes);
+	isl_val *mi = cp->p->msgs_in ? value_at(cp->p->msgs_in, pt, j->naxes) : NULL;
+	isl_val *mo = cp->p->msgs_out ? value_at(cp->p->msgs_out, pt, j->naxes) : NULL;
 	point_coordinates(pt, isl_dim_set, j->naxes, q);
-	add_process(cp->e, q, in, out, work);
+	add_process(cp->e, q, in, out, work, mi, mo);
 	return !failed(&j->fail) && !cost_out_of_time(j) ? isl_stat_ok : isl_stat_error;
 }
 
@@ -1611,6 +1775,19 @@ static void add_cell_maxima(struct each_process *e, const struct per_process *p,
 	keep_max(&e->h_out, h_out);
 	keep_max(&e->h, h);
 	keep_max(&e->w, w);
+	if (counts_messages(e) && !failed(&j->fail)) {
+		isl_val *mi = max_values(j, p->msgs_in, cell, "msgs_in");
+		isl_val *mo = max_values(j, p->msgs_out, cell, "msgs_out");
+		if (mi && mo) {
+			keep_max(&e->msgs_in, mi);
+			keep_max(&e->msgs_out, mo);
+		} else {
+			isl_val_free(mi);
+			isl_val_free(mo);
+		}
+		if (!failed(&j->fail) && (!mi || !mo || !e->msgs_in || !e->msgs_out))
+			cost_isl_op_failed(j, "counting the messages");
+	}
 }
 
 /* A box of processes: coordinates LO[a] ..= HI[a] on each axis a. */
@@ -1662,8 +1839,11 @@ static void count_cell(struct each_process *e, const struct cell *c)
 	struct per_process p = {0};
 	per_process_init(j, e->r, &p);
 	count_step_direct(j, e->r, cell, &p);
+	if (counts_messages(e))
+		count_partners(j, e->r, cell, &p.msgs_in, &p.msgs_out);
 	isl_val *ncom = max_values(j, p.ncom, e->r->processes, "NCom");
-	if (!failed(&j->fail) && e->sc) {
+	/* each process on its own where its record or its loads are wanted */
+	if (!failed(&j->fail) && (e->sc || e->loads)) {
 		struct cell_points cp = {e, &p};
 		isl_set_foreach_point(cell, record_point, &cp);
 	} else {
@@ -1721,8 +1901,14 @@ void cost_count_step_values(struct job *j, const struct step_relations *r,
 {
 	isl_ctx *ctx = j->engine->ctx;
 	/* counts are at least 0, so every maximum starts there */
-	struct each_process e = {j, r, req, isl_val_zero(ctx), isl_val_zero(ctx), isl_val_zero(ctx),
-				 isl_val_zero(ctx), isl_val_zero(ctx), NULL, 0, 1};
+	struct each_process e = {.j = j, .r = r, .req = req, .w = isl_val_zero(ctx),
+				 .h = isl_val_zero(ctx), .h_in = isl_val_zero(ctx),
+				 .h_out = isl_val_zero(ctx), .ncom = isl_val_zero(ctx), .nprocs = 1};
+	if (req->messages) {
+		e.msgs_in = isl_val_zero(ctx);
+		e.msgs_out = isl_val_zero(ctx);
+		e.loads = req->model && req->model->messages != MSG_NONE;
+	}
 	if (req->per_process) {
 		long n = 1;
 		for (int a = 0; a < j->naxes; a++)
@@ -1735,9 +1921,8 @@ void cost_count_step_values(struct job *j, const struct step_relations *r,
 		} else {
 			sc->nprocs = (int)n;
 			for (long i = 0; i < n; i++) {
-				mpz_init(sc->procs[i].w);
-				mpz_init(sc->procs[i].in);
-				mpz_init(sc->procs[i].out);
+				mpz_inits(sc->procs[i].w, sc->procs[i].in, sc->procs[i].out,
+					  sc->procs[i].msgs_in, sc->procs[i].msgs_out, NULL);
 			}
 			e.sc = sc;
 		}
@@ -1747,6 +1932,10 @@ void cost_count_step_values(struct job *j, const struct step_relations *r,
 		all.hi[a] = req->sizes[a] - 1;
 		e.nprocs *= req->sizes[a];
 	}
+	if (e.loads && e.nprocs > LOADS_MAX && !failed(&j->fail))
+		fail_set(&j->fail, FAIL_REFUSED, "--model %s weighs each process's words and "
+			 "messages together, process by process: at most %d processes, not %ld",
+			 req->model->name, LOADS_MAX, e.nprocs);
 	if (!failed(&j->fail))
 		count_cell(&e, &all);
 	sc->w = number(j, e.w, "w");
@@ -1754,13 +1943,26 @@ void cost_count_step_values(struct job *j, const struct step_relations *r,
 	sc->h_in = number(j, e.h_in, "h_in");
 	sc->h_out = number(j, e.h_out, "h_out");
 	sc->ncom = number(j, e.ncom, "NCom");
+	if (req->messages) {
+		sc->msgs_in = number(j, e.msgs_in, "msgs_in");
+		sc->msgs_out = number(j, e.msgs_out, "msgs_out");
+		sc->msgs = !failed(&j->fail) ? formula_max(sc->msgs_in, sc->msgs_out) : NULL;
+		if (!failed(&j->fail) && !sc->msgs)
+			cost_isl_op_failed(j, "msgs");
+	}
+	sc->loads = e.load;
+	sc->nloads = e.nloads;
 }
 
 /* The cost of SC under the request's cost function. */
 struct formula *cost_step_cost_formula(const struct cost_request *req, const struct step_cost *sc)
 {
+	const struct cost_model *cm = req->model ? req->model : cost_model_default();
+	if (cm->messages != MSG_NONE)   /* the loads are counted at values only */
+		return req->values ? cost_model_message_formula(cm, sc->w, sc->loads, sc->nloads)
+				   : NULL;
 	const struct formula *q[TERM_N] = {sc->w, sc->h, sc->h_in, sc->h_out, sc->ncom};
-	return cost_model_formula(req->model ? req->model : cost_model_default(), q);
+	return cost_model_formula(cm, q);
 }
 
 /* Replaces *F by REPLACE(*F) when that succeeds. */
@@ -3040,7 +3242,19 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		bool looped = m->steps[s].loop >= 0;
 		if (looped)
 			sc->loop = m->loops[m->steps[s].loop].range;
-		if (st == 0 && looped && (req->model ? req->model : cost_model_default())->overlap) {
+		const struct cost_model *cm = req->model ? req->model : cost_model_default();
+		if (st == 0 && (cm->messages != MSG_NONE && (looped || !req->values))) {
+			step_relations_clear(&r);
+			cost_job_fail(&j, COST_REFUSED,
+				      strdup(looped ? "the messages of a superstep in a loop are not "
+						      "counted, so no cost function prices them there"
+						    : "a cost function that prices messages weighs each "
+						      "process's words and messages together: every size "
+						      "needs its value (-D)"),
+				      m->steps[s].name);
+			break;
+		}
+		if (st == 0 && looped && cm->overlap) {
 			step_relations_clear(&r);
 			cost_job_fail(&j, COST_REFUSED,
 				 strdup("the overlap cost max(w, g*h) + l of a superstep in a loop is "
@@ -3059,7 +3273,12 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		}
 		if (req->values && looped) {
 			step_relations_clear(&r);
-			cost_count_loop_values(&j, cand, s, req, sc);
+			struct cost_request once = *req;
+			once.messages = false;
+			if (req->messages)
+				sc->msgs_why = strdup("the messages of a superstep in a loop are not "
+						      "counted");
+			cost_count_loop_values(&j, cand, s, &once, sc);
 			cost_loop_cost(&j, sc);
 			finish_step(&j, m, s, sc, &total);
 			continue;
@@ -3123,6 +3342,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			count_step_concrete(&j, &r, req, context, sc, looped ? &it : NULL);
 		if (req->explain)
 			count_occurrences(&j, &r, sc);
+		if (context)
+			count_messages(&j, &r, context, looped, sc);
 		if (req->symbolic) {
 			sc->ncom = sum_by_terms(&j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
 			if (looped && sc->ncom)
@@ -3238,9 +3459,12 @@ void candidate_cost_clear(struct candidate_cost *c)
 			free(c->steps[s].arrays[k].unowned_why);
 		}
 		free(c->steps[s].arrays);
+		free(c->steps[s].msgs_why);
+		message_loads_free(c->steps[s].loads, c->steps[s].nloads);
 		for (int i = 0; c->steps[s].procs && i < c->steps[s].nprocs; i++)
 			mpz_clears(c->steps[s].procs[i].w, c->steps[s].procs[i].in,
-				   c->steps[s].procs[i].out, NULL);
+				   c->steps[s].procs[i].out, c->steps[s].procs[i].msgs_in,
+				   c->steps[s].procs[i].msgs_out, NULL);
 		free(c->steps[s].procs);
 	}
 	free(c->steps);
@@ -3298,7 +3522,8 @@ int candidate_cost_totals(const struct candidate_cost *cc, const struct cost_pri
 				mpq_add(sum[t], sum[t], q[t]);
 		}
 		if (!bad && *priced == COST_VALUE_OK) {
-			*priced = cost_prices_value(prices, (const mpq_t *)q, step, missing);
+			*priced = cost_prices_step(prices, (const mpq_t *)q, sc->loads, sc->nloads, step,
+						   missing);
 			mpq_add(cost, cost, step);
 		}
 		/* in loops: l once per iteration, the other terms summed already */

@@ -60,6 +60,9 @@ struct cost_request {
 	 * counted process by process it meets the same maxima, tens of seconds
 	 * where it ends at all */
 	bool values_apart;
+	/* Count each superstep's messages too (step_cost.msgs): the partners
+	 * each process sends to and receives from, a message per pair */
+	bool messages;
 };
 
 enum { PER_PROCESS_MAX = 1024 };
@@ -68,7 +71,9 @@ enum { PER_PROCESS_MAX = 1024 };
 struct process_cost {
 	long q[3];            /* its coordinates, 0-based, one per axis */
 	mpz_t w, in, out;     /* its work, fan-in and fan-out (words) */
+	mpz_t msgs_in, msgs_out;   /* with cost_request.messages: its partners */
 };
+
 
 /* How the elements of one array occur in a superstep's local postconditions
  * (computed with cost_request.explain). */
@@ -101,6 +106,15 @@ struct step_cost {
 	/* the most words a process holds of the arrays the superstep reads or
 	 * writes (memory.h); NULL when out of memory */
 	struct formula *mem;
+	/* With cost_request.messages: the most partners a process receives
+	 * from (msgs_in), sends to (msgs_out), and the larger (msgs); a
+	 * failure to count them is theirs (MSGS_WHY), not the candidate's */
+	struct formula *msgs, *msgs_in, *msgs_out;
+	char *msgs_why;
+	/* ... and at values, the loads of the processes no other beats in
+	 * both words and messages (cost_model.h prices them) */
+	int nloads;
+	struct message_load *loads;
 	int narrays;          /* arrays read, with cost_request.explain */
 	struct array_occurrence *arrays;
 	int nprocs;           /* with cost_request.per_process: every process, */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const cost_coef_name[COEF_N] = {"g", "g_i", "g_o", "g_M", "l"};
+const char *const cost_coef_name[COEF_N] = {"g", "g_i", "g_o", "g_M", "l", "n_half", "o", "L"};
 
 #define G COEF_G
 #define GI COEF_G_I
@@ -17,21 +17,27 @@ const char *const cost_coef_name[COEF_N] = {"g", "g_i", "g_o", "g_M", "l"};
 #define M TERM_NCOM
 
 static const struct cost_model models[] = {
-	{"bsp", "w + h*g + l", false, 1, {G}, {H}, 2, {"g", "l"}},
-	{"overlap", "max(w, h*g) + l", true, 1, {G}, {H}, 2, {"g", "l"}},
-	{"F_h", "w + h*g + l", false, 1, {G}, {H}, 2, {"g", "l"}},
+	{"bsp", "w + h*g + l", false, 1, {G}, {H}, 2, {"g", "l"}, MSG_NONE},
+	{"overlap", "max(w, h*g) + l", true, 1, {G}, {H}, 2, {"g", "l"}, MSG_NONE},
+	{"F_h", "w + h*g + l", false, 1, {G}, {H}, 2, {"g", "l"}, MSG_NONE},
 	{"F_io", "w + h_in*g_i + h_out*g_o + l", false, 2, {GI, GO}, {HI, HO}, 3,
-	 {"g_i", "g_o", "l"}},
+	 {"g_i", "g_o", "l"}, MSG_NONE},
 	{"F_ioM", "w + h_in*g_i + h_out*g_o + NCom*g_M + l", false, 3, {GI, GO, GM},
-	 {HI, HO, M}, 4, {"g_i", "g_o", "g_M", "l"}},
-	{"F_hM", "w + h*g + NCom*g_M + l", false, 2, {G, GM}, {H, M}, 3, {"g", "g_M", "l"}},
-	{"F_M", "w + NCom*g_M + l", false, 1, {GM}, {M}, 2, {"g_M", "l"}},
+	 {HI, HO, M}, 4, {"g_i", "g_o", "g_M", "l"}, MSG_NONE},
+	{"F_hM", "w + h*g + NCom*g_M + l", false, 2, {G, GM}, {H, M}, 3, {"g", "g_M", "l"}, MSG_NONE},
+	{"F_M", "w + NCom*g_M + l", false, 1, {GM}, {M}, 2, {"g_M", "l"}, MSG_NONE},
 	{"F_oM", "w + h_out*g_o + NCom*g_M + l", false, 2, {GO, GM}, {HO, M}, 3,
-	 {"g_o", "g_M", "l"}},
+	 {"g_o", "g_M", "l"}, MSG_NONE},
 	{"F_iM", "w + h_in*g_i + NCom*g_M + l", false, 2, {GI, GM}, {HI, M}, 3,
-	 {"g_i", "g_M", "l"}},
-	{"F_o", "w + h_out*g_o + l", false, 1, {GO}, {HO}, 2, {"g_o", "l"}},
-	{"F_i", "w + h_in*g_i + l", false, 1, {GI}, {HI}, 2, {"g_i", "l"}},
+	 {"g_i", "g_M", "l"}, MSG_NONE},
+	{"F_o", "w + h_out*g_o + l", false, 1, {GO}, {HO}, 2, {"g_o", "l"}, MSG_NONE},
+	{"F_i", "w + h_in*g_i + l", false, 1, {GI}, {HI}, 2, {"g_i", "l"}, MSG_NONE},
+	/* the communication of these two is their loads' (struct message_load);
+	 * COEF and TERM say what they read */
+	{"nhalf", "w + g*max_q(h_q + n_half*msgs_q) + l", false, 2, {G, COEF_N_HALF}, {H, H}, 3,
+	 {"g", "n_half", "l"}, MSG_NHALF},
+	{"logp", "w + max_q(g*h_q + o*msgs_q) + L", false, 2, {G, COEF_O}, {H, H}, 3,
+	 {"g", "o", "L"}, MSG_LOGP},
 };
 enum { NMODELS = sizeof(models) / sizeof(*models) };
 
@@ -83,9 +89,14 @@ bool cost_model_reads_name(const struct cost_model *cm, const char *name)
 	return c >= 0 && cost_model_reads(cm, (enum cost_coef)c);
 }
 
+enum cost_coef cost_model_latency(const struct cost_model *cm)
+{
+	return cm->messages == MSG_LOGP ? COEF_LAT : COEF_L;
+}
+
 bool cost_model_reads(const struct cost_model *cm, enum cost_coef c)
 {
-	if (c == COEF_L)
+	if (c == cost_model_latency(cm))
 		return true;
 	for (int k = 0; k < cm->nterms; k++)
 		if (cm->coef[k] == c)
@@ -167,4 +178,165 @@ enum cost_value_status cost_prices_value(const struct cost_prices *p, const mpq_
 	}
 	mpq_clears(comm, t, NULL);
 	return st;
+}
+
+/* The communication of a load (WORDS, MSGS) under CM at the prices P into
+ * OUT: g*(words + n_half*msgs) or g*words + o*msgs.  A coefficient without
+ * a price is fine where what it multiplies is 0 (*MISSING names the first
+ * that is not). */
+static enum cost_value_status load_value(const struct cost_prices *p, const mpz_t words,
+					 const mpz_t msgs, mpq_t out, enum cost_coef *missing)
+{
+	enum cost_coef cm = p->model->messages == MSG_NHALF ? COEF_N_HALF : COEF_O;
+	bool need_g = mpz_sgn(words) != 0 || (p->model->messages == MSG_NHALF && mpz_sgn(msgs));
+	if ((need_g && !p->has[COEF_G]) || (mpz_sgn(msgs) != 0 && !p->has[cm])) {
+		if (missing)
+			*missing = need_g && !p->has[COEF_G] ? COEF_G : cm;
+		return COST_VALUE_NO_COEF;
+	}
+	mpq_t t;
+	mpq_init(t);
+	mpq_set_z(out, words);
+	mpq_set_z(t, msgs);
+	if (mpz_sgn(msgs))
+		mpq_mul(t, t, p->coef[cm]);
+	if (p->model->messages == MSG_NHALF) {
+		mpq_add(out, out, t);
+		if (need_g)
+			mpq_mul(out, out, p->coef[COEF_G]);
+	} else {
+		if (mpz_sgn(words))
+			mpq_mul(out, out, p->coef[COEF_G]);
+		mpq_add(out, out, t);
+	}
+	mpq_clear(t);
+	return COST_VALUE_OK;
+}
+
+enum cost_value_status cost_prices_step(const struct cost_prices *p, const mpq_t q[TERM_N],
+					const struct message_load *loads, int n, mpq_t out,
+					enum cost_coef *missing)
+{
+	const struct cost_model *cm = p->model;
+	if (cm->messages == MSG_NONE)
+		return cost_prices_value(p, q, out, missing);
+	enum cost_coef lat = cost_model_latency(cm);
+	if (!p->has[lat]) {
+		if (missing)
+			*missing = lat;
+		return COST_VALUE_NO_COEF;
+	}
+	mpq_t comm, t;
+	mpq_inits(comm, t, NULL);
+	enum cost_value_status st = COST_VALUE_OK;
+	for (int k = 0; k < n && st == COST_VALUE_OK; k++) {
+		st = load_value(p, loads[k].words, loads[k].msgs, t, missing);
+		if (st == COST_VALUE_OK && (k == 0 || mpq_cmp(t, comm) > 0))
+			mpq_set(comm, t);
+	}
+	if (st == COST_VALUE_OK) {
+		mpq_add(out, q[TERM_W], comm);
+		mpq_add(out, out, p->coef[lat]);
+	}
+	mpq_clears(comm, t, NULL);
+	return st;
+}
+
+/* NUMBER (kept) as a formula. */
+static struct formula *mpz_formula(const mpz_t number)
+{
+	mpq_t q;
+	mpq_init(q);
+	mpq_set_z(q, number);
+	struct formula *f = formula_const_mpq(q);
+	mpq_clear(q);
+	return f;
+}
+
+/* A formula of A times the parameter NAME (both kept). */
+static struct formula *times_param(const struct formula *a, const char *name)
+{
+	struct formula *c = formula_param(name);
+	struct formula *r = c && a ? formula_mul(a, c) : NULL;
+	formula_free(c);
+	return r;
+}
+
+struct formula *cost_model_message_formula(const struct cost_model *cm, const struct formula *w,
+					   const struct message_load *loads, int n)
+{
+	struct formula *comm = NULL;
+	bool ok = w != NULL;
+	for (int k = 0; k < n && ok; k++) {
+		struct formula *words = mpz_formula(loads[k].words);
+		struct formula *msgs = mpz_formula(loads[k].msgs);
+		struct formula *one = NULL;
+		if (cm->messages == MSG_NHALF) {
+			struct formula *m = msgs ? times_param(msgs, "n_half") : NULL;
+			struct formula *s = m && words ? formula_add(words, m) : NULL;
+			one = s ? times_param(s, "g") : NULL;
+			formula_free(m);
+			formula_free(s);
+		} else {
+			struct formula *a = words ? times_param(words, "g") : NULL;
+			struct formula *b = msgs ? times_param(msgs, "o") : NULL;
+			one = a && b ? formula_add(a, b) : NULL;
+			formula_free(a);
+			formula_free(b);
+		}
+		formula_free(words);
+		formula_free(msgs);
+		struct formula *next = !one ? NULL : comm ? formula_max(comm, one) : formula_copy(one);
+		formula_free(one);
+		formula_free(comm);
+		comm = next;
+		ok = next != NULL;
+	}
+	if (ok && !comm)
+		comm = formula_const_si(0);
+	struct formula *lat = formula_param(cost_coef_name[cost_model_latency(cm)]);
+	struct formula *body = ok && comm ? formula_add(w, comm) : NULL;
+	struct formula *cost = body && lat ? formula_add(body, lat) : NULL;
+	formula_free(comm);
+	formula_free(lat);
+	formula_free(body);
+	return cost;
+}
+
+int message_loads_add(struct message_load **loads, int *n, int *cap, const mpz_t words,
+		      const mpz_t msgs)
+{
+	for (int k = 0; k < *n; k++)
+		if (mpz_cmp((*loads)[k].words, words) >= 0 && mpz_cmp((*loads)[k].msgs, msgs) >= 0)
+			return 0;
+	/* drop the loads it beats (moving the last into each place) */
+	for (int k = 0; k < *n;) {
+		if (mpz_cmp((*loads)[k].words, words) <= 0 && mpz_cmp((*loads)[k].msgs, msgs) <= 0) {
+			mpz_swap((*loads)[k].words, (*loads)[*n - 1].words);
+			mpz_swap((*loads)[k].msgs, (*loads)[*n - 1].msgs);
+			mpz_clears((*loads)[*n - 1].words, (*loads)[*n - 1].msgs, NULL);
+			(*n)--;
+		} else {
+			k++;
+		}
+	}
+	if (*n == *cap) {
+		int c = *cap ? 2 * *cap : 4;
+		struct message_load *more = realloc(*loads, (size_t)c * sizeof(*more));
+		if (!more)
+			return -1;
+		*loads = more;
+		*cap = c;
+	}
+	mpz_init_set((*loads)[*n].words, words);
+	mpz_init_set((*loads)[*n].msgs, msgs);
+	(*n)++;
+	return 0;
+}
+
+void message_loads_free(struct message_load *loads, int n)
+{
+	for (int k = 0; k < n; k++)
+		mpz_clears(loads[k].words, loads[k].msgs, NULL);
+	free(loads);
 }

@@ -9,6 +9,15 @@
  *   F_hM  w + g*h + g_M*NCom + l F_M   w + g_M*NCom + l
  *   F_oM  w + g_o*h_out + g_M*NCom + l        F_iM  w + g_i*h_in + g_M*NCom + l
  *   F_o   w + g_o*h_out + l      F_i   w + g_i*h_in + l
+ * Two price messages as well as words, a message per pair of partners
+ * (step_cost.msgs), process by process:
+ *   nhalf w + g*max_q max(h_in(q) + n_half*msgs_in(q), h_out(q) + n_half*msgs_out(q)) + l
+ *         (Hill, Crumpton and Burgess: g(x) = (n_half/x + 1)*g for messages
+ *         of x words, so a message of x words costs g*x + g*n_half)
+ *   logp  w + max_q max(g*h_in(q) + o*msgs_in(q), g*h_out(q) + o*msgs_out(q)) + L
+ *         (LogP: a gap g per word, an overhead o per message at each end,
+ *         the last word arriving L later; no barrier)
+ *   (with h = h_in + h_out, each process's two directions added instead)
  *
  * A program's cost is the sum of its supersteps' costs.  The coefficients are
  * symbols (formula parameters named as above) until a machine or -D gives
@@ -26,9 +35,11 @@
 enum cost_term { TERM_W, TERM_H, TERM_H_IN, TERM_H_OUT, TERM_NCOM, TERM_N };
 
 /* The coefficients any cost function may have. */
-enum cost_coef { COEF_G, COEF_G_I, COEF_G_O, COEF_G_M, COEF_L, COEF_N };
+enum cost_coef { COEF_G, COEF_G_I, COEF_G_O, COEF_G_M, COEF_L, COEF_N_HALF, COEF_O, COEF_LAT,
+		 COEF_N };
 
-/* Their names as parameters: "g", "g_i", "g_o", "g_M", "l". */
+/* Their names as parameters: "g", "g_i", "g_o", "g_M", "l", "n_half", "o",
+ * "L". */
 extern const char *const cost_coef_name[COEF_N];
 
 struct cost_model {
@@ -42,7 +53,20 @@ struct cost_model {
 	 * formulas are collected when printed */
 	int ncoefs;
 	const char *coef_names[4];
+	/* prices messages (nhalf, logp): the communication is the largest of
+	 * the processes' loads (struct message_load), not a sum of terms */
+	enum { MSG_NONE, MSG_NHALF, MSG_LOGP } messages;
 };
+
+/* One process's words and messages in a superstep, in one direction (or
+ * both added, h = h_in + h_out).  A superstep keeps the loads no other
+ * beats in both: the models that price messages charge their maximum. */
+struct message_load {
+	mpz_t words, msgs;
+};
+
+/* The coefficient of a model's latency: l, or LogP's L. */
+enum cost_coef cost_model_latency(const struct cost_model *cm);
 
 /* The model called NAME (as above, case as written), or NULL. */
 const struct cost_model *cost_model_find(const char *name);
@@ -90,5 +114,25 @@ enum cost_value_status {
  * (may be NULL) names the first one that is not. */
 enum cost_value_status cost_prices_value(const struct cost_prices *p, const mpq_t q[TERM_N],
 					 mpq_t out, enum cost_coef *missing);
+
+/* The same for a model that prices messages, with the superstep's N loads
+ * LOADS (its other quantities in Q): the cost of its largest load.  For
+ * any other model, cost_prices_value. */
+enum cost_value_status cost_prices_step(const struct cost_prices *p, const mpq_t q[TERM_N],
+					const struct message_load *loads, int n, mpq_t out,
+					enum cost_coef *missing);
+
+/* The cost of a superstep whose work is W and whose loads are LOADS[0..N)
+ * under a model that prices messages, its coefficients symbols: a new
+ * formula, or NULL when out of memory. */
+struct formula *cost_model_message_formula(const struct cost_model *cm, const struct formula *w,
+					   const struct message_load *loads, int n);
+
+/* Adds the load (WORDS, MSGS) to *LOADS (*N of them, *CAP allocated),
+ * unless one there has as many words and messages or more; drops those it
+ * beats.  Returns 0, or -1 when out of memory. */
+int message_loads_add(struct message_load **loads, int *n, int *cap, const mpz_t words,
+		      const mpz_t msgs);
+void message_loads_free(struct message_load *loads, int n);
 
 #endif

@@ -1059,9 +1059,8 @@ static void add_process_counts(struct job *j, struct step_cost *into, struct ste
 static void free_procs(struct step_cost *sc)
 {
 	for (int q = 0; sc->procs && q < sc->nprocs; q++) {
-		mpz_clear(sc->procs[q].w);
-		mpz_clear(sc->procs[q].in);
-		mpz_clear(sc->procs[q].out);
+		mpz_clears(sc->procs[q].w, sc->procs[q].in, sc->procs[q].out, sc->procs[q].msgs_in,
+			   sc->procs[q].msgs_out, NULL);
 	}
 	free(sc->procs);
 	sc->procs = NULL;
@@ -1839,9 +1838,8 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 		if (n <= PER_PROCESS_MAX && (sc->procs = calloc((size_t)n, sizeof(*sc->procs)))) {
 			sc->nprocs = (int)n;
 			for (long q = 0; q < n; q++) {
-				mpz_init(sc->procs[q].w);
-				mpz_init(sc->procs[q].in);
-				mpz_init(sc->procs[q].out);
+				mpz_inits(sc->procs[q].w, sc->procs[q].in, sc->procs[q].out,
+					  sc->procs[q].msgs_in, sc->procs[q].msgs_out, NULL);
 			}
 		}
 	}

@@ -15,7 +15,7 @@
 #include "grammar/diag.h"
 
 const char *const machine_key_name[MACHINE_NKEYS] = {"l", "g", "l_us", "g_us", "n_half", "s",
-						     "g_i", "g_o", "g_M"};
+						     "g_i", "g_o", "g_M", "o", "L"};
 
 /* The largest machine profile read: the bundled ones are a few KB. */
 enum { MACHINE_MAX_BYTES = 1 << 20 };
@@ -29,6 +29,9 @@ static enum cost_coef key_coef(int k)
 	case MACHINE_G_I: return COEF_G_I;
 	case MACHINE_G_O: return COEF_G_O;
 	case MACHINE_G_M: return COEF_G_M;
+	case MACHINE_N_HALF: return COEF_N_HALF;
+	case MACHINE_O: return COEF_O;
+	case MACHINE_LAT: return COEF_LAT;
 	default: return COEF_N;
 	}
 }
@@ -340,6 +343,12 @@ static int serves(const struct machine_entry *e, const struct cost_model *cm)
 {
 	if (e->model == cm)
 		return 2;
+	/* an entry of l and g serves the models that price messages when it
+	 * gives what they read beyond them */
+	if (!e->model && cm->messages == MSG_NHALF)
+		return e->has[MACHINE_N_HALF] ? 1 : 0;
+	if (!e->model && cm->messages == MSG_LOGP)
+		return e->has[MACHINE_O] && e->has[MACHINE_LAT] ? 1 : 0;
 	bool gl = cm->nterms == 1 && cm->coef[0] == COEF_G;   /* bsp, F_h, overlap */
 	if (e->model && gl && !cm->overlap && e->model->nterms == 1 &&
 	    e->model->coef[0] == COEF_G && !e->model->overlap)
@@ -413,13 +422,13 @@ int machine_prices(const struct machine *m, const struct machine_entry *e,
 		if (c == COEF_N || !e->has[k])
 			continue;
 		mpq_set(p->coef[c], e->v[k]);
-		if (m->unit != UNIT_FLOPS) {
+		if (m->unit != UNIT_FLOPS && c != COEF_N_HALF) {   /* n_half: words */
 			/* seconds times flop/s: flops */
 			mpq_set_ui(u, 1, per[m->unit]);
 			mpq_mul(p->coef[c], p->coef[c], u);
 			mpq_mul(p->coef[c], p->coef[c], speed);
 		}
-		if (m->per_byte && c != COEF_L) {
+		if (m->per_byte && (c == COEF_G || c == COEF_G_I || c == COEF_G_O || c == COEF_G_M)) {
 			mpq_set_ui(u, (unsigned long)m->word, 1);
 			mpq_mul(p->coef[c], p->coef[c], u);
 		}

@@ -28,6 +28,8 @@ enum machine_key {
 	MACHINE_G_I,     /* g_i, g_o, g_M: Bianco and Pucci's coefficients of */
 	MACHINE_G_O,     /* h_in, h_out and NCom (= M), in the profile's unit */
 	MACHINE_G_M,
+	MACHINE_O,       /* o: LogP's overhead of a message at each end, in the unit of l */
+	MACHINE_LAT,     /* L: LogP's latency, in the unit of l */
 	MACHINE_NKEYS
 };
 

@@ -14,7 +14,15 @@ void param_value_get(mpq_t out, const struct param_value *pv)
 	mpq_canonicalize(out);
 }
 
-const char *const quantity_name[Q_N] = {"w", "h", "h_in", "h_out", "ncom", "cost", "mem"};
+const char *const quantity_name[Q_ALL] = {"w",	 "h",	 "h_in",    "h_out",   "ncom",
+					   "cost", "mem", "msgs", "msgs_in", "msgs_out"};
+
+bool report_step_msgs(const struct step_cost *s, const char **why)
+{
+	if (why)
+		*why = s->msgs ? NULL : s->msgs_why;
+	return s->msgs || s->msgs_why;
+}
 
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
 {
@@ -33,7 +41,13 @@ const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
 		return s->cost;
 	case Q_MEM:
 		return s->mem;
-	case Q_N:
+	case Q_MSGS:
+		return s->msgs;
+	case Q_MSGS_IN:
+		return s->msgs_in;
+	case Q_MSGS_OUT:
+		return s->msgs_out;
+	case Q_ALL:
 		break;
 	}
 	return NULL;
@@ -188,7 +202,7 @@ static int cost_value(const struct candidate_cost *cc, int s, const struct repor
 		for (int t = 0; t < TERM_N && r == 0; t++)
 			if (value_at(f[t], opt, q[t]) < 0)
 				r = -1;
-		if (r == 0 && cost_prices_value(&p, (const mpq_t *)q, step, NULL) != COST_VALUE_OK)
+		if (r == 0 && cost_prices_step(&p, (const mpq_t *)q, sc->loads, sc->nloads, step, NULL) != COST_VALUE_OK)
 			r = -1;
 		if (r == 0 && sc->iterations) {   /* a loop's: l once per iteration */
 			mpq_t n;

@@ -66,9 +66,14 @@ struct analysis {
 	const struct checked_spec *spec; /* for --explain: the statements */
 };
 
-/* The quantities of a superstep, in report order. */
-enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_MEM, Q_N };
-extern const char *const quantity_name[Q_N];       /* "w", "h", "h_in", ... */
+/* The quantities of a superstep, in report order: Q_N of them always, then
+ * the messages' where they were counted (report_step_msgs). */
+enum quantity { Q_W, Q_H, Q_H_IN, Q_H_OUT, Q_NCOM, Q_COST, Q_MEM, Q_N,
+		Q_MSGS = Q_N, Q_MSGS_IN, Q_MSGS_OUT, Q_ALL };
+extern const char *const quantity_name[Q_ALL];     /* "w", "h", "h_in", ... */
+/* Whether S's messages were counted (then each of Q_MSGS .. Q_MSGS_OUT has
+ * a formula, or *WHY says why none has; WHY may be NULL). */
+bool report_step_msgs(const struct step_cost *s, const char **why);
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
 /* The quantities the reports give of one run of a superstep in loops, in
  * order, and quantity Q of one run of S (NULL at values, and for another Q). */

@@ -118,10 +118,19 @@ void report_csv(FILE *out, const struct analysis *a)
 		free(broken);
 		const struct candidate_cost *steps = formulas ? cc
 						     : ex && ex->status == COST_OK ? ex : NULL;
-		for (int s = 0; steps && s < steps->nsteps; s++)
+		for (int s = 0; steps && s < steps->nsteps; s++) {
 			for (int q = 0; q < Q_N; q++)
 				row(out, a, c, steps, s, q,
 				    formulas ? step_quantity(&cc->steps[s], q) : NULL, note);
+			/* the messages where counted; a note where they have no form */
+			const char *why = NULL;
+			if (!report_step_msgs(&steps->steps[s], &why))
+				continue;
+			for (int q = Q_MSGS; q <= Q_MSGS_OUT; q++)
+				row(out, a, c, steps, s, q,
+				    formulas ? step_quantity(&cc->steps[s], q) : NULL,
+				    why && q == Q_MSGS ? why : note);
+		}
 		if (steps) {
 			row(out, a, c, steps, -1, Q_COST, formulas ? cc->cost : NULL, note);
 			row(out, a, c, steps, -1, Q_MEM, formulas ? cc->mem : NULL, note);

@@ -31,6 +31,27 @@ static void json_quantity(FILE *out, const struct analysis *a, int c, int s, enu
 	free(v);
 }
 
+/* Where messages were counted: "msgs", "msgs_in", "msgs_out" as the other
+ * quantities (the formulas of FS, may be NULL; SC the values'), and
+ * "msgs_why" where they have none. */
+static void json_msgs(FILE *out, const struct analysis *a, int c, int s,
+		      const struct step_cost *sc, const struct step_cost *fs)
+{
+	const char *why = NULL, *fwhy = NULL;
+	if (!report_step_msgs(sc, &why) && !(fs && report_step_msgs(fs, &fwhy)))
+		return;
+	if (fs)
+		report_step_msgs(fs, &fwhy);
+	for (int q = Q_MSGS; q <= Q_MSGS_OUT; q++) {
+		fprintf(out, ",\n     \"%s\": ", quantity_name[q]);
+		json_quantity(out, a, c, s, q, fs ? step_quantity(fs, q) : NULL);
+	}
+	if (why || fwhy) {
+		fputs(", \"msgs_why\": ", out);
+		report_json_string(out, why ? why : fwhy);
+	}
+}
+
 /* A superstep in loops: "loop" (its range), "iterations" (how many times it
  * runs: a formula and its value) and "per_iteration" (one run's w, h, ncom
  * and cost, each {"formula": ...} in the loops' variables; null at values).
@@ -147,6 +168,7 @@ void report_json(FILE *out, const struct analysis *a)
 				json_quantity(out, a, c, s, q,
 					      formulas ? step_quantity(&cc->steps[s], q) : NULL);
 			}
+			json_msgs(out, a, c, s, &steps->steps[s], formulas ? &cc->steps[s] : NULL);
 			json_loop(out, a, c, s, &steps->steps[s]);
 			fputs("}", out);
 		}

@@ -113,10 +113,12 @@ static void latex_number(FILE *out, const char *v)
  * returns an estimate of its width. */
 static double label(FILE *out, enum quantity q, const char *name)
 {
-	static const char *const tex[Q_N] = {"w", "h", "h", "h", "N", "\\mathit{cost}",
-					     "\\mathit{mem}"};
-	static const char *const sub[Q_N] = {"", "", "\\mathrm{in},", "\\mathrm{out},",
-					     "\\mathrm{Com},", "", ""};
+	static const char *const tex[Q_ALL] = {"w", "h", "h", "h", "N", "\\mathit{cost}",
+					       "\\mathit{mem}", "\\mathit{msgs}", "\\mathit{msgs}",
+					       "\\mathit{msgs}"};
+	static const char *const sub[Q_ALL] = {"", "", "\\mathrm{in},", "\\mathrm{out},",
+					       "\\mathrm{Com},", "", "", "", "\\mathrm{in},",
+					       "\\mathrm{out},"};
 	fputs(tex[q], out);
 	if (name) {
 		fprintf(out, "_{%s", sub[q]);
@@ -225,9 +227,14 @@ static void values_only(FILE *out, const struct analysis *a, int c,
 			const struct candidate_cost *steps)
 {
 	fputs("The values given, counted at those values:\n\\begin{align*}\n", out);
-	for (int s = 0; s < steps->nsteps; s++)
+	for (int s = 0; s < steps->nsteps; s++) {
 		for (int q = 0; q < Q_N; q++)
 			value_line(out, a, c, s, q, steps->steps[s].name, false);
+		const char *why = NULL;
+		for (int q = Q_MSGS; report_step_msgs(&steps->steps[s], &why) && !why &&
+				     q <= Q_MSGS_OUT; q++)
+			value_line(out, a, c, s, q, steps->steps[s].name, false);
+	}
 	value_line(out, a, c, -1, Q_COST, NULL, !steps->mem);
 	if (steps->mem)
 		value_line(out, a, c, -1, Q_MEM, NULL, true);
@@ -328,10 +335,16 @@ void report_latex(FILE *out, const struct analysis *a)
 		}
 		free(broken);
 		fputs("\\begin{align*}\n", out);
-		for (int s = 0; s < cc->nsteps; s++)
+		for (int s = 0; s < cc->nsteps; s++) {
 			for (int q = 0; q < Q_N; q++)
 				quantity_line(out, a, c, s, q, step_quantity(&cc->steps[s], q),
 					      cc->steps[s].name, false);
+			const char *why = NULL;
+			for (int q = Q_MSGS; report_step_msgs(&cc->steps[s], &why) && !why &&
+					     q <= Q_MSGS_OUT; q++)
+				quantity_line(out, a, c, s, q, step_quantity(&cc->steps[s], q),
+					      cc->steps[s].name, false);
+		}
 		quantity_line(out, a, c, -1, Q_COST, cc->cost, NULL, !cc->mem);
 		if (cc->mem)
 			quantity_line(out, a, c, -1, Q_MEM, cc->mem, NULL, true);

@@ -32,6 +32,39 @@ static void formula_and_value(FILE *out, const struct analysis *a, int c, int s,
 	free(text);
 }
 
+/* Where messages were counted, their table (as steps_table's). */
+static void msgs_table(FILE *out, const struct analysis *a, int c,
+		       const struct candidate_cost *steps, bool formulas)
+{
+	bool any = false;
+	for (int s = 0; s < steps->nsteps; s++)
+		any |= report_step_msgs(&steps->steps[s], NULL);
+	if (!any)
+		return;
+	fputs("\n| superstep | msgs | msgs_in | msgs_out |\n|---|---|---|---|\n", out);
+	for (int s = 0; s < steps->nsteps; s++) {
+		const char *why = NULL;
+		if (!report_step_msgs(&steps->steps[s], &why))
+			continue;
+		fputs("| ", out);
+		report_md_text(out, steps->steps[s].name);
+		fputs(" |", out);
+		for (int q = Q_MSGS; q <= Q_MSGS_OUT; q++) {
+			fputs(" ", out);
+			if (why && q == Q_MSGS) {
+				fputs("not counted: ", out);
+				report_md_text(out, why);
+			} else if (!why) {
+				formula_and_value(out, a, c, s, q,
+						  formulas ? step_quantity(&steps->steps[s], q) : NULL,
+						  true);
+			}
+			fputs(" |", out);
+		}
+		fputs("\n", out);
+	}
+}
+
 /* The table of the supersteps of STEPS (candidate C's formulas, or with
  * FORMULAS false its values alone). */
 static void steps_table(FILE *out, const struct analysis *a, int c,
@@ -51,6 +84,7 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 		}
 		fputs("\n", out);
 	}
+	msgs_table(out, a, c, steps, formulas);
 	for (int s = 0; s < steps->nsteps; s++) {
 		const struct step_cost *sc = &steps->steps[s];
 		if (!sc->loop)

@@ -42,12 +42,35 @@ static const char *no_table(const struct analysis *a, int c)
 	return NULL;
 }
 
-enum { COL_W, COL_IN, COL_OUT, NCOLS };
-static const char *const col_name[NCOLS] = {"w", "fan-in", "fan-out"};
+/* The columns: the messages' two where they were counted (ncols). */
+enum { COL_W, COL_IN, COL_OUT, COL_MSGS_IN, COL_MSGS_OUT, NCOLS };
+static const char *const col_name[NCOLS] = {"w", "fan-in", "fan-out", "msgs-in", "msgs-out"};
+static const char *const col_key[NCOLS] = {"w", "fan_in", "fan_out", "msgs_in", "msgs_out"};
 
 static mpz_srcptr col(const struct process_cost *pc, int k)
 {
-	return k == COL_W ? pc->w : k == COL_IN ? pc->in : pc->out;
+	return k == COL_W ? pc->w : k == COL_IN ? pc->in : k == COL_OUT ? pc->out
+	       : k == COL_MSGS_IN ? pc->msgs_in : pc->msgs_out;
+}
+
+/* Column K of process PC of step SC as text (malloc'd): "-" for messages
+ * not counted (a superstep in a loop), NULL when out of memory. */
+static char *cell_text(const struct step_cost *sc, const struct process_cost *pc, int k)
+{
+	if (k >= COL_MSGS_IN && !sc->msgs)
+		return strdup("-");
+	return mpz_get_str(NULL, 10, col(pc, k));
+}
+
+/* The columns of A's tables: w, fan-in and fan-out, and the messages'
+ * where some superstep's were counted. */
+static int ncols(const struct analysis *a)
+{
+	for (int c = 0; a->exact && c < a->ncands; c++)
+		for (int s = 0; a->exact[c].status == COST_OK && s < a->exact[c].nsteps; s++)
+			if (a->exact[c].steps[s].msgs)
+				return NCOLS;
+	return COL_MSGS_IN;
 }
 
 /* The widths of the columns of step SC: the axes, then w, fan-in, fan-out. */
@@ -55,7 +78,7 @@ static void widths(const struct analysis *a, const struct step_cost *sc, size_t 
 {
 	for (int k = 0; k < a->naxes; k++)
 		w[k] = strlen(a->axes[k]);
-	for (int k = 0; k < NCOLS; k++)
+	for (int k = 0; k < ncols(a); k++)
 		w[a->naxes + k] = strlen(col_name[k]);
 	for (int i = 0; i < sc->nprocs; i++) {
 		const struct process_cost *pc = &sc->procs[i];
@@ -65,8 +88,11 @@ static void widths(const struct analysis *a, const struct step_cost *sc, size_t 
 			if (n > w[k])
 				w[k] = n;
 		}
-		for (int k = 0; k < NCOLS; k++) {
-			size_t n = mpz_sizeinbase(col(pc, k), 10) + (mpz_sgn(col(pc, k)) < 0);
+		for (int k = 0; k < ncols(a); k++) {
+			/* (GMP's size in base 10 may be one more: as the columns were) */
+			size_t n = k >= COL_MSGS_IN && !sc->msgs
+					   ? 1
+					   : mpz_sizeinbase(col(pc, k), 10) + (mpz_sgn(col(pc, k)) < 0);
 			if (n > w[a->naxes + k])
 				w[a->naxes + k] = n;
 		}
@@ -83,7 +109,7 @@ static void text_step(FILE *out, const struct analysis *a, const struct step_cos
 	fputs("\n   ", out);
 	for (int k = 0; k < a->naxes; k++)
 		fprintf(out, " %*s", (int)w[k], a->axes[k]);
-	for (int k = 0; k < NCOLS; k++)
+	for (int k = 0; k < ncols(a); k++)
 		fprintf(out, " %*s", (int)w[a->naxes + k], col_name[k]);
 	fputs("\n", out);
 	for (int i = 0; i < sc->nprocs; i++) {
@@ -91,8 +117,8 @@ static void text_step(FILE *out, const struct analysis *a, const struct step_cos
 		fputs("   ", out);
 		for (int k = 0; k < a->naxes; k++)
 			fprintf(out, " %*ld", (int)w[k], pc->q[k]);
-		for (int k = 0; k < NCOLS; k++) {
-			char *v = mpz_get_str(NULL, 10, col(pc, k));
+		for (int k = 0; k < ncols(a); k++) {
+			char *v = cell_text(sc, pc, k);
 			fprintf(out, " %*s", (int)w[a->naxes + k], v ? v : "?");
 			free(v);
 		}
@@ -116,6 +142,9 @@ static void report_process_text(FILE *out, const struct analysis *a)
 	fputs("\nw: the process's work; fan-in, fan-out: the words it receives and sends "
 	      "(the analysis's w, h_in and h_out are the maxima of these columns, NCom the "
 	      "sum of fan-in)\n", out);
+	if (ncols(a) > COL_MSGS_IN)
+		fputs("msgs-in, msgs-out: the processes it receives from and sends to, a message "
+		      "each (the maxima are msgs_in and msgs_out)\n", out);
 }
 
 static void report_process_json(FILE *out, const struct analysis *a)
@@ -158,11 +187,10 @@ static void report_process_json(FILE *out, const struct analysis *a)
 				for (int k = 0; k < a->naxes; k++)
 					fprintf(out, "%s%ld", k ? ", " : "", pc->q[k]);
 				fputs("]", out);
-				static const char *const key[NCOLS] = {"w", "fan_in", "fan_out"};
-				for (int k = 0; k < NCOLS; k++) {
-					char *v = mpz_get_str(NULL, 10, col(pc, k));
-					fprintf(out, ", \"%s\": ", key[k]);
-					report_json_number_text(out, v ? v : "null");
+				for (int k = 0; k < ncols(a); k++) {
+					char *v = cell_text(sc, pc, k);
+					fprintf(out, ", \"%s\": ", col_key[k]);
+					report_json_number_text(out, v && strcmp(v, "-") ? v : "null");
 					free(v);
 				}
 				fputs("}", out);
@@ -181,7 +209,9 @@ static void report_process_csv(FILE *out, const struct analysis *a)
 		fputs(",", out);
 		report_csv_field(out, a->axes[k]);
 	}
-	fputs(",w,fan_in,fan_out,note\n", out);
+	for (int k = 0; k < ncols(a); k++)
+		fprintf(out, ",%s", col_key[k]);
+	fputs(",note\n", out);
 	for (int c = 0; c < a->ncands; c++) {
 		const char *why = no_table(a, c);
 		if (why) {
@@ -189,7 +219,9 @@ static void report_process_csv(FILE *out, const struct analysis *a)
 			fputs(",", out);
 			for (int k = 0; k < a->naxes; k++)
 				fputs(",", out);
-			fputs(",,,,", out);   /* superstep (above), w, fan_in, fan_out */
+			fputs(",", out);   /* the superstep (above), then the columns */
+			for (int k = 0; k < ncols(a); k++)
+				fputs(",", out);
 			report_csv_field(out, why);
 			fputs("\n", out);
 			continue;
@@ -203,8 +235,11 @@ static void report_process_csv(FILE *out, const struct analysis *a)
 				report_csv_field(out, ex->steps[s].name);
 				for (int k = 0; k < a->naxes; k++)
 					fprintf(out, ",%ld", pc->q[k]);
-				for (int k = 0; k < NCOLS; k++)
-					gmp_fprintf(out, ",%Zd", col(pc, k));
+				for (int k = 0; k < ncols(a); k++)
+					if (k >= COL_MSGS_IN && !ex->steps[s].msgs)
+						fputs(",", out);
+					else
+						gmp_fprintf(out, ",%Zd", col(pc, k));
 				fputs(",\n", out);
 			}
 	}
@@ -236,8 +271,10 @@ static void report_process_markdown(FILE *out, const struct analysis *a)
 				report_md_text(out, a->axes[k]);
 				fputs(" |", out);
 			}
-			fputs(" w | fan-in | fan-out |\n|", out);
-			for (int k = 0; k < a->naxes + NCOLS; k++)
+			for (int k = 0; k < ncols(a); k++)
+				fprintf(out, " %s |", col_name[k]);
+			fputs("\n|", out);
+			for (int k = 0; k < a->naxes + ncols(a); k++)
 				fputs("---:|", out);
 			fputs("\n", out);
 			for (int i = 0; i < sc->nprocs; i++) {
@@ -245,8 +282,11 @@ static void report_process_markdown(FILE *out, const struct analysis *a)
 				fputs("|", out);
 				for (int k = 0; k < a->naxes; k++)
 					fprintf(out, " %ld |", pc->q[k]);
-				for (int k = 0; k < NCOLS; k++)
-					gmp_fprintf(out, " %Zd |", col(pc, k));
+				for (int k = 0; k < ncols(a); k++)
+					if (k >= COL_MSGS_IN && !sc->msgs)
+						fputs(" - |", out);
+					else
+						gmp_fprintf(out, " %Zd |", col(pc, k));
 				fputs("\n", out);
 			}
 		}
@@ -254,6 +294,9 @@ static void report_process_markdown(FILE *out, const struct analysis *a)
 	fputs("\nw: the process's work; fan-in, fan-out: the words it receives and sends "
 	      "(the analysis's w, h_in and h_out are the maxima of these columns, NCom the "
 	      "sum of fan-in).\n", out);
+	if (ncols(a) > COL_MSGS_IN)
+		fputs("\nmsgs-in, msgs-out: the processes it receives from and sends to, a message "
+		      "each (the maxima are msgs_in and msgs_out).\n", out);
 }
 
 void report_per_process(FILE *out, enum output_format format, const struct analysis *a)

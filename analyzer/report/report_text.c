@@ -147,6 +147,31 @@ static void print_formula(FILE *out, const struct analysis *a, int c, int s, enu
 	free(v);
 }
 
+/* The messages of step S of candidate C (SC), where they were counted: as
+ * formulas (FORMULAS) or values. */
+static void print_msgs(FILE *out, const struct analysis *a, int c, int s,
+		       const struct step_cost *sc, bool formulas)
+{
+	const char *why = NULL;
+	if (!report_step_msgs(sc, &why))
+		return;
+	if (why) {
+		fprintf(out, "    msgs  = not counted: %s\n", why);
+		return;
+	}
+	for (int q = Q_MSGS; q <= Q_MSGS_OUT; q++) {
+		fprintf(out, "    %-5s = ", quantity_name[q]);
+		if (formulas) {
+			print_formula(out, a, c, s, q, step_quantity(sc, q), 15);
+		} else {
+			char *v = report_value_shown(a, c, s, q);
+			fputs(v ? v : "?", out);
+			free(v);
+		}
+		fputs("\n", out);
+	}
+}
+
 /* "  superstep NAME", and for a superstep in loops what its numbers are. */
 static void print_step_head(FILE *out, const struct step_cost *sc)
 {
@@ -240,6 +265,7 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
 				v ? v : needs);
 			free(v);
 		}
+		print_msgs(out, a, c, s, &ex->steps[s], false);
 		print_loop_lines(out, a, &ex->steps[s], -1, s);
 	}
 	char *v = report_value_shown(a, c, -1, Q_COST);
@@ -525,6 +551,7 @@ void report_text(FILE *out, const struct analysis *a)
 				print_formula(out, a, c, s, q, step_quantity(&cc->steps[s], q), 12);
 				fputs("\n", out);
 			}
+			print_msgs(out, a, c, s, &cc->steps[s], true);
 			print_loop_lines(out, a, &cc->steps[s], c, s);
 		}
 		fputs("  cost = ", out);

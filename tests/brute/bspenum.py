@@ -24,6 +24,9 @@ and every process of the grid is looked at on its own:
                coordinates on the replicated axes sends it;
   h            max over q of max(fan_in, fan_out)  (--h-sum: of fan_in + fan_out);
   h_in, h_out  max over q of fan_in, of fan_out;  ncom = sum over q of fan_in;
+  msgs_in(q)   the processes that send q an element of its fan_in (a message
+               per pair of processes), msgs_out(q) those q sends one to
+               (--detail prints both);
   w            max over q of the work of the instances q computes;
   cost         w + h*g + l, and the candidate's cost is the sum over supersteps.
   mem          max over q of the words q owns of the arrays the superstep reads
@@ -842,12 +845,17 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
                                 work[q] += ctx.terms(st["rhs"], env)
                 fin = {q: 0 for q in procs}
                 fout = {q: 0 for q in procs}
+                pin = {q: set() for q in procs}
+                pout = {q: set() for q in procs}
                 for q in procs:
                     for a, idx in use[q]:
                         if q not in ctx.holders(a, idx):
                             wgt = 1 if elements else spec["arrays"][a]["size"]
                             fin[q] += wgt
-                            fout[ctx.sender(a, idx, q)] += wgt
+                            sender = ctx.sender(a, idx, q)
+                            fout[sender] += wgt
+                            pin[q].add(sender)
+                            pout[sender].add(q)
                 w = max(work.values())
                 if h_sum:
                     h = max(fin[q] + fout[q] for q in procs)
@@ -863,8 +871,9 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
                 if detail:
                     sys.stderr.write("%s / %s%s\n" % (cname, sname, " " + repr(lenv) if loops else ""))
                     for q in procs:
-                        sys.stderr.write("  q=%s work=%d fan_in=%d fan_out=%d\n"
-                                         % (q, work[q], fin[q], fout[q]))
+                        sys.stderr.write("  q=%s work=%d fan_in=%d fan_out=%d msgs_in=%d msgs_out=%d\n"
+                                         % (q, work[q], fin[q], fout[q], len(pin[q]),
+                                            len(pout[q])))
             w, h, h_in, h_out = sums["w"], sums["h"], sums["h_in"], sums["h_out"]
             ncom, cost = sums["ncom"], sums["cost"]
             total += cost

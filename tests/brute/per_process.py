@@ -60,7 +60,8 @@ def enumerate_detail(spec, values):
         raise RuntimeError("bspenum: " + r.stderr.strip()[-300:])
     out, key = {}, None
     for line in r.stderr.splitlines():
-        m = re.match(r"\s+q=\(([^)]*)\) work=(\d+) fan_in=(\d+) fan_out=(\d+)$", line)
+        m = re.match(r"\s+q=\(([^)]*)\) work=(\d+) fan_in=(\d+) fan_out=(\d+)( msgs_in=\d+ msgs_out=\d+)?$",
+                     line)
         if m:
             q = tuple(int(x) for x in m.group(1).split(",") if x.strip())
             one = tuple(int(m.group(k)) for k in (2, 3, 4))
