@@ -205,7 +205,8 @@ static int rank_count(const struct model *m, const struct options *opt, struct s
 {
 	struct rank_job job = {.m = m, .tabs = tabs, .values = values, .prices = prices,
 			       .machine = opt->machine ? opt->machine->name : NULL,
-			       .req = {.h = opt->h_sum ? H_SUM : H_MAX, .model = opt->model}};
+			       .req = {.h = opt->h_sum ? H_SUM : H_MAX, .model = opt->model,
+				       .messages = opt->messages}};
 	size_t total = 0;
 	for (int k = 0; k < ntabs; k++)
 		total += (size_t)tabs[k].nrows;

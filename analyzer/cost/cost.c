@@ -1534,10 +1534,10 @@ struct each_process {
 	int nloads, cap;
 };
 
-/* Whether E counts messages. */
+/* Whether E counts messages: asked, or a cost function prices them. */
 static bool counts_messages(const struct each_process *e)
 {
-	return e->req->messages;
+	return e->req->messages || e->loads;
 }
 
 /* The most cells of one step whose count is refused and cut again (a
@@ -1904,10 +1904,10 @@ void cost_count_step_values(struct job *j, const struct step_relations *r,
 	struct each_process e = {.j = j, .r = r, .req = req, .w = isl_val_zero(ctx),
 				 .h = isl_val_zero(ctx), .h_in = isl_val_zero(ctx),
 				 .h_out = isl_val_zero(ctx), .ncom = isl_val_zero(ctx), .nprocs = 1};
-	if (req->messages) {
+	e.loads = req->model && req->model->messages != MSG_NONE;
+	if (counts_messages(&e)) {
 		e.msgs_in = isl_val_zero(ctx);
 		e.msgs_out = isl_val_zero(ctx);
-		e.loads = req->model && req->model->messages != MSG_NONE;
 	}
 	if (req->per_process) {
 		long n = 1;
@@ -1943,7 +1943,7 @@ void cost_count_step_values(struct job *j, const struct step_relations *r,
 	sc->h_in = number(j, e.h_in, "h_in");
 	sc->h_out = number(j, e.h_out, "h_out");
 	sc->ncom = number(j, e.ncom, "NCom");
-	if (req->messages) {
+	if (counts_messages(&e)) {
 		sc->msgs_in = number(j, e.msgs_in, "msgs_in");
 		sc->msgs_out = number(j, e.msgs_out, "msgs_out");
 		sc->msgs = !failed(&j->fail) ? formula_max(sc->msgs_in, sc->msgs_out) : NULL;

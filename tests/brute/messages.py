@@ -184,6 +184,21 @@ def check_point(binary, spec, values, formulas, grid_formulas, bad):
             if Fraction(str(c["cost"]["value"])) != total:
                 bad.append("%s at %s: --model %s cost %s, by hand %s"
                            % (c["name"], values, model, c["cost"]["value"], total))
+        # -p's ranking prices the same loads: one axis, one shape
+        axes = [a for a in gotm["candidates"][0]["grid"]] if gotm["candidates"] else []
+        if len(axes) != 1:
+            continue
+        rest = {k: v for k, v in values.items() if k != axes[0]}
+        ranked = run([binary, "-p", str(values[axes[0]]), "--model", model, "-f", "json"]
+                     + defines(rest) + defines(PRICES[model]) + [spec], refused_ok=True)
+        for row in ranked.get("ranking", []):
+            if any(want_looped(want, row["candidate"])):
+                bad.append("-p --model %s ranked %s, which has loops" % (model, row["candidate"]))
+                continue
+            v = sum(priced(model, runs) for (cn, _), runs in want.items() if cn == row["candidate"])
+            if Fraction(str(row["cost"])) != v:
+                bad.append("-p %s --model %s at %s: %s costs %s, by hand %s"
+                           % (values[axes[0]], model, values, row["candidate"], row["cost"], v))
 
 
 def formulas_of(got):
