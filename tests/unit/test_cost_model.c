@@ -93,8 +93,10 @@ static void test_every_function_priced(void **state)
 			/* every coefficient a fraction: v/7 */
 			for (int c = 0; c < COEF_N; c++) {
 				int n = 0;
-				while (strcmp(names[n], cost_coef_name[c]) != 0)
+				while (n < NNAMES && strcmp(names[n], cost_coef_name[c]) != 0)
 					n++;
+				if (n == NNAMES)
+					continue;   /* n_half, o, L: test_messages_priced */
 				mpq_set_si(p.coef[c], (long)v[n], 7);
 				mpq_canonicalize(p.coef[c]);
 				p.has[c] = true;
@@ -182,6 +184,90 @@ static void test_missing_coefficients(void **state)
 	cost_prices_clear(&p);
 }
 
+/* The loads a superstep keeps: those no other beats in words and messages. */
+static void test_loads(void **state)
+{
+	(void)state;
+	static const long in[][2] = {{5, 1}, {3, 2}, {5, 1}, {4, 1}, {6, 1}, {1, 3}, {6, 3}, {2, 2}};
+	static const long keep[][2] = {{6, 3}};
+	struct message_load *loads = NULL;
+	int n = 0, cap = 0;
+	mpz_t w, m;
+	mpz_inits(w, m, NULL);
+	for (size_t k = 0; k < sizeof(in) / sizeof(*in); k++) {
+		mpz_set_si(w, in[k][0]);
+		mpz_set_si(m, in[k][1]);
+		assert_int_equal(message_loads_add(&loads, &n, &cap, w, m), 0);
+		if (k == 5) {   /* (5,1) (3,2) (6,1) (1,3): (6,1), (3,2), (1,3) */
+			assert_int_equal(n, 3);
+			long sw = 0, sm = 0;
+			for (int i = 0; i < n; i++) {
+				sw += mpz_get_si(loads[i].words);
+				sm += mpz_get_si(loads[i].msgs);
+			}
+			assert_int_equal(sw, 10);
+			assert_int_equal(sm, 6);
+		}
+	}
+	assert_int_equal(n, 1);
+	assert_int_equal(mpz_get_si(loads[0].words), keep[0][0]);
+	assert_int_equal(mpz_get_si(loads[0].msgs), keep[0][1]);
+	mpz_clears(w, m, NULL);
+	message_loads_free(loads, n);
+}
+
+/* nhalf and logp priced by hand: loads (10 words, 1 message) and (2, 4),
+ * w = 100.  nhalf, g = 2, n_half = 3, l = 5: max(2*(10 + 3), 2*(2 + 12)) =
+ * 28, so 133.  logp, g = 2, o = 9, L = 7: max(20 + 9, 4 + 36) = 40, so 147.
+ * A missing coefficient is named; no loads cost w + the latency. */
+static void test_messages_priced(void **state)
+{
+	(void)state;
+	struct message_load loads[2];
+	mpz_init_set_si(loads[0].words, 10);
+	mpz_init_set_si(loads[0].msgs, 1);
+	mpz_init_set_si(loads[1].words, 2);
+	mpz_init_set_si(loads[1].msgs, 4);
+	mpq_t q[TERM_N], out;
+	for (int t = 0; t < TERM_N; t++)
+		mpq_init(q[t]);
+	mpq_init(out);
+	mpq_set_si(q[TERM_W], 100, 1);
+	struct cost_prices p;
+	cost_prices_init(&p, cost_model_find("nhalf"));
+	mpq_set_si(p.coef[COEF_G], 2, 1);
+	mpq_set_si(p.coef[COEF_N_HALF], 3, 1);
+	mpq_set_si(p.coef[COEF_L], 5, 1);
+	p.has[COEF_G] = p.has[COEF_L] = true;
+	enum cost_coef missing = COEF_N;
+	assert_int_equal(cost_prices_step(&p, (const mpq_t *)q, loads, 2, out, &missing),
+			 COST_VALUE_NO_COEF);
+	assert_int_equal(missing, COEF_N_HALF);
+	p.has[COEF_N_HALF] = true;
+	assert_int_equal(cost_prices_step(&p, (const mpq_t *)q, loads, 2, out, NULL), COST_VALUE_OK);
+	assert_int_equal(mpz_get_si(mpq_numref(out)), 133);
+	assert_int_equal(cost_prices_step(&p, (const mpq_t *)q, loads, 0, out, NULL), COST_VALUE_OK);
+	assert_int_equal(mpz_get_si(mpq_numref(out)), 105);
+	cost_prices_clear(&p);
+	cost_prices_init(&p, cost_model_find("logp"));
+	mpq_set_si(p.coef[COEF_G], 2, 1);
+	mpq_set_si(p.coef[COEF_O], 9, 1);
+	mpq_set_si(p.coef[COEF_LAT], 7, 1);
+	p.has[COEF_G] = p.has[COEF_O] = true;
+	assert_int_equal(cost_prices_step(&p, (const mpq_t *)q, loads, 2, out, &missing),
+			 COST_VALUE_NO_COEF);
+	assert_int_equal(missing, COEF_LAT);
+	p.has[COEF_LAT] = true;
+	assert_int_equal(cost_prices_step(&p, (const mpq_t *)q, loads, 2, out, NULL), COST_VALUE_OK);
+	assert_int_equal(mpz_get_si(mpq_numref(out)), 147);
+	cost_prices_clear(&p);
+	for (int t = 0; t < TERM_N; t++)
+		mpq_clear(q[t]);
+	mpq_clear(out);
+	for (int k = 0; k < 2; k++)
+		mpz_clears(loads[k].words, loads[k].msgs, NULL);
+}
+
 static void test_names(void **state)
 {
 	(void)state;
@@ -189,7 +275,8 @@ static void test_names(void **state)
 	assert_null(cost_model_find("f_io"));   /* as written */
 	assert_ptr_equal(cost_model_find("bsp"), cost_model_default());
 	char *all = cost_model_names();
-	assert_string_equal(all, "bsp, overlap, F_h, F_io, F_ioM, F_hM, F_M, F_oM, F_iM, F_o, F_i");
+	assert_string_equal(all, "bsp, overlap, F_h, F_io, F_ioM, F_hM, F_M, F_oM, F_iM, F_o, F_i, "
+				 "nhalf, logp");
 	free(all);
 	/* the names printed are the coefficients read, l last */
 	for (int k = 0; k < NHAND; k++) {
@@ -213,6 +300,8 @@ int main(void)
 		cmocka_unit_test(test_overlap_priced),
 		cmocka_unit_test(test_missing_coefficients),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_loads),
+		cmocka_unit_test(test_messages_priced),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
