@@ -34,9 +34,9 @@ static const struct cost_model models[] = {
 	{"F_i", "w + h_in*g_i + l", false, 1, {GI}, {HI}, 2, {"g_i", "l"}, MSG_NONE},
 	/* the communication of these two is their loads' (struct message_load);
 	 * COEF and TERM say what they read */
-	{"nhalf", "w + g*max_q(h_q + n_half*msgs_q) + l", false, 2, {G, COEF_N_HALF}, {H, H}, 3,
+	{"nhalf", "w + g*max_q max(h_in + n_half*msgs_in, h_out + n_half*msgs_out) + l", false, 2, {G, COEF_N_HALF}, {H, H}, 3,
 	 {"g", "n_half", "l"}, MSG_NHALF},
-	{"logp", "w + max_q(g*h_q + o*msgs_q) + L", false, 2, {G, COEF_O}, {H, H}, 3,
+	{"logp", "w + max_q max(g*h_in + o*msgs_in, g*h_out + o*msgs_out) + L", false, 2, {G, COEF_O}, {H, H}, 3,
 	 {"g", "o", "L"}, MSG_LOGP},
 };
 enum { NMODELS = sizeof(models) / sizeof(*models) };

@@ -1696,9 +1696,7 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 		sc->nprocs = (int)n;
 		for (long q = 0; q < n; q++) {
 			struct process_cost *pc = &sc->procs[q];
-			mpz_init(pc->w);
-			mpz_init(pc->in);
-			mpz_init(pc->out);
+			mpz_inits(pc->w, pc->in, pc->out, pc->msgs_in, pc->msgs_out, NULL);
 			/* the first axis slowest */
 			for (int a = j->naxes - 1, rest = (int)q; a >= 0; a--) {
 				pc->q[a] = rest % req->sizes[a];

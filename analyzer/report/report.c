@@ -19,9 +19,10 @@ const char *const quantity_name[Q_ALL] = {"w",	 "h",	 "h_in",    "h_out",   "nco
 
 bool report_step_msgs(const struct step_cost *s, const char **why)
 {
+	bool all = s->msgs && s->msgs_in && s->msgs_out;
 	if (why)
-		*why = s->msgs ? NULL : s->msgs_why;
-	return s->msgs || s->msgs_why;
+		*why = all ? NULL : s->msgs_why ? s->msgs_why : "no exact form";
+	return all || s->msgs_why;
 }
 
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
