@@ -865,6 +865,11 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (opt.messages && opt.nprocs > 0 && opt.model->messages == MSG_NONE) {
+		status = usage_error("%s", "--msgs: -p ranks by the cost function, which counts no "
+				     "message (--model nhalf or logp prices them)");
+		goto out;
+	}
 	if (opt.model->messages != MSG_NONE) {
 		opt.messages = true;
 		if (opt.verify || opt.compare[0]) {

@@ -1120,7 +1120,7 @@ static void count_messages(struct job *j, const struct step_relations *r,
 	if (failed(&j->fail) || !j->req->messages)
 		return;
 	if (looped) {
-		sc->msgs_why = strdup("the messages of a superstep in a loop are not counted");
+		sc->msgs_why = strdup("a superstep in loops: values only (-D every size)");
 		return;
 	}
 	struct job sub = cost_explain_job(j);
@@ -3243,14 +3243,12 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		if (looped)
 			sc->loop = m->loops[m->steps[s].loop].range;
 		const struct cost_model *cm = req->model ? req->model : cost_model_default();
-		if (st == 0 && (cm->messages != MSG_NONE && (looped || !req->values))) {
+		if (st == 0 && cm->messages != MSG_NONE && !req->values) {
 			step_relations_clear(&r);
 			cost_job_fail(&j, COST_REFUSED,
-				      strdup(looped ? "the messages of a superstep in a loop are not "
-						      "counted, so no cost function prices them there"
-						    : "a cost function that prices messages weighs each "
-						      "process's words and messages together: every size "
-						      "needs its value (-D)"),
+				      strdup("a cost function that prices messages weighs each "
+					     "process's words and messages together: every size "
+					     "needs its value (-D)"),
 				      m->steps[s].name);
 			break;
 		}
@@ -3273,12 +3271,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		}
 		if (req->values && looped) {
 			step_relations_clear(&r);
-			struct cost_request once = *req;
-			once.messages = false;
-			if (req->messages)
-				sc->msgs_why = strdup("the messages of a superstep in a loop are not "
-						      "counted");
-			cost_count_loop_values(&j, cand, s, &once, sc);
+			cost_count_loop_values(&j, cand, s, req, sc);
 			cost_loop_cost(&j, sc);
 			finish_step(&j, m, s, sc, &total);
 			continue;
@@ -3342,8 +3335,6 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			count_step_concrete(&j, &r, req, context, sc, looped ? &it : NULL);
 		if (req->explain)
 			count_occurrences(&j, &r, sc);
-		if (context)
-			count_messages(&j, &r, context, looped, sc);
 		if (req->symbolic) {
 			sc->ncom = sum_by_terms(&j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
 			if (looped && sc->ncom)
@@ -3394,6 +3385,9 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 				cost_loop_totals(&j, s, &it, base, sc);
 			finish_step(&j, m, s, sc, &total);
 		}
+		/* last: their own failure, and what time is left */
+		if (context)
+			count_messages(&j, &r, context, looped, sc);
 		isl_set_free(context);
 		isl_set_free(base);
 		cost_per_iteration_clear(&it);
@@ -3461,6 +3455,7 @@ void candidate_cost_clear(struct candidate_cost *c)
 		free(c->steps[s].arrays);
 		free(c->steps[s].msgs_why);
 		message_loads_free(c->steps[s].loads, c->steps[s].nloads);
+		free(c->steps[s].run_end);
 		for (int i = 0; c->steps[s].procs && i < c->steps[s].nprocs; i++)
 			mpz_clears(c->steps[s].procs[i].w, c->steps[s].procs[i].in,
 				   c->steps[s].procs[i].out, c->steps[s].procs[i].msgs_in,
@@ -3521,13 +3516,18 @@ int candidate_cost_totals(const struct candidate_cost *cc, const struct cost_pri
 			else
 				mpq_add(sum[t], sum[t], q[t]);
 		}
+		/* in loops, a cost that prices messages prices each run's loads
+		 * with its latency (cost_prices_runs) */
+		bool runs = prices->model->messages != MSG_NONE && sc->iterations;
 		if (!bad && *priced == COST_VALUE_OK) {
-			*priced = cost_prices_step(prices, (const mpq_t *)q, sc->loads, sc->nloads, step,
-						   missing);
+			*priced = runs ? cost_prices_runs(prices, (const mpq_t *)q, sc->loads,
+							  sc->run_end, sc->nruns, step, missing)
+				       : cost_prices_step(prices, (const mpq_t *)q, sc->loads,
+							  sc->nloads, step, missing);
 			mpq_add(cost, cost, step);
 		}
 		/* in loops: l once per iteration, the other terms summed already */
-		if (!bad && *priced == COST_VALUE_OK && sc->iterations) {
+		if (!bad && *priced == COST_VALUE_OK && sc->iterations && !runs) {
 			mpq_t n;
 			mpq_init(n);
 			if (formula_eval(sc->iterations, NULL, NULL, 0, n) < 0)

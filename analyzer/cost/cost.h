@@ -112,9 +112,14 @@ struct step_cost {
 	struct formula *msgs, *msgs_in, *msgs_out;
 	char *msgs_why;
 	/* ... and at values, the loads of the processes no other beats in
-	 * both words and messages (cost_model.h prices them) */
+	 * both words and messages (cost_model.h prices them); for a superstep
+	 * in loops, run by run: run r's are LOADS[RUN_END[r-1] .. RUN_END[r])
+	 * (from 0 for r = 0), each run priced on its own (NRUNS = 0 and
+	 * RUN_END NULL for a superstep that runs once) */
 	int nloads;
 	struct message_load *loads;
+	int nruns;
+	int *run_end;
 	int narrays;          /* arrays read, with cost_request.explain */
 	struct array_occurrence *arrays;
 	int nprocs;           /* with cost_request.per_process: every process, */

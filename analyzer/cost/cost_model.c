@@ -213,33 +213,56 @@ static enum cost_value_status load_value(const struct cost_prices *p, const mpz_
 	return COST_VALUE_OK;
 }
 
-enum cost_value_status cost_prices_step(const struct cost_prices *p, const mpq_t q[TERM_N],
-					const struct message_load *loads, int n, mpq_t out,
-					enum cost_coef *missing)
+/* *COMM = the largest cost of LOADS[LO..HI) at P (0 for none). */
+static enum cost_value_status loads_value(const struct cost_prices *p,
+					  const struct message_load *loads, int lo, int hi,
+					  mpq_t comm, enum cost_coef *missing)
+{
+	mpq_t t;
+	mpq_init(t);
+	mpq_set_ui(comm, 0, 1);
+	enum cost_value_status st = COST_VALUE_OK;
+	for (int k = lo; k < hi && st == COST_VALUE_OK; k++) {
+		st = load_value(p, loads[k].words, loads[k].msgs, t, missing);
+		if (st == COST_VALUE_OK && mpq_cmp(t, comm) > 0)
+			mpq_set(comm, t);
+	}
+	mpq_clear(t);
+	return st;
+}
+
+enum cost_value_status cost_prices_runs(const struct cost_prices *p, const mpq_t q[TERM_N],
+					const struct message_load *loads, const int *run_end,
+					int nruns, mpq_t out, enum cost_coef *missing)
 {
 	const struct cost_model *cm = p->model;
-	if (cm->messages == MSG_NONE)
-		return cost_prices_value(p, q, out, missing);
 	enum cost_coef lat = cost_model_latency(cm);
-	if (!p->has[lat]) {
+	if (nruns > 0 && !p->has[lat]) {
 		if (missing)
 			*missing = lat;
 		return COST_VALUE_NO_COEF;
 	}
 	mpq_t comm, t;
 	mpq_inits(comm, t, NULL);
+	mpq_set(out, q[TERM_W]);
 	enum cost_value_status st = COST_VALUE_OK;
-	for (int k = 0; k < n && st == COST_VALUE_OK; k++) {
-		st = load_value(p, loads[k].words, loads[k].msgs, t, missing);
-		if (st == COST_VALUE_OK && (k == 0 || mpq_cmp(t, comm) > 0))
-			mpq_set(comm, t);
-	}
-	if (st == COST_VALUE_OK) {
-		mpq_add(out, q[TERM_W], comm);
+	for (int r = 0; r < nruns && st == COST_VALUE_OK; r++) {
+		st = loads_value(p, loads, r ? run_end[r - 1] : 0, run_end[r], comm, missing);
+		mpq_add(out, out, comm);
 		mpq_add(out, out, p->coef[lat]);
 	}
 	mpq_clears(comm, t, NULL);
 	return st;
+}
+
+enum cost_value_status cost_prices_step(const struct cost_prices *p, const mpq_t q[TERM_N],
+					const struct message_load *loads, int n, mpq_t out,
+					enum cost_coef *missing)
+{
+	if (p->model->messages == MSG_NONE)
+		return cost_prices_value(p, q, out, missing);
+	int end = n;
+	return cost_prices_runs(p, q, loads, &end, 1, out, missing);
 }
 
 /* NUMBER (kept) as a formula. */
@@ -262,12 +285,14 @@ static struct formula *times_param(const struct formula *a, const char *name)
 	return r;
 }
 
-struct formula *cost_model_message_formula(const struct cost_model *cm, const struct formula *w,
-					   const struct message_load *loads, int n)
+/* The communication of LOADS[LO..HI) under CM, its coefficients symbols
+ * (0 for none): a new formula, or NULL when out of memory. */
+static struct formula *loads_formula(const struct cost_model *cm, const struct message_load *loads,
+				     int lo, int hi)
 {
 	struct formula *comm = NULL;
-	bool ok = w != NULL;
-	for (int k = 0; k < n && ok; k++) {
+	bool ok = true;
+	for (int k = lo; k < hi && ok; k++) {
 		struct formula *words = mpz_formula(loads[k].words);
 		struct formula *msgs = mpz_formula(loads[k].msgs);
 		struct formula *one = NULL;
@@ -292,15 +317,33 @@ struct formula *cost_model_message_formula(const struct cost_model *cm, const st
 		comm = next;
 		ok = next != NULL;
 	}
-	if (ok && !comm)
-		comm = formula_const_si(0);
+	return ok && !comm ? formula_const_si(0) : comm;
+}
+
+struct formula *cost_model_runs_formula(const struct cost_model *cm, const struct formula *w,
+					const struct message_load *loads, const int *run_end,
+					int nruns)
+{
 	struct formula *lat = formula_param(cost_coef_name[cost_model_latency(cm)]);
-	struct formula *body = ok && comm ? formula_add(w, comm) : NULL;
-	struct formula *cost = body && lat ? formula_add(body, lat) : NULL;
-	formula_free(comm);
+	struct formula *cost = w && lat ? formula_copy(w) : NULL;
+	for (int r = 0; r < nruns && cost; r++) {
+		struct formula *comm = loads_formula(cm, loads, r ? run_end[r - 1] : 0, run_end[r]);
+		struct formula *c = comm ? formula_add(cost, comm) : NULL;
+		struct formula *d = c ? formula_add(c, lat) : NULL;
+		formula_free(comm);
+		formula_free(c);
+		formula_free(cost);
+		cost = d;
+	}
 	formula_free(lat);
-	formula_free(body);
 	return cost;
+}
+
+struct formula *cost_model_message_formula(const struct cost_model *cm, const struct formula *w,
+					   const struct message_load *loads, int n)
+{
+	int end = n;
+	return cost_model_runs_formula(cm, w, loads, &end, 1);
 }
 
 int message_loads_add(struct message_load **loads, int *n, int *cap, const mpz_t words,

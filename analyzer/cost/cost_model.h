@@ -122,11 +122,24 @@ enum cost_value_status cost_prices_step(const struct cost_prices *p, const mpq_t
 					const struct message_load *loads, int n, mpq_t out,
 					enum cost_coef *missing);
 
+/* The same for a superstep in loops whose quantities, summed over its runs,
+ * are Q, and whose runs' loads are LOADS[RUN_END[r-1] .. RUN_END[r]) for r
+ * < NRUNS: the sum over the runs of each one's cost. */
+enum cost_value_status cost_prices_runs(const struct cost_prices *p, const mpq_t q[TERM_N],
+					const struct message_load *loads, const int *run_end,
+					int nruns, mpq_t out, enum cost_coef *missing);
+
 /* The cost of a superstep whose work is W and whose loads are LOADS[0..N)
  * under a model that prices messages, its coefficients symbols: a new
  * formula, or NULL when out of memory. */
 struct formula *cost_model_message_formula(const struct cost_model *cm, const struct formula *w,
 					   const struct message_load *loads, int n);
+
+/* The same for a superstep in loops (as cost_prices_runs), W the sum of
+ * its runs' work. */
+struct formula *cost_model_runs_formula(const struct cost_model *cm, const struct formula *w,
+					const struct message_load *loads, const int *run_end,
+					int nruns);
 
 /* Adds the load (WORDS, MSGS) to *LOADS (*N of them, *CAP allocated),
  * unless one there has as many words and messages or more; drops those it

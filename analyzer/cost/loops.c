@@ -908,6 +908,15 @@ void cost_loop_cost(struct job *j, struct step_cost *sc)
 {
 	if (failed(&j->fail))
 		return;
+	const struct cost_model *cm = j->req->model;
+	if (cm && cm->messages != MSG_NONE) {
+		/* each run's loads priced on their own, its latency with it */
+		formula_free(sc->cost);
+		sc->cost = cost_model_runs_formula(cm, sc->w, sc->loads, sc->run_end, sc->nruns);
+		if (!sc->cost)
+			cost_isl_op_failed(j, sc->name);
+		return;
+	}
 	struct formula *once = cost_step_cost_formula(j->req, sc);
 	struct formula *l = formula_param("l");
 	struct formula *minus = once && l ? formula_sub(once, l) : NULL;
@@ -1032,6 +1041,11 @@ struct loop_values {
 	mpq_t sum[TERM_N];
 	long long iterations;
 	struct step_cost *sc;       /* per process: its procs summed */
+	/* counting messages: msgs_in, msgs_out and msgs summed over the runs,
+	 * and each run's loads appended to SC's */
+	bool messages;
+	mpq_t msgs[3];
+	int cap_loads, cap_runs;
 };
 
 static void add_process_counts(struct job *j, struct step_cost *into, struct step_cost *one)
@@ -1053,7 +1067,55 @@ static void add_process_counts(struct job *j, struct step_cost *into, struct ste
 		mpz_add(into->procs[q].w, into->procs[q].w, one->procs[q].w);
 		mpz_add(into->procs[q].in, into->procs[q].in, one->procs[q].in);
 		mpz_add(into->procs[q].out, into->procs[q].out, one->procs[q].out);
+		mpz_add(into->procs[q].msgs_in, into->procs[q].msgs_in, one->procs[q].msgs_in);
+		mpz_add(into->procs[q].msgs_out, into->procs[q].msgs_out, one->procs[q].msgs_out);
 	}
+}
+
+/* One run's messages (ONE, counted at values) into LV: their maxima added
+ * up, its loads appended to LV's superstep as a run of their own. */
+static void add_run_messages(struct job *j, struct loop_values *lv, struct step_cost *one)
+{
+	struct step_cost *sc = lv->sc;
+	const struct formula *f[3] = {one->msgs_in, one->msgs_out, one->msgs};
+	mpq_t x;
+	mpq_init(x);
+	for (int k = 0; k < 3 && !failed(&j->fail); k++) {
+		if (!f[k] || formula_eval(f[k], NULL, NULL, 0, x) < 0)
+			cost_isl_op_failed(j, "counting the messages");
+		else
+			mpq_add(lv->msgs[k], lv->msgs[k], x);
+	}
+	mpq_clear(x);
+	if (failed(&j->fail))
+		return;
+	if (sc->nloads + one->nloads > lv->cap_loads) {
+		int c = 2 * (sc->nloads + one->nloads) + 4;
+		struct message_load *more = realloc(sc->loads, (size_t)c * sizeof(*more));
+		if (!more) {
+			cost_isl_op_failed(j, "the loads of the processes");
+			return;
+		}
+		sc->loads = more;
+		lv->cap_loads = c;
+	}
+	if (sc->nruns == lv->cap_runs) {
+		int c = 2 * lv->cap_runs + 4;
+		int *more = realloc(sc->run_end, (size_t)c * sizeof(*more));
+		if (!more) {
+			cost_isl_op_failed(j, "the loads of the processes");
+			return;
+		}
+		sc->run_end = more;
+		lv->cap_runs = c;
+	}
+	/* the loads move: ONE keeps none */
+	memcpy(sc->loads + sc->nloads, one->loads, (size_t)one->nloads * sizeof(*one->loads));
+	sc->nloads += one->nloads;
+	sc->run_end[sc->nruns++] = sc->nloads;
+	free(one->loads);
+	one->loads = NULL;
+	one->nloads = 0;
 }
 
 static void free_procs(struct step_cost *sc)
@@ -1097,7 +1159,14 @@ static void loop_values_at(struct job *j, struct loop_values *lv, int d)
 		mpq_clear(x);
 		if (!failed(&j->fail))
 			add_process_counts(j, lv->sc, &one);
+		if (!failed(&j->fail) && lv->messages)
+			add_run_messages(j, lv, &one);
 		lv->iterations++;
+		formula_free(one.msgs);
+		formula_free(one.msgs_in);
+		formula_free(one.msgs_out);
+		free(one.msgs_why);
+		message_loads_free(one.loads, one.nloads);
 		formula_free(one.w);
 		formula_free(one.h);
 		formula_free(one.h_in);
@@ -1791,15 +1860,20 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 	lv.nloops = model_step_loops(m, s, lv.loops);
 	for (int t = 0; t < TERM_N; t++)
 		mpq_init(lv.sum[t]);
+	/* messages: every run counted on its own, with its loads */
+	lv.messages = req->messages || (req->model && req->model->messages != MSG_NONE);
+	for (int k = 0; k < 3; k++)
+		mpq_init(lv.msgs[k]);
 	/* one loop: its variable a parameter, counted once (loop_values_by_k);
-	 * refused there, or in nested loops, iteration by iteration */
+	 * refused there, or in nested loops, or counting messages, iteration
+	 * by iteration */
 	long long lo, hi;
 	const struct model_loop *lp = &m->loops[lv.loops[0]];
 	long nproc = 1;
 	for (int a = 0; a < j->naxes; a++)
 		nproc *= req->sizes[a];
 	bool counted = false;
-	if (lv.nloops == 1 && lp->ratio < 2 && nproc <= EACH_PROCESS_MAX &&
+	if (!lv.messages && lv.nloops == 1 && lp->ratio < 2 && nproc <= EACH_PROCESS_MAX &&
 	    aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
 	    aff_value(&lp->hi, lv.vals, req->sizes, &hi) && hi - lo > BY_K_LEAF) {
 		struct job sub = cost_explain_job(j);
@@ -1828,6 +1902,12 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 	}
 	if (!failed(&j->fail) && !(sc->iterations = formula_const_si((long)lv.iterations)))
 		cost_isl_op_failed(j, sc->name);
+	struct formula **msgs[3] = {&sc->msgs_in, &sc->msgs_out, &sc->msgs};
+	for (int k = 0; k < 3; k++) {
+		if (lv.messages && !failed(&j->fail) && !(*msgs[k] = formula_const_mpq(lv.msgs[k])))
+			cost_isl_op_failed(j, sc->name);
+		mpq_clear(lv.msgs[k]);
+	}
 	if (!failed(&j->fail) && req->per_process && !sc->procs) {
 		/* no iteration: every process counts 0 */
 		long n = 1;

@@ -17,6 +17,25 @@ void param_value_get(mpq_t out, const struct param_value *pv)
 const char *const quantity_name[Q_ALL] = {"w",	 "h",	 "h_in",    "h_out",   "ncom",
 					   "cost", "mem", "msgs", "msgs_in", "msgs_out"};
 
+enum msgs_shown report_msgs_shown(const struct analysis *a, int c, int s,
+				  const struct step_cost *fs, const char **why)
+{
+	const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+	const struct step_cost *vs = ex && ex->status == COST_OK && s < ex->nsteps ? &ex->steps[s]
+										   : NULL;
+	const char *fwhy = NULL, *vwhy = NULL;
+	bool f = fs && report_step_msgs(fs, &fwhy);
+	bool v = vs && report_step_msgs(vs, &vwhy);
+	*why = fs ? fwhy : vwhy;
+	if (!f && !v)
+		return MSGS_NONE;
+	if ((f && !fwhy) || (v && !vwhy))
+		return MSGS_LINES;
+	if (!*why)
+		*why = fwhy ? fwhy : vwhy;
+	return MSGS_WHY;
+}
+
 bool report_step_msgs(const struct step_cost *s, const char **why)
 {
 	bool all = s->msgs && s->msgs_in && s->msgs_out;
@@ -203,9 +222,15 @@ static int cost_value(const struct candidate_cost *cc, int s, const struct repor
 		for (int t = 0; t < TERM_N && r == 0; t++)
 			if (value_at(f[t], opt, q[t]) < 0)
 				r = -1;
-		if (r == 0 && cost_prices_step(&p, (const mpq_t *)q, sc->loads, sc->nloads, step, NULL) != COST_VALUE_OK)
+		/* in loops, a cost that prices messages prices each run's loads
+		 * with its latency */
+		bool runs = p.model->messages != MSG_NONE && sc->iterations;
+		if (r == 0 && (runs ? cost_prices_runs(&p, (const mpq_t *)q, sc->loads, sc->run_end,
+						       sc->nruns, step, NULL)
+				    : cost_prices_step(&p, (const mpq_t *)q, sc->loads, sc->nloads,
+						       step, NULL)) != COST_VALUE_OK)
 			r = -1;
-		if (r == 0 && sc->iterations) {   /* a loop's: l once per iteration */
+		if (r == 0 && sc->iterations && !runs) {   /* a loop's: l once per iteration */
 			mpq_t n;
 			mpq_init(n);
 			if (value_at(sc->iterations, opt, n) < 0 || !p.has[COEF_L])

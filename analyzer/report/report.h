@@ -74,6 +74,14 @@ extern const char *const quantity_name[Q_ALL];     /* "w", "h", "h_in", ... */
 /* Whether S's messages were counted (then each of Q_MSGS .. Q_MSGS_OUT has
  * a formula, or *WHY says why none has; WHY may be NULL). */
 bool report_step_msgs(const struct step_cost *s, const char **why);
+/* How step S of candidate C shows its messages, FS its formulas (NULL:
+ * values only): MSGS_NONE (not counted at all), MSGS_WHY (neither formulas
+ * nor values: only *WHY), or MSGS_LINES (a line per quantity: the formulas
+ * where FS has them, else "no formula: *WHY", and the values where the
+ * counts at values have them). */
+enum msgs_shown { MSGS_NONE, MSGS_WHY, MSGS_LINES };
+enum msgs_shown report_msgs_shown(const struct analysis *a, int c, int s,
+				  const struct step_cost *fs, const char **why);
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
 /* The quantities the reports give of one run of a superstep in loops, in
  * order, and quantity Q of one run of S (NULL at values, and for another Q). */

@@ -129,7 +129,7 @@ void report_csv(FILE *out, const struct analysis *a)
 			for (int q = Q_MSGS; q <= Q_MSGS_OUT; q++)
 				row(out, a, c, steps, s, q,
 				    formulas ? step_quantity(&cc->steps[s], q) : NULL,
-				    why && q == Q_MSGS ? why : note);
+				    why ? why : note);
 		}
 		if (steps) {
 			row(out, a, c, steps, -1, Q_COST, formulas ? cc->cost : NULL, note);

@@ -222,6 +222,40 @@ static void value_line(FILE *out, const struct analysis *a, int c, int s, enum q
 	free(v);
 }
 
+/* The messages of step S of candidate C (SC) where they were counted, as
+ * FORMULAS or values, or why they have none. */
+static void msgs_lines(FILE *out, const struct analysis *a, int c, int s,
+		       const struct step_cost *sc, bool formulas)
+{
+	const char *why = NULL;
+	const struct step_cost *fs = formulas ? sc : NULL;
+	enum msgs_shown shown = report_msgs_shown(a, c, s, fs, &why);
+	if (shown == MSGS_NONE)
+		return;
+	for (int q = Q_MSGS; q <= (shown == MSGS_WHY ? Q_MSGS : Q_MSGS_OUT); q++) {
+		const struct formula *f = fs ? step_quantity(fs, q) : NULL;
+		if (f) {
+			quantity_line(out, a, c, s, q, f, sc->name, false);
+			continue;
+		}
+		if (!fs && shown == MSGS_LINES) {
+			value_line(out, a, c, s, q, sc->name, false);
+			continue;
+		}
+		label(out, q, sc->name);
+		fprintf(out, " &= \\text{%s ", shown == MSGS_WHY ? "not counted:" : "no formula:");
+		latex_text(out, why ? why : "?");
+		fputs("}", out);
+		char *v = shown == MSGS_LINES ? report_value_shown(a, c, s, q) : NULL;
+		if (v) {
+			fputs(" \\\\\n &= ", out);
+			latex_number(out, v);
+		}
+		free(v);
+		fputs(" \\\\\n", out);
+	}
+}
+
 /* The values of STEPS, which has no formulas, in an align*. */
 static void values_only(FILE *out, const struct analysis *a, int c,
 			const struct candidate_cost *steps)
@@ -230,10 +264,7 @@ static void values_only(FILE *out, const struct analysis *a, int c,
 	for (int s = 0; s < steps->nsteps; s++) {
 		for (int q = 0; q < Q_N; q++)
 			value_line(out, a, c, s, q, steps->steps[s].name, false);
-		const char *why = NULL;
-		for (int q = Q_MSGS; report_step_msgs(&steps->steps[s], &why) && !why &&
-				     q <= Q_MSGS_OUT; q++)
-			value_line(out, a, c, s, q, steps->steps[s].name, false);
+		msgs_lines(out, a, c, s, &steps->steps[s], false);
 	}
 	value_line(out, a, c, -1, Q_COST, NULL, !steps->mem);
 	if (steps->mem)
@@ -339,11 +370,7 @@ void report_latex(FILE *out, const struct analysis *a)
 			for (int q = 0; q < Q_N; q++)
 				quantity_line(out, a, c, s, q, step_quantity(&cc->steps[s], q),
 					      cc->steps[s].name, false);
-			const char *why = NULL;
-			for (int q = Q_MSGS; report_step_msgs(&cc->steps[s], &why) && !why &&
-					     q <= Q_MSGS_OUT; q++)
-				quantity_line(out, a, c, s, q, step_quantity(&cc->steps[s], q),
-					      cc->steps[s].name, false);
+			msgs_lines(out, a, c, s, &cc->steps[s], true);
 		}
 		quantity_line(out, a, c, -1, Q_COST, cc->cost, NULL, !cc->mem);
 		if (cc->mem)

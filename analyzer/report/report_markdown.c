@@ -37,27 +37,36 @@ static void msgs_table(FILE *out, const struct analysis *a, int c,
 		       const struct candidate_cost *steps, bool formulas)
 {
 	bool any = false;
+	const char *why = NULL;
 	for (int s = 0; s < steps->nsteps; s++)
-		any |= report_step_msgs(&steps->steps[s], NULL);
+		any |= report_msgs_shown(a, c, s, formulas ? &steps->steps[s] : NULL, &why) != MSGS_NONE;
 	if (!any)
 		return;
 	fputs("\n| superstep | msgs | msgs_in | msgs_out |\n|---|---|---|---|\n", out);
 	for (int s = 0; s < steps->nsteps; s++) {
-		const char *why = NULL;
-		if (!report_step_msgs(&steps->steps[s], &why))
+		const struct step_cost *fs = formulas ? &steps->steps[s] : NULL;
+		enum msgs_shown shown = report_msgs_shown(a, c, s, fs, &why);
+		if (shown == MSGS_NONE)
 			continue;
 		fputs("| ", out);
 		report_md_text(out, steps->steps[s].name);
 		fputs(" |", out);
 		for (int q = Q_MSGS; q <= Q_MSGS_OUT; q++) {
 			fputs(" ", out);
-			if (why && q == Q_MSGS) {
-				fputs("not counted: ", out);
-				report_md_text(out, why);
-			} else if (!why) {
-				formula_and_value(out, a, c, s, q,
-						  formulas ? step_quantity(&steps->steps[s], q) : NULL,
-						  true);
+			const struct formula *f = fs ? step_quantity(fs, q) : NULL;
+			if (shown == MSGS_WHY || (fs && !f)) {
+				if (q == Q_MSGS || shown == MSGS_LINES) {
+					fputs(shown == MSGS_WHY ? "not counted: " : "no formula: ", out);
+					report_md_text(out, why ? why : "?");
+				}
+				char *v = shown == MSGS_LINES ? report_value_shown(a, c, s, q) : NULL;
+				if (v) {
+					fputs(" = ", out);
+					report_md_text(out, v);
+				}
+				free(v);
+			} else {
+				formula_and_value(out, a, c, s, q, f, true);
 			}
 			fputs(" |", out);
 		}

@@ -153,19 +153,26 @@ static void print_msgs(FILE *out, const struct analysis *a, int c, int s,
 		       const struct step_cost *sc, bool formulas)
 {
 	const char *why = NULL;
-	if (!report_step_msgs(sc, &why))
+	const struct step_cost *fs = formulas ? sc : NULL;
+	enum msgs_shown shown = report_msgs_shown(a, c, s, fs, &why);
+	if (shown == MSGS_NONE)
 		return;
-	if (why) {
+	if (shown == MSGS_WHY) {
 		fprintf(out, "    msgs  = not counted: %s\n", why);
 		return;
 	}
 	for (int q = Q_MSGS; q <= Q_MSGS_OUT; q++) {
 		fprintf(out, "    %-5s = ", quantity_name[q]);
-		if (formulas) {
-			print_formula(out, a, c, s, q, step_quantity(sc, q), 15);
+		const struct formula *f = fs ? step_quantity(fs, q) : NULL;
+		if (f) {
+			print_formula(out, a, c, s, q, f, 15);
 		} else {
 			char *v = report_value_shown(a, c, s, q);
-			fputs(v ? v : "?", out);
+			if (fs)
+				fprintf(out, "(no formula: %s)%s%s%s", why ? why : "?", v ? "  [= " : "",
+					v ? v : "", v ? "]" : "");
+			else
+				fputs(v ? v : "?", out);
 			free(v);
 		}
 		fputs("\n", out);

@@ -43,7 +43,7 @@ printf 'machine m\ns 5 6\np 2 l 1 g 1\n' | profile speeds
 check speeds "2: 's' takes one value"
 # the cost functions' entries, units and bytes
 printf 'machine m\np 2 F_iq g_i 1 l 1\n' | profile badmodel
-check badmodel "2: unknown cost function 'F_iq' (one of: bsp, overlap, F_h, F_io, F_ioM, F_hM, F_M, F_oM, F_iM, F_o, F_i)"
+check badmodel "2: unknown cost function 'F_iq' (one of: bsp, overlap, F_h, F_io, F_ioM, F_hM, F_M, F_oM, F_iM, F_o, F_i, nhalf, logp)"
 printf 'machine m\np 2 F_io g_i 1 l 1\n' | profile nogo
 check nogo "2: p 2 F_io needs g_o (w + h_in*g_i + h_out*g_o + l)"
 printf 'machine m\np 2 F_o g_o 1 g_M 2 l 1\n' | profile extra
