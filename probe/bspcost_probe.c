@@ -18,8 +18,9 @@
  * and once, over every rank: the speed s of a DAXPY-like loop (the profile's
  * s, as bspbench's r) and of a DGEMM-like one (reported beside it), the
  * slowest rank's; and LogP's send overhead o (the time MPI_Isend of one word
- * takes on the sender, ranks 0 and 1), reported as a comment: no cost
- * function of bspcost reads it yet.
+ * takes on the sender, ranks 0 and 1), and at each p >= 2 LogP's latency L,
+ * the time of a one-word exchange between pairs (o + L + o) less 2*o: the
+ * keys o and L of the profile, which bspcost's --model logp reads.
  *
  * A time is that of one superstep (or exchange), timed one by one, 20 to 200
  * times: each rank's median, then the slowest rank's (a rank descheduled now
@@ -77,6 +78,7 @@ struct measure {
 struct level {
 	int p;
 	struct measure l, g, n_half; /* l and g in seconds (per word), n_half in words */
+	struct measure x1;        /* seconds of a one-word exchange between pairs (p >= 2) */
 	double fit_spread;        /* of g's least-squares fit, the largest over the repetitions */
 	int n_half_valid;
 	int n_half_reps;          /* the repetitions n_half's median is over */
@@ -375,7 +377,7 @@ static void measure_level(MPI_Comm c, int p, int reps, struct level *lv, double 
 			  double *rbuf, int *counts)
 {
 	int *sc = counts, *sd = counts + p, *rc = counts + 2 * p, *rd = counts + 3 * p;
-	double ls[MAX_REPS] = {0}, gs[MAX_REPS] = {0}, ns[MAX_REPS] = {0};
+	double ls[MAX_REPS] = {0}, gs[MAX_REPS] = {0}, ns[MAX_REPS] = {0}, x1[MAX_REPS] = {0};
 	int nn = 0;
 	lv->p = p;
 	lv->fit_spread = 0;
@@ -399,6 +401,7 @@ static void measure_level(MPI_Comm c, int p, int reps, struct level *lv, double 
 				xx[k] = (double)(1 << k);
 				xt[k] = pair_exchange(c, 1 << k, k < 10 ? 100 : 20, sbuf, rbuf);
 			}
+			x1[r] = xt[0];
 			/* Hockney: 1/r the least-squares slope over the larger
 			 * half of the sizes, t0 what the smallest take beyond it */
 			int half = X_POINTS / 2;
@@ -411,6 +414,7 @@ static void measure_level(MPI_Comm c, int p, int reps, struct level *lv, double 
 	}
 	lv->l = stat_of(ls, reps);
 	lv->g = stat_of(gs, reps);
+	lv->x1 = stat_of(x1, reps);
 	/* the repetitions where the times grew as t0 + x/r */
 	lv->n_half_valid = nn > 0;
 	lv->n_half_reps = nn;
@@ -515,7 +519,9 @@ static void write_profile(FILE *f, const struct probe_opts *o, const struct leve
 		put_num(f, ovh.median * 1e6);
 		fputs(" us, ", f);
 		put_spread(f, "", ovh, o->reps);
-		fputs(";\n#    no cost function of bspcost reads it yet.\n", f);
+		fputs(";\n#    LogP's L at each p: the time of a one-word exchange between pairs\n"
+		      "#    of ranks (o + L + o) less 2*o; o and L in flops, for --model logp\n"
+		      "#    (left out at a p where L comes out 0 or less).\n", f);
 	}
 	for (int i = 0; i < nlv; i++) {
 		fprintf(f, "# p %d: ", lv[i].p);
@@ -550,6 +556,13 @@ static void write_profile(FILE *f, const struct probe_opts *o, const struct leve
 		if (lv[i].n_half_valid) {
 			fputs(" n_half ", f);
 			put_num(f, lv[i].n_half.median);
+		}
+		double lat = lv[i].x1.median - 2 * ovh.median;
+		if (lv[i].p >= 2 && ovh.median > 0 && lat > 0 && isfinite(lat)) {
+			fputs(" o ", f);
+			put_num(f, ovh.median * s);
+			fputs(" L ", f);
+			put_num(f, lat * s);
 		}
 		fputs("\n", f);
 	}

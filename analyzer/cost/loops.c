@@ -1087,7 +1087,8 @@ static void add_run_messages(struct job *j, struct loop_values *lv, struct step_
 			mpq_add(lv->msgs[k], lv->msgs[k], x);
 	}
 	mpq_clear(x);
-	if (failed(&j->fail))
+	/* the loads where a cost function prices them */
+	if (failed(&j->fail) || !lv->req->model || lv->req->model->messages == MSG_NONE)
 		return;
 	if (sc->nloads + one->nloads > lv->cap_loads) {
 		int c = 2 * (sc->nloads + one->nloads) + 4;
@@ -1110,7 +1111,9 @@ static void add_run_messages(struct job *j, struct loop_values *lv, struct step_
 		lv->cap_runs = c;
 	}
 	/* the loads move: ONE keeps none */
-	memcpy(sc->loads + sc->nloads, one->loads, (size_t)one->nloads * sizeof(*one->loads));
+	if (one->nloads > 0)
+		memcpy(sc->loads + sc->nloads, one->loads,
+		       (size_t)one->nloads * sizeof(*one->loads));
 	sc->nloads += one->nloads;
 	sc->run_end[sc->nruns++] = sc->nloads;
 	free(one->loads);

@@ -854,8 +854,9 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
                             fin[q] += wgt
                             sender = ctx.sender(a, idx, q)
                             fout[sender] += wgt
-                            pin[q].add(sender)
-                            pout[sender].add(q)
+                            if detail:   # the partners, for --detail only
+                                pin[q].add(sender)
+                                pout[sender].add(q)
                 w = max(work.values())
                 if h_sum:
                     h = max(fin[q] + fout[q] for q in procs)

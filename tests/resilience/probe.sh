@@ -79,6 +79,20 @@ if probe 2; then
 	run --machine "$dir/p2.machine" -p 2 -D n=1048576 examples/stencil1d.bsp
 	expect_status 0
 	expect_out "on here2"
+	# LogP's o and L, together, positive, where L came out above 0; then
+	# --model logp ranks on it
+	line=$(grep '^p 2 ' "$dir/p2.machine")
+	if echo "$line" | grep -q ' o '; then
+		for key in o L; do
+			echo "$line" | awk -v k="$key" '{ for (i = 3; i < NF; i += 2) if ($i == k && $(i+1) + 0 > 0) ok = 1 }
+				END { exit !ok }' || fail "p2.machine: p = 2 has no positive $key: $line"
+		done
+		run --machine "$dir/p2.machine" --model logp -p 2 -D n=1048576 examples/stencil1d.bsp
+		expect_status 0
+		expect_out "on here2"
+	elif echo "$line" | grep -q ' L '; then
+		fail "p2.machine: L without o: $line"
+	fi
 fi
 
 # usage errors, exit 2, and an -o that cannot be opened, exit 1 before
