@@ -53,7 +53,7 @@
 #               process's, the symbolic and the concrete grid's formulas) and
 #               --model nhalf and logp's costs, against the enumerator's
 #               partners per process (tests/brute/messages.py; sanitized,
-#               stencil1d, stencil2d and LU at one point)
+#               stencil1d, stencil2d and jacobi at one point)
 #
 # Ends with the line `N passed, N failed`; exit status 1 if anything failed.
 # Run one section with TESTS=diag (or unit, golden, resilience, examples, ...).
@@ -321,7 +321,7 @@ run_names() {
 }
 
 # msgs and the cost functions that price messages against the enumerator
-# (tests/brute/messages.py); sanitized, stencil1d, stencil2d and LU at one point
+# (tests/brute/messages.py); sanitized, stencil1d, stencil2d and jacobi at one point
 run_messages() {
 	run_tally python3 tests/brute/messages.py "$BIN"
 }
