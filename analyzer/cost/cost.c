@@ -968,16 +968,19 @@ static __isl_give isl_map *partners(const struct step_relations *r)
 }
 
 /* The partners of each process of CELL (kept; NULL: every process), as
- * functions of its coordinates: *IN the processes it receives from, *OUT
- * those it sends to. */
-static void count_partners(struct job *j, const struct step_relations *r,
-			   __isl_keep isl_set *cell, __isl_give isl_pw_qpolynomial **in,
-			   __isl_give isl_pw_qpolynomial **out)
+ * functions of its coordinates, from PAIRS (kept: partners()): *IN the
+ * processes it receives from, *OUT those it sends to. */
+static void count_partners(struct job *j, __isl_keep isl_map *pairs, __isl_keep isl_set *cell,
+			   __isl_give isl_pw_qpolynomial **in, __isl_give isl_pw_qpolynomial **out)
 {
 	*in = *out = NULL;
 	if (failed(&j->fail))
 		return;
-	isl_map *pairs = partners(r);
+	if (!pairs) {
+		cost_isl_op_failed(j, "the partners");
+		return;
+	}
+	pairs = isl_map_copy(pairs);
 	isl_map *to = isl_map_reverse(isl_map_copy(pairs));
 	if (cell) {
 		pairs = isl_map_intersect_domain(pairs, isl_set_copy(cell));
@@ -1125,7 +1128,9 @@ static void count_messages(struct job *j, const struct step_relations *r,
 	}
 	struct job sub = cost_explain_job(j);
 	isl_pw_qpolynomial *in = NULL, *out = NULL;
-	count_partners(&sub, r, NULL, &in, &out);
+	isl_map *pairs = partners(r);
+	count_partners(&sub, pairs, NULL, &in, &out);
+	isl_map_free(pairs);
 	sc->msgs_in = max_over(&sub, in, r->processes, context, "msgs_in", NULL, NULL, 0);
 	sc->msgs_out = max_over(&sub, out, r->processes, context, "msgs_out", NULL, NULL, 0);
 	isl_pw_qpolynomial_free(in);
@@ -1529,6 +1534,7 @@ struct each_process {
 	/* with cost_request.messages: the most partners; and with a model
 	 * that prices messages, the loads no other beats (cost_model.h) */
 	isl_val *msgs_in, *msgs_out;
+	isl_map *pairs;         /* partners(), once for every cell and process */
 	bool loads;
 	struct message_load *load;
 	int nloads, cap;
@@ -1704,9 +1710,9 @@ static isl_stat count_process(__isl_take isl_point *pt, void *user)
 	e->ncom = isl_val_add(e->ncom, isl_val_copy(in));
 	isl_val *mi = NULL, *mo = NULL;
 	if (counts_messages(e) && !failed(&j->fail)) {
-		isl_map *pairs = partners(r);
-		mi = count_at(j, per_process(isl_map_copy(pairs), j->naxes), q, "msgs_in");
-		mo = count_at(j, per_process(isl_map_reverse(pairs), j->naxes), q, "msgs_out");
+		mi = count_at(j, per_process(isl_map_copy(e->pairs), j->naxes), q, "msgs_in");
+		mo = count_at(j, per_process(isl_map_reverse(isl_map_copy(e->pairs)), j->naxes), q,
+			      "msgs_out");
 	}
 	add_process(e, q, in, out, work, mi, mo);
 	return !failed(&j->fail) && !cost_out_of_time(j) ? isl_stat_ok : isl_stat_error;
@@ -1840,7 +1846,7 @@ static void count_cell(struct each_process *e, const struct cell *c)
 	per_process_init(j, e->r, &p);
 	count_step_direct(j, e->r, cell, &p);
 	if (counts_messages(e))
-		count_partners(j, e->r, cell, &p.msgs_in, &p.msgs_out);
+		count_partners(j, e->pairs, cell, &p.msgs_in, &p.msgs_out);
 	isl_val *ncom = max_values(j, p.ncom, e->r->processes, "NCom");
 	/* each process on its own where its record or its loads are wanted */
 	if (!failed(&j->fail) && (e->sc || e->loads)) {
@@ -1908,6 +1914,9 @@ void cost_count_step_values(struct job *j, const struct step_relations *r,
 	if (counts_messages(&e)) {
 		e.msgs_in = isl_val_zero(ctx);
 		e.msgs_out = isl_val_zero(ctx);
+		e.pairs = partners(r);
+		if (!e.pairs)
+			cost_isl_op_failed(j, "the partners");
 	}
 	if (req->per_process) {
 		long n = 1;
@@ -1952,6 +1961,7 @@ void cost_count_step_values(struct job *j, const struct step_relations *r,
 	}
 	sc->loads = e.load;
 	sc->nloads = e.nloads;
+	isl_map_free(e.pairs);
 }
 
 /* The cost of SC under the request's cost function. */
