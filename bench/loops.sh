@@ -1,12 +1,14 @@
 #!/bin/sh
 # Loops of supersteps (examples/lu.bsp, examples/jacobi.bsp): wall time with
-# every value given, the loop's variable a parameter (one count per process,
-# whatever the iterations) against the same loop counted iteration by
-# iteration (the body wrapped in a loop of one run, which the fast path does
-# not take: nested loops are counted one iteration at a time); the symbolic
-# sums; LU's -p 64 decision; cyclic(nb) against a literal block size; Cannon
-# on 8x8.  Figures, not assertions: compare the columns of
-# one run, as these machines are noisy.
+# every value given, the loop's variable a parameter: the maxima over the
+# processes counted once at the values (cost_loop_maxima), against every
+# process counted on its own (what --per-process takes, its table aside),
+# against the same loop counted iteration by iteration (the body wrapped in
+# a loop of one run, which the fast paths do not take: nested loops are
+# counted one iteration at a time); the symbolic sums; LU's -p 64 and -p 4096
+# decisions; cyclic(nb) against a literal block size; Cannon on 8x8.
+# Figures, not assertions: compare the columns of one run, as these machines
+# are noisy.
 BIN=${1:?usage: sh bench/loops.sh path/to/bspcost}
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -18,22 +20,27 @@ wall() { # wall ARGS...: seconds of one run
 }
 # LU with its loop nested in a loop of one run: counted iteration by iteration
 sed 's/^for k < n - 1 {/for z < 1 { for k < n - 1 {/; $ s/^}$/} }/' examples/lu.bsp > "$tmp/lu_each.bsp"
-printf '%-40s %10s %14s %8s\n' "LU, 4 candidates, grid 8x8" "by k s" "by iteration s" "ratio"
+printf '%-28s %9s %12s %8s %14s %8s\n' "LU, 4 candidates, grid 8x8" "maxima s" "each proc s" "ratio" \
+	"by iteration s" "ratio"
 for n in 64 256 1024 4096 65536; do
 	a=$(wall --grid 8x8 -D n=$n -D g=4 -D l=1000 examples/lu.bsp)
+	p=$(wall --per-process --grid 8x8 -D n=$n -D g=4 -D l=1000 examples/lu.bsp)
+	rp=$(echo "$a $p" | awk '{ printf "%.1f", $2 / $1 }')
 	if [ "$n" -le 256 ]; then
 		b=$(wall --grid 8x8 -D n=$n -D g=4 -D l=1000 "$tmp/lu_each.bsp")
 		r=$(echo "$a $b" | awk '{ printf "%.1f", $2 / $1 }')
 	else
 		b="(skipped)"; r=-
 	fi
-	printf '%-40s %10s %14s %8s\n' "n = $n" "$a" "$b" "$r"
+	printf '%-28s %9s %12s %8s %14s %8s\n' "n = $n" "$a" "$p" "$rp" "$b" "$r"
 done
 printf '%-40s %10s\n' "Jacobi, symbolic grid (T sweeps summed)" "$(wall examples/jacobi.bsp)"
 printf '%-40s %10s\n' "Jacobi, --grid 64, n = 2^20, T = 10^6" \
 	"$(wall --grid 64 -D n=1048576 -D T=1000000 -D g=4 -D l=1000 examples/jacobi.bsp)"
 printf '%-40s %10s\n' "LU -p 64, n = 4096 (7 shapes)" \
 	"$(wall -p 64 -D n=4096 -D g=4 -D l=20000 examples/lu.bsp)"
+printf '%-40s %10s\n' "LU -p 4096, n = 4096 (13 shapes)" \
+	"$(wall -p 4096 -D n=4096 -D g=4 -D l=20000 examples/lu.bsp)"
 # cyclic(nb): the block size a size, counted at values by k like a literal one
 sed 's/cyclic(nb)/cyclic(16)/g; s/^param n, nb;/param n;/; s/, nb >= 1;/;/' examples/lu_blocks.bsp > "$tmp/lu16.bsp"
 printf '%-40s %10s %14s\n' "LU block-cyclic 16, grid 4x4, n = 512" "cyclic(nb) s" "cyclic(16) s"

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/constraint.h>
 #include <isl/id.h>
+#include <isl/local_space.h>
 #include <isl/map.h>
 #include <isl/point.h>
 #include <isl/polynomial.h>
@@ -1387,6 +1389,87 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 	cost_process_functions_clear(&pf);
 }
 
+/* The distinct values of F's pieces (kept; the coordinates its first
+ * parameters) over PROCESSES, as max_by_pieces finds them, each a function
+ * of the other parameters, zero outside where some process has it: *OUT
+ * (*N of them, at least one).  Every value is a count, never negative, so
+ * the largest of them is at every point the maximum over the processes.
+ * -1, nothing failed, where a value depends on a coordinate that pinning
+ * does not resolve or there are too many values. */
+static int pieces_apart(struct job *j, __isl_keep isl_pw_qpolynomial *f,
+			__isl_keep isl_set *processes, isl_pw_qpolynomial ***out, long *n)
+{
+	*out = NULL;
+	*n = 0;
+	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
+							      0, isl_dim_param, 0, j->naxes);
+	isl_set *range = isl_set_reset_tuple_id(isl_set_copy(processes));
+	range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(g));
+	isl_pw_qpolynomial *h = coalesce_pw_qpolynomial(isl_pw_qpolynomial_intersect_domain(g, range));
+	struct piece_max pm = {.ns = j->naxes, .ok = true};
+	bool ok = h && isl_pw_qpolynomial_foreach_piece(h, piece_max_formula, &pm) >= 0 && pm.ok;
+	isl_space *params = ok ? isl_space_params(isl_pw_qpolynomial_get_domain_space(h)) : NULL;
+	isl_pw_qpolynomial_free(h);
+	long nv = pm.nv > 0 ? pm.nv : 1;
+	isl_pw_qpolynomial **v = ok ? calloc((size_t)nv, sizeof(*v)) : NULL;
+	for (int k = 0; v && k < pm.nv; k++) {
+		v[k] = isl_pw_qpolynomial_alloc(pm.dom[k], pm.val[k]);
+		pm.dom[k] = NULL;
+		pm.val[k] = NULL;
+		if (!v[k])
+			ok = false;
+	}
+	if (v && pm.nv == 0 &&
+	    !(v[0] = isl_pw_qpolynomial_zero(isl_space_add_dims(isl_space_copy(params),
+								isl_dim_out, 1))))
+		ok = false;
+	isl_space_free(params);
+	piece_max_clear(&pm);
+	if (!ok || !v) {
+		cost_free_all(v, nv);
+		isl_ctx_reset_error(j->engine->ctx);
+		return -1;
+	}
+	*out = v;
+	*n = nv;
+	return 0;
+}
+
+void cost_step_maxima_clear(struct step_maxima *sm)
+{
+	for (int t = 0; t < MAXIMA_N; t++)
+		cost_free_all(sm->f[t], sm->n[t]);
+	isl_pw_qpolynomial_free(sm->ncom);
+	memset(sm, 0, sizeof(*sm));
+}
+
+int cost_count_maxima(struct job *j, const struct step_relations *r,
+		      const struct cost_request *req, struct step_maxima *sm)
+{
+	memset(sm, 0, sizeof(*sm));
+	struct per_process p = {0};
+	per_process_init(j, r, &p);
+	if (!failed(&j->fail))
+		count_step(j, r, &p);
+	isl_pw_qpolynomial *both = req->h == H_SUM && !failed(&j->fail)
+		? sum(j, isl_pw_qpolynomial_copy(p.fan_in), isl_pw_qpolynomial_copy(p.fan_out))
+		: NULL;
+	isl_pw_qpolynomial *const of[MAXIMA_N] = {p.work, p.fan_in, p.fan_out, both};
+	int st = failed(&j->fail) ? -1 : 0;
+	for (int t = 0; st == 0 && t < MAXIMA_N; t++)
+		if (of[t])
+			st = pieces_apart(j, of[t], r->processes, &sm->f[t], &sm->n[t]);
+	if (st == 0) {
+		sm->ncom = p.ncom;
+		p.ncom = NULL;
+	} else {
+		cost_step_maxima_clear(sm);
+	}
+	isl_pw_qpolynomial_free(both);
+	per_process_clear(&p);
+	return st;
+}
+
 /* With every value known: the exact maximum over the processes of F (a
  * function of the coordinates, the first parameters), a number. */
 static __isl_give isl_val *max_values(struct job *j, __isl_keep isl_pw_qpolynomial *f,
@@ -2646,6 +2729,222 @@ static __isl_give isl_set *without_loop_digits(const struct model *m,
 			set = isl_set_project_out(set, isl_dim_param, (unsigned)at, 1);
 	}
 	return set;
+}
+
+/* The value of A at the values VALS of the sizes (the one at KPOS left
+ * out: *KCOEF its coefficient) and the axes' SIZES, less its term in k;
+ * false on an overflow or a variable. */
+static bool aff_at_values(const struct model_aff *a, const long long *vals, const long *sizes,
+			  int kpos, long long *kcoef, long long *out)
+{
+	long long v = a->constant;
+	*kcoef = 0;
+	for (int i = 0; i < a->nterms; i++) {
+		const struct model_term *t = &a->terms[i];
+		if (t->kind == MODEL_PARAM && t->index == kpos) {
+			*kcoef += t->coef;
+			continue;
+		}
+		long long x = t->kind == MODEL_PARAM ? vals[t->index]
+			    : t->kind == MODEL_AXIS  ? (long long)sizes[t->index] : 0, p;
+		if (t->kind == MODEL_VAR || t->by != 0 || __builtin_mul_overflow(x, t->coef, &p) ||
+		    __builtin_add_overflow(v, p, &v))
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* The points of SPACE (kept: [sizes, axes, the locals of INFO]) of the
+ * request's values, the loop variable at KPOS left free within lo..hi: the
+ * sizes and axes fixed, each block length its extent's share (false where
+ * it does not divide), each group of digits the digits of its expression
+ * (most significant first, each below its size).  NULL with *BAD where the
+ * values give the symbolic grid's form no point. */
+static __isl_give isl_set *value_points(isl_ctx *ctx, const struct model *m,
+					const struct symbolic_info *info,
+					const struct cost_request *req, int kpos, long long lo,
+					long long hi, __isl_keep isl_space *space, bool *bad)
+{
+	int np = m->nparams, na = m->naxes;
+	long long *vals = calloc((size_t)np + 1, sizeof(*vals));
+	long long *lval = calloc((size_t)info->nlocals + 1, sizeof(*lval));
+	isl_set *set = vals && lval ? isl_set_universe(isl_space_copy(space)) : NULL;
+	*bad = false;
+	for (int p = 0; set && p < np; p++) {
+		vals[p] = p < model_nsizes(m) ? req->values[p] : 0;
+		if (p != kpos)
+			set = isl_set_fix_val(set, isl_dim_param, (unsigned)p, val_from_ll(ctx, vals[p]));
+	}
+	if (set) {
+		set = isl_set_lower_bound_val(set, isl_dim_param, (unsigned)kpos, val_from_ll(ctx, lo));
+		set = isl_set_upper_bound_val(set, isl_dim_param, (unsigned)kpos, val_from_ll(ctx, hi));
+	}
+	for (int a = 0; set && a < na; a++)
+		set = isl_set_fix_si(set, isl_dim_param, (unsigned)(np + a), (int)req->sizes[a]);
+	/* the block lengths first: the digits' sizes may be one */
+	for (int l = 0; set && l < info->nlocals; l++) {
+		const struct local_param *lp = &info->locals[l];
+		if (lp->digit >= 0)
+			continue;
+		long long ext, kc, d = (long long)req->sizes[lp->axis] * lp->block;
+		if (!aff_at_values(&lp->extent_aff, vals, req->sizes, kpos, &kc, &ext) || kc != 0 ||
+		    d <= 0 || ext % d != 0 || ext / d < 1) {
+			*bad = true;
+			set = isl_set_free(set);
+			break;
+		}
+		lval[l] = ext / d;
+		set = isl_set_fix_val(set, isl_dim_param, (unsigned)(np + na + l),
+				      val_from_ll(ctx, lval[l]));
+	}
+	for (int l = 0; set && l < info->nlocals; l++) {
+		const struct local_param *lp = &info->locals[l];
+		if (lp->digit != 0)
+			continue;
+		/* the group l .. l + nd - 1: E = sum of d_i * W_i */
+		int nd = 1;
+		while (l + nd < info->nlocals && info->locals[l + nd].digit == nd)
+			nd++;
+		long long e, kc;
+		if (!aff_at_values(&lp->of, vals, req->sizes, kpos, &kc, &e)) {
+			*bad = true;
+			set = isl_set_free(set);
+			break;
+		}
+		isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
+		isl_constraint *c = isl_constraint_alloc_equality(isl_local_space_copy(ls));
+		c = isl_constraint_set_constant_val(c, val_from_ll(ctx, e));
+		c = isl_constraint_set_coefficient_val(c, isl_dim_param, kpos, val_from_ll(ctx, kc));
+		long long w = 1;
+		for (int d = nd - 1; d >= 0 && c; d--) {
+			const struct local_param *dp = &info->locals[l + d];
+			long long size = dp->size_axis >= 0 ? (long long)req->sizes[dp->size_axis]
+					 : dp->size_local >= 0 ? lval[dp->size_local]
+							       : dp->size_const;
+			c = isl_constraint_set_coefficient_val(c, isl_dim_param, np + na + l + d,
+							       val_from_ll(ctx, -w));
+			set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(np + na + l + d), 0);
+			set = isl_set_upper_bound_val(set, isl_dim_param, (unsigned)(np + na + l + d),
+						      val_from_ll(ctx, size - 1));
+			if (size < 1 || __builtin_mul_overflow(w, size, &w)) {
+				*bad = true;
+				set = isl_set_free(set);
+				break;
+			}
+		}
+		set = c && set ? isl_set_add_constraint(set, c) : (isl_constraint_free(c), isl_set_free(set));
+		isl_local_space_free(ls);
+	}
+	free(vals);
+	free(lval);
+	return set;
+}
+
+/* F (taken, on [sizes, axes, locals]) at the points POINTS (kept, the same
+ * space), a function of the one parameter at KPOS: the sum over the points
+ * of each k, which hold one each. */
+static __isl_give isl_pw_qpolynomial *at_points(struct job *j, __isl_take isl_pw_qpolynomial *f,
+						__isl_keep isl_set *points, int kpos)
+{
+	isl_size np = isl_set_dim(points, isl_dim_param);
+	if (!f || np < 0) {
+		isl_pw_qpolynomial_free(f);
+		return NULL;
+	}
+	unsigned after = (unsigned)(np - kpos - 1);
+	f = isl_pw_qpolynomial_move_dims(f, isl_dim_in, 0, isl_dim_param, 0, (unsigned)kpos);
+	f = isl_pw_qpolynomial_move_dims(f, isl_dim_in, (unsigned)kpos, isl_dim_param, 1, after);
+	isl_set *at = isl_set_from_params(isl_set_copy(points));
+	at = isl_set_move_dims(at, isl_dim_set, 0, isl_dim_param, 0, (unsigned)kpos);
+	at = isl_set_move_dims(at, isl_dim_set, (unsigned)kpos, isl_dim_param, 1, after);
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = f && at ? count_sum(j->engine, at, f, &r, &reason) : COUNT_ERROR;
+	isl_set_free(at);
+	isl_pw_qpolynomial_free(f);
+	if (st != COUNT_EXACT) {
+		cost_job_fail(j, cost_from_count(st), reason, "a loop's values");
+		return NULL;
+	}
+	free(reason);
+	return r;
+}
+
+int cost_loop_maxima(struct job *j, int cand, int s, const struct cost_request *req,
+		     long long lo, long long hi, struct step_maxima *sm)
+{
+	const struct model *m = j->m;
+	isl_ctx *ctx = j->engine->ctx;
+	memset(sm, 0, sizeof(*sm));
+	struct step_relations r;
+	struct symbolic_info info = {0};
+	char *reason = NULL;
+	int st = relations_symbolic(ctx, m, cand, s, &r, &info, &reason);
+	free(reason);
+	if (st != 0) {
+		symbolic_info_clear(&info);
+		return -1;
+	}
+	int kpos = m->loops[m->steps[s].loop].param;
+	struct cost_request sreq = *req;
+	sreq.symbolic = true;
+	isl_set *context = cost_context(ctx, m, &sreq, &info);
+	if (context)
+		context = isl_set_intersect(context, isl_set_align_params(
+			model_loops_set(ctx, m, s, NULL), isl_set_get_space(context)));
+	bool bad = false;
+	isl_space *space = context ? isl_set_get_space(context) : NULL;
+	isl_set *points = space ? value_points(ctx, m, &info, req, kpos, lo, hi, space, &bad) : NULL;
+	isl_space_free(space);
+	/* the form holds at every iteration's values: each in the context, and
+	 * each iteration with its point */
+	isl_bool in = points ? isl_set_is_subset(points, context) : isl_bool_error;
+	isl_size np = points ? isl_set_dim(points, isl_dim_param) : -1;
+	isl_set *ks = in == isl_bool_true && np > kpos ? isl_set_copy(points) : NULL;
+	ks = isl_set_project_out(ks, isl_dim_param, (unsigned)kpos + 1, (unsigned)(np - kpos - 1));
+	ks = isl_set_project_out(ks, isl_dim_param, 0, (unsigned)kpos);
+	isl_set *all = ks ? isl_set_universe(isl_set_get_space(ks)) : NULL;
+	if (all) {
+		all = isl_set_lower_bound_val(all, isl_dim_param, 0, val_from_ll(ctx, lo));
+		all = isl_set_upper_bound_val(all, isl_dim_param, 0, val_from_ll(ctx, hi));
+	}
+	isl_bool covered = all ? isl_set_is_subset(all, ks) : isl_bool_error;
+	isl_set_free(all);
+	isl_set_free(ks);
+	st = covered == isl_bool_true ? 0 : -1;
+	isl_set_free(context);
+	if (st == 0 && step_relations_restrict(&r, points) < 0)
+		st = -1;
+	struct step_maxima at = {0};
+	if (st == 0)
+		st = cost_count_maxima(j, &r, req, &at);
+	step_relations_clear(&r);
+	symbolic_info_clear(&info);
+	/* each function at the points: a function of k */
+	for (int t = 0; st == 0 && t < MAXIMA_N; t++) {
+		if (!at.f[t])
+			continue;
+		sm->f[t] = calloc((size_t)at.n[t], sizeof(*sm->f[t]));
+		sm->n[t] = at.n[t];
+		if (!sm->f[t]) {
+			cost_isl_op_failed(j, "a loop's values");
+			st = -1;
+		}
+		for (long q = 0; st == 0 && q < at.n[t]; q++)
+			if (!(sm->f[t][q] = at_points(j, isl_pw_qpolynomial_copy(at.f[t][q]), points, kpos)))
+				st = -1;
+	}
+	if (st == 0 && !(sm->ncom = at_points(j, isl_pw_qpolynomial_copy(at.ncom), points, kpos)))
+		st = -1;
+	cost_step_maxima_clear(&at);
+	isl_set_free(points);
+	if (st < 0) {
+		cost_step_maxima_clear(sm);
+		if (!failed(&j->fail))
+			isl_ctx_reset_error(ctx);
+	}
+	return st;
 }
 
 /* Whether the assumptions of INFO that bound a block length or an axis from

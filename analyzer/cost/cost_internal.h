@@ -88,6 +88,35 @@ __isl_give isl_pw_qpolynomial *cost_sum_tree(struct job *j, __isl_keep isl_pw_qp
  * request, counted process by process from the relations R. */
 void cost_count_processes(struct job *j, const struct step_relations *r,
 			  const struct cost_request *req, struct process_functions *pf);
+/* A superstep's maxima over the processes as few functions, for a loop's
+ * sums at values: per quantity (w, h_in, h_out, and h_in + h_out under
+ * --h sum) the functions F[t][0..N[t]), at least one, whose largest is at
+ * every point the maximum over the processes; NCOM the sum over them of
+ * the fan-ins.  F[MAXIMA_BOTH] is NULL under --h max. */
+enum { MAXIMA_W, MAXIMA_IN, MAXIMA_OUT, MAXIMA_BOTH, MAXIMA_N };
+struct step_maxima {
+	isl_pw_qpolynomial **f[MAXIMA_N];
+	long n[MAXIMA_N];
+	isl_pw_qpolynomial *ncom;
+};
+
+void cost_step_maxima_clear(struct step_maxima *sm);
+/* SM from the relations R, counted once with the processes' coordinates
+ * symbolic rather than process by process, each maximum split into the
+ * values of its pieces; -1 with SM empty where a value depends on a
+ * coordinate that pinning does not resolve (the job untouched), or after
+ * the job failed. */
+int cost_count_maxima(struct job *j, const struct step_relations *r,
+		      const struct cost_request *req, struct step_maxima *sm);
+/* SM for superstep S of candidate CAND in one loop whose variable runs lo
+ * .. hi, every other value known: the symbolic grid's relations counted once
+ * at the values (its digits of k free), each maximum split into the values
+ * of its pieces, each of those then a function of k alone.  -1, the job
+ * untouched, where the symbolic grid has no form for the superstep or the
+ * values break its assumptions or a value depends on a coordinate; -1 after
+ * the job failed. */
+int cost_loop_maxima(struct job *j, int cand, int s, const struct cost_request *req,
+		     long long lo, long long hi, struct step_maxima *sm);
 /* SC's quantities from R with every value known (cells of processes). */
 void cost_count_step_values(struct job *j, const struct step_relations *r,
 			    const struct cost_request *req, struct step_cost *sc);

@@ -1609,57 +1609,140 @@ static __isl_give isl_pw_qpolynomial *residue(__isl_keep isl_pw_qpolynomial *f, 
 	return isl_pw_qpolynomial_move_dims(ra.acc, isl_dim_param, 0, isl_dim_in, 0, 1);
 }
 
-/* The functions of PF at k = L*t + R (all of them when L is 1). */
-static int residues(struct job *j, const struct process_functions *pf, long l, long r,
-		    struct process_functions *out)
+/* A superstep's functions of k, for the sums over a loop's iterations:
+ * per quantity (MAXIMA_W .. MAXIMA_BOTH) the functions whose largest is the
+ * maximum over the processes, and the functions whose sum is NCom.  Either
+ * one per process (PROCS: cost_count_processes, NCom the sum of the
+ * fan-ins, NCOM NULL), or a few per quantity (cost_count_maxima, NCOM its
+ * sum over the processes). */
+struct k_functions {
+	isl_pw_qpolynomial **f[MAXIMA_N];
+	long n[MAXIMA_N];
+	isl_pw_qpolynomial **ncom;
+	long nncom;
+	bool procs;
+};
+
+static void k_functions_clear(struct k_functions *kf)
 {
-	out->n = pf->n;
-	isl_pw_qpolynomial **const src[4] = {pf->fi, pf->fo, pf->w, pf->both};
-	isl_pw_qpolynomial ***dst[4] = {&out->fi, &out->fo, &out->w, &out->both};
-	for (int k = 0; k < 4; k++) {
-		if (!src[k])
-			continue;
-		*dst[k] = calloc((size_t)pf->n, sizeof(**dst[k]));
-		for (long q = 0; *dst[k] && q < pf->n; q++)
-			if (!((*dst[k])[q] = l == 1 ? isl_pw_qpolynomial_copy(src[k][q])
-						    : residue(src[k][q], l, r))) {
-				cost_isl_op_failed(j, "a loop's residues");
-				return -1;
-			}
-		if (!*dst[k]) {
+	for (int t = 0; t < MAXIMA_N; t++)
+		cost_free_all(kf->f[t], kf->n[t]);
+	cost_free_all(kf->ncom, kf->nncom);
+	memset(kf, 0, sizeof(*kf));
+}
+
+/* KF from PF's functions (taken), one per process. */
+static void k_functions_of_processes(struct k_functions *kf, struct process_functions *pf)
+{
+	*kf = (struct k_functions){.procs = true};
+	isl_pw_qpolynomial **const of[MAXIMA_N] = {pf->w, pf->fi, pf->fo, pf->both};
+	for (int t = 0; t < MAXIMA_N; t++) {
+		kf->f[t] = of[t];
+		kf->n[t] = of[t] ? pf->n : 0;
+	}
+	memset(pf, 0, sizeof(*pf));
+}
+
+/* KF from SM's functions (taken). */
+static int k_functions_of_maxima(struct job *j, struct k_functions *kf, struct step_maxima *sm)
+{
+	*kf = (struct k_functions){.procs = false};
+	for (int t = 0; t < MAXIMA_N; t++) {
+		kf->f[t] = sm->f[t];
+		kf->n[t] = sm->n[t];
+		sm->f[t] = NULL;
+		sm->n[t] = 0;
+	}
+	kf->ncom = calloc(1, sizeof(*kf->ncom));
+	if (!kf->ncom) {
+		cost_step_maxima_clear(sm);
+		cost_isl_op_failed(j, "a loop's values");
+		return -1;
+	}
+	kf->ncom[0] = sm->ncom;
+	kf->nncom = 1;
+	sm->ncom = NULL;
+	return 0;
+}
+
+/* The functions NCom adds: KF's own, or its fan-ins. */
+static isl_pw_qpolynomial **ncom_terms(const struct k_functions *kf, long *n)
+{
+	*n = kf->ncom ? kf->nncom : kf->n[MAXIMA_IN];
+	return kf->ncom ? kf->ncom : kf->f[MAXIMA_IN];
+}
+
+/* F[0..N) (kept) at k = L*t + R, into *OUT (all of them when L is 1). */
+static int residues_of(struct job *j, isl_pw_qpolynomial *const *f, long n, long l, long r,
+		       isl_pw_qpolynomial ***out)
+{
+	*out = NULL;
+	if (!f)
+		return 0;
+	*out = calloc((size_t)n + 1, sizeof(**out));
+	for (long q = 0; *out && q < n; q++)
+		if (!((*out)[q] = l == 1 ? isl_pw_qpolynomial_copy(f[q]) : residue(f[q], l, r))) {
 			cost_isl_op_failed(j, "a loop's residues");
 			return -1;
 		}
+	if (!*out) {
+		cost_isl_op_failed(j, "a loop's residues");
+		return -1;
 	}
 	return 0;
 }
 
-/* The sums of PF's maxima over lo <= k <= hi, each iteration's functions
+/* The functions of KF at k = L*t + R. */
+static int residues(struct job *j, const struct k_functions *kf, long l, long r,
+		    struct k_functions *out)
+{
+	*out = (struct k_functions){.procs = kf->procs};
+	for (int t = 0; t < MAXIMA_N; t++) {
+		out->n[t] = kf->n[t];
+		if (residues_of(j, kf->f[t], kf->n[t], l, r, &out->f[t]) < 0)
+			return -1;
+	}
+	out->nncom = kf->nncom;
+	return residues_of(j, kf->ncom, kf->nncom, l, r, &out->ncom);
+}
+
+/* The sums of KF's maxima over lo <= k <= hi, each iteration's functions
  * evaluated at its k (no count per iteration): for floors of k whose
  * residue classes hold few iterations each, where rebuilding every function
  * per class costs more than evaluating it.  Added to SUM and, per process,
- * to SC (PROC_AT: where process Q's counts go); -1 after a failure. */
-static int sums_by_evaluation(struct job *j, const struct process_functions *pf,
+ * to SC (PROC_AT: where process Q's counts go; KF one function per
+ * process); -1 after a failure. */
+static int sums_by_evaluation(struct job *j, const struct k_functions *kf,
 			      const struct cost_request *req, long long lo, long long hi,
 			      mpq_t sum[TERM_N], struct step_cost *sc, const long *proc_at)
 {
-	long n = pf->n;
-	mpq_t x, best[4], tot;
+	mpq_t x, best[MAXIMA_N], tot;
 	mpq_init(x);
 	mpq_init(tot);
-	for (int t = 0; t < 4; t++)
+	for (int t = 0; t < MAXIMA_N; t++)
 		mpq_init(best[t]);
-	isl_pw_qpolynomial **const fs[4] = {pf->w, pf->fi, pf->fo, pf->both};
+	/* NCom's terms last, as a fifth list */
+	enum { NLISTS = MAXIMA_N + 1 };
+	isl_pw_qpolynomial **fs[NLISTS];
+	long ns[NLISTS];
+	for (int t = 0; t < MAXIMA_N; t++) {
+		fs[t] = kf->f[t];
+		ns[t] = kf->f[t] ? kf->n[t] : 0;
+	}
+	fs[MAXIMA_N] = kf->ncom;
+	ns[MAXIMA_N] = kf->ncom ? kf->nncom : 0;
 	/* each function compiled (count_compiled.h), checked against ISL at the
 	 * ends, the middle and a few iterations between; ISL evaluates one that
 	 * is not */
 	long long probe[8];
 	for (int p = 0; p < 8; p++)
 		probe[p] = lo + (hi - lo) * p / 7;
-	struct count_compiled **cc = calloc((size_t)(4 * n) + 1, sizeof(*cc));
-	for (int t = 0; cc && t < 4; t++)
-		for (long q = 0; fs[t] && q < n; q++)
-			cc[t * n + q] = count_compiled_new(fs[t][q], probe, 8);
+	struct count_compiled **cc[NLISTS] = {0};
+	for (int t = 0; t < NLISTS; t++) {
+		cc[t] = calloc((size_t)ns[t] + 1, sizeof(**cc));
+		for (long q = 0; cc[t] && q < ns[t]; q++)
+			cc[t][q] = count_compiled_new(fs[t][q], probe, 8);
+	}
 	int r = 0;
 	for (long long k = lo; k <= hi && r == 0; k++) {
 		if (cost_out_of_time(j)) {
@@ -1667,47 +1750,53 @@ static int sums_by_evaluation(struct job *j, const struct process_functions *pf,
 			break;
 		}
 		mpq_set_ui(tot, 0, 1);
-		for (int t = 0; t < 4 && r == 0; t++) {
-			if (!fs[t])
-				continue;
-			for (long q = 0; q < n && r == 0; q++) {
-				const struct count_compiled *c = cc ? cc[t * n + q] : NULL;
+		for (int t = 0; t < NLISTS && r == 0; t++) {
+			for (long q = 0; q < ns[t] && r == 0; q++) {
+				const struct count_compiled *c = cc[t] ? cc[t][q] : NULL;
 				if ((!c || count_compiled_eval(c, &k, x) < 0) &&
 				    count_isl_eval(fs[t][q], &k, x) < 0) {
 					cost_isl_op_failed(j, "a loop's values");
 					r = -1;
 					break;
 				}
+				if (t == MAXIMA_N) {
+					mpq_add(tot, tot, x);
+					continue;
+				}
 				if (q == 0 || mpq_cmp(x, best[t]) > 0)
 					mpq_set(best[t], x);
-				if (t == 1)
+				if (t == MAXIMA_IN && !kf->ncom)
 					mpq_add(tot, tot, x);
-				if (proc_at && t < 3) {
-					mpz_ptr to = t == 0 ? sc->procs[proc_at[q]].w
-						   : t == 1 ? sc->procs[proc_at[q]].in
-							    : sc->procs[proc_at[q]].out;
+				if (proc_at && kf->procs && t < MAXIMA_BOTH) {
+					struct process_cost *pc = &sc->procs[proc_at[q]];
+					mpz_ptr to = t == MAXIMA_W ? pc->w
+						   : t == MAXIMA_IN ? pc->in : pc->out;
 					mpz_add(to, to, mpq_numref(x));
 				}
 			}
 		}
 		if (r != 0)
 			break;
-		mpq_add(sum[TERM_W], sum[TERM_W], best[0]);
-		mpq_add(sum[TERM_H_IN], sum[TERM_H_IN], best[1]);
-		mpq_add(sum[TERM_H_OUT], sum[TERM_H_OUT], best[2]);
+		mpq_add(sum[TERM_W], sum[TERM_W], best[MAXIMA_W]);
+		mpq_add(sum[TERM_H_IN], sum[TERM_H_IN], best[MAXIMA_IN]);
+		mpq_add(sum[TERM_H_OUT], sum[TERM_H_OUT], best[MAXIMA_OUT]);
 		if (req->h == H_MAX)
-			mpq_add(sum[TERM_H], sum[TERM_H], mpq_cmp(best[1], best[2]) >= 0 ? best[1] : best[2]);
+			mpq_add(sum[TERM_H], sum[TERM_H],
+				mpq_cmp(best[MAXIMA_IN], best[MAXIMA_OUT]) >= 0 ? best[MAXIMA_IN]
+										: best[MAXIMA_OUT]);
 		else
-			mpq_add(sum[TERM_H], sum[TERM_H], best[3]);
+			mpq_add(sum[TERM_H], sum[TERM_H], best[MAXIMA_BOTH]);
 		mpq_add(sum[TERM_NCOM], sum[TERM_NCOM], tot);
 	}
 	mpq_clear(x);
 	mpq_clear(tot);
-	for (int t = 0; t < 4; t++)
+	for (int t = 0; t < MAXIMA_N; t++)
 		mpq_clear(best[t]);
-	for (long q = 0; cc && q < 4 * n; q++)
-		count_compiled_free(cc[q]);
-	free(cc);
+	for (int t = 0; t < NLISTS; t++) {
+		for (long q = 0; cc[t] && q < ns[t]; q++)
+			count_compiled_free(cc[t][q]);
+		free(cc[t]);
+	}
 	return r;
 }
 
@@ -1717,56 +1806,153 @@ static long long floor_div(long long a, long long b)
 	return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
+/* The sums of KF's maxima over lo <= k <= hi by the residue classes of k
+ * modulo L (all of it when L is 1), each class's functions rebuilt on k =
+ * L*t + r and their envelopes summed (above); added to SUM and, per
+ * process, to SC (PROC_AT as for sums_by_evaluation).  -1 after a
+ * failure. */
+static int sums_by_classes(struct job *j, const struct k_functions *kf,
+			   const struct cost_request *req, long l, long long lo, long long hi,
+			   mpq_t sum[TERM_N], struct step_cost *sc, const long *proc_at)
+{
+	struct by_k b = {j};
+	long nproc = kf->n[MAXIMA_W];
+	mpq_t x;
+	mpq_init(x);
+	for (long rr = 0; rr < l && !failed(&j->fail); rr++) {
+		/* k = L*t + rr for tlo <= t <= thi */
+		long long tlo = -floor_div(-(lo - rr), l), thi = floor_div(hi - rr, l);
+		if (tlo > thi)
+			continue;
+		struct k_functions g = {0};
+		if (residues(j, kf, l, rr, &g) == 0) {
+			struct envelope ew = {0}, ei = {0}, eo = {0}, eh = {0};
+			if (envelope_tree(&b, g.f[MAXIMA_W], g.n[MAXIMA_W], tlo, thi, &ew) == 0)
+				add_envelope_sum(&b, &ew, sum[TERM_W]);
+			if (envelope_tree(&b, g.f[MAXIMA_IN], g.n[MAXIMA_IN], tlo, thi, &ei) == 0)
+				add_envelope_sum(&b, &ei, sum[TERM_H_IN]);
+			if (envelope_tree(&b, g.f[MAXIMA_OUT], g.n[MAXIMA_OUT], tlo, thi, &eo) == 0)
+				add_envelope_sum(&b, &eo, sum[TERM_H_OUT]);
+			/* h = max(h_in, h_out), or the largest fi + fo */
+			if (req->h == H_MAX && !failed(&j->fail))
+				add_max_of_envelopes(&b, &ei, &eo, sum[TERM_H]);
+			else if (envelope_tree(&b, g.f[MAXIMA_BOTH], g.n[MAXIMA_BOTH], tlo, thi,
+					       &eh) == 0)
+				add_envelope_sum(&b, &eh, sum[TERM_H]);
+			envelope_clear(&ew);
+			envelope_clear(&ei);
+			envelope_clear(&eo);
+			envelope_clear(&eh);
+			long gn;
+			isl_pw_qpolynomial **gf = ncom_terms(&g, &gn);
+			isl_pw_qpolynomial *ncom = cost_sum_tree(j, gf, gn);
+			if (ncom)
+				add_sum(&b, ncom, tlo, thi, sum[TERM_NCOM]);
+			isl_pw_qpolynomial_free(ncom);
+		}
+		/* each process's counts summed over the iterations */
+		for (long q = 0; proc_at && q < nproc && !failed(&j->fail); q++) {
+			struct process_cost *pc = &sc->procs[proc_at[q]];
+			isl_pw_qpolynomial *fs[3] = {g.f[MAXIMA_W][q], g.f[MAXIMA_IN][q],
+						     g.f[MAXIMA_OUT][q]};
+			mpz_ptr to[3] = {pc->w, pc->in, pc->out};
+			for (int t = 0; t < 3 && !failed(&j->fail); t++) {
+				mpq_set_ui(x, 0, 1);
+				if (add_sum(&b, fs[t], tlo, thi, x) == 0)
+					mpz_add(to[t], to[t], mpq_numref(x));
+			}
+		}
+		k_functions_clear(&g);
+	}
+	mpq_clear(x);
+	return failed(&j->fail) ? -1 : 0;
+}
+
 /* Superstep S of candidate CAND in exactly one loop, every value known: its
  * sums over the iterations lo <= k <= hi with k a parameter (above), added
- * to SUM (TERM_W .. TERM_NCOM) and, per process, to SC.  -1 when it could
- * not (the job failed: the caller counts iteration by iteration then). */
+ * to SUM (TERM_W .. TERM_NCOM) and, per process, to SC.  The maxima over
+ * the processes come from one count of the symbolic grid's relations at the
+ * values (cost_loop_maxima: a few functions of k, whatever the number of
+ * processes), or, where the symbolic grid has no form there or each
+ * process's sums are asked for, from each process counted on its own (up to
+ * EACH_PROCESS_MAX of them).  -1 when it could not (the job
+ * failed: the caller counts iteration by iteration then). */
 static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_request *req,
 			    long long lo, long long hi, mpq_t sum[TERM_N], struct step_cost *sc)
 {
 	const struct model *m = j->m;
 	int kpos = m->loops[m->steps[s].loop].param;
-	struct step_relations r;
-	char *reason = NULL;
-	int st = relations_concrete_blocks(j->engine->ctx, m, cand, s, req->sizes, req->values, &r,
-					   &reason);
-	if (st != 0) {
-		cost_job_fail(j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
-		return -1;
+	long nproc = 1;
+	for (int a = 0; a < j->naxes; a++)
+		nproc *= req->sizes[a];
+	struct k_functions kf = {0};
+	bool counted = false;
+	if (!req->per_process) {
+		/* its own job: where it has no form, the processes one by one */
+		struct job sub = cost_explain_job(j);
+		struct step_maxima sm;
+		if (cost_loop_maxima(&sub, cand, s, req, lo, hi, &sm) == 0) {
+			counted = k_functions_of_maxima(j, &kf, &sm) == 0;
+		} else if (sub.timed_out || session_ctx_stopped(j->engine->ctx)) {
+			j->fail = sub.fail;
+			j->timed_out = sub.timed_out;
+		} else {
+			fail_clear(&sub.fail);
+			isl_ctx_reset_error(j->engine->ctx);
+		}
 	}
-	/* every parameter at its value but k (another loop's variable: 0), then
-	 * k the only one */
-	isl_space *space = model_param_space(j->engine->ctx, m, false);
-	isl_set *at = isl_set_universe(space);
-	for (int p = 0; p < m->nparams; p++)
-		if (p != kpos)
-			at = isl_set_fix_val(at, isl_dim_param, (unsigned)p,
-					     val_from_ll(j->engine->ctx,
-							 p < model_nsizes(m) ? req->values[p] : 0));
-	if (!at || step_relations_restrict(&r, at) < 0 || step_relations_keep_param(&r, kpos) < 0)
-		cost_isl_op_failed(j, m->steps[s].name);
-	isl_set_free(at);
-	struct by_k b = {j};
-	struct process_functions pf = {0};
-	if (!failed(&j->fail))
-		cost_count_processes(j, &r, req, &pf);
-	step_relations_clear(&r);
-	long n = pf.n;
+	if (!counted && !failed(&j->fail) && nproc > EACH_PROCESS_MAX)
+		cost_job_fail(j, COST_REFUSED,
+			      strdup("its maximum over the processes needs each process counted, "
+				     "and there are too many"),
+			      m->steps[s].name);
+	if (!counted && !failed(&j->fail)) {
+		struct step_relations r;
+		char *reason = NULL;
+		int st = relations_concrete_blocks(j->engine->ctx, m, cand, s, req->sizes,
+						   req->values, &r, &reason);
+		if (st != 0) {
+			cost_job_fail(j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
+			return -1;
+		}
+		/* every parameter at its value but k (another loop's variable: 0),
+		 * then k the only one */
+		isl_space *space = model_param_space(j->engine->ctx, m, false);
+		isl_set *at = isl_set_universe(space);
+		for (int p = 0; p < m->nparams; p++)
+			if (p != kpos)
+				at = isl_set_fix_val(at, isl_dim_param, (unsigned)p,
+						     val_from_ll(j->engine->ctx,
+								 p < model_nsizes(m) ? req->values[p] : 0));
+		if (!at || step_relations_restrict(&r, at) < 0 ||
+		    step_relations_keep_param(&r, kpos) < 0)
+			cost_isl_op_failed(j, m->steps[s].name);
+		isl_set_free(at);
+		struct process_functions pf = {0};
+		if (!failed(&j->fail))
+			cost_count_processes(j, &r, req, &pf);
+		k_functions_of_processes(&kf, &pf);
+		step_relations_clear(&r);
+	}
 	/* the residue classes of k the floors need */
 	struct period per = {1, false};
-	isl_pw_qpolynomial **const all[4] = {pf.fi, pf.fo, pf.w, pf.both};
-	for (int k = 0; k < 4 && !failed(&j->fail) && !per.too_large; k++)
-		for (long q = 0; all[k] && q < n && !per.too_large; q++)
-			if (isl_pw_qpolynomial_foreach_piece(all[k][q], period_piece, &per) < 0 &&
+	long nn;
+	isl_pw_qpolynomial **nf = ncom_terms(&kf, &nn);
+	for (int t = 0; t <= MAXIMA_N && !failed(&j->fail) && !per.too_large; t++) {
+		isl_pw_qpolynomial **f = t < MAXIMA_N ? kf.f[t] : nf;
+		long n = t < MAXIMA_N ? kf.n[t] : nn;
+		for (long q = 0; f && q < n && !per.too_large; q++)
+			if (isl_pw_qpolynomial_foreach_piece(f[q], period_piece, &per) < 0 &&
 			    !per.too_large)
 				cost_isl_op_failed(j, "a loop's residues");
+	}
 	/* few iterations per residue class, or too many classes: each
 	 * iteration's functions evaluated instead */
 	bool evaluate = per.too_large || (per.l > 1 && (hi - lo + 1) / per.l < BY_K_EVAL_PER_CLASS);
-	bool each = req->per_process && n <= PER_PROCESS_MAX;
-	if (!failed(&j->fail) && each && (sc->procs = calloc((size_t)n, sizeof(*sc->procs)))) {
-		sc->nprocs = (int)n;
-		for (long q = 0; q < n; q++) {
+	bool each = kf.procs && req->per_process && nproc <= PER_PROCESS_MAX;
+	if (!failed(&j->fail) && each && (sc->procs = calloc((size_t)nproc, sizeof(*sc->procs)))) {
+		sc->nprocs = (int)nproc;
+		for (long q = 0; q < nproc; q++) {
 			struct process_cost *pc = &sc->procs[q];
 			mpz_inits(pc->w, pc->in, pc->out, pc->msgs_in, pc->msgs_out, NULL);
 			/* the first axis slowest */
@@ -1778,10 +1964,10 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 	}
 	/* count_processes' process Q (the first axis fastest) in SC's order
 	 * (the first axis slowest) */
-	long *proc_at = sc->procs ? calloc((size_t)n + 1, sizeof(*proc_at)) : NULL;
+	long *proc_at = sc->procs ? calloc((size_t)nproc + 1, sizeof(*proc_at)) : NULL;
 	if (sc->procs && !proc_at)
 		cost_isl_op_failed(j, "the counts per process");
-	for (long q = 0; proc_at && q < n; q++) {
+	for (long q = 0; proc_at && q < nproc; q++) {
 		long at = 0;
 		for (int a = 0, rest = (int)q; a < j->naxes; a++) {
 			long c = rest % req->sizes[a];
@@ -1794,55 +1980,13 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 		proc_at[q] = at;
 	}
 	if (evaluate && !failed(&j->fail)) {
-		sums_by_evaluation(j, &pf, req, lo, hi, sum, sc, proc_at);
+		sums_by_evaluation(j, &kf, req, lo, hi, sum, sc, proc_at);
 		per.l = 0; /* no residue classes */
 	}
-	mpq_t x;
-	mpq_init(x);
-	for (long rr = 0; rr < per.l && !failed(&j->fail); rr++) {
-		/* k = L*t + rr for tlo <= t <= thi */
-		long long tlo = -floor_div(-(lo - rr), per.l), thi = floor_div(hi - rr, per.l);
-		if (tlo > thi)
-			continue;
-		struct process_functions g = {0};
-		if (residues(j, &pf, per.l, rr, &g) == 0) {
-			struct envelope ew = {0}, ei = {0}, eo = {0}, eh = {0};
-				if (envelope_tree(&b, g.w, n, tlo, thi, &ew) == 0)
-					add_envelope_sum(&b, &ew, sum[TERM_W]);
-				if (envelope_tree(&b, g.fi, n, tlo, thi, &ei) == 0)
-					add_envelope_sum(&b, &ei, sum[TERM_H_IN]);
-				if (envelope_tree(&b, g.fo, n, tlo, thi, &eo) == 0)
-					add_envelope_sum(&b, &eo, sum[TERM_H_OUT]);
-				/* h = max(h_in, h_out), or the largest fi + fo */
-				if (req->h == H_MAX && !failed(&j->fail))
-					add_max_of_envelopes(&b, &ei, &eo, sum[TERM_H]);
-				else if (envelope_tree(&b, g.both, n, tlo, thi, &eh) == 0)
-					add_envelope_sum(&b, &eh, sum[TERM_H]);
-				envelope_clear(&ew);
-				envelope_clear(&ei);
-				envelope_clear(&eo);
-				envelope_clear(&eh);
-				isl_pw_qpolynomial *ncom = cost_sum_tree(j, g.fi, n);
-				if (ncom)
-					add_sum(&b, ncom, tlo, thi, sum[TERM_NCOM]);
-				isl_pw_qpolynomial_free(ncom);
-		}
-		/* each process's counts summed over the iterations */
-		for (long q = 0; proc_at && q < n && !failed(&j->fail); q++) {
-			struct process_cost *pc = &sc->procs[proc_at[q]];
-			isl_pw_qpolynomial *fs[3] = {g.w[q], g.fi[q], g.fo[q]};
-			mpz_ptr to[3] = {pc->w, pc->in, pc->out};
-			for (int t = 0; t < 3 && !failed(&j->fail); t++) {
-				mpq_set_ui(x, 0, 1);
-				if (add_sum(&b, fs[t], tlo, thi, x) == 0)
-					mpz_add(to[t], to[t], mpq_numref(x));
-			}
-		}
-		cost_process_functions_clear(&g);
-	}
-	mpq_clear(x);
+	if (per.l > 0 && !failed(&j->fail))
+		sums_by_classes(j, &kf, req, per.l, lo, hi, sum, sc, proc_at);
 	free(proc_at);
-	cost_process_functions_clear(&pf);
+	k_functions_clear(&kf);
 	return failed(&j->fail) ? -1 : 0;
 }
 
@@ -1872,11 +2016,8 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 	 * by iteration */
 	long long lo, hi;
 	const struct model_loop *lp = &m->loops[lv.loops[0]];
-	long nproc = 1;
-	for (int a = 0; a < j->naxes; a++)
-		nproc *= req->sizes[a];
 	bool counted = false;
-	if (!lv.messages && lv.nloops == 1 && lp->ratio < 2 && nproc <= EACH_PROCESS_MAX &&
+	if (!lv.messages && lv.nloops == 1 && lp->ratio < 2 &&
 	    aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
 	    aff_value(&lp->hi, lv.vals, req->sizes, &hi) && hi - lo > BY_K_LEAF) {
 		struct job sub = cost_explain_job(j);

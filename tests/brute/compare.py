@@ -104,6 +104,7 @@ POINTS = {
     "lu_blocks": [  # assume n >= 2*M, n >= 2*N, nb >= 1
         {"n": 6, "nb": 2, "M": 2, "N": 3}, {"n": 9, "nb": 3, "M": 2, "N": 2},
         {"n": 5, "nb": 1, "M": 1, "N": 2}, {"n": 8, "nb": 5, "M": 3, "N": 2},
+        {"n": 24, "nb": 2, "M": 2, "N": 3},
     ],
     "matmul": [  # assume m >= M, n >= N, o >= M, o >= N
         {"m": 5, "n": 6, "o": 7, "M": 2, "N": 3}, {"m": 7, "n": 5, "o": 4, "M": 3, "N": 2},
@@ -135,6 +136,9 @@ POINTS = {
         {"n": 5, "M": 2, "N": 2}, {"n": 7, "M": 3, "N": 2}, {"n": 9, "M": 1, "N": 4},
         {"n": 23, "M": 3, "N": 2}, {"n": 30, "M": 4, "N": 3}, {"n": 41, "M": 2, "N": 5},
         {"n": 19, "M": 1, "N": 1}, {"n": 32, "M": 4, "N": 4},
+        # divisible, past 8 iterations: the maxima counted once at the values
+        # (cost_loop_maxima), not process by process
+        {"n": 48, "M": 4, "N": 2}, {"n": 36, "M": 3, "N": 3},
     ],
     "summa": [  # assume m >= M, n >= N, k >= M, k >= N
         {"m": 5, "n": 4, "k": 3, "M": 2, "N": 2}, {"m": 3, "n": 7, "k": 5, "M": 3, "N": 2},
