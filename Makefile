@@ -9,7 +9,7 @@
 #   make fuzz       the libFuzzer harnesses (tests/fuzz/), built with clang into
 #                   $(O)-fuzz, each run for FUZZ_SECONDS (default 60) on one core
 #   make fuzz-smoke tests/fuzz/regressions replayed, then each harness for a
-#                   fixed 10 s from a fixed seed (without clang: says so, passes)
+#                   fixed 5 s from a fixed seed (without clang: says so, passes)
 #   make stress N=300 SEED=1
 #                   N random specifications from seed SEED through tests/stress/stress.py
 #                   (--verify on two grids, values against tests/brute/bspenum.py)
@@ -41,7 +41,7 @@ SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-san
 FUZZ_CC ?= clang
 FUZZ_FLAGS = $(SAN_FLAGS) -fsanitize=fuzzer-no-link
 FUZZ_SECONDS ?= 60
-FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_SMOKE_SECONDS ?= 5
 # bspcost-probe (probe/): an MPI program, built when this MPI compiler is
 # found (Debian: openmpi-bin libopenmpi-dev); not in the sanitized pass (Open
 # MPI's own allocations would be LeakSanitizer's findings)

@@ -762,6 +762,14 @@ static struct formula *max_separable(struct job *j, isl_pw_qpolynomial *const *t
 				: whole ? isl_pw_qpolynomial_add(whole, isl_pw_qpolynomial_copy(r))
 					: NULL;
 			one = one && whole;
+		} else if (keep) {
+			/* a loop's sum needs one function: the largest of several
+			 * would be dropped below */
+			isl_ctx_reset_error(j->engine->ctx);
+			free(reason);
+			isl_pw_qpolynomial_free(r);
+			ok = one = false;
+			break;
 		} else {
 			isl_ctx_reset_error(j->engine->ctx);
 			fk = max_by_pieces(cg.f[k], cg.range[k], cg.ndims[k]);
@@ -3645,9 +3653,6 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		if (req->explain)
 			count_occurrences(&j, &r, sc);
 		if (req->symbolic) {
-			sc->ncom = sum_by_terms(&j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
-			if (looped && sc->ncom)
-				it.ncom = isl_pw_qpolynomial_copy(p.ncom);
 			sc->h_in = max_over(&j, p.fan_in, r.processes, context, "h_in", looped ? &it.h_in : NULL,
 					    p.in_terms, p.nterms);
 			sc->h_out = max_over(&j, p.fan_out, r.processes, context, "h_out",
@@ -3668,11 +3673,27 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			free(terms);
 			isl_pw_qpolynomial_free(both);
 		}
-		cost_tidy(&j, &sc->ncom, context);
-		cost_tidy(&j, &sc->h_in, context);
-		cost_tidy(&j, &sc->h_out, context);
-		cost_tidy(&j, &sc->w, context);
-		cost_tidy(&j, &sc->h, context);
+		/* a loop whose maximum over the processes is no single function
+		 * has no sum (cost_loop_totals says why): nothing of it is tidied
+		 * (LU: a third of its time on a concrete grid) */
+		bool unsummed = req->symbolic && looped && !failed(&j.fail) &&
+				(!it.w || !it.h_in || !it.h_out);
+		if (req->symbolic && !unsummed) {
+			sc->ncom = sum_by_terms(&j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
+			if (looped && sc->ncom)
+				it.ncom = isl_pw_qpolynomial_copy(p.ncom);
+		}
+		if (unsummed) {
+			cost_loop_totals(&j, s, &it, base, sc);
+			finish_step(&j, m, s, sc, &total);
+		}
+		if (!unsummed) {
+			cost_tidy(&j, &sc->ncom, context);
+			cost_tidy(&j, &sc->h_in, context);
+			cost_tidy(&j, &sc->h_out, context);
+			cost_tidy(&j, &sc->w, context);
+			cost_tidy(&j, &sc->h, context);
+		}
 		for (int k = 0; k < sc->narrays; k++) {
 			struct array_occurrence *ao = &sc->arrays[k];
 			tidy_explain(&j, &ao->nocc, &ao->nocc_why, context);
@@ -3682,11 +3703,11 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		/* h before the cost, which then has h's simpler form: tidy merges
 		 * pieces and leaves out of the max an operand the other bounds
 		 * (2*floor((n + 5)/8) >= floor((n + 3)/8) + floor((n + 5)/8)) */
-		if (!failed(&j.fail) && req->h == H_MAX) {
+		if (!failed(&j.fail) && !unsummed && req->h == H_MAX) {
 			sc->h = formula_max(sc->h_in, sc->h_out);
 			cost_tidy(&j, &sc->h, context);
 		}
-		if (!failed(&j.fail)) {
+		if (!failed(&j.fail) && !unsummed) {
 			sc->cost = cost_step_cost_formula(req, sc);
 			if (formula_n_pieces(sc->cost) > 1)
 				cost_tidy(&j, &sc->cost, context);
