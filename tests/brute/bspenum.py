@@ -587,17 +587,24 @@ class Context:
                     sys.stderr.write("bspenum: warning: dist %s splits extents %s; its predicate "
                                      "uses %s's (%d)\n" % (dn, exts, exts[0][0], exts[0][1]))
         self.ncoords = len(spec["axes"])
+        self.held_by = {}        # (array, index) -> its holders
+        self.in_bounds = set()   # (array, index) found within the extents
 
     def holders(self, a, idx):
         """Every process holding A[idx]: one, or for a replicated layout every
-        coordinate of the axes it is replicated over."""
-        choices = [[0] for _ in range(self.ncoords)]
-        for d, kind, ax, X, P in self.place[a]:
-            if kind[0] == "replicated":
-                choices[ax] = list(range(P))
-            else:
-                choices[ax] = [coordinate(kind, idx[d], X, P)]
-        return [tuple(c) for c in itertools.product(*choices)]
+        coordinate of the axes it is replicated over (remembered: the same
+        elements are asked for again and again)."""
+        key = (a, idx)
+        hs = self.held_by.get(key)
+        if hs is None:
+            choices = [[0] for _ in range(self.ncoords)]
+            for d, kind, ax, X, P in self.place[a]:
+                if kind[0] == "replicated":
+                    choices[ax] = list(range(P))
+                else:
+                    choices[ax] = [coordinate(kind, idx[d], X, P)]
+            hs = self.held_by[key] = [tuple(c) for c in itertools.product(*choices)]
+        return hs
 
     def replicated_axes(self, a):
         return [ax for d, kind, ax, X, P in self.place[a] if kind[0] == "replicated"]
@@ -734,9 +741,12 @@ class Context:
         return 0
 
     def check_bounds(self, a, idx):
+        if (a, idx) in self.in_bounds:
+            return
         ext = self.extent[a]
         if len(idx) != len(ext) or any(not (0 <= i < x) for i, x in zip(idx, ext)):
             raise SpecError("%s%s is out of bounds (extents %s)" % (a, list(idx), ext))
+        self.in_bounds.add((a, idx))
 
 
 def variant_view(spec, cname):
