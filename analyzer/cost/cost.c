@@ -724,7 +724,9 @@ static struct formula *sum_by_terms(struct job *j, __isl_keep isl_pw_qpolynomial
  * maximum, each found as max_over finds one (count_max, or the largest of
  * its pieces' maxima).  *KEEP (when KEEP) the maximum as one function where
  * every group has one.  NULL when it does not split or a group's maximum
- * has no formula, the engine's error state cleared. */
+ * has no formula (under KEEP, when a group's is no single function: the
+ * largest of several would be dropped), the engine's error state
+ * cleared. */
 static struct formula *max_separable(struct job *j, isl_pw_qpolynomial *const *terms, int n,
 				     __isl_keep isl_set *range, __isl_keep isl_set *context,
 				     __isl_give isl_pw_qpolynomial **keep)
@@ -2749,6 +2751,8 @@ static bool aff_at_values(const struct model_aff *a, const long long *vals, cons
 	*kcoef = 0;
 	for (int i = 0; i < a->nterms; i++) {
 		const struct model_term *t = &a->terms[i];
+		if (t->by != 0)
+			return false;
 		if (t->kind == MODEL_PARAM && t->index == kpos) {
 			*kcoef += t->coef;
 			continue;
@@ -2851,7 +2855,9 @@ static __isl_give isl_set *value_points(isl_ctx *ctx, const struct model *m,
 
 /* F (taken, on [sizes, axes, locals]) at the points POINTS (kept, the same
  * space), a function of the one parameter at KPOS: the sum over the points
- * of each k, which hold one each. */
+ * of each k.  Exact because each k has one point: value_points fixes every
+ * size, axis and block length, and each group of digits is the mixed-radix
+ * decomposition of its expression, which is unique. */
 static __isl_give isl_pw_qpolynomial *at_points(struct job *j, __isl_take isl_pw_qpolynomial *f,
 						__isl_keep isl_set *points, int kpos)
 {
@@ -3677,7 +3683,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		 * has no sum (cost_loop_totals says why): nothing of it is tidied
 		 * (LU: a third of its time on a concrete grid) */
 		bool unsummed = req->symbolic && looped && !failed(&j.fail) &&
-				(!it.w || !it.h_in || !it.h_out);
+				(!it.w || !it.h_in || !it.h_out || (req->h == H_SUM && !it.h));
 		if (req->symbolic && !unsummed) {
 			sc->ncom = sum_by_terms(&j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
 			if (looped && sc->ncom)

@@ -5,8 +5,10 @@
  * variable left a parameter, and this file turns one iteration's counts into
  * their sums: in closed form over the symbolic or a concrete grid
  * (cost_loop_totals), or as numbers with every value known
- * (cost_count_loop_values: the variable a parameter per process and the
- * maxima summed by envelopes, else iteration by iteration).
+ * (cost_count_loop_values: the variable a parameter, the maxima over the
+ * processes a few functions of it from one count at the values or one
+ * function per process, summed by envelopes; else iteration by
+ * iteration).
  *
  * Why this file is long: the values' path (the envelope of the processes'
  * functions, residue classes of the floors, the iteration-by-iteration
@@ -1201,9 +1203,11 @@ static void loop_values_at(struct job *j, struct loop_values *lv, int d)
 
 /* --- a loop at values, its variable a parameter ---
  *
- * With every size known, a superstep in one loop is counted once per
- * process with the loop's variable k left the only parameter: each
- * process's fan-in, fan-out and work are functions of k alone.  Where they
+ * With every size known, a superstep in one loop is counted with the
+ * loop's variable k left the only parameter: the symbolic grid's relations
+ * once at the values, each maximum over the processes then a few functions
+ * of k (cost_loop_maxima), or else once per process, each process's
+ * fan-in, fan-out and work functions of k alone.  Where they
  * hold floors of k (a cyclic layout: k mod P), k runs over each residue
  * class k = L*t + r of the floors' common denominator L on its own, where
  * the floors are affine in t.  The sum over the iterations of the maximum
@@ -1887,15 +1891,18 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 		nproc *= req->sizes[a];
 	struct k_functions kf = {0};
 	bool counted = false;
-	if (!req->per_process) {
+	/* (past PER_PROCESS_MAX processes --per-process prints no table) */
+	if (!req->per_process || nproc > PER_PROCESS_MAX) {
 		/* its own job: where it has no form, the processes one by one */
 		struct job sub = cost_explain_job(j);
 		struct step_maxima sm;
 		if (cost_loop_maxima(&sub, cand, s, req, lo, hi, &sm) == 0) {
 			counted = k_functions_of_maxima(j, &kf, &sm) == 0;
 		} else if (sub.timed_out || session_ctx_stopped(j->engine->ctx)) {
+			/* the deadline: the job fails with it */
 			j->fail = sub.fail;
-			j->timed_out = sub.timed_out;
+			j->timed_out = true;
+			cost_out_of_time(j);
 		} else {
 			fail_clear(&sub.fail);
 			isl_ctx_reset_error(j->engine->ctx);

@@ -603,7 +603,7 @@ class Context:
                     choices[ax] = list(range(P))
                 else:
                     choices[ax] = [coordinate(kind, idx[d], X, P)]
-            hs = self.held_by[key] = [tuple(c) for c in itertools.product(*choices)]
+            hs = self.held_by[key] = tuple(tuple(c) for c in itertools.product(*choices))
         return hs
 
     def replicated_axes(self, a):

@@ -133,6 +133,9 @@ POINTS = {
         {"m": 6, "n": 6, "o": 6, "M": 2, "N": 2}, {"m": 6, "n": 8, "o": 6, "M": 3, "N": 2},
     ],
     "lu": [  # assume n >= 2*M, n >= 2*N; past 8 iterations k is a parameter
+        # first: divisible and past 8 iterations, the maxima counted once at
+        # the values (cost_loop_maxima), in every mode and sanitized
+        {"n": 16, "M": 2, "N": 2},
         {"n": 5, "M": 2, "N": 2}, {"n": 7, "M": 3, "N": 2}, {"n": 9, "M": 1, "N": 4},
         {"n": 23, "M": 3, "N": 2}, {"n": 30, "M": 4, "N": 3}, {"n": 41, "M": 2, "N": 5},
         {"n": 19, "M": 1, "N": 1}, {"n": 32, "M": 4, "N": 4},
