@@ -230,6 +230,20 @@ enum cost_status cost_from_count(enum count_status st)
 	return st == COUNT_REFUSED ? COST_REFUSED : COST_FAILED;
 }
 
+__isl_give isl_pw_qpolynomial *cost_sum_over(struct job *j, __isl_keep isl_set *set,
+					     __isl_keep isl_pw_qpolynomial *f, const char *what)
+{
+	isl_pw_qpolynomial *r = NULL;
+	char *reason = NULL;
+	enum count_status st = f && set ? count_sum(j->engine, set, f, &r, &reason) : COUNT_ERROR;
+	if (st != COUNT_EXACT) {
+		cost_job_fail(j, cost_from_count(st), reason, what);
+		return NULL;
+	}
+	free(reason);
+	return r;
+}
+
 /* A maximum of WHAT over OVER ("the processes", "the elements") had no exact
  * route (ST, REASON taken): the candidate is refused or fails with the reason. */
 static void max_failed(struct job *j, enum count_status st, char *reason, const char *what,
@@ -2872,16 +2886,9 @@ static __isl_give isl_pw_qpolynomial *at_points(struct job *j, __isl_take isl_pw
 	isl_set *at = isl_set_from_params(isl_set_copy(points));
 	at = isl_set_move_dims(at, isl_dim_set, 0, isl_dim_param, 0, (unsigned)kpos);
 	at = isl_set_move_dims(at, isl_dim_set, (unsigned)kpos, isl_dim_param, 1, after);
-	isl_pw_qpolynomial *r = NULL;
-	char *reason = NULL;
-	enum count_status st = f && at ? count_sum(j->engine, at, f, &r, &reason) : COUNT_ERROR;
+	isl_pw_qpolynomial *r = cost_sum_over(j, at, f, "a loop's values");
 	isl_set_free(at);
 	isl_pw_qpolynomial_free(f);
-	if (st != COUNT_EXACT) {
-		cost_job_fail(j, cost_from_count(st), reason, "a loop's values");
-		return NULL;
-	}
-	free(reason);
 	return r;
 }
 

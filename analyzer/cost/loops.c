@@ -1258,18 +1258,13 @@ static int add_sum(const struct by_k *b, __isl_keep isl_pw_qpolynomial *f, long 
 	isl_set *iv = isl_set_universe(isl_pw_qpolynomial_get_domain_space(g));
 	iv = isl_set_lower_bound_val(iv, isl_dim_set, 0, val_from_ll(ctx, lo));
 	iv = isl_set_upper_bound_val(iv, isl_dim_set, 0, val_from_ll(ctx, hi));
-	isl_pw_qpolynomial *r = NULL;
-	char *reason = NULL;
-	enum count_status st = g && iv ? count_sum(j->engine, iv, g, &r, &reason) : COUNT_ERROR;
+	isl_pw_qpolynomial *r = cost_sum_over(j, iv, g, "a loop's sum");
 	isl_set_free(iv);
 	isl_pw_qpolynomial_free(g);
-	if (st != COUNT_EXACT) {
-		cost_job_fail(j, st == COUNT_ERROR ? COST_FAILED : COST_REFUSED, reason, "a loop's sum");
+	if (!r)
 		return -1;
-	}
-	free(reason);
 	/* no parameter is left: its value anywhere */
-	reason = NULL;
+	char *reason = NULL;
 	isl_val *v = count_eval(r, 0, NULL, NULL, &reason);
 	isl_pw_qpolynomial_free(r);
 	mpq_t x;
