@@ -2876,8 +2876,15 @@ static __isl_give isl_pw_qpolynomial *at_points(struct job *j, __isl_take isl_pw
 						__isl_keep isl_set *points, int kpos)
 {
 	isl_size np = isl_set_dim(points, isl_dim_param);
-	if (!f || np < 0) {
+	/* by position below: F's parameters the points' own, in their order */
+	isl_space *fs = f ? isl_pw_qpolynomial_get_domain_space(f) : NULL;
+	isl_space *ps = isl_set_get_space(points);
+	isl_bool same = fs && ps ? isl_space_has_equal_params(fs, ps) : isl_bool_error;
+	isl_space_free(fs);
+	isl_space_free(ps);
+	if (!f || np < 0 || same != isl_bool_true) {
 		isl_pw_qpolynomial_free(f);
+		cost_job_fail(j, COST_FAILED, NULL, "a loop's values");
 		return NULL;
 	}
 	unsigned after = (unsigned)(np - kpos - 1);
