@@ -2755,30 +2755,37 @@ static __isl_give isl_set *without_loop_digits(const struct model *m,
 	return set;
 }
 
-/* The value of A at the values VALS of the sizes (the one at KPOS left
- * out: *KCOEF its coefficient) and the axes' SIZES, less its term in k;
- * false on an overflow or a variable. */
-static bool aff_at_values(const struct model_aff *a, const long long *vals, const long *sizes,
-			  int kpos, long long *kcoef, long long *out)
+bool cost_aff_value(const struct model_aff *a, const long long *vals, const long *sizes,
+		    long long *out)
 {
 	long long v = a->constant;
-	*kcoef = 0;
 	for (int i = 0; i < a->nterms; i++) {
 		const struct model_term *t = &a->terms[i];
-		if (t->by != 0)
-			return false;
-		if (t->kind == MODEL_PARAM && t->index == kpos) {
-			*kcoef += t->coef;
-			continue;
-		}
 		long long x = t->kind == MODEL_PARAM ? vals[t->index]
 			    : t->kind == MODEL_AXIS  ? (long long)sizes[t->index] : 0, p;
-		if (t->kind == MODEL_VAR || t->by != 0 || __builtin_mul_overflow(x, t->coef, &p) ||
+		if (t->kind == MODEL_VAR || __builtin_mul_overflow(x, t->coef, &p) ||
 		    __builtin_add_overflow(v, p, &v))
 			return false;
 	}
 	*out = v;
 	return true;
+}
+
+/* The value of A at the values VALS of the sizes (0 at KPOS, whose
+ * coefficient is *KCOEF) and the axes' SIZES, less its term in k; false on
+ * an overflow, a variable or a quotient term. */
+static bool aff_at_values(const struct model_aff *a, const long long *vals, const long *sizes,
+			  int kpos, long long *kcoef, long long *out)
+{
+	*kcoef = 0;
+	for (int i = 0; i < a->nterms; i++) {
+		const struct model_term *t = &a->terms[i];
+		if (t->by != 0)
+			return false;
+		if (t->kind == MODEL_PARAM && t->index == kpos)
+			*kcoef += t->coef;
+	}
+	return vals[kpos] == 0 && cost_aff_value(a, vals, sizes, out);
 }
 
 /* The points of SPACE (kept: [sizes, axes, the locals of INFO]) of the
@@ -3012,7 +3019,8 @@ static isl_bool assumptions_met(__isl_keep isl_set *context, const struct symbol
  * written longer. */
 void cost_tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 {
-	if (!*f || cost_out_of_time(j))
+	/* a failed job's formulas are dropped: nothing to tidy */
+	if (!*f || failed(&j->fail) || cost_out_of_time(j))
 		return;
 	/* Values are claimed only under the assumptions: undefined outside them. */
 	budget(j);
@@ -3694,26 +3702,22 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			isl_pw_qpolynomial_free(both);
 		}
 		/* a loop whose maximum over the processes is no single function
-		 * has no sum (cost_loop_totals says why): nothing of it is tidied
-		 * (LU: a third of its time on a concrete grid) */
-		bool unsummed = req->symbolic && looped && !failed(&j.fail) &&
-				(!it.w || !it.h_in || !it.h_out || (req->h == H_SUM && !it.h));
-		if (req->symbolic && !unsummed) {
+		 * has no sum: refused here (cost_loop_totals says why), before
+		 * NCom's formula and any tidying (LU: a third of its time on a
+		 * concrete grid) */
+		if (req->symbolic && looped && !failed(&j.fail) &&
+		    (!it.w || !it.h_in || !it.h_out || (req->h == H_SUM && !it.h)))
+			cost_loop_totals(&j, s, &it, base, sc);
+		if (req->symbolic) {
 			sc->ncom = sum_by_terms(&j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
 			if (looped && sc->ncom)
 				it.ncom = isl_pw_qpolynomial_copy(p.ncom);
 		}
-		if (unsummed) {
-			cost_loop_totals(&j, s, &it, base, sc);
-			finish_step(&j, m, s, sc, &total);
-		}
-		if (!unsummed) {
-			cost_tidy(&j, &sc->ncom, context);
-			cost_tidy(&j, &sc->h_in, context);
-			cost_tidy(&j, &sc->h_out, context);
-			cost_tidy(&j, &sc->w, context);
-			cost_tidy(&j, &sc->h, context);
-		}
+		cost_tidy(&j, &sc->ncom, context);
+		cost_tidy(&j, &sc->h_in, context);
+		cost_tidy(&j, &sc->h_out, context);
+		cost_tidy(&j, &sc->w, context);
+		cost_tidy(&j, &sc->h, context);
 		for (int k = 0; k < sc->narrays; k++) {
 			struct array_occurrence *ao = &sc->arrays[k];
 			tidy_explain(&j, &ao->nocc, &ao->nocc_why, context);
@@ -3723,11 +3727,11 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		/* h before the cost, which then has h's simpler form: tidy merges
 		 * pieces and leaves out of the max an operand the other bounds
 		 * (2*floor((n + 5)/8) >= floor((n + 3)/8) + floor((n + 5)/8)) */
-		if (!failed(&j.fail) && !unsummed && req->h == H_MAX) {
+		if (!failed(&j.fail) && req->h == H_MAX) {
 			sc->h = formula_max(sc->h_in, sc->h_out);
 			cost_tidy(&j, &sc->h, context);
 		}
-		if (!failed(&j.fail) && !unsummed) {
+		if (!failed(&j.fail)) {
 			sc->cost = cost_step_cost_formula(req, sc);
 			if (formula_n_pieces(sc->cost) > 1)
 				cost_tidy(&j, &sc->cost, context);

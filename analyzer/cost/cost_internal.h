@@ -71,6 +71,10 @@ void cost_isl_op_failed(struct job *j, const char *what);
 /* Whether the run's deadline stopped the job (it then fails). */
 bool cost_out_of_time(struct job *j);
 enum cost_status cost_from_count(enum count_status st);
+/* The value of A at the sizes' values VALS and the axes' SIZES into *OUT;
+ * false on an overflow or a variable. */
+bool cost_aff_value(const struct model_aff *a, const long long *vals, const long *sizes,
+		    long long *out);
 /* The sum of F over the points of SET (both kept), on SET's parameters;
  * NULL after a failure, which the job takes (about WHAT). */
 __isl_give isl_pw_qpolynomial *cost_sum_over(struct job *j, __isl_keep isl_set *set,

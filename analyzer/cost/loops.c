@@ -1016,24 +1016,6 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 	isl_set_free(outer);
 }
 
-/* The value of A at the parameters' values VALS and the axes' SIZES; false
- * when it does not fit in 64 bits. */
-static bool aff_value(const struct model_aff *a, const long long *vals, const long *sizes,
-		      long long *out)
-{
-	long long v = a->constant;
-	for (int i = 0; i < a->nterms; i++) {
-		const struct model_term *t = &a->terms[i];
-		long long x = t->kind == MODEL_PARAM ? vals[t->index]
-			    : t->kind == MODEL_AXIS  ? (long long)sizes[t->index] : 0, p;
-		if (t->kind == MODEL_VAR || __builtin_mul_overflow(x, t->coef, &p) ||
-		    __builtin_add_overflow(v, p, &v))
-			return false;
-	}
-	*out = v;
-	return true;
-}
-
 /* Sums of one superstep's counts over the iterations of its loops. */
 struct loop_values {
 	int cand, s;
@@ -1182,8 +1164,8 @@ static void loop_values_at(struct job *j, struct loop_values *lv, int d)
 	}
 	const struct model_loop *lp = &m->loops[lv->loops[d]];
 	long long lo, hi;
-	if (!aff_value(&lp->lo, lv->vals, lv->req->sizes, &lo) ||
-	    !aff_value(&lp->hi, lv->vals, lv->req->sizes, &hi)) {
+	if (!cost_aff_value(&lp->lo, lv->vals, lv->req->sizes, &lo) ||
+	    !cost_aff_value(&lp->hi, lv->vals, lv->req->sizes, &hi)) {
 		char *why = NULL;
 		if (asprintf(&why, "a bound of %s does not fit in 64 bits at these values",
 			     lp->range) < 0)
@@ -2020,8 +2002,8 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 	const struct model_loop *lp = &m->loops[lv.loops[0]];
 	bool counted = false;
 	if (!lv.messages && lv.nloops == 1 && lp->ratio < 2 &&
-	    aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
-	    aff_value(&lp->hi, lv.vals, req->sizes, &hi) && hi - lo > BY_K_LEAF) {
+	    cost_aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
+	    cost_aff_value(&lp->hi, lv.vals, req->sizes, &hi) && hi - lo > BY_K_LEAF) {
 		struct job sub = cost_explain_job(j);
 		if (loop_values_by_k(&sub, cand, s, req, lo, hi - 1, lv.sum, sc) == 0) {
 			lv.iterations = hi - lo;
