@@ -10,6 +10,7 @@
 #include "analyzer/count/count_compiled.h"
 
 #include <stdbool.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -485,6 +486,149 @@ int count_compiled_eval(const struct count_compiled *c, const long long *x, mpq_
 	}
 	mpq_set_ui(out, 0, 1); /* outside every piece: 0 */
 	return 0;
+}
+
+/* --- the polynomial on a stretch (one parameter) --- */
+
+static i128 floor128(i128 a, i128 b)
+{
+	i128 q = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+/* *NEXT = min(*NEXT, X) for X > K. */
+static void earlier(long long k, i128 x, long long *next)
+{
+	if (x > k && x < *next)
+		*next = (long long)x;
+}
+
+/* The least x > K at which floor(L / den), its locals LOC at K held fixed,
+ * differs from its value at K: into *NEXT (kept when sooner).  False on an
+ * overflow. */
+static bool floor_next(const struct lin *l, long long k, const int64_t *loc, int nloc,
+		       long long *next)
+{
+	i128 s, c1 = l->c[1];
+	if (!lin_num(l, 1, &k, loc, nloc, &s))
+		return false;
+	if (c1 == 0)
+		return true;
+	i128 q = floor128(s, l->den), rest = s - c1 * (i128)k; /* s = c1*x + rest */
+	if (c1 > 0) /* the least x with c1*x + rest >= (q + 1)*den */
+		earlier(k, -floor128(-((q + 1) * l->den - rest), c1), next);
+	else /* the least x with c1*x + rest < q*den */
+		earlier(k, floor128(rest - q * l->den, -c1) + 1, next);
+	return true;
+}
+
+/* The same for the floors of LOCS (their values at K into LOC). */
+static bool locals_next(const struct locals *ls, long long k, int64_t *loc, long long *next)
+{
+	if (!locals_eval(ls, 1, &k, loc))
+		return false;
+	for (int j = 0; j < ls->n; j++)
+		if (!floor_next(&ls->div[j], k, loc, j, next))
+			return false;
+	return true;
+}
+
+/* The least x > K at which B's floors or the truth of one of its
+ * constraints change, into *NEXT. */
+static bool bset_next(const struct bset *b, long long k, long long *next)
+{
+	int64_t loc[COMPILED_MAX_LOCAL];
+	if (!locals_next(&b->loc, k, loc, next))
+		return false;
+	for (int r = 0; r < b->ncons; r++) {
+		const struct lin *l = &b->cons[r];
+		i128 s, c1 = l->c[1];
+		if (!lin_num(l, 1, &k, loc, b->loc.n, &s))
+			return false;
+		if (c1 == 0)
+			continue;
+		i128 rest = s - c1 * (i128)k;
+		if (b->eq[r]) {
+			if (s == 0)
+				earlier(k, (i128)k + 1, next);
+			else if (rest % c1 == 0)
+				earlier(k, -rest / c1, next);
+		} else if (c1 > 0 && s < 0) {
+			earlier(k, -floor128(rest, c1), next); /* ceil(-rest / c1) */
+		} else if (c1 < 0 && s >= 0) {
+			earlier(k, floor128(rest, -c1) + 1, next);
+		}
+	}
+	return true;
+}
+
+int count_compiled_poly_at(const struct count_compiled *c, long long k, long long hi,
+			   long long *next, mpq_t *coef, int maxdeg, int *deg)
+{
+	if (c->np != 1 || k > hi || hi >= LLONG_MAX)
+		return -1;
+	*next = hi + 1;
+	int64_t loc[COMPILED_MAX_LOCAL];
+	const struct piece *at = NULL;
+	for (int i = 0; i < c->n; i++) {
+		const struct piece *p = &c->p[i];
+		for (int b = 0; b < p->nb; b++) {
+			if (!bset_next(&p->b[b], k, next))
+				return -1;
+			int in = at ? 0 : bset_has(&p->b[b], 1, &k);
+			if (in < 0)
+				return -1;
+			if (in)
+				at = p;
+		}
+		for (int t = 0; t < p->nt; t++) {
+			const struct term *tm = &p->t[t];
+			for (int d = 0; d < tm->nfl; d++)
+				if (!locals_next(&tm->fl_loc[d], k, loc, next) ||
+				    !floor_next(&tm->fl_top[d], k, loc, tm->fl_loc[d].n, next))
+					return -1;
+		}
+	}
+	for (int e = 0; e <= maxdeg; e++)
+		mpq_set_ui(coef[e], 0, 1);
+	*deg = 0;
+	if (!at)
+		return 0; /* outside every piece: 0 */
+	mpz_t v, f;
+	mpz_inits(v, f, NULL);
+	int r = 0;
+	for (int t = 0; t < at->nt && r == 0; t++) {
+		const struct term *tm = &at->t[t];
+		int e = tm->pexp[0];
+		if (e > maxdeg) {
+			r = -1;
+			break;
+		}
+		mpz_set_si(v, (long)tm->a);
+		for (int d = 0; d < tm->nfl && r == 0; d++) {
+			int64_t fl;
+			if (!locals_eval(&tm->fl_loc[d], 1, &k, loc) ||
+			    !lin_floor(&tm->fl_top[d], 1, &k, loc, tm->fl_loc[d].n, &fl)) {
+				r = -1;
+				break;
+			}
+			mpz_set_si(f, (long)fl);
+			mpz_pow_ui(f, f, (unsigned long)tm->fexp[d]);
+			mpz_mul(v, v, f);
+		}
+		mpz_set_si(f, (long)at->den);
+		mpq_t a;
+		mpq_init(a);
+		mpq_set_num(a, v);
+		mpq_set_den(a, f);
+		mpq_canonicalize(a);
+		mpq_add(coef[e], coef[e], a);
+		mpq_clear(a);
+		if (e > *deg)
+			*deg = e;
+	}
+	mpz_clears(v, f, NULL);
+	return r;
 }
 
 int count_isl_eval(__isl_keep isl_pw_qpolynomial *f, const long long *x, mpq_t out)

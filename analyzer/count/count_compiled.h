@@ -29,6 +29,15 @@ struct count_compiled *count_compiled_new(__isl_keep isl_pw_qpolynomial *f,
  * intermediate value does not fit (OUT untouched). */
 int count_compiled_eval(const struct count_compiled *c, const long long *x, mpq_t out);
 
+/* For C of one parameter x, at X0 <= HI: *NEXT, the least x > X0 (at most
+ * HI + 1) at which one of its pieces' constraints or floors (the domains'
+ * and the terms') changes, so that on X0 <= x < *NEXT C is one polynomial
+ * in x: its coefficients into COEF[0 .. MAXDEG] (initialized), its degree
+ * into *DEG.  0, or -1 when C has several parameters, a term of a higher
+ * degree, or a value past 64 bits (COEF then undefined). */
+int count_compiled_poly_at(const struct count_compiled *c, long long x0, long long hi,
+			   long long *next, mpq_t *coef, int maxdeg, int *deg);
+
 void count_compiled_free(struct count_compiled *c);
 
 /* OUT = F (kept, on parameters only) at the parameters' values X, by ISL's
