@@ -31,6 +31,7 @@
 #include <isl/val.h>
 
 #include "analyzer/count/count_compiled.h"
+#include "analyzer/count/count_poly.h"
 #include "analyzer/model/relations.h"
 #include "analyzer/model/symbolic.h"
 #include "analyzer/util/coalesce.h"
@@ -1189,18 +1190,22 @@ static void loop_values_at(struct job *j, struct loop_values *lv, int d)
  * loop's variable k left the only parameter: the symbolic grid's relations
  * once at the values, each maximum over the processes then a few functions
  * of k (cost_loop_maxima), or else once per process, each process's
- * fan-in, fan-out and work functions of k alone.  Where they
- * hold floors of k (a cyclic layout: k mod P), k runs over each residue
- * class k = L*t + r of the floors' common denominator L on its own, where
- * the floors are affine in t.  The sum over the iterations of the maximum
- * over the processes is then taken interval by interval: on an interval
- * where one function is proven the largest (count_max_of), the exact sum of
- * that one (count_sum); elsewhere the interval is halved, down to a few
- * iterations, each the maximum of the functions' values.  Where the classes
- * hold few iterations each (block-cyclic layouts: L = nb*P), or L is too
- * large, every function is evaluated at every iteration instead
- * (sums_by_evaluation): rebuilding each function per class would cost more.
- * Exact either way; the counts do not grow with the number of iterations. */
+ * fan-in, fan-out and work functions of k alone.  Between the points where
+ * one of their floors of k, pieces or constraints changes, every function
+ * is a polynomial in k: where those stretches are few (a block layout's
+ * floors of k/(n/P) step P times), the sums of the maxima are exact sums of
+ * polynomials and of their upper envelopes over each stretch
+ * (sums_by_stretches, count_poly.h), whatever the number of iterations.
+ * Where floors step every few iterations (a cyclic layout: k mod P), k runs
+ * over each residue class k = L*t + r of their common denominator L on its
+ * own, where they are affine in t, and each class stretch by stretch; a
+ * class whose functions do not compile takes the interval route: on an
+ * interval where one function is proven the largest (count_max_of), the
+ * exact sum of that one (count_sum); elsewhere the interval is halved, down
+ * to a few iterations, each the maximum of the functions' values.  Where the
+ * classes hold few iterations each (block-cyclic layouts: L = nb*P), or L is
+ * too large, and the stretches are many, every function is evaluated at
+ * every iteration instead (sums_by_evaluation).  Exact in every route. */
 struct by_k {
 	struct job *j;
 };
@@ -1452,14 +1457,40 @@ static int add_max_of_envelopes(const struct by_k *b, const struct envelope *x,
 	return r;
 }
 
-/* The least common multiple of the denominators of the floors in F. */
+/* The least common multiple of the periods in k of the floors in F that
+ * change value often over the iterations (RANGE of them); a floor that
+ * changes value at most BY_K_STEPS times is left as it is: the stretches
+ * between its steps are few (sums_by_stretches; LU's blocks of n/M rows: M
+ * steps, whatever n). */
 struct period {
 	long l;
 	bool too_large;
+	long long range;
 };
+
+enum { BY_K_STEPS = 64 };
 
 static isl_stat period_of_aff(__isl_take isl_aff *div, struct period *p)
 {
+	/* floor(v*k + ...): it steps about |v|*RANGE times, its period is
+	 * v's denominator; a floor within it (a division of a division) is
+	 * not read: the whole denominator then */
+	isl_size nd = isl_aff_dim(div, isl_dim_div);
+	isl_val *v = isl_aff_get_coefficient_val(div, isl_dim_param, 0);
+	bool nested = false;
+	for (int i = 0; i < nd && !nested; i++) {
+		isl_val *c = isl_aff_get_coefficient_val(div, isl_dim_div, i);
+		nested = !c || !isl_val_is_zero(c);
+		isl_val_free(c);
+	}
+	long num = v && !nested && nd >= 0 ? isl_val_get_num_si(v) : 0;
+	long den = v && !nested && nd >= 0 ? isl_val_get_den_si(v) : 0;
+	isl_val_free(v);
+	if (den > 0 && (__int128)(num < 0 ? -(__int128)num : num) * p->range <=
+			       (__int128)BY_K_STEPS * den) {
+		isl_aff_free(div);
+		return isl_stat_ok;
+	}
 	isl_val *d = isl_aff_get_denominator_val(div);
 	isl_aff_free(div);
 	long long x;
@@ -1717,7 +1748,7 @@ static int sums_by_evaluation(struct job *j, const struct k_functions *kf,
 	 * is not */
 	long long probe[8];
 	for (int p = 0; p < 8; p++)
-		probe[p] = lo + (hi - lo) * p / 7;
+		probe[p] = lo + (long long)((__int128)(hi - lo) * p / 7);
 	struct count_compiled **cc[NLISTS] = {0};
 	for (int t = 0; t < NLISTS; t++) {
 		cc[t] = calloc((size_t)ns[t] + 1, sizeof(**cc));
@@ -1781,6 +1812,142 @@ static int sums_by_evaluation(struct job *j, const struct k_functions *kf,
 	return r;
 }
 
+/* The most stretches a loop's functions may split lo..hi into for
+ * sums_by_stretches: past it (a floor that steps every few iterations) the
+ * residue classes or each iteration's values do better. */
+enum { BY_K_STRETCHES = 2048 };
+
+/* The most stretches worth walking over lo..hi before the residue
+ * classes: on average eight iterations each (a cyclic layout's floors of k/P
+ * step every P iterations), and BY_K_STRETCHES at most. */
+static long by_k_stretches(long long lo, long long hi)
+{
+	long long most = (hi - lo + 1) / 8;
+	return most < 1 ? 1 : most > BY_K_STRETCHES ? BY_K_STRETCHES : (long)most;
+}
+
+/* The sums of KF's maxima over lo <= k <= hi stretch by stretch: each
+ * function compiled (count_compiled.h), split where one of its floors,
+ * pieces or constraints changes, so that on each stretch every function is
+ * a polynomial in k; there the sums of the largest and of NCom's terms
+ * are exact sums of polynomials (count_poly.h), with no proof and no
+ * evaluation per iteration.  Added to SUM and, per process, to SC
+ * (PROC_AT as for sums_by_evaluation) only when all of it is done.  0;
+ * 1 when a function does not compile, has a term past COUNT_POLY_MAXDEG,
+ * or the stretches are more than MOST (nothing added: another route
+ * counts it); -1 when out of memory (the job failed). */
+static int sums_by_stretches(struct job *j, const struct k_functions *kf,
+			     const struct cost_request *req, long long lo, long long hi, long most,
+			     mpq_t sum[TERM_N], struct step_cost *sc, const long *proc_at)
+{
+	enum { NLISTS = MAXIMA_N + 1 };
+	long nn;
+	isl_pw_qpolynomial **fs[NLISTS];
+	long ns[NLISTS];
+	for (int t = 0; t < MAXIMA_N; t++) {
+		fs[t] = kf->f[t];
+		ns[t] = kf->f[t] ? kf->n[t] : 0;
+	}
+	fs[MAXIMA_N] = ncom_terms(kf, &nn);
+	ns[MAXIMA_N] = fs[MAXIMA_N] ? nn : 0;
+	/* the per-quantity lists, then h's: h_in's and h_out's together
+	 * (max(h_in, h_out)) or the largest fi + fo */
+	long total = 0;
+	for (int t = 0; t < NLISTS; t++)
+		total += ns[t];
+	long long probe[8];
+	for (int p = 0; p < 8; p++)
+		probe[p] = lo + (long long)((__int128)(hi - lo) * p / 7);
+	struct count_compiled **cc = calloc((size_t)total + 1, sizeof(*cc));
+	struct count_poly *poly = calloc((size_t)total + 1, sizeof(*poly));
+	struct count_poly *both = calloc((size_t)(ns[MAXIMA_IN] + ns[MAXIMA_OUT]) + 1,
+					 sizeof(*both));
+	long nproc = proc_at && kf->procs ? kf->n[MAXIMA_W] : 0;
+	mpq_t *acc = calloc((size_t)(TERM_N + 3 * nproc), sizeof(*acc));
+	int r = cc && poly && both && acc ? 0 : -1;
+	for (long q = 0; r == 0 && q < total; q++)
+		count_poly_init(&poly[q]);
+	for (long q = 0; acc && q < TERM_N + 3 * nproc; q++)
+		mpq_init(acc[q]);
+	for (int t = 0, at = 0; r == 0 && t < NLISTS; at += (int)ns[t], t++)
+		for (long q = 0; r == 0 && q < ns[t]; q++)
+			if (!(cc[at + q] = count_compiled_new(fs[t][q], probe, 8)))
+				r = 1;
+	long first[NLISTS];
+	for (int t = 0, at = 0; t < NLISTS; at += (int)ns[t], t++)
+		first[t] = at;
+	long stretches = 0;
+	for (long long x = lo; r == 0 && x <= hi;) {
+		if (++stretches > most || cost_out_of_time(j)) {
+			r = cost_out_of_time(j) ? -1 : 1;
+			break;
+		}
+		long long next = hi + 1;
+		for (long q = 0; r == 0 && q < total; q++) {
+			long long nx;
+			if (count_compiled_poly_at(cc[q], x, hi, &nx, poly[q].c, COUNT_POLY_MAXDEG,
+						   &poly[q].deg) < 0)
+				r = 1;
+			else if (nx < next)
+				next = nx;
+		}
+		if (r != 0)
+			break;
+		/* x .. next - 1: polynomials all */
+		const enum cost_term to[MAXIMA_N] = {TERM_W, TERM_H_IN, TERM_H_OUT, TERM_H};
+		for (int t = 0; r == 0 && t < MAXIMA_N; t++) {
+			if (t == MAXIMA_BOTH && req->h == H_MAX)
+				continue;
+			if (ns[t] > 0 && count_poly_add_max_sum(&poly[first[t]], (int)ns[t], x,
+								next - 1, acc[to[t]]) < 0)
+				r = -1;
+		}
+		if (r == 0 && req->h == H_MAX && ns[MAXIMA_IN] + ns[MAXIMA_OUT] > 0) {
+			/* the same polynomials, side by side (shallow copies) */
+			long nb = 0;
+			for (long q = 0; q < ns[MAXIMA_IN]; q++)
+				both[nb++] = poly[first[MAXIMA_IN] + q];
+			for (long q = 0; q < ns[MAXIMA_OUT]; q++)
+				both[nb++] = poly[first[MAXIMA_OUT] + q];
+			if (count_poly_add_max_sum(both, (int)nb, x, next - 1, acc[TERM_H]) < 0)
+				r = -1;
+		}
+		for (long q = 0; r == 0 && q < ns[MAXIMA_N]; q++)
+			count_poly_add_sum(&poly[first[MAXIMA_N] + q], x, next - 1, acc[TERM_NCOM]);
+		for (long q = 0; r == 0 && q < nproc; q++) {
+			count_poly_add_sum(&poly[first[MAXIMA_W] + q], x, next - 1, acc[TERM_N + 3 * q]);
+			count_poly_add_sum(&poly[first[MAXIMA_IN] + q], x, next - 1,
+					   acc[TERM_N + 3 * q + 1]);
+			count_poly_add_sum(&poly[first[MAXIMA_OUT] + q], x, next - 1,
+					   acc[TERM_N + 3 * q + 2]);
+		}
+		x = next;
+	}
+	if (r == 0) {
+		for (int t = 0; t < TERM_N; t++)
+			mpq_add(sum[t], sum[t], acc[t]);
+		for (long q = 0; q < nproc; q++) {
+			struct process_cost *pc = &sc->procs[proc_at[q]];
+			mpz_add(pc->w, pc->w, mpq_numref(acc[TERM_N + 3 * q]));
+			mpz_add(pc->in, pc->in, mpq_numref(acc[TERM_N + 3 * q + 1]));
+			mpz_add(pc->out, pc->out, mpq_numref(acc[TERM_N + 3 * q + 2]));
+		}
+	}
+	for (long q = 0; cc && q < total; q++)
+		count_compiled_free(cc[q]);
+	for (long q = 0; poly && q < total; q++)
+		count_poly_clear(&poly[q]);
+	for (long q = 0; acc && q < TERM_N + 3 * nproc; q++)
+		mpq_clear(acc[q]);
+	free(cc);
+	free(poly);
+	free(both);
+	free(acc);
+	if (r < 0 && !failed(&j->fail))
+		cost_isl_op_failed(j, "a loop's sums");
+	return r;
+}
+
 /* floor(a / b), b > 0. */
 static long long floor_div(long long a, long long b)
 {
@@ -1806,7 +1973,15 @@ static int sums_by_classes(struct job *j, const struct k_functions *kf,
 		if (tlo > thi)
 			continue;
 		struct k_functions g = {0};
-		if (residues(j, kf, l, rr, &g) == 0) {
+		int by_stretches = 1;
+		if (residues(j, kf, l, rr, &g) == 0)
+			by_stretches = sums_by_stretches(j, &g, req, tlo, thi, BY_K_STRETCHES, sum, sc,
+							 proc_at);
+		if (by_stretches == 0 || failed(&j->fail)) {
+			k_functions_clear(&g);
+			continue;
+		}
+		if (!failed(&j->fail)) {
 			struct envelope ew = {0}, ei = {0}, eo = {0}, eh = {0};
 			if (envelope_tree(&b, g.f[MAXIMA_W], g.n[MAXIMA_W], tlo, thi, &ew) == 0)
 				add_envelope_sum(&b, &ew, sum[TERM_W]);
@@ -1919,7 +2094,7 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 		step_relations_clear(&r);
 	}
 	/* the residue classes of k the floors need */
-	struct period per = {1, false};
+	struct period per = {1, false, hi - lo + 1};
 	long nn;
 	isl_pw_qpolynomial **nf = ncom_terms(&kf, &nn);
 	for (int t = 0; t <= MAXIMA_N && !failed(&j->fail) && !per.too_large; t++) {
@@ -1963,7 +2138,16 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 		}
 		proc_at[q] = at;
 	}
-	if (evaluate && !failed(&j->fail)) {
+	/* stretch by stretch where they are few (a block layout's floors step
+	 * at the blocks' ends only), in residue classes where floors step
+	 * every few iterations, or else iteration by iteration */
+	bool done = !failed(&j->fail) && (per.l == 1 || evaluate) &&
+		    sums_by_stretches(j, &kf, req, lo, hi,
+				      per.l == 1 ? BY_K_STRETCHES : by_k_stretches(lo, hi), sum, sc,
+				      proc_at) == 0;
+	if (done || failed(&j->fail)) {
+		per.l = 0;
+	} else if (evaluate) {
 		sums_by_evaluation(j, &kf, req, lo, hi, sum, sc, proc_at);
 		per.l = 0; /* no residue classes */
 	}
