@@ -73,6 +73,11 @@ pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# the enumerator's results, kept for the run: the scripts that ask for the
+# same point (compare.py's modes and grids, rank.py, ...) enumerate it once
+BSPENUM_CACHE=$tmp/bspenum
+mkdir "$BSPENUM_CACHE" || exit 2
+export BSPENUM_CACHE
 
 ok()     { pass=$((pass + 1)); }
 not_ok() { fail=$((fail + 1)); echo "FAIL: $*"; }
@@ -224,9 +229,12 @@ run_verify() {
 
 # Runs a checker that ends with `N passed, N failed` and adds its totals.
 run_tally() {
+	t0=$(date +%s)
 	"$@" > "$tmp/tally" 2>&1
 	st=$?
 	last=$(tail -n 1 "$tmp/tally")
+	# where a section's time goes: one line per script
+	echo "#   $(basename "$2"): $last ($(($(date +%s) - t0)) s)"
 	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 	f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 	if [ -z "$p" ]; then

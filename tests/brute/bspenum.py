@@ -56,8 +56,11 @@ The program is written from the language manual (man/bspcost.5) only; it shares
 no code with bspcost.  --detail prints the per-process counts on stderr.
 """
 
+import hashlib
 import itertools
 import json
+import os
+import pickle
 import sys
 
 # ---------------------------------------------------------------------------
@@ -818,18 +821,45 @@ def memory(spec, ctx, procs, names):
 
 
 def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False):
+    """The report at VALUES (--h sum when H_SUM, --work flops when FLOPS).
+
+    With BSPENUM_CACHE naming a directory (tests/run.sh gives each suite run
+    one), a result is kept there by the specification, the values and the
+    options, so that the scripts of one run that ask for the same point
+    (compare.py's modes and grids, rank.py, ...) enumerate it once; both h's
+    are enumerated in one pass (they differ only in the maximum)."""
+    cache = os.environ.get("BSPENUM_CACHE")
+    if not cache or detail:
+        return analyze_both(spec, values, flops, elements, detail)[h_sum]
+    key = hashlib.sha1(repr((spec, sorted(values.items()), flops, elements)).encode())
+    path = os.path.join(cache, key.hexdigest() + ".pickle")
+    try:
+        with open(path, "rb") as f:
+            both = pickle.load(f)
+    except (OSError, EOFError, pickle.UnpicklingError):
+        both = analyze_both(spec, values, flops, elements, detail)
+        tmp = "%s.%d" % (path, os.getpid())
+        with open(tmp, "wb") as f:
+            pickle.dump(both, f)
+        os.replace(tmp, path)
+    return both[h_sum]
+
+
+def analyze_both(spec, values, flops=False, elements=False, detail=False):
+    """{False: the report with h = max(h_in, h_out), True: with --h sum}."""
     axes = spec["axes"]
     procs = list(itertools.product(*[range(values[a]) for a in axes]))
     g = values.get("g", 0)
     l = values.get("l", 0)
-    result = []
+    results = {False: [], True: []}
     top = spec
     for cname, kinds, layouts, spec in variants(top):
         ctx = Context(spec, values, kinds, layouts)
-        steps = []
-        total = 0
+        steps = {False: [], True: []}
+        total = {False: 0, True: 0}
         for sname, stmts, loops in spec["supersteps"]:
-            sums = {"w": 0, "h": 0, "h_in": 0, "h_out": 0, "ncom": 0, "cost": 0}
+            sums = {hs: {"w": 0, "h": 0, "h_in": 0, "h_out": 0, "ncom": 0, "cost": 0}
+                    for hs in (False, True)}
             iterations = 0
             for lenv in ctx.points((list(loops), None) if loops else None, {}):
                 iterations += 1
@@ -868,39 +898,43 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
                                 pin[q].add(sender)
                                 pout[sender].add(q)
                 w = max(work.values())
-                if h_sum:
-                    h = max(fin[q] + fout[q] for q in procs)
-                else:
-                    h = max(max(fin[q], fout[q]) for q in procs)
-                # every iteration is a superstep of its own: its h, and one l
-                sums["w"] += w
-                sums["h"] += h
-                sums["h_in"] += max(fin.values())
-                sums["h_out"] += max(fout.values())
-                sums["ncom"] += sum(fin.values())
-                sums["cost"] += w + h * g + l
+                for hs in (False, True):
+                    if hs:
+                        h = max(fin[q] + fout[q] for q in procs)
+                    else:
+                        h = max(max(fin[q], fout[q]) for q in procs)
+                    # every iteration is a superstep of its own: its h, and one l
+                    sums[hs]["w"] += w
+                    sums[hs]["h"] += h
+                    sums[hs]["h_in"] += max(fin.values())
+                    sums[hs]["h_out"] += max(fout.values())
+                    sums[hs]["ncom"] += sum(fin.values())
+                    sums[hs]["cost"] += w + h * g + l
                 if detail:
                     sys.stderr.write("%s / %s%s\n" % (cname, sname, " " + repr(lenv) if loops else ""))
                     for q in procs:
                         sys.stderr.write("  q=%s work=%d fan_in=%d fan_out=%d msgs_in=%d msgs_out=%d\n"
                                          % (q, work[q], fin[q], fout[q], len(pin[q]),
                                             len(pout[q])))
-            w, h, h_in, h_out = sums["w"], sums["h"], sums["h_in"], sums["h_out"]
-            ncom, cost = sums["ncom"], sums["cost"]
-            total += cost
             touched = set()
             for st in stmts:
                 touched.add(st["lhs"][1])
                 arrays_named(st["rhs"], touched)
-            step = {"name": sname, "w": w, "h": h, "h_in": h_in, "h_out": h_out,
-                    "ncom": ncom, "cost": cost,
-                    "mem": memory(spec, ctx, procs, sorted(touched))}
-            if loops:
-                step["iterations"] = iterations
-            steps.append(step)
-        result.append({"name": cname, "supersteps": steps, "cost": total,
-                       "mem": memory(spec, ctx, procs, spec["array_order"])})
-    return {"candidates": result}
+            mem = memory(spec, ctx, procs, sorted(touched))
+            for hs in (False, True):
+                sm = sums[hs]
+                total[hs] += sm["cost"]
+                step = {"name": sname, "w": sm["w"], "h": sm["h"], "h_in": sm["h_in"],
+                        "h_out": sm["h_out"], "ncom": sm["ncom"], "cost": sm["cost"],
+                        "mem": mem}
+                if loops:
+                    step["iterations"] = iterations
+                steps[hs].append(step)
+        mem = memory(spec, ctx, procs, spec["array_order"])
+        for hs in (False, True):
+            results[hs].append({"name": cname, "supersteps": steps[hs], "cost": total[hs],
+                                "mem": mem})
+    return {hs: {"candidates": results[hs]} for hs in (False, True)}
 
 
 def check_values(spec, values):
