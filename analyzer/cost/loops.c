@@ -1483,11 +1483,17 @@ static isl_stat period_of_aff(__isl_take isl_aff *div, struct period *p)
 		nested = !c || !isl_val_is_zero(c);
 		isl_val_free(c);
 	}
-	long num = v && !nested && nd >= 0 ? isl_val_get_num_si(v) : 0;
-	long den = v && !nested && nd >= 0 ? isl_val_get_den_si(v) : 0;
+	/* |v| <= BY_K_STEPS / RANGE */
+	isl_val *most = v && !nested && nd >= 0
+		? isl_val_div(isl_val_int_from_si(isl_val_get_ctx(v), BY_K_STEPS),
+			      val_from_ll(isl_val_get_ctx(v), p->range))
+		: NULL;
+	isl_val *size = most ? isl_val_abs(isl_val_copy(v)) : NULL;
+	isl_bool rare = size && most ? isl_val_le(size, most) : isl_bool_false;
+	isl_val_free(size);
 	isl_val_free(v);
-	if (den > 0 && (__int128)(num < 0 ? -(__int128)num : num) * p->range <=
-			       (__int128)BY_K_STEPS * den) {
+	isl_val_free(most);
+	if (rare == isl_bool_true) {
 		isl_aff_free(div);
 		return isl_stat_ok;
 	}
@@ -1835,7 +1841,7 @@ static long by_k_stretches(long long lo, long long hi)
  * (PROC_AT as for sums_by_evaluation) only when all of it is done.  0;
  * 1 when a function does not compile, has a term past COUNT_POLY_MAXDEG,
  * or the stretches are more than MOST (nothing added: another route
- * counts it); -1 when out of memory (the job failed). */
+ * counts it); -1 when out of memory or time (the job failed). */
 static int sums_by_stretches(struct job *j, const struct k_functions *kf,
 			     const struct cost_request *req, long long lo, long long hi, long most,
 			     mpq_t sum[TERM_N], struct step_cost *sc, const long *proc_at)
@@ -1848,7 +1854,9 @@ static int sums_by_stretches(struct job *j, const struct k_functions *kf,
 		fs[t] = kf->f[t];
 		ns[t] = kf->f[t] ? kf->n[t] : 0;
 	}
-	fs[MAXIMA_N] = ncom_terms(kf, &nn);
+	/* NCom's own terms; or, one function per process, the fan-ins (added
+	 * from the MAXIMA_IN list's polynomials below) */
+	fs[MAXIMA_N] = kf->ncom ? ncom_terms(kf, &nn) : NULL;
 	ns[MAXIMA_N] = fs[MAXIMA_N] ? nn : 0;
 	/* the per-quantity lists, then h's: h_in's and h_out's together
 	 * (max(h_in, h_out)) or the largest fi + fo */
@@ -1865,7 +1873,7 @@ static int sums_by_stretches(struct job *j, const struct k_functions *kf,
 	long nproc = proc_at && kf->procs ? kf->n[MAXIMA_W] : 0;
 	mpq_t *acc = calloc((size_t)(TERM_N + 3 * nproc), sizeof(*acc));
 	int r = cc && poly && both && acc ? 0 : -1;
-	for (long q = 0; r == 0 && q < total; q++)
+	for (long q = 0; poly && q < total; q++)
 		count_poly_init(&poly[q]);
 	for (long q = 0; acc && q < TERM_N + 3 * nproc; q++)
 		mpq_init(acc[q]);
@@ -1878,8 +1886,9 @@ static int sums_by_stretches(struct job *j, const struct k_functions *kf,
 		first[t] = at;
 	long stretches = 0;
 	for (long long x = lo; r == 0 && x <= hi;) {
-		if (++stretches > most || cost_out_of_time(j)) {
-			r = cost_out_of_time(j) ? -1 : 1;
+		bool late = cost_out_of_time(j);
+		if (late || ++stretches > most) {
+			r = late ? -1 : 1;
 			break;
 		}
 		long long next = hi + 1;
@@ -1914,6 +1923,8 @@ static int sums_by_stretches(struct job *j, const struct k_functions *kf,
 		}
 		for (long q = 0; r == 0 && q < ns[MAXIMA_N]; q++)
 			count_poly_add_sum(&poly[first[MAXIMA_N] + q], x, next - 1, acc[TERM_NCOM]);
+		for (long q = 0; r == 0 && !kf->ncom && q < ns[MAXIMA_IN]; q++)
+			count_poly_add_sum(&poly[first[MAXIMA_IN] + q], x, next - 1, acc[TERM_NCOM]);
 		for (long q = 0; r == 0 && q < nproc; q++) {
 			count_poly_add_sum(&poly[first[MAXIMA_W] + q], x, next - 1, acc[TERM_N + 3 * q]);
 			count_poly_add_sum(&poly[first[MAXIMA_IN] + q], x, next - 1,
@@ -1956,12 +1967,13 @@ static long long floor_div(long long a, long long b)
 
 /* The sums of KF's maxima over lo <= k <= hi by the residue classes of k
  * modulo L (all of it when L is 1), each class's functions rebuilt on k =
- * L*t + r and their envelopes summed (above); added to SUM and, per
- * process, to SC (PROC_AT as for sums_by_evaluation).  -1 after a
- * failure. */
+ * L*t + r and summed stretch by stretch (with STRETCHES) or else by their
+ * envelopes (above); added to SUM and, per process, to SC (PROC_AT as for
+ * sums_by_evaluation).  -1 after a failure. */
 static int sums_by_classes(struct job *j, const struct k_functions *kf,
 			   const struct cost_request *req, long l, long long lo, long long hi,
-			   mpq_t sum[TERM_N], struct step_cost *sc, const long *proc_at)
+			   bool stretches, mpq_t sum[TERM_N], struct step_cost *sc,
+			   const long *proc_at)
 {
 	struct by_k b = {j};
 	long nproc = kf->n[MAXIMA_W];
@@ -1974,7 +1986,7 @@ static int sums_by_classes(struct job *j, const struct k_functions *kf,
 			continue;
 		struct k_functions g = {0};
 		int by_stretches = 1;
-		if (residues(j, kf, l, rr, &g) == 0)
+		if (residues(j, kf, l, rr, &g) == 0 && stretches)
 			by_stretches = sums_by_stretches(j, &g, req, tlo, thi, BY_K_STRETCHES, sum, sc,
 							 proc_at);
 		if (by_stretches == 0 || failed(&j->fail)) {
@@ -2141,10 +2153,10 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 	/* stretch by stretch where they are few (a block layout's floors step
 	 * at the blocks' ends only), in residue classes where floors step
 	 * every few iterations, or else iteration by iteration */
-	bool done = !failed(&j->fail) && (per.l == 1 || evaluate) &&
-		    sums_by_stretches(j, &kf, req, lo, hi,
-				      per.l == 1 ? BY_K_STRETCHES : by_k_stretches(lo, hi), sum, sc,
-				      proc_at) == 0;
+	bool few = per.l == 1 && !per.too_large, tried = !failed(&j->fail) && (few || evaluate);
+	bool done = tried && sums_by_stretches(j, &kf, req, lo, hi,
+					       few ? BY_K_STRETCHES : by_k_stretches(lo, hi), sum,
+					       sc, proc_at) == 0;
 	if (done || failed(&j->fail)) {
 		per.l = 0;
 	} else if (evaluate) {
@@ -2152,7 +2164,8 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 		per.l = 0; /* no residue classes */
 	}
 	if (per.l > 0 && !failed(&j->fail))
-		sums_by_classes(j, &kf, req, per.l, lo, hi, sum, sc, proc_at);
+		/* (one class of the same functions: the stretches were tried) */
+		sums_by_classes(j, &kf, req, per.l, lo, hi, !(tried && per.l == 1), sum, sc, proc_at);
 	free(proc_at);
 	k_functions_clear(&kf);
 	return failed(&j->fail) ? -1 : 0;

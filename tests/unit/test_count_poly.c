@@ -31,7 +31,8 @@ static unsigned long rnd(unsigned long *s)
 static void random_poly(unsigned long *s, struct count_poly *p)
 {
 	static const long dens[] = {1, 2, 3, 6};
-	p->deg = (int)(rnd(s) % 5);
+	/* mostly low degrees, as counts have; up to the highest handled */
+	p->deg = rnd(s) % 8 == 0 ? 5 + (int)(rnd(s) % (COUNT_POLY_MAXDEG - 4)) : (int)(rnd(s) % 5);
 	for (int e = 0; e <= COUNT_POLY_MAXDEG; e++)
 		mpq_set_ui(p->c[e], 0, 1);
 	for (int e = 0; e <= p->deg; e++) {
@@ -39,6 +40,8 @@ static void random_poly(unsigned long *s, struct count_poly *p)
 		long num = (long)(rnd(s) % 41) - 20;
 		if (e >= 2)
 			num /= 4;
+		if (e >= 5)
+			num = num % 2; /* values that still cross the others' */
 		mpq_set_si(p->c[e], num, (unsigned long)dens[rnd(s) % 4]);
 		mpq_canonicalize(p->c[e]);
 	}
@@ -173,6 +176,7 @@ static void test_long_ranges(void **state)
 /* Functions of one parameter k as a loop's sums see them: floors that step
  * often or rarely, pieces, existential domains, equalities. */
 struct stretch_case {
+	const char *name;
 	const char *f;
 	long long lo, hi;
 	int most;           /* the most stretches allowed (0: any) */
@@ -180,13 +184,18 @@ struct stretch_case {
 
 static const struct stretch_case stretches[] = {
 	/* LU's blocks of 512 rows over 8: steps at the block ends only */
-	{"[k] -> { (512 - (k - 512*floor(k/512)) - 1)*(8 - floor(k/512) - 1) + 2*k : "
-	 "0 <= k <= 4094 }", 0, 4094, 16},
-	{"[k] -> { k^2 - 7*k + 3 : k <= 40; 1/2*k*floor(k/7) : k > 40 }", -30, 200, 0},
-	{"[k] -> { floor((k + 2*floor((k - 5)/4) - 3)/4)*k - floor(k/3)^2 }", -40, 120, 0},
-	{"[k] -> { k^2 : exists e : k = 3e + 1; 2k : exists e : k = 3e }", -20, 60, 0},
-	{"[k] -> { 5 : k = 17; k : 3k >= 50 and k <= 90 }", 0, 100, 0},
-	{"[k] -> { 1/3*k^3 - floor((100 - k)/9)*k : 0 <= k < 100 }", 0, 99, 0},
+	{"stretch_lu_blocks", "[k] -> { (512 - (k - 512*floor(k/512)) - 1)*(8 - floor(k/512) - 1) + "
+	 "2*k : 0 <= k <= 4094 }", 0, 4094, 16},
+	{"stretch_pieces", "[k] -> { k^2 - 7*k + 3 : k <= 40; 1/2*k*floor(k/7) : k > 40 }", -30, 200,
+	 0},
+	{"stretch_nested_floors", "[k] -> { floor((k + 2*floor((k - 5)/4) - 3)/4)*k - floor(k/3)^2 }",
+	 -40, 120, 0},
+	{"stretch_existential", "[k] -> { k^2 : exists e : k = 3e + 1; 2k : exists e : k = 3e }", -20,
+	 60, 0},
+	{"stretch_equalities", "[k] -> { 5 : k = 17; k^2 : 3k = 51 + 3*floor(k/40)*3; "
+	 "k : 3k >= 50 and k <= 90 and k != 17 and k != 20 }", 0, 100, 0},
+	{"stretch_falling_floor", "[k] -> { 1/3*k^3 - floor((100 - k)/9)*k : 0 <= k < 100 }", 0, 99,
+	 0},
 };
 
 static void test_stretch(void **state)
@@ -202,7 +211,7 @@ static void test_stretch(void **state)
 	mpq_t v, w;
 	mpq_inits(v, w, NULL);
 	int bad = 0, n = 0;
-	for (long long x0 = sc->lo; x0 <= sc->hi; n++) {
+	for (long long x0 = sc->lo; x0 <= sc->hi && bad == 0; n++) {
 		long long next;
 		assert_int_equal(count_compiled_poly_at(c, x0, sc->hi, &next, p.c, COUNT_POLY_MAXDEG,
 							&p.deg), 0);
@@ -226,14 +235,43 @@ static void test_stretch(void **state)
 	assert_int_equal(bad, 0);
 }
 
+/* What the stretches cannot give: -1, never a wrong polynomial. */
+static void test_stretch_refusals(void **state)
+{
+	(void)state;
+	isl_ctx *ctx = isl_ctx_alloc();
+	struct count_poly p;
+	count_poly_init(&p);
+	long long next;
+	/* a degree past the one asked for */
+	isl_pw_qpolynomial *f = isl_pw_qpolynomial_read_from_str(ctx, "[k] -> { k^3 + k }");
+	struct count_compiled *c = count_compiled_new(f, NULL, 0);
+	assert_non_null(c);
+	assert_int_equal(count_compiled_poly_at(c, 0, 10, &next, p.c, 2, &p.deg), -1);
+	assert_int_equal(count_compiled_poly_at(c, 0, 10, &next, p.c, 3, &p.deg), 0);
+	assert_int_equal(p.deg, 3);
+	count_compiled_free(c);
+	isl_pw_qpolynomial_free(f);
+	/* two parameters */
+	f = isl_pw_qpolynomial_read_from_str(ctx, "[n, k] -> { n*k : k >= 0 }");
+	c = count_compiled_new(f, NULL, 0);
+	assert_non_null(c);
+	assert_int_equal(count_compiled_poly_at(c, 0, 10, &next, p.c, 2, &p.deg), -1);
+	count_compiled_free(c);
+	isl_pw_qpolynomial_free(f);
+	count_poly_clear(&p);
+	isl_ctx_free(ctx);
+}
+
 int main(void)
 {
 	enum { N = sizeof(stretches) / sizeof(stretches[0]) };
-	struct CMUnitTest tests[N + 2];
+	struct CMUnitTest tests[N + 3];
 	tests[0] = (struct CMUnitTest)cmocka_unit_test(test_against_each_integer);
 	tests[1] = (struct CMUnitTest)cmocka_unit_test(test_long_ranges);
+	tests[2] = (struct CMUnitTest)cmocka_unit_test(test_stretch_refusals);
 	for (int k = 0; k < N; k++)
-		tests[2 + k] = (struct CMUnitTest){"stretch", test_stretch, NULL, NULL,
+		tests[3 + k] = (struct CMUnitTest){stretches[k].name, test_stretch, NULL, NULL,
 						   (void *)&stretches[k]};
 	return cmocka_run_group_tests_name("count_poly", tests, NULL, NULL);
 }
