@@ -1,9 +1,10 @@
 #!/bin/sh
 # Loops of supersteps (examples/lu.bsp, examples/jacobi.bsp): wall time with
 # every value given, the loop's variable a parameter: the maxima over the
-# processes counted once at the values (cost_loop_maxima), against every
-# process counted on its own (what --per-process takes, its table aside),
-# against the same loop counted iteration by iteration (the body wrapped in
+# processes counted once at the values (cost_loop_maxima); the values alone
+# (--values: no formulas, the symbolic grid's being most of the first
+# column); against every process counted on its own (what --per-process
+# takes, its table aside), and against the same loop counted iteration by iteration (the body wrapped in
 # a loop of one run, which the fast paths do not take: nested loops are
 # counted one iteration at a time); the symbolic sums; LU's -p 64 and -p 4096
 # decisions; cyclic(nb) against a literal block size; Cannon on 8x8.
@@ -20,10 +21,11 @@ wall() { # wall ARGS...: seconds of one run
 }
 # LU with its loop nested in a loop of one run: counted iteration by iteration
 sed 's/^for k < n - 1 {/for z < 1 { for k < n - 1 {/; $ s/^}$/} }/' examples/lu.bsp > "$tmp/lu_each.bsp"
-printf '%-28s %9s %12s %8s %14s %8s\n' "LU, 4 candidates, grid 8x8" "maxima s" "each proc s" "ratio" \
-	"by iteration s" "ratio"
+printf '%-28s %9s %9s %12s %8s %14s %8s\n' "LU, 4 candidates, grid 8x8" "maxima s" "values s" \
+	"each proc s" "ratio" "by iteration s" "ratio"
 for n in 64 256 1024 4096 65536; do
 	a=$(wall --grid 8x8 -D n=$n -D g=4 -D l=1000 examples/lu.bsp)
+	v=$(wall --values --grid 8x8 -D n=$n -D g=4 -D l=1000 examples/lu.bsp)
 	p=$(wall --per-process --grid 8x8 -D n=$n -D g=4 -D l=1000 examples/lu.bsp)
 	rp=$(echo "$a $p" | awk '{ printf "%.1f", $2 / $1 }')
 	if [ "$n" -le 256 ]; then
@@ -32,7 +34,7 @@ for n in 64 256 1024 4096 65536; do
 	else
 		b="(skipped)"; r=-
 	fi
-	printf '%-28s %9s %12s %8s %14s %8s\n' "n = $n" "$a" "$p" "$rp" "$b" "$r"
+	printf '%-28s %9s %9s %12s %8s %14s %8s\n' "n = $n" "$a" "$v" "$p" "$rp" "$b" "$r"
 done
 printf '%-40s %10s\n' "Jacobi, symbolic grid (T sweeps summed)" "$(wall examples/jacobi.bsp)"
 printf '%-40s %10s\n' "Jacobi, --grid 64, n = 2^20, T = 10^6" \

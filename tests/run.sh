@@ -237,7 +237,7 @@ run_tally() {
 	st=$?
 	last=$(tail -n 1 "$tmp/tally")
 	# where a section's time goes: one line per script
-	echo "#   $(basename "$2"): $last ($(($(date +%s) - t0)) s)"
+	echo "#   $(basename "$2")${MODES:+ $MODES}: $last ($(($(date +%s) - t0)) s)"
 	p=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\1/p')
 	f=$(echo "$last" | sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed$/\2/p')
 	if [ -z "$p" ]; then

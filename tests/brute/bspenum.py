@@ -831,17 +831,25 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
     cache = os.environ.get("BSPENUM_CACHE")
     if not cache or detail:
         return analyze_both(spec, values, flops, elements, detail)[h_sum]
-    key = hashlib.sha1(repr((spec, sorted(values.items()), flops, elements)).encode())
+    # (this file's text too: a directory kept across edits of it serves
+    # nothing stale)
+    with open(__file__, "rb") as f:
+        me = f.read()
+    key = hashlib.sha1(me + repr((spec, sorted(values.items()), flops, elements)).encode())
     path = os.path.join(cache, key.hexdigest() + ".pickle")
     try:
         with open(path, "rb") as f:
-            both = pickle.load(f)
-    except (OSError, EOFError, pickle.UnpicklingError):
-        both = analyze_both(spec, values, flops, elements, detail)
-        tmp = "%s.%d" % (path, os.getpid())
+            return pickle.load(f)[h_sum]
+    except Exception:   # none kept yet, or unreadable: enumerate
+        pass
+    both = analyze_both(spec, values, flops, elements, detail)
+    tmp = "%s.%d" % (path, os.getpid())
+    try:
         with open(tmp, "wb") as f:
             pickle.dump(both, f)
         os.replace(tmp, path)
+    except OSError:     # no cache then (a directory that is gone)
+        pass
     return both[h_sum]
 
 
