@@ -17,27 +17,29 @@ run_env() {
 	st=$?
 }
 deadline="the run's time limit of 3 s ran out (--timeout S to change it, 0 for none)"
+# where only the deadline can end the run, wherever it falls: 1 s
+deadline1="the run's time limit of 1 s ran out (--timeout S to change it, 0 for none)"
 
 # the analysis: every candidate unfinished is reported so, in every format
-run --timeout 3 --all-sizes --grid 256x256 examples/stencil2d.bsp
+run --timeout 1 --all-sizes --grid 256x256 examples/stencil2d.bsp
 expect_status 1
-expect_err "bspcost: examples/stencil2d.bsp: $deadline: 0 of 4 candidates finished; the others are reported without their costs"
+expect_err "bspcost: examples/stencil2d.bsp: $deadline1: 0 of 4 candidates finished; the others are reported without their costs"
 # (by the deadline, or by its share of it while others waited: which one
 # depends on when each started)
-share="its share of the run's time limit ([0-9.]* s of the 3 s, while other candidates waited) ran out before it was finished; --timeout S gives each candidate more"
+share="its share of the run's time limit ([0-9.]* s of the 1 s, while other candidates waited) ran out before it was finished; --timeout S gives each candidate more"
 n=$(grep -c "no exact formula: the run's time limit ran out before this candidate was finished" "$dir/out")
 k=$(grep -c "no exact formula: $share" "$dir/out")
 [ $((n + k)) -eq 4 ] || fail "$n + $k candidates reported as stopped, expected 4"
-run --timeout 3 --all-sizes --grid 256x256 -f json examples/stencil2d.bsp
+run --timeout 1 --all-sizes --grid 256x256 -f json examples/stencil2d.bsp
 expect_status 1
 n=$(grep -c '"status": "refused", "reason": "the run'"'"'s time limit ran out before this candidate was finished"' "$dir/out")
 k=$(grep -c "\"status\": \"refused\", \"reason\": \"$share\"" "$dir/out")
 [ $((n + k)) -eq 4 ] || fail "$n + $k JSON candidates reported as stopped, expected 4"
 
 # the environment gives the default; --timeout wins over it; 0 is no limit
-run_env 3 --all-sizes --grid 256x256 examples/stencil2d.bsp
+run_env 1 --all-sizes --grid 256x256 examples/stencil2d.bsp
 expect_status 1
-expect_err "$deadline"
+expect_err "$deadline1"
 run examples/stencil1d.bsp
 cp "$dir/out" "$dir/plain"
 run_env 0.000001 --timeout 600 examples/stencil1d.bsp
@@ -79,9 +81,9 @@ while [ $c -le 40 ]; do
 	set="$set and ($c*i + j - k <= n + $c or $((c % 7 + 1))*i - $((c % 5 + 1))*j >= m - $c)"
 	c=$((c + 1))
 done
-run --timeout 3 --count "$set }"
+run --timeout 1 --count "$set }"
 expect_status 1
-expect_err "bspcost: --count: $deadline"
+expect_err "bspcost: --count: $deadline1"
 
 for bad in -1 x 1e9; do
 	run --timeout "$bad" examples/stencil1d.bsp
