@@ -53,7 +53,6 @@ tests/specs/bounds/offset_2_31.bsp
 --all-sizes --grid 2x3 examples/matmul.bsp
 --all-sizes --grid 3 examples/broadcast.bsp
 --all-sizes --grid 5 tests/brute/specs/parity_union.bsp
---all-sizes --grid 2x2 examples/pdgemm.bsp
 -p 16 -D m=1024 -D n=1024 -D o=1024 -D g=4 -D l=100 examples/matmul.bsp
 -p 16 -D m=1024 -D n=1024 examples/stencil2d.bsp
 -p 8 -D m=128 -D n=128 -D k=256 examples/pdgemm.bsp
