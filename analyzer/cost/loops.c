@@ -1724,6 +1724,32 @@ static int residues(struct job *j, const struct k_functions *kf, long l, long r,
 	return residues_of(j, kf->ncom, kf->nncom, l, r, &out->ncom);
 }
 
+/* KF's functions as lists: the four quantities' (MAXIMA_W .. MAXIMA_BOTH),
+ * then NCom's own terms as a fifth (none where NCom is the sum of the
+ * fan-ins: KF one function per process). */
+enum { K_LISTS = MAXIMA_N + 1 };
+
+static void k_lists(const struct k_functions *kf, isl_pw_qpolynomial **fs[K_LISTS],
+		    long ns[K_LISTS])
+{
+	for (int t = 0; t < MAXIMA_N; t++) {
+		fs[t] = kf->f[t];
+		ns[t] = kf->f[t] ? kf->n[t] : 0;
+	}
+	fs[MAXIMA_N] = kf->ncom;
+	ns[MAXIMA_N] = kf->ncom ? kf->nncom : 0;
+}
+
+/* The points count_compiled_new checks a compiled function at against ISL:
+ * the ends of lo..hi, its middle and a few iterations between. */
+enum { K_PROBES = 8 };
+
+static void k_probes(long long lo, long long hi, long long probe[K_PROBES])
+{
+	for (int p = 0; p < K_PROBES; p++)
+		probe[p] = lo + (long long)((__int128)(hi - lo) * p / (K_PROBES - 1));
+}
+
 /* The sums of KF's maxima over lo <= k <= hi, each iteration's functions
  * evaluated at its k (no count per iteration): for floors of k whose
  * residue classes hold few iterations each, where rebuilding every function
@@ -1739,27 +1765,18 @@ static int sums_by_evaluation(struct job *j, const struct k_functions *kf,
 	mpq_init(tot);
 	for (int t = 0; t < MAXIMA_N; t++)
 		mpq_init(best[t]);
-	/* NCom's terms last, as a fifth list */
-	enum { NLISTS = MAXIMA_N + 1 };
-	isl_pw_qpolynomial **fs[NLISTS];
-	long ns[NLISTS];
-	for (int t = 0; t < MAXIMA_N; t++) {
-		fs[t] = kf->f[t];
-		ns[t] = kf->f[t] ? kf->n[t] : 0;
-	}
-	fs[MAXIMA_N] = kf->ncom;
-	ns[MAXIMA_N] = kf->ncom ? kf->nncom : 0;
-	/* each function compiled (count_compiled.h), checked against ISL at the
-	 * ends, the middle and a few iterations between; ISL evaluates one that
-	 * is not */
-	long long probe[8];
-	for (int p = 0; p < 8; p++)
-		probe[p] = lo + (long long)((__int128)(hi - lo) * p / 7);
-	struct count_compiled **cc[NLISTS] = {0};
-	for (int t = 0; t < NLISTS; t++) {
+	isl_pw_qpolynomial **fs[K_LISTS];
+	long ns[K_LISTS];
+	k_lists(kf, fs, ns);
+	/* each function compiled (count_compiled.h), checked against ISL at
+	 * the probes; ISL evaluates one that is not */
+	long long probe[K_PROBES];
+	k_probes(lo, hi, probe);
+	struct count_compiled **cc[K_LISTS] = {0};
+	for (int t = 0; t < K_LISTS; t++) {
 		cc[t] = calloc((size_t)ns[t] + 1, sizeof(**cc));
 		for (long q = 0; cc[t] && q < ns[t]; q++)
-			cc[t][q] = count_compiled_new(fs[t][q], probe, 8);
+			cc[t][q] = count_compiled_new(fs[t][q], probe, K_PROBES);
 	}
 	int r = 0;
 	for (long long k = lo; k <= hi && r == 0; k++) {
@@ -1768,7 +1785,7 @@ static int sums_by_evaluation(struct job *j, const struct k_functions *kf,
 			break;
 		}
 		mpq_set_ui(tot, 0, 1);
-		for (int t = 0; t < NLISTS && r == 0; t++) {
+		for (int t = 0; t < K_LISTS && r == 0; t++) {
 			for (long q = 0; q < ns[t] && r == 0; q++) {
 				const struct count_compiled *c = cc[t] ? cc[t][q] : NULL;
 				if ((!c || count_compiled_eval(c, &k, x) < 0) &&
@@ -1810,7 +1827,7 @@ static int sums_by_evaluation(struct job *j, const struct k_functions *kf,
 	mpq_clear(tot);
 	for (int t = 0; t < MAXIMA_N; t++)
 		mpq_clear(best[t]);
-	for (int t = 0; t < NLISTS; t++) {
+	for (int t = 0; t < K_LISTS; t++) {
 		for (long q = 0; cc[t] && q < ns[t]; q++)
 			count_compiled_free(cc[t][q]);
 		free(cc[t]);
@@ -1846,26 +1863,16 @@ static int sums_by_stretches(struct job *j, const struct k_functions *kf,
 			     const struct cost_request *req, long long lo, long long hi, long most,
 			     mpq_t sum[TERM_N], struct step_cost *sc, const long *proc_at)
 {
-	enum { NLISTS = MAXIMA_N + 1 };
-	long nn;
-	isl_pw_qpolynomial **fs[NLISTS];
-	long ns[NLISTS];
-	for (int t = 0; t < MAXIMA_N; t++) {
-		fs[t] = kf->f[t];
-		ns[t] = kf->f[t] ? kf->n[t] : 0;
-	}
-	/* NCom's own terms; or, one function per process, the fan-ins (added
-	 * from the MAXIMA_IN list's polynomials below) */
-	fs[MAXIMA_N] = kf->ncom ? ncom_terms(kf, &nn) : NULL;
-	ns[MAXIMA_N] = fs[MAXIMA_N] ? nn : 0;
-	/* the per-quantity lists, then h's: h_in's and h_out's together
-	 * (max(h_in, h_out)) or the largest fi + fo */
+	/* (NCom the fan-ins: added from the MAXIMA_IN list's polynomials) */
+	isl_pw_qpolynomial **fs[K_LISTS];
+	long ns[K_LISTS];
+	k_lists(kf, fs, ns);
+	/* every list's functions one after another (FIRST[t]: list t's first) */
 	long total = 0;
-	for (int t = 0; t < NLISTS; t++)
+	for (int t = 0; t < K_LISTS; t++)
 		total += ns[t];
-	long long probe[8];
-	for (int p = 0; p < 8; p++)
-		probe[p] = lo + (long long)((__int128)(hi - lo) * p / 7);
+	long long probe[K_PROBES];
+	k_probes(lo, hi, probe);
 	struct count_compiled **cc = calloc((size_t)total + 1, sizeof(*cc));
 	struct count_poly *poly = calloc((size_t)total + 1, sizeof(*poly));
 	struct count_poly *both = calloc((size_t)(ns[MAXIMA_IN] + ns[MAXIMA_OUT]) + 1,
@@ -1877,12 +1884,12 @@ static int sums_by_stretches(struct job *j, const struct k_functions *kf,
 		count_poly_init(&poly[q]);
 	for (long q = 0; acc && q < TERM_N + 3 * nproc; q++)
 		mpq_init(acc[q]);
-	for (int t = 0, at = 0; r == 0 && t < NLISTS; at += (int)ns[t], t++)
+	for (int t = 0, at = 0; r == 0 && t < K_LISTS; at += (int)ns[t], t++)
 		for (long q = 0; r == 0 && q < ns[t]; q++)
-			if (!(cc[at + q] = count_compiled_new(fs[t][q], probe, 8)))
+			if (!(cc[at + q] = count_compiled_new(fs[t][q], probe, K_PROBES)))
 				r = 1;
-	long first[NLISTS];
-	for (int t = 0, at = 0; t < NLISTS; at += (int)ns[t], t++)
+	long first[K_LISTS];
+	for (int t = 0, at = 0; t < K_LISTS; at += (int)ns[t], t++)
 		first[t] = at;
 	long stretches = 0;
 	for (long long x = lo; r == 0 && x <= hi;) {
