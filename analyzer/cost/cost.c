@@ -3283,6 +3283,20 @@ static void tidy_all(struct job *j, struct candidate_cost *out, __isl_keep isl_s
 	}
 }
 
+/* Every formula of OUT but the memories pruned under CONTEXT (kept,
+ * formula_prune): nothing merged, no condition longer. */
+static void prune_all(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
+{
+	for (int k = 0; context && k < nformulas(out) && !failed(&j->fail); k++) {
+		struct formula **f = formula_slot(out, k);
+		struct formula *g = *f ? formula_prune(*f, context) : NULL;
+		if (*f && !g)
+			cost_job_fail(j, COST_FAILED, NULL, "simplifying a formula");
+		formula_free(*f);
+		*f = g;
+	}
+}
+
 /* The memories of OUT (the candidate's and each superstep's) simplified
  * under CONTEXT (kept). */
 static void gist_memories(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
@@ -3770,6 +3784,10 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 				cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 			tidy_all(&j, out, sizes);
 			isl_set_free(sizes);
+			/* The sizes' context knows nothing of the digits and block
+			 * lengths kept (k0_M < M, n__M >= 1): what they exclude
+			 * goes, under CONTEXT. */
+			prune_all(&j, out, context);
 		}
 		isl_set_free(context);
 	}

@@ -129,6 +129,12 @@ struct formula *formula_restrict(const struct formula *f, __isl_take isl_set *co
  * do not meet CONTEXT dropped: equal to F on CONTEXT, and printed shorter. */
 struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *context);
 
+/* F with every disjunct of a condition that does not meet CONTEXT left out
+ * (a piece with none left goes) and each other one simplified in CONTEXT
+ * where that shortens it: equal to F on CONTEXT; unlike formula_gist, no
+ * condition gains what CONTEXT implies. */
+struct formula *formula_prune(const struct formula *f, __isl_keep isl_set *context);
+
 /* F on CONTEXT and undefined outside it: every condition intersected with
  * CONTEXT, and for a zero-outside formula an explicit zero piece where it has no
  * piece in CONTEXT.  For values that are only claimed under assumptions. */

@@ -120,6 +120,91 @@ struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *contex
 	return map_conditions(f, gist_fn, context);
 }
 
+/* The number of constraints of SET's disjuncts, -1 on failure. */
+static isl_size n_constraints(__isl_keep isl_set *set);
+
+static isl_stat add_bset_constraints(__isl_take isl_basic_set *b, void *user)
+{
+	isl_size *n = user;
+	isl_size k = isl_basic_set_n_constraint(b);
+	isl_basic_set_free(b);
+	if (k < 0)
+		return isl_stat_error;
+	*n += k;
+	return isl_stat_ok;
+}
+
+static isl_size n_constraints(__isl_keep isl_set *set)
+{
+	isl_size n = 0;
+	return isl_set_foreach_basic_set(set, &add_bset_constraints, &n) < 0 ? -1 : n;
+}
+
+struct prune {
+	isl_set *context;
+	isl_set *kept;   /* the disjuncts kept so far */
+};
+
+/* One disjunct B of a condition: left out where it does not meet the
+ * context, else simplified under it where that leaves fewer constraints
+ * (a gist may also write out what the context implies: k0_P == 0 where
+ * P == 1 and k0_P < P). */
+static isl_stat prune_bset(__isl_take isl_basic_set *b, void *user)
+{
+	struct prune *pr = user;
+	isl_set *one = isl_set_from_basic_set(b);
+	isl_set *meet = isl_set_intersect(isl_set_copy(one), isl_set_copy(pr->context));
+	isl_bool empty = isl_set_is_empty(meet);
+	isl_set_free(meet);
+	if (empty != isl_bool_false) {
+		isl_set_free(one);
+		return empty < 0 ? isl_stat_error : isl_stat_ok;
+	}
+	isl_set *g = isl_set_gist(isl_set_copy(one), isl_set_copy(pr->context));
+	isl_size ng = g ? n_constraints(g) : -1, n1 = n_constraints(one);
+	if (ng < 0 || n1 < 0) {
+		isl_set_free(g);
+		isl_set_free(one);
+		return isl_stat_error;
+	}
+	if (ng < n1) {
+		isl_set_free(one);
+		one = g;
+	} else {
+		isl_set_free(g);
+	}
+	pr->kept = pr->kept ? isl_set_union(pr->kept, one) : one;
+	return pr->kept ? isl_stat_ok : isl_stat_error;
+}
+
+static __isl_give isl_set *prune_fn(__isl_take isl_set *c, void *user, int *status)
+{
+	struct prune pr = {user, NULL};
+	if (!c)
+		return NULL;
+	isl_stat st = isl_set_foreach_basic_set(c, &prune_bset, &pr);
+	if (st < 0) {
+		*status = -1;
+		isl_set_free(pr.kept);
+		isl_set_free(c);
+		return NULL;
+	}
+	if (!pr.kept) {
+		*status = 1; /* no disjunct meets the context: the piece goes */
+		isl_set_free(c);
+		return NULL;
+	}
+	isl_set_free(c);
+	return pr.kept;
+}
+
+struct formula *formula_prune(const struct formula *f, __isl_keep isl_set *context)
+{
+	if (!f || !context)
+		return NULL;
+	return map_conditions(f, prune_fn, context);
+}
+
 /* ---------------------------------------------------------------- coalescing */
 
 /* The formula that is piece I's value on piece J's condition. */
@@ -664,6 +749,79 @@ static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
 	return r;
 }
 
+/* The pairs of pieces that formula_coalesce_apart found apart (no value of
+ * one holds on the other's condition, or their union would relate what is
+ * kept apart).  Each piece has an id, a new one when a merge changes it;
+ * a pair of ids is a bit.  Without memory (bits NULL) nothing is known and
+ * every pair is looked at again, as before. */
+struct decided {
+	int *id;           /* the id of the piece at each position */
+	int next, cap;     /* the next id; ids are below cap */
+	unsigned char *bits;
+};
+
+/* Room for N pieces and the N - 1 merges they can make; no memory past
+ * 8192 pieces (8 MB), where the scan is slow whatever it remembers. */
+static void decided_init(struct decided *a, int n)
+{
+	a->cap = 2 * n + 1;
+	a->next = n;
+	a->id = n <= 8192 ? malloc(sizeof(*a->id) * (size_t)(n + 1)) : NULL;
+	size_t nbits = (size_t)a->cap * (size_t)a->cap;
+	a->bits = a->id ? calloc(nbits / 8 + 1, 1) : NULL;
+	if (!a->bits) {
+		free(a->id);
+		a->id = NULL;
+		return;
+	}
+	for (int k = 0; k < n; k++)
+		a->id[k] = k;
+}
+
+static size_t decided_bit(const struct decided *a, int i, int j)
+{
+	return (size_t)a->id[i] * (size_t)a->cap + (size_t)a->id[j];
+}
+
+/* Whether the pieces at positions I < J were found apart. */
+static bool decided_apart(const struct decided *a, int i, int j)
+{
+	if (!a->bits)
+		return false;
+	size_t b = decided_bit(a, i, j);
+	return a->bits[b / 8] & (1u << (b % 8));
+}
+
+static void decided_note(struct decided *a, int i, int j)
+{
+	if (!a->bits)
+		return;
+	size_t b = decided_bit(a, i, j);
+	a->bits[b / 8] |= (unsigned char)(1u << (b % 8));
+}
+
+static void decided_clear(struct decided *a)
+{
+	free(a->id);
+	free(a->bits);
+	a->id = NULL;
+	a->bits = NULL;
+}
+
+/* The piece at position GONE was dropped (N pieces are left) and the one
+ * now at KEEP changed: a new id, no pair of it known. */
+static void decided_merged(struct decided *a, int keep, int gone, int n)
+{
+	if (!a->bits)
+		return;
+	memmove(&a->id[gone], &a->id[gone + 1], sizeof(*a->id) * (size_t)(n - gone));
+	if (a->next >= a->cap) {
+		decided_clear(a);
+		return;
+	}
+	a->id[keep] = a->next++;
+}
+
 struct formula *formula_merge_same(const struct formula *f, __isl_keep isl_set *context)
 {
 	struct formula *r = on_context(f, context);
@@ -753,9 +911,14 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 	for (int j = 0; fnames && j < r->n; j++)
 		if (r->p[j].cond)
 			witnesses_find(&w[j], r->p[j].cond, fnames, fn);
+	/* After a merge the scan starts over, as the merged piece may now meet
+	 * others; a pair of pieces that neither merge changed was decided
+	 * already, and the same way: APART remembers it (NULL: no memory). */
+	struct decided apart;
+	decided_init(&apart, r->n);
 	for (int j = 1; j < r->n; j++) {
 		for (int i = 0; i < j; i++) {
-			if (!r->p[i].cond || !r->p[j].cond)
+			if (!r->p[i].cond || !r->p[j].cond || decided_apart(&apart, i, j))
 				continue;
 			/* Does one value hold on the other's condition too? */
 			int keep = -1;
@@ -771,8 +934,10 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 				formula_free(a);
 				formula_free(b);
 			}
-			if (keep < 0)
+			if (keep < 0) {
+				decided_note(&apart, i, j);
 				continue;
+			}
 			int gone = keep == i ? j : i;
 			isl_set *merged = coalesce_set(
 				isl_set_union(isl_set_copy(r->p[keep].cond), isl_set_copy(r->p[gone].cond)));
@@ -780,6 +945,7 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 			    !relates(r->p[keep].cond, keep_apart, napart) &&
 			    !relates(r->p[gone].cond, keep_apart, napart)) {
 				isl_set_free(merged);
+				decided_note(&apart, i, j);
 				continue;
 			}
 			isl_set_free(r->p[keep].cond);
@@ -788,6 +954,7 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 				for (int k = 0; k < r->n; k++)
 					witnesses_clear(&w[k]);
 				free(w);
+				decided_clear(&apart);
 				formula_params_free(fnames, fn);
 				formula_free(r);
 				return NULL;
@@ -795,6 +962,7 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 			drop_piece(r, gone);
 			witnesses_clear(&w[gone]);
 			memmove(&w[gone], &w[gone + 1], sizeof(*w) * (size_t)(r->n - gone));
+			decided_merged(&apart, keep < gone ? keep : keep - 1, gone, r->n);
 			j = 0; /* start over: the merged piece may now meet others */
 			break;
 		}
@@ -802,6 +970,7 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 	for (int k = 0; k < r->n; k++)
 		witnesses_clear(&w[k]);
 	free(w);
+	decided_clear(&apart);
 	formula_params_free(fnames, fn);
 	for (int j = 0; j < r->n && r->outside == FORMULA_ZERO_OUTSIDE; j++)
 		if (is_zero_piece(r, j))

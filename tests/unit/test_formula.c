@@ -974,6 +974,52 @@ static void test_subst_quotient(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* formula_prune: a disjunct the context excludes goes (k >= M where k < M,
+ * nb <= 0 where nb >= 1), a piece with none left goes, a disjunct is
+ * simplified where that shortens it, and nothing the context implies is
+ * written in (k == 0 where M == 1 and 0 <= k < M); the values on the
+ * context are those of the formula. */
+static void test_prune(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *f = make(ctx,
+		"[k, M, nb] -> { (M - k - 1) : (k >= M and nb >= 5) or (k = M - 1 and M >= 2 and nb >= 1); "
+		"nb : k <= M - 2 and M >= 2; 7 : nb <= 0 and k = M - 1; "
+		"3 : M = 1 and nb >= 1 and k <= 0 }", 0);
+	isl_set *context = isl_set_read_from_str(ctx, "[k, M, nb] -> { : 0 <= k < M and nb >= 1 }");
+	struct formula *p = formula_prune(f, context);
+	const char *names[] = { "k", "M", "nb" };
+	mpq_t a, b;
+
+	(void)state;
+	assert_non_null(p);
+	char *text = formula_to_string(p, FORMULA_TEXT);
+	assert_string_equal(text, "nb if M >= k + 2; 3 if M == 1; M - k - 1 if k >= 1 && M == k + 1");
+	free(text);
+	mpq_init(a);
+	mpq_init(b);
+	int checked = 0;
+	for (long long M = 1; M <= 5; M++)
+		for (long long k = 0; k < M; k++)
+			for (long long nb = 1; nb <= 6; nb++) {
+				long long v[] = { k, M, nb };
+				int ea = formula_eval(f, names, v, 3, a);
+				int eb = formula_eval(p, names, v, 3, b);
+				assert_int_equal(ea, eb);
+				if (ea == 0) {
+					assert_true(mpq_equal(a, b));
+					checked++;
+				}
+			}
+	assert_true(checked > 50);
+	mpq_clear(a);
+	mpq_clear(b);
+	isl_set_free(context);
+	formula_free(f);
+	formula_free(p);
+	isl_ctx_free(ctx);
+}
+
 /* formula_join: the pieces of both parts, each keeping its own variables (x
  * only in one part), undefined outside; a zero-outside part brings its pieces
  * and not its zero elsewhere. */
@@ -1297,6 +1343,7 @@ int main(void)
 		cmocka_unit_test(test_algebra),
 		cmocka_unit_test(test_subst),
 		cmocka_unit_test(test_subst_quotient),
+		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_coalesce_apart),
 		cmocka_unit_test(test_merge_same),
