@@ -710,7 +710,8 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		bool watched = workers_watch(pool) == 0;
 		int formed = compare_candidates(&costs[cmp[0]], &costs[cmp[1]],
 						exact ? &exact[cmp[0]] : NULL,
-						exact ? &exact[cmp[1]] : NULL, &prices, &cv);
+						exact ? &exact[cmp[1]] : NULL, &prices, m,
+						req.symbolic ? NULL : req.sizes, &cv);
 		if (watched)
 			workers_unwatch(pool);
 		/* the conditions could not be formed, and the deadline is why (a

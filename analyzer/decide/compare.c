@@ -6,6 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/ctx.h>
+#include <isl/set.h>
+
+#include "analyzer/model/relations.h"
+
 static const enum formula_style styles[COMPARE_STYLES] = {
 	FORMULA_TEXT, FORMULA_EXPR, FORMULA_LATEX,
 };
@@ -22,9 +27,31 @@ static int coefs_but_l(const struct cost_model *cm, const char *out[4])
 	return n;
 }
 
+/* D's pieces written by their signs where those are shown under the
+ * specification's assumptions (M's valid set) and the coefficients >= 0
+ * (formula_sign_fold): g*(2*P - 2*n)/P < 0 where n >= 2*P is g > 0.  The
+ * conditions must share D's isl_ctx; D without conditions takes one of its
+ * own, *OWN, which the caller frees after the result.  NULL when nothing
+ * could be formed (D's own conditions then serve). */
+static struct formula *by_signs(const struct formula *d, const struct model *m,
+				const long *grid, const struct cost_model *cm, isl_ctx **own)
+{
+	isl_ctx *ctx = formula_get_ctx(d);
+	*own = ctx || !m ? NULL : isl_ctx_alloc();
+	isl_set *valid = ctx || *own ? model_valid_set(ctx ? ctx : *own, m) : NULL;
+	/* on a concrete grid the axes have their sizes (n >= 2*M is n >= 4) */
+	for (int a = 0; grid && valid && a < m->naxes; a++)
+		valid = isl_set_fix_si(valid, isl_dim_param, (unsigned)(m->nparams + a),
+				       (int)grid[a]);
+	struct formula *f = valid ? formula_sign_fold(d, valid, cm->coef_names, cm->ncoefs) : NULL;
+	isl_set_free(valid);
+	return f;
+}
+
 /* The conditions of D's sign, solved for l when D = X + c*l with c a
  * non-zero constant. */
-static int conditions(struct comparison *out, const struct cost_model *cm, long nsteps_diff)
+static int conditions(struct comparison *out, const struct model *m, const long *grid,
+		      const struct cost_model *cm, long nsteps_diff)
 {
 	const char *by[4];
 	int nby = coefs_but_l(cm, by);
@@ -50,17 +77,23 @@ static int conditions(struct comparison *out, const struct cost_model *cm, long 
 	/* D < 0, D == 0, D > 0, or the same solved for l */
 	static const char *const plain[CMP_N] = {"<", "==", ">"};
 	const char *solved[CMP_N] = {sign > 0 ? "<" : ">", "==", sign > 0 ? ">" : "<"};
+	isl_ctx *own = NULL;
+	struct formula *signs = bound ? NULL : by_signs(out->diff, m, grid, cm, &own);
+	const struct formula *d = signs ? signs : out->diff;
 	int bad = 0;
 	for (int s = 0; s < COMPARE_STYLES && !bad; s++)
 		for (int r = 0; r < CMP_N && !bad; r++) {
 			out->cond[s][r] = bound
-				? formula_sign_text(bound, "l", solved[r], styles[s], by, nby)
-				: formula_sign_text(out->diff, NULL, plain[r], styles[s],
-						    cm->coef_names, cm->ncoefs);
+				? formula_sign_text(bound, "l", solved[r], styles[s], by, nby, 1)
+				: formula_sign_text(d, NULL, plain[r], styles[s],
+						    cm->coef_names, cm->ncoefs, 1);
 			bad = !out->cond[s][r];
 		}
 	out->solved = bound ? "l" : NULL;
 	formula_free(bound);
+	formula_free(signs);
+	if (own)
+		isl_ctx_free(own);
 	return bad ? -1 : 0;
 }
 
@@ -120,7 +153,8 @@ static void values(struct comparison *out, const struct candidate_cost *ea,
 
 int compare_candidates(const struct candidate_cost *fa, const struct candidate_cost *fb,
 		       const struct candidate_cost *ea, const struct candidate_cost *eb,
-		       const struct cost_prices *prices, struct comparison *out)
+		       const struct cost_prices *prices, const struct model *m, const long *grid,
+		       struct comparison *out)
 {
 	memset(out, 0, sizeof(*out));
 	mpq_init(out->a);
@@ -148,7 +182,7 @@ int compare_candidates(const struct candidate_cost *fa, const struct candidate_c
 			out->why = NULL;
 	} else {
 		out->diff = formula_sub(fa->cost, fb->cost);
-		if (!out->diff || conditions(out, prices->model, (long)fa->nsteps - (long)fb->nsteps) < 0) {
+		if (!out->diff || conditions(out, m, grid, prices->model, (long)fa->nsteps - (long)fb->nsteps) < 0) {
 			free(out->why);
 			out->why = strdup(!out->diff && formula_pair_too_large(fa->cost, fb->cost)
 					  ? "the difference has more terms than a formula may hold"

@@ -54,12 +54,17 @@ struct comparison {
 
 /* Compares FA and FB, the costs of candidates A and B (formulas: NULL when a
  * candidate has none), and, when EA and EB (the same candidates counted at
- * the values) are not NULL, their values priced by PRICES.  Fills *OUT
+ * the values) are not NULL, their values priced by PRICES.  M (may be
+ * NULL) is their model and GRID the sizes of its axes (NULL on the
+ * symbolic grid): under its assumptions, with every coefficient of the
+ * cost >= 0, a piece of D whose sign shows is written by it (D < 0 is
+ * "g > 0" where D = g*(2*P - 2*n)/P and n >= 2*P).  Fills *OUT
  * (clear it with comparison_clear) and returns 0, or -1 when out of memory
  * or ISL failed (OUT->why says so). */
 int compare_candidates(const struct candidate_cost *fa, const struct candidate_cost *fb,
 		       const struct candidate_cost *ea, const struct candidate_cost *eb,
-		       const struct cost_prices *prices, struct comparison *out);
+		       const struct cost_prices *prices, const struct model *m, const long *grid,
+		       struct comparison *out);
 void comparison_clear(struct comparison *c);
 
 #endif

@@ -4,7 +4,7 @@
  * formula_internal.h for the representation.  The rest is in the other
  * formula*.c files: rings in formula_ring.c, the values in a ring in
  * formula_node.c, restriction, gist and coalescing in formula_coalesce.c,
- * substitution in formula_subst.c, the conversion from ISL in formula_isl.c,
+ * signs on a condition in formula_sign.c, substitution in formula_subst.c, the conversion from ISL in formula_isl.c,
  * evaluation and parameters in formula_eval.c, printing in formula_print.c,
  * the machine grammar in formula_parse.c and the identity test in
  * formula_equal.c. */

@@ -135,6 +135,21 @@ struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *contex
  * condition gains what CONTEXT implies. */
 struct formula *formula_prune(const struct formula *f, __isl_keep isl_set *context);
 
+/* The isl_ctx of F's conditions, NULL when it has none. */
+isl_ctx *formula_get_ctx(const struct formula *f);
+
+/* F with each piece's value replaced, where its sign on the piece's
+ * condition within CONTEXT is shown, by a simpler one of the same sign
+ * there (the conditions are F's), wherever the names
+ * NAMES[0..N) (at most 8: a cost's coefficients, never negative) are >= 0:
+ * a value A + sum_c B_c*c linear in them, whose A and B_c are each 0 or of
+ * one strict sign S on the piece's condition within CONTEXT, becomes S
+ * where A is not 0 (g*(n - P)/P + n/P: 1), else S times the sum of the
+ * names with a B_c (g*(2*P - 2*n)/P where n >= 2*P: -g).  For conditions
+ * on that sign (formula_sign_text); NULL on failure. */
+struct formula *formula_sign_fold(const struct formula *f, __isl_keep isl_set *context,
+				  const char *const names[], int n);
+
 /* F on CONTEXT and undefined outside it: every condition intersected with
  * CONTEXT, and for a zero-outside formula an explicit zero piece where it has no
  * piece in CONTEXT.  For values that are only claimed under assumptions. */
@@ -277,13 +292,17 @@ char *formula_to_latex(const struct formula *f, const char *const names[], int n
  * ">", ">=", "==", "!="), in STYLE: each piece's condition (less those of the
  * pieces before it, which win there) and "VALUE OP 0", or "LHS OP VALUE" when
  * LHS is given (the caller has solved F = LHS - VALUE, or a positive multiple,
- * for a name); pieces joined by "||".  A constant value folds: its piece
- * gives its condition alone, or nothing.  Values are written as
+ * for a name); pieces with the same comparison joined into one part, parts
+ * joined by "||".  A value whose every term is negative is written negated
+ * (-g < 0 as g > 0).  A constant value folds: its piece gives its condition
+ * alone, or nothing; with NONNEG (the names NAMES are never negative) so
+ * does a value of them with positive coefficients for < and >= (g < 0
+ * nowhere), and <= is == there.  Values are written as
  * formula_to_string_by does with NAMES.  Everywhere: "always" ("1" in
  * FORMULA_EXPR); nowhere: "never" ("0").  F must be undefined outside its
  * pieces (NULL otherwise, or on failure); malloc'd. */
 char *formula_sign_text(const struct formula *f, const char *lhs, const char *op,
-	enum formula_style style, const char *const names[], int n);
+	enum formula_style style, const char *const names[], int n, int nonneg);
 
 /* --- The machine grammar ---------------------------------------------------- */
 

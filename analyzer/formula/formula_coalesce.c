@@ -1,7 +1,8 @@
-/* Formulas on a context: restriction and gist of the conditions, and
- * coalescing, which merges the pieces whose values are shown to agree (a few
- * witness points rule most pairs out before formula_proven_equal is asked) and
- * drops from max and min the operands another bounds on the piece's condition. */
+/* Formulas on a context: restriction, gist and pruning of the conditions,
+ * and coalescing, which merges the pieces whose values are shown to agree (a
+ * few witness points rule most pairs out before formula_proven_equal is
+ * asked) and drops from max and min the operands another bounds on the
+ * piece's condition (fml_poly_sign_on, formula_sign.c). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -457,234 +458,10 @@ static int relates(__isl_keep isl_set *cond, const char *const names[], int n)
 	return ap.found;
 }
 
-/* A piece's condition and what is known of it: whether variable i of the
- * ring is at least 0 (at_least[0][i]) and at least 1 (at_least[1][i]) there,
- * each asked of ISL once (-1: not asked yet).  drop_bounded asks the same of
- * one condition for every pair of a max's operands. */
-struct on_cond {
-	isl_set *cond;          /* kept */
-	signed char at_least[2][FML_MAX_VARS];
-	/* param_range's answers: 1 known (lo, hi), 0 none, -1 not asked */
-	signed char range[FML_MAX_VARS];
-	isl_val *lo[FML_MAX_VARS], *hi[FML_MAX_VARS];
-};
-
-static void on_cond_init(struct on_cond *oc, __isl_keep isl_set *cond)
-{
-	oc->cond = cond;
-	memset(oc->at_least, -1, sizeof(oc->at_least));
-	memset(oc->range, -1, sizeof(oc->range));
-}
-
-static void on_cond_clear(struct on_cond *oc)
-{
-	for (int i = 0; i < FML_MAX_VARS; i++)
-		if (oc->range[i] == 1) {
-			isl_val_free(oc->lo[i]);
-			isl_val_free(oc->hi[i]);
-		}
-}
-
-/* Whether parameter I of V (named) is at least LO (0 or 1) on OC's condition. */
-static int param_at_least(const struct fvars *V, struct on_cond *oc, slong i, int lo)
-{
-	signed char *known = &oc->at_least[lo][i];
-	if (*known >= 0)
-		return *known;
-	*known = 0;
-	int pos = V->v[i].name ? isl_set_find_dim_by_name(oc->cond, isl_dim_param, V->v[i].name)
-			       : -1;
-	if (pos < 0)
-		return 0;
-	isl_set *bound = isl_set_lower_bound_si(isl_set_universe(isl_set_get_space(oc->cond)),
-						isl_dim_param, (unsigned)pos, lo);
-	isl_bool sub = isl_set_is_subset(oc->cond, bound);
-	isl_set_free(bound);
-	*known = sub == isl_bool_true;
-	return *known;
-}
-
-/* Whether some coefficient of P (in ring V) is positive (*POS), and some
- * negative (*NEG). */
-static void coefficient_signs(const struct fvars *V, const fmpq_mpoly_t p, int *pos, int *neg)
-{
-	*pos = *neg = 0;
-	fmpq_t c;
-	fmpq_init(c);
-	for (slong t = 0; t < fmpq_mpoly_length(p, V->ctx); t++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, p, t, V->ctx);
-		*pos |= fmpq_sgn(c) > 0;
-		*neg |= fmpq_sgn(c) < 0;
-	}
-	fmpq_clear(c);
-}
-
-/* The least and the largest value of parameter I of V on OC's condition
- * (0 when it has no least one there, or is not a named parameter). */
-static int param_range(const struct fvars *V, struct on_cond *oc, slong i, isl_val **lo,
-		       isl_val **hi)
-{
-	*lo = *hi = NULL;
-	if (oc->range[i] >= 0) {
-		if (oc->range[i] == 1) {
-			*lo = isl_val_copy(oc->lo[i]);
-			*hi = isl_val_copy(oc->hi[i]);
-		}
-		return oc->range[i];
-	}
-	oc->range[i] = 0;
-	int pos = V->v[i].name ? isl_set_find_dim_by_name(oc->cond, isl_dim_param, V->v[i].name)
-			       : -1;
-	if (pos < 0)
-		return 0;
-	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(oc->cond));
-	isl_aff *x = isl_aff_var_on_domain(ls, isl_dim_param, pos);
-	*lo = isl_set_min_val(oc->cond, x);
-	*hi = isl_set_max_val(oc->cond, x);
-	isl_aff_free(x);
-	if (!*lo || !*hi || !isl_val_is_int(*lo)) {
-		isl_val_free(*lo);
-		isl_val_free(*hi);
-		*lo = *hi = NULL;
-		return 0;
-	}
-	oc->range[i] = 1;
-	oc->lo[i] = isl_val_copy(*lo);
-	oc->hi[i] = isl_val_copy(*hi);
-	return 1;
-}
-
-/* The sign on OC's condition of NUM (in ring V) with each variable moved to
- * its least value there, x = lo + y with y >= 0, and a variable the condition
- * fixes replaced by its value: coefficients of one sign then show the sign
- * (4 - nx*ny where M == 2 puts nx, ny >= 4: -12 - 4*y - 4*z - y*z).  1, -1, or
- * 0 when not shown (a floor atom, a variable without a least value, or
- * coefficients of both signs). */
-static int shifted_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct on_cond *oc)
-{
-	/* a floor atom has no least value of its own: not shown, and no ISL */
-	for (slong i = 0; i < V->n; i++)
-		if (!V->v[i].name && fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
-			return 0;
-	slong nv = V->cap;
-	fmpq_mpoly_struct *sub = calloc((size_t)nv + 1, sizeof(*sub));
-	fmpq_mpoly_struct **subp = calloc((size_t)nv + 1, sizeof(*subp));
-	int ok = sub && subp;
-	for (slong i = 0; ok && i < nv; i++) {
-		fmpq_mpoly_init(sub + i, V->ctx);
-		subp[i] = sub + i;
-	}
-	fmpq_mpoly_t shifted;
-	fmpq_mpoly_init(shifted, V->ctx);
-	for (slong i = 0; ok && i < nv; i++) {
-		if (i >= V->n || fmpq_mpoly_degree_si(num, i, V->ctx) <= 0) {
-			fmpq_mpoly_gen(sub + i, i, V->ctx);
-			continue;
-		}
-		isl_val *lo, *hi;
-		ok = param_range(V, oc, i, &lo, &hi);
-		if (!ok)
-			break;
-		bool fixed = hi && isl_val_eq(lo, hi) == isl_bool_true;
-		mpq_t q;
-		mpq_init(q);
-		fmpq_t c;
-		fmpq_init(c);
-		ok = val_to_mpq(isl_val_copy(lo), q);
-		fmpq_set_mpq(c, q);
-		if (!fixed)
-			fmpq_mpoly_gen(sub + i, i, V->ctx);
-		fmpq_mpoly_add_fmpq(sub + i, sub + i, c, V->ctx);
-		fmpq_clear(c);
-		mpq_clear(q);
-		isl_val_free(lo);
-		isl_val_free(hi);
-	}
-	int sign = 0;
-	if (ok && fmpq_mpoly_compose_fmpq_mpoly(shifted, num, subp, V->ctx, V->ctx)) {
-		int pos, neg;
-		coefficient_signs(V, shifted, &pos, &neg);
-		sign = pos && neg ? 0 : neg ? -1 : 1;
-	}
-	fmpq_mpoly_clear(shifted, V->ctx);
-	for (slong i = 0; sub && subp && i < nv; i++)
-		fmpq_mpoly_clear(sub + i, V->ctx);
-	free(sub);
-	free(subp);
-	return sign;
-}
-
-/* The sign on COND of the polynomial NUM (in ring V, no denominator): 1 for
- * >= 0, -1 for <= 0, 0 when not shown.  Shown when its coefficients share a
- * sign and its variables are parameters >= 0 there, or, for an affine NUM,
- * when ISL finds COND on one side of NUM = 0. */
-static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct on_cond *oc)
-{
-	isl_set *cond = oc->cond;
-	slong len = fmpq_mpoly_length(num, V->ctx);
-	if (len == 0)
-		return 1;
-	int pos, neg, vars_nonneg = 1;
-	coefficient_signs(V, num, &pos, &neg);
-	for (slong i = 0; i < V->n && vars_nonneg; i++)
-		if (fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
-			vars_nonneg = V->v[i].name && param_at_least(V, oc, i, 0);
-	if (!(pos && neg) && vars_nonneg)
-		return pos ? 1 : -1;
-	/* affine in the parameters and floors: NUM >= 0 (or <= 0) on all of COND? */
-	isl_space *space = isl_set_get_space(cond);
-	isl_aff *aff = fml_mpoly_aff(V, num, space);
-	isl_space_free(space);
-	int sign = 0;
-	for (int negate = 0; negate < 2 && aff && !sign; negate++) {
-		isl_aff *a = negate ? isl_aff_neg(isl_aff_copy(aff)) : isl_aff_copy(aff);
-		isl_aff *z = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(a));
-		isl_set *side = isl_set_from_basic_set(isl_aff_ge_basic_set(a, z));
-		if (isl_set_is_subset(cond, side) == isl_bool_true)
-			sign = negate ? -1 : 1;
-		isl_set_free(side);
-	}
-	isl_aff_free(aff);
-	return sign ? sign : shifted_sign_on(V, num, oc);
-}
-
-/* The sign of the Laurent polynomial X on COND: its denominator is a product
- * of parameters (positive when each is >= 1 there), and its numerator's sign is
- * that of its factors (factor_sign_on).  1 for X >= 0, -1 for X <= 0, 0 when
- * that is not shown. */
-static int poly_sign_on(const struct fvars *V, const struct fnode *x, struct on_cond *oc)
-{
-	if (x->kind != FK_POLY || !oc->cond)
-		return 0;
-	for (slong i = 0; i < V->n; i++)
-		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
-			return 0;
-	int sign = factor_sign_on(V, x->num, oc);
-	if (sign)
-		return sign;
-	fmpq_mpoly_factor_t f;
-	fmpq_mpoly_factor_init(f, V->ctx);
-	if (fml_factor(V, f, x->num)) {
-		fmpq_t c;
-		fmpq_init(c);
-		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
-		sign = fmpq_sgn(c);
-		fmpq_clear(c);
-		for (slong k = 0; k < f->num && sign; k++) {
-			int sk = factor_sign_on(V, f->poly + k, oc);
-			if (fmpz_is_even(f->exp + k))
-				sk = 1; /* an even power is >= 0 */
-			sign *= sk;
-		}
-	}
-	fmpq_mpoly_factor_clear(f, V->ctx);
-	return sign;
-}
-
 /* X with, in each max and min, the operands another is shown to bound on COND
- * (their difference has a sign there, poly_sign_on) left out; NULL on failure. */
+ * (their difference has a sign there, fml_poly_sign_on) left out; NULL on failure. */
 static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
-				  struct on_cond *oc)
+				  struct fml_on_cond *oc)
 {
 	if (x->kind == FK_POLY)
 		return fml_node_copy(V, x);
@@ -707,7 +484,7 @@ static struct fnode *drop_bounded(const struct fvars *V, const struct fnode *x,
 					ok = 0;
 					break;
 				}
-				int sg = poly_sign_on(V, d, oc);
+				int sg = fml_poly_sign_on(V, d, oc);
 				bool zero = d->kind == FK_POLY && fmpq_mpoly_is_zero(d->num, V->ctx);
 				fml_node_free(V, d);
 				/* for max, c[i] >= c[j] makes c[j] useless, c[i] <= c[j]
@@ -875,10 +652,10 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 	for (int i = 0; i < r->n; i++) {
 		if (r->p[i].val->kind == FK_POLY || !r->p[i].cond)
 			continue;
-		struct on_cond oc;
-		on_cond_init(&oc, r->p[i].cond);
+		struct fml_on_cond oc;
+		fml_on_cond_init(&oc, r->p[i].cond);
 		struct fnode *v = drop_bounded(r->vars, r->p[i].val, &oc);
-		on_cond_clear(&oc);
+		fml_on_cond_clear(&oc);
 		if (!v) {
 			formula_free(r);
 			return NULL;

@@ -177,4 +177,23 @@ void fml_val_to_fmpq(fmpq_t out, __isl_take isl_val *v);
  * and with it the conversion), and no person could read it anyway. */
 #define FML_MAX_VARS FORMULA_MAX_TERMS
 
+/* A piece's condition and what is known of it: whether variable i of the
+ * ring is at least 0 (at_least[0][i]) and at least 1 (at_least[1][i]) there,
+ * each asked of ISL once (-1: not asked yet).  drop_bounded asks the same of
+ * one condition for every pair of a max's operands. */
+struct fml_on_cond {
+	isl_set *cond;          /* kept */
+	signed char at_least[2][FML_MAX_VARS];
+	/* param_range's answers: 1 known (lo, hi), 0 none, -1 not asked */
+	signed char range[FML_MAX_VARS];
+	isl_val *lo[FML_MAX_VARS], *hi[FML_MAX_VARS];
+};
+
+void fml_on_cond_init(struct fml_on_cond *oc, __isl_keep isl_set *cond);
+void fml_on_cond_clear(struct fml_on_cond *oc);
+
+/* The sign of the Laurent polynomial X on OC's condition (formula_sign.c):
+ * 1 for X >= 0, -1 for X <= 0, 0 when that is not shown. */
+int fml_poly_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc);
+
 #endif

@@ -2085,6 +2085,38 @@ static int const_sign(const struct fvars *V, const struct fnode *x)
 	return r;
 }
 
+/* -X when X is a polynomial whose every coefficient is negative; NULL
+ * otherwise (or when out of memory). */
+static struct fnode *all_negative_negated(const struct fvars *V, const struct fnode *x)
+{
+	if (x->kind != FK_POLY || fmpq_mpoly_is_zero(x->num, V->ctx))
+		return NULL;
+	fmpq_t c;
+	fmpq_init(c);
+	int neg = 1;
+	for (slong t = 0; t < fmpq_mpoly_length(x->num, V->ctx) && neg; t++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, x->num, t, V->ctx);
+		neg = fmpq_sgn(c) < 0;
+	}
+	fmpq_clear(c);
+	struct fnode *y = neg ? fml_node_copy(V, x) : NULL;
+	if (y)
+		fmpq_mpoly_neg(y->num, y->num, V->ctx);
+	return y;
+}
+
+/* OP with its sides swapped: X OP 0 is -X op_turned(OP) 0. */
+static const char *op_turned(const char *op)
+{
+	static const char *const pairs[][2] = {
+		{"<", ">"}, {">", "<"}, {"<=", ">="}, {">=", "<="}, {"==", "=="}, {"!=", "!="},
+	};
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++)
+		if (strcmp(op, pairs[i][0]) == 0)
+			return pairs[i][1];
+	return op;
+}
+
 static int op_holds(const char *op, int sign)
 {
 	if (strcmp(op, "<") == 0)
@@ -2100,109 +2132,191 @@ static int op_holds(const char *op, int sign)
 	return sign != 0;
 }
 
+/* Whether X is a sum of products of the names NAMES[0..N) with positive
+ * coefficients: >= 0 where they are. */
+static int nonneg_in_names(const struct fvars *V, const struct fnode *x, const char *const names[],
+			   int n)
+{
+	if (x->kind != FK_POLY || fmpq_mpoly_is_zero(x->num, V->ctx))
+		return 0;
+	for (slong i = 0; i < V->n; i++) {
+		if (x->den[i] > 0)
+			return 0;
+		if (fmpq_mpoly_degree_si(x->num, i, V->ctx) <= 0)
+			continue;
+		int named = 0;
+		for (int k = 0; k < n && !named; k++)
+			named = V->v[i].name && strcmp(V->v[i].name, names[k]) == 0;
+		if (!named)
+			return 0;
+	}
+	fmpq_t c;
+	fmpq_init(c);
+	int pos = 1;
+	for (slong t = 0; t < fmpq_mpoly_length(x->num, V->ctx) && pos; t++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, x->num, t, V->ctx);
+		pos = fmpq_sgn(c) > 0;
+	}
+	fmpq_clear(c);
+	return pos;
+}
+
+/* "VALUE OP 0" (or "LHS OP VALUE") for piece I of F, in *CMP; NULL with 1
+ * when it holds wherever the piece does, 0 when it holds nowhere there (a
+ * constant value, or with NONNEG a value of the names >= 0: g < 0); -1 on
+ * failure. */
+static int piece_cmp(struct pctx *P, const struct formula *f, int i, const char *lhs,
+		     const char *op, const char *const names[], int n, int nonneg, char **cmp)
+{
+	*cmp = NULL;
+	int sign = lhs ? 2 : const_sign(P->V, f->p[i].val);
+	if (sign != 2)
+		return op_holds(op, sign);
+	/* -g < 0 reads g > 0: a value whose every term is negative is written
+	 * negated, the comparison turned */
+	struct fnode *neg = lhs ? NULL : all_negative_negated(P->V, f->p[i].val);
+	const struct fnode *val = neg ? neg : f->p[i].val;
+	const char *o = neg ? op_turned(op) : op;
+	if (!lhs && nonneg && nonneg_in_names(P->V, val, names, n)) {
+		/* >= 0 wherever the names are: < 0 nowhere, >= 0 everywhere,
+		 * <= 0 only at 0 */
+		if (strcmp(o, "<") == 0 || strcmp(o, ">=") == 0) {
+			fml_node_free(P->V, neg);
+			return strcmp(o, ">=") == 0;
+		}
+		if (strcmp(o, "<=") == 0)
+			o = "==";
+	}
+	char *v = value_text(P, val, names, n);
+	fml_node_free(P->V, neg);
+	if (!v)
+		return -1;
+	struct sbuf t = { 0 };
+	sb_puts(&t, lhs ? lhs : v);
+	sb_puts(&t, " ");
+	sb_puts(&t, op_text(o, P->style));
+	sb_puts(&t, " ");
+	sb_puts(&t, lhs ? v : "0");
+	free(v);
+	*cmp = sb_finish(&t);
+	return *cmp ? 1 : -1;
+}
+
 char *formula_sign_text(const struct formula *f, const char *lhs, const char *op,
-	enum formula_style style, const char *const names[], int n)
+	enum formula_style style, const char *const names[], int n, int nonneg)
 {
 	struct pctx P = { 0 };
 	struct sbuf b = { 0 };
-	char **part;
 	int i, nparts = 0, always = 0, failed = 0;
 	isl_set *before = NULL;   /* the conditions of the earlier pieces */
 
 	if (!f || f->outside == FORMULA_ZERO_OUTSIDE)
 		return NULL;
-	part = calloc((size_t)f->n + 1, sizeof(*part));
-	if (!part)
-		return NULL;
-	P.V = f->vars;
-	P.style = style;
-	if (make_order(&P) < 0) {
+	/* the pieces where the comparison may hold: where each applies and
+	 * its comparison (NULL: wherever it applies); pieces with the same
+	 * comparison are one part, their regions joined */
+	isl_set **where = calloc((size_t)f->n + 1, sizeof(*where));
+	char **cmp = calloc((size_t)f->n + 1, sizeof(*cmp));
+	char **part = calloc((size_t)f->n + 1, sizeof(*part));
+	if (!where || !cmp || !part) {
+		free(where);
+		free(cmp);
 		free(part);
 		return NULL;
 	}
+	P.V = f->vars;
+	P.style = style;
+	if (make_order(&P) < 0) {
+		free(where);
+		free(cmp);
+		free(part);
+		return NULL;
+	}
+	int nw = 0;
 	for (i = 0; i < f->n && !always && !failed; i++) {
 		/* where this piece applies: its condition, less the earlier ones */
-		isl_set *where = NULL;
+		isl_set *here = NULL;
 		int everywhere = !f->p[i].cond && !before;
 		if (!everywhere) {
 			if (f->p[i].cond)
-				where = isl_set_copy(f->p[i].cond);
+				here = isl_set_copy(f->p[i].cond);
 			else
-				where = isl_set_universe(isl_set_get_space(before));
+				here = isl_set_universe(isl_set_get_space(before));
 			if (before)
-				where = isl_set_subtract(where, isl_set_copy(before));
-			before = !before ? isl_set_copy(f->p[i].cond ? f->p[i].cond : where)
+				here = isl_set_subtract(here, isl_set_copy(before));
+			before = !before ? isl_set_copy(f->p[i].cond ? f->p[i].cond : here)
 				: isl_set_union(before, isl_set_copy(f->p[i].cond ? f->p[i].cond
-									       : where));
-			int empty = where ? isl_set_is_empty(where) : -1;
+									       : here));
+			int empty = here ? isl_set_is_empty(here) : -1;
 			if (empty < 0 || !before) {
-				isl_set_free(where);
+				isl_set_free(here);
 				failed = 1;
 				break;
 			}
 			if (empty) {
-				isl_set_free(where);
+				isl_set_free(here);
 				continue;
 			}
 		}
-		int sign = lhs ? 2 : const_sign(P.V, f->p[i].val);
-		char *cmp = NULL;
-		if (sign == 2) {
-			char *v = value_text(&P, f->p[i].val, names, n);
-			if (v) {
-				struct sbuf t = { 0 };
-				sb_puts(&t, lhs ? lhs : v);
-				sb_puts(&t, " ");
-				sb_puts(&t, op_text(op, style));
-				sb_puts(&t, " ");
-				sb_puts(&t, lhs ? v : "0");
-				cmp = sb_finish(&t);
-			}
-			free(v);
-			if (!cmp) {
-				isl_set_free(where);
-				failed = 1;
-				break;
-			}
-		} else if (!op_holds(op, sign)) {
-			isl_set_free(where);
+		char *c = NULL;
+		int holds = piece_cmp(&P, f, i, lhs, op, names, n, nonneg, &c);
+		if (holds <= 0) {
+			isl_set_free(here);
+			failed = holds < 0;
 			continue;       /* never here */
 		}
 		if (everywhere) {
-			if (!cmp)
+			if (!c)
 				always = 1;
 			else
-				part[nparts++] = cmp;
+				part[nparts++] = c;
 			break;
 		}
-		char *c = cond_text(where, style);
-		isl_set_free(where);
+		int same = -1;
+		for (int k = 0; k < nw && same < 0; k++)
+			if (c ? cmp[k] && strcmp(cmp[k], c) == 0 : !cmp[k])
+				same = k;
+		if (same >= 0) {
+			where[same] = isl_set_coalesce(isl_set_union(where[same], here));
+			free(c);
+			failed = !where[same];
+		} else {
+			where[nw] = here;
+			cmp[nw++] = c;
+		}
+	}
+	for (int k = 0; k < nw && !failed; k++) {
+		char *c = cond_text(where[k], style);
 		if (!c) {
-			free(cmp);
 			failed = 1;
 			break;
 		}
-		if (!cmp) {
+		if (!cmp[k]) {
 			part[nparts++] = c;
-		} else {
-			const char *and = style == FORMULA_LATEX ? " \\land " : " && ";
-			int paren = strstr(c, "||") || strstr(c, "\\lor");
-			struct sbuf t = { 0 };
-			sb_puts(&t, paren ? "(" : "");
-			sb_puts(&t, c);
-			sb_puts(&t, paren ? ")" : "");
-			sb_puts(&t, and);
-			sb_puts(&t, cmp);
-			char *both = sb_finish(&t);
-			free(c);
-			free(cmp);
-			if (!both) {
-				failed = 1;
-				break;
-			}
-			part[nparts++] = both;
+			continue;
 		}
+		const char *and = style == FORMULA_LATEX ? " \\land " : " && ";
+		int paren = strstr(c, "||") || strstr(c, "\\lor");
+		struct sbuf t = { 0 };
+		sb_puts(&t, paren ? "(" : "");
+		sb_puts(&t, c);
+		sb_puts(&t, paren ? ")" : "");
+		sb_puts(&t, and);
+		sb_puts(&t, cmp[k]);
+		char *both = sb_finish(&t);
+		free(c);
+		if (!both) {
+			failed = 1;
+			break;
+		}
+		part[nparts++] = both;
 	}
+	for (int k = 0; k < nw; k++) {
+		isl_set_free(where[k]);
+		free(cmp[k]);
+	}
+	free(where);
+	free(cmp);
 	isl_set_free(before);
 	if (!failed) {
 		if (always)

@@ -15,9 +15,10 @@
 2. The conditions against bspenum.  For two candidates and many points
    (sizes, grid, g and l), each of a_cheaper, equal and b_cheaper evaluated at
    the point says what bspenum's two costs say, wherever the point meets the
-   candidates' assumptions; on the symbolic grid (matmul_variants) and on a
-   concrete one (stencil1d block against cyclic, --grid, whose condition has
-   pieces and floors).
+   candidates' assumptions; on the symbolic grid (matmul_variants, and
+   stencil1d and stencil2d, whose conditions are written by the signs they
+   have there: g > 0, g == 0) and on a concrete one (stencil1d block against
+   cyclic, --grid, whose condition has pieces and floors).
 3. The values.  With every value given, at_values (the two costs, the
    difference, the cheaper one and the parts w, h*g and l) against bspenum.
 
@@ -92,7 +93,7 @@ def holds(conds, env):
     return all(formula.evaluate(c, env) for c in conds)
 
 
-def against_enum(binary, spec, a, b, points, extra=(), grid_axes=()):
+def against_enum(binary, spec, a, b, points, extra=(), grid_axes=(), values=True):
     parsed = bspenum.Parser(bspenum.tokenize(open(spec).read())).spec()
     names = [c[0] for c in bspenum.candidates(parsed)]
     ia, ib = names.index(a), names.index(b)
@@ -111,6 +112,8 @@ def against_enum(binary, spec, a, b, points, extra=(), grid_axes=()):
                   "%s %s %s at %s: %s = %r gives %s, bspenum %s against %s"
                   % (spec, a, b, env, k, c, v, ca, cb))
         checked += 1
+        if not values:
+            continue
         # the values, with every value given
         defs = []
         for k, v in env.items():
@@ -155,6 +158,17 @@ def main(argv):
            for l in (0, 5)]
     against_enum(binary, stencil, "d=block", "d=cyclic", pts, extra=["--grid", "3"],
                  grid_axes=("P",))
+    # the symbolic grid, whose conditions are written by their signs
+    # (g > 0, g == 0, never): g = 0 is where they tie
+    pts = [{"n": n, "P": P, "g": g, "l": 5} for P in (1, 2, 3, 4) for n in (2 * P, 3 * P)
+           for g in (0, 1, 2)]
+    against_enum(binary, stencil, "d=block", "d=cyclic", pts, values=False)
+    stencil2d = os.path.join(ROOT, "examples", "stencil2d.bsp")
+    pts = [{"n": n, "m": mm, "M": M, "N": N, "g": g, "l": 3}
+           for (M, N, n, mm) in ((1, 1, 3, 2), (2, 2, 4, 4), (2, 3, 6, 6), (3, 3, 6, 9), (3, 2, 9, 4))
+           for g in (0, 1)]
+    against_enum(binary, stencil2d, "rows=block,cols=block", "rows=cyclic,cols=cyclic", pts,
+                 values=False)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -451,7 +451,7 @@ static void test_sign_text(void **state)
 	(void)state;
 	mpq_init(v);
 	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
-		char *text = formula_sign_text(f, NULL, ops[k], FORMULA_EXPR, NULL, 0);
+		char *text = formula_sign_text(f, NULL, ops[k], FORMULA_EXPR, NULL, 0, 0);
 		assert_non_null(text);
 		struct formula_expr *e = formula_parse_expr(text, NULL);
 		assert_non_null(e);
@@ -473,18 +473,18 @@ static void test_sign_text(void **state)
 		free(text);
 	}
 	/* solved for a name: "l OP VALUE" per piece */
-	char *text = formula_sign_text(a, "l", ">", FORMULA_TEXT, NULL, 0);
+	char *text = formula_sign_text(a, "l", ">", FORMULA_TEXT, NULL, 0, 0);
 	assert_string_equal(text, "n <= 10 && n >= 0 && l > n - 5");
 	free(text);
 	/* a constant folds: true where it applies, and everywhere: always */
 	struct formula *c = formula_const_si(-2);
-	text = formula_sign_text(c, NULL, "<", FORMULA_TEXT, NULL, 0);
+	text = formula_sign_text(c, NULL, "<", FORMULA_TEXT, NULL, 0, 0);
 	assert_string_equal(text, "always");
 	free(text);
-	text = formula_sign_text(c, NULL, ">", FORMULA_EXPR, NULL, 0);
+	text = formula_sign_text(c, NULL, ">", FORMULA_EXPR, NULL, 0, 0);
 	assert_string_equal(text, "0");
 	free(text);
-	text = formula_sign_text(b, NULL, "<", FORMULA_TEXT, NULL, 0);
+	text = formula_sign_text(b, NULL, "<", FORMULA_TEXT, NULL, 0, 0);
 	assert_string_equal(text, "n <= 20 && n >= 5");
 	free(text);
 	mpq_clear(v);
@@ -1020,6 +1020,56 @@ static void test_prune(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* formula_sign_fold: a value whose parts (free of g, and g's coefficient)
+ * have one strict sign on the piece within the context is written by that
+ * sign; a part that may be 0 there (n - 2*P where n >= 2*P) or parts of
+ * both signs leave the value as it is; the sign is the value's wherever
+ * g >= 0. */
+static void test_sign_fold(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	static const struct {
+		const char *f, *want;
+	} cases[] = {
+		{"g*(2*P - 2*n)/P", "-g"},
+		{"[n, P, g] -> { (n - 2*P)*g : P >= 1 }", "g*(n-2*P) if P >= 1"},
+		{"n + n*g/P", "1"},
+		{"[n, P, g] -> { n - g : P >= 1 }", "n - g if P >= 1"},
+		{"(P - n)*g - n", "-1"},
+	};
+	isl_set *context = isl_set_read_from_str(ctx, "[n, P, g] -> { : n >= 2*P and P >= 1 }");
+	const char *names[] = { "n", "P", "g" };
+	const char *coefs[] = { "g", "l" };
+	mpq_t a, b;
+
+	(void)state;
+	mpq_init(a);
+	mpq_init(b);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct formula *f = make(ctx, cases[k].f, 0);
+		struct formula *r = formula_sign_fold(f, context, coefs, 2);
+		assert_non_null(r);
+		char *text = formula_to_string(r, FORMULA_TEXT);
+		if (strcmp(text, cases[k].want) != 0)
+			fail_msg("%s: %s, expected %s", cases[k].f, text, cases[k].want);
+		free(text);
+		for (long long P = 1; P <= 3; P++)
+			for (long long n = 2 * P; n <= 2 * P + 3; n++)
+				for (long long g = 0; g <= 3; g++) {
+					long long v[] = { n, P, g };
+					assert_int_equal(formula_eval(f, names, v, 3, a), 0);
+					assert_int_equal(formula_eval(r, names, v, 3, b), 0);
+					assert_int_equal(mpq_sgn(a), mpq_sgn(b));
+				}
+		formula_free(f);
+		formula_free(r);
+	}
+	mpq_clear(a);
+	mpq_clear(b);
+	isl_set_free(context);
+	isl_ctx_free(ctx);
+}
+
 /* formula_join: the pieces of both parts, each keeping its own variables (x
  * only in one part), undefined outside; a zero-outside part brings its pieces
  * and not its zero elsewhere. */
@@ -1344,6 +1394,7 @@ int main(void)
 		cmocka_unit_test(test_subst),
 		cmocka_unit_test(test_subst_quotient),
 		cmocka_unit_test(test_prune),
+		cmocka_unit_test(test_sign_fold),
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_coalesce_apart),
 		cmocka_unit_test(test_merge_same),

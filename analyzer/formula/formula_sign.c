@@ -1,0 +1,403 @@
+/* Signs of polynomials on a piece's condition: the sign of a Laurent
+ * polynomial where ISL bounds its variables or its affine factors
+ * (fml_poly_sign_on, which coalescing asks of the differences of a max's
+ * operands), its strict sign, and a formula's values written by their
+ * signs (formula_sign_fold, for --compare's conditions). */
+#include <stdlib.h>
+#include <string.h>
+
+#include <isl/aff.h>
+#include <isl/constraint.h>
+#include <isl/ilp.h>
+#include <isl/space.h>
+#include <isl/val.h>
+
+#include "analyzer/formula/formula_internal.h"
+#include "analyzer/util/val.h"
+
+
+void fml_on_cond_init(struct fml_on_cond *oc, __isl_keep isl_set *cond)
+{
+	oc->cond = cond;
+	memset(oc->at_least, -1, sizeof(oc->at_least));
+	memset(oc->range, -1, sizeof(oc->range));
+}
+
+void fml_on_cond_clear(struct fml_on_cond *oc)
+{
+	for (int i = 0; i < FML_MAX_VARS; i++)
+		if (oc->range[i] == 1) {
+			isl_val_free(oc->lo[i]);
+			isl_val_free(oc->hi[i]);
+		}
+}
+
+/* Whether parameter I of V (named) is at least LO (0 or 1) on OC's condition. */
+static int param_at_least(const struct fvars *V, struct fml_on_cond *oc, slong i, int lo)
+{
+	signed char *known = &oc->at_least[lo][i];
+	if (*known >= 0)
+		return *known;
+	*known = 0;
+	int pos = V->v[i].name ? isl_set_find_dim_by_name(oc->cond, isl_dim_param, V->v[i].name)
+			       : -1;
+	if (pos < 0)
+		return 0;
+	isl_set *bound = isl_set_lower_bound_si(isl_set_universe(isl_set_get_space(oc->cond)),
+						isl_dim_param, (unsigned)pos, lo);
+	isl_bool sub = isl_set_is_subset(oc->cond, bound);
+	isl_set_free(bound);
+	*known = sub == isl_bool_true;
+	return *known;
+}
+
+/* Whether some coefficient of P (in ring V) is positive (*POS), and some
+ * negative (*NEG). */
+static void coefficient_signs(const struct fvars *V, const fmpq_mpoly_t p, int *pos, int *neg)
+{
+	*pos = *neg = 0;
+	fmpq_t c;
+	fmpq_init(c);
+	for (slong t = 0; t < fmpq_mpoly_length(p, V->ctx); t++) {
+		fmpq_mpoly_get_term_coeff_fmpq(c, p, t, V->ctx);
+		*pos |= fmpq_sgn(c) > 0;
+		*neg |= fmpq_sgn(c) < 0;
+	}
+	fmpq_clear(c);
+}
+
+/* The least and the largest value of parameter I of V on OC's condition
+ * (0 when it has no least one there, or is not a named parameter). */
+static int param_range(const struct fvars *V, struct fml_on_cond *oc, slong i, isl_val **lo,
+		       isl_val **hi)
+{
+	*lo = *hi = NULL;
+	if (oc->range[i] >= 0) {
+		if (oc->range[i] == 1) {
+			*lo = isl_val_copy(oc->lo[i]);
+			*hi = isl_val_copy(oc->hi[i]);
+		}
+		return oc->range[i];
+	}
+	oc->range[i] = 0;
+	int pos = V->v[i].name ? isl_set_find_dim_by_name(oc->cond, isl_dim_param, V->v[i].name)
+			       : -1;
+	if (pos < 0)
+		return 0;
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(oc->cond));
+	isl_aff *x = isl_aff_var_on_domain(ls, isl_dim_param, pos);
+	*lo = isl_set_min_val(oc->cond, x);
+	*hi = isl_set_max_val(oc->cond, x);
+	isl_aff_free(x);
+	if (!*lo || !*hi || !isl_val_is_int(*lo)) {
+		isl_val_free(*lo);
+		isl_val_free(*hi);
+		*lo = *hi = NULL;
+		return 0;
+	}
+	oc->range[i] = 1;
+	oc->lo[i] = isl_val_copy(*lo);
+	oc->hi[i] = isl_val_copy(*hi);
+	return 1;
+}
+
+/* The sign on OC's condition of NUM (in ring V) with each variable moved to
+ * its least value there, x = lo + y with y >= 0, and a variable the condition
+ * fixes replaced by its value: coefficients of one sign then show the sign
+ * (4 - nx*ny where M == 2 puts nx, ny >= 4: -12 - 4*y - 4*z - y*z).  1, -1, or
+ * 0 when not shown (a floor atom, a variable without a least value, or
+ * coefficients of both signs). */
+static int shifted_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct fml_on_cond *oc)
+{
+	/* a floor atom has no least value of its own: not shown, and no ISL */
+	for (slong i = 0; i < V->n; i++)
+		if (!V->v[i].name && fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
+			return 0;
+	slong nv = V->cap;
+	fmpq_mpoly_struct *sub = calloc((size_t)nv + 1, sizeof(*sub));
+	fmpq_mpoly_struct **subp = calloc((size_t)nv + 1, sizeof(*subp));
+	int ok = sub && subp;
+	for (slong i = 0; ok && i < nv; i++) {
+		fmpq_mpoly_init(sub + i, V->ctx);
+		subp[i] = sub + i;
+	}
+	fmpq_mpoly_t shifted;
+	fmpq_mpoly_init(shifted, V->ctx);
+	for (slong i = 0; ok && i < nv; i++) {
+		if (i >= V->n || fmpq_mpoly_degree_si(num, i, V->ctx) <= 0) {
+			fmpq_mpoly_gen(sub + i, i, V->ctx);
+			continue;
+		}
+		isl_val *lo, *hi;
+		ok = param_range(V, oc, i, &lo, &hi);
+		if (!ok)
+			break;
+		bool fixed = hi && isl_val_eq(lo, hi) == isl_bool_true;
+		mpq_t q;
+		mpq_init(q);
+		fmpq_t c;
+		fmpq_init(c);
+		ok = val_to_mpq(isl_val_copy(lo), q);
+		fmpq_set_mpq(c, q);
+		if (!fixed)
+			fmpq_mpoly_gen(sub + i, i, V->ctx);
+		fmpq_mpoly_add_fmpq(sub + i, sub + i, c, V->ctx);
+		fmpq_clear(c);
+		mpq_clear(q);
+		isl_val_free(lo);
+		isl_val_free(hi);
+	}
+	int sign = 0;
+	if (ok && fmpq_mpoly_compose_fmpq_mpoly(shifted, num, subp, V->ctx, V->ctx)) {
+		int pos, neg;
+		coefficient_signs(V, shifted, &pos, &neg);
+		sign = pos && neg ? 0 : neg ? -1 : 1;
+	}
+	fmpq_mpoly_clear(shifted, V->ctx);
+	for (slong i = 0; sub && subp && i < nv; i++)
+		fmpq_mpoly_clear(sub + i, V->ctx);
+	free(sub);
+	free(subp);
+	return sign;
+}
+
+/* The sign on COND of the polynomial NUM (in ring V, no denominator): 1 for
+ * >= 0, -1 for <= 0, 0 when not shown.  Shown when its coefficients share a
+ * sign and its variables are parameters >= 0 there, or, for an affine NUM,
+ * when ISL finds COND on one side of NUM = 0. */
+static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct fml_on_cond *oc)
+{
+	isl_set *cond = oc->cond;
+	slong len = fmpq_mpoly_length(num, V->ctx);
+	if (len == 0)
+		return 1;
+	int pos, neg, vars_nonneg = 1;
+	coefficient_signs(V, num, &pos, &neg);
+	for (slong i = 0; i < V->n && vars_nonneg; i++)
+		if (fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
+			vars_nonneg = V->v[i].name && param_at_least(V, oc, i, 0);
+	if (!(pos && neg) && vars_nonneg)
+		return pos ? 1 : -1;
+	/* affine in the parameters and floors: NUM >= 0 (or <= 0) on all of COND? */
+	isl_space *space = isl_set_get_space(cond);
+	isl_aff *aff = fml_mpoly_aff(V, num, space);
+	isl_space_free(space);
+	int sign = 0;
+	for (int negate = 0; negate < 2 && aff && !sign; negate++) {
+		isl_aff *a = negate ? isl_aff_neg(isl_aff_copy(aff)) : isl_aff_copy(aff);
+		isl_aff *z = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(a));
+		isl_set *side = isl_set_from_basic_set(isl_aff_ge_basic_set(a, z));
+		if (isl_set_is_subset(cond, side) == isl_bool_true)
+			sign = negate ? -1 : 1;
+		isl_set_free(side);
+	}
+	isl_aff_free(aff);
+	return sign ? sign : shifted_sign_on(V, num, oc);
+}
+
+/* The sign of the Laurent polynomial X on COND: its denominator is a product
+ * of parameters (positive when each is >= 1 there), and its numerator's sign is
+ * that of its factors (factor_sign_on).  1 for X >= 0, -1 for X <= 0, 0 when
+ * that is not shown. */
+int fml_poly_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc)
+{
+	if (x->kind != FK_POLY || !oc->cond)
+		return 0;
+	for (slong i = 0; i < V->n; i++)
+		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
+			return 0;
+	int sign = factor_sign_on(V, x->num, oc);
+	if (sign)
+		return sign;
+	fmpq_mpoly_factor_t f;
+	fmpq_mpoly_factor_init(f, V->ctx);
+	if (fml_factor(V, f, x->num)) {
+		fmpq_t c;
+		fmpq_init(c);
+		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
+		sign = fmpq_sgn(c);
+		fmpq_clear(c);
+		for (slong k = 0; k < f->num && sign; k++) {
+			int sk = factor_sign_on(V, f->poly + k, oc);
+			if (fmpz_is_even(f->exp + k))
+				sk = 1; /* an even power is >= 0 */
+			sign *= sk;
+		}
+	}
+	fmpq_mpoly_factor_clear(f, V->ctx);
+	return sign;
+}
+
+/* The strict sign on OC's condition of the Laurent polynomial X: 1 when
+ * X > 0 at every integer point there, -1 when X < 0, 2 when X is 0, 0 when
+ * that is not shown.  Its numerator over its content has integer
+ * coefficients and integer values (its variables are parameters and
+ * floors): it is > 0 where it is >= 1, < 0 where it is <= -1. */
+static int strict_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc)
+{
+	if (x->kind != FK_POLY || !oc->cond)
+		return 0;
+	if (fmpq_mpoly_is_zero(x->num, V->ctx))
+		return 2;
+	for (slong i = 0; i < V->n; i++)
+		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
+			return 0;
+	fmpq_mpoly_t y, t;
+	fmpq_mpoly_init(y, V->ctx);
+	fmpq_mpoly_init(t, V->ctx);
+	fmpq_mpoly_set(y, x->num, V->ctx);
+	fmpq_t c;
+	fmpq_init(c);
+	fmpq_mpoly_content(c, y, V->ctx);
+	fmpq_mpoly_scalar_div_fmpq(y, y, c, V->ctx);
+	int sign = 0;
+	for (int s = 1; s >= -1 && !sign; s -= 2) {
+		fmpq_mpoly_sub_si(t, y, s, V->ctx);   /* y - 1, then y + 1 */
+		if (factor_sign_on(V, t, oc) == s)
+			sign = s;
+	}
+	fmpq_mpoly_clear(t, V->ctx);
+	fmpq_mpoly_clear(y, V->ctx);
+	fmpq_clear(c);
+	return sign;
+}
+
+/* X (a polynomial node) with its numerator NUM (taken over: set into a
+ * copy); NULL when out of memory. */
+static struct fnode *with_num(const struct fvars *V, const struct fnode *x, const fmpq_mpoly_t num)
+{
+	struct fnode *y = fml_node_copy(V, x);
+	if (y)
+		fmpq_mpoly_set(y->num, num, V->ctx);
+	return y;
+}
+
+/* Piece I's value of R written by its sign where that is shown: X = A +
+ * sum_c B_c * c, linear in the names NAMES[0..N) (the cost's coefficients,
+ * >= 0), each of A and B_c 0 or of one strict sign SIGMA on the piece's
+ * condition within CONTEXT, becomes SIGMA where A is not 0 and SIGMA *
+ * (the sum of the names whose B_c is not 0) where it is.  Both have X's
+ * sign wherever the names are >= 0.  1 when rewritten, 0 when not shown,
+ * -1 on failure. */
+static int sign_fold_piece(struct formula *r, int i, __isl_keep isl_set *context,
+			   const char *const names[], int n)
+{
+	const struct fvars *V = r->vars;
+	struct fnode *x = r->p[i].val;
+	if (x->kind != FK_POLY || n > 8)
+		return 0;
+	slong at[8];
+	for (int k = 0; k < n; k++) {
+		at[k] = -1;
+		for (slong v = 0; v < V->n; v++)
+			if (V->v[v].name && strcmp(V->v[v].name, names[k]) == 0)
+				at[k] = v;
+		if (at[k] >= 0 && (x->den[at[k]] > 0 ||
+				   fmpq_mpoly_degree_si(x->num, at[k], V->ctx) > 1))
+			return 0;
+	}
+	isl_set *cond = r->p[i].cond ? isl_set_intersect(isl_set_copy(r->p[i].cond),
+							   isl_set_copy(context))
+				     : isl_set_copy(context);
+	if (!cond)
+		return -1;
+	struct fml_on_cond oc;
+	fml_on_cond_init(&oc, cond);
+	fmpq_mpoly_t rest, b, cb;
+	fmpq_mpoly_init(rest, V->ctx);
+	fmpq_mpoly_init(b, V->ctx);
+	fmpq_mpoly_init(cb, V->ctx);
+	fmpq_mpoly_set(rest, x->num, V->ctx);
+	int sigma = 0, ok = 1, fail = 0, constant = 0;
+	bool involved[8] = {false};
+	for (int k = 0; k <= n && ok; k++) {
+		if (k < n) {
+			if (at[k] < 0)
+				continue;
+			ulong one = 1;
+			slong var = at[k];
+			fmpq_mpoly_get_coeff_vars_ui(b, x->num, &var, &one, 1, V->ctx);
+			/* the part in names[k]: taken out of the rest */
+			fmpq_mpoly_gen(cb, var, V->ctx);
+			fmpq_mpoly_mul(cb, cb, b, V->ctx);
+			fmpq_mpoly_sub(rest, rest, cb, V->ctx);
+			/* no product of two names (g*l) */
+			for (int m = 0; m < n && ok; m++)
+				ok = at[m] < 0 || fmpq_mpoly_degree_si(b, at[m], V->ctx) <= 0;
+		} else {
+			/* the rest holds none of the names */
+			for (int m = 0; m < n && ok; m++)
+				ok = at[m] < 0 || fmpq_mpoly_degree_si(rest, at[m], V->ctx) <= 0;
+			fmpq_mpoly_set(b, rest, V->ctx);
+		}
+		if (!ok)
+			break;
+		struct fnode *part = with_num(V, x, b);
+		if (!part) {
+			fail = 1;
+			break;
+		}
+		int sg = strict_sign_on(V, part, &oc);
+		fml_node_free(V, part);
+		if (sg == 2)
+			continue;   /* this part is 0 */
+		ok = sg != 0 && (sigma == 0 || sg == sigma);
+		sigma = sg;
+		if (k < n)
+			involved[k] = true;
+		else
+			constant = 1;
+	}
+	fmpq_mpoly_clear(rest, V->ctx);
+	fmpq_mpoly_clear(b, V->ctx);
+	fmpq_mpoly_clear(cb, V->ctx);
+	fml_on_cond_clear(&oc);
+	isl_set_free(cond);
+	if (fail)
+		return -1;
+	if (!ok || sigma == 0)
+		return 0;
+	struct fnode *v = NULL;
+	if (constant) {
+		v = fml_poly_si(V, sigma);
+	} else {
+		v = fml_poly_zero(V);
+		for (int k = 0; k < n && v; k++) {
+			if (!involved[k])
+				continue;
+			struct fnode *c = fml_poly_var(V, at[k]);
+			struct fnode *t = c ? fml_poly_add(V, v, c, sigma < 0) : NULL;
+			fml_node_free(V, c);
+			fml_node_free(V, v);
+			v = t;
+		}
+	}
+	if (!v)
+		return -1;
+	fml_node_free(V, r->p[i].val);
+	r->p[i].val = v;
+	return 1;
+}
+
+isl_ctx *formula_get_ctx(const struct formula *f)
+{
+	for (int i = 0; f && i < f->n; i++)
+		if (f->p[i].cond)
+			return isl_set_get_ctx(f->p[i].cond);
+	return NULL;
+}
+
+struct formula *formula_sign_fold(const struct formula *f, __isl_keep isl_set *context,
+				  const char *const names[], int n)
+{
+	if (!f || !context)
+		return NULL;
+	struct formula *r = formula_copy(f);
+	for (int i = 0; r && i < r->n; i++)
+		if (sign_fold_piece(r, i, context, names, n) < 0) {
+			formula_free(r);
+			r = NULL;
+		}
+	return r;
+}
+
