@@ -228,24 +228,17 @@ int fml_poly_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on
 	return sign;
 }
 
-/* The strict sign on OC's condition of the Laurent polynomial X: 1 when
- * X > 0 at every integer point there, -1 when X < 0, 2 when X is 0, 0 when
- * that is not shown.  Its numerator over its content has integer
- * coefficients and integer values (its variables are parameters and
- * floors): it is > 0 where it is >= 1, < 0 where it is <= -1. */
-static int strict_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc)
+/* The strict sign on OC's condition of the polynomial NUM: 1 when NUM > 0
+ * at every integer point there, -1 when NUM < 0, 0 when that is not shown.
+ * NUM over its content has integer coefficients and integer values (its
+ * variables are parameters and floors): it is > 0 where it is >= 1, < 0
+ * where it is <= -1. */
+static int strict_sign_of(const struct fvars *V, const fmpq_mpoly_t num, struct fml_on_cond *oc)
 {
-	if (x->kind != FK_POLY || !oc->cond)
-		return 0;
-	if (fmpq_mpoly_is_zero(x->num, V->ctx))
-		return 2;
-	for (slong i = 0; i < V->n; i++)
-		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
-			return 0;
 	fmpq_mpoly_t y, t;
 	fmpq_mpoly_init(y, V->ctx);
 	fmpq_mpoly_init(t, V->ctx);
-	fmpq_mpoly_set(y, x->num, V->ctx);
+	fmpq_mpoly_set(y, num, V->ctx);
 	fmpq_t c;
 	fmpq_init(c);
 	fmpq_mpoly_content(c, y, V->ctx);
@@ -259,6 +252,44 @@ static int strict_sign_on(const struct fvars *V, const struct fnode *x, struct f
 	fmpq_mpoly_clear(t, V->ctx);
 	fmpq_mpoly_clear(y, V->ctx);
 	fmpq_clear(c);
+	return sign;
+}
+
+/* The same for the Laurent polynomial X (its denominator a product of
+ * parameters >= 1), from its numerator or, where that does not show, from
+ * the strict signs of its numerator's factors; 2 when X is 0. */
+__attribute__((noinline)) /* inlined, gcc 12 warns of a 56-byte read from an 8-byte
+			    * region (-Wstringop-overread): a false alarm */
+static int strict_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc)
+{
+	if (x->kind != FK_POLY || !oc->cond)
+		return 0;
+	if (fmpq_mpoly_is_zero(x->num, V->ctx))
+		return 2;
+	for (slong i = 0; i < V->n; i++)
+		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
+			return 0;
+	int sign = strict_sign_of(V, x->num, oc);
+	if (sign)
+		return sign;
+	/* a product is of one strict sign where each factor is (2*n*(N - m)
+	 * where n >= 2*M and m >= 2*N) */
+	fmpq_mpoly_factor_t f;
+	fmpq_mpoly_factor_init(f, V->ctx);
+	if (fml_factor(V, f, x->num) && f->num > 1) {
+		fmpq_t c;
+		fmpq_init(c);
+		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
+		sign = fmpq_sgn(c);
+		fmpq_clear(c);
+		for (slong k = 0; k < f->num && sign; k++) {
+			int sk = strict_sign_of(V, f->poly + k, oc);
+			if (sk && fmpz_is_even(f->exp + k))
+				sk = 1;
+			sign *= sk;
+		}
+	}
+	fmpq_mpoly_factor_clear(f, V->ctx);
 	return sign;
 }
 

@@ -1036,6 +1036,9 @@ static void test_sign_fold(void **state)
 		{"n + n*g/P", "1"},
 		{"[n, P, g] -> { n - g : P >= 1 }", "n - g if P >= 1"},
 		{"(P - n)*g - n", "-1"},
+		/* shown by its factors: n > 0 and P - n < 0 */
+		{"2*g*n*(P - n)/P", "-g"},
+		{"[n, P, g] -> { n*(n - 2*P)*g : P >= 1 }", "g*n*(n-2*P) if P >= 1"},
 	};
 	isl_set *context = isl_set_read_from_str(ctx, "[n, P, g] -> { : n >= 2*P and P >= 1 }");
 	const char *names[] = { "n", "P", "g" };
