@@ -2143,13 +2143,14 @@ static struct formula *subst_by_axis(const struct formula *g, const char *name,
 }
 
 static void subst_local(struct formula **f, const char *name, const struct formula *value,
-			const char *axis, __isl_keep isl_set *context, bool *ok)
+			const char *axis, __isl_keep isl_set *context, bool *ok, bool *changed)
 {
 	if (!*f)
 		return;
 	int involved = formula_involves(*f, name);
 	if (involved == 0)
 		return;
+	*changed = true;
 	struct formula *g = involved > 0 ? formula_gist(*f, context) : NULL;
 	struct formula *s = g ? formula_subst(g, name, value) : NULL;
 	if (g && !s)
@@ -2466,9 +2467,11 @@ static char *divisors_apart(const struct model *m, const struct symbolic_info *i
 
 /* Writes the block lengths back as X/P in every formula of OUT, and records the
  * assumptions they rest on; the digits of expressions stay, with their
- * definitions. */
+ * definitions.  CHANGED[k] (one per formula_slot) is set where formula k
+ * named one, written back or not. */
 static void substitute_locals(struct job *j, const struct symbolic_info *info,
-			      __isl_keep isl_set *context, struct candidate_cost *out)
+			      __isl_keep isl_set *context, struct candidate_cost *out,
+			      bool *changed)
 {
 	for (int l = 0; l < info->nlocals; l++) {
 		const struct local_param *lp = &info->locals[l];
@@ -2482,7 +2485,8 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		struct formula *v = local_value(lp, axis);
 		bool ok = v != NULL;
 		for (int k = 0; v && k < nformulas(out); k++)
-			subst_local(formula_slot(out, k), lp->name, v, axis, context, &ok);
+			subst_local(formula_slot(out, k), lp->name, v, axis, context, &ok,
+				    &changed[k]);
 		formula_free(v);
 		if (ok && lp->block == 1 && strcmp(lp->extent, axis) == 0)
 			continue;   /* P divides P: no assumption, nothing kept */
@@ -3270,17 +3274,26 @@ static int grid_meets(struct job *j, const struct cost_request *concrete)
 	return empty < 0 ? -1 : !empty;
 }
 
-/* Every formula of OUT but the memories tidied under CONTEXT (kept); an
- * array's occurrence counts keep why they have none. */
-static void tidy_all(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
+/* The formulas of OUT but the memories tidied under CONTEXT (kept): those
+ * whose ONLY[k] is set, or every one for ONLY NULL; an array's occurrence
+ * counts keep why they have none. */
+static void tidy_some(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context,
+		      const bool *only)
 {
 	for (int k = 0; context && k < nformulas(out) && !failed(&j->fail); k++) {
+		if (only && !only[k])
+			continue;
 		char **why = formula_why(out, k);
 		if (why)
 			tidy_explain(j, formula_slot(out, k), why, context);
 		else
 			cost_tidy(j, formula_slot(out, k), context);
 	}
+}
+
+static void tidy_all(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
+{
+	tidy_some(j, out, context, NULL);
 }
 
 /* Every formula of OUT but the memories pruned under CONTEXT (kept,
@@ -3771,10 +3784,19 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		else if (formula_n_pieces(out->cost) > 1 && nsteps > 1)
 			cost_tidy(&j, &out->cost, context); /* one step: its cost, tidy already */
-		if (context && req->symbolic) {
-			substitute_locals(&j, &info, context, out);
-			if (j.geometric_name)
+		/* the formulas a block length or lg_P was written into: tidied
+		 * again below, where their conditions speak of the sizes */
+		bool *changed = context && req->symbolic
+				? calloc((size_t)nformulas(out) + 1, sizeof(*changed)) : NULL;
+		if (context && req->symbolic && !changed)
+			cost_job_fail(&j, COST_FAILED, NULL, "writing the sizes in a formula");
+		if (changed) {
+			substitute_locals(&j, &info, context, out, changed);
+			if (j.geometric_name) {
 				keep_doubling(&j, out);
+				for (int k = 0; k < nformulas(out); k++)
+					changed[k] = true;
+			}
 			/* Conditions now speak of the sizes themselves (n >= 4*P):
 			 * simplify again under the specification's own assumptions. */
 			j.nlocals = 0; /* written back, or kept for good */
@@ -3782,13 +3804,14 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			isl_set *sizes = cost_context(engine->ctx, m, req, &none);
 			if (!sizes)
 				cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
-			tidy_all(&j, out, sizes);
+			tidy_some(&j, out, sizes, changed);
 			isl_set_free(sizes);
 			/* The sizes' context knows nothing of the digits and block
 			 * lengths kept (k0_M < M, n__M >= 1): what they exclude
 			 * goes, under CONTEXT. */
 			prune_all(&j, out, context);
 		}
+		free(changed);
 		isl_set_free(context);
 	}
 	if (!failed(&j.fail))
