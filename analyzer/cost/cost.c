@@ -3784,8 +3784,9 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
 		else if (formula_n_pieces(out->cost) > 1 && nsteps > 1)
 			cost_tidy(&j, &out->cost, context); /* one step: its cost, tidy already */
-		/* the formulas a block length or lg_P was written into: tidied
-		 * again below, where their conditions speak of the sizes */
+		/* the formulas that named a block length (written back or
+		 * kept), or every one with a doubling loop's lg_P: tidied again
+		 * below, where their conditions speak of the sizes */
 		bool *changed = context && req->symbolic
 				? calloc((size_t)nformulas(out) + 1, sizeof(*changed)) : NULL;
 		if (context && req->symbolic && !changed)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <isl/ctx.h>
+#include <isl/options.h>
 #include <isl/set.h>
 
 #include "analyzer/model/relations.h"
@@ -38,6 +39,8 @@ static struct formula *by_signs(const struct formula *d, const struct model *m,
 {
 	isl_ctx *ctx = formula_get_ctx(d);
 	*own = ctx || !m ? NULL : isl_ctx_alloc();
+	if (*own)
+		isl_options_set_on_error(*own, ISL_ON_ERROR_CONTINUE); /* as a session's */
 	isl_set *valid = ctx || *own ? model_valid_set(ctx ? ctx : *own, m) : NULL;
 	/* on a concrete grid the axes have their sizes (n >= 2*M is n >= 4) */
 	for (int a = 0; grid && valid && a < m->naxes; a++)

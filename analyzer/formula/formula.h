@@ -130,9 +130,11 @@ struct formula *formula_restrict(const struct formula *f, __isl_take isl_set *co
 struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *context);
 
 /* F with every disjunct of a condition that does not meet CONTEXT left out
- * (a piece with none left goes) and each other one simplified in CONTEXT
- * where that shortens it: equal to F on CONTEXT; unlike formula_gist, no
- * condition gains what CONTEXT implies. */
+ * (a piece with none left goes) and each other one replaced by its gist in
+ * CONTEXT where that has fewer constraints and names no parameter the
+ * disjunct does not: equal to F on CONTEXT; unlike formula_gist, which
+ * intersects first, a condition such as P == 1 is not written out with what
+ * CONTEXT then implies (k0_P == 0 where k0_P < P). */
 struct formula *formula_prune(const struct formula *f, __isl_keep isl_set *context);
 
 /* The isl_ctx of F's conditions, NULL when it has none. */

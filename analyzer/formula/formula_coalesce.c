@@ -9,6 +9,7 @@
 
 #include <isl/aff.h>
 #include <isl/constraint.h>
+#include <isl/id.h>
 #include <isl/ilp.h>
 #include <isl/space.h>
 #include <isl/val.h>
@@ -141,6 +142,30 @@ static isl_size n_constraints(__isl_keep isl_set *set)
 	return isl_set_foreach_basic_set(set, &add_bset_constraints, &n) < 0 ? -1 : n;
 }
 
+/* Whether G involves a parameter that B does not (a gist may write out a
+ * block length the context relates to what B names); -1 on failure. */
+static int names_more(__isl_keep isl_set *g, __isl_keep isl_set *b)
+{
+	isl_size np = isl_set_dim(g, isl_dim_param);
+	for (int i = 0; np >= 0 && i < np; i++) {
+		isl_bool in_g = isl_set_involves_dims(g, isl_dim_param, (unsigned)i, 1);
+		if (in_g < 0)
+			return -1;
+		if (!in_g)
+			continue;
+		isl_id *id = isl_set_get_dim_id(g, isl_dim_param, (unsigned)i);
+		int at = id ? isl_set_find_dim_by_id(b, isl_dim_param, id) : -1;
+		isl_id_free(id);
+		isl_bool in_b = at < 0 ? isl_bool_false
+				       : isl_set_involves_dims(b, isl_dim_param, (unsigned)at, 1);
+		if (in_b < 0)
+			return -1;
+		if (!in_b)
+			return 1;
+	}
+	return np < 0 ? -1 : 0;
+}
+
 struct prune {
 	isl_set *context;
 	isl_set *kept;   /* the disjuncts kept so far */
@@ -148,8 +173,8 @@ struct prune {
 
 /* One disjunct B of a condition: left out where it does not meet the
  * context, else simplified under it where that leaves fewer constraints
- * (a gist may also write out what the context implies: k0_P == 0 where
- * P == 1 and k0_P < P). */
+ * and names no parameter B does not (a gist may also write out what the
+ * context implies: k0_P == 0 where P == 1 and k0_P < P). */
 static isl_stat prune_bset(__isl_take isl_basic_set *b, void *user)
 {
 	struct prune *pr = user;
@@ -163,12 +188,13 @@ static isl_stat prune_bset(__isl_take isl_basic_set *b, void *user)
 	}
 	isl_set *g = isl_set_gist(isl_set_copy(one), isl_set_copy(pr->context));
 	isl_size ng = g ? n_constraints(g) : -1, n1 = n_constraints(one);
-	if (ng < 0 || n1 < 0) {
+	int more = g ? names_more(g, one) : -1;
+	if (ng < 0 || n1 < 0 || more < 0) {
 		isl_set_free(g);
 		isl_set_free(one);
 		return isl_stat_error;
 	}
-	if (ng < n1) {
+	if (ng < n1 && !more) {
 		isl_set_free(one);
 		one = g;
 	} else {
@@ -538,12 +564,13 @@ struct decided {
 };
 
 /* Room for N pieces and the N - 1 merges they can make; no memory past
- * 8192 pieces (8 MB), where the scan is slow whatever it remembers. */
+ * 4096 pieces (a matrix of 8193^2 bits, 8 MB), where the scan is slow
+ * whatever it remembers. */
 static void decided_init(struct decided *a, int n)
 {
 	a->cap = 2 * n + 1;
 	a->next = n;
-	a->id = n <= 8192 ? malloc(sizeof(*a->id) * (size_t)(n + 1)) : NULL;
+	a->id = n <= 4096 ? malloc(sizeof(*a->id) * (size_t)(n + 1)) : NULL;
 	size_t nbits = (size_t)a->cap * (size_t)a->cap;
 	a->bits = a->id ? calloc(nbits / 8 + 1, 1) : NULL;
 	if (!a->bits) {

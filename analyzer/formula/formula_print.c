@@ -2263,6 +2263,8 @@ char *formula_sign_text(const struct formula *f, const char *lhs, const char *op
 		if (holds <= 0) {
 			isl_set_free(here);
 			failed = holds < 0;
+			if (everywhere)
+				break;  /* never, and no other piece applies */
 			continue;       /* never here */
 		}
 		if (everywhere) {

@@ -195,39 +195,6 @@ static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct 
 	return sign ? sign : shifted_sign_on(V, num, oc);
 }
 
-/* The sign of the Laurent polynomial X on COND: its denominator is a product
- * of parameters (positive when each is >= 1 there), and its numerator's sign is
- * that of its factors (factor_sign_on).  1 for X >= 0, -1 for X <= 0, 0 when
- * that is not shown. */
-int fml_poly_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc)
-{
-	if (x->kind != FK_POLY || !oc->cond)
-		return 0;
-	for (slong i = 0; i < V->n; i++)
-		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
-			return 0;
-	int sign = factor_sign_on(V, x->num, oc);
-	if (sign)
-		return sign;
-	fmpq_mpoly_factor_t f;
-	fmpq_mpoly_factor_init(f, V->ctx);
-	if (fml_factor(V, f, x->num)) {
-		fmpq_t c;
-		fmpq_init(c);
-		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
-		sign = fmpq_sgn(c);
-		fmpq_clear(c);
-		for (slong k = 0; k < f->num && sign; k++) {
-			int sk = factor_sign_on(V, f->poly + k, oc);
-			if (fmpz_is_even(f->exp + k))
-				sk = 1; /* an even power is >= 0 */
-			sign *= sk;
-		}
-	}
-	fmpq_mpoly_factor_clear(f, V->ctx);
-	return sign;
-}
-
 /* The strict sign on OC's condition of the polynomial NUM: 1 when NUM > 0
  * at every integer point there, -1 when NUM < 0, 0 when that is not shown.
  * NUM over its content has integer coefficients and integer values (its
@@ -255,42 +222,57 @@ static int strict_sign_of(const struct fvars *V, const fmpq_mpoly_t num, struct 
 	return sign;
 }
 
-/* The same for the Laurent polynomial X (its denominator a product of
- * parameters >= 1), from its numerator or, where that does not show, from
- * the strict signs of its numerator's factors; 2 when X is 0. */
-__attribute__((noinline)) /* inlined, gcc 12 warns of a 56-byte read from an 8-byte
-			    * region (-Wstringop-overread): a false alarm */
-static int strict_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc)
+/* The sign of the Laurent polynomial X on OC's condition, STRICT or not:
+ * its denominator is a product of parameters (positive when each is >= 1
+ * there), and its numerator's sign is shown whole or by its factors' (an
+ * even power's is >= 0, and > 0 where its base is not 0). */
+static int laurent_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc,
+			   bool strict)
 {
 	if (x->kind != FK_POLY || !oc->cond)
 		return 0;
-	if (fmpq_mpoly_is_zero(x->num, V->ctx))
-		return 2;
 	for (slong i = 0; i < V->n; i++)
 		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
 			return 0;
-	int sign = strict_sign_of(V, x->num, oc);
+	int sign = strict ? strict_sign_of(V, x->num, oc) : factor_sign_on(V, x->num, oc);
 	if (sign)
 		return sign;
-	/* a product is of one strict sign where each factor is (2*n*(N - m)
-	 * where n >= 2*M and m >= 2*N) */
 	fmpq_mpoly_factor_t f;
 	fmpq_mpoly_factor_init(f, V->ctx);
-	if (fml_factor(V, f, x->num) && f->num > 1) {
+	if (fml_factor(V, f, x->num)) {
 		fmpq_t c;
 		fmpq_init(c);
 		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
 		sign = fmpq_sgn(c);
 		fmpq_clear(c);
 		for (slong k = 0; k < f->num && sign; k++) {
-			int sk = strict_sign_of(V, f->poly + k, oc);
-			if (sk && fmpz_is_even(f->exp + k))
+			int sk = strict ? strict_sign_of(V, f->poly + k, oc)
+					: factor_sign_on(V, f->poly + k, oc);
+			if (fmpz_is_even(f->exp + k) && (sk || !strict))
 				sk = 1;
 			sign *= sk;
 		}
 	}
 	fmpq_mpoly_factor_clear(f, V->ctx);
 	return sign;
+}
+
+/* 1 for X >= 0 on OC's condition, -1 for X <= 0, 0 when that is not shown. */
+int fml_poly_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc)
+{
+	return laurent_sign_on(V, x, oc, false);
+}
+
+/* 1 when X > 0 at every integer point of OC's condition, -1 when X < 0, 2
+ * when X is 0, 0 when that is not shown (a product: 2*n*(N - m) where
+ * n >= 2*M and m >= 2*N, by its factors). */
+__attribute__((noinline)) /* inlined, gcc 12 warns of a 56-byte read from an 8-byte
+			    * region (-Wstringop-overread): a false alarm */
+static int strict_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc)
+{
+	if (x->kind == FK_POLY && fmpq_mpoly_is_zero(x->num, V->ctx))
+		return 2;
+	return laurent_sign_on(V, x, oc, true);
 }
 
 /* X (a polynomial node) with its numerator NUM (taken over: set into a

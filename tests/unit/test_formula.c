@@ -1073,6 +1073,75 @@ static void test_sign_fold(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* formula_sign_text with the names never negative: an all-negative value
+ * written negated (-g < 0 as g > 0), g < 0 nowhere, g <= 0 only at g == 0,
+ * pieces with one comparison joined (P >= 3 and P == 2), a first piece that
+ * holds everywhere and nowhere ending the text (no later piece applies);
+ * and each text, read back, holds exactly where the comparison does. */
+static void test_sign_text_nonneg(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *a = make(ctx, "[P, g] -> { -g : P >= 3 }", 0);
+	struct formula *b = make(ctx, "[P, g] -> { -g : P = 2 }", 0);
+	struct formula *f = formula_join(a, b);
+	struct formula *e = make(ctx, "g", 0);
+	struct formula *first = formula_join(e, a);   /* g everywhere wins */
+	const char *coefs[] = { "g", "l" };
+	const char *names[] = { "P", "g" };
+	static const struct {
+		const char *op, *want;
+	} cases[] = {
+		{"<", "P >= 2 && g > 0"},
+		{"<=", "P >= 2"},
+		{"==", "P >= 2 && g == 0"},
+		{">", "never"},
+		{">=", "P >= 2 && g == 0"},
+		{"!=", "P >= 2 && g != 0"},
+	};
+	mpq_t v;
+
+	(void)state;
+	assert_non_null(f);
+	assert_non_null(first);
+	mpq_init(v);
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		char *text = formula_sign_text(f, NULL, cases[k].op, FORMULA_TEXT, coefs, 2, 1);
+		assert_non_null(text);
+		if (strcmp(text, cases[k].want) != 0)
+			fail_msg("%s: %s, expected %s", cases[k].op, text, cases[k].want);
+		free(text);
+		text = formula_sign_text(f, NULL, cases[k].op, FORMULA_EXPR, coefs, 2, 1);
+		struct formula_expr *x = formula_parse_expr(text, NULL);
+		assert_non_null(x);
+		for (long long P = 1; P <= 4; P++)
+			for (long long g = 0; g <= 2; g++) {
+				long long at[] = { P, g };
+				long long val = -g;   /* undefined where P == 1 */
+				const char *op = cases[k].op;
+				int want = P >= 2 &&
+					   (strcmp(op, "<") == 0 ? val < 0 : strcmp(op, "<=") == 0 ? val <= 0
+					    : strcmp(op, "==") == 0 ? val == 0 : strcmp(op, "!=") == 0 ? val != 0
+					    : strcmp(op, ">") == 0 ? val > 0 : val >= 0);
+				assert_int_equal(formula_expr_eval(x, names, at, 2, v), 0);
+				if ((mpq_sgn(v) != 0) != want)
+					fail_msg("%s: %s at P = %lld, g = %lld", op, text, P, g);
+			}
+		formula_expr_free(x);
+		free(text);
+	}
+	char *text = formula_sign_text(first, NULL, "<", FORMULA_TEXT, coefs, 2, 1);
+	assert_non_null(text);
+	assert_string_equal(text, "never");
+	free(text);
+	mpq_clear(v);
+	formula_free(a);
+	formula_free(b);
+	formula_free(f);
+	formula_free(e);
+	formula_free(first);
+	isl_ctx_free(ctx);
+}
+
 /* formula_join: the pieces of both parts, each keeping its own variables (x
  * only in one part), undefined outside; a zero-outside part brings its pieces
  * and not its zero elsewhere. */
@@ -1398,6 +1467,7 @@ int main(void)
 		cmocka_unit_test(test_subst_quotient),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_sign_fold),
+		cmocka_unit_test(test_sign_text_nonneg),
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_coalesce_apart),
 		cmocka_unit_test(test_merge_same),
