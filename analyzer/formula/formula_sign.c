@@ -222,10 +222,25 @@ static int strict_sign_of(const struct fvars *V, const fmpq_mpoly_t num, struct 
 	return sign;
 }
 
+/* Whether NUM is affine and 0 at every point of OC's condition. */
+static bool affine_zero_on(const struct fvars *V, const fmpq_mpoly_t num, struct fml_on_cond *oc)
+{
+	isl_space *space = isl_set_get_space(oc->cond);
+	isl_aff *aff = fml_mpoly_aff(V, num, space);
+	isl_space_free(space);
+	if (!aff)
+		return false;
+	isl_set *zero = isl_set_from_basic_set(isl_aff_zero_basic_set(aff));
+	isl_bool sub = isl_set_is_subset(oc->cond, zero);
+	isl_set_free(zero);
+	return sub == isl_bool_true;
+}
+
 /* The sign of the Laurent polynomial X on OC's condition, STRICT or not:
  * its denominator is a product of parameters (positive when each is >= 1
  * there), and its numerator's sign is shown whole or by its factors' (an
- * even power's is >= 0, and > 0 where its base is not 0). */
+ * even power's is >= 0, and > 0 where its base is not 0); STRICT, 2 where
+ * the numerator or one of its factors is affine and 0 all over. */
 static int laurent_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc,
 			   bool strict)
 {
@@ -234,6 +249,8 @@ static int laurent_sign_on(const struct fvars *V, const struct fnode *x, struct 
 	for (slong i = 0; i < V->n; i++)
 		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
 			return 0;
+	if (strict && affine_zero_on(V, x->num, oc))
+		return 2;
 	int sign = strict ? strict_sign_of(V, x->num, oc) : factor_sign_on(V, x->num, oc);
 	if (sign)
 		return sign;
@@ -246,6 +263,10 @@ static int laurent_sign_on(const struct fvars *V, const struct fnode *x, struct 
 		sign = fmpq_sgn(c);
 		fmpq_clear(c);
 		for (slong k = 0; k < f->num && sign; k++) {
+			if (strict && affine_zero_on(V, f->poly + k, oc)) {
+				sign = 2; /* a factor 0 there (N - 1 where N == 1) */
+				break;
+			}
 			int sk = strict ? strict_sign_of(V, f->poly + k, oc)
 					: factor_sign_on(V, f->poly + k, oc);
 			if (fmpz_is_even(f->exp + k) && (sk || !strict))
@@ -368,10 +389,12 @@ static int sign_fold_piece(struct formula *r, int i, __isl_keep isl_set *context
 	isl_set_free(cond);
 	if (fail)
 		return -1;
-	if (!ok || sigma == 0)
+	if (!ok)
 		return 0;
 	struct fnode *v = NULL;
-	if (constant) {
+	if (sigma == 0) {
+		v = fml_poly_zero(V);   /* every part 0 there */
+	} else if (constant) {
 		v = fml_poly_si(V, sigma);
 	} else {
 		v = fml_poly_zero(V);
@@ -400,16 +423,138 @@ isl_ctx *formula_get_ctx(const struct formula *f)
 	return NULL;
 }
 
+/* An affine factor F of X's numerator that is >= 0 (or <= 0) on COND but
+ * may be 0 there (N - 1 where N >= 1), none of the names NAMES; NULL when
+ * there is none. */
+static __isl_give isl_aff *split_factor(const struct fvars *V, const struct fnode *x,
+					__isl_keep isl_set *cond, const char *const names[], int n,
+					int *sign)
+{
+	if (x->kind != FK_POLY || fmpq_mpoly_is_zero(x->num, V->ctx))
+		return NULL;
+	struct fml_on_cond oc;
+	fml_on_cond_init(&oc, cond);
+	isl_aff *found = NULL;
+	fmpq_mpoly_factor_t f;
+	fmpq_mpoly_factor_init(f, V->ctx);
+	if (fml_factor(V, f, x->num)) {
+		for (slong k = 0; k < f->num && !found; k++) {
+			bool named = false;
+			for (slong v = 0; v < V->n && !named; v++)
+				for (int c = 0; c < n && !named; c++)
+					named = fmpq_mpoly_degree_si(f->poly + k, v, V->ctx) > 0 &&
+						V->v[v].name && strcmp(V->v[v].name, names[c]) == 0;
+			if (named)
+				continue;
+			int sg = factor_sign_on(V, f->poly + k, &oc);
+			if (!sg || strict_sign_of(V, f->poly + k, &oc))
+				continue;
+			isl_space *space = isl_set_get_space(cond);
+			found = fml_mpoly_aff(V, f->poly + k, space);
+			isl_space_free(space);
+			*sign = sg;
+		}
+	}
+	fmpq_mpoly_factor_clear(f, V->ctx);
+	fml_on_cond_clear(&oc);
+	return found;
+}
+
+/* Piece I of F (kept) into R, folded (sign_fold_piece); where that shows
+ * nothing and its value has a factor F of one sign that may be 0 there,
+ * as two pieces, where F == 0 and where it is not, when both fold (g*m*o*
+ * (N - 1)/(M*N): 0 where N == 1, g where N >= 2).  -1 on failure. */
+static int fold_into(struct formula *r, int *size, const struct formula *f, int i,
+		     __isl_keep isl_set *context, const char *const names[], int n)
+{
+	const struct fvars *V = f->vars;
+	isl_set *cond = f->p[i].cond ? isl_set_copy(f->p[i].cond) : NULL;
+	struct fnode *val = fml_node_copy(V, f->p[i].val);
+	int before = r->n;
+	if (!val || fml_push_piece(r, size, cond, val) < 0)
+		return -1;
+	if (r->n == before)
+		return 0;       /* an empty piece, left out */
+	int at = r->n - 1;
+	int st = sign_fold_piece(r, at, context, names, n);
+	if (st != 0)
+		return st < 0 ? -1 : 0;
+	isl_set *where = f->p[i].cond ? isl_set_intersect(isl_set_copy(f->p[i].cond),
+							    isl_set_copy(context))
+				      : isl_set_copy(context);
+	int sign = 0;
+	isl_aff *fa = where ? split_factor(V, f->p[i].val, where, names, n, &sign) : NULL;
+	isl_set_free(where);
+	if (!fa)
+		return 0;
+	/* F == 0, and F >= 1 (F <= -1 where F <= 0) */
+	isl_set *base = f->p[i].cond ? isl_set_copy(f->p[i].cond)
+				     : isl_set_universe(isl_set_get_space(context));
+	isl_aff *one = isl_aff_val_on_domain(isl_aff_get_domain_local_space(fa),
+					     isl_val_int_from_si(isl_aff_get_ctx(fa), sign));
+	isl_set *c0 = isl_set_intersect(isl_set_copy(base),
+					isl_set_from_basic_set(isl_aff_zero_basic_set(isl_aff_copy(fa))));
+	isl_set *c1 = sign > 0 ? isl_set_from_basic_set(isl_aff_ge_basic_set(fa, one))
+			       : isl_set_from_basic_set(isl_aff_le_basic_set(fa, one));
+	c1 = isl_set_intersect(base, c1);
+	f->vars->refs++;
+	struct formula *two = fml_formula_alloc(f->vars, 0);
+	int tsize = 0, ok = two && c0 && c1;
+	if (two) {
+		free(two->p);
+		two->p = NULL;
+	}
+	ok = ok && fml_push_piece(two, &tsize, c0, fml_node_copy(V, f->p[i].val)) == 0;
+	c0 = ok ? NULL : c0;
+	ok = ok && fml_push_piece(two, &tsize, c1, fml_node_copy(V, f->p[i].val)) == 0;
+	c1 = ok ? NULL : c1;
+	int folded = 0;
+	for (int k = 0; ok && k < two->n; k++) {
+		int sk = sign_fold_piece(two, k, context, names, n);
+		ok = sk >= 0;
+		folded += sk > 0;
+	}
+	isl_set_free(c0);
+	isl_set_free(c1);
+	/* both sides have points (a side without any: F is of one strict
+	 * sign there, or 0 all over, which the fold above would have shown) */
+	if (ok && two->n == 2 && folded == 2) {
+		/* the two pieces in place of the one */
+		isl_set_free(r->p[at].cond);
+		fml_node_free(V, r->p[at].val);
+		r->n--;
+		for (int k = 0; k < 2 && ok; k++) {
+			ok = fml_push_piece(r, size, two->p[k].cond, two->p[k].val) == 0;
+			two->p[k].cond = NULL;  /* taken, pushed or freed */
+			two->p[k].val = NULL;
+		}
+		for (int k = 0; k < 2; k++) {
+			isl_set_free(two->p[k].cond);
+			fml_node_free(V, two->p[k].val);
+		}
+		two->n = 0;
+	}
+	formula_free(two);
+	return ok ? 0 : -1;
+}
+
 struct formula *formula_sign_fold(const struct formula *f, __isl_keep isl_set *context,
 				  const char *const names[], int n)
 {
 	if (!f || !context)
 		return NULL;
-	struct formula *r = formula_copy(f);
-	for (int i = 0; r && i < r->n; i++)
-		if (sign_fold_piece(r, i, context, names, n) < 0) {
+	f->vars->refs++;
+	struct formula *r = fml_formula_alloc(f->vars, 0);
+	if (!r)
+		return NULL;
+	free(r->p);
+	r->p = NULL;
+	r->outside = f->outside;
+	int size = 0;
+	for (int i = 0; i < f->n; i++)
+		if (fold_into(r, &size, f, i, context, names, n) < 0) {
 			formula_free(r);
-			r = NULL;
+			return NULL;
 		}
 	return r;
 }

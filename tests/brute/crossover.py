@@ -16,8 +16,9 @@
    (sizes, grid, g and l), each of a_cheaper, equal and b_cheaper evaluated at
    the point says what bspenum's two costs say, wherever the point meets the
    candidates' assumptions; on the symbolic grid (matmul_variants, and
-   stencil1d and stencil2d, whose conditions are written by the signs they
-   have there: g > 0, g == 0) and on a concrete one (stencil1d block against
+   stencil1d, stencil2d and matmul_replicated, whose conditions are written
+   by the signs they have there: g > 0, g == 0, N >= 2 && g > 0) and on a
+   concrete one (stencil1d block against
    cyclic, --grid, whose condition has pieces and floors).
 3. The values.  With every value given, at_values (the two costs, the
    difference, the cheaper one and the parts w, h*g and l) against bspenum.
@@ -169,6 +170,13 @@ def main(argv):
            for g in (0, 1)]
     against_enum(binary, stencil2d, "rows=block,cols=block", "rows=cyclic,cols=cyclic", pts,
                  values=False)
+    # a factor that may be 0 (N - 1): the pieces N == 1 and N >= 2
+    replicated = os.path.join(ROOT, "examples", "matmul_replicated.bsp")
+    pts = [{"m": mm, "n": n, "o": o, "M": M, "N": N, "g": g, "l": 2}
+           for (mm, n, o, M, N) in ((4, 4, 4, 2, 2), (4, 4, 4, 2, 1), (6, 4, 6, 3, 2),
+                                    (4, 6, 6, 1, 3), (2, 2, 2, 1, 1))
+           for g in (0, 1)]
+    against_enum(binary, replicated, "paper", "a_copies", pts, values=False)
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -1022,9 +1022,9 @@ static void test_prune(void **state)
 
 /* formula_sign_fold: a value whose parts (free of g, and g's coefficient)
  * have one strict sign on the piece within the context is written by that
- * sign; a part that may be 0 there (n - 2*P where n >= 2*P) or parts of
- * both signs leave the value as it is; the sign is the value's wherever
- * g >= 0. */
+ * sign; a factor of one sign that may be 0 there (n - 2*P where n >= 2*P)
+ * splits the piece where it is 0 and where it is not; parts of both signs
+ * leave the value as it is; the sign is the value's wherever g >= 0. */
 static void test_sign_fold(void **state)
 {
 	isl_ctx *ctx = session_ctx(NULL);
@@ -1032,13 +1032,16 @@ static void test_sign_fold(void **state)
 		const char *f, *want;
 	} cases[] = {
 		{"g*(2*P - 2*n)/P", "-g"},
-		{"[n, P, g] -> { (n - 2*P)*g : P >= 1 }", "g*(n-2*P) if P >= 1"},
+		/* a factor that may be 0: split where it is and where it is not */
+		{"[n, P, g] -> { (n - 2*P)*g : P >= 1 }", "0 if 2*P == n && n >= 2; g if n > 2*P && P >= 1"},
 		{"n + n*g/P", "1"},
 		{"[n, P, g] -> { n - g : P >= 1 }", "n - g if P >= 1"},
 		{"(P - n)*g - n", "-1"},
 		/* shown by its factors: n > 0 and P - n < 0 */
 		{"2*g*n*(P - n)/P", "-g"},
-		{"[n, P, g] -> { n*(n - 2*P)*g : P >= 1 }", "g*n*(n-2*P) if P >= 1"},
+		{"[n, P, g] -> { n*(n - 2*P)*g : P >= 1 }", "0 if 2*P == n && n >= 2; g if n > 2*P && P >= 1"},
+		/* a factor of both signs (n - 3*P): left as it is */
+		{"[n, P, g] -> { (n - 3*P)*g : P >= 1 }", "g*(n-3*P) if P >= 1"},
 	};
 	isl_set *context = isl_set_read_from_str(ctx, "[n, P, g] -> { : n >= 2*P and P >= 1 }");
 	const char *names[] = { "n", "P", "g" };
