@@ -262,11 +262,12 @@ static int laurent_sign_on(const struct fvars *V, const struct fnode *x, struct 
 		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
 		sign = fmpq_sgn(c);
 		fmpq_clear(c);
-		for (slong k = 0; k < f->num && sign; k++) {
-			if (strict && affine_zero_on(V, f->poly + k, oc)) {
-				sign = 2; /* a factor 0 there (N - 1 where N == 1) */
-				break;
-			}
+		/* a factor 0 all over makes the product 0 (N - 1 where N == 1),
+		 * whatever the others' signs */
+		for (slong k = 0; strict && k < f->num && sign != 2; k++)
+			if (affine_zero_on(V, f->poly + k, oc))
+				sign = 2;
+		for (slong k = 0; k < f->num && sign && sign != 2; k++) {
 			int sk = strict ? strict_sign_of(V, f->poly + k, oc)
 					: factor_sign_on(V, f->poly + k, oc);
 			if (fmpz_is_even(f->exp + k) && (sk || !strict))
@@ -469,9 +470,9 @@ static int fold_into(struct formula *r, int *size, const struct formula *f, int 
 {
 	const struct fvars *V = f->vars;
 	isl_set *cond = f->p[i].cond ? isl_set_copy(f->p[i].cond) : NULL;
-	struct fnode *val = fml_node_copy(V, f->p[i].val);
 	int before = r->n;
-	if (!val || fml_push_piece(r, size, cond, val) < 0)
+	/* takes COND, and frees it where the copy failed */
+	if (fml_push_piece(r, size, cond, fml_node_copy(V, f->p[i].val)) < 0)
 		return -1;
 	if (r->n == before)
 		return 0;       /* an empty piece, left out */
@@ -482,42 +483,52 @@ static int fold_into(struct formula *r, int *size, const struct formula *f, int 
 	isl_set *where = f->p[i].cond ? isl_set_intersect(isl_set_copy(f->p[i].cond),
 							    isl_set_copy(context))
 				      : isl_set_copy(context);
+	if (!where)
+		return -1;
 	int sign = 0;
-	isl_aff *fa = where ? split_factor(V, f->p[i].val, where, names, n, &sign) : NULL;
+	isl_aff *fa = split_factor(V, f->p[i].val, where, names, n, &sign);
 	isl_set_free(where);
 	if (!fa)
-		return 0;
-	/* F == 0, and F >= 1 (F <= -1 where F <= 0) */
+		return 0;   /* none, or not affine (an ISL failure is seen below) */
+	/* where F == 0, and where F >= 1 (F <= -1 where F <= 0): the rest of
+	 * the piece within the assumptions, which is where it is claimed (its
+	 * points outside them, F < 0, go: written N >= 2, not N != 1) */
 	isl_set *base = f->p[i].cond ? isl_set_copy(f->p[i].cond)
 				     : isl_set_universe(isl_set_get_space(context));
 	isl_aff *one = isl_aff_val_on_domain(isl_aff_get_domain_local_space(fa),
 					     isl_val_int_from_si(isl_aff_get_ctx(fa), sign));
 	isl_set *c0 = isl_set_intersect(isl_set_copy(base),
 					isl_set_from_basic_set(isl_aff_zero_basic_set(isl_aff_copy(fa))));
-	isl_set *c1 = sign > 0 ? isl_set_from_basic_set(isl_aff_ge_basic_set(fa, one))
-			       : isl_set_from_basic_set(isl_aff_le_basic_set(fa, one));
-	c1 = isl_set_intersect(base, c1);
+	isl_set *c1 = isl_set_intersect(base, isl_set_from_basic_set(
+		sign > 0 ? isl_aff_ge_basic_set(fa, one) : isl_aff_le_basic_set(fa, one)));
+	if (!c0 || !c1) {
+		isl_set_free(c0);
+		isl_set_free(c1);
+		return -1;
+	}
 	f->vars->refs++;
 	struct formula *two = fml_formula_alloc(f->vars, 0);
-	int tsize = 0, ok = two && c0 && c1;
-	if (two) {
+	int tsize = 0, ok = two != NULL;
+	if (!ok) {
+		isl_set_free(c0);
+		isl_set_free(c1);
+	} else {
 		free(two->p);
 		two->p = NULL;
+		/* fml_push_piece takes the condition, pushed or not */
+		ok = fml_push_piece(two, &tsize, c0, fml_node_copy(V, f->p[i].val)) == 0;
+		if (ok)
+			ok = fml_push_piece(two, &tsize, c1, fml_node_copy(V, f->p[i].val)) == 0;
+		else
+			isl_set_free(c1);
 	}
-	ok = ok && fml_push_piece(two, &tsize, c0, fml_node_copy(V, f->p[i].val)) == 0;
-	c0 = ok ? NULL : c0;
-	ok = ok && fml_push_piece(two, &tsize, c1, fml_node_copy(V, f->p[i].val)) == 0;
-	c1 = ok ? NULL : c1;
 	int folded = 0;
 	for (int k = 0; ok && k < two->n; k++) {
 		int sk = sign_fold_piece(two, k, context, names, n);
 		ok = sk >= 0;
 		folded += sk > 0;
 	}
-	isl_set_free(c0);
-	isl_set_free(c1);
-	/* both sides have points (a side without any: F is of one strict
-	 * sign there, or 0 all over, which the fold above would have shown) */
+	/* both sides have points: a side without any leaves the piece whole */
 	if (ok && two->n == 2 && folded == 2) {
 		/* the two pieces in place of the one */
 		isl_set_free(r->p[at].cond);

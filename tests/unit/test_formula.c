@@ -1070,6 +1070,18 @@ static void test_sign_fold(void **state)
 		formula_free(f);
 		formula_free(r);
 	}
+	/* a factor 0 all over (n - 2*P where n == 2*P) makes the value 0,
+	 * whatever the sign of another (m - P) */
+	isl_set *tight = isl_set_read_from_str(ctx, "[n, P, g, m] -> { : n = 2*P and P >= 1 }");
+	struct formula *z = make(ctx, "[n, P, g, m] -> { (m - P)*(n - 2*P)*g : P >= 1 }", 0);
+	struct formula *zr = formula_sign_fold(z, tight, coefs, 2);
+	assert_non_null(zr);
+	char *text = formula_to_string(zr, FORMULA_TEXT);
+	assert_string_equal(text, "0 if P >= 1");
+	free(text);
+	formula_free(z);
+	formula_free(zr);
+	isl_set_free(tight);
 	mpq_clear(a);
 	mpq_clear(b);
 	isl_set_free(context);
