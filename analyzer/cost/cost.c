@@ -3296,32 +3296,33 @@ static void tidy_all(struct job *j, struct candidate_cost *out, __isl_keep isl_s
 	tidy_some(j, out, context, NULL);
 }
 
+/* *F (NULL: none) replaced by SIMPLIFY's form of it under CONTEXT (kept);
+ * the job fails where that fails. */
+static void simplify_in_place(struct job *j, struct formula **f,
+			      struct formula *(*simplify)(const struct formula *, isl_set *),
+			      __isl_keep isl_set *context)
+{
+	struct formula *g = *f ? simplify(*f, context) : NULL;
+	if (*f && !g)
+		cost_job_fail(j, COST_FAILED, NULL, "simplifying a formula");
+	formula_free(*f);
+	*f = g;
+}
+
 /* Every formula of OUT but the memories pruned under CONTEXT (kept,
  * formula_prune): nothing merged, no condition longer. */
 static void prune_all(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
 {
-	for (int k = 0; context && k < nformulas(out) && !failed(&j->fail); k++) {
-		struct formula **f = formula_slot(out, k);
-		struct formula *g = *f ? formula_prune(*f, context) : NULL;
-		if (*f && !g)
-			cost_job_fail(j, COST_FAILED, NULL, "simplifying a formula");
-		formula_free(*f);
-		*f = g;
-	}
+	for (int k = 0; context && k < nformulas(out) && !failed(&j->fail); k++)
+		simplify_in_place(j, formula_slot(out, k), formula_prune, context);
 }
 
 /* The memories of OUT (the candidate's and each superstep's) simplified
  * under CONTEXT (kept). */
 static void gist_memories(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
 {
-	for (int s = -1; context && s < out->nsteps && !failed(&j->fail); s++) {
-		struct formula **f = s < 0 ? &out->mem : &out->steps[s].mem;
-		struct formula *g = *f ? formula_gist(*f, context) : NULL;
-		if (*f && !g)
-			cost_job_fail(j, COST_FAILED, NULL, "simplifying a formula");
-		formula_free(*f);
-		*f = g;
-	}
+	for (int s = -1; context && s < out->nsteps && !failed(&j->fail); s++)
+		simplify_in_place(j, s < 0 ? &out->mem : &out->steps[s].mem, formula_gist, context);
 }
 
 /* OUT, the symbolic grid's formulas, on the concrete grid CONCRETE: each axis

@@ -37,6 +37,14 @@ struct formula *fml_formula_alloc(struct fvars *V, int n)
 	return f;
 }
 
+isl_ctx *formula_get_ctx(const struct formula *f)
+{
+	for (int i = 0; f && i < f->n; i++)
+		if (f->p[i].cond)
+			return isl_set_get_ctx(f->p[i].cond);
+	return NULL;
+}
+
 void formula_free(struct formula *f)
 {
 	int i;

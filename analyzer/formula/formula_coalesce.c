@@ -122,9 +122,6 @@ struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *contex
 	return map_conditions(f, gist_fn, context);
 }
 
-/* The number of constraints of SET's disjuncts, -1 on failure. */
-static isl_size n_constraints(__isl_keep isl_set *set);
-
 static isl_stat add_bset_constraints(__isl_take isl_basic_set *b, void *user)
 {
 	isl_size *n = user;
@@ -136,6 +133,7 @@ static isl_stat add_bset_constraints(__isl_take isl_basic_set *b, void *user)
 	return isl_stat_ok;
 }
 
+/* The number of constraints of SET's disjuncts, -1 on failure. */
 static isl_size n_constraints(__isl_keep isl_set *set)
 {
 	isl_size n = 0;

@@ -210,10 +210,7 @@ int formula_involves(const struct formula *f, const char *name)
 {
 	if (!f)
 		return -1;
-	slong v = -1;
-	for (slong i = 0; i < f->vars->n && v < 0; i++)
-		if (f->vars->v[i].name && strcmp(f->vars->v[i].name, name) == 0)
-			v = i;
+	slong v = fml_vars_find(f->vars, name);
 	char *used = v >= 0 ? calloc(f->vars->cap + 1, 1) : NULL;
 	if (v >= 0 && !used)
 		return -1;

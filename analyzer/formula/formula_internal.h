@@ -86,6 +86,7 @@ void fml_vars_unref(struct fvars *V);
  * compared piece by piece), and FLINT's factoring dominated their time.
  * F is initialized by the caller; returns FLINT's answer. */
 int fml_factor(const struct fvars *V, fmpq_mpoly_factor_t f, const fmpq_mpoly_t A);
+slong fml_vars_find(const struct fvars *V, const char *name);
 slong fml_vars_param(struct fvars *V, const char *name);
 slong fml_vars_atom(struct fvars *V, struct fnode *arg);
 
@@ -188,6 +189,10 @@ struct fml_on_cond {
 	signed char range[FML_MAX_VARS];
 	isl_val *lo[FML_MAX_VARS], *hi[FML_MAX_VARS];
 };
+
+/* Whether some coefficient of P (in ring V) is positive (*POS), and some
+ * negative (*NEG). */
+void fml_coefficient_signs(const struct fvars *V, const fmpq_mpoly_t p, int *pos, int *neg);
 
 void fml_on_cond_init(struct fml_on_cond *oc, __isl_keep isl_set *cond);
 void fml_on_cond_clear(struct fml_on_cond *oc);

@@ -2091,15 +2091,9 @@ static struct fnode *all_negative_negated(const struct fvars *V, const struct fn
 {
 	if (x->kind != FK_POLY || fmpq_mpoly_is_zero(x->num, V->ctx))
 		return NULL;
-	fmpq_t c;
-	fmpq_init(c);
-	int neg = 1;
-	for (slong t = 0; t < fmpq_mpoly_length(x->num, V->ctx) && neg; t++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, x->num, t, V->ctx);
-		neg = fmpq_sgn(c) < 0;
-	}
-	fmpq_clear(c);
-	struct fnode *y = neg ? fml_node_copy(V, x) : NULL;
+	int pos, neg;
+	fml_coefficient_signs(V, x->num, &pos, &neg);
+	struct fnode *y = !pos ? fml_node_copy(V, x) : NULL;
 	if (y)
 		fmpq_mpoly_neg(y->num, y->num, V->ctx);
 	return y;
@@ -2146,19 +2140,13 @@ static int nonneg_in_names(const struct fvars *V, const struct fnode *x, const c
 			continue;
 		int named = 0;
 		for (int k = 0; k < n && !named; k++)
-			named = V->v[i].name && strcmp(V->v[i].name, names[k]) == 0;
+			named = fml_vars_find(V, names[k]) == i;
 		if (!named)
 			return 0;
 	}
-	fmpq_t c;
-	fmpq_init(c);
-	int pos = 1;
-	for (slong t = 0; t < fmpq_mpoly_length(x->num, V->ctx) && pos; t++) {
-		fmpq_mpoly_get_term_coeff_fmpq(c, x->num, t, V->ctx);
-		pos = fmpq_sgn(c) > 0;
-	}
-	fmpq_clear(c);
-	return pos;
+	int pos, neg;
+	fml_coefficient_signs(V, x->num, &pos, &neg);
+	return !neg;
 }
 
 /* "VALUE OP 0" (or "LHS OP VALUE") for piece I of F, in *CMP; NULL with 1

@@ -142,14 +142,22 @@ void fml_vars_unref(struct fvars *V)
 	free(V);
 }
 
+/* The index of parameter NAME in V, -1 when it has none. */
+slong fml_vars_find(const struct fvars *V, const char *name)
+{
+	for (slong i = 0; i < V->n; i++)
+		if (V->v[i].name && strcmp(V->v[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
 /* The index of parameter NAME in V, added if absent; -1 when V is full. */
 slong fml_vars_param(struct fvars *V, const char *name)
 {
-	slong i;
+	slong i = fml_vars_find(V, name);
 
-	for (i = 0; i < V->n; i++)
-		if (V->v[i].name && strcmp(V->v[i].name, name) == 0)
-			return i;
+	if (i >= 0)
+		return i;
 	if (V->n >= V->cap)
 		return -1;
 	V->v[V->n].name = strdup(name);

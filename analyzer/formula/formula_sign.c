@@ -53,7 +53,7 @@ static int param_at_least(const struct fvars *V, struct fml_on_cond *oc, slong i
 
 /* Whether some coefficient of P (in ring V) is positive (*POS), and some
  * negative (*NEG). */
-static void coefficient_signs(const struct fvars *V, const fmpq_mpoly_t p, int *pos, int *neg)
+void fml_coefficient_signs(const struct fvars *V, const fmpq_mpoly_t p, int *pos, int *neg)
 {
 	*pos = *neg = 0;
 	fmpq_t c;
@@ -150,7 +150,7 @@ static int shifted_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct
 	int sign = 0;
 	if (ok && fmpq_mpoly_compose_fmpq_mpoly(shifted, num, subp, V->ctx, V->ctx)) {
 		int pos, neg;
-		coefficient_signs(V, shifted, &pos, &neg);
+		fml_coefficient_signs(V, shifted, &pos, &neg);
 		sign = pos && neg ? 0 : neg ? -1 : 1;
 	}
 	fmpq_mpoly_clear(shifted, V->ctx);
@@ -172,7 +172,7 @@ static int factor_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct 
 	if (len == 0)
 		return 1;
 	int pos, neg, vars_nonneg = 1;
-	coefficient_signs(V, num, &pos, &neg);
+	fml_coefficient_signs(V, num, &pos, &neg);
 	for (slong i = 0; i < V->n && vars_nonneg; i++)
 		if (fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
 			vars_nonneg = V->v[i].name && param_at_least(V, oc, i, 0);
@@ -323,10 +323,7 @@ static int sign_fold_piece(struct formula *r, int i, __isl_keep isl_set *context
 		return 0;
 	slong at[8];
 	for (int k = 0; k < n; k++) {
-		at[k] = -1;
-		for (slong v = 0; v < V->n; v++)
-			if (V->v[v].name && strcmp(V->v[v].name, names[k]) == 0)
-				at[k] = v;
+		at[k] = fml_vars_find(V, names[k]);
 		if (at[k] >= 0 && (x->den[at[k]] > 0 ||
 				   fmpq_mpoly_degree_si(x->num, at[k], V->ctx) > 1))
 			return 0;
@@ -416,14 +413,6 @@ static int sign_fold_piece(struct formula *r, int i, __isl_keep isl_set *context
 	return 1;
 }
 
-isl_ctx *formula_get_ctx(const struct formula *f)
-{
-	for (int i = 0; f && i < f->n; i++)
-		if (f->p[i].cond)
-			return isl_set_get_ctx(f->p[i].cond);
-	return NULL;
-}
-
 /* An affine factor F of X's numerator that is >= 0 (or <= 0) on COND but
  * may be 0 there (N - 1 where N >= 1), none of the names NAMES; NULL when
  * there is none. */
@@ -441,10 +430,10 @@ static __isl_give isl_aff *split_factor(const struct fvars *V, const struct fnod
 	if (fml_factor(V, f, x->num)) {
 		for (slong k = 0; k < f->num && !found; k++) {
 			bool named = false;
-			for (slong v = 0; v < V->n && !named; v++)
-				for (int c = 0; c < n && !named; c++)
-					named = fmpq_mpoly_degree_si(f->poly + k, v, V->ctx) > 0 &&
-						V->v[v].name && strcmp(V->v[v].name, names[c]) == 0;
+			for (int c = 0; c < n && !named; c++) {
+				slong v = fml_vars_find(V, names[c]);
+				named = v >= 0 && fmpq_mpoly_degree_si(f->poly + k, v, V->ctx) > 0;
+			}
 			if (named)
 				continue;
 			int sg = factor_sign_on(V, f->poly + k, &oc);

@@ -316,14 +316,12 @@ struct formula *formula_subst(const struct formula *f, const char *name,
 	struct fnode **vr = NULL, **vf = NULL;
 	struct fplist lr;
 	struct formula *res = NULL;
-	slong p = -1, i;
+	slong p;
 	int j, k, size = 0, ok = 0;
 
 	if (!f || !name || !r)
 		return NULL;
-	for (i = 0; i < f->vars->n; i++)
-		if (f->vars->v[i].name && strcmp(f->vars->v[i].name, name) == 0)
-			p = i;
+	p = fml_vars_find(f->vars, name);
 	memset(&lr, 0, sizeof(lr));
 	T = fml_vars_new(r->vars->n + f->vars->n * (r->n + 1));
 	if (!T)
