@@ -2311,6 +2311,117 @@ static __isl_give isl_set *context(struct sym *s, __isl_keep isl_space *params)
 	return symbolic_local_ranges(set, s->m, s->info);
 }
 
+/* The number of digits from local L on (L the first, digit 0). */
+static int local_ndigits(const struct symbolic_info *info, int l)
+{
+	int n = 1;
+	while (l + n < info->nlocals && info->locals[l + n].digit == n)
+		n++;
+	return n;
+}
+
+/* E, a form of the sizes and axes, as an affine function on SPACE, a
+ * parameter space whose first parameters are the model's sizes and axes. */
+static __isl_give isl_aff *of_aff(__isl_keep isl_space *space, const struct model *m,
+				  const struct model_aff *e)
+{
+	if (e->constant < INT_MIN || e->constant > INT_MAX)
+		return NULL;
+	isl_aff *a = isl_aff_zero_on_domain(isl_local_space_from_space(
+		isl_space_set_from_params(isl_space_copy(space))));
+	a = isl_aff_set_constant_si(a, (int)e->constant);
+	for (int i = 0; i < e->nterms && a; i++) {
+		const struct model_term *t = &e->terms[i];
+		if (t->kind == MODEL_VAR || t->by || t->coef < INT_MIN || t->coef > INT_MAX)
+			return isl_aff_free(a);
+		int pos = t->kind == MODEL_PARAM ? t->index : m->nparams + t->index;
+		a = isl_aff_add_coefficient_si(a, isl_dim_param, pos, (int)t->coef);
+	}
+	return a;
+}
+
+/* The digits A[0..n) lexicographically at most B[0..n) (parameter
+ * positions, most significant first), as a set on SPACE. */
+static __isl_give isl_set *lex_at_most(__isl_keep isl_space *space, int a, int b, int n)
+{
+	isl_set *u = isl_set_empty(isl_space_copy(space));
+	for (int k = 0; k <= n && u; k++) {
+		/* the first k digits equal, digit k smaller (k == n: all equal) */
+		isl_local_space *ls = isl_local_space_from_space(isl_space_copy(space));
+		isl_basic_set *bs = isl_basic_set_universe(isl_space_copy(space));
+		for (int j = 0; j < k && j < n; j++) {
+			isl_constraint *c = isl_constraint_alloc_equality(isl_local_space_copy(ls));
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, b + j, 1);
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, a + j, -1);
+			bs = isl_basic_set_add_constraint(bs, c);
+		}
+		if (k < n) {
+			/* b_k - a_k - 1 >= 0 */
+			isl_constraint *c = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, b + k, 1);
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, a + k, -1);
+			c = isl_constraint_set_constant_si(c, -1);
+			bs = isl_basic_set_add_constraint(bs, c);
+		}
+		isl_local_space_free(ls);
+		u = isl_set_union(u, isl_set_from_basic_set(bs));
+	}
+	return u;
+}
+
+/* SET (taken) where the digits of two expressions of one decomposition are
+ * in the order the assumptions give the expressions (kk <= kk + b - 1 when
+ * b >= 1): a number's digits, most significant first, are in the order of
+ * the number.  Without it a count splits on digits no point has (the end of
+ * a panel before its start). */
+__isl_give isl_set *symbolic_digit_orders(__isl_take isl_set *set, const struct model *m,
+					   const struct symbolic_info *info)
+{
+	int np = m->nparams + m->naxes;
+	isl_space *space = set ? isl_set_get_space(set) : NULL;
+	isl_set *valid = space ? isl_set_align_params(model_valid_set(isl_space_get_ctx(space), m),
+						      isl_space_copy(space)) : NULL;
+	for (int l = 0; l < info->nlocals && set && valid; l++) {
+		const struct local_param *p = &info->locals[l];
+		if (p->digit != 0)
+			continue;
+		int n = local_ndigits(info, l);
+		for (int r = l + n; r < info->nlocals && set; r++) {
+			const struct local_param *q = &info->locals[r];
+			if (q->digit != 0 || q->kind != p->kind || q->axis != p->axis ||
+			    q->block != p->block || local_ndigits(info, r) != n ||
+			    !model_aff_equal(&q->extent_aff, &p->extent_aff))
+				continue;
+			isl_aff *e = of_aff(space, m, &p->of), *f = of_aff(space, m, &q->of);
+			isl_aff *d = e && f ? isl_aff_sub(isl_aff_copy(f), isl_aff_copy(e)) : NULL;
+			/* f - e >= 0 (E <= F) and e - f >= 0 */
+			isl_set *le = d ? isl_set_params(isl_pw_aff_nonneg_set(
+					  isl_pw_aff_from_aff(isl_aff_copy(d)))) : NULL;
+			isl_set *ge = d ? isl_set_params(isl_pw_aff_nonneg_set(
+					  isl_pw_aff_from_aff(isl_aff_neg(isl_aff_copy(d))))) : NULL;
+			isl_aff_free(e);
+			isl_aff_free(f);
+			isl_aff_free(d);
+			isl_bool up = le ? isl_set_is_subset(valid, le) : isl_bool_error;
+			isl_bool down = up == isl_bool_false && ge ? isl_set_is_subset(valid, ge)
+								     : isl_bool_false;
+			isl_set_free(le);
+			isl_set_free(ge);
+			if (up < 0 || down < 0) {
+				isl_ctx_reset_error(isl_set_get_ctx(set));
+				continue;
+			}
+			if (up)
+				set = isl_set_intersect(set, lex_at_most(space, np + l, np + r, n));
+			else if (down)
+				set = isl_set_intersect(set, lex_at_most(space, np + r, np + l, n));
+		}
+	}
+	isl_set_free(valid);
+	isl_space_free(space);
+	return set;
+}
+
 __isl_give isl_set *symbolic_local_ranges(__isl_take isl_set *set, const struct model *m,
 					  const struct symbolic_info *info)
 {

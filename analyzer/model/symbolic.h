@@ -70,6 +70,14 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 __isl_give isl_set *symbolic_local_ranges(__isl_take isl_set *set, const struct model *m,
 					  const struct symbolic_info *info);
 
+/* SET (taken, on [sizes, axes, every local of INFO]) where the digits of two
+ * expressions of one decomposition are in the order the assumptions give
+ * the expressions (kk's digits at most those of kk + b - 1 when b >= 1): a
+ * union, for simplifying formulas, not for counting (ISL's maxima over a
+ * union of contexts cost more than they save). */
+__isl_give isl_set *symbolic_digit_orders(__isl_take isl_set *set, const struct model *m,
+					  const struct symbolic_info *info);
+
 /* The iterations of the loop whose variable k the digits INFO->locals[FIRST
  * ..] write (FIRST its most significant digit), on the digits: a set whose
  * dimensions are k's digits, most significant first, on the parameters
