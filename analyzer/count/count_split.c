@@ -712,6 +712,19 @@ __isl_give isl_pw_qpolynomial *count_split_fold(__isl_take isl_pw_qpolynomial_fo
 	return sp.acc;
 }
 
+/* F (taken) where the parameters lie in CONTEXT: the functions, never the
+ * fold of them, are restricted.  ISL 0.25 restricting a fold to a domain
+ * with an equality between parameters (M == N on a square grid, a piece's
+ * own or the context's) gists every function of the fold but the first
+ * with the equality misapplied: 2*(M - 1 - k)*(n - 1) became
+ * 2*(-1 - k)*(n - 1), a wrong maximum for LU's sum over k (see
+ * test_count_split's fold case). */
+static __isl_give isl_pw_qpolynomial *on_context(__isl_take isl_pw_qpolynomial *f,
+						 __isl_keep isl_set *context)
+{
+	return isl_pw_qpolynomial_intersect_params(f, isl_set_params(isl_set_copy(context)));
+}
+
 enum count_status count_max_split_of(struct count_engine *engine,
 				     __isl_keep isl_pw_qpolynomial *const *cand, int n,
 				     __isl_keep isl_set *context,
@@ -723,15 +736,15 @@ enum count_status count_max_split_of(struct count_engine *engine,
 	isl_pw_qpolynomial_fold *fold = NULL;
 	bool bad = n < 1;
 	for (int i = 0; i < n && !bad; i++) {
-		isl_pw_qpolynomial_fold *f = isl_pw_qpolynomial_fold_from_pw_qpolynomial(
-			isl_fold_max, isl_pw_qpolynomial_copy(cand[i]));
+		isl_pw_qpolynomial *c = isl_pw_qpolynomial_copy(cand[i]);
+		if (context)
+			c = on_context(c, context);
+		isl_pw_qpolynomial_fold *f = isl_pw_qpolynomial_fold_from_pw_qpolynomial(isl_fold_max, c);
 		fold = fold ? isl_pw_qpolynomial_fold_fold(fold, f) : f;
 		bad = !fold; /* never a maximum of the functions that are left */
 	}
 	if (bad)
 		fold = isl_pw_qpolynomial_fold_free(fold);
-	if (context && fold)
-		fold = isl_pw_qpolynomial_fold_intersect_params(fold, isl_set_params(isl_set_copy(context)));
 	isl_pw_qpolynomial *r = fold ? count_split_fold(fold) : NULL;
 	return count_max_result(engine->ctx, r ? COUNT_EXACT : COUNT_REFUSED,
 				bad ? "no functions to maximize, or ISL failed on them"
@@ -750,11 +763,11 @@ enum count_status count_max_split(struct count_engine *engine, __isl_keep isl_pw
 	isl_pw_qpolynomial *g = isl_pw_qpolynomial_copy(f);
 	if (range)
 		g = isl_pw_qpolynomial_intersect_domain(g, isl_set_copy(range));
+	if (context)
+		g = on_context(g, context);
 	g = coalesce_pw_qpolynomial(g);
 	isl_pw_qpolynomial_fold *fold = count_fold_of_pieces(g);
 	isl_pw_qpolynomial_free(g);
-	if (context && fold)
-		fold = isl_pw_qpolynomial_fold_intersect_params(fold, isl_set_params(isl_set_copy(context)));
 	bool folded = fold != NULL;
 	isl_pw_qpolynomial *r = fold ? count_split_fold(fold) : NULL;
 	return count_max_result(engine->ctx, r ? COUNT_EXACT : COUNT_REFUSED,
