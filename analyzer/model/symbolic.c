@@ -464,6 +464,21 @@ static void disj_init(struct sym *s, struct conj *c)
 
 /* ---- decompositions ------------------------------------------------------ */
 
+static bool axes_equal(struct sym *s, int a, int b);
+static bool extents_equal(struct sym *s, const struct model_aff *a, const struct model_aff *b);
+
+/* Whether A and B write a number with the same digits: the same
+ * decomposition, or one over an axis and an extent the assumptions make
+ * equal (a transpose on a square grid, M == N: block over M and block over N
+ * are one split). */
+static bool equivalent_decomp(struct sym *s, const struct decomp *a, const struct decomp *b)
+{
+	if (same_decomp(a, b))
+		return true;
+	return a->d.kind == b->d.kind && a->d.kind != DIST_NONE && a->d.block == b->d.block &&
+	       axes_equal(s, a->d.axis, b->d.axis) && extents_equal(s, a->extent, b->extent);
+}
+
 static void assign(struct sym *s, int v, const struct decomp *want, const char *where)
 {
 	struct decomp *have = &s->dec[v];
@@ -471,13 +486,20 @@ static void assign(struct sym *s, int v, const struct decomp *want, const char *
 		*have = *want;
 		return;
 	}
-	if (!same_decomp(have, want))
-		fail_set(&s->fail, FAIL_REFUSED,
-			 "%s is split both %s over %s (extent %s) and %s over %s (extent %s)%s in one "
-			 "relation, which has no affine form over a symbolic grid",
-			 var_name(s, v), kind_name(&have->d), s->m->axes[have->d.axis],
-			 have->extent_text, kind_name(&want->d), s->m->axes[want->d.axis],
-			 want->extent_text, where);
+	if (equivalent_decomp(s, have, want))
+		return;
+	/* the same split but for the axis: one where the axes are equal */
+	bool square = have->d.kind == want->d.kind && have->d.block == want->d.block &&
+		      have->d.axis != want->d.axis && extents_equal(s, have->extent, want->extent);
+	fail_set(&s->fail, FAIL_REFUSED,
+		 "%s is split both %s over %s (extent %s) and %s over %s (extent %s)%s in one "
+		 "relation, which has no affine form over a symbolic grid%s%s%s%s%s",
+		 var_name(s, v), kind_name(&have->d), s->m->axes[have->d.axis],
+		 have->extent_text, kind_name(&want->d), s->m->axes[want->d.axis],
+		 want->extent_text, where,
+		 square ? " (on a square grid, assume " : "",
+		 square ? s->m->axes[have->d.axis] : "", square ? " == " : "",
+		 square ? s->m->axes[want->d.axis] : "", square ? ", the two are one split)" : "");
 }
 
 /* SUB as variable + *C: the variable, -2 for a constant, -1 for anything else,
@@ -2117,7 +2139,7 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 			return NULL;
 	if (shape->set) {
 		for (int d = 0; d < arr->ndims; d++)
-			if (!same_decomp(&shape->dim[d], &dims[d]))
+			if (!equivalent_decomp(s, &shape->dim[d], &dims[d]))
 				fail_set(&s->fail, FAIL_REFUSED,
 					 "dimension %d of %s is indexed by variables split in different "
 					 "ways in one superstep",
