@@ -2362,9 +2362,10 @@ static __isl_give isl_aff *of_aff(__isl_keep isl_space *space, const struct mode
 	return a;
 }
 
-/* The digits A[0..n) lexicographically at most B[0..n) (parameter
- * positions, most significant first), as a set on SPACE. */
-static __isl_give isl_set *lex_at_most(__isl_keep isl_space *space, int a, int b, int n)
+/* The digits at parameter positions A[0..n) lexicographically at most
+ * those at B[0..n) (most significant first), as a set on SPACE. */
+static __isl_give isl_set *lex_at_most(__isl_keep isl_space *space, const int *a, const int *b,
+				       int n)
 {
 	isl_set *u = isl_set_empty(isl_space_copy(space));
 	for (int k = 0; k <= n && u; k++) {
@@ -2373,15 +2374,15 @@ static __isl_give isl_set *lex_at_most(__isl_keep isl_space *space, int a, int b
 		isl_basic_set *bs = isl_basic_set_universe(isl_space_copy(space));
 		for (int j = 0; j < k && j < n; j++) {
 			isl_constraint *c = isl_constraint_alloc_equality(isl_local_space_copy(ls));
-			c = isl_constraint_set_coefficient_si(c, isl_dim_param, b + j, 1);
-			c = isl_constraint_set_coefficient_si(c, isl_dim_param, a + j, -1);
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, b[j], 1);
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, a[j], -1);
 			bs = isl_basic_set_add_constraint(bs, c);
 		}
 		if (k < n) {
 			/* b_k - a_k - 1 >= 0 */
 			isl_constraint *c = isl_constraint_alloc_inequality(isl_local_space_copy(ls));
-			c = isl_constraint_set_coefficient_si(c, isl_dim_param, b + k, 1);
-			c = isl_constraint_set_coefficient_si(c, isl_dim_param, a + k, -1);
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, b[k], 1);
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, a[k], -1);
 			c = isl_constraint_set_constant_si(c, -1);
 			bs = isl_basic_set_add_constraint(bs, c);
 		}
@@ -2391,56 +2392,80 @@ static __isl_give isl_set *lex_at_most(__isl_keep isl_space *space, int a, int b
 	return u;
 }
 
+/* The positions in SPACE of the N digits from local L on, found by name
+ * (a context may have dropped some, or hold them elsewhere): false when one
+ * is not there. */
+static bool digit_positions(__isl_keep isl_space *space, const struct symbolic_info *info, int l,
+			    int n, int pos[3])
+{
+	for (int k = 0; k < n; k++) {
+		pos[k] = isl_space_find_dim_by_name(space, isl_dim_param, info->locals[l + k].name);
+		if (pos[k] < 0)
+			return false;
+	}
+	return true;
+}
+
 /* SET (taken) where the digits of two expressions of one decomposition are
  * in the order the assumptions give the expressions (kk <= kk + b - 1 when
  * b >= 1): a number's digits, most significant first, are in the order of
  * the number.  Without it a count splits on digits no point has (the end of
- * a panel before its start). */
+ * a panel before its start).  NULL when ISL failed. */
 __isl_give isl_set *symbolic_digit_orders(__isl_take isl_set *set, const struct model *m,
 					   const struct symbolic_info *info)
 {
-	int np = m->nparams + m->naxes;
-	isl_space *space = set ? isl_set_get_space(set) : NULL;
-	isl_set *valid = space ? isl_set_align_params(model_valid_set(isl_space_get_ctx(space), m),
-						      isl_space_copy(space)) : NULL;
-	for (int l = 0; l < info->nlocals && set && valid; l++) {
+	if (!set)
+		return NULL;
+	isl_ctx *ctx = isl_set_get_ctx(set);
+	isl_space *space = isl_set_get_space(set);
+	isl_space *mspace = model_param_space(ctx, m, true);
+	isl_set *valid = isl_set_align_params(model_valid_set(ctx, m), isl_space_copy(space));
+	bool bad = !space || !mspace || !valid;
+	for (int l = 0; l < info->nlocals && !bad; l++) {
 		const struct local_param *p = &info->locals[l];
-		if (p->digit != 0)
+		int n = p->digit == 0 ? local_ndigits(info, l) : 0;
+		int lp[3];
+		if (n == 0 || !digit_positions(space, info, l, n, lp))
 			continue;
-		int n = local_ndigits(info, l);
-		for (int r = l + n; r < info->nlocals && set; r++) {
+		for (int r = l + n; r < info->nlocals && !bad; r++) {
 			const struct local_param *q = &info->locals[r];
+			int rp[3];
 			if (q->digit != 0 || q->kind != p->kind || q->axis != p->axis ||
 			    q->block != p->block || local_ndigits(info, r) != n ||
-			    !model_aff_equal(&q->extent_aff, &p->extent_aff))
+			    !model_aff_equal(&q->extent_aff, &p->extent_aff) ||
+			    !digit_positions(space, info, r, n, rp))
 				continue;
-			isl_aff *e = of_aff(space, m, &p->of), *f = of_aff(space, m, &q->of);
-			isl_aff *d = e && f ? isl_aff_sub(isl_aff_copy(f), isl_aff_copy(e)) : NULL;
-			/* f - e >= 0 (E <= F) and e - f >= 0 */
-			isl_set *le = d ? isl_set_params(isl_pw_aff_nonneg_set(
-					  isl_pw_aff_from_aff(isl_aff_copy(d)))) : NULL;
-			isl_set *ge = d ? isl_set_params(isl_pw_aff_nonneg_set(
-					  isl_pw_aff_from_aff(isl_aff_neg(isl_aff_copy(d))))) : NULL;
-			isl_aff_free(e);
-			isl_aff_free(f);
-			isl_aff_free(d);
-			isl_bool up = le ? isl_set_is_subset(valid, le) : isl_bool_error;
-			isl_bool down = up == isl_bool_false && ge ? isl_set_is_subset(valid, ge)
-								     : isl_bool_false;
-			isl_set_free(le);
-			isl_set_free(ge);
-			if (up < 0 || down < 0) {
-				isl_ctx_reset_error(isl_set_get_ctx(set));
+			/* (an expression with a coefficient past int: not compared) */
+			isl_aff *e = of_aff(mspace, m, &p->of), *f = of_aff(mspace, m, &q->of);
+			if (!e || !f) {
+				isl_aff_free(e);
+				isl_aff_free(f);
 				continue;
 			}
-			if (up)
-				set = isl_set_intersect(set, lex_at_most(space, np + l, np + r, n));
-			else if (down)
-				set = isl_set_intersect(set, lex_at_most(space, np + r, np + l, n));
+			isl_aff *d = isl_aff_align_params(isl_aff_sub(f, e), isl_space_copy(space));
+			/* d = F - E >= 0 (E <= F), and -d >= 0 */
+			isl_set *le = isl_set_params(isl_pw_aff_nonneg_set(
+				isl_pw_aff_from_aff(isl_aff_copy(d))));
+			isl_set *ge = isl_set_params(isl_pw_aff_nonneg_set(
+				isl_pw_aff_from_aff(isl_aff_neg(d))));
+			isl_bool up = isl_set_is_subset(valid, le);
+			isl_bool down = up == isl_bool_false ? isl_set_is_subset(valid, ge)
+							     : isl_bool_false;
+			isl_set_free(le);
+			isl_set_free(ge);
+			bad = up < 0 || down < 0;
+			if (up == isl_bool_true)
+				set = isl_set_intersect(set, lex_at_most(space, lp, rp, n));
+			else if (down == isl_bool_true)
+				set = isl_set_intersect(set, lex_at_most(space, rp, lp, n));
+			bad |= !set;
 		}
 	}
 	isl_set_free(valid);
+	isl_space_free(mspace);
 	isl_space_free(space);
+	if (bad)
+		return isl_set_free(set);
 	return set;
 }
 
