@@ -197,11 +197,11 @@ run_examples() {
 }
 
 run_verify() {
-	# 3 points a candidate (97 s of the plain pass at 10, 68 s at 6, alone,
+	# 2 points a candidate (97 s of the plain pass at 10, 68 s at 6, alone,
 	# at 2821bd8; 180 s at 6 and 113 s at 4 beside the other pass in a slow
-	# hour); under the sanitizers (SAN=1) 1 (77 s at 2 beside the other
-	# pass): the same code, and the plain pass draws the 3
-	points=3
+	# hour, 82 s at 3 at 305c16a); under the sanitizers (SAN=1) 1 (77 s at
+	# 2 beside the other pass): the same code, and the plain pass draws the 2
+	points=2
 	[ -z "${SAN:-}" ] || points=1
 	while IFS= read -r line; do
 		case $line in '#'* | '') continue ;; esac
@@ -276,8 +276,9 @@ run_brute() {
 	# values; the plain mode at every point);
 	# the SUMMA panel's formulas take 13 s a mode: its --h sum and --work
 	# flops are the same split maximum as matmul's and PDGEMM's, whose
-	# other modes run
-	PLAIN_ONLY=summa_panel,summa_panel_cyclic SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
+	# other modes run; pivots2d's (5 s a mode) the same maxima split by
+	# regions as pivots' and lu_rows', which run them
+	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas for every size (--all-sizes) of the specs
 	# tests/stress found wrong there, and of quotients in subscripts

@@ -50,7 +50,6 @@ examples/transpose.bsp
 tests/specs/bounds/offset_2_31.bsp
 --grid 3x3 examples/stencil2d.bsp
 --all-sizes --grid 3x3 examples/stencil2d.bsp
---all-sizes --grid 2x3 examples/matmul.bsp
 --all-sizes --grid 3 examples/broadcast.bsp
 --all-sizes --grid 5 tests/brute/specs/parity_union.bsp
 -p 16 -D m=1024 -D n=1024 -D o=1024 -D g=4 -D l=100 examples/matmul.bsp
@@ -58,7 +57,7 @@ tests/specs/bounds/offset_2_31.bsp
 -p 8 -D m=128 -D n=128 -D k=256 examples/pdgemm.bsp
 --machine sp2-switch -p 8 -D m=4096 -D n=4096 -D o=4096 examples/matmul.bsp
 --model F_ioM --machine now-p4 --speed 10e6 -p 4 -D m=256 -D n=256 examples/transpose.bsp
--p 64 -D n=512..4096*2 -D m=4096 -D o=4096 -D g=4 -D l=100 examples/matmul.bsp
+-p 64 -D n=512..2048*2 -D m=4096 -D o=4096 -D g=4 -D l=100 examples/matmul.bsp
 --machine sp2-switch -p 4 -D n=8..64*2 examples/stencil1d.bsp
 -p 6 -D n=7 -D m=9 -D g=3 -D l=11 examples/stencil2d.bsp
 examples/matmul_variants.bsp
