@@ -1559,7 +1559,7 @@ static int pair_bound(struct sym *s, const struct vform *f, bool eq)
 		else
 			return 1;
 	}
-	if (v < 0 || w < 0 || !same_decomp(&s->dec[v], &s->dec[w]))
+	if (v < 0 || w < 0 || !equivalent_decomp(s, &s->dec[v], &s->dec[w]))
 		return 1;
 	long long c = f->constant, mc;
 	if (c == LLONG_MIN || __builtin_sub_overflow(0, c, &mc))
@@ -1643,6 +1643,26 @@ static __isl_give isl_set *cond_set(struct sym *s, const struct model_space *sp)
 	return set;
 }
 
+/* " (on a square grid, assume M == N, ...)" when the two distributed
+ * variables of F are split the same way but over two axes (a triangle
+ * j <= i of rows over M and columns over N); NULL otherwise. */
+static char *square_hint(struct sym *s, const struct vform *f)
+{
+	const struct decomp *d[2];
+	int k = 0;
+	for (int v = 0; v < f->nvars && k < 2; v++)
+		if (f->var[v] && ndigits(&s->dec[v]) > 1)
+			d[k++] = &s->dec[v];
+	if (k < 2 || d[0]->d.kind != d[1]->d.kind || d[0]->d.block != d[1]->d.block ||
+	    d[0]->d.axis == d[1]->d.axis || !extents_equal(s, d[0]->extent, d[1]->extent))
+		return NULL;
+	char *h = NULL;
+	if (asprintf(&h, " (on a square grid, assume %s == %s, the two are split one way)",
+		     s->m->axes[d[0]->d.axis], s->m->axes[d[1]->d.axis]) < 0)
+		h = NULL;
+	return h;
+}
+
 /* The condition of SP over the current variables, in digits. */
 static void cond_digits(struct sym *s, const struct model_space *sp)
 {
@@ -1719,12 +1739,14 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 		} else if (ndv == 2 && pair_bound(s, &cc.f, cc.eq) == 0) {
 			/* two variables split the same way: compared digit by digit */
 		} else if (ndv > 1 || (cc.f.var[dv] != 1 && cc.f.var[dv] != -1)) {
+			char *hint = ndv == 2 ? square_hint(s, &cc.f) : NULL;
 			if (!failed(&s->fail))
 				fail_set(&s->fail, FAIL_REFUSED,
 					 "the condition '%s' relates distributed variables%s; the "
-					 "symbolic grid cannot express it", text,
+					 "symbolic grid cannot express it%s", text,
 					 ndv == 2 ? " split in different ways (or with sizes or other "
-						    "variables besides)" : "");
+						    "variables besides)" : "", hint ? hint : "");
+			free(hint);
 		} else {
 			digit_bound(s, dv, (int)cc.f.var[dv], &cc.f, text);
 			if (cc.eq) {

@@ -50,7 +50,8 @@ G, L = 3, 11
 # engine once refused, and now has.
 # (a spec's candidates, or all of them: None)
 FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": None,
-                     "transpose_square": None, "stationary_square": None}
+                     "transpose_square": None, "stationary_square": None,
+                     "triangles_square": ("r=block,c=block", "r=cyclic,c=cyclic")}
 QUANTITIES = ("w", "h", "h_in", "h_out", "ncom", "cost", "mem")
 
 # Hand-picked points: mostly not divisible, some sizes equal to the axis, one
@@ -183,6 +184,10 @@ POINTS = {
         {"m": 4, "n": 4, "k": 4, "M": 2, "N": 2}, {"m": 6, "n": 6, "k": 12, "M": 3, "N": 3},
         {"m": 8, "n": 8, "k": 8, "M": 4, "N": 4}, {"m": 4, "n": 8, "k": 12, "M": 2, "N": 2},
         {"m": 2, "n": 4, "k": 6, "M": 1, "N": 1}, {"m": 5, "n": 6, "k": 7, "M": 2, "N": 2},
+    ],
+    "triangles_square": [  # assume n >= M, n >= N, M == N; the formulas need M | n
+        {"n": 4, "M": 2, "N": 2}, {"n": 6, "M": 3, "N": 3}, {"n": 8, "M": 4, "N": 4},
+        {"n": 6, "M": 2, "N": 2}, {"n": 5, "M": 1, "N": 1}, {"n": 7, "M": 3, "N": 3},
     ],
     "summa_panel": [  # assume kk >= 0, kk + b <= o, b >= 1; the formulas need M, N | o
         {"m": 6, "n": 6, "o": 12, "kk": 3, "b": 7, "M": 2, "N": 3},
