@@ -41,6 +41,9 @@ static const char usage_text[] =
 	"  --seed S             seed for --verify\n"
 	"  --allow-unverified   with --verify, a candidate no point could be drawn for\n"
 	"                       is reported but does not make the exit status 1\n"
+	"  --assume COND        analyze under COND too, as if the specification\n"
+	"                       said `assume COND;` ('M == N': a square grid,\n"
+	"                       whose formulas a split over both axes may have)\n"
 	"  --explain            show the derivation: local postconditions, NOcc, A.e\n"
 	"  --values             with every size and axis given: the values only, no\n"
 	"                       formulas (milliseconds at any size)\n"
@@ -116,12 +119,12 @@ static int usage_error(const char *fmt, ...)
 enum run_option {
 	USE_P, USE_RANGE, USE_GRID, USE_COUNT, USE_CHECK, USE_PRINT, USE_VERIFY, USE_VALUES,
 	USE_EXPLAIN, USE_SUMMARY, USE_ALL_SIZES, USE_PER_PROCESS, USE_COMPARE, USE_PLOT,
-	USE_MACHINE, USE_N
+	USE_MACHINE, USE_ASSUME, USE_N
 };
 static const char *const run_option_name[USE_N] = {
 	"-p", "a -D range", "--grid", "--count", "--check", "--print", "--verify", "--values",
 	"--explain", "--summary", "--all-sizes", "--per-process", "--compare", "--plot",
-	"--machine",
+	"--machine", "--assume",
 };
 
 /* The pairs of options that cannot be combined, the one the message names
@@ -133,6 +136,7 @@ static const struct conflict {
 	enum run_option a, b;
 	const char *why;
 } conflicts[] = {
+	{USE_ASSUME, USE_COUNT, NULL},
 	{USE_MACHINE, USE_COUNT, NULL},
 	{USE_MACHINE, USE_CHECK, NULL},
 	{USE_MACHINE, USE_PRINT, NULL},
@@ -454,7 +458,7 @@ int main(int argc, char **argv)
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
 	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT, OPT_MODEL, OPT_PER_PROCESS,
 	       OPT_MSGS,
-	       OPT_SPEED, OPT_COMPARE, OPT_ALL_SIZES };
+	       OPT_SPEED, OPT_COMPARE, OPT_ALL_SIZES, OPT_ASSUME };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
 		{"print", no_argument, NULL, OPT_PRINT},
@@ -477,6 +481,7 @@ int main(int argc, char **argv)
 		{"per-process", no_argument, NULL, OPT_PER_PROCESS},
 		{"msgs", no_argument, NULL, OPT_MSGS},
 		{"compare", required_argument, NULL, OPT_COMPARE},
+		{"assume", required_argument, NULL, OPT_ASSUME},
 		{"width", required_argument, NULL, OPT_WIDTH},
 		{"digits", required_argument, NULL, OPT_DIGITS},
 		{"plot", required_argument, NULL, OPT_PLOT},
@@ -505,7 +510,8 @@ int main(int argc, char **argv)
 	}
 
 	opt.defs = calloc((size_t)argc, sizeof(*opt.defs));
-	if (!opt.defs) {
+	opt.assumes = calloc((size_t)argc, sizeof(*opt.assumes));
+	if (!opt.defs || !opt.assumes) {
 		fputs("bspcost: out of memory\n", stderr);
 		return EXIT_SPEC;
 	}
@@ -631,6 +637,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_SUMMARY:
 			opt.summary = true;
+			break;
+		case OPT_ASSUME:
+			opt.assumes[opt.nassumes++] = optarg;
 			break;
 		case OPT_PLOT:
 			opt.plot = optarg;
@@ -774,6 +783,7 @@ int main(int argc, char **argv)
 		[USE_SUMMARY] = opt.summary, [USE_ALL_SIZES] = opt.all_sizes,
 		[USE_PER_PROCESS] = opt.per_process, [USE_COMPARE] = opt.compare[0] != NULL,
 		[USE_PLOT] = opt.plot != NULL, [USE_MACHINE] = opt.machine_arg != NULL,
+		[USE_ASSUME] = opt.nassumes > 0,
 	};
 	status = check_conflicts(given);
 	if (status != EXIT_OK)
@@ -930,6 +940,7 @@ int main(int argc, char **argv)
 out:
 	session_end(session);
 	free(opt.defs);
+	free(opt.assumes);
 	flint_cleanup(); /* FLINT's caches, so that leak checkers see a clean exit */
 	if (fflush(stdout) != 0 && status == EXIT_OK) {
 		fputs("bspcost: error writing output\n", stderr);

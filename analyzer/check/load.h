@@ -23,6 +23,14 @@ struct loaded_spec {
  * Returns 0 when it checked without error (ls->cs is set), -1 otherwise.
  * Either way, release it with spec_unload. */
 int spec_load(struct loaded_spec *ls, const char *path, FILE *err, struct session *session);
+/* The same, with each of ASSUMES[0..N) (the command line's --assume, a
+ * condition of the language: 'M == N') added to the specification's
+ * assumptions, as if it ended with "assume A;".  An assumption's error is
+ * printed as "bspcost: --assume 'A': error: ..." (the file's own warnings
+ * once).  An assumption with a character no condition has (';', '{', '#',
+ * a new line, ...) is refused, so that it can only ever be one condition. */
+int spec_load_assuming(struct loaded_spec *ls, const char *path, const char *const *assumes,
+		       int n, FILE *err, struct session *session);
 void spec_unload(struct loaded_spec *ls);
 
 #endif

@@ -522,14 +522,22 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			/* broken, but by no condition as written (an imported one): all of them */
 			int na = 0;
 			char **as = spec_assumptions(ls->ast, &na);
-			fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);
-			print_given(opt->err, m, opt, &req);
-			fputs(") break the assumptions (", opt->err);
+			if (opt->ndefs == 0 && req.symbolic) {
+				/* no value given: the assumptions contradict each other */
+				fprintf(opt->err, "bspcost: %s: no sizes meet the assumptions (",
+					ls->src.name);
+			} else {
+				fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);
+				print_given(opt->err, m, opt, &req);
+				fputs(") break the assumptions (", opt->err);
+			}
 			for (int i = 0; i < na; i++) {
 				fprintf(opt->err, "%s%s", i ? ", " : "", as[i]);
 				free(as[i]);
 			}
-			fputs("), under which alone the formulas hold\n", opt->err);
+			fputs(opt->ndefs == 0 && req.symbolic ? "): there is nothing to analyze\n"
+							      : "), under which alone the formulas hold\n",
+			      opt->err);
 			free(as);
 		} else {
 			fprintf(opt->err, "bspcost: %s: %s\n", ls->src.name, fail_reason(&vfail));
@@ -885,7 +893,7 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 			int *tables, bool *known, bool alone)
 {
 	struct loaded_spec ls;
-	if (spec_load(&ls, path, opt->err, session) < 0) {
+	if (spec_load_assuming(&ls, path, opt->assumes, opt->nassumes, opt->err, session) < 0) {
 		spec_unload(&ls);
 		return EXIT_SPEC;
 	}

@@ -7,7 +7,8 @@
 static int check_file(const char *path, const struct options *opt, struct session *session)
 {
 	struct loaded_spec ls;
-	int status = spec_load(&ls, path, opt->err, session) == 0 ? EXIT_OK : EXIT_SPEC;
+	int status = spec_load_assuming(&ls, path, opt->assumes, opt->nassumes, opt->err,
+					session) == 0 ? EXIT_OK : EXIT_SPEC;
 	if (status == EXIT_OK) {
 		if (opt->print)
 			print_spec(opt->out, ls.ast);

@@ -57,6 +57,8 @@ struct options {
 	bool per_process;         /* --per-process: each process's counts */
 	bool messages;            /* --msgs (or a cost function that prices them) */
 	const char *compare[2];   /* --compare A B: the candidates (NULL: none) */
+	const char **assumes;     /* --assume A: conditions added to the specification's */
+	int nassumes;
 	int width;                /* --width, or the terminal's: text wraps at it (0: never) */
 	int digits;               /* --digits: values for people rounded (0: exact) */
 	bool work_flops;          /* --work flops */
