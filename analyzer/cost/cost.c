@@ -3664,7 +3664,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		}
 		/* The context this step's counts live in; tidy each quantity once,
 		 * and what is built from tidy parts only when it has pieces to merge. */
-		isl_set *context = cost_context(engine->ctx, m, req, &info);
+		isl_set *context = symbolic_without_foreign_digits(
+			cost_context(engine->ctx, m, req, &info), m, &info, s);
 		if (div)
 			context = cost_divided_set(context, m, div);
 		/* a superstep in loops: its counts where the loops run it */

@@ -2345,14 +2345,44 @@ static __isl_give isl_space *final_params(struct sym *s)
 }
 
 /* The context: axes and block lengths are positive, digits within their
- * ranges, the user's assumptions. */
+ * ranges, the user's assumptions.  The digits of a loop's variable whose
+ * loop is not around this superstep (an earlier superstep's loop made them)
+ * have no range here: no relation of it names them, and their ranges would
+ * let ISL split its counts on them (w_Q == 0 where Q == 1), into formulas
+ * no value of the sizes evaluates (tests/stress/found/foreign-loop-digits.bsp;
+ * cost.c leaves them out of the counts' context too). */
 static __isl_give isl_set *context(struct sym *s, __isl_keep isl_space *params)
 {
 	isl_set *set = isl_set_align_params(model_assumption_set(s->ctx, s->m),
 					    isl_space_copy(params));
 	for (int a = 0; a < s->m->naxes && set; a++)
 		set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)axis_par(s, a), 1);
-	return symbolic_local_ranges(set, s->m, s->info);
+	set = symbolic_local_ranges(set, s->m, s->info);
+	return symbolic_without_foreign_digits(set, s->m, s->info, s->step);
+}
+
+__isl_give isl_set *symbolic_without_foreign_digits(__isl_take isl_set *set, const struct model *m,
+						    const struct symbolic_info *info, int step)
+{
+	for (int l = 0; l < info->nlocals && set; l++) {
+		const struct local_param *lp = &info->locals[l];
+		bool foreign = false;
+		for (int t = 0; lp->digit >= 0 && t < lp->of.nterms; t++)
+			for (int k = 0; k < m->nloops; k++) {
+				if (lp->of.terms[t].kind != MODEL_PARAM ||
+				    lp->of.terms[t].index != m->loops[k].param)
+					continue;
+				bool around = false;
+				for (int o = m->steps[step].loop; o >= 0 && !around; o = m->loops[o].outer)
+					around = o == k;
+				foreign |= !around;
+			}
+		int at = foreign ? isl_set_find_dim_by_name(set, isl_dim_param, lp->name) : -1;
+		if (at >= 0)
+			set = isl_set_drop_constraints_involving_dims(set, isl_dim_param,
+								      (unsigned)at, 1);
+	}
+	return set;
 }
 
 /* The number of digits from local L on (L the first, digit 0). */

@@ -70,6 +70,13 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 __isl_give isl_set *symbolic_local_ranges(__isl_take isl_set *set, const struct model *m,
 					  const struct symbolic_info *info);
 
+/* SET (taken, on [sizes, axes, every local of INFO]) with no constraint on
+ * the digits of a loop's variable whose loop is not around superstep STEP
+ * (their ranges, which an earlier superstep's loop needed): STEP's counts
+ * do not depend on them, and must not split on them. */
+__isl_give isl_set *symbolic_without_foreign_digits(__isl_take isl_set *set, const struct model *m,
+						    const struct symbolic_info *info, int step);
+
 /* SET (taken, on [sizes, axes, every local of INFO]) where the digits of two
  * expressions of one decomposition are in the order the assumptions give
  * the expressions (kk's digits at most those of kk + b - 1 when b >= 1): a

@@ -51,7 +51,8 @@ G, L = 3, 11
 # (a spec's candidates, or all of them: None)
 FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": None,
                      "transpose_square": None, "stationary_square": None,
-                     "triangles_square": ("r=block,c=block", "r=cyclic,c=cyclic")}
+                     "triangles_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
+                     "foreign_loop_digits": None}
 QUANTITIES = ("w", "h", "h_in", "h_out", "ncom", "cost", "mem")
 
 # Hand-picked points: mostly not divisible, some sizes equal to the axis, one
@@ -188,6 +189,10 @@ POINTS = {
     "triangles_square": [  # assume n >= M, n >= N, M == N; the formulas need M | n
         {"n": 4, "M": 2, "N": 2}, {"n": 6, "M": 3, "N": 3}, {"n": 8, "M": 4, "N": 4},
         {"n": 6, "M": 2, "N": 2}, {"n": 5, "M": 1, "N": 1}, {"n": 7, "M": 3, "N": 3},
+    ],
+    "foreign_loop_digits": [  # assume m >= Q; the formulas need Q | m
+        {"m": 4, "Q": 2}, {"m": 6, "Q": 3}, {"m": 2, "Q": 2}, {"m": 3, "Q": 1},
+        {"m": 8, "Q": 4}, {"m": 5, "Q": 2},
     ],
     "summa_panel": [  # assume kk >= 0, kk + b <= o, b >= 1; the formulas need M, N | o
         {"m": 6, "n": 6, "o": 12, "kk": 3, "b": 7, "M": 2, "N": 3},
