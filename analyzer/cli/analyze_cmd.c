@@ -181,6 +181,19 @@ char *broken_assumptions(const struct ast_spec *ast, const struct model *m,
 	return s;
 }
 
+/* Whether OPT gives a value (-D) to a size or an axis of M (not only to the
+ * cost's coefficients). */
+static bool sizes_given(const struct model *m, const struct options *opt)
+{
+	for (int i = 0; i < model_nsizes(m); i++)
+		if (options_find_def(opt, m->params[i]))
+			return true;
+	for (int a = 0; a < m->naxes; a++)
+		if (options_find_def(opt, m->axes[a]))
+			return true;
+	return false;
+}
+
 /* "n = 2, P = 3": the values that went into the check above. */
 static void print_given(FILE *out, const struct model *m, const struct options *opt,
 			const struct cost_request *req)
@@ -522,7 +535,8 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			/* broken, but by no condition as written (an imported one): all of them */
 			int na = 0;
 			char **as = spec_assumptions(ls->ast, &na);
-			if (opt->ndefs == 0 && req.symbolic) {
+			bool none = req.symbolic && !sizes_given(m, opt);
+			if (none) {
 				/* no value given: the assumptions contradict each other */
 				fprintf(opt->err, "bspcost: %s: no sizes meet the assumptions (",
 					ls->src.name);
@@ -535,7 +549,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 				fprintf(opt->err, "%s%s", i ? ", " : "", as[i]);
 				free(as[i]);
 			}
-			fputs(opt->ndefs == 0 && req.symbolic ? "): there is nothing to analyze\n"
+			fputs(none ? "): there is nothing to analyze\n"
 							      : "), under which alone the formulas hold\n",
 			      opt->err);
 			free(as);

@@ -982,7 +982,8 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 	isl_set *outer = isl_set_copy(context);
 	if (j->info && outer) {
 		/* digits the sums made (of a loop's bounds) within their ranges too */
-		isl_set *ranges = symbolic_local_context(j->engine->ctx, j->m, j->info);
+		isl_set *ranges = symbolic_without_foreign_digits(
+			symbolic_local_context(j->engine->ctx, j->m, j->info), j->m, j->info, s);
 		outer = isl_set_align_params(outer, isl_set_get_space(ranges));
 		ranges = isl_set_align_params(ranges, isl_set_get_space(outer));
 		outer = isl_set_intersect(outer, ranges);

@@ -1643,18 +1643,36 @@ static __isl_give isl_set *cond_set(struct sym *s, const struct model_space *sp)
 	return set;
 }
 
+/* Whether L has a term of the sizes (a coefficient not 0). */
+static bool lin_names_size(const struct lin *l)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->t[i].coef != 0)
+			return true;
+	return false;
+}
+
 /* " (on a square grid, assume M == N, ...)" when the two distributed
  * variables of F are split the same way but over two axes (a triangle
  * j <= i of rows over M and columns over N); NULL otherwise. */
 static char *square_hint(struct sym *s, const struct vform *f)
 {
+	/* what pair_bound compares: v - w + c, no size, no other variable */
+	if (lin_names_size(&f->par))
+		return NULL;
 	const struct decomp *d[2];
-	int k = 0;
-	for (int v = 0; v < f->nvars && k < 2; v++)
-		if (f->var[v] && ndigits(&s->dec[v]) > 1)
-			d[k++] = &s->dec[v];
-	if (k < 2 || d[0]->d.kind != d[1]->d.kind || d[0]->d.block != d[1]->d.block ||
-	    d[0]->d.axis == d[1]->d.axis || !extents_equal(s, d[0]->extent, d[1]->extent))
+	int k = 0, sum = 0;
+	for (int v = 0; v < f->nvars; v++) {
+		if (!f->var[v])
+			continue;
+		if (k == 2 || (f->var[v] != 1 && f->var[v] != -1) || ndigits(&s->dec[v]) < 2)
+			return NULL;
+		sum += (int)f->var[v];
+		d[k++] = &s->dec[v];
+	}
+	if (k < 2 || sum != 0 || d[0]->d.kind != d[1]->d.kind || d[0]->d.block != d[1]->d.block ||
+	    axes_equal(s, d[0]->d.axis, d[1]->d.axis) ||
+	    !extents_equal(s, d[0]->extent, d[1]->extent))
 		return NULL;
 	char *h = NULL;
 	if (asprintf(&h, " (on a square grid, assume %s == %s, the two are split one way)",
