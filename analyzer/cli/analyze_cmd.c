@@ -181,19 +181,6 @@ char *broken_assumptions(const struct ast_spec *ast, const struct model *m,
 	return s;
 }
 
-/* Whether OPT gives a value (-D) to a size or an axis of M (not only to the
- * cost's coefficients). */
-static bool sizes_given(const struct model *m, const struct options *opt)
-{
-	for (int i = 0; i < model_nsizes(m); i++)
-		if (options_find_def(opt, m->params[i]))
-			return true;
-	for (int a = 0; a < m->naxes; a++)
-		if (options_find_def(opt, m->axes[a]))
-			return true;
-	return false;
-}
-
 /* "n = 2, P = 3": the values that went into the check above. */
 static void print_given(FILE *out, const struct model *m, const struct options *opt,
 			const struct cost_request *req)
@@ -535,23 +522,18 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			/* broken, but by no condition as written (an imported one): all of them */
 			int na = 0;
 			char **as = spec_assumptions(ls->ast, &na);
-			bool none = req.symbolic && !sizes_given(m, opt);
-			if (none) {
-				/* no value given: the assumptions contradict each other */
-				fprintf(opt->err, "bspcost: %s: no sizes meet the assumptions (",
-					ls->src.name);
-			} else {
-				fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);
+			bool none = req.symbolic && !options_give_sizes(opt, m); /* contradictory */
+			fprintf(opt->err, "bspcost: %s: %s (", ls->src.name,
+				none ? "no sizes meet the assumptions" : "the values given");
+			if (!none)
 				print_given(opt->err, m, opt, &req);
-				fputs(") break the assumptions (", opt->err);
-			}
+			fputs(none ? "" : ") break the assumptions (", opt->err);
 			for (int i = 0; i < na; i++) {
 				fprintf(opt->err, "%s%s", i ? ", " : "", as[i]);
 				free(as[i]);
 			}
 			fputs(none ? "): there is nothing to analyze\n"
-							      : "), under which alone the formulas hold\n",
-			      opt->err);
+				   : "), under which alone the formulas hold\n", opt->err);
 			free(as);
 		} else {
 			fprintf(opt->err, "bspcost: %s: %s\n", ls->src.name, fail_reason(&vfail));
@@ -966,7 +948,6 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 	spec_unload(&ls);
 	return status;
 }
-
 
 int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 		struct session *session)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "analyzer/cost/cost_model.h"
+#include "analyzer/model/model.h"
 
 const struct param_value *options_find_def(const struct options *opt, const char *name)
 {
@@ -11,6 +12,17 @@ const struct param_value *options_find_def(const struct options *opt, const char
 		if (strcmp(opt->defs[i].name, name) == 0)
 			return &opt->defs[i];
 	return NULL;
+}
+
+bool options_give_sizes(const struct options *opt, const struct model *m)
+{
+	for (int i = 0; i < model_nsizes(m); i++)
+		if (options_find_def(opt, m->params[i]))
+			return true;
+	for (int a = 0; a < m->naxes; a++)
+		if (options_find_def(opt, m->axes[a]))
+			return true;
+	return false;
 }
 
 struct options options_defaults(FILE *out, FILE *err)

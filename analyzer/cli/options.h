@@ -90,4 +90,9 @@ struct report_request options_report_request(const struct options *opt);
 /* The value given with -D for NAME, or NULL. */
 const struct param_value *options_find_def(const struct options *opt, const char *name);
 
+struct model;
+/* Whether OPT gives a value (-D) to a size or an axis of M, not only to the
+ * cost's coefficients. */
+bool options_give_sizes(const struct options *opt, const struct model *m);
+
 #endif
