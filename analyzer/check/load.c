@@ -10,25 +10,7 @@
 
 int spec_load(struct loaded_spec *ls, const char *path, FILE *err, struct session *session)
 {
-	memset(ls, 0, sizeof(*ls));
-	if (source_load(&ls->src, path, err) < 0)
-		return -1;
-	ls->loaded = true;
-	diag_init(&ls->dg, err, &ls->src);
-	const char *nul = memchr(ls->src.text, '\0', ls->src.len);
-	if (nul) {
-		int line, col;
-		source_position(&ls->src, (size_t)(nul - ls->src.text), &line, &col);
-		diag_error(&ls->dg, (struct span){line, col, line, col},
-			   "NUL byte in the input: a specification is text");
-		diag_flush(&ls->dg);
-		return -1;
-	}
-	bool parsed;
-	ls->ast = parse_source(&ls->src, &ls->dg, &parsed);
-	ls->cs = parsed ? check_spec(ls->ast, &ls->dg, session) : NULL;
-	diag_flush(&ls->dg);
-	return ls->cs ? 0 : -1;
+	return spec_load_assuming(ls, path, NULL, 0, err, session);
 }
 
 /* Whether A can only be conditions: sizes, numbers, arithmetic and
@@ -46,11 +28,39 @@ static bool one_assumption(const char *a)
 	return any;
 }
 
+/* SRC's text with "assume A;" appended for each of ASSUMES[0..N), A on line
+ * LINE[k] (LINE: N entries); 0, or -1 out of memory (SRC unchanged). */
+static int append_assumptions(struct source *src, const char *const *assumes, int n, int *line)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		return -1;
+	int nl = 1;
+	for (size_t i = 0; i < src->len; i++)
+		nl += src->text[i] == '\n';
+	fwrite(src->text, 1, src->len, f);
+	fputc('\n', f);
+	for (int k = 0; k < n; k++) {
+		line[k] = ++nl;
+		fprintf(f, "assume %s;\n", assumes[k]);
+	}
+	char *name = fclose(f) == 0 && text ? strdup(src->name) : NULL;
+	if (!name) {
+		free(text);
+		return -1;
+	}
+	source_free(src);
+	source_from_memory(src, name, text, len);
+	free(name);
+	free(text);
+	return 0;
+}
+
 int spec_load_assuming(struct loaded_spec *ls, const char *path, const char *const *assumes,
 		       int n, FILE *err, struct session *session)
 {
-	if (n == 0)
-		return spec_load(ls, path, err, session);
 	memset(ls, 0, sizeof(*ls));
 	for (int k = 0; k < n; k++)
 		if (!one_assumption(assumes[k])) {
@@ -58,49 +68,31 @@ int spec_load_assuming(struct loaded_spec *ls, const char *path, const char *con
 				"and grid axes (e.g. 'M == N', 'n >= 4*P')\n", path, assumes[k]);
 			return -1;
 		}
-	struct source file;
-	if (source_load(&file, path, err) < 0)
+	if (source_load(&ls->src, path, err) < 0)
 		return -1;
-	if (memchr(file.text, '\0', file.len)) {
-		/* as spec_load says it (the file read once: it may be a pipe) */
-		fprintf(err, "%s: error: NUL byte in the input: a specification is text\n",
-			file.name);
-		source_free(&file);
-		return -1;
-	}
-	/* the text with "assume A;" appended, A on line LINE[k] */
-	char *text = NULL;
-	size_t len = 0;
-	int *line = calloc((size_t)n, sizeof(*line));
-	FILE *f = line ? open_memstream(&text, &len) : NULL;
-	if (f) {
-		int nl = 1;
-		for (size_t i = 0; i < file.len; i++)
-			nl += file.text[i] == '\n';
-		fwrite(file.text, 1, file.len, f);
-		fputc('\n', f);
-		for (int k = 0; k < n; k++) {
-			line[k] = ++nl;
-			fprintf(f, "assume %s;\n", assumes[k]);
-		}
-	}
-	if (!f || fclose(f) != 0 || !text) {
-		fprintf(err, "bspcost: %s: out of memory\n", path);
-		free(text);
-		free(line);
-		source_free(&file);
-		return -1;
-	}
-	source_from_memory(&ls->src, file.name, text, len);
-	source_free(&file);
-	free(text);
 	ls->loaded = true;
 	diag_init(&ls->dg, err, &ls->src);
+	const char *nul = memchr(ls->src.text, '\0', ls->src.len);
+	if (nul) {
+		int line, col;
+		source_position(&ls->src, (size_t)(nul - ls->src.text), &line, &col);
+		diag_error(&ls->dg, (struct span){line, col, line, col},
+			   "NUL byte in the input: a specification is text");
+		diag_flush(&ls->dg);
+		return -1;
+	}
+	/* the file read once (it may be a pipe), the assumptions appended */
+	int *line = n > 0 ? calloc((size_t)n, sizeof(*line)) : NULL;
+	if (n > 0 && (!line || append_assumptions(&ls->src, assumes, n, line) < 0)) {
+		fprintf(err, "bspcost: %s: out of memory\n", path);
+		free(line);
+		return -1;
+	}
 	bool parsed;
 	ls->ast = parse_source(&ls->src, &ls->dg, &parsed);
 	ls->cs = parsed ? check_spec(ls->ast, &ls->dg, session) : NULL;
 	/* a diagnostic on an appended line is said of its assumption; the
-	 * file's own are printed as spec_load prints them */
+	 * file's own are printed as they are */
 	int kept = 0, errors = 0;
 	static const char *const label[] = {"error", "warning", "note"};
 	for (int i = 0; i < ls->dg.n; i++) {

@@ -2747,12 +2747,8 @@ static __isl_give isl_set *without_loop_digits(const struct model *m,
 {
 	for (int l = 0; l < info->nlocals && set; l++) {
 		const struct local_param *lp = &info->locals[l];
-		bool of_loop = false;
-		for (int t = 0; lp->digit >= 0 && t < lp->of.nterms; t++)
-			for (int k = 0; k < m->nloops; k++)
-				of_loop |= lp->of.terms[t].kind == MODEL_PARAM &&
-					   lp->of.terms[t].index == m->loops[k].param;
-		int at = of_loop ? isl_set_find_dim_by_name(set, isl_dim_param, lp->name) : -1;
+		int at = symbolic_loop_digit(m, -1, lp)
+			 ? isl_set_find_dim_by_name(set, isl_dim_param, lp->name) : -1;
 		if (at >= 0)
 			set = isl_set_project_out(set, isl_dim_param, (unsigned)at, 1);
 	}

@@ -436,12 +436,7 @@ static isl_pw_qpolynomial *sum_refused(struct job *j, bool refused, char *why, c
 /* Whether the local L of INFO is a digit of a loop variable of superstep S. */
 static bool loop_digit(const struct model *m, int s, const struct local_param *lp)
 {
-	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
-	bool of_loop = false;
-	for (int t = 0; lp->digit >= 0 && t < lp->of.nterms; t++)
-		for (int k = 0; k < n; k++)
-			of_loop |= lp->of.terms[t].kind == MODEL_PARAM && lp->of.terms[t].index == pos[k];
-	return of_loop;
+	return symbolic_loop_digit(m, s, lp) & SYMBOLIC_DIGIT_AROUND;
 }
 
 /* Whether F involves a digit of a loop variable of superstep S (which

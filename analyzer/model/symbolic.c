@@ -471,12 +471,31 @@ static bool extents_equal(struct sym *s, const struct model_aff *a, const struct
  * decomposition, or one over an axis and an extent the assumptions make
  * equal (a transpose on a square grid, M == N: block over M and block over N
  * are one split). */
+/* Whether A and B are the same split but perhaps for the axis: one kind,
+ * block and extent (under the assumptions). */
+static bool same_but_axis(struct sym *s, const struct decomp *a, const struct decomp *b)
+{
+	return a->d.kind == b->d.kind && a->d.kind != DIST_NONE && a->d.block == b->d.block &&
+	       extents_equal(s, a->extent, b->extent);
+}
+
 static bool equivalent_decomp(struct sym *s, const struct decomp *a, const struct decomp *b)
 {
-	if (same_decomp(a, b))
-		return true;
-	return a->d.kind == b->d.kind && a->d.kind != DIST_NONE && a->d.block == b->d.block &&
-	       axes_equal(s, a->d.axis, b->d.axis) && extents_equal(s, a->extent, b->extent);
+	return same_decomp(a, b) ||
+	       (same_but_axis(s, a, b) && axes_equal(s, a->d.axis, b->d.axis));
+}
+
+/* " (on a square grid, assume M == N, ...)" for A and B, the same split
+ * over two axes the assumptions do not make equal (one split on a square
+ * grid); "" otherwise.  Never NULL. */
+static char *square_hint(struct sym *s, const struct decomp *a, const struct decomp *b)
+{
+	char *h = NULL;
+	if (same_but_axis(s, a, b) && !axes_equal(s, a->d.axis, b->d.axis) &&
+	    asprintf(&h, " (on a square grid, assume %s == %s, the two are one split)",
+		     s->m->axes[a->d.axis], s->m->axes[b->d.axis]) < 0)
+		h = NULL;
+	return h ? h : strdup("");
 }
 
 static void assign(struct sym *s, int v, const struct decomp *want, const char *where)
@@ -488,18 +507,14 @@ static void assign(struct sym *s, int v, const struct decomp *want, const char *
 	}
 	if (equivalent_decomp(s, have, want))
 		return;
-	/* the same split but for the axis: one where the axes are equal */
-	bool square = have->d.kind == want->d.kind && have->d.block == want->d.block &&
-		      have->d.axis != want->d.axis && extents_equal(s, have->extent, want->extent);
+	char *hint = square_hint(s, have, want);
 	fail_set(&s->fail, FAIL_REFUSED,
 		 "%s is split both %s over %s (extent %s) and %s over %s (extent %s)%s in one "
-		 "relation, which has no affine form over a symbolic grid%s%s%s%s%s",
+		 "relation, which has no affine form over a symbolic grid%s",
 		 var_name(s, v), kind_name(&have->d), s->m->axes[have->d.axis],
 		 have->extent_text, kind_name(&want->d), s->m->axes[want->d.axis],
-		 want->extent_text, where,
-		 square ? " (on a square grid, assume " : "",
-		 square ? s->m->axes[have->d.axis] : "", square ? " == " : "",
-		 square ? s->m->axes[want->d.axis] : "", square ? ", the two are one split)" : "");
+		 want->extent_text, where, hint ? hint : "");
+	free(hint);
 }
 
 /* SUB as variable + *C: the variable, -2 for a constant, -1 for anything else,
@@ -1652,33 +1667,22 @@ static bool lin_names_size(const struct lin *l)
 	return false;
 }
 
-/* " (on a square grid, assume M == N, ...)" when the two distributed
- * variables of F are split the same way but over two axes (a triangle
- * j <= i of rows over M and columns over N); NULL otherwise. */
-static char *square_hint(struct sym *s, const struct vform *f)
+/* square_hint for the two distributed variables of F when pair_bound
+ * would compare them on a square grid (v - w + c: no size, no other
+ * variable); "" otherwise, NULL out of memory. */
+static char *pair_square_hint(struct sym *s, const struct vform *f)
 {
-	/* what pair_bound compares: v - w + c, no size, no other variable */
-	if (lin_names_size(&f->par))
-		return NULL;
 	const struct decomp *d[2];
 	int k = 0, sum = 0;
-	for (int v = 0; v < f->nvars; v++) {
+	for (int v = 0; v < f->nvars && !lin_names_size(&f->par); v++) {
 		if (!f->var[v])
 			continue;
 		if (k == 2 || (f->var[v] != 1 && f->var[v] != -1) || ndigits(&s->dec[v]) < 2)
-			return NULL;
+			return strdup("");
 		sum += (int)f->var[v];
 		d[k++] = &s->dec[v];
 	}
-	if (k < 2 || sum != 0 || d[0]->d.kind != d[1]->d.kind || d[0]->d.block != d[1]->d.block ||
-	    axes_equal(s, d[0]->d.axis, d[1]->d.axis) ||
-	    !extents_equal(s, d[0]->extent, d[1]->extent))
-		return NULL;
-	char *h = NULL;
-	if (asprintf(&h, " (on a square grid, assume %s == %s, the two are split one way)",
-		     s->m->axes[d[0]->d.axis], s->m->axes[d[1]->d.axis]) < 0)
-		h = NULL;
-	return h;
+	return k == 2 && sum == 0 ? square_hint(s, d[0], d[1]) : strdup("");
 }
 
 /* The condition of SP over the current variables, in digits. */
@@ -1757,7 +1761,7 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 		} else if (ndv == 2 && pair_bound(s, &cc.f, cc.eq) == 0) {
 			/* two variables split the same way: compared digit by digit */
 		} else if (ndv > 1 || (cc.f.var[dv] != 1 && cc.f.var[dv] != -1)) {
-			char *hint = ndv == 2 ? square_hint(s, &cc.f) : NULL;
+			char *hint = ndv == 2 ? pair_square_hint(s, &cc.f) : NULL;
 			if (!failed(&s->fail))
 				fail_set(&s->fail, FAIL_REFUSED,
 					 "the condition '%s' relates distributed variables%s; the "
@@ -2379,23 +2383,30 @@ static __isl_give isl_set *context(struct sym *s, __isl_keep isl_space *params)
 	return symbolic_without_foreign_digits(set, s->m, s->info, s->step);
 }
 
+unsigned symbolic_loop_digit(const struct model *m, int step, const struct local_param *lp)
+{
+	unsigned how = 0;
+	for (int t = 0; lp->digit >= 0 && t < lp->of.nterms; t++)
+		for (int k = 0; k < m->nloops; k++) {
+			if (lp->of.terms[t].kind != MODEL_PARAM ||
+			    lp->of.terms[t].index != m->loops[k].param)
+				continue;
+			bool around = false;
+			for (int o = step >= 0 ? m->steps[step].loop : -1; o >= 0 && !around;
+			     o = m->loops[o].outer)
+				around = o == k;
+			how |= around ? SYMBOLIC_DIGIT_AROUND : SYMBOLIC_DIGIT_OTHER;
+		}
+	return how;
+}
+
 __isl_give isl_set *symbolic_without_foreign_digits(__isl_take isl_set *set, const struct model *m,
 						    const struct symbolic_info *info, int step)
 {
 	for (int l = 0; l < info->nlocals && set; l++) {
 		const struct local_param *lp = &info->locals[l];
-		bool foreign = false;
-		for (int t = 0; lp->digit >= 0 && t < lp->of.nterms; t++)
-			for (int k = 0; k < m->nloops; k++) {
-				if (lp->of.terms[t].kind != MODEL_PARAM ||
-				    lp->of.terms[t].index != m->loops[k].param)
-					continue;
-				bool around = false;
-				for (int o = m->steps[step].loop; o >= 0 && !around; o = m->loops[o].outer)
-					around = o == k;
-				foreign |= !around;
-			}
-		int at = foreign ? isl_set_find_dim_by_name(set, isl_dim_param, lp->name) : -1;
+		int at = symbolic_loop_digit(m, step, lp) & SYMBOLIC_DIGIT_OTHER
+			 ? isl_set_find_dim_by_name(set, isl_dim_param, lp->name) : -1;
 		if (at >= 0)
 			set = isl_set_drop_constraints_involving_dims(set, isl_dim_param,
 								      (unsigned)at, 1);

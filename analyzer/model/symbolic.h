@@ -70,6 +70,13 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 __isl_give isl_set *symbolic_local_ranges(__isl_take isl_set *set, const struct model *m,
 					  const struct symbolic_info *info);
 
+/* How local LP is a digit of an expression naming a loop's variable: of a
+ * loop around superstep STEP (SYMBOLIC_DIGIT_AROUND), of one that is not
+ * (SYMBOLIC_DIGIT_OTHER), both, or neither (0); STEP -1: no loop is around
+ * (every loop's digit is OTHER). */
+enum { SYMBOLIC_DIGIT_AROUND = 1, SYMBOLIC_DIGIT_OTHER = 2 };
+unsigned symbolic_loop_digit(const struct model *m, int step, const struct local_param *lp);
+
 /* SET (taken, on [sizes, axes, every local of INFO]) with no constraint on
  * the digits of a loop's variable whose loop is not around superstep STEP
  * (their ranges, which an earlier superstep's loop needed): STEP's counts
