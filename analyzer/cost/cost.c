@@ -840,29 +840,33 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	enum count_status st = fm ? COUNT_EXACT : count_max(j->engine, g, range, &r, &reason);
 	/* for a loop's sum (KEEP) one function, split where each is the
 	 * largest; without it the sum is refused (cost_loop_totals names the
-	 * quantity), so the largest of several functions is not worth its
-	 * seconds (LU's cyclic(16): 11 s, 38% of it there) */
+	 * quantity), and one run's formula is the largest of several
+	 * functions, as without KEEP */
 	bool unsplit = false;
 	if (!fm && st == COUNT_REFUSED && keep && !session_ctx_stopped(j->engine->ctx)) {
 		char *why = NULL;
 		isl_ctx_reset_error(j->engine->ctx);
 		unsplit = count_max_split(j->engine, g, range, context, &r, &why) != COUNT_EXACT;
 		free(why);
-		if (unsplit)
+		if (unsplit) {
 			isl_ctx_reset_error(j->engine->ctx);
+			isl_pw_qpolynomial_free(r);
+			r = NULL;
+		}
 	}
 	if (fm) {
 		/* the separable sum's */
-	} else if (st == COUNT_EXACT) {
+	} else if (st == COUNT_EXACT && !unsplit) {
 		fm = as_formula(j, r, what);
-	} else if (unsplit) {
-		/* no formula, no failure: the loop's sum says why */
 	} else if (st == COUNT_REFUSED && !session_ctx_stopped(j->engine->ctx) &&
 		   (fm = max_by_pieces(g, range, j->naxes))) {
 		/* exact, as the largest of several functions */
 		isl_ctx_reset_error(j->engine->ctx);
 		free(reason);
 		reason = NULL;
+	} else if (unsplit) {
+		/* no formula, no failure: the loop's sum says why */
+		isl_ctx_reset_error(j->engine->ctx);
 	} else {
 		max_failed(j, st, reason, what, "the processes");
 		reason = NULL;
@@ -3727,12 +3731,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			isl_pw_qpolynomial_free(both);
 		}
 		/* a loop whose maximum over the processes is no single function
-		 * has no sum: refused here (cost_loop_totals says why), before
-		 * NCom's formula and any tidying (LU: a third of its time on a
-		 * concrete grid) */
-		if (req->symbolic && looped && !failed(&j.fail) &&
-		    (!it.w || !it.h_in || !it.h_out || (req->h == H_SUM && !it.h)))
-			cost_loop_totals(&j, s, &it, base, sc);
+		 * has no sum (cost_loop_totals says why): one run's formulas
+		 * are made all the same, the designer's per-iteration terms */
 		if (req->symbolic) {
 			sc->ncom = sum_by_terms(&j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
 			if (looped && sc->ncom)
@@ -3762,7 +3762,10 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 				cost_tidy(&j, &sc->cost, context);
 			if (looped)
 				cost_loop_totals(&j, s, &it, base, sc);
-			finish_step(&j, m, s, sc, &total);
+			/* no sum over its runs (J.sumless, the sums NULL): no
+			 * total either */
+			if (!looped || sc->w)
+				finish_step(&j, m, s, sc, &total);
 		}
 		/* last: their own failure, and what time is left */
 		if (context)
@@ -3772,6 +3775,11 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		cost_per_iteration_clear(&it);
 		per_process_clear(&p);
 		step_relations_clear(&r);
+	}
+	if (j.sumless) {
+		/* a superstep's runs have no sum: the total has no formula */
+		formula_free(total);
+		total = NULL;
 	}
 	out->cost = total;
 	if (!failed(&j.fail) && !req->values) {
@@ -3831,6 +3839,12 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	free(j.locals);
 	free(j.geometric_name);
 	free(j.geometric_bound);
+	if (j.sumless && !failed(&j.fail)) {
+		/* refused, with every superstep's formulas kept */
+		fail_set(&j.fail, FAIL_REFUSED, "%s", j.sumless);
+		out->sums_missing = true;
+	}
+	free(j.sumless);
 	out->status = (enum cost_status)j.fail.kind;
 	out->reason = fail_release(&j.fail);
 	out->timed_out = j.timed_out;

@@ -142,6 +142,10 @@ struct candidate_cost {
 	/* refused because a loop's per-iteration maximum over the processes is
 	 * no single function: counting the processes one by one meets the same */
 	bool loop_max;
+	/* ... and then (no other failure) every superstep's formulas are
+	 * kept: the sums of the loops that have them, one run's
+	 * (step_cost.per_w, ...) of those that do not; COST NULL */
+	bool sums_missing;
 	int nsteps;
 	struct step_cost *steps;
 	struct formula *cost;

@@ -43,6 +43,11 @@ struct job {
 	/* refused: a loop's per-iteration maximum over the processes is no
 	 * single function (loops.c no_single_max) */
 	bool loop_max;
+	/* ... and why, "WHAT: REASON" (owned; the first such superstep's):
+	 * the job goes on, each superstep's formulas are kept (one run's
+	 * where its sum has none) and the candidate is refused at the end
+	 * with this reason, the total having no formula */
+	char *sumless;
 };
 
 /* One iteration's quantities of a superstep in loops, functions of the

@@ -886,17 +886,35 @@ static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
 }
 
 /* A per-iteration maximum over the processes that is no single function: its
- * sum is refused, with WHAT named. */
+ * sum is refused, with WHAT named (J->sumless, the first superstep's; the
+ * job goes on for the other supersteps' formulas and this one's per
+ * iteration). */
 static void no_single_max(struct job *j, int s, const char *what)
 {
-	char *why = NULL;
-	if (asprintf(&why, "%s of one iteration of %s is the largest of several functions, none "
-			   "of them the largest for every iteration: its sum has no closed form "
-			   "here; -D counts it at values",
-		     what, j->m->loops[j->m->steps[s].loop].range) < 0)
-		why = NULL;
-	cost_job_fail(j, COST_REFUSED, why, what);
 	j->loop_max = true;
+	if (j->sumless)
+		return;
+	if (asprintf(&j->sumless, "%s: %s of one iteration of %s is the largest of several "
+				  "functions, none of them the largest for every iteration: its "
+				  "sum has no closed form here; -D counts it at values",
+		     what, what, j->m->loops[j->m->steps[s].loop].range) < 0) {
+		j->sumless = NULL;
+		cost_job_fail(j, COST_FAILED, NULL, what);
+	}
+}
+
+/* How many times superstep S in loops runs: SC's iterations, counted
+ * under CONTEXT (kept). */
+static void loop_runs(struct job *j, int s, __isl_keep isl_set *context, struct step_cost *sc)
+{
+	isl_space *space = isl_set_get_space(context);
+	isl_pw_qpolynomial *n = iterations(j, s, space);
+	isl_space_free(space);
+	if (n) {
+		sc->iterations = cost_to_formula(j, n, "the iterations");
+		cost_tidy(j, &sc->iterations, context);
+	}
+	isl_pw_qpolynomial_free(n);
 }
 
 /* The cost of a superstep in loops from its sums: the cost function on the
@@ -959,7 +977,9 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 	const char *missing = !it->w ? "w" : !it->h_in ? "h_in" : !it->h_out ? "h_out"
 			    : !it->h ? (j->req->h == H_MAX ? "h = max(h_in, h_out)" : "h") : NULL;
 	if (missing) {
+		/* one run's formulas kept, and how many runs: no sums */
 		no_single_max(j, s, missing);
+		loop_runs(j, s, context, sc);
 		return;
 	}
 	isl_pw_qpolynomial *sums[5] = {
@@ -998,15 +1018,7 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 		if (outer)
 			cost_tidy(j, slot[k], outer);
 	}
-	/* how many times it runs: the iterations counted */
-	isl_space *space = isl_set_get_space(context);
-	isl_pw_qpolynomial *n = iterations(j, s, space);
-	isl_space_free(space);
-	if (n) {
-		sc->iterations = cost_to_formula(j, n, "the iterations");
-		cost_tidy(j, &sc->iterations, context);
-	}
-	isl_pw_qpolynomial_free(n);
+	loop_runs(j, s, context, sc);
 	cost_loop_cost(j, sc);
 	if (sc->cost && formula_n_pieces(sc->cost) > 1 && outer)
 		cost_tidy(j, &sc->cost, outer);

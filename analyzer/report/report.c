@@ -388,7 +388,7 @@ char *report_broken_condition(const struct analysis *a, int c)
 
 char *report_formulas_broken(const struct analysis *a, int c)
 {
-	if (a->cands[c].status != COST_OK)
+	if (a->cands[c].status != COST_OK && !a->cands[c].sums_missing)
 		return NULL;
 	bool some = a->exact != NULL;
 	for (int i = 0; !some && i < a->rq->ndefs; i++)

@@ -145,14 +145,17 @@ void report_json(FILE *out, const struct analysis *a)
 			report_json_string(out, broken);
 		}
 		free(broken);
-		/* the steps: the formulas' own, or (no formula) the values' */
-		const struct candidate_cost *steps = cc->status == COST_OK ? cc
-						     : ex && ex->status == COST_OK ? ex : NULL;
+		/* the steps: the formulas' own, or (no formula) the values'; a
+		 * candidate refused for a loop's sum its formulas all the same
+		 * (null where a loop's runs have no sum, "per_iteration" there) */
+		const struct candidate_cost *vals = cc->status == COST_OK ? cc
+						    : ex && ex->status == COST_OK ? ex : NULL;
+		bool formulas = vals == cc || cc->sums_missing;
+		const struct candidate_cost *steps = formulas ? cc : vals;
 		if (!steps) {
 			fputs("}", out);
 			continue;
 		}
-		bool formulas = steps == cc;
 		fputs(", \"assumptions\": [", out);
 		for (int i = 0; formulas && i < cc->nassumptions; i++) {
 			fputs(i ? ", " : "", out);
@@ -168,7 +171,8 @@ void report_json(FILE *out, const struct analysis *a)
 				json_quantity(out, a, c, s, q,
 					      formulas ? step_quantity(&cc->steps[s], q) : NULL);
 			}
-			json_msgs(out, a, c, s, &steps->steps[s], formulas ? &cc->steps[s] : NULL);
+			json_msgs(out, a, c, s, vals ? &vals->steps[s] : &steps->steps[s],
+				  formulas ? &cc->steps[s] : NULL);
 			json_loop(out, a, c, s, &steps->steps[s]);
 			fputs("}", out);
 		}

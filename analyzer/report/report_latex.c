@@ -337,7 +337,10 @@ void report_latex(FILE *out, const struct analysis *a)
 			fputs("No exact formula: ", out);
 			latex_text(out, cc->reason ? cc->reason : "unknown reason");
 			fputs(".\n", out);
-			if (ex && ex->status == COST_OK)
+			if (cc->sums_missing)
+				fputs("Its supersteps' formulas all the same (one run's where the runs "
+				      "have no sum):\n", out);
+			else if (ex && ex->status == COST_OK)
 				values_only(out, a, c, ex);
 		}
 		if (ex && ex->status != COST_OK) {
@@ -345,7 +348,7 @@ void report_latex(FILE *out, const struct analysis *a)
 			latex_text(out, ex->reason ? ex->reason : "unknown reason");
 			fputs(".\n", out);
 		}
-		if (cc->status != COST_OK) {
+		if (cc->status != COST_OK && !cc->sums_missing) {
 			fputs("\n", out);
 			continue;
 		}

@@ -201,7 +201,10 @@ void report_markdown(FILE *out, const struct analysis *a)
 			fputs("No exact formula: ", out);
 			report_md_text(out, cc->reason ? cc->reason : "unknown reason");
 			fputs(".\n", out);
-			if (ex && ex->status == COST_OK) {
+			if (cc->sums_missing)
+				fputs("\nIts supersteps' formulas all the same (one run's where the runs "
+				      "have no sum), with the values given beside them:\n\n", out);
+			else if (ex && ex->status == COST_OK) {
 				fputs("\nThe values given, counted on that grid:\n\n", out);
 				steps_table(out, a, c, ex, false);
 			}
@@ -212,7 +215,7 @@ void report_markdown(FILE *out, const struct analysis *a)
 			report_md_text(out, ex->reason ? ex->reason : "unknown reason");
 			fputs(cc->status == COST_OK ? ".\n\n" : ".\n", out);
 		}
-		if (cc->status != COST_OK)
+		if (cc->status != COST_OK && !cc->sums_missing)
 			continue;
 		for (int i = 0; i < cc->nassumptions; i++) {
 			fputs(i ? ", " : "Assuming ", out);

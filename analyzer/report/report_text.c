@@ -285,6 +285,50 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
 	print_seconds(out, a, c);
 }
 
+/* A note when the values given break an assumption of candidate C's
+ * formulas. */
+static void print_broken(FILE *out, const struct analysis *a, int c)
+{
+	char *broken = report_formulas_broken(a, c);
+	if (broken && a->exact)
+		fprintf(out, "  note: the values given break '%s': the numbers in [] are exact "
+			     "counts on that grid, not values of these formulas\n", broken);
+	else if (broken)
+		fprintf(out, "  note: the values given break '%s': these formulas do not hold "
+			     "there (with every value given, -D, they are counted exactly)\n",
+			broken);
+	free(broken);
+}
+
+/* Candidate C, refused because a loop's runs have no sum
+ * (candidate_cost.sums_missing): its supersteps' formulas all the same,
+ * the sums where a loop has them, one run's where it has none. */
+static void print_sumless(FILE *out, const struct analysis *a, int c)
+{
+	const struct candidate_cost *cc = &a->cands[c];
+	fputs("  its supersteps' formulas (one run's where the runs have no sum):\n", out);
+	for (int i = 0; i < cc->nassumptions; i++)
+		fprintf(out, "  assuming %s\n", cc->assumptions[i]);
+	print_broken(out, a, c);
+	for (int s = 0; s < cc->nsteps; s++) {
+		const struct step_cost *sc = &cc->steps[s];
+		bool summed = !sc->loop || sc->cost;
+		if (summed)
+			print_step_head(out, sc);
+		else
+			fprintf(out, "  superstep %s (in the loop %s; its runs have no sum)\n", sc->name,
+				sc->loop);
+		for (int q = 0; q < Q_N; q++) {
+			if (!summed && q != Q_MEM)
+				continue;
+			fprintf(out, "    %-5s = ", q == Q_NCOM ? "NCom" : quantity_name[q]);
+			print_formula(out, a, c, s, q, step_quantity(sc, q), 12);
+			fputs("\n", out);
+		}
+		print_loop_lines(out, a, sc, c, s);
+	}
+}
+
 /* Why candidate EX has no values for the values given. */
 static void print_no_values(FILE *out, const struct candidate_cost *ex)
 {
@@ -525,11 +569,15 @@ void report_text(FILE *out, const struct analysis *a)
 			fprintf(out, "  %s: %s\n",
 				cc->status == COST_REFUSED ? "no exact formula" : "analysis failed",
 				cc->reason ? cc->reason : "unknown reason");
-			/* a time limit is no reason to leave the symbolic grid */
+			/* a time limit is no reason to leave the symbolic grid; a
+			 * loop's largest of several functions meets the same on a
+			 * concrete grid of any size worth the name (LU on 3 x 3) */
 			if (cc->status == COST_REFUSED && a->symbolic && !cc->timed_out &&
-			    !cc->any_grid && !a->rq->values_only)
+			    !cc->any_grid && !cc->loop_max && !a->rq->values_only)
 				fprintf(out, "  (a concrete grid, e.g. --grid %s, gives exact formulas)\n",
 					a->naxes == 1 ? "4" : a->naxes == 2 ? "4x4" : "2x2x2");
+			if (cc->sums_missing && !a->rq->values_only)
+				print_sumless(out, a, c);
 			if (a->exact && a->exact[c].status == COST_OK)
 				print_values_only(out, a, c);
 			else if (a->exact)
@@ -540,15 +588,7 @@ void report_text(FILE *out, const struct analysis *a)
 			fprintf(out, "  assuming %s\n", cc->assumptions[i]);
 		if (a->exact && a->exact[c].status != COST_OK)
 			print_no_values(out, &a->exact[c]);
-		char *broken = report_formulas_broken(a, c);
-		if (broken && a->exact)
-			fprintf(out, "  note: the values given break '%s': the numbers in [] are exact "
-				     "counts on that grid, not values of these formulas\n", broken);
-		else if (broken)
-			fprintf(out, "  note: the values given break '%s': these formulas do not hold "
-				     "there (with every value given, -D, they are counted exactly)\n",
-				broken);
-		free(broken);
+		print_broken(out, a, c);
 		for (int s = 0; s < cc->nsteps; s++) {
 			print_step_head(out, &cc->steps[s]);
 			if (a->rq->explain)

@@ -437,6 +437,60 @@ def assumptions_hold(assumptions, env):
     return True
 
 
+def loop_values(loop, env):
+    """The values of the variable of LOOP (JSON's "loop": "LO <= k < HI" or
+    "s = 1, 2, 4, ... < HI") at ENV, as (name, values); None when not read."""
+    m = re.match(r"^(.*) <= ([A-Za-z_][A-Za-z0-9_]*) < (.*)$", loop)
+    try:
+        if m:
+            lo, hi = formula.evaluate(m.group(1), env), formula.evaluate(m.group(3), env)
+            return m.group(2), list(range(int(lo), int(hi)))
+        m = re.match(r"^([A-Za-z_][A-Za-z0-9_]*) = 1, 2, 4, \.\.\. < (.*)$", loop)
+        if m:
+            hi, v, out = formula.evaluate(m.group(2), env), 1, []
+            while v < hi:
+                out.append(v)
+                v *= 2
+            return m.group(1), out
+    except (ValueError, ZeroDivisionError):
+        pass
+    return None
+
+
+def per_iteration_sums(s, ws, env, assumptions):
+    """(compared, mismatches): superstep S's one-run formulas (a loop whose
+    runs have no sum) evaluated at each value of its loop's variable (the
+    digits the candidate defines of it too) and summed, against bspenum's
+    sums WS.  Nothing is compared where the runs are not those of one loop
+    (nested loops: the count differs from bspenum's)."""
+    lv = loop_values(s.get("loop") or "", env)
+    if lv is None or "iterations" in ws and len(lv[1]) != ws["iterations"]:
+        return 0, []
+    name, ks = lv
+    # each definition (a digit k_M = floor(k/(n/M))), re-read at each value
+    defs = [m.groups() for m in (re.match(r"^([A-Za-z_][A-Za-z0-9_]*) = (.*)$", a)
+                                 for a in assumptions) if m]
+    totals = {q: 0 for q in ("w", "h", "ncom", "cost")}
+    for k in ks:
+        e = dict(env, **{name: k})
+        for dn, dv in defs:
+            try:
+                e[dn] = int(formula.evaluate(dv, e))
+            except (ValueError, ZeroDivisionError):
+                pass
+        for q in totals:
+            f = (s["per_iteration"].get(q) or {}).get("formula")
+            if f is None:
+                return 0, []
+            try:
+                totals[q] += formula.evaluate(f, e)
+            except (ValueError, ZeroDivisionError) as x:
+                return 1, ["one run's %s not evaluated at %s = %d (%s)" % (q, name, k, x)]
+    bad = ["one run's %s summed over %s gives %s, bspenum %s" % (q, name, totals[q], ws[q])
+           for q in totals if totals[q] != ws[q]]
+    return len(totals), bad
+
+
 def run_bin(cmd):
     try:
         return subprocess.run(cmd, capture_output=True, text=True,
@@ -461,7 +515,12 @@ def compare_values(got, want, env, formulas=None, formulas_from=None):
         formulas = os.environ.get("FORMULAS", "1") == "1"
     fc_of = {c["name"]: c for c in got["candidates"]}
     if formulas_from is not None:
-        fc_of = {c["name"]: c for c in formulas_from["candidates"] if c.get("status") == "ok"}
+        # (a refused candidate's supersteps there are that point's values,
+        # but where a loop's runs have no sum: then its formulas all the
+        # same, one run's among them)
+        fc_of = {c["name"]: c for c in formulas_from["candidates"]
+                 if c.get("status") == "ok" or
+                 any(s.get("per_iteration") for s in c.get("supersteps", []))}
     bad = []
     refused = []
     compared = 0
@@ -532,6 +591,13 @@ def compare_values(got, want, env, formulas=None, formulas_from=None):
                 if v != ws[q]:
                     bad.append("candidate %s superstep %s %s: formula gives %s, bspenum %s"
                                % (wc["name"], ws["name"], q, v, ws[q]))
+            # a loop whose runs have no sum: one run's formulas, summed here
+            # over the runs, against bspenum's sum
+            if s.get("per_iteration") and (s.get("w") or {}).get("formula") is None:
+                n, msgs = per_iteration_sums(s, ws, env, c.get("assumptions", []))
+                compared += n
+                bad += ["candidate %s superstep %s %s" % (wc["name"], ws["name"], m)
+                        for m in msgs]
         for key in ("cost", "mem"):
             f = c.get(key, {}).get("formula")
             if f is None:
