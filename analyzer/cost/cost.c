@@ -859,8 +859,9 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	} else if (st == COUNT_EXACT && !unsplit) {
 		fm = as_formula(j, r, what);
 	} else if (st == COUNT_REFUSED && !session_ctx_stopped(j->engine->ctx) &&
-		   (fm = max_by_pieces(g, range, j->naxes))) {
-		/* exact, as the largest of several functions */
+		   !(unsplit && j->fixed) && (fm = max_by_pieces(g, range, j->naxes))) {
+		/* exact, as the largest of several functions (not for the
+		 * symbolic grid's attempt on a concrete grid, refused next) */
 		isl_ctx_reset_error(j->engine->ctx);
 		free(reason);
 		reason = NULL;
@@ -3732,7 +3733,13 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		}
 		/* a loop whose maximum over the processes is no single function
 		 * has no sum (cost_loop_totals says why): one run's formulas
-		 * are made all the same, the designer's per-iteration terms */
+		 * are made all the same, the designer's per-iteration terms;
+		 * but the symbolic grid's attempt on a concrete grid (which
+		 * counts the grid next) is refused here, before NCom's formula
+		 * and any tidying (LU on 2 x 2: half its time) */
+		if (concrete && looped && !failed(&j.fail) &&
+		    (!it.w || !it.h_in || !it.h_out || (req->h == H_SUM && !it.h)))
+			cost_loop_totals(&j, s, &it, base, sc);
 		if (req->symbolic) {
 			sc->ncom = sum_by_terms(&j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
 			if (looped && sc->ncom)

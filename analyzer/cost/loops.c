@@ -894,13 +894,22 @@ static void no_single_max(struct job *j, int s, const char *what)
 	j->loop_max = true;
 	if (j->sumless)
 		return;
-	if (asprintf(&j->sumless, "%s: %s of one iteration of %s is the largest of several "
-				  "functions, none of them the largest for every iteration: its "
-				  "sum has no closed form here; -D counts it at values",
+	char *why = NULL;
+	if (asprintf(&why, "%s: %s of one iteration of %s is the largest of several functions, "
+			   "none of them the largest for every iteration: its sum has no closed "
+			   "form here; -D counts it at values",
 		     what, what, j->m->loops[j->m->steps[s].loop].range) < 0) {
-		j->sumless = NULL;
 		cost_job_fail(j, COST_FAILED, NULL, what);
+		return;
 	}
+	if (j->fixed) {
+		/* the symbolic grid's attempt on a concrete grid, which counts
+		 * the grid itself next: refused at once, nothing more made */
+		fail_set(&j->fail, FAIL_REFUSED, "%s", why);
+		free(why);
+		return;
+	}
+	j->sumless = why;
 }
 
 /* How many times superstep S in loops runs: SC's iterations, counted

@@ -588,10 +588,75 @@ static isl_stat bset_ge(__isl_take isl_basic_set *bset, void *user)
 	return br->acc ? isl_stat_ok : isl_stat_error;
 }
 
+/* DOM (kept) cut by S*A >= 0 (A taken) when QP (kept) >= 0 is proven on that
+ * part and QP <= 0 on the rest; NULL otherwise (nothing failed). */
+static __isl_give isl_set *sign_cut(struct prover *pv, __isl_keep isl_set *dom,
+				    __isl_keep isl_qpolynomial *qp, __isl_take isl_aff *a, int s)
+{
+	if (s < 0)
+		a = isl_aff_neg(a);
+	isl_set *ge = a ? isl_set_intersect(isl_set_copy(dom),
+					    isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(a)))
+			: NULL;
+	isl_set *rest = ge ? isl_set_subtract(isl_set_copy(dom), isl_set_copy(ge)) : NULL;
+	/* a cut that leaves DOM whole on one side is the proof on all of DOM
+	 * ge_region tried first */
+	if (rest && (isl_set_is_empty(ge) != isl_bool_false ||
+		     isl_set_is_empty(rest) != isl_bool_false)) {
+		isl_set_free(ge);
+		isl_set_free(rest);
+		return NULL;
+	}
+	isl_qpolynomial *neg = rest ? isl_qpolynomial_neg(isl_qpolynomial_copy(qp)) : NULL;
+	pv->budget = NONNEG_BUDGET;
+	int yes = neg ? nonneg(pv, ge, qp, NONNEG_DEPTH) : -1;
+	pv->budget = NONNEG_BUDGET;
+	int no = yes == 1 ? nonneg(pv, rest, neg, NONNEG_DEPTH) : -1;
+	pv->budget = NONNEG_BUDGET;
+	isl_qpolynomial_free(neg);
+	isl_set_free(rest);
+	if (yes == 1 && no == 1)
+		return ge;
+	isl_set_free(ge);
+	return NULL;
+}
+
+/* The part of DOM (kept) where QP (kept) >= 0 for a product QP = F*L of an
+ * affine L and a factor F of one sign on DOM (LU's pivot process against a
+ * full block: (M - 1 - k_M)*(n/M - 2 - 2*k_Mi), M - 1 - k_M >= 1), when no
+ * remainder or proof wrote it.  For a variable x of degree 1 in QP, QP =
+ * A*x + B: x in F makes A a multiple of L, so A >= 0 or -A >= 0 is the
+ * candidate cut, kept only when QP >= 0 is proven on its side and QP <= 0 on
+ * the other (sign_cut); NULL when no variable gives one. */
+static __isl_give isl_set *factor_region(struct prover *pv, __isl_keep isl_set *dom,
+					 __isl_keep isl_qpolynomial *qp)
+{
+	isl_set *r = NULL;
+	for (int tx = 0; tx < 2 && !r && !pv->error; tx++) {
+		isl_size nx = isl_set_dim(dom, term_types[tx]);
+		for (int x = 0; x < nx && !r && !pv->error; x++) {
+			isl_qpolynomial *a, *b;
+			if (!linear_in(qp, tx, x, &a, &b))
+				continue;
+			isl_qpolynomial_free(b);
+			isl_aff *aff = count_qp_aff(a);
+			isl_qpolynomial_free(a);
+			if (aff && isl_aff_is_cst(aff) == isl_bool_false) {
+				r = sign_cut(pv, dom, qp, isl_aff_copy(aff), 1);
+				if (!r)
+					r = sign_cut(pv, dom, qp, isl_aff_copy(aff), -1);
+			}
+			isl_aff_free(aff);
+		}
+	}
+	return r;
+}
+
 /* The part of DOM (kept) where QP (kept) >= 0, when it can be written:
  * all of DOM or none of it by a proof (nonneg), DOM cut by an affine
  * inequality, or case by case over a remainder the floors bring (n - 2*
- * floor(n/2) in 0..1), each case one of those; NULL when unknown. */
+ * floor(n/2) in 0..1), each case one of those, or by the sign of a factor
+ * (factor_region); NULL when unknown. */
 static __isl_give isl_set *ge_region(struct prover *pv, __isl_keep isl_set *dom,
 				     __isl_keep isl_qpolynomial *qp, int depth)
 {
@@ -609,14 +674,18 @@ static __isl_give isl_set *ge_region(struct prover *pv, __isl_keep isl_set *dom,
 	isl_qpolynomial_free(neg);
 	if (no == 1)
 		return isl_set_empty(isl_set_get_space(dom));
-	if (no < 0 || depth <= 0)
+	if (no < 0)
 		return NULL;
-	struct bset_region br = {pv, qp, depth, isl_set_empty(isl_set_get_space(dom)), false};
-	if (isl_set_foreach_basic_set(dom, bset_ge, &br) < 0 || br.unknown) {
+	if (depth > 0) {
+		struct bset_region br = {pv, qp, depth, isl_set_empty(isl_set_get_space(dom)),
+					 false};
+		if (isl_set_foreach_basic_set(dom, bset_ge, &br) >= 0 && !br.unknown)
+			return br.acc;
 		isl_set_free(br.acc);
-		return NULL;
+		if (pv->error)
+			return NULL;
 	}
-	return br.acc;
+	return factor_region(pv, dom, qp);
 }
 
 /* The part of SET where V_I >= V_J (its complement in SET: V_J >= V_I,

@@ -72,6 +72,22 @@ static const struct split_entry splits[] = {
 	  NULL},
 	 "[n, k, M, N] -> { : n >= 2 and k >= 0 and M >= 1 }", true,
 	 "[n, k, M, N] -> { : n <= 12 and k <= 12 and M <= 8 and 0 <= N <= 8 }"},
+	/* LU's update on a square grid of blocks: the pivot process's sends
+	 * against a full block's, both with the factor M - 1 - k >= 1; their
+	 * difference (M - 1 - k)*(a - 2 - 2*i) is no affine function, but has
+	 * the sign of a - 2 - 2*i (factor_region) */
+	{"factor_sign",
+	 {"[a, k, i, M] -> { 2*(M - 1 - k)*(a - 1 - i) : 0 <= k <= M - 2 and 0 <= i <= a - 2 }",
+	  "[a, k, i, M] -> { a*(M - 1 - k) : 0 <= k <= M - 2 and 0 <= i <= a - 1 }", NULL},
+	 "[a, k, i, M] -> { : a >= 2 and M >= 2 and 0 <= k <= M - 2 and 0 <= i <= a - 1 }", true,
+	 "[a, k, i, M] -> { : a <= 12 and 0 <= k <= 8 and 0 <= i <= 12 and M <= 8 }"},
+	/* the same factor, but the other factor's sign changes within the
+	 * context (i*i - a): no affine cut, refused */
+	{"factor_not_affine",
+	 {"[a, k, i, M] -> { (M - 1 - k)*(i*i - a + 1) + a*(M - 1 - k) : 0 <= k <= M - 2 }",
+	  "[a, k, i, M] -> { a*(M - 1 - k) : 0 <= k <= M - 2 }", NULL},
+	 "[a, k, i, M] -> { : a >= 2 and M >= 2 and 0 <= k <= M - 2 and 0 <= i <= a - 1 }", false,
+	 "[a, k, i, M] -> { : a <= 12 and 0 <= k <= 8 and 0 <= i <= 12 and M <= 8 }"},
 };
 
 struct proof_entry {
