@@ -25,7 +25,8 @@
 #               bspcost (tests/brute/broken.sh) must be caught; and at real
 #               sizes (n = 2^40, 65536 processes) the values against the formulas
 #               (tests/brute/large.py); and a concrete grid's formulas in the
-#               sizes, a loop's totals, at many sizes (tests/brute/grid_formulas.py);
+#               sizes, a loop's totals, at many sizes, and LU's totals on the
+#               symbolic square grid at 52 points (tests/brute/grid_formulas.py);
 #               and -p's rankings (every shape's
 #               values, refusals, order, ranks and ties) against the
 #               enumerator (tests/brute/rank.py); and --machine's profiles

@@ -10,7 +10,11 @@ written independently of bspcost) at every size of a range and compared with
 the independent enumerator's count (bspenum.py) at that size and grid: one
 run of bspcost, many sizes.  Every candidate must have its formulas (a
 refusal fails the case).  One case per spec and grid; ends with
-`N passed, N failed`, exit status 1 if any failed.
+`N passed, N failed`, exit status 1 if any failed.  A case without a grid is
+the symbolic grid's: the axes are sizes of the points too (TIED: one axis
+equal to another, LU's square grid under --assume M==N), each point is
+enumerated only where some candidate's formulas hold there (M divides n), and
+only the candidates of REQUIRED must have formulas.
 
   CASES_LIMIT=k   only the first k cases (the sanitizer build)
 """
@@ -44,7 +48,14 @@ CASES = [
     ("examples/summa.bsp", {"M": 2, "N": 2}, {"m": range(2, 9), "n": range(2, 9),
                                                 "k": range(2, 9)}, []),
     ("examples/stencil1d.bsp", {"P": 8}, {"n": range(16, 120)}, []),
+    # the symbolic grid (no --grid: the axes among the sizes, N tied to M),
+    # LU's totals on a square grid at 52 points where M divides n
+    ("examples/lu.bsp", None, {"n": range(2, 25), "M": range(1, 7)}, ["--assume", "M==N"]),
 ]
+# the symbolic cases: each axis tied to another's value, and the candidates
+# that must have formulas (the others' refusals are bspcost(1)'s)
+TIED = {"examples/lu.bsp": {"N": "M"}}
+REQUIRED = {"examples/lu.bsp": ("r=block,c=block", "r=cyclic,c=cyclic")}
 
 
 def points(sizes):
@@ -57,25 +68,40 @@ def points(sizes):
 
 def check(binary, path, grid, sizes, flags):
     spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
-    shape = "x".join(str(grid[a]) for a in spec["axes"])
-    cmd = [binary, "-f", "json"] + flags + ["--grid", shape, "-D", "g=%d" % G, "-D",
-                                              "l=%d" % L, os.path.join(ROOT, path)]
+    shape = "x".join(str(grid[a]) for a in spec["axes"]) if grid else None
+    cmd = [binary, "-f", "json"] + flags + (["--grid", shape] if shape else []) + \
+        ["-D", "g=%d" % G, "-D", "l=%d" % L, os.path.join(ROOT, path)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
-    shown = "%s %s--grid %s %s" % (os.path.basename(binary), "".join(f + " " for f in flags),
-                                   shape, path)
+    shown = "%s %s%s %s" % (os.path.basename(binary), "".join(f + " " for f in flags),
+                            "--grid " + shape if shape else "(symbolic)", path)
     try:
         got = json.loads(p.stdout)
     except ValueError:
         return ["%s: no JSON (exit %d): %s" % (shown, p.returncode, p.stderr.strip()[:200])], 0
     bad, compared = [], 0
     cands = {c["name"]: c for c in got["candidates"]}
+    required = REQUIRED.get(path) if grid is None else None
     for c in got["candidates"]:
+        if required is not None and c["name"] not in required:
+            continue
         if c.get("status") != "ok" or "cost" not in c or "formula" not in c["cost"]:
             bad.append("%s: candidate %s has no cost formula (%s)"
                        % (shown, c["name"], c.get("reason", c.get("status"))))
+    tied = TIED.get(path, {}) if grid is None else {}
     for pt in points(sizes):
-        env = dict(pt, g=G, l=L, **grid)
-        want = bspenum.analyze(spec, env)
+        env = dict(pt, g=G, l=L, **(grid or {}))
+        env.update({a: env[b] for a, b in tied.items()})
+        # (enumerated only where some formula holds: M divides n)
+        if not any(c.get("status") == "ok" and assumptions_hold(c.get("assumptions", []),
+                                                                 dict(env))
+                   for c in got["candidates"]):
+            continue
+        try:
+            want = bspenum.analyze(spec, env)
+        except bspenum.SpecError:
+            if grid is None:
+                continue   # a point the specification's assumptions exclude
+            raise
         for wc in want["candidates"]:
             c = cands.get(wc["name"])
             if c is None or c.get("status") != "ok":
@@ -110,8 +136,8 @@ def main(argv):
     passed = failed = 0
     for path, grid, sizes, flags in CASES[:limit]:
         bad, compared = check(argv[0], path, grid, sizes, flags)
-        name = "%s on %s%s" % (path, "x".join(str(v) for v in grid.values()),
-                               " " + " ".join(flags) if flags else "")
+        name = "%s on %s%s" % (path, "x".join(str(v) for v in grid.values()) if grid
+                               else "the symbolic grid", " " + " ".join(flags) if flags else "")
         if bad or compared == 0:
             failed += 1
             print("not ok: %s (%d compared)" % (name, compared))
