@@ -2717,6 +2717,12 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 		else
 			set = isl_set_fix_si(set, isl_dim_param, (unsigned)(m->nparams + a),
 					     (int)req->sizes[a]);
+		/* the symbolic grid's formulas for a concrete grid: its axes of
+		 * one size are one (symbolic_info.fixed) */
+		for (int b = 0; req->symbolic && info->fixed && b < a && set; b++)
+			if (info->fixed[a] == info->fixed[b])
+				set = isl_set_equate(set, isl_dim_param, (unsigned)(m->nparams + a),
+						     isl_dim_param, (unsigned)(m->nparams + b));
 	}
 	for (int x = 0; x < m->narrays && set; x++)
 		for (int d = 0; d < m->arrays[x].ndims && set; d++) {
@@ -3590,7 +3596,9 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	for (int k = 0; !req->values && k < model_cand_nsteps(m, cand); k++)
 		if (m->steps[model_cand_step(m, cand, k)].by_loop >= 0)
 			out->any_grid = true;
-	struct symbolic_info info = {0};
+	/* the symbolic grid's attempt on a concrete grid: its axes of one
+	 * size are one (LU's digits of k on 4 x 4) */
+	struct symbolic_info info = {.fixed = req->symbolic && concrete ? concrete->sizes : NULL};
 	struct formula *total = formula_const_si(0);
 	/* cost_candidate's fallback, the symbolic grid having given nothing on
 	 * this concrete grid: each size counted as a multiple of its blocks

@@ -96,7 +96,8 @@ static bool assumed_whole(const struct symbolic_info *info, const struct dist *d
 		const struct local_param *lp = &info->locals[i];
 		long b = d->kind == DIST_BLOCK_CYCLIC ? (long)d->block : 1;
 		if ((d->kind == DIST_BLOCK || d->kind == DIST_CYCLIC || d->kind == DIST_BLOCK_CYCLIC) &&
-		    lp->digit < 0 && lp->axis == d->axis && lp->block == b &&
+		    lp->digit < 0 && (lp->axis == d->axis || (d->axis < 32 && lp->axes >> d->axis & 1)) &&
+		    lp->block == b &&
 		    model_aff_equal(&lp->extent_aff, x))
 			return true;
 	}

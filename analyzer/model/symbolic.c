@@ -646,6 +646,8 @@ static bool axes_equal(struct sym *s, int a, int b)
 {
 	if (a == b)
 		return true;
+	if (s->info && s->info->fixed && s->info->fixed[a] == s->info->fixed[b])
+		return true;
 	struct lin la = lin_par(axis_par(s, a)), lb = lin_par(axis_par(s, b));
 	return equal_under_assumptions(s, &la, &lb);
 }
@@ -675,8 +677,11 @@ static int local_param(struct sym *s, const struct decomp *d, long block)
 	for (int l = 0; l < info->nlocals; l++)
 		if (info->locals[l].digit < 0 && info->locals[l].block == block &&
 		    axes_equal(s, info->locals[l].axis, axis) &&
-		    extents_equal(s, &info->locals[l].extent_aff, d->extent))
+		    extents_equal(s, &info->locals[l].extent_aff, d->extent)) {
+			if (axis < 32)
+				info->locals[l].axes |= 1u << axis;
 			return l;
+		}
 	struct local_param *p = realloc(info->locals, sizeof(*p) * (size_t)(info->nlocals + 1));
 	if (!p) {
 		fail_nomem(&s->fail);
@@ -711,6 +716,7 @@ static int local_param(struct sym *s, const struct decomp *d, long block)
 	p->name = name;
 	p->extent = strdup(d->extent_text);
 	p->axis = axis;
+	p->axes = axis < 32 ? 1u << axis : 0;
 	p->block = block;
 	p->digit = -1;
 	p->size_local = p->size_axis = -1;

@@ -34,6 +34,9 @@ struct local_param {
 	char *extent;    /* the extent as the model prints it, for people */
 	struct model_aff extent_aff;   /* the same by position */
 	int axis;
+	unsigned axes;   /* a block length: every axis it is over, as bits (AXIS,
+			  * and those the assumptions or a concrete grid make
+			  * equal to it, which share it) */
 	long block;      /* 1 except for block-cyclic */
 	/* digits only */
 	int digit;                 /* its position, most significant first; -1: a block length */
@@ -51,6 +54,12 @@ struct symbolic_info {
 	struct local_param *locals;
 	int nassumptions;
 	char **assumptions;   /* what the formulas rest on, one sentence each */
+	/* Set by the caller (not owned): the axis sizes of the concrete grid
+	 * the symbolic grid's formulas are made for, NULL for none.  Two axes
+	 * of one size there are one, as where the assumptions make them
+	 * equal (a variable split the same way over both has one set of
+	 * digits); the caller's context must then hold them equal too. */
+	const long *fixed;
 };
 
 /* Whether NAME is a size, a loop's variable, an axis, a local of INFO (may

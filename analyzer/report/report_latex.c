@@ -63,6 +63,15 @@ static void latex_code(FILE *out, const char *s)
 	fputs("}", out);
 }
 
+/* S in typewriter type, breakable after its blanks, commas and slashes (an
+ * assumption such as k_M = floor(k/(n/2)) at the end of a line). */
+static void latex_code_breaking(FILE *out, const char *s)
+{
+	fputs("\\texttt{", out);
+	latex_text_breaking(out, s, true);
+	fputs("}", out);
+}
+
 /* NAME in math mode in the font FONT ("mathrm", "mathit"), '_' escaped. */
 static void latex_math_font(FILE *out, const char *font, const char *name)
 {
@@ -354,7 +363,7 @@ void report_latex(FILE *out, const struct analysis *a)
 		}
 		for (int i = 0; i < cc->nassumptions; i++) {
 			fputs(i ? ", " : "Assuming ", out);
-			latex_code(out, cc->assumptions[i]);
+			latex_code_breaking(out, cc->assumptions[i]);
 		}
 		fputs(cc->nassumptions ? ".\n" : "", out);
 		char *broken = report_formulas_broken(a, c);
