@@ -263,7 +263,9 @@ run_brute() {
 	grid_limit=
 	# (and not the SUMMA panels: 40 s of simplifying formulas sanitized; the
 	# maximum split by coordinate runs sanitized in matmul's, PDGEMM's and
-	# SUMMA's analyses and in test_count_split)
+	# SUMMA's analyses and in test_count_split; nor LU on a square grid,
+	# whose split by a factor's sign runs sanitized in test_count_split and
+	# LU's golden loop_lu_per_process on 2 x 2)
 	skip=
 	# (and, on concrete grids, not quotients for every size on 3 processes
 	# (28 s), loops on 3 (17 s) nor pivots2d on 3 x 2 (10 s): the same
@@ -271,15 +273,17 @@ run_brute() {
 	# --all-sizes goldens and in tests/stress's grids of 2 and 2 x 2)
 	grid_all_skip=
 	grid_skip=
-	[ -z "${SAN:-}" ] || { modes=plain; limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic;
+	[ -z "${SAN:-}" ] || { modes=plain; limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic,lu_square;
 		grid_all_skip=quotients; grid_skip=loops,pivots2d; }
 	# --h sum and --work flops at a spec's first point (its formulas and its
 	# values; the plain mode at every point);
 	# the SUMMA panel's formulas take 13 s a mode: its --h sum and --work
 	# flops are the same split maximum as matmul's and PDGEMM's, whose
 	# other modes run; pivots2d's (5 s a mode) the same maxima split by
-	# regions as pivots' and lu_rows', which run them
-	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
+	# regions as pivots' and lu_rows', which run them; LU's (4 s, 3 s on a
+	# square grid) loops as lu_rows', pivots_loop's and work_loop's;
+	# stencil3d's (4 s) the maxima by cells as stencil2d's
+	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas for every size (--all-sizes) of the specs
 	# tests/stress found wrong there, and of quotients in subscripts
