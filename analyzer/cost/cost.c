@@ -3854,16 +3854,20 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	free(j.locals);
 	free(j.geometric_name);
 	free(j.geometric_bound);
-	if (j.sumless && !failed(&j.fail)) {
-		/* refused, with every superstep's formulas kept */
+	/* a loop's sum refused (no_single_max) and nothing else failed:
+	 * refused, with every superstep's formulas kept; the deadline said
+	 * as such (cost_out_of_time); another failure is the reason, and
+	 * then not the loop's (LOOP_MAX false) */
+	bool loop_reason = j.loop_max && !j.sumless;
+	if (j.sumless && !failed(&j.fail) && !cost_out_of_time(&j)) {
 		fail_set(&j.fail, FAIL_REFUSED, "%s", j.sumless);
-		out->sums_missing = true;
+		out->sums_missing = loop_reason = true;
 	}
 	free(j.sumless);
 	out->status = (enum cost_status)j.fail.kind;
 	out->reason = fail_release(&j.fail);
 	out->timed_out = j.timed_out;
-	out->loop_max = j.loop_max && out->status == COST_REFUSED;
+	out->loop_max = loop_reason && out->status == COST_REFUSED && !out->timed_out;
 	return out->status;
 }
 

@@ -891,25 +891,31 @@ static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
  * iteration). */
 static void no_single_max(struct job *j, int s, const char *what)
 {
-	j->loop_max = true;
-	if (j->sumless)
+	if (j->sumless || failed(&j->fail))
 		return;
 	char *why = NULL;
-	if (asprintf(&why, "%s: %s of one iteration of %s is the largest of several functions, "
-			   "none of them the largest for every iteration: its sum has no closed "
-			   "form here; -D counts it at values",
-		     what, what, j->m->loops[j->m->steps[s].loop].range) < 0) {
+	if (asprintf(&why, "%s of one iteration of %s is the largest of several functions, none "
+			   "of them the largest for every iteration: its sum has no closed form "
+			   "here; -D counts it at values",
+		     what, j->m->loops[j->m->steps[s].loop].range) < 0) {
 		cost_job_fail(j, COST_FAILED, NULL, what);
 		return;
 	}
-	if (j->fixed) {
+	if (j->fixed || session_ctx_stopped(j->engine->ctx)) {
 		/* the symbolic grid's attempt on a concrete grid, which counts
-		 * the grid itself next: refused at once, nothing more made */
-		fail_set(&j->fail, FAIL_REFUSED, "%s", why);
-		free(why);
+		 * the grid itself next: refused at once, nothing more made (a
+		 * deadline, which may be why no function was found, is said
+		 * as such by cost_job_fail) */
+		cost_job_fail(j, COST_REFUSED, why, what);
+		j->loop_max = !j->timed_out;
 		return;
 	}
-	j->sumless = why;
+	j->loop_max = true;
+	if (asprintf(&j->sumless, "%s: %s", what, why) < 0) {
+		j->sumless = NULL;
+		cost_job_fail(j, COST_FAILED, NULL, what);
+	}
+	free(why);
 }
 
 /* How many times superstep S in loops runs: SC's iterations, counted

@@ -158,7 +158,9 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 		fprintf(out, " &= \\text{(%d lines, more than a page: see the text or JSON report)}",
 			lines);
 	else
-		fprintf(out, " &= %s", text ? text : "?");
+		/* no F: a refused candidate's loop without a sum, or its total */
+		fprintf(out, " &= %s", text ? text : f ? "?" : s < 0 ? "\\text{no formula}"
+									: "\\text{no sum (one run below)}");
 	char *v = report_value_beside(a, c, s, q, f);
 	if (v) {
 		fputs(" \\\\\n &= ", out);
@@ -192,7 +194,8 @@ static void loop_notes(FILE *out, const struct analysis *a, int c,
 			latex_number(out, v);
 			fputs("$)", out);
 		}
-		fputs("; its lines are the sums over the runs.", out);
+		fputs(!sc->w && sc->per_w ? "; its runs have no sum."
+					  : "; its lines are the sums over the runs.", out);
 		free(n);
 		free(v);
 		free(t);

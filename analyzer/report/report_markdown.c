@@ -85,10 +85,18 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 		fputs("| ", out);
 		report_md_text(out, steps->steps[s].name);
 		fputs(" |", out);
+		const struct step_cost *sc = &steps->steps[s];
+		/* a refused candidate's loop without a sum: one run's below */
+		bool sumless = formulas && sc->loop && !sc->w && sc->per_w;
 		for (int q = 0; q < Q_N; q++) {
 			fputs(" ", out);
-			formula_and_value(out, a, c, s, q,
-					  formulas ? step_quantity(&steps->steps[s], q) : NULL, true);
+			char *v = sumless && q != Q_MEM ? report_value_beside(a, c, s, q, NULL) : NULL;
+			if (sumless && q != Q_MEM && !v)
+				fputs("no sum", out);
+			else
+				formula_and_value(out, a, c, s, q, formulas ? step_quantity(sc, q) : NULL,
+						  true);
+			free(v);
 			fputs(" |", out);
 		}
 		fputs("\n", out);
@@ -110,7 +118,10 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 			fputs(" = ", out);
 			report_md_text(out, v);
 		}
-		fputs(" times; its row is the sum over the runs.", out);
+		/* (a refused candidate's loop without a sum: one run's only) */
+		fputs(formulas && !sc->w && sc->per_w ? " times; its runs have no sum."
+						      : " times; its row is the sum over the runs.",
+		      out);
 		free(n);
 		free(v);
 		if (formulas && sc->per_w) {
@@ -202,8 +213,10 @@ void report_markdown(FILE *out, const struct analysis *a)
 			report_md_text(out, cc->reason ? cc->reason : "unknown reason");
 			fputs(".\n", out);
 			if (cc->sums_missing)
-				fputs("\nIts supersteps' formulas all the same (one run's where the runs "
-				      "have no sum), with the values given beside them:\n\n", out);
+				fputs(ex ? "\nIts supersteps' formulas all the same (one run's where the "
+					   "runs have no sum), with the values given beside them:\n\n"
+					 : "\nIts supersteps' formulas all the same (one run's where the "
+					   "runs have no sum):\n\n", out);
 			else if (ex && ex->status == COST_OK) {
 				fputs("\nThe values given, counted on that grid:\n\n", out);
 				steps_table(out, a, c, ex, false);

@@ -468,8 +468,10 @@ def per_iteration_sums(s, ws, env, assumptions):
     sums WS.  Nothing is compared where the runs are not those of one loop
     (nested loops: the count differs from bspenum's)."""
     lv = loop_values(s.get("loop") or "", env)
-    if lv is None or "iterations" in ws and len(lv[1]) != ws["iterations"]:
-        return 0, []
+    if lv is None:
+        return 1, ["loop %r not read: its one-run formulas not summed" % s.get("loop")]
+    if "iterations" in ws and len(lv[1]) != ws["iterations"]:
+        return 0, []   # nested loops: not one loop's runs
     name, ks = lv
     # each definition (a digit k_M = floor(k/(n/M))), re-read at each value
     defs = [m.groups() for m in (re.match(r"^([A-Za-z_][A-Za-z0-9_]*) = (.*)$", a)
@@ -485,7 +487,7 @@ def per_iteration_sums(s, ws, env, assumptions):
         for q in totals:
             f = (s["per_iteration"].get(q) or {}).get("formula")
             if f is None:
-                return 0, []
+                return 1, ["one run's %s has no formula, and the runs no sum" % q]
             try:
                 totals[q] += formula.evaluate(f, e)
             except (ValueError, ZeroDivisionError) as x:
