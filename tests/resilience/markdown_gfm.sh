@@ -35,7 +35,10 @@ check() { # check NAME [--code TEXT]... -- BSPCOST-ARGS...
 	# shellcheck disable=SC2086  # the --code pairs, each formula one word
 	eval "python3 tests/render/md_cells.py \"\$tmp/\$name.md\" $codes" || fail=1
 }
+# (every example but matmul's and stencil3d's, the longest to analyze, whose
+# tables are the same cells as stencil2d's; both compile in LaTeX)
 for e in examples/*.bsp; do
+	case $e in examples/matmul.bsp | examples/stencil3d.bsp) continue ;; esac
 	check "$(basename "$e" .bsp)" -- "$e"
 done
 check stencil1d_values -- -D n=1001 -D P=4 -D g=5/2 -D l=100 examples/stencil1d.bsp
