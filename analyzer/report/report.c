@@ -44,6 +44,11 @@ bool report_step_msgs(const struct step_cost *s, const char **why)
 	return all || s->msgs_why;
 }
 
+bool report_step_sumless(const struct step_cost *s)
+{
+	return s->loop && !s->w;
+}
+
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
 {
 	switch (q) {

@@ -83,6 +83,9 @@ enum msgs_shown { MSGS_NONE, MSGS_WHY, MSGS_LINES };
 enum msgs_shown report_msgs_shown(const struct analysis *a, int c, int s,
 				  const struct step_cost *fs, const char **why);
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
+/* Whether S, a superstep in loops of a candidate's formulas, has no sums
+ * over its runs (candidate_cost.sums_missing: one run's formulas only). */
+bool report_step_sumless(const struct step_cost *s);
 /* The quantities the reports give of one run of a superstep in loops, in
  * order, and quantity Q of one run of S (NULL at values, and for another Q). */
 enum { RUN_N = 4 };

@@ -194,7 +194,7 @@ static void loop_notes(FILE *out, const struct analysis *a, int c,
 			latex_number(out, v);
 			fputs("$)", out);
 		}
-		fputs(!sc->w && sc->per_w ? "; its runs have no sum."
+		fputs(report_step_sumless(sc) && sc->per_w ? "; its runs have no sum."
 					  : "; its lines are the sums over the runs.", out);
 		free(n);
 		free(v);

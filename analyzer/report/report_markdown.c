@@ -87,11 +87,13 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 		fputs(" |", out);
 		const struct step_cost *sc = &steps->steps[s];
 		/* a refused candidate's loop without a sum: one run's below */
-		bool sumless = formulas && sc->loop && !sc->w && sc->per_w;
+		bool sumless = formulas && report_step_sumless(sc) && sc->per_w;
 		for (int q = 0; q < Q_N; q++) {
 			fputs(" ", out);
 			char *v = sumless && q != Q_MEM ? report_value_beside(a, c, s, q, NULL) : NULL;
-			if (sumless && q != Q_MEM && !v)
+			if (v)
+				report_md_text(out, v);   /* the count at the values given */
+			else if (sumless && q != Q_MEM)
 				fputs("no sum", out);
 			else
 				formula_and_value(out, a, c, s, q, formulas ? step_quantity(sc, q) : NULL,
@@ -119,7 +121,7 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 			report_md_text(out, v);
 		}
 		/* (a refused candidate's loop without a sum: one run's only) */
-		fputs(formulas && !sc->w && sc->per_w ? " times; its runs have no sum."
+		fputs(formulas && report_step_sumless(sc) && sc->per_w ? " times; its runs have no sum."
 						      : " times; its row is the sum over the runs.",
 		      out);
 		free(n);

@@ -312,7 +312,7 @@ static void print_sumless(FILE *out, const struct analysis *a, int c)
 	print_broken(out, a, c);
 	for (int s = 0; s < cc->nsteps; s++) {
 		const struct step_cost *sc = &cc->steps[s];
-		bool summed = !sc->loop || sc->cost;
+		bool summed = !report_step_sumless(sc);
 		if (summed)
 			print_step_head(out, sc);
 		else
