@@ -67,6 +67,12 @@ static const char usage_text[] =
 	"  --msgs               count messages too: each superstep's msgs_in,\n"
 	"                       msgs_out and msgs, the most partners a process\n"
 	"                       receives from and sends to (a message per pair)\n"
+	"  --hierarchy          with every value and a grid of 2^k processes: each\n"
+	"                       superstep's H(0..k-1) and alpha (Soviani and Singh's\n"
+	"                       cluster hierarchy: the most words a cluster of\n"
+	"                       2^(k-i-1) processes sends out or receives, per process)\n"
+	"  --numbering NAME     with --hierarchy: the processes' order on the machine,\n"
+	"                       row (default), col or morton\n"
 	"  --plot FILE          with -p and one count, draw the cost of every\n"
 	"                       candidate against the grid shape with gnuplot\n"
 	"                       into FILE (.svg or .png; its script: FILE.gp);\n"
@@ -119,12 +125,12 @@ static int usage_error(const char *fmt, ...)
 enum run_option {
 	USE_P, USE_RANGE, USE_GRID, USE_COUNT, USE_CHECK, USE_PRINT, USE_VERIFY, USE_VALUES,
 	USE_EXPLAIN, USE_SUMMARY, USE_ALL_SIZES, USE_PER_PROCESS, USE_COMPARE, USE_PLOT,
-	USE_MACHINE, USE_ASSUME, USE_N
+	USE_MACHINE, USE_ASSUME, USE_HIERARCHY, USE_N
 };
 static const char *const run_option_name[USE_N] = {
 	"-p", "a -D range", "--grid", "--count", "--check", "--print", "--verify", "--values",
 	"--explain", "--summary", "--all-sizes", "--per-process", "--compare", "--plot",
-	"--machine", "--assume",
+	"--machine", "--assume", "--hierarchy",
 };
 
 /* The pairs of options that cannot be combined, the one the message names
@@ -149,6 +155,17 @@ static const struct conflict {
 	{USE_PER_PROCESS, USE_EXPLAIN, NULL},
 	{USE_PER_PROCESS, USE_SUMMARY, NULL},
 	{USE_PER_PROCESS, USE_ALL_SIZES, NULL},
+	{USE_HIERARCHY, USE_P, NULL},
+	{USE_HIERARCHY, USE_RANGE, NULL},
+	{USE_HIERARCHY, USE_COUNT, NULL},
+	{USE_HIERARCHY, USE_CHECK, NULL},
+	{USE_HIERARCHY, USE_PRINT, NULL},
+	{USE_HIERARCHY, USE_VERIFY, NULL},
+	{USE_HIERARCHY, USE_EXPLAIN, NULL},
+	{USE_HIERARCHY, USE_SUMMARY, NULL},
+	{USE_HIERARCHY, USE_ALL_SIZES, NULL},
+	{USE_HIERARCHY, USE_PER_PROCESS, NULL},
+	{USE_HIERARCHY, USE_PLOT, NULL},
 	{USE_COMPARE, USE_P, NULL},
 	{USE_COMPARE, USE_RANGE, NULL},
 	{USE_COMPARE, USE_COUNT, NULL},
@@ -160,6 +177,7 @@ static const struct conflict {
 	{USE_COMPARE, USE_PER_PROCESS, NULL},
 	{USE_COMPARE, USE_VALUES, NULL},
 	{USE_COMPARE, USE_PLOT, NULL},
+	{USE_COMPARE, USE_HIERARCHY, NULL},
 	{USE_ALL_SIZES, USE_VALUES, "--all-sizes asks for formulas, --values for none: give one of them"},
 	{USE_P, USE_COUNT, NULL},
 	{USE_P, USE_CHECK, NULL},
@@ -457,7 +475,7 @@ int main(int argc, char **argv)
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
 	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT, OPT_MODEL, OPT_PER_PROCESS,
-	       OPT_MSGS,
+	       OPT_MSGS, OPT_HIERARCHY, OPT_NUMBERING,
 	       OPT_SPEED, OPT_COMPARE, OPT_ALL_SIZES, OPT_ASSUME };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
@@ -480,6 +498,8 @@ int main(int argc, char **argv)
 		{"summary", no_argument, NULL, OPT_SUMMARY},
 		{"per-process", no_argument, NULL, OPT_PER_PROCESS},
 		{"msgs", no_argument, NULL, OPT_MSGS},
+		{"hierarchy", no_argument, NULL, OPT_HIERARCHY},
+		{"numbering", required_argument, NULL, OPT_NUMBERING},
 		{"compare", required_argument, NULL, OPT_COMPARE},
 		{"assume", required_argument, NULL, OPT_ASSUME},
 		{"width", required_argument, NULL, OPT_WIDTH},
@@ -496,6 +516,7 @@ int main(int argc, char **argv)
 	struct options opt = options_defaults(stdout, stderr);
 	const char *count_set = NULL;
 	bool width_given = false;
+	bool numbering_given = false;
 	struct session *session = NULL;
 	int status;
 
@@ -624,6 +645,17 @@ int main(int argc, char **argv)
 			break;
 		case OPT_MSGS:
 			opt.messages = true;
+			break;
+		case OPT_HIERARCHY:
+			opt.hierarchy = true;
+			break;
+		case OPT_NUMBERING:
+			if (numbering_parse(optarg, &opt.numbering) < 0) {
+				status = usage_error("--numbering '%s': no such numbering (one of: "
+						     "row, col, morton)", optarg);
+				goto out;
+			}
+			numbering_given = true;
 			break;
 		case OPT_COMPARE:
 			/* two arguments: the second is the next word (getopt moves it
@@ -783,7 +815,7 @@ int main(int argc, char **argv)
 		[USE_SUMMARY] = opt.summary, [USE_ALL_SIZES] = opt.all_sizes,
 		[USE_PER_PROCESS] = opt.per_process, [USE_COMPARE] = opt.compare[0] != NULL,
 		[USE_PLOT] = opt.plot != NULL, [USE_MACHINE] = opt.machine_arg != NULL,
-		[USE_ASSUME] = opt.nassumes > 0,
+		[USE_ASSUME] = opt.nassumes > 0, [USE_HIERARCHY] = opt.hierarchy,
 	};
 	status = check_conflicts(given);
 	if (status != EXIT_OK)
@@ -853,6 +885,16 @@ int main(int argc, char **argv)
 		status = usage_error("%s", "--plot draws -p's ranking of one process count (cost "
 				     "against the grid shape, or against a -D range): give -p with one "
 				     "count");
+		goto out;
+	}
+	if (numbering_given && !opt.hierarchy) {
+		status = usage_error("%s", "--numbering orders the processes for --hierarchy: give "
+				     "--hierarchy too");
+		goto out;
+	}
+	if (opt.hierarchy && opt.format == FORMAT_LATEX) {
+		status = usage_error("%s", "--hierarchy supports the formats text, json, csv and "
+				     "markdown (not latex)");
 		goto out;
 	}
 	if (opt.per_process) {

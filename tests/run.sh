@@ -33,9 +33,12 @@
 #               against Hill et al.'s Table 1, its costs and seconds by hand
 #               (tests/brute/machine.py); and --per-process's counts of every
 #               process against the enumerator's (tests/brute/per_process.py);
-#               and --compare: Niculescu's crossover condition proven, the
-#               conditions and values against the enumerator
-#               (tests/brute/crossover.py); the last four in the plain pass
+#               and --hierarchy's H(i) and alpha by their definitions from
+#               the enumerator's words between processes
+#               (tests/brute/hierarchy.py); and --compare: Niculescu's
+#               crossover condition proven, the conditions and values against
+#               the enumerator (tests/brute/crossover.py); the last five in
+#               the plain pass
 #   names       every example and valid test specification with its names
 #               replaced by hostile ones (floor, q, e0, n__P, ...; the plain
 #               pass), and the examples by long ones (the sanitized pass): the
@@ -310,6 +313,10 @@ run_brute() {
 	# --machine: the profiles against Table 1, costs and seconds by hand
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/machine.py "$BIN"
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/per_process.py "$BIN"
+	# --hierarchy: H(i) and alpha by Soviani and Singh's definitions from
+	# the enumerator's words between every pair of processes, every
+	# example, three numberings (its code sanitized in the goldens)
+	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/hierarchy.py "$BIN"
 	# the comparison can fail: one value off by one is found
 	if BSPCOST_REAL=$BIN SPECS=stencil1d POINTS_LIMIT=1 FORMULAS=0 \
 	   python3 tests/brute/compare.py tests/brute/broken.sh > "$tmp/broken" 2>&1; then

@@ -34,6 +34,9 @@ char **spec_assumptions(const struct ast_spec *ast, int *n);
 /* Whether -D gives every size parameter of M. */
 bool all_params(const struct model *m, const struct options *opt);
 
+/* Whether -D gives every size parameter and axis of M. */
+bool all_values(const struct model *m, const struct options *opt);
+
 /* Whether the values given (-D, and the grid of REQ when concrete) leave some
  * point of M's assumptions: 1 yes, 0 no, -1 when ISL failed. */
 int values_meet_assumptions(isl_ctx *ctx, const struct model *m, const struct options *opt,

@@ -56,6 +56,8 @@ struct options {
 	bool summary;             /* --summary: the summary table alone (text) */
 	bool per_process;         /* --per-process: each process's counts */
 	bool messages;            /* --msgs (or a cost function that prices them) */
+	bool hierarchy;           /* --hierarchy: H(i) and alpha per superstep */
+	enum numbering numbering; /* --numbering (NUMBERING_ROW when not given) */
 	const char *compare[2];   /* --compare A B: the candidates (NULL: none) */
 	const char **assumes;     /* --assume A: conditions added to the specification's */
 	int nassumes;

@@ -297,6 +297,12 @@ static __isl_give isl_pw_qpolynomial *count(struct job *j, __isl_take isl_set *s
 	return r;
 }
 
+__isl_give isl_pw_qpolynomial *cost_count_set(struct job *j, __isl_take isl_set *set,
+					      const char *what)
+{
+	return count(j, set, what);
+}
+
 /* MAP { P[q] -> X } with the coordinates moved in front of the parameters. */
 static __isl_give isl_set *per_process(__isl_take isl_map *map, int naxes)
 {
@@ -3660,6 +3666,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		}
 		if (req->values) {
 			cost_count_step_values(&j, &r, req, sc);
+			if (req->hierarchy && !failed(&j.fail))
+				cost_count_hierarchy(&j, &r, req, sc);
 			finish_step(&j, m, s, sc, &total);
 			step_relations_clear(&r);
 			continue;
@@ -3892,6 +3900,9 @@ void candidate_cost_clear(struct candidate_cost *c)
 				   c->steps[s].procs[i].out, c->steps[s].procs[i].msgs_in,
 				   c->steps[s].procs[i].msgs_out, NULL);
 		free(c->steps[s].procs);
+		if (c->steps[s].hier)
+			hierarchy_clear(c->steps[s].hier);
+		free(c->steps[s].hier);
 	}
 	free(c->steps);
 	for (int i = 0; i < c->nassumptions; i++)

@@ -19,6 +19,7 @@
 #include <gmp.h>
 
 #include "analyzer/cost/cost_model.h"
+#include "analyzer/cost/hierarchy.h"
 #include "analyzer/count/count.h"
 #include "analyzer/formula/formula.h"
 #include "analyzer/model/model.h"
@@ -63,6 +64,11 @@ struct cost_request {
 	/* Count each superstep's messages too (step_cost.msgs): the partners
 	 * each process sends to and receives from, a message per pair */
 	bool messages;
+	/* With VALUES on a grid of 2^k processes: each superstep's H(i) and
+	 * alpha (hierarchy.h), the processes numbered by NUMBERING
+	 * (step_cost.hier; a superstep in loops has none) */
+	bool hierarchy;
+	enum numbering numbering;
 };
 
 enum { PER_PROCESS_MAX = 1024 };
@@ -124,6 +130,7 @@ struct step_cost {
 	struct array_occurrence *arrays;
 	int nprocs;           /* with cost_request.per_process: every process, */
 	struct process_cost *procs;   /* the first axis slowest */
+	struct hierarchy *hier;       /* with cost_request.hierarchy: H and alpha */
 };
 
 /* The failure kinds of analyzer/util/fail.h, as a candidate's outcome. */

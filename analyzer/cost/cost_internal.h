@@ -130,6 +130,11 @@ int cost_count_maxima(struct job *j, const struct step_relations *r,
  * the job failed. */
 int cost_loop_maxima(struct job *j, int cand, int s, const struct cost_request *req,
 		     long long lo, long long hi, struct step_maxima *sm);
+/* The number of points of SET (taken), a set over the parameters, as a
+ * function of them; NULL after a failure, which the job takes (about
+ * WHAT). */
+__isl_give isl_pw_qpolynomial *cost_count_set(struct job *j, __isl_take isl_set *set,
+					      const char *what);
 /* SC's quantities from R with every value known (cells of processes). */
 void cost_count_step_values(struct job *j, const struct step_relations *r,
 			    const struct cost_request *req, struct step_cost *sc);
@@ -139,6 +144,13 @@ void cost_count_step_values(struct job *j, const struct step_relations *r,
  * *R on COUNT_EXACT; a failure is the engine's, not the job's. */
 enum count_status cost_max_over_union(struct job *j, __isl_keep isl_pw_qpolynomial **cand, long n,
 				      __isl_give isl_pw_qpolynomial **r);
+
+/* hierarchy.c */
+
+/* SC's H(i) and alpha (step_cost.hier) from R at values on the grid of
+ * REQ, of 2^k processes numbered by REQ->numbering. */
+void cost_count_hierarchy(struct job *j, const struct step_relations *r,
+			  const struct cost_request *req, struct step_cost *sc);
 
 /* loops.c */
 

@@ -1140,6 +1140,31 @@ static void free_procs(struct step_cost *sc)
 	sc->nprocs = 0;
 }
 
+/* With cost_request.hierarchy: the H and alpha of the run of R (ONE's)
+ * added to LV's superstep's. */
+static void add_run_hierarchy(struct job *j, const struct step_relations *r,
+			      struct loop_values *lv, struct step_cost *one)
+{
+	cost_count_hierarchy(j, r, lv->req, one);
+	if (!one->hier)
+		return;
+	if (!lv->sc->hier) {
+		lv->sc->hier = calloc(1, sizeof(*lv->sc->hier));
+		if (!lv->sc->hier || hierarchy_init(lv->sc->hier, one->hier->k) < 0) {
+			free(lv->sc->hier);
+			lv->sc->hier = NULL;
+			cost_isl_op_failed(j, "H");
+		} else {
+			lv->sc->hier->runs = 0;
+		}
+	}
+	if (lv->sc->hier)
+		hierarchy_add_run(lv->sc->hier, one->hier);
+	hierarchy_clear(one->hier);
+	free(one->hier);
+	one->hier = NULL;
+}
+
 /* Loop D of LV's superstep and the loops inside it, from the values of the
  * outer ones: each iteration counted at values (count_step_values) and
  * added up. */
@@ -1157,6 +1182,8 @@ static void loop_values_at(struct job *j, struct loop_values *lv, int d)
 		}
 		struct step_cost one = {.name = lv->sc->name};
 		cost_count_step_values(j, &r, lv->req, &one);
+		if (lv->req->hierarchy && !failed(&j->fail))
+			add_run_hierarchy(j, &r, lv, &one);
 		step_relations_clear(&r);
 		const struct formula *q[TERM_N] = {one.w, one.h, one.h_in, one.h_out, one.ncom};
 		mpq_t x;
@@ -2228,7 +2255,7 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 	long long lo, hi;
 	const struct model_loop *lp = &m->loops[lv.loops[0]];
 	bool counted = false;
-	if (!lv.messages && lv.nloops == 1 && lp->ratio < 2 &&
+	if (!lv.messages && !req->hierarchy && lv.nloops == 1 && lp->ratio < 2 &&
 	    cost_aff_value(&lp->lo, lv.vals, req->sizes, &lo) &&
 	    cost_aff_value(&lp->hi, lv.vals, req->sizes, &hi) && hi - lo > BY_K_LEAF) {
 		struct job sub = cost_explain_job(j);
@@ -2262,6 +2289,19 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 		if (lv.messages && !failed(&j->fail) && !(*msgs[k] = formula_const_mpq(lv.msgs[k])))
 			cost_isl_op_failed(j, sc->name);
 		mpq_clear(lv.msgs[k]);
+	}
+	if (!failed(&j->fail) && req->hierarchy && !sc->hier) {
+		/* no run: no word */
+		int k = hierarchy_levels(req->sizes, j->naxes);
+		sc->hier = calloc(1, sizeof(*sc->hier));
+		if (!sc->hier || k < 0 || hierarchy_init(sc->hier, k) < 0) {
+			free(sc->hier);
+			sc->hier = NULL;
+			cost_isl_op_failed(j, "H");
+		} else {
+			sc->hier->runs = 0;
+			hierarchy_alpha(sc->hier);
+		}
 	}
 	if (!failed(&j->fail) && req->per_process && !sc->procs) {
 		/* no iteration: every process counts 0 */

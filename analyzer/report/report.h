@@ -63,6 +63,7 @@ struct analysis {
 	 * grid, whose formulas give the exact numbers (NULL otherwise). */
 	struct candidate_cost *exact;
 	const struct report_request *rq; /* -D values, --explain */
+	enum numbering numbering;  /* --hierarchy's (cost_request.numbering) */
 	const struct checked_spec *spec; /* for --explain: the statements */
 };
 
@@ -362,6 +363,15 @@ void report_sweep_plot(FILE *out, const struct ranking *r, int n, const char *pi
  * fan-in and fan-out summed over the supersteps, as bars. */
 void report_per_process(FILE *out, enum output_format format, const struct analysis *a);
 void report_process_plot(FILE *out, const struct analysis *a, const char *picture);
+
+/* --hierarchy: each superstep's H(0 .. k-1) and alpha on A's concrete grid
+ * of 2^k processes (A->exact, counted with cost_request.hierarchy, the
+ * processes numbered A->numbering), in FORMAT (not LaTeX). */
+void report_hierarchy(FILE *out, enum output_format format, const struct analysis *a);
+/* FILE's grid (the NAXES AXES of SIZES) is no grid of 2^k processes, on
+ * ERR. */
+void report_hierarchy_grid(FILE *err, const char *file, int naxes, const char *const *axes,
+			   const long sizes[]);
 
 /* -p without a value for every size: the line that follows the symbolic
  * analysis, naming the NMISSING values MISSING to give to rank the shapes of

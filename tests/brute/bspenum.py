@@ -820,7 +820,8 @@ def memory(spec, ctx, procs, names):
     return max(held.values())
 
 
-def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False):
+def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False,
+            pairs=False):
     """The report at VALUES (--h sum when H_SUM, --work flops when FLOPS).
 
     With BSPENUM_CACHE naming a directory (tests/run.sh gives each suite run
@@ -829,8 +830,8 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
     (compare.py's modes and grids, rank.py, ...) enumerate it once; both h's
     are enumerated in one pass (they differ only in the maximum)."""
     cache = os.environ.get("BSPENUM_CACHE")
-    if not cache or detail:
-        return analyze_both(spec, values, flops, elements, detail)[h_sum]
+    if not cache or detail or pairs:
+        return analyze_both(spec, values, flops, elements, detail, pairs)[h_sum]
     # (this file's text too: a directory kept across edits of it serves
     # nothing stale)
     with open(__file__, "rb") as f:
@@ -853,8 +854,12 @@ def analyze(spec, values, h_sum=False, flops=False, elements=False, detail=False
     return both[h_sum]
 
 
-def analyze_both(spec, values, flops=False, elements=False, detail=False):
-    """{False: the report with h = max(h_in, h_out), True: with --h sum}."""
+def analyze_both(spec, values, flops=False, elements=False, detail=False, pairs=False):
+    """{False: the report with h = max(h_in, h_out), True: with --h sum}.
+
+    With PAIRS, each superstep also has "pairs": for each of its runs (one
+    outside loops) the words every process sends every other, [sender,
+    receiver, words] for each pair that exchanges some."""
     axes = spec["axes"]
     procs = list(itertools.product(*[range(values[a]) for a in axes]))
     g = values.get("g", 0)
@@ -869,6 +874,7 @@ def analyze_both(spec, values, flops=False, elements=False, detail=False):
             sums = {hs: {"w": 0, "h": 0, "h_in": 0, "h_out": 0, "ncom": 0, "cost": 0}
                     for hs in (False, True)}
             iterations = 0
+            run_pairs = []
             for lenv in ctx.points((list(loops), None) if loops else None, {}):
                 iterations += 1
                 work = {q: 0 for q in procs}
@@ -893,6 +899,7 @@ def analyze_both(spec, values, flops=False, elements=False, detail=False):
                                 work[q] += ctx.terms(st["rhs"], env)
                 fin = {q: 0 for q in procs}
                 fout = {q: 0 for q in procs}
+                words = {}   # (sender, receiver) -> words, with PAIRS
                 pin = {q: set() for q in procs}
                 pout = {q: set() for q in procs}
                 for q in procs:
@@ -902,9 +909,14 @@ def analyze_both(spec, values, flops=False, elements=False, detail=False):
                             fin[q] += wgt
                             sender = ctx.sender(a, idx, q)
                             fout[sender] += wgt
+                            if pairs:
+                                words[(sender, q)] = words.get((sender, q), 0) + wgt
                             if detail:   # the partners, for --detail only
                                 pin[q].add(sender)
                                 pout[sender].add(q)
+                if pairs:
+                    run_pairs.append([[list(x), list(y), n]
+                                      for (x, y), n in sorted(words.items())])
                 w = max(work.values())
                 for hs in (False, True):
                     if hs:
@@ -937,6 +949,8 @@ def analyze_both(spec, values, flops=False, elements=False, detail=False):
                         "mem": mem}
                 if loops:
                     step["iterations"] = iterations
+                if pairs:
+                    step["pairs"] = run_pairs
                 steps[hs].append(step)
         mem = memory(spec, ctx, procs, spec["array_order"])
         for hs in (False, True):

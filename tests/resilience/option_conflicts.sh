@@ -24,7 +24,7 @@ ARGS = {
     "--explain": ["--explain"], "--summary": ["--summary"], "--all-sizes": ["--all-sizes"],
     "--per-process": ["--per-process"], "--compare": ["--compare", "d=block", "d=cyclic"],
     "--plot": ["--plot", tmp + "/x.png"], "--machine": ["--machine", "sp2-switch"],
-    "--assume": ["--assume", "n >= 2*P"],
+    "--assume": ["--assume", "n >= 2*P"], "--hierarchy": ["--hierarchy"],
 }
 NAME = dict((k, k) for k in ARGS)
 NAME["range"] = "a -D range"

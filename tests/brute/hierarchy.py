@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""hierarchy.py BIN: bspcost --hierarchy's H(i) and alpha against the words
+bspenum.py enumerates between every pair of processes.
+
+For every case below, at grids of p = 2^k processes (k = 1 .. 4, 1-D and 2-D
+shapes) and each numbering (row, col, morton), this checks every superstep
+of every candidate of `BIN --hierarchy --numbering NB -f json -D ...`:
+
+  - its processes are numbered as bspcost(1) says: row-major (the last axis
+    fastest), column-major (the first fastest), Morton (the axes' bits
+    interleaved, the last axis's lowest, an axis whose bits are used up
+    left out);
+  - Definition 2.3 of Soviani and Singh, read literally: the (i+1)-clusters
+    are the runs of 2^(k-i-1) consecutive process numbers, |C_s| the words
+    their processes send to processes outside, |C_r| those they receive
+    from outside, H(i) = max over the clusters of max(|C_s|, |C_r|) /
+    2^(k-i-1), as exact fractions;
+  - H(k-1) is bspenum's h;
+  - alpha is the largest with H(j) <= h / 2^((k-j-1) alpha) for every j:
+    found here by trying every level's bound (log2(h/H(j))/(k-j-1), exact
+    when h/H(j) is a power of two) and keeping the one every level meets;
+    "none" when h = 0, "unbounded" when no level below the top has words;
+  - a superstep in loops: each run's H and alpha as above, H(i) summed
+    over the runs, alpha the least of the runs' (the largest every run
+    meets; a run without words, or without a bound, bounds nothing).
+
+Ends with `N passed, N failed`, exit status 1 if any failed.
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+from fractions import Fraction
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, HERE)
+import bspenum  # noqa: E402
+
+# (spec, sizes without the axes, the grids to try: {axis: size})
+ONE_AXIS = [{"P": 2}, {"P": 4}, {"P": 8}, {"P": 16}]
+TWO_AXES = [{"M": 2, "N": 2}, {"M": 2, "N": 4}, {"M": 4, "N": 2}, {"M": 4, "N": 4}]
+CASES = [
+    ("examples/stencil1d.bsp", {"n": 64}, ONE_AXIS),
+    ("examples/stencil1d.bsp", {"n": 21}, ONE_AXIS[:3]),
+    ("examples/broadcast.bsp", {"n": 16}, ONE_AXIS[:3]),
+    ("examples/reduce.bsp", {}, ONE_AXIS[:3]),
+    ("examples/fft.bsp", {"m": 8}, ONE_AXIS[:3]),
+    ("examples/jacobi.bsp", {"n": 16, "T": 2}, ONE_AXIS[:2]),
+    ("examples/stencil2d.bsp", {"n": 8, "m": 8}, TWO_AXES[1:]),
+    ("examples/stencil2d.bsp", {"n": 7, "m": 9}, TWO_AXES[:2]),
+    ("examples/matmul.bsp", {"m": 4, "n": 8, "o": 4}, TWO_AXES[1:3]),
+    ("examples/matmul2.bsp", {"m": 4, "n": 8, "o": 8}, TWO_AXES[:2]),
+    ("examples/matmul_replicated.bsp", {"m": 4, "n": 4, "o": 4}, TWO_AXES[:2]),
+    ("examples/matmul_variants.bsp", {"m": 4, "n": 4, "o": 4}, TWO_AXES[:1]),
+    ("examples/matvec.bsp", {"m": 8, "n": 8}, TWO_AXES[:3]),
+    ("examples/transpose.bsp", {"m": 8, "n": 8}, TWO_AXES),
+    ("examples/pdgemm.bsp", {"m": 64, "n": 64, "k": 64}, TWO_AXES[:1]),
+    ("examples/stencil3d.bsp", {"nx": 4, "ny": 8, "nz": 3}, TWO_AXES[:2]),
+    ("examples/lu.bsp", {"n": 4}, TWO_AXES[:1]),
+    ("examples/cannon.bsp", {"b": 1}, [{"Q": 2, "R": 2}]),
+    ("examples/summa.bsp", {"m": 4, "n": 4, "k": 4}, TWO_AXES[:1]),
+    ("examples/lu_blocks.bsp", {"n": 4, "nb": 1}, TWO_AXES[:1]),
+    ("tests/brute/specs/element_size.bsp", {"n": 4, "m": 8}, TWO_AXES[:2]),
+]
+NUMBERINGS = ["row", "col", "morton"]
+
+
+def number(q, sizes, how):
+    """The number of process Q (coordinates, the first axis first) on the
+    grid SIZES under numbering HOW."""
+    d = len(sizes)
+    if how == "row":
+        n = 0
+        for a in range(d):
+            n = n * sizes[a] + q[a]
+        return n
+    if how == "col":
+        n = 0
+        for a in reversed(range(d)):
+            n = n * sizes[a] + q[a]
+        return n
+    # morton: bit t of every axis that has one, the last axis first, t = 0, 1, ...
+    n, pos, t = 0, 0, 0
+    while (1 << t) < max(sizes):
+        for a in reversed(range(d)):
+            if (1 << t) < sizes[a]:
+                n |= ((q[a] >> t) & 1) << pos
+                pos += 1
+        t += 1
+    return n
+
+
+def h_vector(pairs, sizes, how):
+    """H(0 .. k-1) of the words PAIRS ([sender, receiver, words]) by
+    Definition 2.3, the clusters runs of consecutive numbers."""
+    p = 1
+    for s in sizes:
+        p *= s
+    k = p.bit_length() - 1
+    H = []
+    for i in range(k):
+        size = 1 << (k - i - 1)
+        out = [0] * (p // size)
+        inn = [0] * (p // size)
+        for x, y, w in pairs:
+            cx = number(x, sizes, how) // size
+            cy = number(y, sizes, how) // size
+            if cx != cy:
+                out[cx] += w
+                inn[cy] += w
+        H.append(Fraction(max(max(out), max(inn)), size))
+    return H
+
+
+def alpha_of(H):
+    """Definition 2.4's largest alpha: "none", "unbounded" or (r, d), alpha =
+    log2(r)/d."""
+    k = len(H)
+    if k == 0 or H[-1] == 0:
+        return "none"
+    h = H[-1]
+    best = None   # (ratio, d) of the tightest level
+    for j in range(k - 1):
+        if H[j] == 0:
+            continue
+        r, d = h / H[j], k - 1 - j
+        # the bound of level j, alpha_j = log2(r)/d, against the best so far:
+        # r^e < b^d exactly
+        if best is None or r ** best[1] < best[0] ** d:
+            best = (r, d)
+    if best is None:
+        return "unbounded"
+    r, d = best
+    # every level meets it: H(j) <= h / 2^((k-j-1) alpha), i.e. (h/H(j))^d >= r^(k-1-j)
+    for j in range(k - 1):
+        if H[j] and (h / H[j]) ** d < r ** (k - 1 - j):
+            raise AssertionError("level %d breaks the bound" % j)
+    return best
+
+
+def least(a, b):
+    """The smaller of two alphas of alpha_of; "none" and "unbounded" bound
+    nothing."""
+    if not isinstance(a, tuple):
+        return b if isinstance(b, tuple) or b == "unbounded" else a
+    if not isinstance(b, tuple):
+        return a
+    return b if b[0] ** a[1] < a[0] ** b[1] else a
+
+
+def alpha_text(alpha):
+    """ALPHA (of alpha_of) as bspcost writes it."""
+    if not isinstance(alpha, tuple):
+        return alpha
+    r, d = alpha
+    if r.denominator == 1 and r.numerator & (r.numerator - 1) == 0:
+        return str(Fraction(r.numerator.bit_length() - 1, d))
+    return "log2(%s)" % r if d == 1 else "log2(%s)/%d" % (r, d)
+
+
+def defines(values):
+    out = []
+    for k, v in values.items():
+        out += ["-D", "%s=%s" % (k, v)]
+    return out
+
+
+def check(binary, path, values, bad):
+    spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
+    sizes = [values[a] for a in spec["axes"]]
+    want = bspenum.analyze(spec, values, pairs=True)
+    for how in NUMBERINGS:
+        r = subprocess.run([binary, "--hierarchy", "--numbering", how, "-f", "json"]
+                           + defines(values) + [path], capture_output=True, text=True, cwd=ROOT)
+        where = "%s %s --numbering %s" % (path, " ".join(defines(values)), how)
+        if r.returncode != 0:
+            bad.append("%s: exit %d: %s" % (where, r.returncode, r.stderr.strip()[-300:]))
+            continue
+        got = json.loads(r.stdout)
+        if len(got["candidates"]) != len(want["candidates"]):
+            bad.append("%s: %d candidates, bspenum %d" % (where, len(got["candidates"]),
+                                                         len(want["candidates"])))
+            continue
+        for gc, wc in zip(got["candidates"], want["candidates"]):
+            if "supersteps" not in gc:
+                bad.append("%s: %s: no counts: %s" % (where, gc["name"], gc.get("reason")))
+                continue
+            for gs, ws in zip(gc["supersteps"], wc["supersteps"]):
+                what = "%s: %s / %s" % (where, gc["name"], gs["name"])
+                H, alpha, h = None, None, 0
+                for run in ws["pairs"]:
+                    Hr = h_vector(run, sizes, how)
+                    H = Hr if H is None else [x + y for x, y in zip(H, Hr)]
+                    alpha = alpha_of(Hr) if alpha is None else least(alpha, alpha_of(Hr))
+                    h += Hr[-1] if Hr else 0
+                if H is None:   # no run
+                    p = 1
+                    for x in sizes:
+                        p *= x
+                    H, alpha = [Fraction(0)] * (p.bit_length() - 1), "none"
+                gH = None if gs["H"] is None else [Fraction(str(x)) for x in gs["H"]]
+                if gH != H:
+                    bad.append("%s: H %s, by Definition 2.3 %s"
+                               % (what, gs["H"], [str(x) for x in H]))
+                    continue
+                if H and h != ws["h"]:
+                    bad.append("%s: H(k-1) = %s but bspenum's h is %s" % (what, h, ws["h"]))
+                al = alpha_text(alpha)
+                galpha = gs["alpha"]
+                gtext = ("none" if gs.get("alpha_why") == "no word moves" else
+                         "unbounded" if gs.get("alpha_why") == "unbounded" else str(galpha))
+                if gtext != al:
+                    bad.append("%s: alpha %s, by Definition 2.4 %s" % (what, gtext, al))
+                elif gs.get("alpha_approx") is not None and al.startswith("log2"):
+                    r = Fraction(al[5:al.index(")")])
+                    d = int(al.split("/")[-1]) if ")/" in al else 1
+                    if abs(gs["alpha_approx"] - math.log2(r) / d) > 1e-9:
+                        bad.append("%s: alpha_approx %s, log2 gives %s"
+                                   % (what, gs["alpha_approx"], math.log2(r) / d))
+
+
+def main(argv):
+    if len(argv) != 1:
+        sys.stderr.write("usage: hierarchy.py BIN\n")
+        return 2
+    binary = os.path.abspath(argv[0])
+    passed = failed = 0
+    for path, sizes, grids in CASES:
+        for grid in grids:
+            values = dict(sizes)
+            values.update(grid)
+            bad = []
+            try:
+                check(binary, path, values, bad)
+            except Exception as e:   # an unreadable answer is a failure, said
+                bad.append("%s %s: %s" % (path, values, e))
+            for b in bad:
+                print("FAIL " + b)
+            if bad:
+                failed += 1
+            else:
+                passed += 1
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
