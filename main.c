@@ -21,6 +21,7 @@
 #include "analyzer/cli/commands.h"
 #include "analyzer/cli/options.h"
 #include "analyzer/cost/cost_model.h"
+#include "analyzer/machine/topology.h"
 #include "analyzer/util/number.h"
 
 #ifndef BSPCOST_VERSION
@@ -73,6 +74,9 @@ static const char usage_text[] =
 	"                       2^(k-i-1) processes sends out or receives, per process)\n"
 	"  --numbering NAME     with --hierarchy: the processes' order on the machine,\n"
 	"                       row (default), col or morton\n"
+	"  --topology NAME      with --hierarchy: each superstep's D-BSP cost (Theorem\n"
+	"                       3.1) and flat BSP cost on butterfly, pruned-butterfly,\n"
+	"                       mesh2d or mesh3d (asymptotic models, unit constants)\n"
 	"  --plot FILE          with -p and one count, draw the cost of every\n"
 	"                       candidate against the grid shape with gnuplot\n"
 	"                       into FILE (.svg or .png; its script: FILE.gp);\n"
@@ -475,7 +479,7 @@ int main(int argc, char **argv)
 	enum { OPT_CHECK = 256, OPT_PRINT, OPT_COUNT, OPT_GRID, OPT_H, OPT_VERIFY, OPT_SEED,
 	       OPT_EXPLAIN, OPT_WORK, OPT_TIMEOUT, OPT_VALUES, OPT_ALLOW_UNVERIFIED, OPT_TOP,
 	       OPT_MACHINE, OPT_SUMMARY, OPT_WIDTH, OPT_DIGITS, OPT_PLOT, OPT_MODEL, OPT_PER_PROCESS,
-	       OPT_MSGS, OPT_HIERARCHY, OPT_NUMBERING,
+	       OPT_MSGS, OPT_HIERARCHY, OPT_NUMBERING, OPT_TOPOLOGY,
 	       OPT_SPEED, OPT_COMPARE, OPT_ALL_SIZES, OPT_ASSUME };
 	static const struct option longopts[] = {
 		{"check", no_argument, NULL, OPT_CHECK},
@@ -500,6 +504,7 @@ int main(int argc, char **argv)
 		{"msgs", no_argument, NULL, OPT_MSGS},
 		{"hierarchy", no_argument, NULL, OPT_HIERARCHY},
 		{"numbering", required_argument, NULL, OPT_NUMBERING},
+		{"topology", required_argument, NULL, OPT_TOPOLOGY},
 		{"compare", required_argument, NULL, OPT_COMPARE},
 		{"assume", required_argument, NULL, OPT_ASSUME},
 		{"width", required_argument, NULL, OPT_WIDTH},
@@ -656,6 +661,14 @@ int main(int argc, char **argv)
 				goto out;
 			}
 			numbering_given = true;
+			break;
+		case OPT_TOPOLOGY:
+			opt.topology = topology_find(optarg);
+			if (!opt.topology) {
+				status = usage_error("--topology '%s': no such topology (one of: %s)",
+						     optarg, topology_names());
+				goto out;
+			}
 			break;
 		case OPT_COMPARE:
 			/* two arguments: the second is the next word (getopt moves it
@@ -887,9 +900,11 @@ int main(int argc, char **argv)
 				     "count");
 		goto out;
 	}
-	if (numbering_given && !opt.hierarchy) {
-		status = usage_error("%s", "--numbering orders the processes for --hierarchy: give "
-				     "--hierarchy too");
+	if ((numbering_given || opt.topology) && !opt.hierarchy) {
+		status = usage_error("%s", numbering_given
+				     ? "--numbering orders the processes for --hierarchy: give "
+				       "--hierarchy too"
+				     : "--topology prices --hierarchy's levels: give --hierarchy too");
 		goto out;
 	}
 	if (opt.hierarchy && opt.format == FORMAT_LATEX) {

@@ -556,6 +556,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	memcpy(a.sizes, (opt->per_process || opt->hierarchy) && exact ? job.at.sizes : req.sizes,
 	       sizeof(a.sizes));
 	a.numbering = opt->numbering;
+	a.topology = opt->topology;
 	a.assumptions = spec_assumptions(ls->ast, &a.nassumptions);
 	if (cmp[0] >= 0 && costs) {
 		struct cost_prices prices;

@@ -92,20 +92,29 @@ int hierarchy_init(struct hierarchy *hr, int k)
 	mpq_init(hr->value);
 	mpq_init(hr->ratio);
 	hr->H = k > 0 ? malloc(sizeof(*hr->H) * (size_t)k) : NULL;
-	if (k > 0 && !hr->H) {
+	hr->ceil = k > 0 ? malloc(sizeof(*hr->ceil) * (size_t)k) : NULL;
+	if (k > 0 && (!hr->H || !hr->ceil)) {
+		free(hr->H);
+		free(hr->ceil);
+		hr->H = hr->ceil = NULL;
 		hr->k = 0;
 		return -1;
 	}
-	for (int i = 0; i < k; i++)
+	for (int i = 0; i < k; i++) {
 		mpq_init(hr->H[i]);
+		mpq_init(hr->ceil[i]);
+	}
 	return 0;
 }
 
 void hierarchy_clear(struct hierarchy *hr)
 {
-	for (int i = 0; hr->H && i < hr->k; i++)
+	for (int i = 0; hr->H && i < hr->k; i++) {
 		mpq_clear(hr->H[i]);
+		mpq_clear(hr->ceil[i]);
+	}
 	free(hr->H);
+	free(hr->ceil);
 	mpq_clear(hr->value);
 	mpq_clear(hr->ratio);
 	memset(hr, 0, sizeof(*hr));
@@ -190,16 +199,20 @@ void hierarchy_alpha(struct hierarchy *hr)
 void hierarchy_add_run(struct hierarchy *sum, const struct hierarchy *run)
 {
 	if (sum->runs == 0) {
-		for (int i = 0; i < sum->k; i++)
+		for (int i = 0; i < sum->k; i++) {
 			mpq_set(sum->H[i], run->H[i]);
+			mpq_set(sum->ceil[i], run->ceil[i]);
+		}
 		sum->alpha = run->alpha;
 		if (run->alpha == ALPHA_RATIONAL || run->alpha == ALPHA_LOG)
 			set_alpha(sum, run->ratio, run->den);
 		sum->runs = 1;
 		return;
 	}
-	for (int i = 0; i < sum->k; i++)
+	for (int i = 0; i < sum->k; i++) {
 		mpq_add(sum->H[i], sum->H[i], run->H[i]);
+		mpq_add(sum->ceil[i], sum->ceil[i], run->ceil[i]);
+	}
 	sum->runs++;
 	/* the least alpha: a run without words (NONE) or with no bound
 	 * (UNBOUNDED) bounds nothing */
@@ -361,6 +374,7 @@ void cost_count_hierarchy(struct job *j, const struct step_relations *r,
 		/* an (i+1)-cluster has 2^(k-i-1) processes */
 		mpz_mul_2exp(mpq_denref(hr->H[i]), mpq_denref(hr->H[i]), (mp_bitcnt_t)(k - i - 1));
 		mpq_canonicalize(hr->H[i]);
+		mpz_cdiv_q(mpq_numref(hr->ceil[i]), mpq_numref(hr->H[i]), mpq_denref(hr->H[i]));
 	}
 	mpz_clear(max);
 	if (failed(&j->fail)) {

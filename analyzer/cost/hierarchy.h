@@ -73,6 +73,8 @@ struct hierarchy {
 	long den;              /* log2(ratio) / den */
 	double approx;         /* alpha, rounded (ALPHA_RATIONAL, ALPHA_LOG) */
 	long runs;             /* the runs summed (1 outside loops) */
+	mpq_t *ceil;           /* [k] the sum over the runs of ceil(H_run(i)),
+				* which Theorem 3.1 prices (topology.h) */
 };
 
 /* *HR with K levels, every H(i) 0; -1 when out of memory (*HR then fit

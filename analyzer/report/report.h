@@ -11,6 +11,7 @@
 #include "analyzer/decide/compare.h"
 #include "analyzer/decide/pareto.h"
 #include "analyzer/decide/rank.h"
+#include "analyzer/machine/topology.h"
 
 /* One -D NAME=VALUE: VALUE/DEN in lowest terms.  Sizes and axes are integers
  * (DEN 1, or 0, read as 1); g and l may be fractions (-D g=10.2 is 51/5). */
@@ -64,6 +65,7 @@ struct analysis {
 	struct candidate_cost *exact;
 	const struct report_request *rq; /* -D values, --explain */
 	enum numbering numbering;  /* --hierarchy's (cost_request.numbering) */
+	const struct topology *topology;  /* --topology's: D-BSP costs (NULL: none) */
 	const struct checked_spec *spec; /* for --explain: the statements */
 };
 

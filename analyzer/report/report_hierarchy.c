@@ -10,6 +10,7 @@
 
 #include <gmp.h>
 
+#include "analyzer/formula/formula.h"
 #include "analyzer/report/report.h"
 
 /* The levels of A's grid (2^k processes). */
@@ -34,6 +35,8 @@ static void title(FILE *out, const struct analysis *a, bool md)
 		fprintf(out, "%s%s=%ld", k ? ", " : "", a->axes[k], a->sizes[k]);
 	fprintf(out, " (%d level%s, numbered %s)", levels(a), levels(a) == 1 ? "" : "s",
 		how[a->numbering]);
+	if (a->topology)
+		fprintf(out, " on a %s", a->topology->title);
 	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
 		if (!report_given_size(a, i))
 			continue;
@@ -80,12 +83,122 @@ static char *q_text(mpq_srcptr q)
 	return mpq_get_str(NULL, 10, q);
 }
 
+/* Adds SC's D-BSP and flat BSP costs on A's topology to DBSP and FLAT
+ * (root2_init'ed with its root); -1 (nothing added) when its w or h has no
+ * value. */
+static int add_step_costs(const struct analysis *a, const struct step_cost *sc,
+			  struct root2 *dbsp, struct root2 *flat)
+{
+	mpq_t w, h;
+	mpq_inits(w, h, NULL);
+	int st = -1;
+	if (sc->hier && sc->w && sc->h && formula_eval(sc->w, NULL, NULL, 0, w) == 0 &&
+	    formula_eval(sc->h, NULL, NULL, 0, h) == 0) {
+		topology_costs(a->topology, sc->hier->k, w, h, (const mpq_t *)sc->hier->ceil,
+			       sc->hier->runs, dbsp, flat);
+		st = 0;
+	}
+	mpq_clears(w, h, NULL);
+	return st;
+}
+
+/* The costs of step S of candidate C (S = -1: the candidate's, the sum of
+ * its supersteps') as text, exact and rounded: *DBSP and *FLAT malloc'd
+ * ("24 + 8*2^(1/2)"), *DA and *FA their values; -1 when one has no value. */
+static int costs_text(const struct analysis *a, int c, int s, char **dbsp, char **flat,
+		      double *da, double *fa)
+{
+	const struct candidate_cost *ex = &a->exact[c];
+	struct root2 d, f;
+	root2_init(&d, a->topology->root);
+	root2_init(&f, a->topology->root);
+	int st = 0;
+	for (int k = s < 0 ? 0 : s; k < (s < 0 ? ex->nsteps : s + 1) && st == 0; k++)
+		st = add_step_costs(a, &ex->steps[k], &d, &f);
+	*dbsp = st == 0 ? root2_text(&d) : NULL;
+	*flat = st == 0 ? root2_text(&f) : NULL;
+	*da = root2_approx(&d);
+	*fa = root2_approx(&f);
+	root2_clear(&d);
+	root2_clear(&f);
+	if (st == 0 && (!*dbsp || !*flat)) {
+		free(*dbsp);
+		free(*flat);
+		*dbsp = *flat = NULL;
+		st = -1;
+	}
+	return st;
+}
+
+/* Whether TEXT (root2_text's) is an integer. */
+static bool integral(const char *text)
+{
+	return strspn(text + (text[0] == '-'), "0123456789") == strlen(text + (text[0] == '-'));
+}
+
+/* "D-BSP = 24 + 8*2^(1/2) (~35.31), BSP = 41" for step S of candidate C
+ * (-1: the candidate), with INDENT; nothing when A has no topology. */
+static void text_costs(FILE *out, const struct analysis *a, int c, int s, const char *indent)
+{
+	char *d, *f;
+	double da, fa;
+	if (!a->topology)
+		return;
+	if (costs_text(a, c, s, &d, &f, &da, &fa) < 0) {
+		fprintf(out, "%sD-BSP, BSP: no value (w or h has none)\n", indent);
+		return;
+	}
+	fprintf(out, "%sD-BSP = %s", indent, d);
+	if (!integral(d))
+		fprintf(out, " (~%.6g)", da);
+	fprintf(out, "\n%sBSP   = %s", indent, f);
+	if (!integral(f))
+		fprintf(out, " (~%.6g)", fa);
+	fputs("\n", out);
+	free(d);
+	free(f);
+}
+
+/* , "dbsp": ..., "dbsp_approx": ..., "bsp": ..., "bsp_approx": ... (an
+ * integer a number, else a string) for step S of candidate C (-1: the
+ * candidate); nothing when A has no topology. */
+static void json_costs(FILE *out, const struct analysis *a, int c, int s)
+{
+	char *d, *f;
+	double da, fa;
+	if (!a->topology)
+		return;
+	if (costs_text(a, c, s, &d, &f, &da, &fa) < 0) {
+		fputs(", \"dbsp\": null, \"bsp\": null", out);
+		return;
+	}
+	const char *key[2] = {"dbsp", "bsp"};
+	const char *text[2] = {d, f};
+	double approx[2] = {da, fa};
+	for (int k = 0; k < 2; k++) {
+		fprintf(out, ", \"%s\": ", key[k]);
+		if (integral(text[k]))
+			fputs(text[k], out);
+		else
+			report_json_string(out, text[k]);
+		fprintf(out, ", \"%s_approx\": %.17g", key[k], approx[k]);
+	}
+	free(d);
+	free(f);
+}
+
 static const char legend[] =
 	"H(i): the most words a cluster of 2^(k-i-1) processes (the machine's "
 	"2^(i+1) parts) sends out of it or receives into it, divided by its "
 	"processes; H(k-1) is h.  alpha: the largest with H(j) <= h / "
 	"2^((k-j-1) alpha) at every level (Soviani and Singh, Definitions 2.3 "
 	"and 2.4)";
+
+static const char topo_legend[] =
+	"D-BSP: Theorem 3.1's bound, w + the sum over the levels i of ceil(H(i)) g(i) + "
+	"l(i) + Pf(i) (summed over the runs of a loop); BSP: w + h g(0) + l(0), the flat "
+	"machine; g, l and Pf of an i-cluster of p' = 2^(k-i) processes as the topology "
+	"gives them: leading terms with unit constants, an asymptotic model (bspcost(1))";
 
 static void report_hierarchy_text(FILE *out, const struct analysis *a)
 {
@@ -125,9 +238,16 @@ static void report_hierarchy_text(FILE *out, const struct analysis *a)
 				fputs(" (no word leaves the 2-process clusters)", out);
 			fputs("\n", out);
 			free(al);
+			text_costs(out, a, c, s, "    ");
+		}
+		if (a->topology) {
+			fputs("  candidate total:\n", out);
+			text_costs(out, a, c, -1, "    ");
 		}
 	}
 	fprintf(out, "\n%s\n", legend);
+	if (a->topology)
+		fprintf(out, "%s\n", topo_legend);
 }
 
 /* "alpha": a number, a string ("3/2", "log2(3)/2") or null, then
@@ -160,8 +280,13 @@ static void report_hierarchy_json(FILE *out, const struct analysis *a)
 		report_json_string(out, a->axes[k]);
 		fprintf(out, ": %ld", a->sizes[k]);
 	}
-	fprintf(out, "}, \"levels\": %d, \"numbering\": \"%s\", \"values\": ", levels(a),
+	fprintf(out, "}, \"levels\": %d, \"numbering\": \"%s\", \"topology\": ", levels(a),
 		numbering_name[a->numbering]);
+	if (a->topology)
+		fprintf(out, "\"%s\"", a->topology->name);
+	else
+		fputs("null", out);
+	fputs(", \"values\": ", out);
 	report_json_values(out, a, report_given_size);
 	fputs(",\n \"candidates\": [", out);
 	for (int c = 0; c < a->ncands; c++) {
@@ -201,9 +326,12 @@ static void report_hierarchy_json(FILE *out, const struct analysis *a)
 			}
 			fputs("]", out);
 			json_alpha(out, sc->hier);
+			json_costs(out, a, c, s);
 			fputs("}", out);
 		}
-		fputs("]}", out);
+		fputs("]", out);
+		json_costs(out, a, c, -1);
+		fputs("}", out);
 	}
 	fputs("]}\n", out);
 }
@@ -212,13 +340,13 @@ static void report_hierarchy_json(FILE *out, const struct analysis *a)
  * clusters, H(i), alpha (the superstep's, on every row). */
 static void report_hierarchy_csv(FILE *out, const struct analysis *a)
 {
-	fputs("candidate,superstep,level,cluster_processes,H,alpha,note\n", out);
+	fputs("candidate,superstep,level,cluster_processes,H,alpha,dbsp,bsp,note\n", out);
 	int k = levels(a);
 	for (int c = 0; c < a->ncands; c++) {
 		const char *why = no_counts(a, c);
 		if (why) {
 			report_csv_field(out, a->cands[c].name);
-			fputs(",,,,,,", out);
+			fputs(",,,,,,,,", out);
 			report_csv_field(out, why);
 			fputs("\n", out);
 			continue;
@@ -231,13 +359,17 @@ static void report_hierarchy_csv(FILE *out, const struct analysis *a)
 				report_csv_field(out, a->cands[c].name);
 				fputs(",", out);
 				report_csv_field(out, sc->name);
-				fputs(",,,,,", out);
+				fputs(",,,,,,,", out);
 				report_csv_field(out, swhy);
 				fputs("\n", out);
 				continue;
 			}
 			char *al = hierarchy_alpha_text(sc->hier);
 			char *note = loop_note(sc);
+			char *d = NULL, *f = NULL;
+			double da, fa;
+			if (a->topology)
+				costs_text(a, c, s, &d, &f, &da, &fa);
 			for (int i = 0; i < k; i++) {
 				char *v = q_text(sc->hier->H[i]);
 				report_csv_field(out, a->cands[c].name);
@@ -246,6 +378,12 @@ static void report_hierarchy_csv(FILE *out, const struct analysis *a)
 				fprintf(out, ",%d,%ld,%s,", i, 1L << (k - i - 1), v ? v : "");
 				report_csv_field(out, al ? al : "");
 				fputs(",", out);
+				if (d)
+					report_csv_field(out, d);
+				fputs(",", out);
+				if (f)
+					report_csv_field(out, f);
+				fputs(",", out);
 				if (note)
 					report_csv_field(out, note);
 				fputs("\n", out);
@@ -253,6 +391,8 @@ static void report_hierarchy_csv(FILE *out, const struct analysis *a)
 			}
 			free(note);
 			free(al);
+			free(d);
+			free(f);
 		}
 	}
 }
@@ -276,8 +416,8 @@ static void report_hierarchy_markdown(FILE *out, const struct analysis *a)
 		fputs("\n| superstep |", out);
 		for (int i = 0; i < k; i++)
 			fprintf(out, " H(%d) |", i);
-		fputs(" alpha |\n|---|", out);
-		for (int i = 0; i < k; i++)
+		fputs(a->topology ? " alpha | D-BSP | BSP |\n|---|" : " alpha |\n|---|", out);
+		for (int i = 0; i < k + (a->topology ? 2 : 0); i++)
 			fputs("---:|", out);
 		fputs("---:|\n", out);
 		const struct candidate_cost *ex = &a->exact[c];
@@ -287,7 +427,7 @@ static void report_hierarchy_markdown(FILE *out, const struct analysis *a)
 			report_md_code(out, sc->name, true);
 			fputs(" |", out);
 			if (step_why(sc)) {
-				for (int i = 0; i <= k; i++)
+				for (int i = 0; i <= k + (a->topology ? 2 : 0); i++)
 					fputs(" - |", out);
 				fputs("\n", out);
 				continue;
@@ -300,9 +440,34 @@ static void report_hierarchy_markdown(FILE *out, const struct analysis *a)
 			char *al = hierarchy_alpha_text(sc->hier);
 			fputs(" ", out);
 			report_md_text(out, al ? al : "?");
-			fputs(" |\n", out);
+			fputs(" |", out);
 			free(al);
+			char *d = NULL, *f = NULL;
+			double da, fa;
+			if (a->topology && costs_text(a, c, s, &d, &f, &da, &fa) == 0) {
+				fputs(" ", out);
+				report_md_text(out, d);
+				fputs(" | ", out);
+				report_md_text(out, f);
+				fputs(" |", out);
+			} else if (a->topology) {
+				fputs(" - | - |", out);
+			}
+			fputs("\n", out);
+			free(d);
+			free(f);
 		}
+		char *d = NULL, *f = NULL;
+		double da, fa;
+		if (a->topology && costs_text(a, c, -1, &d, &f, &da, &fa) == 0) {
+			fputs("\nThe candidate's D-BSP cost: ", out);
+			report_md_text(out, d);
+			fputs("; its BSP cost: ", out);
+			report_md_text(out, f);
+			fputs(".\n", out);
+		}
+		free(d);
+		free(f);
 		for (int s = 0; s < ex->nsteps; s++) {
 			char *note = loop_note(&ex->steps[s]);
 			const char *why = note ? note : step_why(&ex->steps[s]);
@@ -319,6 +484,11 @@ static void report_hierarchy_markdown(FILE *out, const struct analysis *a)
 	fputs("\n", out);
 	report_md_text(out, legend);
 	fputs(".\n", out);
+	if (a->topology) {
+		fputs("\n", out);
+		report_md_text(out, topo_legend);
+		fputs(".\n", out);
+	}
 }
 
 void report_hierarchy(FILE *out, enum output_format format, const struct analysis *a)

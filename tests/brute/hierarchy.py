@@ -22,7 +22,12 @@ of every candidate of `BIN --hierarchy --numbering NB -f json -D ...`:
     "none" when h = 0, "unbounded" when no level below the top has words;
   - a superstep in loops: each run's H and alpha as above, H(i) summed
     over the runs, alpha the least of the runs' (the largest every run
-    meets; a run without words, or without a bound, bounds nothing).
+    meets; a run without words, or without a bound, bounds nothing);
+  - with --topology (a different one each run): the superstep's and the
+    candidate's D-BSP cost, w + the sum over the runs and levels of
+    ceil(H_run(i)) g(i) + l(i) + Pf(i), and flat BSP cost, w + h g(0) +
+    l(0) per run, exactly (sums of rationals times 2^(r/n)), g, l and Pf of
+    a cluster of 2^d processes as bspcost(1) gives each topology.
 
 Ends with `N passed, N failed`, exit status 1 if any failed.
 """
@@ -30,6 +35,7 @@ Ends with `N passed, N failed`, exit status 1 if any failed.
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -66,6 +72,62 @@ CASES = [
     ("tests/brute/specs/element_size.bsp", {"n": 4, "m": 8}, TWO_AXES[:2]),
 ]
 NUMBERINGS = ["row", "col", "morton"]
+
+
+def root(n, d):
+    """2^(d/n) as {r: coefficient}, its value sum coefficient * 2^(r/n)."""
+    return {d % n: Fraction(2 ** (d // n))}
+
+
+# a topology: (n of its roots, g, l, Pf), each a function of d = log2 of a
+# cluster's processes, as {r: coefficient}
+TOPOLOGIES = {
+    "butterfly": (1, lambda d: {0: Fraction(d)}, lambda d: {0: Fraction(d)},
+                  lambda d: {0: Fraction(d * d)}),
+    "pruned-butterfly": (2, lambda d: root(2, d), lambda d: {0: Fraction(d)},
+                         lambda d: {0: Fraction(d * d)}),
+    "mesh2d": (2, lambda d: root(2, d), lambda d: root(2, d), lambda d: root(2, d)),
+    "mesh3d": (3, lambda d: root(3, d), lambda d: root(3, d), lambda d: root(3, d)),
+}
+
+
+def add(acc, x, times=1):
+    for r, c in x.items():
+        acc[r] = acc.get(r, Fraction(0)) + c * times
+
+
+def parse_root(text, n):
+    """bspcost's exact cost ("46 + 4*2^(1/2)", or a number) as {r: coefficient}."""
+    if isinstance(text, int):
+        return {0: Fraction(text)} if text else {}
+    out = {}
+    for sign, term in re.findall(r"(^-?|[+-] )([^ ]+)", text):
+        c, _, rt = term.partition("2^(") if "2^(" in term else (term, "", "")
+        c = c.rstrip("*")
+        coef = Fraction(c) if c else Fraction(1)
+        if sign.strip() == "-" or sign == "-":
+            coef = -coef
+        r = int(rt.split("/")[0]) if rt else 0
+        if rt and int(rt.rstrip(")").split("/")[1]) != n:
+            raise ValueError("root %s in %s, not of %d" % (rt, text, n))
+        out[r] = out.get(r, Fraction(0)) + coef
+    return out
+
+
+def costs(topology, k, w, h, runs_H):
+    """(D-BSP, flat BSP) of a superstep: work W and h H summed over its runs,
+    RUNS_H each run's H vector."""
+    n, g, l, pf = TOPOLOGIES[topology]
+    dbsp, flat = {0: Fraction(w)}, {0: Fraction(w)}
+    for Hr in runs_H:
+        for i in range(k):
+            d = k - i
+            add(dbsp, g(d), math.ceil(Hr[i]))
+            add(dbsp, l(d))
+            add(dbsp, pf(d))
+        add(flat, l(k))
+    add(flat, g(k), h)
+    return ({r: c for r, c in dbsp.items() if c}, {r: c for r, c in flat.items() if c})
 
 
 def number(q, sizes, how):
@@ -168,14 +230,18 @@ def defines(values):
     return out
 
 
-def check(binary, path, values, bad):
+def check(binary, path, values, bad, turn=0):
     spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
     sizes = [values[a] for a in spec["axes"]]
     want = bspenum.analyze(spec, values, pairs=True)
-    for how in NUMBERINGS:
-        r = subprocess.run([binary, "--hierarchy", "--numbering", how, "-f", "json"]
-                           + defines(values) + [path], capture_output=True, text=True, cwd=ROOT)
-        where = "%s %s --numbering %s" % (path, " ".join(defines(values)), how)
+    names = sorted(TOPOLOGIES)
+    for t, how in enumerate(NUMBERINGS):
+        topo = names[(turn + t) % len(names)]
+        r = subprocess.run([binary, "--hierarchy", "--numbering", how, "--topology", topo,
+                            "-f", "json"] + defines(values) + [path],
+                           capture_output=True, text=True, cwd=ROOT)
+        where = "%s %s --numbering %s --topology %s" % (path, " ".join(defines(values)), how,
+                                                        topo)
         if r.returncode != 0:
             bad.append("%s: exit %d: %s" % (where, r.returncode, r.stderr.strip()[-300:]))
             continue
@@ -188,11 +254,15 @@ def check(binary, path, values, bad):
             if "supersteps" not in gc:
                 bad.append("%s: %s: no counts: %s" % (where, gc["name"], gc.get("reason")))
                 continue
+            n = TOPOLOGIES[topo][0]
+            total = ({}, {})
             for gs, ws in zip(gc["supersteps"], wc["supersteps"]):
                 what = "%s: %s / %s" % (where, gc["name"], gs["name"])
                 H, alpha, h = None, None, 0
+                runs_H = []
                 for run in ws["pairs"]:
                     Hr = h_vector(run, sizes, how)
+                    runs_H.append(Hr)
                     H = Hr if H is None else [x + y for x, y in zip(H, Hr)]
                     alpha = alpha_of(Hr) if alpha is None else least(alpha, alpha_of(Hr))
                     h += Hr[-1] if Hr else 0
@@ -208,6 +278,11 @@ def check(binary, path, values, bad):
                     continue
                 if H and h != ws["h"]:
                     bad.append("%s: H(k-1) = %s but bspenum's h is %s" % (what, h, ws["h"]))
+                dbsp, flat = costs(topo, len(H), ws["w"], ws["h"], runs_H)
+                for x, key in ((dbsp, "dbsp"), (flat, "bsp")):
+                    add(total[key == "bsp"], x)
+                    if parse_root(gs[key], n) != x:
+                        bad.append("%s: %s %s, by Theorem 3.1 %s" % (what, key, gs[key], x))
                 al = alpha_text(alpha)
                 galpha = gs["alpha"]
                 gtext = ("none" if gs.get("alpha_why") == "no word moves" else
@@ -220,6 +295,11 @@ def check(binary, path, values, bad):
                     if abs(gs["alpha_approx"] - math.log2(r) / d) > 1e-9:
                         bad.append("%s: alpha_approx %s, log2 gives %s"
                                    % (what, gs["alpha_approx"], math.log2(r) / d))
+            for x, key in ((total[0], "dbsp"), (total[1], "bsp")):
+                x = {r: c for r, c in x.items() if c}
+                if parse_root(gc[key], n) != x:
+                    bad.append("%s: %s: %s %s, the sum of its supersteps' %s"
+                               % (where, gc["name"], key, gc[key], x))
 
 
 def main(argv):
@@ -228,13 +308,15 @@ def main(argv):
         return 2
     binary = os.path.abspath(argv[0])
     passed = failed = 0
+    turn = 0
     for path, sizes, grids in CASES:
         for grid in grids:
             values = dict(sizes)
             values.update(grid)
             bad = []
+            turn += 1
             try:
-                check(binary, path, values, bad)
+                check(binary, path, values, bad, turn)
             except Exception as e:   # an unreadable answer is a failure, said
                 bad.append("%s %s: %s" % (path, values, e))
             for b in bad:

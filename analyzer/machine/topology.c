@@ -1,0 +1,149 @@
+/* Hierarchical machines' D-BSP parameters and costs (topology.h). */
+#define _GNU_SOURCE /* open_memstream */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/machine/topology.h"
+
+static const struct topology topologies[TOPOLOGY_N] = {
+	{TOPOLOGY_BUTTERFLY, "butterfly", "butterfly (g = l = log2 p', Pf = (log2 p')^2)", 1},
+	{TOPOLOGY_PRUNED_BUTTERFLY, "pruned-butterfly",
+	 "pruned butterfly (g = sqrt(p'), l = log2 p', Pf = (log2 p')^2)", 2},
+	{TOPOLOGY_MESH2D, "mesh2d", "2-D mesh (g = l = Pf = p'^(1/2))", 2},
+	{TOPOLOGY_MESH3D, "mesh3d", "3-D mesh (g = l = Pf = p'^(1/3))", 3},
+};
+
+const struct topology *topology_find(const char *name)
+{
+	for (int k = 0; k < TOPOLOGY_N; k++)
+		if (strcmp(name, topologies[k].name) == 0)
+			return &topologies[k];
+	return NULL;
+}
+
+const char *topology_names(void)
+{
+	return "butterfly, pruned-butterfly, mesh2d, mesh3d";
+}
+
+void root2_init(struct root2 *x, int n)
+{
+	x->n = n;
+	for (int r = 0; r < 3; r++)
+		mpq_init(x->c[r]);
+}
+
+void root2_clear(struct root2 *x)
+{
+	for (int r = 0; r < 3; r++)
+		mpq_clear(x->c[r]);
+}
+
+void root2_add(struct root2 *x, const struct root2 *y)
+{
+	for (int r = 0; r < x->n; r++)
+		mpq_add(x->c[r], x->c[r], y->c[r]);
+}
+
+void root2_add_pow(struct root2 *x, mpq_srcptr a, long e)
+{
+	/* 2^(e/n) = 2^(e div n) 2^((e mod n)/n) */
+	mpq_t t;
+	mpq_init(t);
+	mpq_set(t, a);
+	mpz_mul_2exp(mpq_numref(t), mpq_numref(t), (mp_bitcnt_t)(e / x->n));
+	mpq_canonicalize(t);
+	mpq_add(x->c[e % x->n], x->c[e % x->n], t);
+	mpq_clear(t);
+}
+
+double root2_approx(const struct root2 *x)
+{
+	double v = 0;
+	for (int r = 0; r < x->n; r++)
+		v += mpq_get_d(x->c[r]) * exp2((double)r / x->n);
+	return v;
+}
+
+char *root2_text(const struct root2 *x)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	bool any = false;
+	for (int r = 0; r < x->n; r++) {
+		int sign = mpq_sgn(x->c[r]);
+		if (sign == 0)
+			continue;
+		if (any)
+			fputs(sign < 0 ? " - " : " + ", f);
+		else if (sign < 0)
+			fputs("-", f);
+		mpq_t a;
+		mpq_init(a);
+		mpq_abs(a, x->c[r]);
+		bool one = mpq_cmp_ui(a, 1, 1) == 0;
+		if (r == 0 || !one) {
+			char *s = mpq_get_str(NULL, 10, a);
+			fputs(s ? s : "?", f);
+			free(s);
+		}
+		if (r > 0)
+			fprintf(f, "%s2^(%d/%d)", one ? "" : "*", r, x->n);
+		mpq_clear(a);
+		any = true;
+	}
+	if (!any)
+		fputs("0", f);
+	return fclose(f) == 0 ? buf : (free(buf), NULL);
+}
+
+/* The parameter of an i-cluster with 2^D processes (D = k - i) into *OUT
+ * (+= A times it): g (WHICH 0), l (1) or Pf (2). */
+static void add_param(const struct topology *t, int which, long d, mpq_srcptr a, struct root2 *out)
+{
+	mpq_t c;
+	mpq_init(c);
+	switch (t->kind) {
+	case TOPOLOGY_BUTTERFLY:
+	case TOPOLOGY_PRUNED_BUTTERFLY:
+		if (which == 0 && t->kind == TOPOLOGY_PRUNED_BUTTERFLY) {
+			root2_add_pow(out, a, d);                  /* 2^(d/2) */
+			break;
+		}
+		mpq_set_si(c, which == 2 ? d * d : d, 1);      /* log2 p', its square */
+		mpq_mul(c, c, a);
+		mpq_add(out->c[0], out->c[0], c);
+		break;
+	case TOPOLOGY_MESH2D:
+	case TOPOLOGY_MESH3D:
+		root2_add_pow(out, a, d);                          /* 2^(d/n) */
+		break;
+	case TOPOLOGY_N:
+		break;
+	}
+	mpq_clear(c);
+}
+
+void topology_costs(const struct topology *t, int k, mpq_srcptr w, mpq_srcptr h,
+		    const mpq_t *ceil, long runs, struct root2 *dbsp, struct root2 *flat)
+{
+	mpq_add(dbsp->c[0], dbsp->c[0], w);
+	mpq_add(flat->c[0], flat->c[0], w);
+	mpq_t r;
+	mpq_init(r);
+	mpq_set_si(r, runs, 1);
+	for (int i = 0; i < k; i++) {
+		add_param(t, 0, k - i, ceil[i], dbsp);
+		add_param(t, 1, k - i, r, dbsp);
+		add_param(t, 2, k - i, r, dbsp);
+	}
+	add_param(t, 0, k, h, flat);
+	add_param(t, 1, k, r, flat);
+	mpq_clear(r);
+}
