@@ -35,7 +35,8 @@
 #               process against the enumerator's (tests/brute/per_process.py);
 #               and --hierarchy's H(i) and alpha by their definitions from
 #               the enumerator's words between processes
-#               (tests/brute/hierarchy.py); and --compare: Niculescu's
+#               (tests/brute/hierarchy.py), and the growth of the paper's
+#               kernels' (tests/brute/hierarchy_growth.py); and --compare: Niculescu's
 #               crossover condition proven, the conditions and values against
 #               the enumerator (tests/brute/crossover.py); the last five in
 #               the plain pass
@@ -317,6 +318,8 @@ run_brute() {
 	# the enumerator's words between every pair of processes, every
 	# example, three numberings (its code sanitized in the goldens)
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/hierarchy.py "$BIN"
+	# ... and the paper's kernels' H against section 4 on 16 to 4096 processes
+	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/hierarchy_growth.py "$BIN"
 	# the comparison can fail: one value off by one is found
 	if BSPCOST_REAL=$BIN SPECS=stencil1d POINTS_LIMIT=1 FORMULAS=0 \
 	   python3 tests/brute/compare.py tests/brute/broken.sh > "$tmp/broken" 2>&1; then

@@ -70,6 +70,10 @@ CASES = [
     ("examples/summa.bsp", {"m": 4, "n": 4, "k": 4}, TWO_AXES[:1]),
     ("examples/lu_blocks.bsp", {"n": 4, "nb": 1}, TWO_AXES[:1]),
     ("tests/brute/specs/element_size.bsp", {"n": 4, "m": 8}, TWO_AXES[:2]),
+    # Soviani and Singh's kernels (their growth: tests/brute/hierarchy_growth.py)
+    ("examples/gbroadcast.bsp", {"n": 3}, ONE_AXIS),
+    ("examples/ns_fft.bsp", {"n": 2}, [{"M": 4, "N": 4}, {"M": 8, "N": 2}]),
+    ("examples/neighbours.bsp", {"n": 2}, [{"M": 4, "N": 4}, {"M": 2, "N": 8}]),
 ]
 NUMBERINGS = ["row", "col", "morton"]
 
