@@ -28,92 +28,6 @@
 #define BSPCOST_VERSION "unknown"
 #endif
 
-static const char usage_text[] =
-	"usage: bspcost [options] FILE...\n"
-	"       bspcost --count 'ISL SET' [-D NAME=VALUE]... [--format text|json]\n"
-	"\n"
-	"Computes the BSP cost of every candidate distribution of each specification\n"
-	"(FILE may be - for standard input).\n"
-	"\n"
-	"  --grid AxB[xC]       analyze on a concrete grid of that shape (e.g. 4x8)\n"
-	"  --h max|sum          h = max(fan-in, fan-out) (default) or their sum\n"
-	"  --verify[=N]         check every formula against enumeration at N random\n"
-	"                       points (default 20)\n"
-	"  --seed S             seed for --verify\n"
-	"  --allow-unverified   with --verify, a candidate no point could be drawn for\n"
-	"                       is reported but does not make the exit status 1\n"
-	"  --assume COND        analyze under COND too, as if the specification\n"
-	"                       said `assume COND;` ('M == N': a square grid,\n"
-	"                       whose formulas a split over both axes may have)\n"
-	"  --explain            show the derivation: local postconditions, NOcc, A.e\n"
-	"  --values             with every size and axis given: the values only, no\n"
-	"                       formulas (milliseconds at any size)\n"
-	"  --all-sizes          on a concrete grid: formulas for every size, counted\n"
-	"                       process by process (can take minutes), rather than the\n"
-	"                       symbolic grid's with the grid's sizes, which hold\n"
-	"                       where the grid divides the sizes\n"
-	"  --work terms|flops   w counts terms of sums (default) or every + - * /\n"
-	"  -j, --jobs N         analyze N candidates at once (default: one per processor)\n"
-	"  -p, --procs LIST     rank every grid shape of each process count of LIST\n"
-	"                       (64; 16,64,256; 4..4096*2; 1..16+3) and every\n"
-	"                       candidate by cost (needs -D for every size, and the\n"
-	"                       cost's coefficients: -D g and l, or --machine)\n"
-	"  --top K              with -p or a -D range, the K best rows of each ranking\n"
-	"  --summary            the summary alone: one line per cost, best first\n"
-	"  --compare A B        where candidate A costs less than B: the condition on\n"
-	"                       the sizes, grid sizes, g and l (and with every value\n"
-	"                       given, by how much and which of w, h*g, l makes it)\n"
-	"  --per-process        with every value and a grid of at most 1024\n"
-	"                       processes: each process's w, fan-in and fan-out\n"
-	"  --msgs               count messages too: each superstep's msgs_in,\n"
-	"                       msgs_out and msgs, the most partners a process\n"
-	"                       receives from and sends to (a message per pair)\n"
-	"  --hierarchy          with every value and a grid of 2^k processes: each\n"
-	"                       superstep's H(0..k-1) and alpha (Soviani and Singh's\n"
-	"                       cluster hierarchy: the most words a cluster of\n"
-	"                       2^(k-i-1) processes sends out or receives, per process)\n"
-	"  --numbering NAME     with --hierarchy: the processes' order on the machine,\n"
-	"                       row (default), col or morton\n"
-	"  --topology NAME      with --hierarchy: each superstep's D-BSP cost (Theorem\n"
-	"                       3.1) and flat BSP cost on butterfly, pruned-butterfly,\n"
-	"                       mesh2d or mesh3d (asymptotic models, unit constants)\n"
-	"  --plot FILE          with -p and one count, draw the cost of every\n"
-	"                       candidate against the grid shape with gnuplot\n"
-	"                       into FILE (.svg or .png; its script: FILE.gp);\n"
-	"                       with a -D range, against it; with --per-process,\n"
-	"                       each process's fan-in and fan-out\n"
-	"  --digits N           round values that are no integer to N significant\n"
-	"                       digits, marked ~ (text, markdown, latex; JSON and\n"
-	"                       CSV stay exact)\n"
-	"  --width N            wrap long formulas of the text report at N columns\n"
-	"                       (default: the terminal's width; 0: never)\n"
-	"  --machine NAME|FILE  take the cost's coefficients (g, l, ...) and s for\n"
-	"                       the number of processes from a machine profile\n"
-	"                       (sp2-switch, sp2-ethernet, sgi-powerchallenge,\n"
-	"                       now-p4, now-p8, or a file): costs and seconds\n"
-	"  --speed S            with --machine: its speed s in flop/s, instead of the\n"
-	"                       profile's (now-p4 and now-p8 give none)\n"
-	"  --model NAME         the cost function: bsp (default, w + h*g + l),\n"
-	"                       overlap (max(w, h*g) + l), or Bianco and Pucci's\n"
-	"                       F_h, F_io, F_ioM, F_hM, F_M, F_oM, F_iM, F_o, F_i;\n"
-	"                       nhalf and logp price each process's words and\n"
-	"                       messages (bspcost(1)), with every size given\n"
-	"                       (implies --msgs)\n"
-	"  --timeout S          stop the whole run after S seconds, reporting what is\n"
-	"                       finished (default 60, or $BSPCOST_TIMEOUT; 0: never)\n"
-	"  --check              parse and check only; one summary line per file\n"
-	"  --print              print each specification in canonical form\n"
-	"  --count SET          count the points of an ISL set, e.g.\n"
-	"                       '[n] -> { [i,j] : 0 <= i < n and 0 <= j <= i }'\n"
-	"  -D, --define NAME=V  give parameter NAME the integer value V (a cost\n"
-	"                       coefficient such as g or l: any exact number); a\n"
-	"                       size may be a range, LO..HI*K or LO..HI+K, a sweep\n"
-	"  -f, --format FMT     text (default), json, markdown, latex or csv\n"
-	"  -h, --help           show this help and exit\n"
-	"  -V, --version        show the version and exit\n"
-	"\n"
-	"Exit status: 0 success, 1 error in a specification or analysis, 2 bad usage.\n";
-
 static int usage_error(const char *fmt, ...)
 {
 	fputs("bspcost: ", stderr);
@@ -159,7 +73,6 @@ static const struct conflict {
 	{USE_PER_PROCESS, USE_EXPLAIN, NULL},
 	{USE_PER_PROCESS, USE_SUMMARY, NULL},
 	{USE_PER_PROCESS, USE_ALL_SIZES, NULL},
-	{USE_HIERARCHY, USE_P, NULL},
 	{USE_HIERARCHY, USE_RANGE, NULL},
 	{USE_HIERARCHY, USE_COUNT, NULL},
 	{USE_HIERARCHY, USE_CHECK, NULL},
@@ -660,7 +573,7 @@ int main(int argc, char **argv)
 						     "row, col, morton)", optarg);
 				goto out;
 			}
-			numbering_given = true;
+			numbering_given = opt.numbering_given = true;
 			break;
 		case OPT_TOPOLOGY:
 			opt.topology = topology_find(optarg);
@@ -804,7 +717,7 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
+			fputs(cli_usage_text, stdout);
 			status = EXIT_OK;
 			goto out;
 		case 'V':

@@ -12,6 +12,7 @@
 #include "analyzer/check/load.h"
 #include "analyzer/cli/options.h"
 #include "analyzer/cost/cost.h"
+#include "analyzer/decide/rank.h"
 #include "analyzer/model/model.h"
 #include "analyzer/util/session.h"
 
@@ -26,6 +27,18 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
  * tables).  Returns an exit status. */
 int rank_model(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
 	       struct session *session, int *tables);
+
+/* -p with --hierarchy: every shape of each process count of OPT, every
+ * numbering (or --numbering's) and every candidate, ranked by the D-BSP cost
+ * on --topology's machine (hierarchy_cmd.c).  Returns an exit status. */
+int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
+			 const struct options *opt, struct session *session);
+
+/* Why the shape of REQ gets no number at VALUES (a malloc'd sentence,
+ * *STATUS its kind), or NULL when its values can be counted (rank_cmd.c). */
+char *rank_shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const struct model *m,
+			 const struct options *opt, const struct cost_request *req,
+			 const long long *values, enum rank_status *status);
 
 /* The specification's own assumptions, as written (canonical form), one per
  * condition; *N of them, each malloc'd, in a malloc'd array. */

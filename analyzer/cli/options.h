@@ -58,6 +58,7 @@ struct options {
 	bool messages;            /* --msgs (or a cost function that prices them) */
 	bool hierarchy;           /* --hierarchy: H(i) and alpha per superstep */
 	enum numbering numbering; /* --numbering (NUMBERING_ROW when not given) */
+	bool numbering_given;     /* ... given: -p --hierarchy ranks that one alone */
 	const struct topology *topology;  /* --topology (NULL: none) */
 	const char *compare[2];   /* --compare A B: the candidates (NULL: none) */
 	const char **assumes;     /* --assume A: conditions added to the specification's */

@@ -80,7 +80,7 @@ static void rank_pair(struct worker *w, int i, void *user)
  * a divisibility by an axis (n % P == 0) included, which the analysis of
  * given values takes as a fact for people only: a shape it rules out is not
  * one the specification describes. */
-static char *shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const struct model *m,
+char *rank_shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const struct model *m,
 			   const struct options *opt, const struct cost_request *req,
 			   const long long *values, enum rank_status *status)
 {
@@ -172,7 +172,7 @@ static int rank_prepare(const struct loaded_spec *ls, const struct model *m,
 		struct cost_request req = base;
 		memcpy(req.sizes, t->shapes[s], sizeof(req.sizes));
 		enum rank_status st = RANK_OK;
-		char *why = shape_refusal(ctx, ls, m, opt, &req, values, &st);
+		char *why = rank_shape_refusal(ctx, ls, m, opt, &req, values, &st);
 		if (why) {
 			struct rank_row *row = rank_table_add_row(t, s, -1);
 			if (row) {
@@ -278,6 +278,8 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	       struct session *session, int *tables)
 {
 	const char *file = ls->src.name;
+	if (opt->hierarchy)
+		return hierarchy_rank_model(ls, m, opt, session);
 	/* without -p, a sweep ranks the candidates on the grid given */
 	bool fixed = opt->nprocs == 0;
 	long shape[3] = {1, 1, 1};

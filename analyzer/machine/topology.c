@@ -60,6 +60,91 @@ void root2_add_pow(struct root2 *x, mpq_srcptr a, long e)
 	mpq_clear(t);
 }
 
+/* The sign of A + B t + C t^2, t = 2^(1/3), the integers not all 0.  Its
+ * norm A^3 + 2B^3 + 4C^3 - 6ABC is a nonzero integer and its two conjugates
+ * are at most 3H in size (H the largest of |A|, |B|, |C|), so |value| >=
+ * 1/(9 H^2): evaluated with an error below that, its sign is exact. */
+static int cubic_sign(mpz_srcptr a, mpz_srcptr b, mpz_srcptr c)
+{
+	size_t bits = mpz_sizeinbase(a, 2);
+	if (mpz_sizeinbase(b, 2) > bits)
+		bits = mpz_sizeinbase(b, 2);
+	if (mpz_sizeinbase(c, 2) > bits)
+		bits = mpz_sizeinbase(c, 2);
+	mp_bitcnt_t prec = (mp_bitcnt_t)(3 * bits + 64);
+	mpf_t t, x, y, v;
+	mpf_init2(t, prec);
+	mpf_init2(x, prec);
+	mpf_init2(y, prec);
+	mpf_init2(v, prec);
+	/* t = 2^(1/3) by Newton's iteration t <- (2t + 2/t^2) / 3, from 5/4 */
+	mpf_set_d(t, 1.25);
+	for (mp_bitcnt_t good = 2; good < 2 * prec + 8; good *= 2) {
+		mpf_mul(x, t, t);
+		mpf_ui_div(x, 2, x);
+		mpf_mul_ui(y, t, 2);
+		mpf_add(y, y, x);
+		mpf_div_ui(t, y, 3);
+	}
+	mpf_set_z(v, a);
+	mpf_set_z(x, b);
+	mpf_mul(x, x, t);
+	mpf_add(v, v, x);
+	mpf_set_z(x, c);
+	mpf_mul(x, x, t);
+	mpf_mul(x, x, t);
+	mpf_add(v, v, x);
+	int sign = mpf_sgn(v);
+	mpf_clears(t, x, y, v, NULL);
+	return sign;
+}
+
+int root2_cmp(const struct root2 *x, const struct root2 *y)
+{
+	/* D = X - Y, times the denominators' product: integers A, B, C */
+	mpq_t d[3];
+	mpz_t z[3], den;
+	mpz_init_set_ui(den, 1);
+	for (int r = 0; r < 3; r++) {
+		mpq_init(d[r]);
+		mpz_init(z[r]);
+		if (r < x->n)
+			mpq_sub(d[r], x->c[r], y->c[r]);
+		mpz_mul(den, den, mpq_denref(d[r]));
+	}
+	for (int r = 0; r < 3; r++) {
+		mpz_mul(z[r], mpq_numref(d[r]), den);
+		mpz_divexact(z[r], z[r], mpq_denref(d[r]));
+	}
+	int sign;
+	if (mpz_sgn(z[1]) == 0 && mpz_sgn(z[2]) == 0) {
+		sign = mpz_sgn(z[0]);
+	} else if (x->n == 2) {
+		/* A + B sqrt(2): the signs agree, or A^2 against 2 B^2 decides */
+		int sa = mpz_sgn(z[0]), sb = mpz_sgn(z[1]);
+		if (sa * sb >= 0) {
+			sign = sa ? sa : sb;
+		} else {
+			mpz_t a2, b2;
+			mpz_inits(a2, b2, NULL);
+			mpz_mul(a2, z[0], z[0]);
+			mpz_mul(b2, z[1], z[1]);
+			mpz_mul_2exp(b2, b2, 1);
+			int c = mpz_cmp(a2, b2);   /* > 0: A wins */
+			sign = c > 0 ? sa : c < 0 ? sb : 0;
+			mpz_clears(a2, b2, NULL);
+		}
+	} else {
+		sign = cubic_sign(z[0], z[1], z[2]);
+	}
+	for (int r = 0; r < 3; r++) {
+		mpq_clear(d[r]);
+		mpz_clear(z[r]);
+	}
+	mpz_clear(den);
+	return sign;
+}
+
 double root2_approx(const struct root2 *x)
 {
 	double v = 0;

@@ -57,6 +57,8 @@ void root2_clear(struct root2 *x);
 void root2_add(struct root2 *x, const struct root2 *y);
 /* X += A 2^(E/N) (X's n divides... N is X's n, E >= 0) */
 void root2_add_pow(struct root2 *x, mpq_srcptr a, long e);
+/* The sign of X - Y (of the same n): -1, 0 or 1, exactly. */
+int root2_cmp(const struct root2 *x, const struct root2 *y);
 /* X's value, rounded. */
 double root2_approx(const struct root2 *x);
 /* X exactly, "41", "12 + 3*2^(1/2)", "2^(1/3) + 5/2*2^(2/3)", malloc'd;

@@ -9,6 +9,7 @@
 #include "analyzer/check/check.h"
 #include "analyzer/cost/cost.h"
 #include "analyzer/decide/compare.h"
+#include "analyzer/decide/hier_rank.h"
 #include "analyzer/decide/pareto.h"
 #include "analyzer/decide/rank.h"
 #include "analyzer/machine/topology.h"
@@ -370,6 +371,13 @@ void report_process_plot(FILE *out, const struct analysis *a, const char *pictur
  * of 2^k processes (A->exact, counted with cost_request.hierarchy, the
  * processes numbered A->numbering), in FORMAT (not LaTeX). */
 void report_hierarchy(FILE *out, enum output_format format, const struct analysis *a);
+/* -p --hierarchy: the N tables TABS (sorted), one per process count, of
+ * FILE's shapes (its AXES), numberings and candidates (CANDS), ranked
+ * by D-BSP cost; DEFS the -D values; in FORMAT (not LaTeX). */
+void report_hierarchy_ranking(FILE *out, enum output_format format, const char *file,
+			      const struct param_value *defs, int ndefs, const char *const *axes,
+			      const char *const *cands, const struct hier_ranking *tabs, int n);
+
 /* FILE's grid (the NAXES AXES of SIZES) is no grid of 2^k processes, on
  * ERR. */
 void report_hierarchy_grid(FILE *err, const char *file, int naxes, const char *const *axes,

@@ -512,3 +512,238 @@ void report_hierarchy_grid(FILE *err, const char *file, int naxes, const char *c
 		fprintf(err, "%s%s = %ld", a ? ", " : "", axes[a], sizes[a]);
 	fputs(")\n", err);
 }
+
+/* ------------------------------------------------ -p --hierarchy's rankings */
+
+/* "8x8" */
+static void shape_text(FILE *out, const struct hier_ranking *t, int s)
+{
+	for (int a = 0; a < t->naxes; a++)
+		fprintf(out, "%s%ld", a ? "x" : "", t->shapes[s][a]);
+}
+
+/* ROW's cost KIND (0: D-BSP, 1: BSP) exactly, malloc'd. */
+static char *row_cost(const struct hier_row *row, int kind)
+{
+	return root2_text(kind ? &row->flat : &row->dbsp);
+}
+
+static void rank_title(FILE *out, const char *file, const struct param_value *defs, int ndefs,
+		       const struct topology *topo, bool md)
+{
+	if (md)
+		report_md_text(out, file);
+	else
+		fputs(file, out);
+	fprintf(out, ": shapes, numberings and candidates ranked by their D-BSP cost on a %s",
+		topo->title);
+	for (int i = 0; i < ndefs; i++) {
+		fputs(i ? ", " : "; ", out);
+		fprintf(out, "%s = ", defs[i].name);
+		report_param_value(out, &defs[i], false);
+	}
+	fputs("\n", out);
+}
+
+static const char rank_legend[] =
+	"D-BSP: w + the sum over the levels i of ceil(H(i)) g(i) + l(i) + Pf(i) "
+	"(Theorem 3.1), summed over the supersteps; BSP: w + h g(0) + l(0) on the same "
+	"machine; the topology's g, l and Pf are leading terms with unit constants, an "
+	"asymptotic model (bspcost(1))";
+
+static void ranking_text(FILE *out, const char *file, const struct param_value *defs, int ndefs,
+			 const char *const *cands, const struct hier_ranking *tabs, int n)
+{
+	rank_title(out, file, defs, ndefs, tabs[0].topo, false);
+	for (int k = 0; k < n; k++) {
+		const struct hier_ranking *t = &tabs[k];
+		if (t->k < 0) {
+			fprintf(out, "\n%ld processes: no power of two, no cluster hierarchy\n", t->procs);
+			continue;
+		}
+		fprintf(out, "\n%ld processes (%d level%s)\n", t->procs, t->k, t->k == 1 ? "" : "s");
+		for (int i = 0; i < t->nrows; i++) {
+			const struct hier_row *row = &t->rows[i];
+			if (row->ok)
+				fprintf(out, "  %3d%s ", row->rank, row->tie ? "=" : " ");
+			else
+				fputs("    - ", out);
+			shape_text(out, t, row->shape);
+			fprintf(out, " %s %s", numbering_name[row->nb],
+				row->cand >= 0 ? cands[row->cand] : "(every candidate)");
+			if (!row->ok) {
+				fprintf(out, ": %s\n", row->reason ? row->reason : "not counted");
+				continue;
+			}
+			for (int kind = 0; kind < 2; kind++) {
+				char *v = row_cost(row, kind);
+				const struct root2 *x = kind ? &row->flat : &row->dbsp;
+				fprintf(out, "%s%s", kind ? ", BSP " : ": D-BSP ", v ? v : "?");
+				if (v && !integral(v))
+					fprintf(out, " (~%.6g)", root2_approx(x));
+				free(v);
+			}
+			fputs("\n", out);
+		}
+	}
+	fprintf(out, "\n%s\n", rank_legend);
+}
+
+static void ranking_json(FILE *out, const char *file, const struct param_value *defs, int ndefs,
+			 const char *const *axes, const char *const *cands,
+			 const struct hier_ranking *tabs, int n)
+{
+	fputs("{\"file\": ", out);
+	report_json_string(out, file);
+	fprintf(out, ", \"topology\": \"%s\", \"values\": {", tabs[0].topo->name);
+	for (int i = 0; i < ndefs; i++) {
+		fputs(i ? ", " : "", out);
+		report_json_string(out, defs[i].name);
+		fputs(": ", out);
+		report_param_value(out, &defs[i], true);
+	}
+	fputs("},\n \"rankings\": [", out);
+	for (int k = 0; k < n; k++) {
+		const struct hier_ranking *t = &tabs[k];
+		fprintf(out, "%s\n  {\"procs\": %ld, \"levels\": ", k ? "," : "", t->procs);
+		if (t->k < 0)
+			fputs("null, \"reason\": \"no power of two\", \"rows\": [", out);
+		else
+			fprintf(out, "%d, \"rows\": [", t->k);
+		for (int i = 0; i < t->nrows; i++) {
+			const struct hier_row *row = &t->rows[i];
+			fputs(i ? ",\n   {\"rank\": " : "\n   {\"rank\": ", out);
+			if (row->ok)
+				fprintf(out, "%d, \"tie\": %s", row->rank, row->tie ? "true" : "false");
+			else
+				fputs("null, \"tie\": false", out);
+			fputs(", \"shape\": {", out);
+			for (int a = 0; a < t->naxes; a++) {
+				fputs(a ? ", " : "", out);
+				report_json_string(out, axes[a]);
+				fprintf(out, ": %ld", t->shapes[row->shape][a]);
+			}
+			fprintf(out, "}, \"numbering\": \"%s\", \"candidate\": ", numbering_name[row->nb]);
+			if (row->cand >= 0)
+				report_json_string(out, cands[row->cand]);
+			else
+				fputs("null", out);
+			if (!row->ok) {
+				fputs(", \"reason\": ", out);
+				report_json_string(out, row->reason ? row->reason : "not counted");
+			}
+			for (int kind = 0; row->ok && kind < 2; kind++) {
+				char *v = row_cost(row, kind);
+				fprintf(out, ", \"%s\": ", kind ? "bsp" : "dbsp");
+				if (v && integral(v))
+					fputs(v, out);
+				else
+					report_json_string(out, v ? v : "?");
+				fprintf(out, ", \"%s_approx\": %.17g", kind ? "bsp" : "dbsp",
+					root2_approx(kind ? &row->flat : &row->dbsp));
+				free(v);
+			}
+			fputs("}", out);
+		}
+		fputs("]}", out);
+	}
+	fputs("]}\n", out);
+}
+
+static void ranking_csv(FILE *out, const char *const *cands, const struct hier_ranking *tabs,
+			int n)
+{
+	fputs("procs,rank,tie,shape,numbering,candidate,dbsp,dbsp_approx,bsp,bsp_approx,note\n", out);
+	for (int k = 0; k < n; k++) {
+		const struct hier_ranking *t = &tabs[k];
+		if (t->k < 0) {
+			fprintf(out, "%ld,,,,,,,,,,no power of two\n", t->procs);
+			continue;
+		}
+		for (int i = 0; i < t->nrows; i++) {
+			const struct hier_row *row = &t->rows[i];
+			fprintf(out, "%ld,", t->procs);
+			if (row->ok)
+				fprintf(out, "%d,%s", row->rank, row->tie ? "yes" : "no");
+			else
+				fputs(",", out);
+			fputs(",", out);
+			shape_text(out, t, row->shape);
+			fprintf(out, ",%s,", numbering_name[row->nb]);
+			if (row->cand >= 0)
+				report_csv_field(out, cands[row->cand]);
+			for (int kind = 0; kind < 2; kind++) {
+				char *v = row->ok ? row_cost(row, kind) : NULL;
+				fputs(",", out);
+				if (v)
+					report_csv_field(out, v);
+				fputs(",", out);
+				if (v)
+					fprintf(out, "%.17g", root2_approx(kind ? &row->flat : &row->dbsp));
+				free(v);
+			}
+			fputs(",", out);
+			if (!row->ok)
+				report_csv_field(out, row->reason ? row->reason : "not counted");
+			fputs("\n", out);
+		}
+	}
+}
+
+static void ranking_markdown(FILE *out, const char *file, const struct param_value *defs,
+			     int ndefs, const char *const *cands, const struct hier_ranking *tabs,
+			     int n)
+{
+	fputs("# ", out);
+	rank_title(out, file, defs, ndefs, tabs[0].topo, true);
+	for (int k = 0; k < n; k++) {
+		const struct hier_ranking *t = &tabs[k];
+		fprintf(out, "\n## %ld processes\n\n", t->procs);
+		if (t->k < 0) {
+			fputs("No power of two: no cluster hierarchy.\n", out);
+			continue;
+		}
+		fputs("| rank | shape | numbering | candidate | D-BSP | BSP |\n"
+		      "|---:|---|---|---|---:|---:|\n", out);
+		for (int i = 0; i < t->nrows; i++) {
+			const struct hier_row *row = &t->rows[i];
+			if (row->ok)
+				fprintf(out, "| %d%s | ", row->rank, row->tie ? "=" : "");
+			else
+				fputs("| - | ", out);
+			shape_text(out, t, row->shape);
+			fprintf(out, " | %s | ", numbering_name[row->nb]);
+			if (row->cand >= 0)
+				report_md_code(out, cands[row->cand], true);
+			else
+				fputs("(every candidate)", out);
+			for (int kind = 0; kind < 2; kind++) {
+				char *v = row->ok ? row_cost(row, kind) : NULL;
+				fputs(" | ", out);
+				report_md_text(out, v ? v : (kind ? "" : row->reason ? row->reason
+										: "not counted"));
+				free(v);
+			}
+			fputs(" |\n", out);
+		}
+	}
+	fputs("\n", out);
+	report_md_text(out, rank_legend);
+	fputs(".\n", out);
+}
+
+void report_hierarchy_ranking(FILE *out, enum output_format format, const char *file,
+			      const struct param_value *defs, int ndefs, const char *const *axes,
+			      const char *const *cands, const struct hier_ranking *tabs, int n)
+{
+	if (n == 0)
+		return;
+	if (format == FORMAT_JSON)
+		ranking_json(out, file, defs, ndefs, axes, cands, tabs, n);
+	else if (format == FORMAT_CSV)
+		ranking_csv(out, cands, tabs, n);
+	else if (format == FORMAT_MARKDOWN)
+		ranking_markdown(out, file, defs, ndefs, cands, tabs, n);
+	else
+		ranking_text(out, file, defs, ndefs, cands, tabs, n);
+}

@@ -29,9 +29,17 @@ of every candidate of `BIN --hierarchy --numbering NB -f json -D ...`:
     l(0) per run, exactly (sums of rationals times 2^(r/n)), g, l and Pf of
     a cluster of 2^d processes as bspcost(1) gives each topology.
 
+And `-p P --hierarchy --topology T`'s rankings (RANKINGS below): every shape
+of P that meets the assumptions, every numbering (one on a grid of one axis)
+and every candidate has a row whose D-BSP and BSP costs are the ones above
+at that shape, ranked by the D-BSP cost (the rank 1 + the rows strictly
+below it, ties marked), and a shape that breaks an assumption has one row,
+without a rank.
+
 Ends with `N passed, N failed`, exit status 1 if any failed.
 """
 
+import itertools
 import json
 import math
 import os
@@ -306,6 +314,91 @@ def check(binary, path, values, bad, turn=0):
                                % (where, gc["name"], key, gc[key], x))
 
 
+# (spec, sizes, process count, topology)
+RANKINGS = [
+    ("examples/stencil2d.bsp", {"n": 8, "m": 8}, 8, "pruned-butterfly"),
+    ("examples/matvec.bsp", {"m": 8, "n": 8}, 4, "mesh3d"),
+    ("examples/stencil1d.bsp", {"n": 16}, 8, "butterfly"),
+]
+
+
+def value(x, n):
+    """{r: c} over 2^(r/n) as a float (for the order; ties are equal dicts)."""
+    return sum(float(c) * 2 ** (r / n) for r, c in x.items())
+
+
+def check_ranking(binary, path, sizes, p, topo, bad):
+    spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
+    axes = spec["axes"]
+    n = TOPOLOGIES[topo][0]
+    r = subprocess.run([binary, "-p", str(p), "--hierarchy", "--topology", topo, "-f", "json"]
+                       + defines(sizes) + [path], capture_output=True, text=True, cwd=ROOT)
+    where = "%s -p %d --topology %s" % (path, p, topo)
+    if r.returncode != 0:
+        bad.append("%s: exit %d: %s" % (where, r.returncode, r.stderr.strip()[-300:]))
+        return
+    rows = json.loads(r.stdout)["rankings"][0]["rows"]
+    seen = set()
+    want = []   # (cost, key) of every counted row
+    for row in rows:
+        shape = tuple(row["shape"][a] for a in axes)
+        values = dict(sizes)
+        values.update(row["shape"])
+        key = (shape, row["numbering"], row["candidate"])
+        seen.add(key)
+        try:
+            bspenum.check_values(spec, values)
+            ok_shape = True
+        except bspenum.SpecError:
+            ok_shape = False
+        if row.get("reason") is not None:
+            if ok_shape or row["rank"] is not None:
+                bad.append("%s: %s refused (%s), yet its values meet the assumptions"
+                           % (where, key, row["reason"]))
+            continue
+        if not ok_shape:
+            bad.append("%s: %s ranked, yet its values break an assumption" % (where, key))
+            continue
+        res = bspenum.analyze(spec, values, pairs=True)
+        cand = [c for c in res["candidates"] if c["name"] == row["candidate"]][0]
+        total = ({}, {})
+        for ws in cand["supersteps"]:
+            runs_H = [h_vector(run, list(shape), row["numbering"]) for run in ws["pairs"]]
+            k = (p.bit_length() - 1)
+            dbsp, flat = costs(topo, k, ws["w"], ws["h"], runs_H)
+            add(total[0], dbsp)
+            add(total[1], flat)
+        total = tuple({q: c for q, c in x.items() if c} for x in total)
+        if parse_root(row["dbsp"], n) != total[0] or parse_root(row["bsp"], n) != total[1]:
+            bad.append("%s: %s: D-BSP %s, BSP %s; by Theorem 3.1 %s, %s"
+                       % (where, key, row["dbsp"], row["bsp"], total[0], total[1]))
+        want.append((value(total[0], n), total[0], row))
+    for v, x, row in want:
+        below = sum(1 for w, y, _ in want if w < v and y != x)
+        tie = any(y == x for w, y, other in want if other is not row)
+        if row["rank"] != below + 1 or row["tie"] != tie:
+            bad.append("%s: %s %s %s: rank %s%s, expected %d%s"
+                       % (where, row["shape"], row["numbering"], row["candidate"], row["rank"],
+                          " (tie)" if row["tie"] else "", below + 1, " (tie)" if tie else ""))
+    ranks = [row["rank"] for row in rows if row["rank"] is not None]
+    if ranks != sorted(ranks):
+        bad.append("%s: the rows are not in the order of their ranks: %s" % (where, ranks))
+    # every shape, numbering and candidate has its row
+    names = [c for c, _, _, _ in bspenum.variants(spec)]
+    for shape in itertools.product(*[[d for d in range(1, p + 1) if p % d == 0]] * len(axes)):
+        if math.prod(shape) != p:
+            continue
+        keys = [k for k in seen if k[0] == shape]
+        if not keys:
+            bad.append("%s: no row for the shape %s" % (where, shape))
+        elif all(k[2] is not None for k in keys):
+            nbs = NUMBERINGS if len(axes) > 1 else ["row"]
+            for nb in nbs:
+                for c in names:
+                    if (shape, nb, c) not in seen:
+                        bad.append("%s: no row for %s %s %s" % (where, shape, nb, c))
+
+
 def main(argv):
     if len(argv) != 1:
         sys.stderr.write("usage: hierarchy.py BIN\n")
@@ -329,6 +422,16 @@ def main(argv):
                 failed += 1
             else:
                 passed += 1
+    for path, sizes, p, topo in RANKINGS:
+        bad = []
+        try:
+            check_ranking(binary, path, sizes, p, topo, bad)
+        except Exception as e:   # an unreadable answer is a failure, said
+            bad.append("%s -p %d: %s" % (path, p, e))
+        for b in bad:
+            print("FAIL " + b)
+        failed += bool(bad)
+        passed += not bad
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

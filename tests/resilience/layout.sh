@@ -1,6 +1,7 @@
 #!/bin/sh
 # The layout is the data flow: each folder of analyzer/ includes only the
-# folders before it, and no source file is over 1000 lines without saying why
+# folders before it (the machines before the decisions, which price rows on
+# them), and no source file is over 1000 lines without saying why
 # at its top (a line "Why this file is long:" in its first 40 lines).
 # Exits 0 when both hold; prints every offence otherwise.
 cd "$(dirname "$0")/../.." || exit 1
@@ -9,8 +10,8 @@ rank() {
 	grammar) echo 0 ;; analyzer/util) echo 1 ;; analyzer/check) echo 2 ;;
 	analyzer/machine) echo 7 ;;
 	distributions) echo 3 ;; analyzer/model) echo 4 ;; analyzer/count) echo 5 ;;
-	analyzer/formula) echo 5 ;; analyzer/cost) echo 6 ;; analyzer/decide) echo 7 ;;
-	analyzer/report) echo 8 ;; analyzer/cli) echo 9 ;; .) echo 10 ;; *) echo 99 ;;
+	analyzer/formula) echo 5 ;; analyzer/cost) echo 6 ;; analyzer/decide) echo 8 ;;
+	analyzer/report) echo 9 ;; analyzer/cli) echo 10 ;; .) echo 11 ;; *) echo 99 ;;
 	esac
 }
 bad=0

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "analyzer/cost/hierarchy.h"
+#include "analyzer/machine/topology.h"
 
 static void boxes(enum numbering nb, const long sizes[], int naxes, int bits, long b0, long b1)
 {
@@ -158,12 +159,89 @@ static void test_runs(void **state)
 	hierarchy_clear(&sum);
 }
 
+/* X = A + B 2^(1/N) + C 2^(2/N) */
+static void set_root(struct root2 *x, int n, long a, long b, long c)
+{
+	root2_init(x, n);
+	mpq_set_si(x->c[0], a, 1);
+	if (n > 1)
+		mpq_set_si(x->c[1], b, 1);
+	if (n > 2)
+		mpq_set_si(x->c[2], c, 1);
+}
+
+static int cmp3(int n, long a, long b, long c, long d, long e, long f)
+{
+	struct root2 x, y;
+	set_root(&x, n, a, b, c);
+	set_root(&y, n, d, e, f);
+	int r = root2_cmp(&x, &y);
+	assert_int_equal(root2_cmp(&y, &x), -r);
+	root2_clear(&x);
+	root2_clear(&y);
+	return r;
+}
+
+static void text_is(const struct root2 *x, const char *want)
+{
+	char *s = root2_text(x);
+	assert_non_null(s);
+	if (strcmp(s, want) != 0)
+		fail_msg("'%s', expected '%s'", s, want);
+	free(s);
+}
+
+static void test_root2(void **state)
+{
+	(void)state;
+	/* sqrt(2): 99 - 70 sqrt(2) = 0.005 > 0 (99^2 = 2 * 70^2 + 1), 7 - 5 sqrt(2) < 0 */
+	assert_int_equal(cmp3(2, 99, 0, 0, 0, 70, 0), 1);
+	assert_int_equal(cmp3(2, 7, 0, 0, 0, 5, 0), -1);
+	assert_int_equal(cmp3(2, 3, 2, 0, 5, 1, 0), -1);
+	assert_int_equal(cmp3(2, 4, 3, 0, 4, 3, 0), 0);
+	/* cube roots: 63 - 50 t = 0.0039 > 0, 46 - 29 t^2 = -0.035 < 0,
+	 * 1259921 - 10^6 t = -0.0499 < 0 (t = 2^(1/3) = 1.25992104989...) */
+	assert_int_equal(cmp3(3, 63, 0, 0, 0, 50, 0), 1);
+	assert_int_equal(cmp3(3, 46, 0, 0, 0, 0, 29), -1);
+	assert_int_equal(cmp3(3, 1259921, 0, 0, 0, 1000000, 0), -1);
+	assert_int_equal(cmp3(3, 1, 1, 1, 1, 1, 1), 0);
+	assert_int_equal(cmp3(3, 0, 0, 1, 0, 1, 0), 1);   /* t^2 > t */
+	assert_int_equal(cmp3(1, 5, 0, 0, 6, 0, 0), -1);
+	/* a D-BSP cost: 2^(5/2) is 4 sqrt(2) */
+	struct root2 x;
+	root2_init(&x, 2);
+	mpq_t one;
+	mpq_init(one);
+	mpq_set_ui(one, 1, 1);
+	root2_add_pow(&x, one, 5);
+	text_is(&x, "4*2^(1/2)");
+	mpq_set_si(one, 46, 1);
+	mpq_add(x.c[0], x.c[0], one);
+	text_is(&x, "46 + 4*2^(1/2)");
+	assert_true(root2_approx(&x) > 51.656 && root2_approx(&x) < 51.657);
+	root2_clear(&x);
+	set_root(&x, 3, 0, 1, 0);
+	mpq_set_si(x.c[2], 5, 2);
+	text_is(&x, "2^(1/3) + 5/2*2^(2/3)");
+	root2_clear(&x);
+	set_root(&x, 2, 1, -1, 0);
+	text_is(&x, "1 - 2^(1/2)");
+	root2_clear(&x);
+	set_root(&x, 1, 0, 0, 0);
+	text_is(&x, "0");
+	root2_clear(&x);
+	mpq_clear(one);
+	assert_non_null(topology_find("mesh3d"));
+	assert_null(topology_find("torus"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_boxes),
 		cmocka_unit_test(test_alpha),
 		cmocka_unit_test(test_runs),
+		cmocka_unit_test(test_root2),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

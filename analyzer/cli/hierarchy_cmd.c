@@ -1,0 +1,205 @@
+/* -p with --hierarchy: every shape of each process count (a power of two),
+ * every numbering of the grid onto the machine and every candidate, ranked
+ * by the D-BSP cost on --topology's machine (analyzer/decide/hier_rank.h).
+ *
+ * Each row is counted at the values given (cost_request.values with
+ * .hierarchy: H and its ceilings per superstep, milliseconds to a second a
+ * row) on the worker pool; its costs are topology_costs' summed over the
+ * candidate's supersteps; the ranking is analyzer/decide's, the tables
+ * analyzer/report's. */
+#define _GNU_SOURCE /* asprintf */
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/cli/analyze.h"
+#include "analyzer/cli/commands.h"
+#include "analyzer/cli/progress.h"
+#include "analyzer/cost/workers.h"
+#include "analyzer/decide/hier_rank.h"
+#include "analyzer/formula/formula.h"
+#include "analyzer/report/report.h"
+
+struct hier_job {
+	const struct model *m;
+	struct cost_request req;        /* the values; sizes and numbering per row */
+	struct hier_ranking *tabs;
+	int (*rows)[2];                 /* job i: row rows[i][1] of table rows[i][0] */
+};
+
+/* ROW's costs from CC, counted: the sum over its supersteps of each one's
+ * D-BSP and flat BSP costs on T's machine with 2^K processes. */
+static void measure(struct hier_row *row, const struct candidate_cost *cc,
+		    const struct topology *t, int k)
+{
+	if (cc->status != COST_OK) {
+		row->reason = strdup(cc->reason ? cc->reason : "no value");
+		row->late = cc->timed_out;
+		return;
+	}
+	mpq_t w, h;
+	mpq_inits(w, h, NULL);
+	for (int s = 0; s < cc->nsteps; s++) {
+		const struct step_cost *sc = &cc->steps[s];
+		if (!sc->hier || !sc->w || !sc->h || formula_eval(sc->w, NULL, NULL, 0, w) < 0 ||
+		    formula_eval(sc->h, NULL, NULL, 0, h) < 0) {
+			if (asprintf(&row->reason, "superstep %s: no value", sc->name) < 0)
+				row->reason = NULL;
+			mpq_clears(w, h, NULL);
+			return;
+		}
+		topology_costs(t, k, w, h, (const mpq_t *)sc->hier->ceil, sc->hier->runs, &row->dbsp,
+			       &row->flat);
+	}
+	mpq_clears(w, h, NULL);
+	row->ok = true;
+}
+
+static void count_row(struct worker *w, int i, void *user)
+{
+	struct hier_job *job = user;
+	struct hier_ranking *t = &job->tabs[job->rows[i][0]];
+	struct hier_row *row = &t->rows[job->rows[i][1]];
+	struct cost_request req = job->req;
+	memcpy(req.sizes, t->shapes[row->shape], sizeof(req.sizes));
+	req.numbering = row->nb;
+	struct candidate_cost cc;
+	cost_candidate(&w->engine, job->m, row->cand, &req, &cc);
+	measure(row, &cc, t->topo, t->k);
+	candidate_cost_clear(&cc);
+}
+
+/* Table T's rows: a row per refused shape, and for every other one a row
+ * per numbering and candidate.  Returns 0, or -1 when out of memory. */
+static int prepare(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
+		   isl_ctx *ctx, const long long *values, struct hier_ranking *t)
+{
+	struct cost_request base = {.h = opt->h_sum ? H_SUM : H_MAX, .values = values,
+				    .model = opt->model};
+	for (int s = 0; s < t->nshapes; s++) {
+		struct cost_request req = base;
+		memcpy(req.sizes, t->shapes[s], sizeof(req.sizes));
+		enum rank_status st;
+		char *why = rank_shape_refusal(ctx, ls, m, opt, &req, values, &st);
+		if (why) {
+			struct hier_row *row = hier_ranking_add(t, s, opt->numbering, -1);
+			if (!row) {
+				free(why);
+				return -1;
+			}
+			row->reason = why;
+			continue;
+		}
+		for (int nb = 0; nb < NUMBERING_N; nb++) {
+			/* on a grid of one axis the numberings are one */
+			if ((opt->numbering_given || m->naxes == 1) && nb != (int)opt->numbering)
+				continue;
+			for (int c = 0; c < m->ncands; c++)
+				if (!hier_ranking_add(t, s, (enum numbering)nb, c))
+					return -1;
+		}
+	}
+	return 0;
+}
+
+int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
+			 const struct options *opt, struct session *session)
+{
+	const char *file = ls->src.name;
+	if (!opt->topology) {
+		fprintf(opt->err, "bspcost: %s: -p --hierarchy ranks by the D-BSP cost on a "
+				  "machine: give --topology (%s)\n", file, topology_names());
+		return EXIT_USAGE;
+	}
+	if (m->naxes == 0) {
+		fprintf(opt->err, "bspcost: %s: -p ranks the shapes of the grid, and this "
+				  "specification has no grid\n", file);
+		return EXIT_USAGE;
+	}
+	for (int a = 0; a < m->naxes; a++)
+		if (options_find_def(opt, m->axes[a])) {
+			fprintf(opt->err, "bspcost: %s: -p gives the grid its shapes: -D %s cannot be "
+					  "combined with it\n", file, m->axes[a]);
+			return EXIT_USAGE;
+		}
+	if (!all_params(m, opt)) {
+		fprintf(opt->err, "bspcost: %s: -p --hierarchy counts every row at values: give -D "
+				  "for every size\n", file);
+		return EXIT_USAGE;
+	}
+	long long *values = calloc((size_t)m->nparams + 1, sizeof(*values));
+	struct hier_ranking *tabs = calloc((size_t)opt->nprocs + 1, sizeof(*tabs));
+	isl_ctx *ctx = session_ctx(session);
+	int status = EXIT_OK;
+	int ntabs = 0;
+	size_t njobs = 0;
+	for (int i = 0; values && i < model_nsizes(m); i++)
+		values[i] = options_find_def(opt, m->params[i])->value;
+	for (int p = 0; values && tabs && ctx && p < opt->nprocs; p++, ntabs++) {
+		if (hier_ranking_init(&tabs[p], opt->procs[p], m->naxes, opt->topology) < 0 ||
+		    prepare(ls, m, opt, ctx, values, &tabs[p]) < 0) {
+			status = EXIT_SPEC;
+			ntabs++;
+			break;
+		}
+		njobs += (size_t)tabs[p].nrows;
+	}
+	session_ctx_free(session, ctx);
+	int (*rows)[2] = status == EXIT_OK && values && tabs && ctx
+				 ? calloc(njobs + 1, sizeof(*rows)) : NULL;
+	int n = 0;
+	for (int k = 0; rows && k < ntabs; k++)
+		for (int i = 0; i < tabs[k].nrows; i++)
+			if (tabs[k].rows[i].cand >= 0) {
+				rows[n][0] = k;
+				rows[n++][1] = i;
+			}
+	struct hier_job job = {.m = m, .tabs = tabs, .rows = rows,
+			       .req = {.h = opt->h_sum ? H_SUM : H_MAX, .values = values,
+				       .model = opt->model, .hierarchy = true}};
+	struct worker_pool *pool = NULL;
+	if (rows && n > 0) {
+		struct progress_meter meter;
+		progress_start(&meter, opt->err);
+		pool = workers_run_ordered(session, workers_threads(opt->jobs, n), n, NULL, n,
+					   count_row, &job, engine_setup,
+					   progress_pool(&meter, "rows of the hierarchy"));
+		progress_end(&meter);
+	}
+	if (!rows || (n > 0 && !pool)) {
+		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+		status = EXIT_SPEC;
+	} else {
+		bool late = false;
+		for (int k = 0; k < ntabs; k++) {
+			for (int i = 0; i < tabs[k].nrows; i++) {
+				struct hier_row *row = &tabs[k].rows[i];
+				if (row->cand >= 0 && !row->ok && !row->reason) {
+					row->reason = strdup("not counted: the run's time limit ran out");
+					row->late = true;
+				}
+				late |= row->late;
+			}
+			hier_ranking_sort(&tabs[k]);
+		}
+		const char **names = calloc((size_t)m->ncands + 1, sizeof(*names));
+		for (int c = 0; names && c < m->ncands; c++)
+			names[c] = m->cands[c].name;
+		if (names)
+			report_hierarchy_ranking(opt->out, opt->format, file, opt->defs, opt->ndefs,
+						 (const char *const *)m->axes, names, tabs, ntabs);
+		else
+			status = EXIT_SPEC;
+		free(names);
+		if (late) {
+			report_deadline(opt->err, file, session_limit(session), 0, 0, 0);
+			status = EXIT_SPEC;
+		}
+	}
+	workers_free(pool);
+	free(rows);
+	for (int k = 0; tabs && k < ntabs; k++)
+		hier_ranking_clear(&tabs[k]);
+	free(tabs);
+	free(values);
+	return status;
+}
