@@ -34,6 +34,13 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 			 const struct options *opt, struct session *session);
 
+/* The machine --hierarchy prices on into *OUT: --topology's, or --machine's
+ * level entries as one (built in *BUF), or NULL; with K >= 0, one that
+ * gives every level of 2^K processes.  Returns EXIT_OK, or EXIT_USAGE after
+ * saying why on OPT's error stream (hierarchy_cmd.c). */
+int hierarchy_topology(const struct options *opt, const char *file, int k, struct topology *buf,
+		       const struct topology **out);
+
 /* Why the shape of REQ gets no number at VALUES (a malloc'd sentence,
  * *STATUS its kind), or NULL when its values can be counted (rank_cmd.c). */
 char *rank_shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const struct model *m,

@@ -225,7 +225,7 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 		  const struct options *opt, struct session *session)
 {
 	/* without a machine, or with a --grid of the wrong axes (said there) */
-	if (!opt->machine || (opt->grid_naxes > 0 && opt->grid_naxes != m->naxes))
+	if (!opt->machine || opt->hierarchy || (opt->grid_naxes > 0 && opt->grid_naxes != m->naxes))
 		return analyze_at(ls, m, opt, session);
 	long p = 1;
 	for (int a = 0; a < m->naxes; a++) {
@@ -384,6 +384,8 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		return meet == 0 ? EXIT_USAGE : EXIT_SPEC;
 	}
 
+	struct topology from_profile;   /* --machine's levels, for --hierarchy */
+	const struct topology *topo = NULL;
 	struct candidates_job job = {.m = m, .req = &req, .verify = opt->verify,
 				     .seed = opt->seed ? opt->seed : 20260101u};
 	job.costs = calloc((size_t)m->ncands + 1, sizeof(*job.costs));
@@ -421,9 +423,12 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		job.at.per_process = opt->per_process;
 		job.at.hierarchy = opt->hierarchy;
 		job.at.numbering = opt->numbering;
-		if (opt->hierarchy && hierarchy_levels(job.at.sizes, m->naxes) < 0) {
+		int k = opt->hierarchy ? hierarchy_levels(job.at.sizes, m->naxes) : 0;
+		if (k < 0)
 			report_hierarchy_grid(opt->err, ls->src.name, m->naxes,
 					      (const char *const *)m->axes, job.at.sizes);
+		if (k < 0 || (opt->hierarchy && hierarchy_topology(opt, ls->src.name, k, &from_profile,
+								   &topo) != EXIT_OK)) {
 			free(values);
 			free(job.costs);
 			free(job.exact);
@@ -556,7 +561,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	memcpy(a.sizes, (opt->per_process || opt->hierarchy) && exact ? job.at.sizes : req.sizes,
 	       sizeof(a.sizes));
 	a.numbering = opt->numbering;
-	a.topology = opt->topology;
+	a.topology = topo;
 	a.assumptions = spec_assumptions(ls->ast, &a.nassumptions);
 	if (cmp[0] >= 0 && costs) {
 		struct cost_prices prices;

@@ -101,13 +101,41 @@ static int prepare(const struct loaded_spec *ls, const struct model *m, const st
 	return 0;
 }
 
+int hierarchy_topology(const struct options *opt, const char *file, int k, struct topology *buf,
+		       const struct topology **out)
+{
+	*out = opt->topology;
+	if (opt->machine && opt->machine->nlevels > 0) {
+		if (opt->topology) {
+			fprintf(opt->err, "bspcost: %s: --topology %s and machine %s's levels both price "
+					  "the hierarchy: give one\n", file, opt->topology->name,
+				opt->machine->name);
+			return EXIT_USAGE;
+		}
+		topology_from_machine(opt->machine, buf);
+		*out = buf;
+	}
+	char *why = NULL;
+	if (*out && k >= 0 && !topology_covers(*out, k, &why)) {
+		fprintf(opt->err, "bspcost: %s: %s\n", file, why ? why : "out of memory");
+		free(why);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 			 const struct options *opt, struct session *session)
 {
 	const char *file = ls->src.name;
-	if (!opt->topology) {
+	struct topology from_profile;
+	const struct topology *topo;
+	if (hierarchy_topology(opt, file, -1, &from_profile, &topo) != EXIT_OK)
+		return EXIT_USAGE;
+	if (!topo) {
 		fprintf(opt->err, "bspcost: %s: -p --hierarchy ranks by the D-BSP cost on a "
-				  "machine: give --topology (%s)\n", file, topology_names());
+				  "machine: give --topology (%s) or --machine with level entries\n", file,
+			topology_names());
 		return EXIT_USAGE;
 	}
 	if (m->naxes == 0) {
@@ -135,8 +163,14 @@ int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 	for (int i = 0; values && i < model_nsizes(m); i++)
 		values[i] = options_find_def(opt, m->params[i])->value;
 	for (int p = 0; values && tabs && ctx && p < opt->nprocs; p++, ntabs++) {
-		if (hier_ranking_init(&tabs[p], opt->procs[p], m->naxes, opt->topology) < 0 ||
-		    prepare(ls, m, opt, ctx, values, &tabs[p]) < 0) {
+		if (hier_ranking_init(&tabs[p], opt->procs[p], m->naxes, topo) < 0) {
+			status = EXIT_SPEC;
+			ntabs++;
+			break;
+		}
+		if (tabs[p].k >= 0 && !topology_covers(topo, tabs[p].k, &tabs[p].why))
+			continue;   /* said in its table: the profile lacks a level */
+		if (prepare(ls, m, opt, ctx, values, &tabs[p]) < 0) {
 			status = EXIT_SPEC;
 			ntabs++;
 			break;

@@ -84,5 +84,6 @@ void hier_ranking_clear(struct hier_ranking *r)
 	}
 	free(r->rows);
 	free(r->shapes);
+	free(r->why);
 	memset(r, 0, sizeof(*r));
 }

@@ -40,6 +40,7 @@ struct hier_ranking {
 	const struct topology *topo;
 	int nrows, nranked;
 	struct hier_row *rows;
+	char *why;              /* no rows: the machine lacks a level (malloc'd) */
 };
 
 /* *R for PROCS processes on a grid of NAXES axes and topology T: its shapes

@@ -219,6 +219,52 @@ static int read_entry(struct machine *m, char *s, char **error, const char *path
 	return 0;
 }
 
+/* A `level C g G l L [pf PF]` line into a new level of M. */
+static int read_level(struct machine *m, char *s, char **error, const char *path, int line)
+{
+	long p = 0;
+	if (count(word(&s), &p, "level", error, path, line) < 0)
+		return -1;
+	if (p < 2 || (p & (p - 1)) != 0)
+		return bad(error, path, line, "level %ld: a level is a cluster of 2, 4, 8, ... "
+			   "processes", p);
+	for (int i = 0; i < m->nlevels; i++)
+		if (m->levels[i].p == p)
+			return bad(error, path, line, "level %ld is given twice", p);
+	struct machine_level *lv = realloc(m->levels, (size_t)(m->nlevels + 1) * sizeof(*lv));
+	if (!lv)
+		return bad(error, path, line, "out of memory");
+	m->levels = lv;
+	struct machine_level *e = &m->levels[m->nlevels++];
+	e->p = p;
+	mpq_inits(e->g, e->l, e->pf, NULL);
+	bool has[3] = {false, false, false};
+	static const char *const keys[3] = {"g", "l", "pf"};
+	for (char *key; (key = word(&s));) {
+		int k = 0;
+		while (k < 3 && strcmp(key, keys[k]) != 0)
+			k++;
+		if (k == 3)
+			return bad(error, path, line, "unknown key '%s' in level %ld (g, l and pf)", key,
+				   p);
+		if (has[k])
+			return bad(error, path, line, "'%s' is given twice for level %ld", key, p);
+		mpq_ptr v = k == 0 ? e->g : k == 1 ? e->l : e->pf;
+		if (number(word(&s), v, key, error, path, line) < 0)
+			return -1;
+		has[k] = true;
+	}
+	if (!has[0] || !has[1])
+		return bad(error, path, line, "level %ld needs both g and l", p);
+	return 0;
+}
+
+static int by_level(const void *a, const void *b)
+{
+	const struct machine_level *x = a, *y = b;
+	return (x->p > y->p) - (x->p < y->p);
+}
+
 static int by_p(const void *a, const void *b)
 {
 	const struct machine_entry *x = a, *y = b;
@@ -316,6 +362,8 @@ int machine_read(struct machine *m, const char *path, char **error)
 			}
 		} else if (strcmp(key, "p") == 0) {
 			r = read_entry(m, s, error, path, line);
+		} else if (strcmp(key, "level") == 0) {
+			r = read_level(m, s, error, path, line);
 		} else {
 			r = unknown_key(key, error, path, line, false);
 		}
@@ -327,13 +375,15 @@ int machine_read(struct machine *m, const char *path, char **error)
 		r = bad(error, path, line, "cannot read the file");
 	if (r == 0 && !m->name)
 		r = bad(error, path, line, "no 'machine NAME' line");
-	if (r == 0 && m->n == 0)
-		r = bad(error, path, line, "no 'p' line: the profile gives no parameters");
+	if (r == 0 && m->n == 0 && m->nlevels == 0)
+		r = bad(error, path, line, "no 'p' or 'level' line: the profile gives no parameters");
 	if (r == 0 && m->per_byte && !m->word)
 		r = bad(error, path, per_line, "'per byte' needs 'word' (bytes per word): h counts "
 			"words");
-	if (r == 0)
+	if (r == 0 && m->n > 1)
 		qsort(m->at, (size_t)m->n, sizeof(*m->at), by_p);
+	if (r == 0 && m->nlevels > 1)
+		qsort(m->levels, (size_t)m->nlevels, sizeof(*m->levels), by_level);
 	return r;
 }
 
@@ -451,8 +501,41 @@ int machine_speed(const struct machine *m, const struct machine_entry *e, mpq_t 
 	return mpq_sgn(out) > 0 ? 0 : -1;
 }
 
+int machine_level(const struct machine *m, long p, mpq_t g, mpq_t l, mpq_t pf)
+{
+	static const unsigned long per[] = {1, 1, 1000, 1000000};
+	const struct machine_level *e = NULL;
+	for (int i = 0; i < m->nlevels && !e; i++)
+		if (m->levels[i].p == p)
+			e = &m->levels[i];
+	mpq_t speed, u;
+	mpq_inits(speed, u, NULL);
+	int r = e && (m->unit == UNIT_FLOPS || machine_speed(m, NULL, speed) == 0) ? 0 : -1;
+	if (r == 0) {
+		mpq_set(g, e->g);
+		mpq_set(l, e->l);
+		mpq_set(pf, e->pf);
+		if (m->unit != UNIT_FLOPS) {   /* seconds times flop/s: flops */
+			mpq_set_ui(u, 1, per[m->unit]);
+			mpq_mul(u, u, speed);
+			mpq_mul(g, g, u);
+			mpq_mul(l, l, u);
+			mpq_mul(pf, pf, u);
+		}
+		if (m->per_byte) {
+			mpq_set_ui(u, (unsigned long)m->word, 1);
+			mpq_mul(g, g, u);
+		}
+	}
+	mpq_clears(speed, u, NULL);
+	return r;
+}
+
 void machine_clear(struct machine *m)
 {
+	for (int i = 0; i < m->nlevels; i++)
+		mpq_clears(m->levels[i].g, m->levels[i].l, m->levels[i].pf, NULL);
+	free(m->levels);
 	for (int i = 0; i < m->n; i++)
 		for (int k = 0; k < MACHINE_NKEYS; k++)
 			mpq_clear(m->at[i].v[k]);

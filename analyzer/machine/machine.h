@@ -49,6 +49,15 @@ struct machine_entry {
 	mpq_t v[MACHINE_NKEYS];
 };
 
+/* `level C g G l L [pf PF]`: the D-BSP parameters of a cluster of C
+ * processes (a power of two, at least 2): an h-relation inside it costs
+ * h*G + L, a parallel prefix PF (0 when not said); in the profile's unit
+ * and per its word, as the entries' l and g (machine_level). */
+struct machine_level {
+	long p;
+	mpq_t g, l, pf;
+};
+
 struct machine {
 	char *name;        /* `machine NAME` */
 	char *title;       /* `title ...`: for people (NULL: none) */
@@ -63,6 +72,8 @@ struct machine {
 	bool per_byte;     /* `per byte`: the g's are per byte (then `word` is needed) */
 	int n;
 	struct machine_entry *at;   /* by increasing p */
+	int nlevels;
+	struct machine_level *levels;   /* by increasing p */
 };
 
 /* Reads the profile at PATH into M.  Returns 0; or -1 with *ERROR, a
@@ -96,6 +107,12 @@ int machine_prices(const struct machine *m, const struct machine_entry *e,
 /* *OUT = flop/s at entry E (its own s, or the machine's); -1 when neither
  * says. */
 int machine_speed(const struct machine *m, const struct machine_entry *e, mpq_t out);
+
+/* The level of M for clusters of P processes, its g, l and Pf in flops a
+ * word (times s for a unit of time, times `word` for a g per byte) into G,
+ * L and PF.  Returns 0; -1 when M has no such level, or no speed where its
+ * unit is a time. */
+int machine_level(const struct machine *m, long p, mpq_t g, mpq_t l, mpq_t pf);
 
 void machine_clear(struct machine *m);
 

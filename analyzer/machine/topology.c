@@ -1,19 +1,21 @@
 /* Hierarchical machines' D-BSP parameters and costs (topology.h). */
-#define _GNU_SOURCE /* open_memstream */
+#define _GNU_SOURCE /* open_memstream, asprintf */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/machine/machine.h"
 #include "analyzer/machine/topology.h"
 
 static const struct topology topologies[TOPOLOGY_N] = {
-	{TOPOLOGY_BUTTERFLY, "butterfly", "butterfly (g = l = log2 p', Pf = (log2 p')^2)", 1},
+	{TOPOLOGY_BUTTERFLY, "butterfly", "a butterfly (g = l = log2 p', Pf = (log2 p')^2)", 1,
+	 NULL, ""},
 	{TOPOLOGY_PRUNED_BUTTERFLY, "pruned-butterfly",
-	 "pruned butterfly (g = sqrt(p'), l = log2 p', Pf = (log2 p')^2)", 2},
-	{TOPOLOGY_MESH2D, "mesh2d", "2-D mesh (g = l = Pf = p'^(1/2))", 2},
-	{TOPOLOGY_MESH3D, "mesh3d", "3-D mesh (g = l = Pf = p'^(1/3))", 3},
+	 "a pruned butterfly (g = sqrt(p'), l = log2 p', Pf = (log2 p')^2)", 2, NULL, ""},
+	{TOPOLOGY_MESH2D, "mesh2d", "a 2-D mesh (g = l = Pf = p'^(1/2))", 2, NULL, ""},
+	{TOPOLOGY_MESH3D, "mesh3d", "a 3-D mesh (g = l = Pf = p'^(1/3))", 3, NULL, ""},
 };
 
 const struct topology *topology_find(const char *name)
@@ -188,12 +190,57 @@ char *root2_text(const struct root2 *x)
 	return fclose(f) == 0 ? buf : (free(buf), NULL);
 }
 
+void topology_from_machine(const struct machine *m, struct topology *t)
+{
+	memset(t, 0, sizeof(*t));
+	t->kind = TOPOLOGY_PROFILE;
+	t->name = m->name;
+	t->root = 1;
+	t->profile = m;
+	snprintf(t->text, sizeof(t->text), "machine %s's levels (its profile's level entries)",
+		 m->name);
+	t->title = t->text;
+}
+
+int topology_covers(const struct topology *t, int k, char **why)
+{
+	*why = NULL;
+	if (t->kind != TOPOLOGY_PROFILE)
+		return 1;
+	mpq_t g, l, pf;
+	mpq_inits(g, l, pf, NULL);
+	int ok = 1;
+	for (int d = 1; d <= k && ok; d++)
+		if (machine_level(t->profile, 1L << d, g, l, pf) < 0) {
+			ok = 0;
+			if (asprintf(why, "machine %s gives no level for clusters of %ld processes "
+					  "(a 'level %ld g G l L' line; with a unit of time, and s)",
+				     t->profile->name, 1L << d, 1L << d) < 0)
+				*why = NULL;
+		}
+	mpq_clears(g, l, pf, NULL);
+	return ok;
+}
+
 /* The parameter of an i-cluster with 2^D processes (D = k - i) into *OUT
  * (+= A times it): g (WHICH 0), l (1) or Pf (2). */
 static void add_param(const struct topology *t, int which, long d, mpq_srcptr a, struct root2 *out)
 {
 	mpq_t c;
 	mpq_init(c);
+	if (t->kind == TOPOLOGY_PROFILE) {
+		/* topology_covers has said it is there; a cluster of one process
+		 * (the flat cost of one process) moves nothing */
+		mpq_t g, l, pf;
+		mpq_inits(g, l, pf, NULL);
+		if (d >= 1 && machine_level(t->profile, 1L << d, g, l, pf) == 0) {
+			mpq_mul(c, which == 0 ? g : which == 1 ? l : pf, a);
+			mpq_add(out->c[0], out->c[0], c);
+		}
+		mpq_clears(g, l, pf, NULL);
+		mpq_clear(c);
+		return;
+	}
 	switch (t->kind) {
 	case TOPOLOGY_BUTTERFLY:
 	case TOPOLOGY_PRUNED_BUTTERFLY:
@@ -210,6 +257,7 @@ static void add_param(const struct topology *t, int which, long d, mpq_srcptr a,
 		root2_add_pow(out, a, d);                          /* 2^(d/n) */
 		break;
 	case TOPOLOGY_N:
+	case TOPOLOGY_PROFILE:
 		break;
 	}
 	mpq_clear(c);

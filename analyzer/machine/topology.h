@@ -29,15 +29,28 @@ enum topology_kind {
 	TOPOLOGY_PRUNED_BUTTERFLY,
 	TOPOLOGY_MESH2D,
 	TOPOLOGY_MESH3D,
-	TOPOLOGY_N
+	TOPOLOGY_N,
+	TOPOLOGY_PROFILE      /* a machine profile's `level` entries (machine.h) */
 };
+
+struct machine;
 
 struct topology {
 	enum topology_kind kind;
-	const char *name;     /* --topology NAME */
-	const char *title;    /* for people */
+	const char *name;     /* --topology NAME, or the profile's */
+	const char *title;    /* for people: "a butterfly (g = ...)" */
 	int root;             /* its numbers lie in Q(2^(1/root)) */
+	const struct machine *profile;   /* TOPOLOGY_PROFILE: its levels */
+	char text[160];       /* TOPOLOGY_PROFILE: its title */
 };
+
+/* *T: the levels of machine profile M (kept; it outlives T) as a topology:
+ * g, l and Pf of a cluster of 2^d processes its `level 2^d` entry's. */
+void topology_from_machine(const struct machine *m, struct topology *t);
+
+/* Whether T gives every level of a machine of 2^K processes (clusters of
+ * 2 .. 2^K); when not, *WHY (malloc'd) says which it lacks. */
+int topology_covers(const struct topology *t, int k, char **why);
 
 /* The topology called NAME, or NULL. */
 const struct topology *topology_find(const char *name);

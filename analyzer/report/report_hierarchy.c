@@ -36,7 +36,7 @@ static void title(FILE *out, const struct analysis *a, bool md)
 	fprintf(out, " (%d level%s, numbered %s)", levels(a), levels(a) == 1 ? "" : "s",
 		how[a->numbering]);
 	if (a->topology)
-		fprintf(out, " on a %s", a->topology->title);
+		fprintf(out, " on %s", a->topology->title);
 	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
 		if (!report_given_size(a, i))
 			continue;
@@ -535,7 +535,7 @@ static void rank_title(FILE *out, const char *file, const struct param_value *de
 		report_md_text(out, file);
 	else
 		fputs(file, out);
-	fprintf(out, ": shapes, numberings and candidates ranked by their D-BSP cost on a %s",
+	fprintf(out, ": shapes, numberings and candidates ranked by their D-BSP cost on %s",
 		topo->title);
 	for (int i = 0; i < ndefs; i++) {
 		fputs(i ? ", " : "; ", out);
@@ -557,8 +557,9 @@ static void ranking_text(FILE *out, const char *file, const struct param_value *
 	rank_title(out, file, defs, ndefs, tabs[0].topo, false);
 	for (int k = 0; k < n; k++) {
 		const struct hier_ranking *t = &tabs[k];
-		if (t->k < 0) {
-			fprintf(out, "\n%ld processes: no power of two, no cluster hierarchy\n", t->procs);
+		if (t->k < 0 || t->why) {
+			fprintf(out, "\n%ld processes: %s\n", t->procs,
+				t->why ? t->why : "no power of two, no cluster hierarchy");
 			continue;
 		}
 		fprintf(out, "\n%ld processes (%d level%s)\n", t->procs, t->k, t->k == 1 ? "" : "s");
@@ -608,7 +609,11 @@ static void ranking_json(FILE *out, const char *file, const struct param_value *
 		fprintf(out, "%s\n  {\"procs\": %ld, \"levels\": ", k ? "," : "", t->procs);
 		if (t->k < 0)
 			fputs("null, \"reason\": \"no power of two\", \"rows\": [", out);
-		else
+		else if (t->why) {
+			fprintf(out, "%d, \"reason\": ", t->k);
+			report_json_string(out, t->why);
+			fputs(", \"rows\": [", out);
+		} else
 			fprintf(out, "%d, \"rows\": [", t->k);
 		for (int i = 0; i < t->nrows; i++) {
 			const struct hier_row *row = &t->rows[i];
@@ -656,8 +661,10 @@ static void ranking_csv(FILE *out, const char *const *cands, const struct hier_r
 	fputs("procs,rank,tie,shape,numbering,candidate,dbsp,dbsp_approx,bsp,bsp_approx,note\n", out);
 	for (int k = 0; k < n; k++) {
 		const struct hier_ranking *t = &tabs[k];
-		if (t->k < 0) {
-			fprintf(out, "%ld,,,,,,,,,,no power of two\n", t->procs);
+		if (t->k < 0 || t->why) {
+			fprintf(out, "%ld,,,,,,,,,,", t->procs);
+			report_csv_field(out, t->why ? t->why : "no power of two");
+			fputs("\n", out);
 			continue;
 		}
 		for (int i = 0; i < t->nrows; i++) {
@@ -699,8 +706,9 @@ static void ranking_markdown(FILE *out, const char *file, const struct param_val
 	for (int k = 0; k < n; k++) {
 		const struct hier_ranking *t = &tabs[k];
 		fprintf(out, "\n## %ld processes\n\n", t->procs);
-		if (t->k < 0) {
-			fputs("No power of two: no cluster hierarchy.\n", out);
+		if (t->k < 0 || t->why) {
+			report_md_text(out, t->why ? t->why : "No power of two: no cluster hierarchy");
+			fputs(".\n", out);
 			continue;
 		}
 		fputs("| rank | shape | numbering | candidate | D-BSP | BSP |\n"

@@ -23,7 +23,8 @@ of every candidate of `BIN --hierarchy --numbering NB -f json -D ...`:
   - a superstep in loops: each run's H and alpha as above, H(i) summed
     over the runs, alpha the least of the runs' (the largest every run
     meets; a run without words, or without a bound, bounds nothing);
-  - with --topology (a different one each run): the superstep's and the
+  - with --topology (a different one each run, or a machine profile's
+    level entries, --machine): the superstep's and the
     candidate's D-BSP cost, w + the sum over the runs and levels of
     ceil(H_run(i)) g(i) + l(i) + Pf(i), and flat BSP cost, w + h g(0) +
     l(0) per run, exactly (sums of rationals times 2^(r/n)), g, l and Pf of
@@ -46,6 +47,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -101,6 +103,17 @@ TOPOLOGIES = {
     "mesh2d": (2, lambda d: root(2, d), lambda d: root(2, d), lambda d: root(2, d)),
     "mesh3d": (3, lambda d: root(3, d), lambda d: root(3, d), lambda d: root(3, d)),
 }
+
+
+# a machine profile's level entries (its unit flops): clusters of 2^d
+# processes, d = 1 .. 4, g, l and Pf fractions
+LEVELS = {1: (Fraction(1, 2), Fraction(10), Fraction(0)), 2: (Fraction(2), Fraction(50), Fraction(3)),
+          3: (Fraction(8), Fraction(400), Fraction(100)), 4: (Fraction(9), Fraction(801, 2), Fraction(7))}
+PROFILE = "machine lv\n" + "".join("level %d g %s l %s pf %s\n" % ((1 << d,) + v)
+                                   for d, v in sorted(LEVELS.items()))
+TOPOLOGIES["profile"] = (1, lambda d: {0: LEVELS[d][0]} if d else {},
+                         lambda d: {0: LEVELS[d][1]} if d else {},
+                         lambda d: {0: LEVELS[d][2]} if d else {})
 
 
 def add(acc, x, times=1):
@@ -249,9 +262,17 @@ def check(binary, path, values, bad, turn=0):
     names = sorted(TOPOLOGIES)
     for t, how in enumerate(NUMBERINGS):
         topo = names[(turn + t) % len(names)]
-        r = subprocess.run([binary, "--hierarchy", "--numbering", how, "--topology", topo,
-                            "-f", "json"] + defines(values) + [path],
+        machine = ["--topology", topo]
+        if topo == "profile":   # the level entries of a machine profile
+            prof = os.path.join(tempfile.gettempdir(), "hierarchy_levels_%d.machine" % os.getpid())
+            with open(prof, "w") as f:
+                f.write(PROFILE)
+            machine = ["--machine", prof]
+        r = subprocess.run([binary, "--hierarchy", "--numbering", how] + machine
+                           + ["-f", "json"] + defines(values) + [path],
                            capture_output=True, text=True, cwd=ROOT)
+        if topo == "profile":
+            os.unlink(prof)
         where = "%s %s --numbering %s --topology %s" % (path, " ".join(defines(values)), how,
                                                         topo)
         if r.returncode != 0:

@@ -30,7 +30,7 @@ check zero "2: 'p' needs a whole number from 1 to 1000000, not '0'"
 printf '# nothing\np 2 l 1 g 1\n' | profile noname
 check noname "2: no 'machine NAME' line"
 printf 'machine m\n' | profile empty
-check empty "1: no 'p' line: the profile gives no parameters"
+check empty "1: no 'p' or 'level' line: the profile gives no parameters"
 printf 'machine m\np 2 l 1 g 1 g_us\n' | profile novalue
 check novalue "2: 'g_us' needs a value"
 printf 'machine m n\np 2 l 1 g 1\n' | profile twowords
@@ -76,3 +76,29 @@ expect_err "bspcost: $spec: --machine t gives no coefficients for bsp (w + h*g +
 run --machine "$dir/absent.machine" --grid 2 -D n=10 "$spec"
 expect_status 2
 expect_err "bspcost: $dir/absent.machine: No such file or directory"
+# level entries: a cluster's D-BSP g, l and Pf, for --hierarchy
+printf 'machine m\nlevel 3 g 1 l 1\n' | profile level3
+check level3 "2: level 3: a level is a cluster of 2, 4, 8, ... processes"
+printf 'machine m\nlevel 2 g 1 l 1\nlevel 2 g 1 l 2\n' | profile leveltwice
+check leveltwice "3: level 2 is given twice"
+printf 'machine m\nlevel 2 l 1\n' | profile levelnog
+check levelnog "2: level 2 needs both g and l"
+printf 'machine m\nlevel 2 g 1 l 1 L 3\n' | profile levelkey
+check levelkey "2: unknown key 'L' in level 2 (g, l and pf)"
+printf 'machine lv\nlevel 2 g 1 l 10\nlevel 4 g 2 l 50\nlevel 8 g 8 l 400 pf 100\n' | profile levels
+# stencil1d's blocks on 8: H = [1/4, 1, 2], w = 24: D-BSP = 24 + (8 + 400 +
+# 100) + (2 + 50) + (2*1 + 10) = 596, BSP = 24 + 2*8 + 400 = 440
+run --hierarchy --machine "$dir/levels.machine" -D n=64 -D P=8 -f json "$spec"
+expect_status 0
+expect_out '"H": ["1/4", 1, 2], "alpha": 1, "alpha_approx": 1, "dbsp": 596, "dbsp_approx": 596, "bsp": 440'
+run --hierarchy --machine "$dir/levels.machine" -D n=64 -D P=16 "$spec"
+expect_status 2
+expect_err "bspcost: $spec: machine lv gives no level for clusters of 16 processes (a 'level 16 g G l L' line; with a unit of time, and s)"
+run --hierarchy --machine "$dir/levels.machine" --topology butterfly -D n=64 -D P=8 "$spec"
+expect_status 2
+expect_err "bspcost: $spec: --topology butterfly and machine lv's levels both price the hierarchy: give one"
+# in ms at 2000 flop/s: every coefficient twice the flops
+printf 'machine lt\nunit ms\ns 2000\nlevel 2 g 1 l 10\nlevel 4 g 2 l 50\nlevel 8 g 8 l 400 pf 100\n' | profile leveltime
+run --hierarchy --machine "$dir/leveltime.machine" -D n=64 -D P=8 -f json "$spec"
+expect_status 0
+expect_out '"dbsp": 1168, "dbsp_approx": 1168, "bsp": 856'
