@@ -82,7 +82,6 @@ static const struct conflict {
 	{USE_HIERARCHY, USE_SUMMARY, NULL},
 	{USE_HIERARCHY, USE_ALL_SIZES, NULL},
 	{USE_HIERARCHY, USE_PER_PROCESS, NULL},
-	{USE_HIERARCHY, USE_PLOT, NULL},
 	{USE_COMPARE, USE_P, NULL},
 	{USE_COMPARE, USE_RANGE, NULL},
 	{USE_COMPARE, USE_COUNT, NULL},
@@ -832,10 +831,15 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (opt.plot && opt.nprocs == 0 && opt.nsweeps == 0 && !opt.per_process) {
+	if (opt.plot && opt.hierarchy && opt.nprocs > 0) {
+		status = usage_error("%s", "--plot draws --hierarchy's H(i) on one grid, not -p's "
+				     "ranking of the hierarchy: give the grid (-D or --grid) instead of -p");
+		goto out;
+	}
+	if (opt.plot && opt.nprocs == 0 && opt.nsweeps == 0 && !opt.per_process && !opt.hierarchy) {
 		status = usage_error("%s", "--plot draws -p's ranking of one process count (cost "
-				     "against the grid shape), the cost against a -D range, or "
-				     "--per-process's counts: give one of them");
+				     "against the grid shape), the cost against a -D range, "
+				     "--per-process's counts or --hierarchy's H(i): give one of them");
 		goto out;
 	}
 	if (opt.compare[0]) {

@@ -596,6 +596,10 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		cost_prices_clear(&prices);
 	} else if (opt->hierarchy) {
 		report_hierarchy(opt->out, opt->format, &a);
+		int ps = opt->plot ? plot_exit_status(plot_hierarchy(&a, opt->plot, opt->err, session))
+				   : EXIT_OK;
+		if (status < ps)
+			status = ps;
 	} else if (opt->per_process) {
 		report_per_process(opt->out, opt->format, &a);
 		int counted = 0;

@@ -221,3 +221,15 @@ int plot_per_process(const struct analysis *a, const char *picture, FILE *err,
 {
 	return plot(a, 1, picture, err, session, write_processes);
 }
+
+static void write_hierarchy(FILE *out, const void *a, int n, const char *picture)
+{
+	(void)n;
+	report_hierarchy_plot(out, a, picture);
+}
+
+int plot_hierarchy(const struct analysis *a, const char *picture, FILE *err,
+		   struct session *session)
+{
+	return plot(a, 1, picture, err, session, write_hierarchy);
+}

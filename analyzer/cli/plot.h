@@ -33,4 +33,8 @@ int plot_sweep(const struct ranking *r, int n, const char *picture, FILE *err,
 int plot_per_process(const struct analysis *a, const char *picture, FILE *err,
 		     struct session *session);
 
+/* The same for --hierarchy: H(i) against the level, a panel per candidate. */
+int plot_hierarchy(const struct analysis *a, const char *picture, FILE *err,
+		   struct session *session);
+
 #endif

@@ -366,6 +366,10 @@ void report_sweep_plot(FILE *out, const struct ranking *r, int n, const char *pi
  * fan-in and fan-out summed over the supersteps, as bars. */
 void report_per_process(FILE *out, enum output_format format, const struct analysis *a);
 void report_process_plot(FILE *out, const struct analysis *a, const char *picture);
+/* --hierarchy --plot: the gnuplot script of H(i) against the level i, a
+ * panel per candidate of A->exact, a line per superstep and the bound its
+ * alpha sets. */
+void report_hierarchy_plot(FILE *out, const struct analysis *a, const char *picture);
 
 /* --hierarchy: each superstep's H(0 .. k-1) and alpha on A's concrete grid
  * of 2^k processes (A->exact, counted with cost_request.hierarchy, the

@@ -4,6 +4,7 @@
  * to 17 significant digits: a picture is read by eye, the reports keep the
  * exact values. */
 #define _GNU_SOURCE /* asprintf, open_memstream */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,5 +418,109 @@ void report_process_plot(FILE *out, const struct analysis *a, const char *pictur
 				     "'' using 3 title \"fan-out\"\n", c);
 	}
 	mpz_clears(in, outw, NULL);
+	fputs("unset multiplot\n", out);
+}
+
+/* --hierarchy --plot: H(i) against the level i, a panel per candidate, a
+ * line per superstep, and dashed beside it the bound h / 2^((k-i-1) alpha)
+ * its alpha sets (Definition 2.4).  The levels' H are fractions: decimals
+ * here, exact in the reports. */
+void report_hierarchy_plot(FILE *out, const struct analysis *a, const char *picture)
+{
+	int npanels = 0, k = 0;
+	for (int c = 0; c < a->ncands; c++)
+		if (a->exact && a->exact[c].status == COST_OK && a->exact[c].nsteps > 0 &&
+		    a->exact[c].steps[0].hier) {
+			npanels++;
+			k = a->exact[c].steps[0].hier->k;
+		}
+	int height = npanels > 2 ? 220 * npanels + 80 : 560;
+	fputs("# bspcost: H(i) of every superstep against the level i, a panel per candidate\n",
+	      out);
+	if (plot_format_of(picture) == PLOT_PNG)
+		fprintf(out, "set terminal pngcairo size 1000,%d font \"sans,10\"\n", height);
+	else
+		fprintf(out, "set terminal svg size 1000,%d font \"sans,10\" background \"white\"\n",
+			height);
+	output(out, picture);
+	char *title = NULL;
+	size_t len = 0;
+	FILE *tf = open_memstream(&title, &len);
+	if (tf) {
+		fprintf(tf, "%s: the words per process that leave a cluster of 2^(k-i-1) processes, "
+			    "H(i); grid ", a->file);
+		for (int x = 0; x < a->naxes; x++)
+			fprintf(tf, "%s%s=%ld", x ? ", " : "", a->axes[x], a->sizes[x]);
+		for (int i = 0; i < a->rq->ndefs; i++) {
+			if (!report_given_size(a, i))
+				continue;
+			fprintf(tf, ", %s = ", a->rq->defs[i].name);
+			report_param_value(tf, &a->rq->defs[i], false);
+		}
+		fclose(tf);
+	}
+	fprintf(out, "set multiplot layout %d,1 title ", npanels > 0 ? npanels : 1);
+	gp_string(out, title ? title : a->file);
+	fputs(" noenhanced\n", out);
+	free(title);
+	/* a log scale where the words span more than a hundredfold (a level
+	 * without words is then left out of its line) */
+	mpq_t lo, hi;
+	mpq_inits(lo, hi, NULL);
+	for (int c = 0; c < a->ncands; c++)
+		for (int s = 0; a->exact && a->exact[c].status == COST_OK && s < a->exact[c].nsteps;
+		     s++) {
+			const struct hierarchy *hr = a->exact[c].steps[s].hier;
+			for (int i = 0; hr && i < hr->k; i++) {
+				if (mpq_sgn(hr->H[i]) > 0 && (mpq_sgn(lo) == 0 || mpq_cmp(hr->H[i], lo) < 0))
+					mpq_set(lo, hr->H[i]);
+				if (mpq_cmp(hr->H[i], hi) > 0)
+					mpq_set(hi, hr->H[i]);
+			}
+		}
+	mpq_t ratio;
+	mpq_init(ratio);
+	if (mpq_sgn(lo) > 0)
+		mpq_div(ratio, hi, lo);
+	bool logy = mpq_sgn(lo) > 0 && mpq_cmp_ui(ratio, 100, 1) > 0;
+	mpq_clears(lo, hi, ratio, NULL);
+	fprintf(out, "set grid\nset key outside right top noenhanced\nset ylabel \"H(i), words "
+		     "per process\"\nset xlabel \"level i (the machine's 2^(i+1) clusters)\" noenhanced\n"
+		     "set xtics 1\nset xrange [-0.25:%d.25]\n%s", k > 0 ? k - 1 : 0,
+		logy ? "set logscale y 2\n" : "set yrange [0:*]\nset offsets 0, 0, graph 0.1, 0\n");
+	for (int c = 0; c < a->ncands; c++) {
+		const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+		if (!ex || ex->status != COST_OK || ex->nsteps == 0 || !ex->steps[0].hier)
+			continue;
+		fprintf(out, "$c%d << EOD\n", c);
+		for (int i = 0; i < k; i++) {
+			fprintf(out, "%d", i);
+			for (int s = 0; s < ex->nsteps; s++) {
+				const struct hierarchy *hr = ex->steps[s].hier;
+				fputs(" ", out);
+				if (!hr || i >= hr->k || (logy && mpq_sgn(hr->H[i]) == 0))
+					fputs("NaN", out);
+				else
+					gp_number(out, hr->H[i]);
+				/* the bound of its alpha: h / 2^((k-i-1) alpha) */
+				if (hr && i < hr->k && (hr->alpha == ALPHA_RATIONAL || hr->alpha == ALPHA_LOG))
+					fprintf(out, " %.17g", mpq_get_d(hr->H[hr->k - 1]) /
+								  exp2((double)(hr->k - i - 1) * hr->approx));
+				else
+					fputs(" NaN", out);
+			}
+			fputs("\n", out);
+		}
+		fputs("EOD\nset title ", out);
+		gp_string(out, a->cands[c].name);
+		fputs(" noenhanced\nplot ", out);
+		for (int s = 0; s < ex->nsteps; s++) {
+			fprintf(out, "%s$c%d using 1:%d with linespoints lw 2 lc %d title ", s ? ", " : "",
+				c, 2 + 2 * s, s + 1);
+			gp_string(out, ex->steps[s].name);
+			fprintf(out, ", $c%d using 1:%d with lines dt 2 lc %d notitle", c, 3 + 2 * s, s + 1);
+		}
+		fputs("\n", out);
+	}
 	fputs("unset multiplot\n", out);
 }

@@ -10,6 +10,8 @@ usage: plot_check.py PICTURE RANKING.json
   titles name them) whose rows are (shape index, cost, shape), and these are
   exactly the JSON's ranked rows: every (candidate, shape) once, its cost
   within 1e-12 relative of the exact one; $best holds the rank-1 rows.
+For --hierarchy (the JSON has "levels"): a panel per candidate, a row per
+level with each superstep's H(i) and its alpha's bound.
 For --per-process (the JSON has "grid"): a panel per candidate with
 counts, whose rows are each process's fan-in and fan-out summed over the
 supersteps, in order, labelled by its coordinates (every k-th of many).
@@ -54,6 +56,8 @@ def main():
         return every_machine(picture, r, script)
     if "points" in r:
         return sweep(picture, r, blocks, name_of, sys.argv[3])
+    if "levels" in r:
+        return hierarchy(picture, r, blocks, script)
     if "grid" in r:
         return per_process(picture, r, blocks, script)
     got = {}
@@ -147,6 +151,54 @@ def sweep(picture, r, blocks, name_of, swept):
         print(f"best: picture {best_got}, ranking {best_want}")
         return 1
     print(f"{picture}: {len(got)} rows over {len(r['points'])} points")
+    return 0
+
+
+def hierarchy(picture, r, blocks, script):
+    """--hierarchy: a panel per candidate with counts, $cN for candidate N,
+    its rows (level i, then per superstep H(i) and its alpha's bound
+    h / 2^((k-i-1) alpha)), NaN for a level left out of a log scale."""
+    logy = "set logscale y" in script
+    n = 0
+    for c_index, c in enumerate(r["candidates"]):
+        if "supersteps" not in c:
+            continue
+        rows = blocks.get("c%d" % c_index)
+        if rows is None:
+            print(f"{picture}: no datablock for {c['name']}")
+            return 1
+        rows = [line.split() for line in rows.strip().split("\n")]
+        k = r["levels"]
+        if len(rows) != k:
+            print(f"{picture}: {c['name']}: {len(rows)} levels, {k} in the JSON")
+            return 1
+        for i, row in enumerate(rows):
+            if int(row[0]) != i:
+                print(f"{picture}: {c['name']}: row {i} is level {row[0]}")
+                return 1
+            for s_index, s in enumerate(c["supersteps"]):
+                H = exact(s["H"][i])
+                got = row[1 + 2 * s_index]
+                if got == "NaN":
+                    if not (logy and H == 0):
+                        print(f"{picture}: {c['name']} / {s['name']}: H({i}) left out")
+                        return 1
+                elif abs(float(got) - float(H)) > 1e-12 * max(1.0, float(H)):
+                    print(f"{picture}: {c['name']} / {s['name']}: H({i}) {got}, JSON {H}")
+                    return 1
+                bound = row[2 + 2 * s_index]
+                if s["alpha_approx"] is None:
+                    if bound != "NaN":
+                        print(f"{picture}: {c['name']} / {s['name']}: a bound without alpha")
+                        return 1
+                else:
+                    want = float(exact(s["H"][-1])) / 2 ** ((k - i - 1) * s["alpha_approx"])
+                    if abs(float(bound) - want) > 1e-9 * max(1.0, want):
+                        print(f"{picture}: {c['name']} / {s['name']}: bound {bound} at {i}, "
+                              f"expected {want}")
+                        return 1
+            n += 1
+    print(f"{n} rows")
     return 0
 
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # --plot: the cost of every candidate against the grid shape, or against a
 # -D range (a sweep), or each process's fan-in and fan-out (--per-process),
+# or H(i) against the level (--hierarchy),
 # or, without g and l, each row no other row beats against g,
 # drawn by gnuplot.  The SVG and PNG are valid, and their scripts' data are the
 # ranking's rows (tests/render/plot_check.py against -f json of the same
@@ -28,6 +29,7 @@ while IFS= read -r line; do
 	shift
 	mode=-p
 	[ "$1" != per-process ] || { mode=--per-process; shift; }
+	[ "$1" != hierarchy ] || { mode=--hierarchy; shift; }
 	"$BIN" $mode "$@" --plot "$pic" > "$dir/out" 2> "$dir/err" ||
 		{ cat "$dir/err"; fail "--plot $pic: exit $?"; }
 	"$BIN" $mode "$@" -f json > "$dir/rank.json" 2> "$dir/err" || fail "-f json: exit $?"
@@ -42,5 +44,7 @@ every_machine.svg 16 -D n=1024 -D m=1024 examples/stencil2d.bsp
 every_machine_gl.png 8 -D m=128 -D n=128 -D k=256 examples/pdgemm.bsp
 processes.svg per-process -D M=2 -D N=3 -D n=12 -D m=10 examples/stencil2d.bsp
 processes.png per-process -D P=40 -D n=100 examples/stencil1d.bsp
+hierarchy.svg hierarchy --numbering morton -D n=64 -D m=64 -D M=8 -D N=8 examples/stencil2d.bsp
+hierarchy.png hierarchy -D n=16 -D P=256 examples/gbroadcast.bsp
 RUNS
 exit 0
