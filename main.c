@@ -568,9 +568,9 @@ int main(int argc, char **argv)
 			break;
 		case OPT_NUMBERING:
 			if (numbering_parse(optarg, &opt.numbering) < 0) {
-				status = usage_error("--numbering '%s': no such numbering (one of: "
-						     "row, col, morton)", optarg);
-				goto out;
+				/* a file of the processes' coordinates, in their order */
+				opt.numbering = NUMBERING_MAP;
+				opt.numbering_file = optarg;
 			}
 			numbering_given = opt.numbering_given = true;
 			break;
@@ -817,6 +817,11 @@ int main(int argc, char **argv)
 				     ? "--numbering orders the processes for --hierarchy: give "
 				       "--hierarchy too"
 				     : "--topology prices --hierarchy's levels: give --hierarchy too");
+		goto out;
+	}
+	if (opt.hierarchy && opt.h_sum) {
+		status = usage_error("%s", "--hierarchy's H(k-1) is h = max(fan-in, fan-out) "
+				     "(Soviani and Singh's): --h sum cannot go with it");
 		goto out;
 	}
 	if (opt.hierarchy && opt.format == FORMAT_LATEX) {

@@ -277,7 +277,7 @@ run_brute() {
 	# --all-sizes goldens and in tests/stress's grids of 2 and 2 x 2)
 	grid_all_skip=
 	grid_skip=
-	[ -z "${SAN:-}" ] || { modes=plain; limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic,lu_square;
+	[ -z "${SAN:-}" ] || { modes=plain; limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic,lu_square,gbroadcast,ns_fft,neighbours;
 		grid_all_skip=quotients; grid_skip=loops,pivots2d; }
 	# --h sum and --work flops at a spec's first point (its formulas and its
 	# values; the plain mode at every point);

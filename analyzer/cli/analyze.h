@@ -34,6 +34,12 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 			 const struct options *opt, struct session *session);
 
+/* --numbering FILE: the grid coordinates of process 0, 1, ..., a line each,
+ * into *MAP (clear it with numbering_map_clear, whatever this returns).
+ * Returns EXIT_OK, or EXIT_USAGE after saying why on ERR (hierarchy_cmd.c). */
+int numbering_map_read(const char *path, struct numbering_map *map, FILE *err);
+void numbering_map_clear(struct numbering_map *map);
+
 /* The machine --hierarchy prices on into *OUT: --topology's, or --machine's
  * level entries as one (built in *BUF), or NULL; with K >= 0, one that
  * gives every level of 2^K processes.  Returns EXIT_OK, or EXIT_USAGE after

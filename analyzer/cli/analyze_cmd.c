@@ -423,12 +423,20 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		job.at.per_process = opt->per_process;
 		job.at.hierarchy = opt->hierarchy;
 		job.at.numbering = opt->numbering;
+		job.at.map = opt->numbering_map;
 		int k = opt->hierarchy ? hierarchy_levels(job.at.sizes, m->naxes) : 0;
 		if (k < 0)
 			report_hierarchy_grid(opt->err, ls->src.name, m->naxes,
 					      (const char *const *)m->axes, job.at.sizes);
-		if (k < 0 || (opt->hierarchy && hierarchy_topology(opt, ls->src.name, k, &from_profile,
-								   &topo) != EXIT_OK)) {
+		char *bad_map = NULL;
+		if (k >= 0 && opt->hierarchy && opt->numbering == NUMBERING_MAP &&
+		    numbering_map_check(opt->numbering_map, job.at.sizes, m->naxes, &bad_map) < 0)
+			fprintf(opt->err, "bspcost: %s: --numbering %s\n", ls->src.name,
+				bad_map ? bad_map : "out of memory");
+		if (k < 0 || bad_map ||
+		    (opt->hierarchy && hierarchy_topology(opt, ls->src.name, k, &from_profile,
+							  &topo) != EXIT_OK)) {
+			free(bad_map);
 			free(values);
 			free(job.costs);
 			free(job.exact);
@@ -596,8 +604,16 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		cost_prices_clear(&prices);
 	} else if (opt->hierarchy) {
 		report_hierarchy(opt->out, opt->format, &a);
-		int ps = opt->plot ? plot_exit_status(plot_hierarchy(&a, opt->plot, opt->err, session))
-				   : EXIT_OK;
+		int counted = 0, ps = EXIT_OK;
+		for (int c = 0; exact && c < m->ncands; c++)
+			counted += exact[c].status == COST_OK;
+		if (opt->plot && counted == 0) {
+			fprintf(opt->err, "bspcost: %s: --plot: no candidate has counts to draw\n",
+				ls->src.name);
+			ps = EXIT_USAGE;
+		} else if (opt->plot) {
+			ps = plot_exit_status(plot_hierarchy(&a, opt->plot, opt->err, session));
+		}
 		if (status < ps)
 			status = ps;
 	} else if (opt->per_process) {
@@ -843,6 +859,19 @@ int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 		with.machine = &machine;
 		opt = &with;
 	}
+	struct numbering_map map = {0};
+	if (opt->hierarchy && opt->numbering == NUMBERING_MAP) {
+		status = numbering_map_read(opt->numbering_file, &map, opt->err);
+		if (status != EXIT_OK) {
+			numbering_map_clear(&map);
+			if (with.machine)
+				machine_clear(&machine);
+			free(known);
+			return status;
+		}
+		with.numbering_map = &map;
+		opt = &with;
+	}
 	for (int i = 0; i < nfiles; i++) {
 		int st = analyze_file(files[i], opt, session, &tables, known, nfiles == 1);
 		if (st > status)
@@ -864,5 +893,6 @@ int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 	free(known);
 	if (with.machine)
 		machine_clear(&machine);
+	numbering_map_clear(&map);
 	return status;
 }

@@ -7,7 +7,9 @@
  * row) on the worker pool; its costs are topology_costs' summed over the
  * candidate's supersteps; the ranking is analyzer/decide's, the tables
  * analyzer/report's. */
-#define _GNU_SOURCE /* asprintf */
+#define _GNU_SOURCE /* asprintf, getline */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,6 +36,7 @@ static void measure(struct hier_row *row, const struct candidate_cost *cc,
 	if (cc->status != COST_OK) {
 		row->reason = strdup(cc->reason ? cc->reason : "no value");
 		row->late = cc->timed_out;
+		row->failed = !cc->timed_out;
 		return;
 	}
 	mpq_t w, h;
@@ -44,6 +47,7 @@ static void measure(struct hier_row *row, const struct candidate_cost *cc,
 		    formula_eval(sc->h, NULL, NULL, 0, h) < 0) {
 			if (asprintf(&row->reason, "superstep %s: no value", sc->name) < 0)
 				row->reason = NULL;
+			row->failed = true;
 			mpq_clears(w, h, NULL);
 			return;
 		}
@@ -87,11 +91,15 @@ static int prepare(const struct loaded_spec *ls, const struct model *m, const st
 				return -1;
 			}
 			row->reason = why;
+			row->failed = st == RANK_FAILED;
 			continue;
 		}
+		int long_axes = 0;
+		for (int a = 0; a < m->naxes; a++)
+			long_axes += t->shapes[s][a] > 1;
 		for (int nb = 0; nb < NUMBERING_N; nb++) {
-			/* on a grid of one axis the numberings are one */
-			if ((opt->numbering_given || m->naxes == 1) && nb != (int)opt->numbering)
+			/* on a shape of one axis longer than 1 the numberings are one */
+			if ((opt->numbering_given || long_axes <= 1) && nb != (int)opt->numbering)
 				continue;
 			for (int c = 0; c < m->ncands; c++)
 				if (!hier_ranking_add(t, s, (enum numbering)nb, c))
@@ -101,10 +109,84 @@ static int prepare(const struct loaded_spec *ls, const struct model *m, const st
 	return 0;
 }
 
+int numbering_map_read(const char *path, struct numbering_map *map, FILE *err)
+{
+	memset(map, 0, sizeof(*map));
+	map->path = path;
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		fprintf(err, "bspcost: --numbering %s: %s (not row, col or morton either)\n", path,
+			strerror(errno));
+		return EXIT_USAGE;
+	}
+	char *buf = NULL;
+	size_t cap = 0;
+	int line = 0, status = EXIT_OK;
+	while (status == EXIT_OK && getline(&buf, &cap, f) >= 0) {
+		line++;
+		char *s = buf;
+		s[strcspn(s, "#")] = '\0';
+		long q[3];
+		int d = 0;
+		for (char *end; d < 4; d++, s = end) {
+			errno = 0;
+			long v = strtol(s, &end, 10);
+			if (end == s)
+				break;
+			if (d == 3 || errno || v < 0 || v > 65535) {
+				d = -1;
+				break;
+			}
+			q[d] = v;
+		}
+		while (d >= 0 && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n'))
+			s++;
+		if (d == 0 && *s == '\0')
+			continue;   /* a blank line or a comment */
+		if (d <= 0 || *s != '\0' || (map->n > 0 && d != map->dims)) {
+			fprintf(err, "bspcost: %s:%d: a line is the grid coordinates of the next "
+				     "process number, 1 to 3 whole numbers from 0 (as many as the "
+				     "lines before)\n", path, line);
+			status = EXIT_USAGE;
+			break;
+		}
+		void *nq = map->n < 65536 ? realloc(map->q, sizeof(*map->q) * (size_t)(map->n + 1))
+					  : NULL;
+		if (!nq) {
+			fprintf(err, "bspcost: %s:%d: more processes than a grid has (65536)\n", path,
+				line);
+			status = EXIT_USAGE;
+			break;
+		}
+		map->q = nq;
+		map->dims = d;
+		memcpy(map->q[map->n++], q, sizeof(*map->q));
+	}
+	free(buf);
+	fclose(f);
+	if (status == EXIT_OK && map->n == 0) {
+		fprintf(err, "bspcost: %s: no process listed\n", path);
+		status = EXIT_USAGE;
+	}
+	return status;
+}
+
+void numbering_map_clear(struct numbering_map *map)
+{
+	free(map->q);
+	memset(map, 0, sizeof(*map));
+}
+
 int hierarchy_topology(const struct options *opt, const char *file, int k, struct topology *buf,
 		       const struct topology **out)
 {
 	*out = opt->topology;
+	if (opt->machine && opt->machine->nlevels == 0 && !opt->topology) {
+		fprintf(opt->err, "bspcost: %s: --machine %s gives no level entries to price "
+				  "--hierarchy's levels on: give --topology, or a profile with 'level' "
+				  "lines\n", file, opt->machine->name);
+		return EXIT_USAGE;
+	}
 	if (opt->machine && opt->machine->nlevels > 0) {
 		if (opt->topology) {
 			fprintf(opt->err, "bspcost: %s: --topology %s and machine %s's levels both price "
@@ -143,12 +225,33 @@ int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 				  "specification has no grid\n", file);
 		return EXIT_USAGE;
 	}
+	if (opt->numbering == NUMBERING_MAP) {
+		fprintf(opt->err, "bspcost: %s: --numbering %s numbers one grid, and -p ranks every "
+				  "shape: give the grid (-D or --grid) instead of -p\n", file,
+			opt->numbering_map->path);
+		return EXIT_USAGE;
+	}
 	for (int a = 0; a < m->naxes; a++)
 		if (options_find_def(opt, m->axes[a])) {
 			fprintf(opt->err, "bspcost: %s: -p gives the grid its shapes: -D %s cannot be "
 					  "combined with it\n", file, m->axes[a]);
 			return EXIT_USAGE;
 		}
+	for (int p = 0; p < opt->nprocs; p++) {
+		int k = hierarchy_levels(&opt->procs[p], 1);
+		char *why = NULL;
+		if (k < 0) {
+			fprintf(opt->err, "bspcost: %s: -p %ld: --hierarchy needs 2^k processes\n", file,
+				opt->procs[p]);
+			return EXIT_USAGE;
+		}
+		if (!topology_covers(topo, k, &why)) {
+			fprintf(opt->err, "bspcost: %s: -p %ld: %s\n", file, opt->procs[p],
+				why ? why : "out of memory");
+			free(why);
+			return EXIT_USAGE;
+		}
+	}
 	if (!all_params(m, opt)) {
 		fprintf(opt->err, "bspcost: %s: -p --hierarchy counts every row at values: give -D "
 				  "for every size\n", file);
@@ -168,8 +271,6 @@ int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 			ntabs++;
 			break;
 		}
-		if (tabs[p].k >= 0 && !topology_covers(topo, tabs[p].k, &tabs[p].why))
-			continue;   /* said in its table: the profile lacks a level */
 		if (prepare(ls, m, opt, ctx, values, &tabs[p]) < 0) {
 			status = EXIT_SPEC;
 			ntabs++;
@@ -203,7 +304,7 @@ int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
 		status = EXIT_SPEC;
 	} else {
-		bool late = false;
+		bool late = false, uncounted = false;
 		for (int k = 0; k < ntabs; k++) {
 			for (int i = 0; i < tabs[k].nrows; i++) {
 				struct hier_row *row = &tabs[k].rows[i];
@@ -212,6 +313,7 @@ int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 					row->late = true;
 				}
 				late |= row->late;
+				uncounted |= row->failed;
 			}
 			hier_ranking_sort(&tabs[k]);
 		}
@@ -227,6 +329,8 @@ int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 		if (late) {
 			report_deadline(opt->err, file, session_limit(session), 0, 0, 0);
 			status = EXIT_SPEC;
+		} else if (uncounted) {
+			status = EXIT_SPEC;   /* a row without its cost: the best is not proven */
 		}
 	}
 	workers_free(pool);

@@ -162,6 +162,10 @@ int machine_for(const struct machine *m, const struct cost_model *cm, long p, co
 			fprintf(err, "bspcost: %s: --machine %s lists p = %s%s%s, not %ld (no value "
 				     "is interpolated)\n", file, m->name, counts, dflt ? "" : " for ",
 				dflt ? "" : cm->name, p);
+		} else if (m->n == 0) {
+			fprintf(err, "bspcost: %s: --machine %s gives level entries only: they price "
+				     "--hierarchy's levels, not %s (%s)\n", file, m->name, cm->name,
+				cm->text);
 		} else {
 			char *models = machine_models(m);
 			fprintf(err, "bspcost: %s: --machine %s gives no coefficients for %s (%s); "

@@ -59,6 +59,8 @@ struct options {
 	bool hierarchy;           /* --hierarchy: H(i) and alpha per superstep */
 	enum numbering numbering; /* --numbering (NUMBERING_ROW when not given) */
 	bool numbering_given;     /* ... given: -p --hierarchy ranks that one alone */
+	const char *numbering_file;   /* --numbering FILE (NUMBERING_MAP) */
+	const struct numbering_map *numbering_map;   /* ... read (cmd_analyze) */
 	const struct topology *topology;  /* --topology (NULL: none) */
 	const char *compare[2];   /* --compare A B: the candidates (NULL: none) */
 	const char **assumes;     /* --assume A: conditions added to the specification's */

@@ -66,9 +66,10 @@ struct cost_request {
 	bool messages;
 	/* With VALUES on a grid of 2^k processes: each superstep's H(i) and
 	 * alpha (hierarchy.h), the processes numbered by NUMBERING
-	 * (step_cost.hier; a superstep in loops has none) */
+	 * (step_cost.hier; for a superstep in loops, summed run by run) */
 	bool hierarchy;
 	enum numbering numbering;
+	const struct numbering_map *map;   /* NUMBERING_MAP's */
 };
 
 enum { PER_PROCESS_MAX = 1024 };

@@ -29,6 +29,58 @@ int numbering_parse(const char *name, enum numbering *out)
 	return -1;
 }
 
+const char *numbering_label(enum numbering nb)
+{
+	return nb < NUMBERING_N ? numbering_name[nb] : "map";
+}
+
+int numbering_map_check(const struct numbering_map *map, const long sizes[], int naxes,
+			char **why)
+{
+	long p = 1;
+	for (int a = 0; a < naxes; a++)
+		p *= sizes[a];
+	*why = NULL;
+	int r = 0;
+	if (map->dims != naxes)
+		r = asprintf(why, "%s gives %d coordinate%s a process, the grid has %d ax%s",
+			     map->path, map->dims, map->dims == 1 ? "" : "s", naxes,
+			     naxes == 1 ? "is" : "es");
+	else if (map->n != p)
+		r = asprintf(why, "%s lists %d process%s, the grid has %ld", map->path, map->n,
+			     map->n == 1 ? "" : "es", p);
+	if (r < 0)
+		*why = NULL;
+	if (r != 0)
+		return -1;
+	int *seen = calloc((size_t)p + 1, sizeof(*seen));   /* its number + 1 */
+	if (!seen)
+		return -1;
+	for (int j = 0; j < map->n && !*why; j++) {
+		long id = 0;
+		int a = 0;
+		for (; a < naxes; a++) {
+			if (map->q[j][a] < 0 || map->q[j][a] >= sizes[a])
+				break;
+			id = id * sizes[a] + map->q[j][a];
+		}
+		if (a < naxes)
+			r = asprintf(why, "%s: process %d's coordinate %ld on axis %d is outside the "
+					  "grid (0 to %ld)", map->path, j, map->q[j][a], a + 1,
+				     sizes[a] - 1);
+		else if (seen[id])
+			r = asprintf(why, "%s: number %d is the process numbered %d already",
+				     map->path, j, seen[id] - 1);
+		else
+			seen[id] = j + 1;
+		if (r < 0)
+			*why = NULL;
+		r = 0;
+	}
+	free(seen);
+	return *why ? -1 : 0;
+}
+
 /* log2(X) when X >= 1 is a power of two; -1 otherwise. */
 static int log2_exact(long x)
 {
@@ -269,10 +321,10 @@ static __isl_give isl_map *cluster_map(__isl_keep isl_set *processes, const long
 }
 
 /* The words clusters send out (OUT) and receive from outside (IN), as
- * functions of the cluster's coordinates u (the parameters), for the
- * clusters of KAPPA (kept), summed over R's arrays. */
+ * functions of the cluster's coordinates u (the parameters, UDIMS of
+ * them), for the clusters of KAPPA (kept), summed over R's arrays. */
 static void cluster_words(struct job *j, const struct step_relations *r,
-			  __isl_keep isl_map *kappa, __isl_give isl_pw_qpolynomial *words[2])
+			  __isl_keep isl_map *kappa, int udims, __isl_give isl_pw_qpolynomial *words[2])
 {
 	words[0] = words[1] = NULL;
 	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
@@ -292,7 +344,7 @@ static void cluster_words(struct job *j, const struct step_relations *r,
 		long w = (long)j->m->arrays[a].words;
 		for (int d = 0; d < 2; d++) {
 			isl_map *m = isl_map_reverse(dir[d]);   /* u -> [y -> e] */
-			m = isl_map_move_dims(m, isl_dim_param, 0, isl_dim_in, 0, (unsigned)j->naxes);
+			m = isl_map_move_dims(m, isl_dim_param, 0, isl_dim_in, 0, (unsigned)udims);
 			isl_pw_qpolynomial *c = cost_count_set(j, isl_map_range(m), "H");
 			if (c && w != 1)
 				c = isl_pw_qpolynomial_scale_val(c, isl_val_int_from_si(
@@ -309,17 +361,17 @@ static void cluster_words(struct job *j, const struct step_relations *r,
 	}
 }
 
-/* The largest of F (kept) over the clusters 0 <= u_a < N[a]: into *MAX (at
- * least 0). */
-static void max_over_clusters(struct job *j, __isl_keep isl_pw_qpolynomial *f, const long n[],
-			      mpz_t max)
+/* The largest of F (kept) over the clusters 0 <= u_a < N[a], a < UDIMS:
+ * into *MAX (at least 0). */
+static void max_over_clusters(struct job *j, __isl_keep isl_pw_qpolynomial *f, int udims,
+			      const long n[], mpz_t max)
 {
 	long u[3] = {0, 0, 0};
 	mpz_t v;
 	mpz_init(v);
 	for (;;) {
 		isl_point *pt = isl_point_zero(isl_pw_qpolynomial_get_domain_space(f));
-		for (int a = 0; pt && a < j->naxes; a++)
+		for (int a = 0; pt && a < udims; a++)
 			pt = isl_point_set_coordinate_val(pt, isl_dim_param, (unsigned)a,
 							  isl_val_int_from_si(isl_pw_qpolynomial_get_ctx(f),
 									      u[a]));
@@ -334,7 +386,7 @@ static void max_over_clusters(struct job *j, __isl_keep isl_pw_qpolynomial *f, c
 			mpz_set(max, v);
 		if (cost_out_of_time(j))
 			break;
-		int a = j->naxes - 1;
+		int a = udims - 1;
 		while (a >= 0 && ++u[a] == n[a])
 			u[a--] = 0;
 		if (a < 0)
@@ -343,31 +395,183 @@ static void max_over_clusters(struct job *j, __isl_keep isl_pw_qpolynomial *f, c
 	mpz_clear(v);
 }
 
+/* The words every process sends every other one, as a function of their
+ * coordinates: { [y, x] -> words x sends y } (the parameters y, then x),
+ * summed over R's arrays; NULL after a failure. */
+static __isl_give isl_pw_qpolynomial *pair_words(struct job *j, const struct step_relations *r)
+{
+	isl_pw_qpolynomial *all = NULL;
+	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
+		if (!r->use[a])
+			continue;
+		isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
+						   isl_map_reverse(isl_map_copy(r->own[a])));
+		/* { [y -> e] -> [x] } to { e -> x } with y, then x, parameters */
+		isl_map *t = isl_map_curry(relations_senders(r, a, remote));
+		isl_map_free(remote);
+		t = isl_map_move_dims(t, isl_dim_param, 0, isl_dim_in, 0, (unsigned)j->naxes);
+		isl_map *ex = isl_set_unwrap(isl_map_range(t));
+		ex = isl_map_move_dims(ex, isl_dim_param, (unsigned)j->naxes, isl_dim_out, 0,
+				       (unsigned)j->naxes);
+		isl_pw_qpolynomial *c = cost_count_set(j, isl_map_domain(ex), "H");
+		long w = (long)j->m->arrays[a].words;
+		if (c && w != 1)
+			c = isl_pw_qpolynomial_scale_val(c, isl_val_int_from_si(
+								    isl_pw_qpolynomial_get_ctx(c), w));
+		if (!c) {
+			if (!failed(&j->fail))
+				cost_isl_op_failed(j, "H");
+			break;
+		}
+		all = all ? isl_pw_qpolynomial_add(all, c) : c;
+	}
+	if (failed(&j->fail)) {
+		isl_pw_qpolynomial_free(all);
+		return NULL;
+	}
+	return all;
+}
+
+/* HR's H(i) under the user's numbering REQ->map, from the words between
+ * every pair of processes (at most HIERARCHY_MAP_MAX of them): the
+ * clusters are runs of consecutive numbers, boxes or not. */
+static void map_hierarchy(struct job *j, const struct step_relations *r,
+			  const struct cost_request *req, int k, struct hierarchy *hr)
+{
+	long p = 1L << k;
+	if (p > HIERARCHY_MAP_MAX) {
+		char *why = NULL;
+		if (asprintf(&why, "a numbering file is counted pair of processes by pair: at most "
+				   "%d processes, not %ld", HIERARCHY_MAP_MAX, p) < 0)
+			why = NULL;
+		cost_job_fail(j, COST_REFUSED, why, "H");
+		return;
+	}
+	isl_pw_qpolynomial *w = r->narrays > 0 ? pair_words(j, r) : NULL;
+	if (failed(&j->fail))
+		return;
+	long *num = malloc(sizeof(*num) * (size_t)p);  /* a process's number, by row-major index */
+	mpz_t *out = malloc(sizeof(*out) * (size_t)p), *in = malloc(sizeof(*in) * (size_t)p);
+	mpz_t *R = w ? malloc(sizeof(*R) * (size_t)(p * p)) : NULL;
+	if (!num || !out || !in || (w && !R)) {
+		free(num);
+		free(out);
+		free(in);
+		free(R);
+		isl_pw_qpolynomial_free(w);
+		cost_isl_op_failed(j, "H");
+		return;
+	}
+	for (int n = 0; n < req->map->n; n++) {
+		long id = 0;
+		for (int a = 0; a < j->naxes; a++)
+			id = id * req->sizes[a] + req->map->q[n][a];
+		num[id] = n;
+	}
+	/* R[x * p + y]: the words process x sends y, x and y row-major */
+	long qx[3], qy[3];
+	for (long x = 0; R && x < p && !failed(&j->fail); x++)
+		for (long y = 0; y < p; y++) {
+			mpz_init(R[x * p + y]);
+			if (x == y || failed(&j->fail))
+				continue;
+			for (long a = j->naxes - 1, ix = x, iy = y; a >= 0; a--) {
+				qx[a] = ix % req->sizes[a];
+				qy[a] = iy % req->sizes[a];
+				ix /= req->sizes[a];
+				iy /= req->sizes[a];
+			}
+			isl_point *pt = isl_point_zero(isl_pw_qpolynomial_get_domain_space(w));
+			for (int a = 0; pt && a < j->naxes; a++) {
+				isl_ctx *ctx = isl_pw_qpolynomial_get_ctx(w);
+				pt = isl_point_set_coordinate_val(pt, isl_dim_param, (unsigned)a,
+								  isl_val_int_from_si(ctx, qy[a]));
+				pt = pt ? isl_point_set_coordinate_val(
+						  pt, isl_dim_param, (unsigned)(j->naxes + a),
+						  isl_val_int_from_si(ctx, qx[a]))
+					: NULL;
+			}
+			isl_val *v = pt ? isl_pw_qpolynomial_eval(isl_pw_qpolynomial_copy(w), pt) : NULL;
+			if (!v || !isl_val_is_int(v) || isl_val_get_num_gmp(v, R[x * p + y]) < 0)
+				cost_isl_op_failed(j, "H");
+			isl_val_free(v);
+		}
+	for (long c = 0; c < p; c++)
+		mpz_inits(out[c], in[c], NULL);
+	mpz_t max;
+	mpz_init(max);
+	for (int i = 0; i < k && R && !failed(&j->fail); i++) {
+		long size = 1L << (k - i - 1);   /* an (i+1)-cluster's processes */
+		for (long c = 0; c < p; c++) {
+			mpz_set_ui(out[c], 0);
+			mpz_set_ui(in[c], 0);
+		}
+		for (long x = 0; x < p; x++)
+			for (long y = 0; y < p; y++) {
+				long cx = num[x] / size, cy = num[y] / size;
+				if (cx == cy || mpz_sgn(R[x * p + y]) == 0)
+					continue;
+				mpz_add(out[cx], out[cx], R[x * p + y]);
+				mpz_add(in[cy], in[cy], R[x * p + y]);
+			}
+		mpz_set_ui(max, 0);
+		for (long c = 0; c < p / size; c++) {
+			if (mpz_cmp(out[c], max) > 0)
+				mpz_set(max, out[c]);
+			if (mpz_cmp(in[c], max) > 0)
+				mpz_set(max, in[c]);
+		}
+		mpq_set_z(hr->H[i], max);
+		mpz_mul_ui(mpq_denref(hr->H[i]), mpq_denref(hr->H[i]), (unsigned long)size);
+		mpq_canonicalize(hr->H[i]);
+		mpz_cdiv_q(mpq_numref(hr->ceil[i]), mpq_numref(hr->H[i]), mpq_denref(hr->H[i]));
+	}
+	mpz_clear(max);
+	for (long c = 0; c < p; c++)
+		mpz_clears(out[c], in[c], NULL);
+	for (long x = 0; R && x < p * p; x++)
+		mpz_clear(R[x]);
+	free(R);
+	free(out);
+	free(in);
+	free(num);
+	isl_pw_qpolynomial_free(w);
+}
+
 void cost_count_hierarchy(struct job *j, const struct step_relations *r,
 			  const struct cost_request *req, struct step_cost *sc)
 {
 	int k = hierarchy_levels(req->sizes, j->naxes);
+	if (k < 0) {   /* the command line refuses such grids first */
+		cost_job_fail(j, COST_REFUSED, strdup("the grid has no 2^k processes"), "H");
+		return;
+	}
 	struct hierarchy *hr = calloc(1, sizeof(*hr));
-	if (k < 0 || !hr || hierarchy_init(hr, k) < 0) {
+	if (!hr || hierarchy_init(hr, k) < 0) {
+		if (hr)
+			hierarchy_clear(hr);
 		free(hr);
 		cost_job_fail(j, COST_FAILED, NULL, "H");
 		return;
 	}
+	if (req->numbering == NUMBERING_MAP)
+		map_hierarchy(j, r, req, k, hr);
 	mpz_t max;
 	mpz_init(max);
-	for (int i = 0; i < k && !failed(&j->fail); i++) {
+	for (int i = 0; req->numbering != NUMBERING_MAP && i < k && !failed(&j->fail); i++) {
 		long box[3], n[3];
+		int udims = j->naxes;
 		hierarchy_box(req->numbering, req->sizes, j->naxes, k - i - 1, box);
 		for (int a = 0; a < j->naxes; a++)
 			n[a] = req->sizes[a] / box[a];
 		isl_map *kappa = cluster_map(r->processes, box, j->naxes);
 		isl_pw_qpolynomial *words[2];
-		cluster_words(j, r, kappa, words);
+		cluster_words(j, r, kappa, udims, words);
 		isl_map_free(kappa);
 		mpz_set_ui(max, 0);
 		for (int d = 0; d < 2 && !failed(&j->fail); d++)
 			if (words[d])   /* NULL: no array read, no word */
-				max_over_clusters(j, words[d], n, max);
+				max_over_clusters(j, words[d], udims, n, max);
 		isl_pw_qpolynomial_free(words[0]);
 		isl_pw_qpolynomial_free(words[1]);
 		mpq_set_z(hr->H[i], max);

@@ -35,10 +35,32 @@ enum numbering {
 	NUMBERING_MORTON,  /* Morton (Z) order: the axes' bits interleaved, the
 			    * last axis's lowest, an axis whose bits are used up
 			    * left out */
-	NUMBERING_N
+	NUMBERING_N,
+	NUMBERING_MAP      /* a user's: process j is the one a map lists j-th
+			    * (struct numbering_map) */
 };
 
 extern const char *const numbering_name[NUMBERING_N];
+
+/* NB's name ("row", "col", "morton", or "map"). */
+const char *numbering_label(enum numbering nb);
+
+/* A user's numbering (--numbering FILE): Q[j], the grid coordinates of the
+ * process numbered j, 0 <= j < N, a coordinate per axis (DIMS of them). */
+struct numbering_map {
+	const char *path;
+	int n, dims;
+	long (*q)[3];
+};
+
+/* The most processes a numbering file's grid may have: its clusters are
+ * counted from the words between every pair of processes. */
+enum { HIERARCHY_MAP_MAX = 256 };
+
+/* MAP against the grid of SIZES (NAXES axes): every process listed once.
+ * Returns 0, or -1 with *WHY (malloc'd) saying what is wrong. */
+int numbering_map_check(const struct numbering_map *map, const long sizes[], int naxes,
+			char **why);
 
 /* The numbering called NAME into *OUT; -1 when there is none. */
 int numbering_parse(const char *name, enum numbering *out);

@@ -1151,6 +1151,8 @@ static void add_run_hierarchy(struct job *j, const struct step_relations *r,
 	if (!lv->sc->hier) {
 		lv->sc->hier = calloc(1, sizeof(*lv->sc->hier));
 		if (!lv->sc->hier || hierarchy_init(lv->sc->hier, one->hier->k) < 0) {
+			if (lv->sc->hier)
+				hierarchy_clear(lv->sc->hier);
 			free(lv->sc->hier);
 			lv->sc->hier = NULL;
 			cost_isl_op_failed(j, "H");
@@ -2295,6 +2297,8 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 		int k = hierarchy_levels(req->sizes, j->naxes);
 		sc->hier = calloc(1, sizeof(*sc->hier));
 		if (!sc->hier || k < 0 || hierarchy_init(sc->hier, k) < 0) {
+			if (sc->hier && k >= 0)
+				hierarchy_clear(sc->hier);
 			free(sc->hier);
 			sc->hier = NULL;
 			cost_isl_op_failed(j, "H");

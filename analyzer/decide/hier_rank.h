@@ -26,6 +26,8 @@ struct hier_row {
 	bool ok;                /* counted: DBSP and FLAT hold its costs */
 	char *reason;           /* why not (malloc'd); NULL: not counted yet */
 	bool late;              /* not counted: the run's deadline came first */
+	bool failed;            /* not counted: refused or failed (not the values'
+				 * assumptions, not the deadline) */
 	struct root2 dbsp, flat;
 	int rank;               /* ranked rows: 1, 2, ... */
 	bool tie;

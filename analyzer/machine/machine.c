@@ -125,7 +125,7 @@ static int count(const char *text, long *out, const char *key, char **error, con
 static int unknown_key(const char *key, char **error, const char *path, int line, bool in_p)
 {
 	static const char *const top[] = {"machine", "title", "source", "s", "word", "unit", "per",
-					  "p"};
+					  "p", "level"};
 	const char *best = NULL;
 	for (int k = 0; k < MACHINE_NKEYS && !best; k++)
 		if (diag_misspelt(key, machine_key_name[k]))

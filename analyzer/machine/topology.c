@@ -64,8 +64,9 @@ void root2_add_pow(struct root2 *x, mpq_srcptr a, long e)
 
 /* The sign of A + B t + C t^2, t = 2^(1/3), the integers not all 0.  Its
  * norm A^3 + 2B^3 + 4C^3 - 6ABC is a nonzero integer and its two conjugates
- * are at most 3H in size (H the largest of |A|, |B|, |C|), so |value| >=
- * 1/(9 H^2): evaluated with an error below that, its sign is exact. */
+ * are at most (1 + t + t^2) H < 4H in size (H the largest of |A|, |B|,
+ * |C|), so |value| >= 1/(16 H^2): evaluated with an error below that (here
+ * about 2^-(2 bits(H) + 60)), its sign is exact. */
 static int cubic_sign(mpz_srcptr a, mpz_srcptr b, mpz_srcptr c)
 {
 	size_t bits = mpz_sizeinbase(a, 2);
@@ -212,10 +213,15 @@ int topology_covers(const struct topology *t, int k, char **why)
 	int ok = 1;
 	for (int d = 1; d <= k && ok; d++)
 		if (machine_level(t->profile, 1L << d, g, l, pf) < 0) {
+			bool listed = false;
+			for (int i = 0; i < t->profile->nlevels; i++)
+				listed |= t->profile->levels[i].p == 1L << d;
 			ok = 0;
-			if (asprintf(why, "machine %s gives no level for clusters of %ld processes "
-					  "(a 'level %ld g G l L' line; with a unit of time, and s)",
-				     t->profile->name, 1L << d, 1L << d) < 0)
+			if ((listed ? asprintf(why, "machine %s gives its levels in a unit of time and "
+						    "no speed s: give --speed FLOPS", t->profile->name)
+				    : asprintf(why, "machine %s gives no level for clusters of %ld "
+						    "processes (a 'level %ld g G l L' line)",
+					       t->profile->name, 1L << d, 1L << d)) < 0)
 				*why = NULL;
 		}
 	mpq_clears(g, l, pf, NULL);

@@ -26,6 +26,7 @@ static void title(FILE *out, const struct analysis *a, bool md)
 {
 	static const char *const how[NUMBERING_N] = {"row-major", "column-major",
 						     "in Morton order"};
+	const char *numbered = a->numbering < NUMBERING_N ? how[a->numbering] : "as a file lists";
 	if (md)
 		report_md_text(out, a->file);
 	else
@@ -33,8 +34,7 @@ static void title(FILE *out, const struct analysis *a, bool md)
 	fputs(": the cluster hierarchy of the grid ", out);
 	for (int k = 0; k < a->naxes; k++)
 		fprintf(out, "%s%s=%ld", k ? ", " : "", a->axes[k], a->sizes[k]);
-	fprintf(out, " (%d level%s, numbered %s)", levels(a), levels(a) == 1 ? "" : "s",
-		how[a->numbering]);
+	fprintf(out, " (%d level%s, numbered %s)", levels(a), levels(a) == 1 ? "" : "s", numbered);
 	if (a->topology)
 		fprintf(out, " on %s", a->topology->title);
 	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
@@ -281,9 +281,9 @@ static void report_hierarchy_json(FILE *out, const struct analysis *a)
 		fprintf(out, ": %ld", a->sizes[k]);
 	}
 	fprintf(out, "}, \"levels\": %d, \"numbering\": \"%s\", \"topology\": ", levels(a),
-		numbering_name[a->numbering]);
+		numbering_label(a->numbering));
 	if (a->topology)
-		fprintf(out, "\"%s\"", a->topology->name);
+		report_json_string(out, a->topology->name);
 	else
 		fputs("null", out);
 	fputs(", \"values\": ", out);
@@ -570,7 +570,7 @@ static void ranking_text(FILE *out, const char *file, const struct param_value *
 			else
 				fputs("    - ", out);
 			shape_text(out, t, row->shape);
-			fprintf(out, " %s %s", numbering_name[row->nb],
+			fprintf(out, " %s %s", row->cand >= 0 ? numbering_label(row->nb) : "-",
 				row->cand >= 0 ? cands[row->cand] : "(every candidate)");
 			if (!row->ok) {
 				fprintf(out, ": %s\n", row->reason ? row->reason : "not counted");
@@ -596,7 +596,9 @@ static void ranking_json(FILE *out, const char *file, const struct param_value *
 {
 	fputs("{\"file\": ", out);
 	report_json_string(out, file);
-	fprintf(out, ", \"topology\": \"%s\", \"values\": {", tabs[0].topo->name);
+	fputs(", \"topology\": ", out);
+	report_json_string(out, tabs[0].topo->name);
+	fputs(", \"values\": {", out);
 	for (int i = 0; i < ndefs; i++) {
 		fputs(i ? ", " : "", out);
 		report_json_string(out, defs[i].name);
@@ -628,7 +630,11 @@ static void ranking_json(FILE *out, const char *file, const struct param_value *
 				report_json_string(out, axes[a]);
 				fprintf(out, ": %ld", t->shapes[row->shape][a]);
 			}
-			fprintf(out, "}, \"numbering\": \"%s\", \"candidate\": ", numbering_name[row->nb]);
+			if (row->cand >= 0)
+				fprintf(out, "}, \"numbering\": \"%s\", \"candidate\": ",
+					numbering_label(row->nb));
+			else
+				fputs("}, \"numbering\": null, \"candidate\": ", out);
 			if (row->cand >= 0)
 				report_json_string(out, cands[row->cand]);
 			else
@@ -676,7 +682,7 @@ static void ranking_csv(FILE *out, const char *const *cands, const struct hier_r
 				fputs(",", out);
 			fputs(",", out);
 			shape_text(out, t, row->shape);
-			fprintf(out, ",%s,", numbering_name[row->nb]);
+			fprintf(out, ",%s,", row->cand >= 0 ? numbering_label(row->nb) : "");
 			if (row->cand >= 0)
 				report_csv_field(out, cands[row->cand]);
 			for (int kind = 0; kind < 2; kind++) {
@@ -720,7 +726,7 @@ static void ranking_markdown(FILE *out, const char *file, const struct param_val
 			else
 				fputs("| - | ", out);
 			shape_text(out, t, row->shape);
-			fprintf(out, " | %s | ", numbering_name[row->nb]);
+			fprintf(out, " | %s | ", row->cand >= 0 ? numbering_label(row->nb) : "-");
 			if (row->cand >= 0)
 				report_md_code(out, cands[row->cand], true);
 			else

@@ -93,7 +93,7 @@ expect_status 0
 expect_out '"H": ["1/4", 1, 2], "alpha": 1, "alpha_approx": 1, "dbsp": 596, "dbsp_approx": 596, "bsp": 440'
 run --hierarchy --machine "$dir/levels.machine" -D n=64 -D P=16 "$spec"
 expect_status 2
-expect_err "bspcost: $spec: machine lv gives no level for clusters of 16 processes (a 'level 16 g G l L' line; with a unit of time, and s)"
+expect_err "bspcost: $spec: machine lv gives no level for clusters of 16 processes (a 'level 16 g G l L' line)"
 run --hierarchy --machine "$dir/levels.machine" --topology butterfly -D n=64 -D P=8 "$spec"
 expect_status 2
 expect_err "bspcost: $spec: --topology butterfly and machine lv's levels both price the hierarchy: give one"

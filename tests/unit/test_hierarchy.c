@@ -97,9 +97,7 @@ static void test_alpha(void **state)
 	set_h(&hr, 3, (long[]){1, 2, 16}, (long[]){1, 1, 1});
 	alpha_is(&hr, "2");
 	hierarchy_clear(&hr);
-	/* a fraction: [1, 1, 2, 8]: level 0 log2(8)/3 = 1 against level 1
-	 * log2(8)/2 = 3/2 and level 2 log2(4) = 2: 1; [2, 16] on 2 levels:
-	 * log2(8) = 3; [1, 1, 8]: level 0 log2(8)/2 = 3/2 */
+	/* a fraction: [1, 1, 8]: level 0 log2(8)/2 = 3/2 against level 1's 3 */
 	set_h(&hr, 3, (long[]){1, 1, 8}, (long[]){1, 1, 1});
 	alpha_is(&hr, "3/2");
 	hierarchy_clear(&hr);
@@ -131,6 +129,20 @@ static void test_alpha(void **state)
 	set_h(&hr, 3, (long[]){1, 1, 1099511627777L}, (long[]){1, 1048576, 1});
 	alpha_is(&hr, "log2(1099511627777)/2");
 	hierarchy_clear(&hr);
+	/* two levels' bounds a double cannot tell apart: H = [1, 2^31, h], level
+	 * 0 bounds alpha by log2(h)/2, level 1 by log2(h/2^31); the first is
+	 * the smaller exactly when h > 2^62 (r0 = h against r1^2 = h^2/2^62),
+	 * by a relative 1e-18 for h = 2^62 +- 3 */
+	assert_int_equal(hierarchy_init(&hr, 3), 0);
+	mpq_set_str(hr.H[2], "4611686018427387907", 10);   /* 2^62 + 3: level 0 */
+	mpq_set_str(hr.H[1], "2147483648", 10);
+	mpq_set_str(hr.H[0], "1", 10);
+	hierarchy_alpha(&hr);
+	alpha_is(&hr, "log2(4611686018427387907)/2");
+	mpq_set_str(hr.H[2], "4611686018427387901", 10);   /* 2^62 - 3: level 1 */
+	hierarchy_alpha(&hr);
+	alpha_is(&hr, "log2(4611686018427387901/2147483648)");
+	hierarchy_clear(&hr);
 }
 
 static void test_runs(void **state)
@@ -153,6 +165,16 @@ static void test_runs(void **state)
 	assert_int_equal(sum.runs, 4);
 	assert_true(mpq_cmp_si(sum.H[0], 3, 1) == 0);
 	assert_true(mpq_cmp_si(sum.H[1], 19, 1) == 0);
+	/* the ceilings are summed run by run: a run of [1/4, 1] adds 1, not 1/4 */
+	struct hierarchy d;
+	set_h(&d, 2, (long[]){1, 1}, (long[]){4, 1});
+	mpz_set_ui(mpq_numref(d.ceil[0]), 1);   /* ceil(1/4), as the counting sets it */
+	mpz_set_ui(mpq_numref(d.ceil[1]), 1);
+	hierarchy_add_run(&sum, &d);
+	hierarchy_add_run(&sum, &d);
+	assert_true(mpq_cmp_si(sum.H[0], 7, 2) == 0);   /* 3 + 1/4 + 1/4 */
+	assert_true(mpq_cmp_si(sum.ceil[0], 2, 1) == 0); /* the others' 0 + 1 + 1 */
+	hierarchy_clear(&d);
 	hierarchy_clear(&a);
 	hierarchy_clear(&b);
 	hierarchy_clear(&c);
@@ -200,7 +222,25 @@ static void test_root2(void **state)
 	assert_int_equal(cmp3(2, 3, 2, 0, 5, 1, 0), -1);
 	assert_int_equal(cmp3(2, 4, 3, 0, 4, 3, 0), 0);
 	/* cube roots: 63 - 50 t = 0.0039 > 0, 46 - 29 t^2 = -0.035 < 0,
-	 * 1259921 - 10^6 t = -0.0499 < 0 (t = 2^(1/3) = 1.25992104989...) */
+	 * 1259921 - 10^6 t = -0.0499 < 0 (t = 2^(1/3) = 1.25992104989...); and
+	 * past a double: A - B t with A/B a convergent of t whose difference is
+	 * below 1e-40 (A = round(B t), B = 10^40), its sign t's next digits' */
+	{
+		struct root2 x, y;
+		root2_init(&x, 3);
+		root2_init(&y, 3);
+		/* 2^(1/3) = 1.2599210498948731647672106072782283505702514647015... */
+		mpq_set_str(x.c[0], "12599210498948731647672106072782283505702", 10);
+		mpq_set_str(y.c[1], "10000000000000000000000000000000000000000", 10);
+		/* B t = ...505702.5146...: A = ...505702 is below it, ...505703 above */
+		assert_int_equal(root2_cmp(&x, &y), -1);
+		mpq_set_str(x.c[0], "12599210498948731647672106072782283505703", 10);
+		assert_int_equal(root2_cmp(&x, &y), 1);
+		mpq_set_str(x.c[0], "12599210498948731647672106072782283505701", 10);
+		assert_int_equal(root2_cmp(&x, &y), -1);
+		root2_clear(&x);
+		root2_clear(&y);
+	}
 	assert_int_equal(cmp3(3, 63, 0, 0, 0, 50, 0), 1);
 	assert_int_equal(cmp3(3, 46, 0, 0, 0, 0, 29), -1);
 	assert_int_equal(cmp3(3, 1259921, 0, 0, 0, 1000000, 0), -1);
