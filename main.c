@@ -824,11 +824,6 @@ int main(int argc, char **argv)
 				     "(Soviani and Singh's): --h sum cannot go with it");
 		goto out;
 	}
-	if (opt.hierarchy && opt.format == FORMAT_LATEX) {
-		status = usage_error("%s", "--hierarchy supports the formats text, json, csv and "
-				     "markdown (not latex)");
-		goto out;
-	}
 	if (opt.per_process) {
 		if (opt.format == FORMAT_LATEX) {
 			status = usage_error("%s", "--per-process supports the formats text, json, csv "

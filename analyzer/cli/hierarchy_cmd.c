@@ -214,6 +214,11 @@ int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 	const struct topology *topo;
 	if (hierarchy_topology(opt, file, -1, &from_profile, &topo) != EXIT_OK)
 		return EXIT_USAGE;
+	if (opt->format == FORMAT_LATEX) {
+		fprintf(opt->err, "bspcost: %s: -p --hierarchy's rankings are text, json, csv or "
+				  "markdown (not latex)\n", file);
+		return EXIT_USAGE;
+	}
 	if (!topo) {
 		fprintf(opt->err, "bspcost: %s: -p --hierarchy ranks by the D-BSP cost on a "
 				  "machine: give --topology (%s) or --machine with level entries\n", file,

@@ -491,8 +491,122 @@ static void report_hierarchy_markdown(FILE *out, const struct analysis *a)
 	}
 }
 
+/* S in typewriter type, its special characters escaped, breakable after
+ * commas and slashes. */
+static void latex_tt(FILE *out, const char *s)
+{
+	fputs("\\texttt{", out);
+	report_latex_text(out, s, true);
+	fputs("}", out);
+}
+
+/* LaTeX: a paragraph per candidate, and per superstep a table of its levels
+ * (a row each, so that 12 levels fit the page as well as 2), its alpha and
+ * costs below. */
+static void report_hierarchy_latex(FILE *out, const struct analysis *a)
+{
+	static const char *const how[NUMBERING_N] = {"row-major", "column-major",
+						     "in Morton order"};
+	int k = levels(a);
+	fputs("% bspcost: ", out);
+	report_latex_text(out, a->file, false);
+	fputs("\n% needs \\usepackage{amsmath}\n\\paragraph{The cluster hierarchy of the grid", out);
+	for (int x = 0; x < a->naxes; x++) {
+		fputs(x ? " $\\times$ " : " ", out);
+		report_latex_text(out, a->axes[x], false);
+		fprintf(out, " = %ld", a->sizes[x]);
+	}
+	fprintf(out, " (%d level%s, numbered %s)", k, k == 1 ? "" : "s",
+		a->numbering < NUMBERING_N ? how[a->numbering] : "as a file lists");
+	if (a->topology) {
+		fputs(" on ", out);
+		report_latex_text(out, a->topology->title, true);
+	}
+	fputs(".}\n", out);
+	int shown = 0;
+	for (int i = 0; i < a->rq->ndefs; i++) {
+		if (!report_given_size(a, i))
+			continue;
+		fputs(shown++ ? ", " : "Values given: ", out);
+		report_latex_text(out, a->rq->defs[i].name, false);
+		fputs(" = ", out);
+		report_param_value(out, &a->rq->defs[i], false);
+	}
+	fputs(shown ? ".\n\n" : "\n", out);
+	for (int c = 0; c < a->ncands; c++) {
+		fputs("\\subsubsection*{Candidate ", out);
+		latex_tt(out, a->cands[c].name);
+		fputs("}\n", out);
+		const char *why = no_counts(a, c);
+		if (why) {
+			fputs("No counts: ", out);
+			report_latex_text(out, why, true);
+			fputs(".\n\n", out);
+			continue;
+		}
+		const struct candidate_cost *ex = &a->exact[c];
+		for (int s = 0; s < ex->nsteps; s++) {
+			const struct step_cost *sc = &ex->steps[s];
+			fputs("\\paragraph{Superstep ", out);
+			latex_tt(out, sc->name);
+			fputs(".}\n", out);
+			char *note = loop_note(sc);
+			if (note) {
+				report_latex_text(out, note, true);
+				fputs(".\n", out);
+				free(note);
+			}
+			if (step_why(sc)) {
+				fputs("No H: ", out);
+				report_latex_text(out, step_why(sc), true);
+				fputs(".\n\n", out);
+				continue;
+			}
+			fputs("\n\\begin{tabular}{rrr}\nlevel $i$ & processes of a cluster & $H(i)$ "
+			      "\\\\ \\hline\n", out);
+			for (int i = 0; i < sc->hier->k; i++) {
+				char *v = q_text(sc->hier->H[i]);
+				fprintf(out, "%d & %ld & $%s$ \\\\\n", i, 1L << (k - i - 1), v ? v : "?");
+				free(v);
+			}
+			char *al = hierarchy_alpha_text(sc->hier);
+			fputs("\\end{tabular}\n\n$\\alpha$ = ", out);
+			latex_tt(out, al ? al : "?");
+			if (sc->hier->alpha == ALPHA_LOG)
+				fprintf(out, " ($\\approx %.4g$)", sc->hier->approx);
+			free(al);
+			char *d = NULL, *f = NULL;
+			double da, fa;
+			if (a->topology && costs_text(a, c, s, &d, &f, &da, &fa) == 0) {
+				fputs("; D-BSP cost ", out);
+				latex_tt(out, d);
+				if (!integral(d))
+					fprintf(out, " ($\\approx %.6g$)", da);
+				fputs(", BSP cost ", out);
+				latex_tt(out, f);
+				if (!integral(f))
+					fprintf(out, " ($\\approx %.6g$)", fa);
+			}
+			free(d);
+			free(f);
+			fputs(".\n\n", out);
+		}
+	}
+	report_latex_text(out, legend, true);
+	fputs(".\n", out);
+	if (a->topology) {
+		fputs("\n", out);
+		report_latex_text(out, topo_legend, true);
+		fputs(".\n", out);
+	}
+}
+
 void report_hierarchy(FILE *out, enum output_format format, const struct analysis *a)
 {
+	if (format == FORMAT_LATEX) {
+		report_hierarchy_latex(out, a);
+		return;
+	}
 	if (format == FORMAT_JSON)
 		report_hierarchy_json(out, a);
 	else if (format == FORMAT_CSV)
