@@ -64,7 +64,6 @@ ONE_AXIS = [{"P": 2}, {"P": 4}, {"P": 8}, {"P": 16}]
 TWO_AXES = [{"M": 2, "N": 2}, {"M": 2, "N": 4}, {"M": 4, "N": 2}, {"M": 4, "N": 4}]
 CASES = [
     ("examples/stencil1d.bsp", {"n": 64}, ONE_AXIS[3:]),
-    ("examples/stencil1d.bsp", {"n": 21}, ONE_AXIS[1:2]),
     ("examples/broadcast.bsp", {"n": 16}, ONE_AXIS[2:3]),
     ("examples/reduce.bsp", {}, ONE_AXIS[2:3]),
     ("examples/fft.bsp", {"m": 8}, ONE_AXIS[1:2]),

@@ -58,7 +58,7 @@ tests/specs/bounds/offset_2_31.bsp
 --machine sp2-switch -p 8 -D m=4096 -D n=4096 -D o=4096 examples/matmul.bsp
 --model F_ioM --machine now-p4 --speed 10e6 -p 4 -D m=256 -D n=256 examples/transpose.bsp
 -p 64 -D n=512..2048*2 -D m=4096 -D o=4096 -D g=4 -D l=100 examples/matmul.bsp
---hierarchy --topology mesh3d --numbering morton -D n=64 -D m=64 -D M=16 -D N=16 examples/stencil2d.bsp
+--hierarchy --topology mesh3d --numbering morton -D n=16 -D m=16 -D M=8 -D N=4 examples/stencil2d.bsp
 --hierarchy -D n=5 -D M=2 -D N=2 examples/lu.bsp
 --machine sp2-switch -p 4 -D n=8..64*2 examples/stencil1d.bsp
 -p 6 -D n=7 -D m=9 -D g=3 -D l=11 examples/stencil2d.bsp
