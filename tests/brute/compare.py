@@ -248,13 +248,13 @@ POINTS = {
         {"m": 8, "P": 1}, {"m": 16, "P": 8}, {"m": 5, "P": 2},
     ],
     "gbroadcast": [  # process 0's n elements to every process
-        {"n": 3, "P": 4}, {"n": 2, "P": 5}, {"n": 1, "P": 1},
+        {"n": 2, "P": 5}, {"n": 1, "P": 1},
     ],
     "ns_fft": [  # the edge (r, 0) of M x N; stages d = 1, 2, 4, ... < M
         {"n": 3, "M": 5, "N": 2}, {"n": 2, "M": 4, "N": 2},
     ],
     "neighbours": [  # four neighbours, or across the quadrants' borders
-        {"n": 2, "M": 4, "N": 5}, {"n": 1, "M": 1, "N": 4},
+        {"n": 2, "M": 4, "N": 5},
     ],
     "reduce": [  # one partial sum per process; the doubling's levels s = 1, 2, 4, ... < P
         {"P": 4}, {"P": 1}, {"P": 2}, {"P": 3}, {"P": 5}, {"P": 8}, {"P": 16},
