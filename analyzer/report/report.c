@@ -44,6 +44,27 @@ bool report_step_msgs(const struct step_cost *s, const char **why)
 	return all || s->msgs_why;
 }
 
+void report_sizes_given(FILE *out, const struct analysis *a)
+{
+	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
+		if (!report_given_size(a, i))
+			continue;
+		fputs(k++ ? ", " : "; ", out);
+		fprintf(out, "%s = ", a->rq->defs[i].name);
+		report_param_value(out, &a->rq->defs[i], false);
+	}
+}
+
+const char *report_no_counts(const struct analysis *a, int c)
+{
+	const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+	if (!ex)
+		return "not counted";
+	if (ex->status != COST_OK)
+		return ex->reason ? ex->reason : "not counted";
+	return NULL;
+}
+
 bool report_step_sumless(const struct step_cost *s)
 {
 	return s->loop && !s->w;

@@ -131,6 +131,14 @@ bool report_given(const struct analysis *a, int i);
  * title does not already show (--per-process). */
 bool report_given_size(const struct analysis *a, int i);
 
+/* "; n = 64, m = 32": the sizes given (report_given_size) after "; ",
+ * nothing when none is. */
+void report_sizes_given(FILE *out, const struct analysis *a);
+
+/* Why candidate C of A has no counts at values (A->exact), or NULL when it
+ * has them (--per-process's tables, --hierarchy's levels). */
+const char *report_no_counts(const struct analysis *a, int c);
+
 /* {"m": 64, "g": "51/5", ...}: the -D values I of A for which KEEP(A, I)
  * (report_given or report_given_size), as JSON. */
 void report_json_values(FILE *out, const struct analysis *a,

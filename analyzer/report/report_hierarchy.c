@@ -37,26 +37,10 @@ static void title(FILE *out, const struct analysis *a, bool md)
 	fprintf(out, " (%d level%s, numbered %s)", levels(a), levels(a) == 1 ? "" : "s", numbered);
 	if (a->topology)
 		fprintf(out, " on %s", a->topology->title);
-	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
-		if (!report_given_size(a, i))
-			continue;
-		fputs(k++ ? ", " : "; ", out);
-		fprintf(out, "%s = ", a->rq->defs[i].name);
-		report_param_value(out, &a->rq->defs[i], false);
-	}
+	report_sizes_given(out, a);
 	fputs("\n", out);
 }
 
-/* Why candidate C has no H, or NULL when it has them. */
-static const char *no_counts(const struct analysis *a, int c)
-{
-	const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
-	if (!ex)
-		return "not counted";
-	if (ex->status != COST_OK)
-		return ex->reason ? ex->reason : "not counted";
-	return NULL;
-}
 
 /* Why superstep SC has no H, or NULL. */
 static const char *step_why(const struct step_cost *sc)
@@ -205,7 +189,7 @@ static void report_hierarchy_text(FILE *out, const struct analysis *a)
 	title(out, a, false);
 	for (int c = 0; c < a->ncands; c++) {
 		fprintf(out, "\ncandidate %s\n", a->cands[c].name);
-		const char *why = no_counts(a, c);
+		const char *why = report_no_counts(a, c);
 		if (why) {
 			fprintf(out, "  no counts: %s\n", why);
 			continue;
@@ -292,7 +276,7 @@ static void report_hierarchy_json(FILE *out, const struct analysis *a)
 	for (int c = 0; c < a->ncands; c++) {
 		fputs(c ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
 		report_json_string(out, a->cands[c].name);
-		const char *why = no_counts(a, c);
+		const char *why = report_no_counts(a, c);
 		if (why) {
 			fputs(", \"reason\": ", out);
 			report_json_string(out, why);
@@ -343,7 +327,7 @@ static void report_hierarchy_csv(FILE *out, const struct analysis *a)
 	fputs("candidate,superstep,level,cluster_processes,H,alpha,dbsp,bsp,note\n", out);
 	int k = levels(a);
 	for (int c = 0; c < a->ncands; c++) {
-		const char *why = no_counts(a, c);
+		const char *why = report_no_counts(a, c);
 		if (why) {
 			report_csv_field(out, a->cands[c].name);
 			fputs(",,,,,,,,", out);
@@ -406,7 +390,7 @@ static void report_hierarchy_markdown(FILE *out, const struct analysis *a)
 		fputs("\n## Candidate ", out);
 		report_md_code(out, a->cands[c].name, false);
 		fputs("\n", out);
-		const char *why = no_counts(a, c);
+		const char *why = report_no_counts(a, c);
 		if (why) {
 			fputs("\nNo counts: ", out);
 			report_md_text(out, why);
@@ -537,7 +521,7 @@ static void report_hierarchy_latex(FILE *out, const struct analysis *a)
 		fputs("\\subsubsection*{Candidate ", out);
 		latex_tt(out, a->cands[c].name);
 		fputs("}\n", out);
-		const char *why = no_counts(a, c);
+		const char *why = report_no_counts(a, c);
 		if (why) {
 			fputs("No counts: ", out);
 			report_latex_text(out, why, true);

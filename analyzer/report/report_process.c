@@ -21,26 +21,10 @@ static void title(FILE *out, const struct analysis *a, bool md)
 	fputs(": each process's counts on the grid ", out);
 	for (int k = 0; k < a->naxes; k++)
 		fprintf(out, "%s%s=%ld", k ? ", " : "", a->axes[k], a->sizes[k]);
-	for (int i = 0, k = 0; i < a->rq->ndefs; i++) {
-		if (!report_given_size(a, i))
-			continue;
-		fputs(k++ ? ", " : "; ", out);
-		fprintf(out, "%s = ", a->rq->defs[i].name);
-		report_param_value(out, &a->rq->defs[i], false);
-	}
+	report_sizes_given(out, a);
 	fputs("\n", out);
 }
 
-/* Why candidate C has no table, or NULL when it has one. */
-static const char *no_table(const struct analysis *a, int c)
-{
-	const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
-	if (!ex)
-		return "not counted";
-	if (ex->status != COST_OK)
-		return ex->reason ? ex->reason : "not counted";
-	return NULL;
-}
 
 /* The columns: the messages' two where they were counted (ncols). */
 enum { COL_W, COL_IN, COL_OUT, COL_MSGS_IN, COL_MSGS_OUT, NCOLS };
@@ -131,7 +115,7 @@ static void report_process_text(FILE *out, const struct analysis *a)
 	title(out, a, false);
 	for (int c = 0; c < a->ncands; c++) {
 		fprintf(out, "\ncandidate %s\n", a->cands[c].name);
-		const char *why = no_table(a, c);
+		const char *why = report_no_counts(a, c);
 		if (why) {
 			fprintf(out, "  no counts: %s\n", why);
 			continue;
@@ -163,7 +147,7 @@ static void report_process_json(FILE *out, const struct analysis *a)
 	for (int c = 0; c < a->ncands; c++) {
 		fputs(c ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
 		report_json_string(out, a->cands[c].name);
-		const char *why = no_table(a, c);
+		const char *why = report_no_counts(a, c);
 		if (why) {
 			fputs(", \"reason\": ", out);
 			report_json_string(out, why);
@@ -213,7 +197,7 @@ static void report_process_csv(FILE *out, const struct analysis *a)
 		fprintf(out, ",%s", col_key[k]);
 	fputs(",note\n", out);
 	for (int c = 0; c < a->ncands; c++) {
-		const char *why = no_table(a, c);
+		const char *why = report_no_counts(a, c);
 		if (why) {
 			report_csv_field(out, a->cands[c].name);
 			fputs(",", out);
@@ -253,7 +237,7 @@ static void report_process_markdown(FILE *out, const struct analysis *a)
 		fputs("\n## Candidate ", out);
 		report_md_code(out, a->cands[c].name, false);
 		fputs("\n", out);
-		const char *why = no_table(a, c);
+		const char *why = report_no_counts(a, c);
 		if (why) {
 			fputs("\nNo counts: ", out);
 			report_md_text(out, why);
