@@ -47,6 +47,14 @@ void numbering_map_clear(struct numbering_map *map);
 int hierarchy_topology(const struct options *opt, const char *file, int k, struct topology *buf,
 		       const struct topology **out);
 
+/* --hierarchy with the sizes left free (H(i)'s formulas in them): EXIT_OK
+ * when the grid of SIZES (NAXES axes; SYMBOLIC: no concrete grid) has 2^k
+ * processes and nothing asks for what is counted at values only (a
+ * numbering file, a machine's levels, a picture); else EXIT_USAGE after
+ * saying why on OPT's error stream (hierarchy_cmd.c). */
+int hierarchy_formulas_asked(const struct options *opt, const char *file, const struct model *m,
+			     bool symbolic, const long sizes[]);
+
 /* Why the shape of REQ gets no number at VALUES (a malloc'd sentence,
  * *STATUS its kind), or NULL when its values can be counted (rank_cmd.c). */
 char *rank_shape_refusal(isl_ctx *ctx, const struct loaded_spec *ls, const struct model *m,

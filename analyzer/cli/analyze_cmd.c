@@ -303,6 +303,12 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 					   : "give --grid (or -D for every axis)");
 		return EXIT_USAGE;
 	}
+	if (opt->all_sizes && opt->hierarchy && all_params(m, opt)) {
+		fprintf(opt->err, "bspcost: %s: --hierarchy --all-sizes gives H(i)'s formulas for "
+				  "every size: leave the sizes free (with every value given, H(i) is a "
+				  "number)\n", ls->src.name);
+		return EXIT_USAGE;
+	}
 	for (int a = 0; !req.symbolic && a < m->naxes; a++)
 		if (req.sizes[a] < 1 || req.sizes[a] > 4096) {
 			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and 4096\n",
@@ -451,6 +457,17 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			free(job.exact);
 			return EXIT_USAGE;
 		}
+	} else if (opt->hierarchy && !opt->values_only && !opt->per_process &&
+		   opt->model->messages == MSG_NONE) {
+		/* H(i)'s formulas in the sizes, on the concrete grid */
+		if (hierarchy_formulas_asked(opt, ls->src.name, m, req.symbolic, req.sizes) !=
+		    EXIT_OK) {
+			free(values);
+			free(job.costs);
+			return EXIT_USAGE;
+		}
+		req.hierarchy = true;
+		req.numbering = opt->numbering;
 	} else if (opt->values_only || opt->per_process || opt->hierarchy ||
 		   opt->model->messages != MSG_NONE) {
 		char model[64];

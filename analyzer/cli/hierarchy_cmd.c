@@ -206,6 +206,32 @@ int hierarchy_topology(const struct options *opt, const char *file, int k, struc
 	return EXIT_OK;
 }
 
+int hierarchy_formulas_asked(const struct options *opt, const char *file, const struct model *m,
+			     bool symbolic, const long sizes[])
+{
+	const char *values_only = opt->numbering == NUMBERING_MAP ? "--numbering FILE"
+				  : opt->topology ? "--topology"
+				  : opt->machine ? "--machine"
+				  : opt->plot ? "--plot" : NULL;
+	if (symbolic) {
+		fprintf(opt->err, "bspcost: %s: --hierarchy needs a concrete grid of 2^k processes "
+				  "(--grid, or -D for the axes); with the sizes left free it gives "
+				  "H(i)'s formulas in them\n", file);
+		return EXIT_USAGE;
+	}
+	if (hierarchy_levels(sizes, m->naxes) < 0) {
+		report_hierarchy_grid(opt->err, file, m->naxes, (const char *const *)m->axes, sizes);
+		return EXIT_USAGE;
+	}
+	if (values_only) {
+		fprintf(opt->err, "bspcost: %s: --hierarchy with %s counts at values: give -D for "
+				  "every size (without them, H(i) comes as formulas in the sizes, "
+				  "under a named numbering)\n", file, values_only);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 			 const struct options *opt, struct session *session)
 {

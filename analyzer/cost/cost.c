@@ -1203,11 +1203,6 @@ static __isl_give isl_set *process_point(__isl_keep isl_set *processes, int naxe
 	return pt;
 }
 
-/* The maximum of the N per-process functions CAND (kept) on a concrete grid:
- * one of them when it is proven the largest for all sizes (count_max_of), or
- * else the max of their formulas, each put on CONTEXT first (its zero outside a
- * piece of its own, so that the max needs no complement of the ever more
- * pieces it has): exact either way. */
 /* The maximum of the N per-process functions CAND (kept) as one function:
  * CAND[q] put on { [x] : x = q }, their union maximized over x by count_max
  * (when no process is the largest for all sizes, a value that depends on
@@ -1243,9 +1238,9 @@ enum count_status cost_max_over_union(struct job *j, __isl_keep isl_pw_qpolynomi
 	return st;
 }
 
-static struct formula *max_of_processes(struct job *j, __isl_keep isl_pw_qpolynomial **cand,
-					long n, __isl_keep isl_set *context, const char *what,
-					__isl_give isl_pw_qpolynomial **keep)
+struct formula *cost_max_of_processes(struct job *j, __isl_keep isl_pw_qpolynomial **cand,
+				      long n, __isl_keep isl_set *context, const char *what,
+				      __isl_give isl_pw_qpolynomial **keep)
 {
 	if (failed(&j->fail))
 		return NULL;
@@ -1409,11 +1404,11 @@ static void count_step_concrete(struct job *j, const struct step_relations *r,
 	/* NCom is summed by ISL: pieces with divisions add more cheaply there than
 	 * as formulas */
 	isl_pw_qpolynomial *ncom = NULL;
-	sc->w = max_of_processes(j, pf.w, nproc, context, "w", keep ? &keep->w : NULL);
-	sc->h_in = max_of_processes(j, pf.fi, nproc, context, "h_in", keep ? &keep->h_in : NULL);
-	sc->h_out = max_of_processes(j, pf.fo, nproc, context, "h_out", keep ? &keep->h_out : NULL);
+	sc->w = cost_max_of_processes(j, pf.w, nproc, context, "w", keep ? &keep->w : NULL);
+	sc->h_in = cost_max_of_processes(j, pf.fi, nproc, context, "h_in", keep ? &keep->h_in : NULL);
+	sc->h_out = cost_max_of_processes(j, pf.fo, nproc, context, "h_out", keep ? &keep->h_out : NULL);
 	if (pf.both)
-		sc->h = max_of_processes(j, pf.both, nproc, context, "h", keep ? &keep->h : NULL);
+		sc->h = cost_max_of_processes(j, pf.both, nproc, context, "h", keep ? &keep->h : NULL);
 	if (!failed(&j->fail))
 		ncom = cost_sum_tree(j, pf.fi, nproc);
 	sc->ncom = cost_to_formula(j, ncom, "NCom");
@@ -3508,8 +3503,9 @@ static void undivide(struct job *j, const long *div, __isl_keep isl_set *context
  * grid's), under its assumptions (P divides n); where the symbolic
  * grid has none, or they do not hold on this grid, or cost_request.all_sizes
  * asks for formulas for every size, the grid is counted process by process. */
-enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
-				const struct cost_request *req, struct candidate_cost *out)
+static enum cost_status candidate_formulas(struct count_engine *engine, const struct model *m,
+					   int cand, const struct cost_request *req,
+					   struct candidate_cost *out)
 {
 	if (req->symbolic || req->values || req->all_sizes)
 		return candidate_costs(engine, m, cand, req, NULL, out);
@@ -3557,6 +3553,137 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 		}
 	}
 	free(why);
+	return st;
+}
+
+/* H's formulas of SC, counted with each size X as X/DIV[X] (divided.h),
+ * written in X again (X/D for X), simplified under CONTEXT (kept, the
+ * sizes' where the divisors divide them); a failure is theirs. */
+static void undivide_levels(struct job *j, const long *div, __isl_keep isl_set *context,
+			    struct step_cost *sc)
+{
+	const struct model *m = j->m;
+	struct job sub = cost_explain_job(j);
+	for (int p = 0; p < model_nsizes(m) && sc->hf; p++) {
+		if (div[p] <= 1)
+			continue;
+		mpq_t inv;
+		mpq_init(inv);
+		mpq_set_si(inv, 1, (unsigned long)div[p]);
+		struct formula *x = formula_param(m->params[p]);
+		struct formula *v = x ? formula_scale(x, inv) : NULL;
+		formula_free(x);
+		mpq_clear(inv);
+		for (int i = 0; i < sc->hk && !failed(&sub.fail); i++) {
+			struct formula *g = v ? formula_subst(sc->hf[i], m->params[p], v) : NULL;
+			if (!g)
+				cost_isl_op_failed(&sub, "writing the sizes in H");
+			formula_free(sc->hf[i]);
+			sc->hf[i] = g;
+		}
+		formula_free(v);
+	}
+	for (int i = 0; sc->hf && i < sc->hk && !failed(&sub.fail); i++)
+		cost_tidy(&sub, &sc->hf[i], context);
+	if (failed(&sub.fail)) {
+		for (int i = 0; sc->hf && i < sc->hk; i++)
+			formula_free(sc->hf[i]);
+		free(sc->hf);
+		sc->hf = NULL;
+		sc->hk = 0;
+		sc->hier_why = fail_release(&sub.fail);
+		if (!sc->hier_why)
+			sc->hier_why = strdup("out of memory");
+	}
+}
+
+/* OUT's hier_assumptions: "D divides X" for every size X counted as a
+ * multiple of D (DIV), as people read it and as a condition; -1 when out
+ * of memory. */
+static int level_assumptions(const struct model *m, const long *div, struct candidate_cost *out)
+{
+	for (int p = 0; p < model_nsizes(m); p++) {
+		if (div[p] <= 1)
+			continue;
+		char **t = realloc(out->hier_assumptions,
+				   sizeof(*t) * ((size_t)out->nhier_assumptions + 1));
+		if (t)
+			out->hier_assumptions = t;
+		char **c = realloc(out->hier_conditions,
+				   sizeof(*c) * ((size_t)out->nhier_assumptions + 1));
+		if (c)
+			out->hier_conditions = c;
+		char *text = NULL, *cond = NULL;
+		if (!t || !c || asprintf(&text, "%ld divides %s", div[p], m->params[p]) < 0)
+			return -1;
+		if (asprintf(&cond, "(%s) %% (%ld) == 0", m->params[p], div[p]) < 0) {
+			free(text);
+			return -1;
+		}
+		out->hier_assumptions[out->nhier_assumptions] = text;
+		out->hier_conditions[out->nhier_assumptions++] = cond;
+	}
+	return 0;
+}
+
+/* With cost_request.hierarchy on a concrete grid, the sizes left free: each
+ * superstep's H(i) as formulas in the sizes (cost_hierarchy_formulas), from
+ * the grid's own relations whatever grid gave the other formulas; unless
+ * cost_request.all_sizes, each size counted as a multiple of the processes
+ * that split it (divided.h, stated in OUT's hier_assumptions), as the
+ * other formulas are on a concrete grid.  A superstep in loops says why it
+ * has none. */
+static void hierarchy_formulas(struct count_engine *engine, const struct model *m, int cand,
+			       const struct cost_request *req, struct candidate_cost *out)
+{
+	struct job j = {.engine = engine, .m = m, .naxes = m->naxes, .req = req};
+	struct symbolic_info none = {0};
+	isl_set *context = cost_context(engine->ctx, m, req, &none);
+	isl_set *divisible = NULL;
+	long *div = req->all_sizes ? NULL : size_divisors(engine->ctx, m, cand, req, &divisible);
+	isl_set *counted = div && context ? cost_divided_set(isl_set_copy(context), m, div)
+					  : isl_set_copy(context);
+	if (div && level_assumptions(m, div, out) < 0)
+		counted = isl_set_free(counted);
+	for (int k = 0; k < out->nsteps; k++) {
+		int s = model_cand_step(m, cand, k);
+		struct step_cost *sc = &out->steps[k];
+		if (m->steps[s].loop >= 0) {
+			sc->hier_why = strdup("a superstep in loops: its H is summed run by run, at "
+					      "values only (-D every size)");
+			continue;
+		}
+		struct step_relations r;
+		char *reason = NULL;
+		int st = counted ? relations_concrete(engine->ctx, m, cand, s, req->sizes, &r,
+						      &reason)
+				 : -1;
+		if (st == 0 && div && cost_divide_relations(&r, m, div) < 0) {
+			step_relations_clear(&r);
+			st = -1;
+		}
+		if (st != 0) {
+			sc->hier_why = reason ? reason : strdup("out of memory");
+			isl_ctx_reset_error(engine->ctx);
+			continue;
+		}
+		cost_hierarchy_formulas(&j, &r, req, counted, sc);
+		step_relations_clear(&r);
+		if (div)
+			undivide_levels(&j, div, divisible, sc);
+	}
+	isl_set_free(counted);
+	isl_set_free(context);
+	isl_set_free(divisible);
+	free(div);
+}
+
+enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
+				const struct cost_request *req, struct candidate_cost *out)
+{
+	enum cost_status st = candidate_formulas(engine, m, cand, req, out);
+	if (st == COST_OK && req->hierarchy && !req->values && !req->symbolic)
+		hierarchy_formulas(engine, m, cand, req, out);
 	return st;
 }
 
@@ -3903,7 +4030,17 @@ void candidate_cost_clear(struct candidate_cost *c)
 		if (c->steps[s].hier)
 			hierarchy_clear(c->steps[s].hier);
 		free(c->steps[s].hier);
+		for (int i = 0; c->steps[s].hf && i < c->steps[s].hk; i++)
+			formula_free(c->steps[s].hf[i]);
+		free(c->steps[s].hf);
+		free(c->steps[s].hier_why);
 	}
+	for (int i = 0; i < c->nhier_assumptions; i++) {
+		free(c->hier_assumptions[i]);
+		free(c->hier_conditions[i]);
+	}
+	free(c->hier_assumptions);
+	free(c->hier_conditions);
 	free(c->steps);
 	for (int i = 0; i < c->nassumptions; i++)
 		free(c->assumptions[i]);

@@ -64,9 +64,11 @@ struct cost_request {
 	/* Count each superstep's messages too (step_cost.msgs): the partners
 	 * each process sends to and receives from, a message per pair */
 	bool messages;
-	/* With VALUES on a grid of 2^k processes: each superstep's H(i) and
-	 * alpha (hierarchy.h), the processes numbered by NUMBERING
-	 * (step_cost.hier; for a superstep in loops, summed run by run) */
+	/* On a grid of 2^k processes: each superstep's H(i) and alpha
+	 * (hierarchy.h), the processes numbered by NUMBERING; with VALUES
+	 * numbers (step_cost.hier; for a superstep in loops, summed run by
+	 * run), with the sizes left free H(i)'s formulas (step_cost.hf; under
+	 * a named numbering, of a superstep outside loops) */
 	bool hierarchy;
 	enum numbering numbering;
 	const struct numbering_map *map;   /* NUMBERING_MAP's */
@@ -132,6 +134,13 @@ struct step_cost {
 	int nprocs;           /* with cost_request.per_process: every process, */
 	struct process_cost *procs;   /* the first axis slowest */
 	struct hierarchy *hier;       /* with cost_request.hierarchy: H and alpha */
+	/* With cost_request.hierarchy on a concrete grid of 2^HK processes
+	 * with the sizes left free: H(0) .. H(HK-1) as formulas in the sizes
+	 * (HF), or HF NULL and HIER_WHY why; a failure to count them is
+	 * theirs, not the candidate's */
+	int hk;
+	struct formula **hf;
+	char *hier_why;
 };
 
 /* The failure kinds of analyzer/util/fail.h, as a candidate's outcome. */
@@ -173,6 +182,13 @@ struct candidate_cost {
 	int nlocals;
 	char **local_names;
 	char **local_values;
+	/* With cost_request.hierarchy and the sizes left free: what H(i)'s
+	 * formulas (step_cost.hf) rest on beyond the specification's
+	 * assumptions ("4 divides n": each size counted as a multiple of the
+	 * processes that split it, unless cost_request.all_sizes), as people
+	 * read it and as conditions in the formula grammar */
+	int nhier_assumptions;
+	char **hier_assumptions, **hier_conditions;
 };
 
 /* The cost of candidate CAND of M.  Fills *OUT (clear it with candidate_cost_clear)

@@ -145,12 +145,31 @@ void cost_count_step_values(struct job *j, const struct step_relations *r,
 enum count_status cost_max_over_union(struct job *j, __isl_keep isl_pw_qpolynomial **cand, long n,
 				      __isl_give isl_pw_qpolynomial **r);
 
+/* The maximum of the N per-process functions CAND (kept) on a concrete
+ * grid: one of them when it is proven the largest for all sizes
+ * (count_max_of), or else the max of their formulas, each put on CONTEXT
+ * first (its zero outside a piece of its own, so that the max needs no
+ * complement of the ever more pieces it has): exact either way.  With KEEP
+ * (a loop's), also as one function into *KEEP where one is found.  NULL
+ * after a failure, which the job takes (about WHAT). */
+struct formula *cost_max_of_processes(struct job *j, __isl_keep isl_pw_qpolynomial **cand, long n,
+				      __isl_keep isl_set *context, const char *what,
+				      __isl_give isl_pw_qpolynomial **keep);
+
 /* hierarchy.c */
 
 /* SC's H(i) and alpha (step_cost.hier) from R at values on the grid of
  * REQ, of 2^k processes numbered by REQ->numbering. */
 void cost_count_hierarchy(struct job *j, const struct step_relations *r,
 			  const struct cost_request *req, struct step_cost *sc);
+/* SC's H(i) as formulas in the sizes (step_cost.hf) from R on the
+ * concrete grid of REQ, of 2^k processes numbered by a named numbering,
+ * the sizes left free: at each level the largest of every cluster's words
+ * out and in, on CONTEXT (the sizes' assumptions); a failure is theirs
+ * (step_cost.hier_why), the job untouched. */
+void cost_hierarchy_formulas(struct job *j, const struct step_relations *r,
+			     const struct cost_request *req, __isl_keep isl_set *context,
+			     struct step_cost *sc);
 
 /* loops.c */
 

@@ -320,6 +320,45 @@ static __isl_give isl_map *cluster_map(__isl_keep isl_set *processes, const long
 	return isl_map_from_multi_aff(ma);
 }
 
+/* For array A of R (read in the superstep), the words clusters send out
+ * (DIR[0]) and receive from outside (DIR[1]): { u -> [y -> e] }, the
+ * cluster u (of KAPPA, kept) to the element e a process y uses and holds
+ * not, sent from a process of u to one outside, or the other way. */
+static void cluster_dirs(const struct step_relations *r, int a, __isl_keep isl_map *kappa,
+			 __isl_give isl_map *dir[2])
+{
+	/* { [y -> e] -> [x] }: x sends e to y, which uses it and holds it not */
+	isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
+					   isl_map_reverse(isl_map_copy(r->own[a])));
+	isl_map *t = relations_senders(r, a, remote);
+	isl_map_free(remote);
+	isl_map *from = isl_map_apply_range(isl_map_copy(t), isl_map_copy(kappa));
+	isl_map *to = isl_map_apply_range(isl_map_domain_map(isl_set_unwrap(isl_map_domain(t))),
+					  isl_map_copy(kappa));
+	/* the sender's cluster but not the user's: out; the other way: in */
+	dir[0] = isl_map_reverse(isl_map_subtract(isl_map_copy(from), isl_map_copy(to)));
+	dir[1] = isl_map_reverse(isl_map_subtract(to, from));
+}
+
+/* The number of points of SET (taken) times W, added to *SUM (NULL: none
+ * yet); the job fails (about H) when it cannot be counted. */
+static void add_count(struct job *j, __isl_take isl_set *set, long w,
+		      __isl_give isl_pw_qpolynomial **sum)
+{
+	isl_pw_qpolynomial *c = cost_count_set(j, set, "H");
+	if (c && w != 1)
+		c = isl_pw_qpolynomial_scale_val(c, isl_val_int_from_si(
+						    isl_pw_qpolynomial_get_ctx(c), w));
+	if (!c) {
+		if (!failed(&j->fail))
+			cost_isl_op_failed(j, "H");
+		return;
+	}
+	*sum = *sum ? isl_pw_qpolynomial_add(*sum, c) : c;
+	if (!*sum)
+		cost_isl_op_failed(j, "H");
+}
+
 /* The words clusters send out (OUT) and receive from outside (IN), as
  * functions of the cluster's coordinates u (the parameters, UDIMS of
  * them), for the clusters of KAPPA (kept), summed over R's arrays. */
@@ -330,33 +369,15 @@ static void cluster_words(struct job *j, const struct step_relations *r,
 	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
 		if (!r->use[a])
 			continue;
-		/* { [y -> e] -> [x] }: x sends e to y, which uses it and holds it not */
-		isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
-						   isl_map_reverse(isl_map_copy(r->own[a])));
-		isl_map *t = relations_senders(r, a, remote);
-		isl_map_free(remote);
-		isl_map *from = isl_map_apply_range(isl_map_copy(t), isl_map_copy(kappa));
-		isl_map *to = isl_map_apply_range(
-			isl_map_domain_map(isl_set_unwrap(isl_map_domain(t))), isl_map_copy(kappa));
-		/* the sender's cluster but not the user's: out; the other way: in */
-		isl_map *dir[2] = {isl_map_subtract(isl_map_copy(from), isl_map_copy(to)),
-				   isl_map_subtract(to, from)};
-		long w = (long)j->m->arrays[a].words;
+		isl_map *dir[2];
+		cluster_dirs(r, a, kappa, dir);
 		for (int d = 0; d < 2; d++) {
-			isl_map *m = isl_map_reverse(dir[d]);   /* u -> [y -> e] */
-			m = isl_map_move_dims(m, isl_dim_param, 0, isl_dim_in, 0, (unsigned)udims);
-			isl_pw_qpolynomial *c = cost_count_set(j, isl_map_range(m), "H");
-			if (c && w != 1)
-				c = isl_pw_qpolynomial_scale_val(c, isl_val_int_from_si(
-									    isl_map_get_ctx(kappa), w));
-			if (!c) {
-				if (!failed(&j->fail))
-					cost_isl_op_failed(j, "H");
-				continue;
-			}
-			words[d] = words[d] ? isl_pw_qpolynomial_add(words[d], c) : c;
-			if (!words[d])
-				cost_isl_op_failed(j, "H");
+			isl_map *m = isl_map_move_dims(dir[d], isl_dim_param, 0, isl_dim_in, 0,
+						       (unsigned)udims);
+			if (failed(&j->fail))
+				isl_map_free(m);
+			else
+				add_count(j, isl_map_range(m), (long)j->m->arrays[a].words, &words[d]);
 		}
 	}
 }
@@ -588,4 +609,150 @@ void cost_count_hierarchy(struct job *j, const struct step_relations *r,
 	}
 	hierarchy_alpha(hr);
 	sc->hier = hr;
+}
+
+/* Appends G (taken; NULL: no word) to OUT[*N_OUT] unless it is zero or
+ * plainly equal to one there (the clusters inside a stencil's grid send
+ * alike); -1 on a failure. */
+static int add_apart(__isl_take isl_pw_qpolynomial *g, isl_pw_qpolynomial ***out, long *n_out,
+		     long *cap)
+{
+	isl_bool zero = g ? isl_pw_qpolynomial_is_zero(g) : isl_bool_true;
+	isl_bool same = isl_bool_false;
+	for (long c = 0; zero == isl_bool_false && same == isl_bool_false && c < *n_out; c++)
+		same = isl_pw_qpolynomial_plain_is_equal(g, (*out)[c]);
+	if (zero || same || zero < 0 || same < 0) {
+		isl_pw_qpolynomial_free(g);
+		return zero < 0 || same < 0 ? -1 : 0;
+	}
+	if (*n_out == *cap) {
+		long more = *cap ? 2 * *cap : 16;
+		isl_pw_qpolynomial **grown = realloc(*out, sizeof(**out) * (size_t)more);
+		if (!grown) {
+			isl_pw_qpolynomial_free(g);
+			return -1;
+		}
+		*out = grown;
+		*cap = more;
+	}
+	(*out)[(*n_out)++] = g;
+	return 0;
+}
+
+/* The words each cluster of KAPPA (kept; 0 <= u_a < N[a]) sends out and
+ * receives, functions of the sizes, counted cluster by cluster (each
+ * cluster's relation fixed first: a count with u symbolic has floors of u
+ * that ISL cannot put values in), appended to OUT as add_apart does. */
+static void clusters_apart(struct job *j, const struct step_relations *r,
+			   __isl_keep isl_map *kappa, const long n[],
+			   isl_pw_qpolynomial ***out, long *n_out, long *cap)
+{
+	int na = r->narrays;
+	isl_map **dir = calloc(2 * (size_t)na + 1, sizeof(*dir));
+	if (!dir) {
+		cost_isl_op_failed(j, "H");
+		return;
+	}
+	for (int a = 0; a < na; a++)
+		if (r->use[a])
+			cluster_dirs(r, a, kappa, &dir[2 * a]);
+	long u[3] = {0, 0, 0};
+	while (!failed(&j->fail) && !cost_out_of_time(j)) {
+		for (int d = 0; d < 2 && !failed(&j->fail); d++) {
+			isl_pw_qpolynomial *g = NULL;
+			for (int a = 0; a < na && !failed(&j->fail); a++) {
+				if (!dir[2 * a + d])
+					continue;
+				isl_map *m = isl_map_copy(dir[2 * a + d]);
+				for (int x = 0; x < j->naxes; x++)
+					m = isl_map_fix_si(m, isl_dim_in, (unsigned)x, (int)u[x]);
+				add_count(j, isl_map_range(m), (long)j->m->arrays[a].words, &g);
+			}
+			if (failed(&j->fail))
+				isl_pw_qpolynomial_free(g);
+			else if (add_apart(g, out, n_out, cap) < 0)
+				cost_isl_op_failed(j, "H");
+		}
+		int x = j->naxes - 1;
+		while (x >= 0 && ++u[x] == n[x])
+			u[x--] = 0;
+		if (x < 0)
+			break;
+	}
+	for (int a = 0; a < 2 * na; a++)
+		isl_map_free(dir[a]);
+	free(dir);
+}
+
+/* H(i), the most words an (i+1)-cluster of 2^BITS processes sends out or
+ * receives, divided by them: the maximum of the functions F[0 .. N) (none:
+ * every cluster's words are 0) as a formula on CONTEXT, then divided (a
+ * shorter formula than the maximum of the quotients); NULL after a
+ * failure, which J takes. */
+static struct formula *level_formula(struct job *j, isl_pw_qpolynomial **f, long n, int bits,
+				     __isl_keep isl_set *context)
+{
+	struct formula *max = n > 0 ? cost_max_of_processes(j, f, n, context, "H", NULL)
+				    : formula_const_si(0);
+	if (!max) {
+		if (!failed(&j->fail))
+			cost_isl_op_failed(j, "H");
+		return NULL;
+	}
+	mpq_t inv;
+	mpq_init(inv);
+	mpz_set_ui(mpq_numref(inv), 1);
+	mpz_mul_2exp(mpq_denref(inv), mpq_numref(inv), (mp_bitcnt_t)bits);
+	struct formula *h = formula_scale(max, inv);
+	mpq_clear(inv);
+	formula_free(max);
+	if (!h)
+		cost_isl_op_failed(j, "H");
+	cost_tidy(j, &h, context);
+	return h;
+}
+
+void cost_hierarchy_formulas(struct job *j, const struct step_relations *r,
+			     const struct cost_request *req, __isl_keep isl_set *context,
+			     struct step_cost *sc)
+{
+	int k = hierarchy_levels(req->sizes, j->naxes);
+	if (k < 0 || req->numbering == NUMBERING_MAP) {   /* the command line refuses both */
+		sc->hier_why = strdup(k < 0 ? "the grid has no 2^k processes"
+					    : "a numbering file's H is counted at values only");
+		return;
+	}
+	struct job sub = cost_explain_job(j);
+	sc->hf = calloc((size_t)k + 1, sizeof(*sc->hf));
+	if (!sc->hf)
+		cost_isl_op_failed(&sub, "H");
+	else
+		sc->hk = k;
+	isl_pw_qpolynomial **f = NULL;
+	long nf = 0, cap = 0;
+	for (int i = 0; i < k && !failed(&sub.fail); i++) {
+		long box[3], n[3];
+		hierarchy_box(req->numbering, req->sizes, j->naxes, k - i - 1, box);
+		for (int a = 0; a < j->naxes; a++)
+			n[a] = req->sizes[a] / box[a];
+		isl_map *kappa = cluster_map(r->processes, box, j->naxes);
+		clusters_apart(&sub, r, kappa, n, &f, &nf, &cap);
+		isl_map_free(kappa);
+		if (!failed(&sub.fail))
+			sc->hf[i] = level_formula(&sub, f, nf, k - i - 1, context);
+		for (long c = 0; c < nf; c++)
+			isl_pw_qpolynomial_free(f[c]);
+		nf = 0;
+	}
+	free(f);
+	if (failed(&sub.fail)) {
+		for (int i = 0; sc->hf && i < sc->hk; i++)
+			formula_free(sc->hf[i]);
+		free(sc->hf);
+		sc->hf = NULL;
+		sc->hk = 0;
+		sc->hier_why = fail_release(&sub.fail);
+		if (!sc->hier_why)
+			sc->hier_why = strdup("out of memory");
+	}
 }

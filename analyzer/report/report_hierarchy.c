@@ -1,8 +1,9 @@
 /* --hierarchy: each superstep's H(0 .. k-1) and alpha (Soviani and Singh,
- * Definitions 2.3 and 2.4; analyzer/cost/hierarchy.h) on the concrete grid
- * of the values given, its processes numbered row-major, column-major or
- * in Morton order, as text, JSON, CSV or Markdown.  The counts are
- * analyzer/cost's (step_cost.hier); this prints them. */
+ * Definitions 2.3 and 2.4; analyzer/cost/hierarchy.h) on a concrete grid,
+ * its processes numbered row-major, column-major, in Morton order or as a
+ * file lists, as text, JSON, CSV, Markdown or LaTeX: at the values given
+ * (step_cost.hier) or, the sizes left free, H(i)'s formulas in them
+ * (step_cost.hf).  The counts are analyzer/cost's; this prints them. */
 #define _GNU_SOURCE /* asprintf */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,14 +39,71 @@ static void title(FILE *out, const struct analysis *a, bool md)
 	if (a->topology)
 		fprintf(out, " on %s", a->topology->title);
 	report_sizes_given(out, a);
+	if (!a->exact)
+		fputs("; H(i) as formulas in the sizes", out);
 	fputs("\n", out);
 }
 
 
+/* The counts of candidate C that A shows: its values (A->exact) or, the
+ * sizes left free, its formulas (A->cands, whose steps have H's). */
+static const struct candidate_cost *counts(const struct analysis *a, int c)
+{
+	return a->exact ? &a->exact[c] : &a->cands[c];
+}
+
+/* Why candidate C has no counts, or NULL. */
+static const char *no_counts(const struct analysis *a, int c)
+{
+	if (a->exact)
+		return report_no_counts(a, c);
+	return a->cands[c].status == COST_OK ? NULL
+	       : a->cands[c].reason	     ? a->cands[c].reason
+					     : "not counted";
+}
+
 /* Why superstep SC has no H, or NULL. */
 static const char *step_why(const struct step_cost *sc)
 {
-	return sc->hier ? NULL : "not counted";
+	return sc->hier || sc->hf ? NULL : sc->hier_why ? sc->hier_why : "not counted";
+}
+
+/* alpha, where H(i) are formulas: a log of their ratios, at values only */
+static const char alpha_at_values[] = "at values only (-D every size)";
+
+/* SC's H(I) as text in STYLE (its value, or its formula), malloc'd. */
+static char *level_text(const struct step_cost *sc, int i, enum formula_style style)
+{
+	return sc->hier ? mpq_get_str(NULL, 10, sc->hier->H[i])
+			: formula_to_string(sc->hf[i], style);
+}
+
+/* SC's alpha as text, malloc'd (hierarchy_alpha_text; alpha_at_values for
+ * formulas). */
+static char *alpha_text(const struct step_cost *sc)
+{
+	return sc->hier ? hierarchy_alpha_text(sc->hier) : strdup(alpha_at_values);
+}
+
+/* "H(i)'s formulas assume 4 divides m and 4 divides n" for CC's
+ * hier_assumptions (malloc'd), NULL when it has none. */
+static char *assumes_text(const struct candidate_cost *cc)
+{
+	if (cc->nhier_assumptions == 0)
+		return NULL;
+	size_t len = 64;
+	for (int i = 0; i < cc->nhier_assumptions; i++)
+		len += strlen(cc->hier_assumptions[i]) + 5;
+	char *t = malloc(len);
+	if (!t)
+		return NULL;
+	strcpy(t, "H(i)'s formulas assume ");
+	for (int i = 0; i < cc->nhier_assumptions; i++) {
+		if (i)
+			strcat(t, i + 1 < cc->nhier_assumptions ? ", " : " and ");
+		strcat(t, cc->hier_assumptions[i]);
+	}
+	return t;
 }
 
 /* For a superstep in loops: "in the loop 0 <= k < n - 1: H summed over its
@@ -59,12 +117,6 @@ static char *loop_note(const struct step_cost *sc)
 		     sc->loop, sc->hier->runs, sc->hier->runs == 1 ? "" : "s") < 0)
 		return NULL;
 	return s;
-}
-
-/* Q as text, malloc'd ("1/4"). */
-static char *q_text(mpq_srcptr q)
-{
-	return mpq_get_str(NULL, 10, q);
 }
 
 /* Adds SC's D-BSP and flat BSP costs on A's topology to DBSP and FLAT
@@ -189,12 +241,16 @@ static void report_hierarchy_text(FILE *out, const struct analysis *a)
 	title(out, a, false);
 	for (int c = 0; c < a->ncands; c++) {
 		fprintf(out, "\ncandidate %s\n", a->cands[c].name);
-		const char *why = report_no_counts(a, c);
+		const char *why = no_counts(a, c);
 		if (why) {
 			fprintf(out, "  no counts: %s\n", why);
 			continue;
 		}
-		const struct candidate_cost *ex = &a->exact[c];
+		const struct candidate_cost *ex = counts(a, c);
+		char *assumes = assumes_text(ex);
+		if (assumes)
+			fprintf(out, "  %s (--all-sizes: for every size)\n", assumes);
+		free(assumes);
 		for (int s = 0; s < ex->nsteps; s++) {
 			const struct step_cost *sc = &ex->steps[s];
 			char *note = loop_note(sc);
@@ -206,13 +262,23 @@ static void report_hierarchy_text(FILE *out, const struct analysis *a)
 				fprintf(out, "    no H: %s\n", swhy);
 				continue;
 			}
+			if (sc->hf) {   /* formulas: a line each */
+				for (int i = 0; i < sc->hk; i++) {
+					char *v = level_text(sc, i, FORMULA_TEXT);
+					fprintf(out, "    H(%d)%*s = %s\n", i, i < 10 ? 1 : 0, "",
+						v ? v : "?");
+					free(v);
+				}
+				fprintf(out, "    alpha = %s\n", alpha_at_values);
+				continue;
+			}
 			fputs("    H     = [", out);
 			for (int i = 0; i < sc->hier->k; i++) {
-				char *v = q_text(sc->hier->H[i]);
+				char *v = level_text(sc, i, FORMULA_TEXT);
 				fprintf(out, "%s%s", i ? ", " : "", v ? v : "?");
 				free(v);
 			}
-			char *al = hierarchy_alpha_text(sc->hier);
+			char *al = alpha_text(sc);
 			fprintf(out, "]\n    alpha = %s", al ? al : "?");
 			if (sc->hier->alpha == ALPHA_LOG)
 				fprintf(out, " (~%.4g)", sc->hier->approx);
@@ -235,9 +301,14 @@ static void report_hierarchy_text(FILE *out, const struct analysis *a)
 }
 
 /* "alpha": a number, a string ("3/2", "log2(3)/2") or null, then
- * "alpha_approx" and, for null, "alpha_why". */
+ * "alpha_approx" and, for null, "alpha_why" (HR NULL: H's are formulas). */
 static void json_alpha(FILE *out, const struct hierarchy *hr)
 {
+	if (!hr) {
+		fprintf(out, ", \"alpha\": null, \"alpha_approx\": null, \"alpha_why\": \"%s\"",
+			alpha_at_values);
+		return;
+	}
 	char *al = hierarchy_alpha_text(hr);
 	fputs(", \"alpha\": ", out);
 	if (hr->alpha == ALPHA_RATIONAL && mpz_cmp_ui(mpq_denref(hr->value), 1) == 0)
@@ -264,8 +335,8 @@ static void report_hierarchy_json(FILE *out, const struct analysis *a)
 		report_json_string(out, a->axes[k]);
 		fprintf(out, ": %ld", a->sizes[k]);
 	}
-	fprintf(out, "}, \"levels\": %d, \"numbering\": \"%s\", \"topology\": ", levels(a),
-		numbering_label(a->numbering));
+	fprintf(out, "}, \"levels\": %d, \"H_as\": \"%s\", \"numbering\": \"%s\", \"topology\": ",
+		levels(a), a->exact ? "values" : "formulas", numbering_label(a->numbering));
 	if (a->topology)
 		report_json_string(out, a->topology->name);
 	else
@@ -276,15 +347,27 @@ static void report_hierarchy_json(FILE *out, const struct analysis *a)
 	for (int c = 0; c < a->ncands; c++) {
 		fputs(c ? ",\n  {\"name\": " : "\n  {\"name\": ", out);
 		report_json_string(out, a->cands[c].name);
-		const char *why = report_no_counts(a, c);
+		const char *why = no_counts(a, c);
 		if (why) {
 			fputs(", \"reason\": ", out);
 			report_json_string(out, why);
 			fputs("}", out);
 			continue;
 		}
+		const struct candidate_cost *ex = counts(a, c);
+		if (!a->exact) {   /* what H's formulas rest on */
+			const char *key[2] = {"H_assumptions", "H_conditions"};
+			for (int t = 0; t < 2; t++) {
+				fprintf(out, ", \"%s\": [", key[t]);
+				for (int i = 0; i < ex->nhier_assumptions; i++) {
+					fputs(i ? ", " : "", out);
+					report_json_string(out, t ? ex->hier_conditions[i]
+								  : ex->hier_assumptions[i]);
+				}
+				fputs("]", out);
+			}
+		}
 		fputs(", \"supersteps\": [", out);
-		const struct candidate_cost *ex = &a->exact[c];
 		for (int s = 0; s < ex->nsteps; s++) {
 			const struct step_cost *sc = &ex->steps[s];
 			fputs(s ? ",\n   {\"name\": " : "\n   {\"name\": ", out);
@@ -302,10 +385,15 @@ static void report_hierarchy_json(FILE *out, const struct analysis *a)
 				continue;
 			}
 			fputs(", \"H\": [", out);
-			for (int i = 0; i < sc->hier->k; i++) {
-				char *v = q_text(sc->hier->H[i]);
+			for (int i = 0; i < (sc->hier ? sc->hier->k : sc->hk); i++) {
+				char *v = level_text(sc, i, FORMULA_EXPR);
 				fputs(i ? ", " : "", out);
-				report_json_number_text(out, v ? v : "null");
+				if (!v)
+					fputs("null", out);
+				else if (sc->hier)
+					report_json_number_text(out, v);
+				else
+					report_json_string(out, v);
 				free(v);
 			}
 			fputs("]", out);
@@ -327,7 +415,7 @@ static void report_hierarchy_csv(FILE *out, const struct analysis *a)
 	fputs("candidate,superstep,level,cluster_processes,H,alpha,dbsp,bsp,note\n", out);
 	int k = levels(a);
 	for (int c = 0; c < a->ncands; c++) {
-		const char *why = report_no_counts(a, c);
+		const char *why = no_counts(a, c);
 		if (why) {
 			report_csv_field(out, a->cands[c].name);
 			fputs(",,,,,,,,", out);
@@ -335,7 +423,7 @@ static void report_hierarchy_csv(FILE *out, const struct analysis *a)
 			fputs("\n", out);
 			continue;
 		}
-		const struct candidate_cost *ex = &a->exact[c];
+		const struct candidate_cost *ex = counts(a, c);
 		for (int s = 0; s < ex->nsteps; s++) {
 			const struct step_cost *sc = &ex->steps[s];
 			const char *swhy = step_why(sc);
@@ -348,18 +436,23 @@ static void report_hierarchy_csv(FILE *out, const struct analysis *a)
 				fputs("\n", out);
 				continue;
 			}
-			char *al = hierarchy_alpha_text(sc->hier);
+			char *al = alpha_text(sc);
 			char *note = loop_note(sc);
 			char *d = NULL, *f = NULL;
 			double da, fa;
 			if (a->topology)
 				costs_text(a, c, s, &d, &f, &da, &fa);
 			for (int i = 0; i < k; i++) {
-				char *v = q_text(sc->hier->H[i]);
+				char *v = level_text(sc, i, FORMULA_EXPR);
 				report_csv_field(out, a->cands[c].name);
 				fputs(",", out);
 				report_csv_field(out, sc->name);
-				fprintf(out, ",%d,%ld,%s,", i, 1L << (k - i - 1), v ? v : "");
+				fprintf(out, ",%d,%ld,", i, 1L << (k - i - 1));
+				if (sc->hier)   /* a number */
+					fputs(v ? v : "", out);
+				else
+					report_csv_field(out, v ? v : "");
+				fputs(",", out);
 				report_csv_field(out, al ? al : "");
 				fputs(",", out);
 				if (d)
@@ -390,42 +483,52 @@ static void report_hierarchy_markdown(FILE *out, const struct analysis *a)
 		fputs("\n## Candidate ", out);
 		report_md_code(out, a->cands[c].name, false);
 		fputs("\n", out);
-		const char *why = report_no_counts(a, c);
+		const char *why = no_counts(a, c);
 		if (why) {
 			fputs("\nNo counts: ", out);
 			report_md_text(out, why);
 			fputs("\n", out);
 			continue;
 		}
+		/* formulas: no alpha column (a sentence below says why) */
+		int alpha_col = a->exact ? 1 : 0;
 		fputs("\n| superstep |", out);
 		for (int i = 0; i < k; i++)
 			fprintf(out, " H(%d) |", i);
-		fputs(a->topology ? " alpha | D-BSP | BSP |\n|---|" : " alpha |\n|---|", out);
-		for (int i = 0; i < k + (a->topology ? 2 : 0); i++)
+		fputs(a->topology ? " alpha | D-BSP | BSP |\n|---|" : alpha_col ? " alpha |\n|---|"
+									  : "\n|---|", out);
+		for (int i = 0; i < k + alpha_col + (a->topology ? 2 : 0); i++)
 			fputs("---:|", out);
-		fputs("---:|\n", out);
-		const struct candidate_cost *ex = &a->exact[c];
+		fputs("\n", out);
+		const struct candidate_cost *ex = counts(a, c);
 		for (int s = 0; s < ex->nsteps; s++) {
 			const struct step_cost *sc = &ex->steps[s];
 			fputs("| ", out);
 			report_md_code(out, sc->name, true);
 			fputs(" |", out);
 			if (step_why(sc)) {
-				for (int i = 0; i <= k + (a->topology ? 2 : 0); i++)
+				for (int i = 0; i < k + alpha_col + (a->topology ? 2 : 0); i++)
 					fputs(" - |", out);
 				fputs("\n", out);
 				continue;
 			}
 			for (int i = 0; i < k; i++) {
-				char *v = q_text(sc->hier->H[i]);
-				fprintf(out, " %s |", v ? v : "?");
+				char *v = level_text(sc, i, FORMULA_TEXT);
+				fputs(" ", out);
+				if (sc->hier)
+					fputs(v ? v : "?", out);
+				else
+					report_md_code(out, v ? v : "?", true);
+				fputs(" |", out);
 				free(v);
 			}
-			char *al = hierarchy_alpha_text(sc->hier);
-			fputs(" ", out);
-			report_md_text(out, al ? al : "?");
-			fputs(" |", out);
-			free(al);
+			if (alpha_col) {
+				char *al = alpha_text(sc);
+				fputs(" ", out);
+				report_md_text(out, al ? al : "?");
+				fputs(" |", out);
+				free(al);
+			}
 			char *d = NULL, *f = NULL;
 			double da, fa;
 			if (a->topology && costs_text(a, c, s, &d, &f, &da, &fa) == 0) {
@@ -452,6 +555,13 @@ static void report_hierarchy_markdown(FILE *out, const struct analysis *a)
 		}
 		free(d);
 		free(f);
+		char *assumes = assumes_text(ex);
+		if (assumes) {
+			fputs("\n", out);
+			report_md_text(out, assumes);
+			fputs(" (`--all-sizes`: for every size).\n", out);
+			free(assumes);
+		}
 		for (int s = 0; s < ex->nsteps; s++) {
 			char *note = loop_note(&ex->steps[s]);
 			const char *why = note ? note : step_why(&ex->steps[s]);
@@ -468,6 +578,8 @@ static void report_hierarchy_markdown(FILE *out, const struct analysis *a)
 	fputs("\n", out);
 	report_md_text(out, legend);
 	fputs(".\n", out);
+	if (!a->exact)
+		fprintf(out, "\nH(i) as formulas in the sizes; alpha %s.\n", alpha_at_values);
 	if (a->topology) {
 		fputs("\n", out);
 		report_md_text(out, topo_legend);
@@ -517,18 +629,26 @@ static void report_hierarchy_latex(FILE *out, const struct analysis *a)
 		report_param_value(out, &a->rq->defs[i], false);
 	}
 	fputs(shown ? ".\n\n" : "\n", out);
+	if (!a->exact)
+		fputs("$H(i)$ as formulas in the sizes.\n\n", out);
 	for (int c = 0; c < a->ncands; c++) {
 		fputs("\\subsubsection*{Candidate ", out);
 		latex_tt(out, a->cands[c].name);
 		fputs("}\n", out);
-		const char *why = report_no_counts(a, c);
+		const char *why = no_counts(a, c);
 		if (why) {
 			fputs("No counts: ", out);
 			report_latex_text(out, why, true);
 			fputs(".\n\n", out);
 			continue;
 		}
-		const struct candidate_cost *ex = &a->exact[c];
+		const struct candidate_cost *ex = counts(a, c);
+		char *assumes = assumes_text(ex);
+		if (assumes) {
+			report_latex_text(out, assumes, true);
+			fputs(" (\\texttt{-{}-all-sizes}: for every size).\n\n", out);
+			free(assumes);
+		}
 		for (int s = 0; s < ex->nsteps; s++) {
 			const struct step_cost *sc = &ex->steps[s];
 			fputs("\\paragraph{Superstep ", out);
@@ -546,14 +666,28 @@ static void report_hierarchy_latex(FILE *out, const struct analysis *a)
 				fputs(".\n\n", out);
 				continue;
 			}
+			if (sc->hf) {   /* formulas: a line each, broken to fit the page */
+				enum { WIDTH = 48 };
+				fputs("\\begin{align*}\n", out);
+				for (int i = 0; i < sc->hk; i++) {
+					char *v = formula_to_latex(sc->hf[i], NULL, 0, WIDTH);
+					fprintf(out, "H(%d) &= %s%s\n", i, v ? v : "?",
+						i + 1 < sc->hk ? " \\\\" : "");
+					free(v);
+				}
+				fputs("\\end{align*}\n$\\alpha$: ", out);
+				report_latex_text(out, alpha_at_values, true);
+				fputs(".\n\n", out);
+				continue;
+			}
 			fputs("\n\\begin{tabular}{rrr}\nlevel $i$ & processes of a cluster & $H(i)$ "
 			      "\\\\ \\hline\n", out);
 			for (int i = 0; i < sc->hier->k; i++) {
-				char *v = q_text(sc->hier->H[i]);
+				char *v = level_text(sc, i, FORMULA_TEXT);
 				fprintf(out, "%d & %ld & $%s$ \\\\\n", i, 1L << (k - i - 1), v ? v : "?");
 				free(v);
 			}
-			char *al = hierarchy_alpha_text(sc->hier);
+			char *al = alpha_text(sc);
 			fputs("\\end{tabular}\n\n$\\alpha$ = ", out);
 			latex_tt(out, al ? al : "?");
 			if (sc->hier->alpha == ALPHA_LOG)

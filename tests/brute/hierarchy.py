@@ -41,6 +41,13 @@ without a rank.
 And a numbering file (MAPS below): the grid's processes in a shuffled order,
 the clusters runs of consecutive numbers that are no boxes.
 
+And H(i)'s formulas in the sizes (FORMULAS below): `BIN --hierarchy --grid
+G --numbering NB -f json SPEC`, the sizes left free, once; each H(i) (a
+formula, tests/brute/formula.py evaluates it exactly) at several sizes,
+dividing the grid's axes and not, equal to Definition 2.3's H(i) from the
+enumerator's words at those sizes; a superstep in loops has none, and says
+why.
+
 Ends with `N passed, N failed`, exit status 1 if any failed.
 """
 
@@ -58,6 +65,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import bspenum  # noqa: E402
+import formula  # noqa: E402
 
 # (spec, sizes without the axes, the grids to try: {axis: size})
 ONE_AXIS = [{"P": 2}, {"P": 4}, {"P": 8}, {"P": 16}]
@@ -477,6 +485,83 @@ def check_map(binary, path, values, seed, bad):
                               [str(x) for x in H], alpha_text(alpha)))
 
 
+# (spec, grid, numbering, --all-sizes, the sizes at which the formulas are
+# checked, each meeting the specification's assumptions: those that break
+# H_conditions are left out, and said if all are)
+FORMULAS = [
+    ("examples/stencil1d.bsp", {"P": 4}, "row", True, [{"n": n} for n in (8, 11, 21, 30)]),
+    ("examples/stencil1d.bsp", {"P": 8}, "col", False, [{"n": n} for n in (16, 24, 40)]),
+    ("examples/stencil2d.bsp", {"M": 4, "N": 4}, "morton", False,
+     [{"n": n, "m": m} for n, m in ((8, 8), (8, 12), (16, 12), (9, 10))]),
+    ("examples/stencil2d.bsp", {"M": 2, "N": 2}, "col", True,
+     [{"n": n, "m": m} for n, m in ((4, 4), (5, 7), (7, 6))]),
+    ("examples/stencil2d.bsp", {"M": 2, "N": 4}, "col", False,
+     [{"n": n, "m": m} for n, m in ((4, 8), (6, 12), (8, 16))]),
+    ("examples/transpose.bsp", {"M": 2, "N": 4}, "row", False,
+     [{"m": m, "n": n} for m, n in ((4, 4), (8, 8), (12, 8))]),
+    ("examples/transpose.bsp", {"M": 2, "N": 2}, "morton", True,
+     [{"m": m, "n": n} for m, n in ((4, 4), (5, 6), (7, 3))]),
+    ("examples/matvec.bsp", {"M": 2, "N": 4}, "morton", False,
+     [{"m": m, "n": n} for m, n in ((2, 4), (4, 8), (6, 12))]),
+    ("examples/neighbours.bsp", {"M": 4, "N": 2}, "morton", False, [{"n": n} for n in (1, 2, 3)]),
+    ("examples/jacobi.bsp", {"P": 4}, "row", False, [{"n": 8, "T": 2}]),
+]
+
+
+def check_formulas(binary, path, grid, how, all_sizes, points, bad):
+    """H(i)'s formulas of PATH on GRID numbered HOW (with --all-sizes when
+    ALL_SIZES) at every size of POINTS that meets their conditions."""
+    r = subprocess.run([binary, "--hierarchy", "--numbering", how, "-f", "json", "--grid",
+                        "x".join(str(v) for v in grid.values())]
+                       + (["--all-sizes"] if all_sizes else []) + [path],
+                       capture_output=True, text=True, cwd=ROOT)
+    where = "%s --grid %s --numbering %s%s" % (path, grid, how,
+                                              " --all-sizes" if all_sizes else "")
+    if r.returncode != 0:
+        bad.append("%s: exit %d: %s" % (where, r.returncode, r.stderr.strip()[-300:]))
+        return
+    got = json.loads(r.stdout)
+    if got.get("H_as") != "formulas":
+        bad.append("%s: H_as %s, not formulas" % (where, got.get("H_as")))
+        return
+    spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
+    sizes = [grid[a] for a in spec["axes"]]
+    checked = 0
+    for point in points:
+        values = dict(point)
+        values.update(grid)
+        want = bspenum.analyze(spec, values, pairs=True)
+        for gc, wc in zip(got["candidates"], want["candidates"]):
+            if "supersteps" not in gc:
+                bad.append("%s: %s: no counts: %s" % (where, gc["name"], gc.get("reason")))
+                continue
+            conds = gc.get("H_conditions", [])
+            if all_sizes and conds:
+                bad.append("%s: %s: --all-sizes with conditions %s" % (where, gc["name"], conds))
+            if any(formula.evaluate("(%s) ? 1 : 0" % c, values) != 1 for c in conds):
+                continue
+            checked += 1
+            for gs, ws in zip(gc["supersteps"], wc["supersteps"]):
+                what = "%s %s: %s / %s" % (where, point, gc["name"], gs["name"])
+                if len(ws["pairs"]) != 1:
+                    # in loops: at values only, and said
+                    if gs["H"] is not None or "values only" not in gs.get("why", ""):
+                        bad.append("%s: a superstep in loops with H %s" % (what, gs["H"]))
+                    continue
+                if gs["H"] is None:
+                    bad.append("%s: no H: %s" % (what, gs.get("why")))
+                    continue
+                H = h_vector(ws["pairs"][0], sizes, how)
+                gH = [Fraction(formula.evaluate(f, values)) for f in gs["H"]]
+                if gH != H:
+                    bad.append("%s: H %s = %s, by Definition 2.3 %s"
+                               % (what, gs["H"], [str(x) for x in gH], [str(x) for x in H]))
+                if gs["alpha"] is not None:
+                    bad.append("%s: alpha %s from formulas" % (what, gs["alpha"]))
+    if checked == 0:
+        bad.append("%s: no point meets the formulas' conditions" % where)
+
+
 def main(argv):
     if len(argv) != 1:
         sys.stderr.write("usage: hierarchy.py BIN\n")
@@ -506,6 +591,16 @@ def main(argv):
             check_map(binary, path, values, seed, bad)
         except Exception as e:   # an unreadable answer is a failure, said
             bad.append("%s map: %s" % (path, e))
+        for b in bad:
+            print("FAIL " + b)
+        failed += bool(bad)
+        passed += not bad
+    for path, grid, how, all_sizes, points in FORMULAS:
+        bad = []
+        try:
+            check_formulas(binary, path, grid, how, all_sizes, points, bad)
+        except Exception as e:   # an unreadable answer is a failure, said
+            bad.append("%s formulas: %s" % (path, e))
         for b in bad:
             print("FAIL " + b)
         failed += bool(bad)

@@ -60,6 +60,7 @@ tests/specs/bounds/offset_2_31.bsp
 -p 64 -D n=512..2048*2 -D m=4096 -D o=4096 -D g=4 -D l=100 examples/matmul.bsp
 --hierarchy --topology mesh3d --numbering morton -D n=16 -D m=16 -D M=8 -D N=4 examples/stencil2d.bsp
 --hierarchy -D n=5 -D M=2 -D N=2 examples/lu.bsp
+--hierarchy --all-sizes --grid 2x2 --numbering col examples/stencil2d.bsp
 --machine sp2-switch -p 4 -D n=8..64*2 examples/stencil1d.bsp
 -p 6 -D n=7 -D m=9 -D g=3 -D l=11 examples/stencil2d.bsp
 examples/matmul_variants.bsp

@@ -54,5 +54,7 @@ check every_machine -- -p 16 -D m=1024 -D n=1024 examples/stencil2d.bsp
 check every_machine_gl -- -p 8 -D m=128 -D n=128 -D k=256 examples/pdgemm.bsp
 check sweep -- -p 16 -D n=64..256*2 -D m=64 -D g=4 -D l=50 examples/stencil2d.bsp
 check per_process -- --per-process -D M=2 -D N=3 -D n=12 -D m=10 examples/stencil2d.bsp
+check hierarchy_formulas --code "'max(floor(m/2)*(n-floor(n/2)), floor(n/2)*(m-floor(m/2)))'" \
+	-- --hierarchy --all-sizes --grid 2x2 --numbering morton examples/transpose.bsp
 echo "$n reports rendered"
 exit $fail
