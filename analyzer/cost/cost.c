@@ -3445,6 +3445,19 @@ static long *size_divisors(isl_ctx *ctx, const struct model *m, int cand,
 	return div;
 }
 
+/* Size P of M divided by D, X/D, as a formula; NULL when out of memory. */
+static struct formula *size_over(const struct model *m, int p, long d)
+{
+	mpq_t inv;
+	mpq_init(inv);
+	mpq_set_si(inv, 1, (unsigned long)d);
+	struct formula *x = formula_param(m->params[p]);
+	struct formula *v = x ? formula_scale(x, inv) : NULL;
+	formula_free(x);
+	mpq_clear(inv);
+	return v;
+}
+
 /* The formulas of OUT, counted with each size X as X/DIV[X] (divided.h),
  * written in X again: X/D for X in every formula, the assumption "D divides
  * X" and its condition, all simplified under CONTEXT (kept, the sizes'). */
@@ -3455,18 +3468,14 @@ static void undivide(struct job *j, const long *div, __isl_keep isl_set *context
 	for (int p = 0; p < model_nsizes(m) && !failed(&j->fail); p++) {
 		if (div[p] <= 1)
 			continue;
-		mpq_t inv;
-		mpq_init(inv);
-		mpq_set_si(inv, 1, (unsigned long)div[p]);
-		struct formula *x = formula_param(m->params[p]);
-		struct formula *v = x ? formula_scale(x, inv) : NULL;
+		struct formula *v = size_over(m, p, div[p]);
 		/* the memories, counted in X, first in X' (D*X' for X): their
 		 * floors of X/D then have an integer argument */
+		struct formula *x = formula_param(m->params[p]);
 		struct formula *times = formula_const_si(div[p]);
 		struct formula *dx = x && times ? formula_mul(x, times) : NULL;
 		formula_free(times);
 		formula_free(x);
-		mpq_clear(inv);
 		for (int s = -1; dx && s < out->nsteps && !failed(&j->fail); s++) {
 			struct formula **f = s < 0 ? &out->mem : &out->steps[s].mem;
 			struct formula *g = *f ? formula_subst(*f, m->params[p], dx) : NULL;
@@ -3567,13 +3576,7 @@ static void undivide_levels(struct job *j, const long *div, __isl_keep isl_set *
 	for (int p = 0; p < model_nsizes(m) && sc->hf; p++) {
 		if (div[p] <= 1)
 			continue;
-		mpq_t inv;
-		mpq_init(inv);
-		mpq_set_si(inv, 1, (unsigned long)div[p]);
-		struct formula *x = formula_param(m->params[p]);
-		struct formula *v = x ? formula_scale(x, inv) : NULL;
-		formula_free(x);
-		mpq_clear(inv);
+		struct formula *v = size_over(m, p, div[p]);
 		for (int i = 0; i < sc->hk && !failed(&sub.fail); i++) {
 			struct formula *g = v ? formula_subst(sc->hf[i], m->params[p], v) : NULL;
 			if (!g)
@@ -3585,16 +3588,8 @@ static void undivide_levels(struct job *j, const long *div, __isl_keep isl_set *
 	}
 	for (int i = 0; sc->hf && i < sc->hk && !failed(&sub.fail); i++)
 		cost_tidy(&sub, &sc->hf[i], context);
-	if (failed(&sub.fail)) {
-		for (int i = 0; sc->hf && i < sc->hk; i++)
-			formula_free(sc->hf[i]);
-		free(sc->hf);
-		sc->hf = NULL;
-		sc->hk = 0;
-		sc->hier_why = fail_release(&sub.fail);
-		if (!sc->hier_why)
-			sc->hier_why = strdup("out of memory");
-	}
+	if (failed(&sub.fail))
+		cost_levels_failed(sc, &sub.fail);
 }
 
 /* OUT's hier_assumptions: "D divides X" for every size X counted as a

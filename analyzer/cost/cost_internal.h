@@ -170,6 +170,9 @@ void cost_count_hierarchy(struct job *j, const struct step_relations *r,
 void cost_hierarchy_formulas(struct job *j, const struct step_relations *r,
 			     const struct cost_request *req, __isl_keep isl_set *context,
 			     struct step_cost *sc);
+/* SC's H formulas dropped, their failure WHY (taken) said instead
+ * (step_cost.hier_why). */
+void cost_levels_failed(struct step_cost *sc, struct fail *why);
 
 /* loops.c */
 

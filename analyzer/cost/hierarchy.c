@@ -434,17 +434,7 @@ static __isl_give isl_pw_qpolynomial *pair_words(struct job *j, const struct ste
 		isl_map *ex = isl_set_unwrap(isl_map_range(t));
 		ex = isl_map_move_dims(ex, isl_dim_param, (unsigned)j->naxes, isl_dim_out, 0,
 				       (unsigned)j->naxes);
-		isl_pw_qpolynomial *c = cost_count_set(j, isl_map_domain(ex), "H");
-		long w = (long)j->m->arrays[a].words;
-		if (c && w != 1)
-			c = isl_pw_qpolynomial_scale_val(c, isl_val_int_from_si(
-								    isl_pw_qpolynomial_get_ctx(c), w));
-		if (!c) {
-			if (!failed(&j->fail))
-				cost_isl_op_failed(j, "H");
-			break;
-		}
-		all = all ? isl_pw_qpolynomial_add(all, c) : c;
+		add_count(j, isl_map_domain(ex), (long)j->m->arrays[a].words, &all);
 	}
 	if (failed(&j->fail)) {
 		isl_pw_qpolynomial_free(all);
@@ -745,14 +735,18 @@ void cost_hierarchy_formulas(struct job *j, const struct step_relations *r,
 		nf = 0;
 	}
 	free(f);
-	if (failed(&sub.fail)) {
-		for (int i = 0; sc->hf && i < sc->hk; i++)
-			formula_free(sc->hf[i]);
-		free(sc->hf);
-		sc->hf = NULL;
-		sc->hk = 0;
-		sc->hier_why = fail_release(&sub.fail);
-		if (!sc->hier_why)
-			sc->hier_why = strdup("out of memory");
-	}
+	if (failed(&sub.fail))
+		cost_levels_failed(sc, &sub.fail);
+}
+
+void cost_levels_failed(struct step_cost *sc, struct fail *why)
+{
+	for (int i = 0; sc->hf && i < sc->hk; i++)
+		formula_free(sc->hf[i]);
+	free(sc->hf);
+	sc->hf = NULL;
+	sc->hk = 0;
+	sc->hier_why = fail_release(why);
+	if (!sc->hier_why)
+		sc->hier_why = strdup("out of memory");
 }

@@ -272,7 +272,7 @@ def defines(values):
     return out
 
 
-def check(binary, path, values, bad, turn=0):
+def check(binary, path, values, turn, bad):
     spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
     sizes = [values[a] for a in spec["axes"]]
     want = bspenum.analyze(spec, values, pairs=True)
@@ -562,61 +562,44 @@ def check_formulas(binary, path, grid, how, all_sizes, points, bad):
         bad.append("%s: no point meets the formulas' conditions" % where)
 
 
+def one_case(where, fn, *args):
+    """Runs the check FN(*ARGS, bad), prints its failures; True when none
+    (an unreadable answer is a failure, said with WHERE)."""
+    bad = []
+    try:
+        fn(*args, bad)
+    except Exception as e:
+        bad.append("%s: %s" % (where, e))
+    for b in bad:
+        print("FAIL " + b)
+    return not bad
+
+
 def main(argv):
     if len(argv) != 1:
         sys.stderr.write("usage: hierarchy.py BIN\n")
         return 2
     binary = os.path.abspath(argv[0])
-    passed = failed = 0
+    results = []
     turn = 0
     for path, sizes, grids in CASES:
         for grid in grids:
             values = dict(sizes)
             values.update(grid)
-            bad = []
             turn += 1
-            try:
-                check(binary, path, values, bad, turn)
-            except Exception as e:   # an unreadable answer is a failure, said
-                bad.append("%s %s: %s" % (path, values, e))
-            for b in bad:
-                print("FAIL " + b)
-            if bad:
-                failed += 1
-            else:
-                passed += 1
+            results.append(one_case("%s %s" % (path, values), check, binary, path, values,
+                                    turn))
     for path, values, seed in MAPS:
-        bad = []
-        try:
-            check_map(binary, path, values, seed, bad)
-        except Exception as e:   # an unreadable answer is a failure, said
-            bad.append("%s map: %s" % (path, e))
-        for b in bad:
-            print("FAIL " + b)
-        failed += bool(bad)
-        passed += not bad
+        results.append(one_case("%s map" % path, check_map, binary, path, values, seed))
     for path, grid, how, all_sizes, points in FORMULAS:
-        bad = []
-        try:
-            check_formulas(binary, path, grid, how, all_sizes, points, bad)
-        except Exception as e:   # an unreadable answer is a failure, said
-            bad.append("%s formulas: %s" % (path, e))
-        for b in bad:
-            print("FAIL " + b)
-        failed += bool(bad)
-        passed += not bad
+        results.append(one_case("%s formulas" % path, check_formulas, binary, path, grid, how,
+                                all_sizes, points))
     for path, sizes, p, topo in RANKINGS:
-        bad = []
-        try:
-            check_ranking(binary, path, sizes, p, topo, bad)
-        except Exception as e:   # an unreadable answer is a failure, said
-            bad.append("%s -p %d: %s" % (path, p, e))
-        for b in bad:
-            print("FAIL " + b)
-        failed += bool(bad)
-        passed += not bad
-    print("%d passed, %d failed" % (passed, failed))
-    return 1 if failed else 0
+        results.append(one_case("%s -p %d" % (path, p), check_ranking, binary, path, sizes, p,
+                                topo))
+    passed = sum(results)
+    print("%d passed, %d failed" % (passed, len(results) - passed))
+    return 0 if passed == len(results) else 1
 
 
 if __name__ == "__main__":
