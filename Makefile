@@ -13,9 +13,10 @@
 #   make stress N=300 SEED=1
 #                   N random specifications from seed SEED through tests/stress/stress.py
 #                   (--verify on two grids, values against tests/brute/bspenum.py)
-#   make update-goldens
+#   make golden-update (or update-goldens)
 #                   rewrites the golden outputs that differ (a format changed
-#                   on purpose; review `git diff tests/golden`)
+#                   on purpose) and shows what changed: `git diff --stat` of
+#                   tests/golden, then its diff (review it before a commit)
 #   make probe      $(O)/bspcost-probe, the MPI program that measures a machine
 #                   and writes its profile (built by make too when mpicc is found)
 #   make install    honours PREFIX and DESTDIR
@@ -62,7 +63,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(O)/bench/%,$(BENCH_SRCS))
 FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRCS))
 
-.PHONY: all check check-one bench stress install uninstall clean tests fuzz fuzz-bins fuzz-smoke update-goldens probe
+.PHONY: all check check-one bench stress install uninstall clean tests fuzz fuzz-bins fuzz-smoke update-goldens golden-update probe
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
@@ -175,8 +176,13 @@ fuzz-smoke:
 
 # Rewrites the golden outputs that differ (a format changed on purpose): the
 # exit statuses are still checked; read `git diff tests/golden` before a commit.
-update-goldens: $(O)/bspcost
+update-goldens golden-update: $(O)/bspcost
 	GOLDEN_UPDATE=1 TESTS=golden sh tests/run.sh $(O)
+	@if git rev-parse --is-inside-work-tree > /dev/null 2>&1; then \
+		git --no-pager diff --stat -- tests/golden; \
+		git --no-pager diff -- tests/golden; \
+		git status --short -- tests/golden | grep '^??' || true; \
+	fi
 
 bench: $(O)/bspcost $(BENCH_BINS)
 	sh bench/run.sh $(O)
