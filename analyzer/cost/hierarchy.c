@@ -629,49 +629,82 @@ static int add_apart(__isl_take isl_pw_qpolynomial *g, isl_pw_qpolynomial ***out
 	return 0;
 }
 
-/* The words each cluster of KAPPA (kept; 0 <= u_a < N[a]) sends out and
- * receives, functions of the sizes, counted cluster by cluster (each
- * cluster's relation fixed first: a count with u symbolic has floors of u
- * that ISL cannot put values in), appended to OUT as add_apart does. */
-static void clusters_apart(struct job *j, const struct step_relations *r,
-			   __isl_keep isl_map *kappa, const long n[],
-			   isl_pw_qpolynomial ***out, long *n_out, long *cap)
+/* The processes of the box of extents BOX at U (in boxes), on the space
+ * of PROCESSES (kept). */
+static __isl_give isl_set *box_at(__isl_keep isl_set *processes, const long box[],
+				  const long u[], int naxes)
+{
+	isl_set *b = isl_set_universe(isl_set_get_space(processes));
+	for (int a = 0; a < naxes; a++) {
+		b = isl_set_lower_bound_si(b, isl_dim_set, (unsigned)a, (int)(u[a] * box[a]));
+		b = isl_set_upper_bound_si(b, isl_dim_set, (unsigned)a,
+					   (int)((u[a] + 1) * box[a] - 1));
+	}
+	return b;
+}
+
+/* The words each cluster, a box of extents BOX (0 <= u_a < N[a] in
+ * boxes), sends out and receives, functions of the sizes, appended to OUT
+ * as add_apart does.  Counted cluster by cluster from the senders' map
+ * restricted to the box: bounds, no floor of a process's coordinates, so
+ * each count is of a set as simple as a process's words. */
+static void clusters_apart(struct job *j, const struct step_relations *r, const long box[],
+			   const long n[], isl_pw_qpolynomial ***out, long *n_out, long *cap)
 {
 	int na = r->narrays;
-	isl_map **dir = calloc(2 * (size_t)na + 1, sizeof(*dir));
-	if (!dir) {
+	/* { [y -> e] -> [x] }: x sends e to y, which uses it and holds it not */
+	isl_map **t = calloc((size_t)na + 1, sizeof(*t));
+	if (!t) {
 		cost_isl_op_failed(j, "H");
 		return;
 	}
-	for (int a = 0; a < na; a++)
-		if (r->use[a])
-			cluster_dirs(r, a, kappa, &dir[2 * a]);
+	for (int a = 0; a < na; a++) {
+		if (!r->use[a])
+			continue;
+		isl_map *remote = isl_map_subtract(isl_map_copy(r->use[a]),
+						   isl_map_reverse(isl_map_copy(r->own[a])));
+		t[a] = relations_senders(r, a, remote);
+		isl_map_free(remote);
+		if (!t[a])
+			cost_isl_op_failed(j, "H");
+	}
 	long u[3] = {0, 0, 0};
 	while (!failed(&j->fail) && !cost_out_of_time(j)) {
+		isl_set *in_box = box_at(r->processes, box, u, j->naxes);
 		for (int d = 0; d < 2 && !failed(&j->fail); d++) {
 			isl_pw_qpolynomial *g = NULL;
 			for (int a = 0; a < na && !failed(&j->fail); a++) {
-				if (!dir[2 * a + d])
+				if (!t[a])
 					continue;
-				isl_map *m = isl_map_copy(dir[2 * a + d]);
-				for (int x = 0; x < j->naxes; x++)
-					m = isl_map_fix_si(m, isl_dim_in, (unsigned)x, (int)u[x]);
-				add_count(j, isl_map_range(m), (long)j->m->arrays[a].words, &g);
+				/* the users y in the box (as [y -> e]) */
+				isl_set *users = isl_map_wrap(isl_map_from_domain_and_range(
+					isl_set_copy(in_box),
+					isl_set_universe(isl_space_range(isl_space_unwrap(
+						isl_space_domain(isl_map_get_space(t[a])))))));
+				isl_map *m = isl_map_copy(t[a]);
+				/* out: sent from the box to a user outside; in: the
+				 * other way */
+				m = d == 0 ? isl_map_subtract_domain(
+						     isl_map_intersect_range(m, isl_set_copy(in_box)), users)
+					   : isl_map_subtract_range(isl_map_intersect_domain(m, users),
+								    isl_set_copy(in_box));
+				add_count(j, isl_map_domain(m), (long)j->m->arrays[a].words, &g);
 			}
 			if (failed(&j->fail))
 				isl_pw_qpolynomial_free(g);
 			else if (add_apart(g, out, n_out, cap) < 0)
 				cost_isl_op_failed(j, "H");
 		}
+		isl_set_free(in_box);
 		int x = j->naxes - 1;
 		while (x >= 0 && ++u[x] == n[x])
 			u[x--] = 0;
 		if (x < 0)
 			break;
 	}
-	for (int a = 0; a < 2 * na; a++)
-		isl_map_free(dir[a]);
-	free(dir);
+	for (int a = 0; a < na; a++)
+		isl_map_free(t[a]);
+	free(t);
 }
 
 /* H(i), the most words an (i+1)-cluster of 2^BITS processes sends out or
@@ -725,9 +758,7 @@ void cost_hierarchy_formulas(struct job *j, const struct step_relations *r,
 		hierarchy_box(req->numbering, req->sizes, j->naxes, k - i - 1, box);
 		for (int a = 0; a < j->naxes; a++)
 			n[a] = req->sizes[a] / box[a];
-		isl_map *kappa = cluster_map(r->processes, box, j->naxes);
-		clusters_apart(&sub, r, kappa, n, &f, &nf, &cap);
-		isl_map_free(kappa);
+		clusters_apart(&sub, r, box, n, &f, &nf, &cap);
 		if (!failed(&sub.fail))
 			sc->hf[i] = level_formula(&sub, f, nf, k - i - 1, context);
 		for (long c = 0; c < nf; c++)
