@@ -23,6 +23,7 @@
 #include "analyzer/cost/cost_model.h"
 #include "analyzer/machine/topology.h"
 #include "analyzer/util/number.h"
+#include "analyzer/util/limits.h"
 
 #ifndef BSPCOST_VERSION
 #define BSPCOST_VERSION "unknown"
@@ -315,7 +316,8 @@ static int add_procs(struct options *opt, long v)
 static const char *parse_procs(const char *arg, struct options *opt)
 {
 	static const char bad[] = "bad -p '%s': expected process counts like 64, 16,64,256, "
-				  "4..4096*2 (geometric) or 1..16+3 (arithmetic), each 1 to 65536";
+				  "4..4096*2 (geometric) or 1..16+3 (arithmetic), each 1 to "
+				  LIMIT_TEXT(LIMIT_PROCESSES);
 	char buf[256];
 	if (strlen(arg) >= sizeof(buf) || !*arg || arg[strlen(arg) - 1] == ',' || strstr(arg, ",,"))
 		return bad;
@@ -365,7 +367,7 @@ static int parse_grid(const char *arg, struct options *opt)
 	int n = 0;
 	for (char *save = NULL, *tok = strtok_r(buf, "x", &save); tok;
 	     tok = strtok_r(NULL, "x", &save)) {
-		long v = parse_count(tok, 1, 4096);
+		long v = parse_count(tok, 1, LIMIT_AXIS);
 		if (v < 0 || n == 3)
 			return -1;
 		opt->grid[n++] = v;
@@ -468,7 +470,8 @@ int main(int argc, char **argv)
 			break;
 		case OPT_GRID:
 			if (parse_grid(optarg, &opt) < 0) {
-				status = usage_error("bad --grid '%s': expected sizes like 4x8, each 1 to 4096",
+				status = usage_error("bad --grid '%s': expected sizes like 4x8, each 1 to "
+						     LIMIT_TEXT(LIMIT_AXIS),
 						     optarg);
 				goto out;
 			}

@@ -22,6 +22,7 @@
 #include "grammar/diag.h"
 #include "analyzer/cost/verify.h"
 #include "analyzer/cost/workers.h"
+#include "analyzer/util/limits.h"
 
 /* "n = 2, P = 3": the values that went into the check above. */
 static void print_given(FILE *out, const struct model *m, const struct options *opt,
@@ -232,8 +233,9 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 		const struct param_value *pv = options_find_def(opt, m->axes[a]);
 		if (opt->grid_naxes == m->naxes) {
 			p *= opt->grid[a];
-		} else if (pv && (pv->value < 1 || pv->value > 4096)) {
-			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and 4096\n",
+		} else if (pv && (pv->value < 1 || pv->value > LIMIT_AXIS)) {
+			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and "
+					  LIMIT_TEXT(LIMIT_AXIS) "\n",
 				ls->src.name, m->axes[a]);
 			return EXIT_USAGE;
 		} else if (pv) {
@@ -310,8 +312,9 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		return EXIT_USAGE;
 	}
 	for (int a = 0; !req.symbolic && a < m->naxes; a++)
-		if (req.sizes[a] < 1 || req.sizes[a] > 4096) {
-			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and 4096\n",
+		if (req.sizes[a] < 1 || req.sizes[a] > LIMIT_AXIS) {
+			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and "
+					  LIMIT_TEXT(LIMIT_AXIS) "\n",
 				ls->src.name, m->axes[a]);
 			return EXIT_USAGE;
 		}

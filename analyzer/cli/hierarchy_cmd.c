@@ -20,6 +20,7 @@
 #include "analyzer/decide/hier_rank.h"
 #include "analyzer/formula/formula.h"
 #include "analyzer/report/report.h"
+#include "analyzer/util/limits.h"
 
 struct hier_job {
 	const struct model *m;
@@ -150,11 +151,12 @@ int numbering_map_read(const char *path, struct numbering_map *map, FILE *err)
 			status = EXIT_USAGE;
 			break;
 		}
-		void *nq = map->n < 65536 ? realloc(map->q, sizeof(*map->q) * (size_t)(map->n + 1))
-					  : NULL;
+		void *nq = map->n < LIMIT_PROCESSES
+				   ? realloc(map->q, sizeof(*map->q) * (size_t)(map->n + 1))
+				   : NULL;
 		if (!nq) {
-			fprintf(err, "bspcost: %s:%d: more processes than a grid has (65536)\n", path,
-				line);
+			fprintf(err, "bspcost: %s:%d: more processes than a grid has ("
+				LIMIT_TEXT(LIMIT_PROCESSES) ")\n", path, line);
 			status = EXIT_USAGE;
 			break;
 		}

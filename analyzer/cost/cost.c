@@ -35,6 +35,7 @@
 #include "analyzer/util/session.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
+#include "analyzer/util/limits.h"
 
 /* Every formula of a candidate, by number: 14 per superstep (a loop's five,
  * then the messages' three), then the total. */
@@ -162,7 +163,7 @@ static void typical_first(struct job *j, const struct model *m, const struct cos
 enum { OPERATION_BUDGET = 5000000 };
 
 /* The most processes a concrete grid is analyzed for, one by one. */
-enum { MAX_PROCESSES = 65536 };
+enum { MAX_PROCESSES = LIMIT_PROCESSES };
 
 /* A block length is written back case by case of its axis up to AXIS >= this
  * (stencil2d's NOcc needs M + n__M >= 6: M = 1, ..., 4 and M >= 5). */

@@ -20,9 +20,10 @@
 #include <gmp.h>
 
 #include "analyzer/cost/cost.h"
+#include "analyzer/util/limits.h"
 
 /* The most process counts one run ranks, and the most processes in one. */
-enum { RANK_MAX_COUNTS = 256, RANK_MAX_PROCS = 65536 };
+enum { RANK_MAX_COUNTS = 256, RANK_MAX_PROCS = LIMIT_PROCESSES };
 
 enum rank_status {
 	RANK_OK,        /* counted: ranked */
