@@ -49,7 +49,8 @@ int hierarchy_topology(const struct options *opt, const char *file, int k, struc
 
 /* --hierarchy with the sizes left free (H(i)'s formulas in them): EXIT_OK
  * when the grid of SIZES (NAXES axes; SYMBOLIC: no concrete grid) has 2^k
- * processes and nothing asks for what is counted at values only (a
+ * processes, no size of M is given (some but not all: neither numbers nor
+ * formulas) and nothing asks for what is counted at values only (a
  * numbering file, a machine's levels, a picture); else EXIT_USAGE after
  * saying why on OPT's error stream (hierarchy_cmd.c). */
 int hierarchy_formulas_asked(const struct options *opt, const char *file, const struct model *m,

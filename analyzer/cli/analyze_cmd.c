@@ -477,9 +477,10 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		snprintf(model, sizeof(model), "--model %s", opt->model->name);
 		fprintf(opt->err, "bspcost: %s: %s needs a value for every size and axis "
 				  "(-D, and -D or --grid for the axes)%s\n", ls->src.name,
-			opt->per_process ? "--per-process" : opt->hierarchy ? "--hierarchy"
-				: opt->values_only ? "--values" : model,
-			opt->values_only || opt->per_process || opt->hierarchy ? ""
+			opt->per_process ? "--per-process" : opt->values_only ? "--values"
+				: opt->model->messages != MSG_NONE ? model : "--hierarchy",
+			opt->model->messages == MSG_NONE || opt->values_only || opt->per_process
+				? ""
 				: ": it weighs each process's words and messages together, "
 				  "process by process");
 		free(values);
@@ -624,6 +625,12 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		cost_prices_clear(&prices);
 	} else if (opt->hierarchy) {
 		report_hierarchy(opt->out, opt->format, &a);
+		/* formulas: a superstep without H's (in loops, refused, out of
+		 * time) is said in the report, and the run has not answered all */
+		for (int c = 0; costs && !exact && c < m->ncands; c++)
+			for (int s = 0; costs[c].status == COST_OK && s < costs[c].nsteps; s++)
+				if (!costs[c].steps[s].hf && status < EXIT_SPEC)
+					status = EXIT_SPEC;
 		int counted = 0, ps = EXIT_OK;
 		for (int c = 0; exact && c < m->ncands; c++)
 			counted += exact[c].status == COST_OK;

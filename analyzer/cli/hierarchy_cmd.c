@@ -231,6 +231,14 @@ int hierarchy_formulas_asked(const struct options *opt, const char *file, const 
 				  "under a named numbering)\n", file, values_only);
 		return EXIT_USAGE;
 	}
+	/* some sizes given, not all: neither numbers nor formulas in them all */
+	for (int i = 0; i < model_nsizes(m); i++)
+		if (options_find_def(opt, m->params[i])) {
+			fprintf(opt->err, "bspcost: %s: --hierarchy counts H(i) at values (-D for "
+					  "every size) or as formulas in the sizes (none given): %s is "
+					  "given, not every size\n", file, m->params[i]);
+			return EXIT_USAGE;
+		}
 	return EXIT_OK;
 }
 

@@ -3674,13 +3674,38 @@ static void hierarchy_formulas(struct count_engine *engine, const struct model *
 	free(div);
 }
 
+/* --hierarchy with the sizes left free: H's formulas only (its report
+ * prints nothing else), every superstep named, one without them saying
+ * why (step_cost.hier_why); COST_FAILED when out of memory. */
+static enum cost_status hierarchy_only(struct count_engine *engine, const struct model *m,
+				       int cand, const struct cost_request *req,
+				       struct candidate_cost *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = m->cands[cand].name;
+	int nsteps = model_cand_nsteps(m, cand);
+	out->steps = calloc((size_t)nsteps + 1, sizeof(*out->steps));
+	if (!out->steps) {
+		out->reason = strdup("out of memory");
+		return out->status = COST_FAILED;
+	}
+	for (int k = 0; k < nsteps; k++) {
+		int s = model_cand_step(m, cand, k);
+		out->steps[k].name = m->steps[s].name;
+		if (m->steps[s].loop >= 0)
+			out->steps[k].loop = m->loops[m->steps[s].loop].range;
+	}
+	out->nsteps = nsteps;
+	hierarchy_formulas(engine, m, cand, req, out);
+	return out->status = COST_OK;
+}
+
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
 				const struct cost_request *req, struct candidate_cost *out)
 {
-	enum cost_status st = candidate_formulas(engine, m, cand, req, out);
-	if (st == COST_OK && req->hierarchy && !req->values && !req->symbolic)
-		hierarchy_formulas(engine, m, cand, req, out);
-	return st;
+	if (req->hierarchy && !req->values && !req->symbolic)
+		return hierarchy_only(engine, m, cand, req, out);
+	return candidate_formulas(engine, m, cand, req, out);
 }
 
 static enum cost_status candidate_costs(struct count_engine *engine, const struct model *m,

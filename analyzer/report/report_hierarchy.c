@@ -437,7 +437,8 @@ static void report_hierarchy_csv(FILE *out, const struct analysis *a)
 				continue;
 			}
 			char *al = alpha_text(sc);
-			char *note = loop_note(sc);
+			/* formulas: what they assume, on every row */
+			char *note = a->exact ? loop_note(sc) : assumes_text(ex);
 			char *d = NULL, *f = NULL;
 			double da, fa;
 			if (a->topology)
