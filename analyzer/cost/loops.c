@@ -894,10 +894,16 @@ static void no_single_max(struct job *j, int s, const char *what)
 	if (j->sumless || failed(&j->fail))
 		return;
 	char *why = NULL;
-	if (asprintf(&why, "%s of one iteration of %s is the largest of several functions, none "
-			   "of them the largest for every iteration: its sum has no closed form "
-			   "here; -D counts it at values",
-		     what, j->m->loops[j->m->steps[s].loop].range) < 0) {
+	/* in the designer's words: which process is the busiest moves as the
+	 * loop runs (LU's pivot row and column), and the iterations where it
+	 * moves are no inequality in the variable and the sizes */
+	const struct model_loop *lp = &j->m->loops[j->m->steps[s].loop];
+	if (asprintf(&why, "the process with the most %s changes as %s runs over %s, at "
+			   "iterations that no inequality in %s and the sizes separates, so its "
+			   "sum over the iterations has no closed form here: one iteration's "
+			   "formulas are given, -D counts the sum at values, and a concrete grid "
+			   "(--grid) may sum it",
+		     what, lp->var, lp->range, lp->var) < 0) {
 		cost_job_fail(j, COST_FAILED, NULL, what);
 		return;
 	}
