@@ -15,6 +15,8 @@ echo "== decisions at scale (-p up to 65536, every row counted)"
 sh bench/decisions.sh "$O/bspcost" || status=1
 echo "== loops of supersteps"
 sh bench/loops.sh "$O/bspcost" || status=1
+echo "== the cluster hierarchy (--hierarchy)"
+sh bench/hierarchy.sh "$O/bspcost" || status=1
 echo "== the run's deadline"
 sh bench/deadline.sh "$O/bspcost" || status=1
 exit $status
