@@ -276,6 +276,23 @@ def defines(values):
     return out
 
 
+def candidates_against(where, got, want, bad):
+    """The pairs (bspcost's candidate, bspenum's) of the reports GOT and
+    WANT, those with counts; a different number of candidates (then no
+    pair) or a candidate without counts is a failure said in BAD."""
+    if len(got["candidates"]) != len(want["candidates"]):
+        bad.append("%s: %d candidates, bspenum %d" % (where, len(got["candidates"]),
+                                                     len(want["candidates"])))
+        return []
+    pairs = []
+    for gc, wc in zip(got["candidates"], want["candidates"]):
+        if "supersteps" not in gc:
+            bad.append("%s: %s: no counts: %s" % (where, gc["name"], gc.get("reason")))
+        else:
+            pairs.append((gc, wc))
+    return pairs
+
+
 def check(binary, path, values, turn, bad):
     spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
     sizes = [values[a] for a in spec["axes"]]
@@ -300,14 +317,7 @@ def check(binary, path, values, turn, bad):
             bad.append("%s: exit %d: %s" % (where, r.returncode, r.stderr.strip()[-300:]))
             continue
         got = json.loads(r.stdout)
-        if len(got["candidates"]) != len(want["candidates"]):
-            bad.append("%s: %d candidates, bspenum %d" % (where, len(got["candidates"]),
-                                                         len(want["candidates"])))
-            continue
-        for gc, wc in zip(got["candidates"], want["candidates"]):
-            if "supersteps" not in gc:
-                bad.append("%s: %s: no counts: %s" % (where, gc["name"], gc.get("reason")))
-                continue
+        for gc, wc in candidates_against(where, got, want, bad):
             n = TOPOLOGIES[topo][0]
             total = ({}, {})
             if len(gc["supersteps"]) != len(wc["supersteps"]):
@@ -540,14 +550,7 @@ def check_formulas(binary, path, grid, how, all_sizes, points, bad):
         values = dict(point)
         values.update(grid)
         want = bspenum.analyze(spec, values, pairs=True)
-        if len(got["candidates"]) != len(want["candidates"]):
-            bad.append("%s: %d candidates, bspenum %d" % (where, len(got["candidates"]),
-                                                         len(want["candidates"])))
-            return
-        for gc, wc in zip(got["candidates"], want["candidates"]):
-            if "supersteps" not in gc:
-                bad.append("%s: %s: no counts: %s" % (where, gc["name"], gc.get("reason")))
-                continue
+        for gc, wc in candidates_against(where, got, want, bad):
             if [s["name"] for s in gc["supersteps"]] != [s["name"] for s in wc["supersteps"]]:
                 bad.append("%s: %s: supersteps %s, bspenum %s"
                            % (where, gc["name"], [s["name"] for s in gc["supersteps"]],
