@@ -3446,6 +3446,24 @@ static long *size_divisors(isl_ctx *ctx, const struct model *m, int cand,
 	return div;
 }
 
+/* "D divides X" for size P of M, as people read it (*TEXT) and as a
+ * condition in the formula grammar (*COND), both malloc'd; -1 (both NULL)
+ * when out of memory. */
+static int divides_texts(const struct model *m, int p, long d, char **text, char **cond)
+{
+	*text = *cond = NULL;
+	if (asprintf(text, "%ld divides %s", d, m->params[p]) < 0) {
+		*text = NULL;
+		return -1;
+	}
+	if (asprintf(cond, "(%s) %% (%ld) == 0", m->params[p], d) < 0) {
+		free(*text);
+		*text = *cond = NULL;
+		return -1;
+	}
+	return 0;
+}
+
 /* Size P of M divided by D, X/D, as a formula; NULL when out of memory. */
 static struct formula *size_over(const struct model *m, int p, long d)
 {
@@ -3489,12 +3507,9 @@ static void undivide(struct job *j, const long *div, __isl_keep isl_set *context
 			cost_job_fail(j, COST_FAILED, NULL, "writing the sizes in a formula");
 		formula_free(dx);
 		subst_all(j, out, m->params[p], v);
-		char *text = NULL, *cond = NULL;
-		if (asprintf(&text, "%ld divides %s", div[p], m->params[p]) < 0)
-			text = NULL;
-		if (asprintf(&cond, "(%s) %% (%ld) == 0", m->params[p], div[p]) < 0)
-			cond = NULL;
-		int r = text && cond ? add_assumption(out, strdup(text)) : -1;
+		char *text, *cond;
+		int r = divides_texts(m, p, div[p], &text, &cond) == 0
+				? add_assumption(out, strdup(text)) : -1;
 		if (r == 0) {
 			r = add_condition(out, cond, text); /* takes both */
 			cond = text = NULL;
@@ -3609,13 +3624,9 @@ static int level_assumptions(const struct model *m, const long *div, struct cand
 				   sizeof(*c) * ((size_t)out->nhier_assumptions + 1));
 		if (c)
 			out->hier_conditions = c;
-		char *text = NULL, *cond = NULL;
-		if (!t || !c || asprintf(&text, "%ld divides %s", div[p], m->params[p]) < 0)
+		char *text, *cond;
+		if (!t || !c || divides_texts(m, p, div[p], &text, &cond) < 0)
 			return -1;
-		if (asprintf(&cond, "(%s) %% (%ld) == 0", m->params[p], div[p]) < 0) {
-			free(text);
-			return -1;
-		}
 		out->hier_assumptions[out->nhier_assumptions] = text;
 		out->hier_conditions[out->nhier_assumptions++] = cond;
 	}
