@@ -133,131 +133,6 @@ static int check_conflicts(const bool given[USE_N])
 	return EXIT_OK;
 }
 
-/* How a -D argument was read. */
-enum define_error {
-	DEFINE_OK = 0,
-	DEFINE_MALFORMED = -1, /* not NAME=NUMBER */
-	DEFINE_TOO_LARGE = -2, /* an integer above LLONG_MAX */
-	DEFINE_TOO_SMALL = -3, /* an integer below LLONG_MIN */
-	DEFINE_FRACTION_TOO_LARGE = -4, /* a fraction whose terms pass 64 bits */
-	DEFINE_ZERO_DENOMINATOR = -5,
-};
-
-/* VALUE, a decimal (10.2, 26e6) or a fraction (1/3) (number_parse), into PV
- * exactly, in lowest terms. */
-static enum define_error parse_fraction(const char *value, struct param_value *pv)
-{
-	mpq_t q;
-	mpq_init(q);
-	int r = number_parse(value, q);
-	enum define_error e = DEFINE_OK;
-	if (r == -2)
-		e = DEFINE_ZERO_DENOMINATOR;
-	else if (r == -3)
-		e = DEFINE_FRACTION_TOO_LARGE; /* an exponent beyond +-10000 */
-	else if (r < 0)
-		e = DEFINE_MALFORMED;
-	else if (mpz_cmp_ui(mpq_denref(q), 1) == 0 && !mpz_fits_slong_p(mpq_numref(q)))
-		e = mpq_sgn(q) < 0 ? DEFINE_TOO_SMALL : DEFINE_TOO_LARGE; /* 1e20 */
-	else if (!mpz_fits_slong_p(mpq_numref(q)) || !mpz_fits_slong_p(mpq_denref(q)))
-		e = DEFINE_FRACTION_TOO_LARGE;
-	else {
-		pv->value = mpz_get_si(mpq_numref(q));
-		pv->den = mpz_get_si(mpq_denref(q));
-	}
-	mpq_clear(q);
-	return e;
-}
-
-/* -D NAME=LO..HI*K or NAME=LO..HI+K into *SW; NULL, or the message of what
- * is wrong (static). */
-static const char *parse_sweep(char *arg, struct sweep *sw)
-{
-	char *eq = strchr(arg, '='), *dots = strstr(arg, "..");
-	if (!eq || eq == arg || dots < eq)
-		return "expected NAME=LO..HI*K or NAME=LO..HI+K";
-	for (char *p = arg; p < eq; p++) {
-		int c = (unsigned char)*p;
-		if (!(c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (p > arg && c >= '0' && c <= '9')))
-			return "expected NAME=LO..HI*K or NAME=LO..HI+K";
-	}
-	/* digits only: no sign, no space (strtoll would skip them) */
-	char *end = NULL;
-	errno = 0;
-	long long lo = isdigit((unsigned char)eq[1]) ? strtoll(eq + 1, &end, 10) : 0;
-	if (end != dots || errno)
-		return errno == ERANGE ? "a range's ends are limited to 64-bit integers"
-				       : "a range's ends are integers: NAME=LO..HI*K or NAME=LO..HI+K";
-	end = NULL;
-	long long hi = isdigit((unsigned char)dots[2]) ? strtoll(dots + 2, &end, 10) : 0;
-	if (errno == ERANGE)
-		return "a range's ends are limited to 64-bit integers";
-	if (!end)
-		return "a range's ends are integers: NAME=LO..HI*K or NAME=LO..HI+K";
-	if (*end != '*' && *end != '+')
-		return "a range needs its step: LO..HI*K (times K) or LO..HI+K (plus K)";
-	bool geometric = *end == '*';
-	char *stop = NULL;
-	long long k = isdigit((unsigned char)end[1]) ? strtoll(end + 1, &stop, 10) : 0;
-	if (!stop || *stop || errno)
-		return errno == ERANGE ? "a range's step is limited to 64-bit integers"
-				       : "a range's step is an integer: LO..HI*K or LO..HI+K";
-	if (lo < 1 || hi < lo)
-		return "a range goes up from a size of at least 1: LO <= HI";
-	if (geometric ? k < 2 : k < 1)
-		return geometric ? "a geometric range multiplies by K >= 2" : "an arithmetic range adds K >= 1";
-	long long n = 0;
-	for (long long v = lo; v <= hi && n <= MAX_SWEEP_POINTS;) {
-		n++;
-		if (geometric ? v > LLONG_MAX / k : v > LLONG_MAX - k)
-			break;
-		v = geometric ? v * k : v + k;
-	}
-	if (n > MAX_SWEEP_POINTS)
-		return "a range of more than 10000 points";
-	*eq = '\0';
-	*sw = (struct sweep){arg, lo, hi, k, geometric, (int)n};
-	return NULL;
-}
-
-/* NAME=VALUE with NAME an identifier and VALUE a decimal integer (an optional
- * sign, then digits) that fits in 64 bits: an integer that does not is told
- * apart from text that is no integer.  A decimal (10.2) or a fraction (1/3)
- * is read exactly (parse_fraction); the caller lets only the cost function's
- * coefficients be one. */
-static enum define_error parse_define(char *arg, struct param_value *pv)
-{
-	char *eq = strchr(arg, '=');
-	if (!eq || eq == arg)
-		return DEFINE_MALFORMED;
-	for (char *p = arg; p < eq; p++) {
-		int c = (unsigned char)*p;
-		int ident = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-			    (p > arg && c >= '0' && c <= '9');
-		if (!ident)
-			return DEFINE_MALFORMED;
-	}
-	const char *digits = eq + 1 + (eq[1] == '-' || eq[1] == '+');
-	if (*digits == '\0' || strspn(digits, "0123456789") != strlen(digits)) {
-		enum define_error r = parse_fraction(eq + 1, pv);
-		if (r == DEFINE_OK) {
-			*eq = '\0';
-			pv->name = arg;
-		}
-		return r;
-	}
-	errno = 0;
-	long long v = strtoll(eq + 1, NULL, 10);
-	if (errno == ERANGE)
-		return v < 0 ? DEFINE_TOO_SMALL : DEFINE_TOO_LARGE;
-	*eq = '\0';
-	pv->name = arg;
-	pv->value = v;
-	pv->den = 1;
-	return DEFINE_OK;
-}
-
 /* Seconds for --timeout and BSPCOST_TIMEOUT: a decimal number, 0 (no limit) to
  * 1000000; -1 otherwise. */
 static double parse_seconds(const char *s)
@@ -640,64 +515,12 @@ int main(int argc, char **argv)
 			break;
 		}
 		case 'D': {
-			if (strstr(optarg, "..")) {
-				/* a range of values: a sweep */
-				struct sweep sw;
-				const char *why = parse_sweep(optarg, &sw);
-				bool cut = !why;   /* parse_sweep cut OPTARG at '=' */
-				if (!why && opt.nsweeps == MAX_SWEEPS)
-					why = "at most 4 ranges";
-				long total = 1;
-				for (int i = 0; !why && i < opt.nsweeps; i++)
-					total *= opt.sweeps[i].npoints;
-				if (!why && total * sw.npoints > MAX_SWEEP_POINTS)
-					why = "the ranges have more than 10000 points together";
-				for (int i = 0; !why && i < opt.nsweeps; i++)
-					if (strcmp(opt.sweeps[i].name, sw.name) == 0)
-						why = "a name is swept once";
-				if (why) {
-					if (cut)
-						optarg[strlen(optarg)] = '=';
-					status = usage_error("bad -D '%s': %s", optarg, why);
-					goto out;
-				}
-				opt.sweeps[opt.nsweeps++] = sw;
-				break;
-			}
-			switch (parse_define(optarg, &opt.defs[opt.ndefs])) {
-			case DEFINE_OK:
-				break;
-			case DEFINE_MALFORMED:
-				status = usage_error("bad -D '%s': expected NAME=INTEGER (the cost's "
-						     "coefficients, g, l, ..., may also be a decimal, "
-						     "10.2 or 26e6, or a fraction, 1/3)", optarg);
-				goto out;
-			case DEFINE_FRACTION_TOO_LARGE:
-				status = usage_error("bad -D '%s': a fraction is limited to a numerator and "
-						     "a denominator of 64 bits in lowest terms (an "
-						     "exponent to +-10000)", optarg);
-				goto out;
-			case DEFINE_ZERO_DENOMINATOR:
-				status = usage_error("bad -D '%s': a fraction with denominator 0", optarg);
-				goto out;
-			case DEFINE_TOO_LARGE:
-				status = usage_error("bad -D '%s': values are limited to 64-bit integers "
-						     "(at most 9223372036854775807)", optarg);
-				goto out;
-			case DEFINE_TOO_SMALL:
-				status = usage_error("bad -D '%s': values are limited to 64-bit integers "
-						     "(at least -9223372036854775808)", optarg);
+			char *why = options_add_define(&opt, optarg);
+			if (why) {
+				status = usage_error("%s", why);
+				free(why);
 				goto out;
 			}
-			/* the last definition of a name wins: one entry per name */
-			int same = 0;
-			while (same < opt.ndefs &&
-			       strcmp(opt.defs[same].name, opt.defs[opt.ndefs].name) != 0)
-				same++;
-			if (same < opt.ndefs)
-				opt.defs[same] = opt.defs[opt.ndefs];
-			else
-				opt.ndefs++;
 			break;
 		}
 		case 'f':
@@ -747,47 +570,11 @@ int main(int argc, char **argv)
 	status = check_conflicts(given);
 	if (status != EXIT_OK)
 		goto out;
-	for (int i = 0; i < opt.nsweeps; i++)
-		for (int k = 0; k < opt.ndefs; k++)
-			if (strcmp(opt.sweeps[i].name, opt.defs[k].name) == 0) {
-				status = usage_error("-D %s: given both a value and a range",
-						     opt.defs[k].name);
-				goto out;
-			}
-	/* what a name is depends on --model, wherever it came: a coefficient of
-	 * the cost function, or else a size or an axis (g and l, which no
-	 * specification may name, are coefficients or nothing) */
-	for (int i = 0; i < opt.nsweeps; i++)
-		if (cost_model_reads_name(opt.model, opt.sweeps[i].name)) {
-			status = usage_error("-D %s: ranges are of sizes, not of the cost's "
-					     "coefficients", opt.sweeps[i].name);
-			goto out;
-		}
-	for (int i = 0; i < opt.ndefs; i++) {
-		const struct param_value *d = &opt.defs[i];
-		const char *text = d->name + strlen(d->name) + 1; /* parse_define cut at '=' */
-		bool coef = cost_model_reads_name(opt.model, d->name);
-		if (coef && opt.machine_arg) {
-			status = usage_error("-D %s: --machine gives the cost's coefficients for each "
-					     "number of processes", d->name);
-			goto out;
-		}
-		if (!coef && (strcmp(d->name, "g") == 0 || strcmp(d->name, "l") == 0)) {
-			status = usage_error("-D %s: the cost function %s (%s) has no coefficient %s",
-					     d->name, opt.model->name, opt.model->text, d->name);
-			goto out;
-		}
-		if (coef && d->value < 0) {
-			status = usage_error("bad -D '%s=%s': the cost's coefficients are at least 0",
-					     d->name, text);
-			goto out;
-		}
-		if (!coef && d->den > 1) {
-			status = usage_error("bad -D '%s=%s': sizes and axes are integers (only the "
-					     "coefficients of the cost function %s may be decimals "
-					     "or fractions)", d->name, text, opt.model->name);
-			goto out;
-		}
+	char *why = options_check_defines(&opt);
+	if (why) {
+		status = usage_error("%s", why);
+		free(why);
+		goto out;
 	}
 	/* the text report wraps long formulas at a terminal's width, never in a
 	 * file or a pipe unless --width says so */

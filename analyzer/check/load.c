@@ -58,18 +58,63 @@ static int append_assumptions(struct source *src, const char *const *assumes, in
 	return 0;
 }
 
-int spec_load_assuming(struct loaded_spec *ls, const char *path, const char *const *assumes,
-		       int n, FILE *err, struct session *session)
+/* LS->dg's diagnostics copied into LS->kept, before diag_flush forgets them
+ * (out of memory: fewer are kept). */
+static void keep_diagnostics(struct loaded_spec *ls)
 {
-	memset(ls, 0, sizeof(*ls));
+	struct diag_entry *v = realloc(ls->kept, ((size_t)ls->nkept + (size_t)ls->dg.n + 1) *
+						 sizeof(*v));
+	if (!v)
+		return;
+	ls->kept = v;
+	for (int i = 0; i < ls->dg.n; i++) {
+		struct diag_entry e = ls->dg.v[i];
+		if ((e.msg = strdup(e.msg)))
+			ls->kept[ls->nkept++] = e;
+	}
+}
+
+static int check_source(struct loaded_spec *ls, const char *const *assumes, int n, FILE *err,
+			struct session *session);
+
+/* ASSUMES[0..N), each one condition, or -1 after saying which is not. */
+static int assumptions_ok(const char *path, const char *const *assumes, int n, FILE *err)
+{
 	for (int k = 0; k < n; k++)
 		if (!one_assumption(assumes[k])) {
 			fprintf(err, "bspcost: %s: --assume '%s': error: not a condition on the sizes "
 				"and grid axes (e.g. 'M == N', 'n >= 4*P')\n", path, assumes[k]);
 			return -1;
 		}
+	return 0;
+}
+
+int spec_load_assuming(struct loaded_spec *ls, const char *path, const char *const *assumes,
+		       int n, FILE *err, struct session *session)
+{
+	memset(ls, 0, sizeof(*ls));
+	if (assumptions_ok(path, assumes, n, err) < 0)
+		return -1;
 	if (source_load(&ls->src, path, err) < 0)
 		return -1;
+	return check_source(ls, assumes, n, err, session);
+}
+
+int spec_load_text(struct loaded_spec *ls, const char *name, const char *text, size_t len,
+		   const char *const *assumes, int n, FILE *err, struct session *session)
+{
+	memset(ls, 0, sizeof(*ls));
+	if (assumptions_ok(name, assumes, n, err) < 0)
+		return -1;
+	source_from_memory(&ls->src, name, text, len);
+	return check_source(ls, assumes, n, err, session);
+}
+
+/* LS->src (loaded) parsed and checked, with ASSUMES[0..N) appended. */
+static int check_source(struct loaded_spec *ls, const char *const *assumes, int n, FILE *err,
+			struct session *session)
+{
+	const char *path = ls->src.name;
 	ls->loaded = true;
 	diag_init(&ls->dg, err, &ls->src);
 	const char *nul = memchr(ls->src.text, '\0', ls->src.len);
@@ -78,6 +123,7 @@ int spec_load_assuming(struct loaded_spec *ls, const char *path, const char *con
 		source_position(&ls->src, (size_t)(nul - ls->src.text), &line, &col);
 		diag_error(&ls->dg, (struct span){line, col, line, col},
 			   "NUL byte in the input: a specification is text");
+		keep_diagnostics(ls);
 		diag_flush(&ls->dg);
 		return -1;
 	}
@@ -110,6 +156,7 @@ int spec_load_assuming(struct loaded_spec *ls, const char *path, const char *con
 		free(e->msg);
 	}
 	ls->dg.n = kept;
+	keep_diagnostics(ls);
 	diag_flush(&ls->dg);
 	free(line);
 	if (errors && ls->cs) {
@@ -123,6 +170,9 @@ void spec_unload(struct loaded_spec *ls)
 {
 	checked_spec_free(ls->cs);
 	ast_spec_free(ls->ast);
+	for (int i = 0; i < ls->nkept; i++)
+		free(ls->kept[i].msg);
+	free(ls->kept);
 	if (ls->loaded) {
 		diag_free(&ls->dg);
 		source_free(&ls->src);

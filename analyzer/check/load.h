@@ -16,6 +16,9 @@ struct loaded_spec {
 	struct ast_spec *ast;
 	struct checked_spec *cs;  /* NULL when the specification has an error */
 	bool loaded;              /* src and dg hold something to free */
+	/* every diagnostic printed, in source order (the library's, as data) */
+	struct diag_entry *kept;
+	int nkept;
 };
 
 /* Loads PATH ("-" for standard input) and prints its diagnostics on ERR; the
@@ -31,6 +34,9 @@ int spec_load(struct loaded_spec *ls, const char *path, FILE *err, struct sessio
  * a new line, ...) is refused, so that it can only ever be one condition. */
 int spec_load_assuming(struct loaded_spec *ls, const char *path, const char *const *assumes,
 		       int n, FILE *err, struct session *session);
+/* The same for TEXT (LEN bytes, copied), named NAME in diagnostics. */
+int spec_load_text(struct loaded_spec *ls, const char *name, const char *text, size_t len,
+		   const char *const *assumes, int n, FILE *err, struct session *session);
 void spec_unload(struct loaded_spec *ls);
 
 #endif

@@ -21,6 +21,23 @@
 int analyze_model(const struct loaded_spec *ls, const struct model *m,
 		  const struct options *opt, struct session *session);
 
+/* LS (checked) as the model of OPT's kind of work, or NULL after saying why
+ * on OPT's error stream.  Free it with model_free. */
+struct model *analyze_lower(const struct loaded_spec *ls, const struct options *opt);
+
+/* M (of LS) analyzed or ranked as OPT asks, after its -D names are checked
+ * against it: KNOWN[i] is set when -D i names something of M; with ALONE,
+ * a name M does not have is an error.  *TABLES as for rank_model.  Returns
+ * an exit status. */
+int analyze_loaded(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
+		   struct session *session, int *tables, bool *known, bool alone);
+
+/* --machine (OPT->machine_arg, and --speed): the profile read into
+ * *MACHINE and OPT->machine pointed at it; nothing without one.  Returns an
+ * exit status (the message on OPT's error stream); clear *MACHINE with
+ * machine_clear when OPT->machine is set or this failed. */
+int analyze_open_machine(struct options *opt, struct machine *machine);
+
 /* -p: every shape of each process count of OPT, every candidate, ranked
  * (rank_cmd.c).  *TABLES counts the rankings printed in the run, the files
  * before included (CSV has one header, the text a blank line between

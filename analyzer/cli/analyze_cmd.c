@@ -658,6 +658,11 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			if (status < ps)
 				status = ps;
 		}
+	} else if (opt->sink) {
+		if (opt->sink->analysis(opt->sink->user, &a) < 0) {
+			fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+			status = EXIT_SPEC;
+		}
 	} else switch (opt->format) {
 	case FORMAT_TEXT:
 		report_text(opt->out, &a);
@@ -804,14 +809,27 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 		spec_unload(&ls);
 		return EXIT_SPEC;
 	}
+	struct model *m = analyze_lower(&ls, opt);
+	int status = m ? analyze_loaded(&ls, m, opt, session, tables, known, alone) : EXIT_SPEC;
+	model_free(m);
+	spec_unload(&ls);
+	return status;
+}
+
+struct model *analyze_lower(const struct loaded_spec *ls, const struct options *opt)
+{
 	char *reason = NULL;
-	struct model *m = lower_spec(ls.cs, opt->work_flops ? WORK_FLOPS : WORK_TERMS, &reason);
-	if (!m) {
-		fprintf(opt->err, "bspcost: %s: cannot analyze: %s\n", ls.src.name, reason);
-		free(reason);
-		spec_unload(&ls);
-		return EXIT_SPEC;
-	}
+	struct model *m = lower_spec(ls->cs, opt->work_flops ? WORK_FLOPS : WORK_TERMS, &reason);
+	if (!m)
+		fprintf(opt->err, "bspcost: %s: cannot analyze: %s\n", ls->src.name,
+			reason ? reason : "out of memory");
+	free(reason);
+	return m;
+}
+
+int analyze_loaded(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
+		   struct session *session, int *tables, bool *known, bool alone)
+{
 	int unknown = -1;
 	for (int i = 0; i < opt->ndefs; i++) {
 		bool k = known_name(m, opt->model, opt->defs[i].name);
@@ -820,9 +838,7 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 			unknown = i;
 	}
 	if (alone && unknown >= 0) {
-		unknown_name(opt->err, ls.src.name, m, opt->model, opt->defs[unknown].name);
-		model_free(m);
-		spec_unload(&ls);
+		unknown_name(opt->err, ls->src.name, m, opt->model, opt->defs[unknown].name);
 		return EXIT_USAGE;
 	}
 	/* a size, a loop's variable or an axis with the name of a coefficient of
@@ -838,26 +854,35 @@ static int analyze_file(const char *path, const struct options *opt, struct sess
 		if (clash) {
 			fprintf(opt->err, "bspcost: %s: '%s' names a coefficient of the cost function "
 					  "%s (%s); rename it in the specification\n",
-				ls.src.name, c, opt->model->name, opt->model->text);
-			model_free(m);
-			spec_unload(&ls);
+				ls->src.name, c, opt->model->name, opt->model->text);
 			return EXIT_USAGE;
 		}
 	}
 	for (int k = 0; k < opt->nsweeps; k++)
 		if (!known_name(m, opt->model, opt->sweeps[k].name)) {
-			unknown_name(opt->err, ls.src.name, m, opt->model, opt->sweeps[k].name);
-			model_free(m);
-			spec_unload(&ls);
+			unknown_name(opt->err, ls->src.name, m, opt->model, opt->sweeps[k].name);
 			return EXIT_USAGE;
 		}
 	/* -p, or a range of values: a ranking per count and point */
-	int status = opt->nprocs > 0 || opt->nsweeps > 0
-			     ? rank_model(&ls, m, opt, session, tables)
-			     : analyze_model(&ls, m, opt, session);
-	model_free(m);
-	spec_unload(&ls);
-	return status;
+	return opt->nprocs > 0 || opt->nsweeps > 0 ? rank_model(ls, m, opt, session, tables)
+						   : analyze_model(ls, m, opt, session);
+}
+
+int analyze_open_machine(struct options *opt, struct machine *machine)
+{
+	memset(machine, 0, sizeof(*machine));
+	if (!opt->machine_arg)
+		return EXIT_OK;
+	int status = machine_open(opt->machine_arg, machine, opt->err);
+	if (status != EXIT_OK)
+		return status;
+	if (opt->speed_arg && number_parse(opt->speed_arg, machine->s) == 0) {
+		/* --speed: s for every number of processes */
+		machine->has_s = true;
+		machine->s_forced = true;
+	}
+	opt->machine = machine;
+	return EXIT_OK;
 }
 
 int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
@@ -871,21 +896,13 @@ int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 	}
 	struct options with = *opt;
 	struct machine machine;
-	if (opt->machine_arg) {
-		status = machine_open(opt->machine_arg, &machine, opt->err);
-		if (status != EXIT_OK) {
-			machine_clear(&machine);
-			free(known);
-			return status;
-		}
-		if (opt->speed_arg && number_parse(opt->speed_arg, machine.s) == 0) {
-			/* --speed: s for every number of processes */
-			machine.has_s = true;
-			machine.s_forced = true;
-		}
-		with.machine = &machine;
-		opt = &with;
+	status = analyze_open_machine(&with, &machine);
+	if (status != EXIT_OK) {
+		machine_clear(&machine);
+		free(known);
+		return status;
 	}
+	opt = &with;
 	struct numbering_map map = {0};
 	if (opt->hierarchy && opt->numbering == NUMBERING_MAP) {
 		status = numbering_map_read(opt->numbering_file, &map, opt->err);

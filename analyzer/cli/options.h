@@ -36,6 +36,16 @@ struct sweep {
 /* The most ranges one run sweeps, and the most points of all of them. */
 enum { MAX_SWEEPS = 4, MAX_SWEEP_POINTS = 10000 };
 
+/* Where a run hands its results instead of printing them (the library,
+ * analyzer/api): the analysis of one specification, and each ranking of -p
+ * or point of a range, while their formulas are alive.  A callback returns
+ * 0, or -1 when it could not keep what it needs (out of memory). */
+struct run_sink {
+	void *user;
+	int (*analysis)(void *user, const struct analysis *a);
+	int (*ranking)(void *user, const struct ranking *r);
+};
+
 struct options {
 	enum output_format format;
 	struct param_value *defs; /* -D values, in command-line order */
@@ -81,6 +91,7 @@ struct options {
 	bool speed_known;
 	mpq_srcptr speed;         /* its flop/s at those (speed_known) */
 	const struct cost_model *model;  /* --model (never NULL once main has run) */
+	const struct run_sink *sink;   /* NULL: the reports are printed on OUT */
 	FILE *out;                /* results */
 	FILE *err;                /* diagnostics */
 };
@@ -92,6 +103,18 @@ struct options {
 struct options options_defaults(FILE *out, FILE *err);
 
 struct report_request options_report_request(const struct options *opt);
+
+/* -D ARG into OPT: a value (NAME=INTEGER, or a decimal or fraction, for
+ * the cost's coefficients) appended to OPT->defs, which must have room for
+ * one more, replacing an earlier one of the same name; or a range
+ * (NAME=LO..HI*K, NAME=LO..HI+K) into OPT->sweeps.  ARG is cut at its '='
+ * and must live as long as OPT.  NULL, or why ARG is refused as a malloc'd
+ * "bad -D 'ARG': ..." (NULL too when out of memory). */
+char *options_add_define(struct options *opt, char *arg);
+
+/* OPT's -D values and ranges against each other, its cost function and its
+ * machine: NULL, or what is wrong, malloc'd (bspcost(1)'s usage errors). */
+char *options_check_defines(const struct options *opt);
 
 /* The value given with -D for NAME, or NULL. */
 const struct param_value *options_find_def(const struct options *opt, const char *name);

@@ -521,6 +521,14 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 			}
 			late += tabs[pt].nlate > 0;
 			done++;
+			if (opt->sink) {
+				/* the library: each point's ranking as data */
+				if (opt->sink->ranking(opt->sink->user, &rs[pt]) < 0) {
+					fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+					status = EXIT_SPEC;
+				}
+				continue;
+			}
 			if (opt->nsweeps > 0)
 				continue;
 			report_ranking(opt->out, opt->format, &rs[pt], *tables);
@@ -531,7 +539,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 			if (status < ps)
 				status = ps;
 		}
-		if (opt->nsweeps > 0 && done > 0) {
+		if (opt->nsweeps > 0 && done > 0 && !opt->sink) {
 			report_sweep(opt->out, opt->format, rs, done, *tables);
 			++*tables;
 			int ps = opt->plot ? plot_exit_status(plot_sweep(rs, done, opt->plot,
