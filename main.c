@@ -1,6 +1,6 @@
 /* bspcost: the command-line driver.
  *
- * Reads the options, then hands the work to one command (analyzer/cli/commands.h).
+ * Reads the options, then hands the work to one command (analyzer/run/commands.h).
  * Usage errors exit with EXIT_USAGE; everything else is the command's status. */
 #include <ctype.h>
 #include <errno.h>
@@ -18,8 +18,8 @@
 
 #include <flint/flint.h>
 
-#include "analyzer/cli/commands.h"
-#include "analyzer/cli/options.h"
+#include "analyzer/run/commands.h"
+#include "analyzer/run/options.h"
 #include "analyzer/cost/cost_model.h"
 #include "analyzer/machine/topology.h"
 #include "analyzer/util/number.h"

@@ -1,6 +1,6 @@
 /* Pictures: gnuplot scripts.  The script holds its data inline (gnuplot 5's
  * datablocks), so that it alone redraws the picture; the driver runs
- * gnuplot on it (analyzer/cli/plot.c).  Numbers in a picture are decimals
+ * gnuplot on it (analyzer/run/plot.c).  Numbers in a picture are decimals
  * to 17 significant digits: a picture is read by eye, the reports keep the
  * exact values. */
 #define _GNU_SOURCE /* asprintf, open_memstream */

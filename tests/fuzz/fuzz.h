@@ -1,6 +1,6 @@
 /* What the libFuzzer harnesses share (tests/fuzz/fuzz_*.c).
  *
- * The harnesses drive the very commands bspcost runs (analyzer/cli/commands.h),
+ * The harnesses drive the very commands bspcost runs (analyzer/run/commands.h),
  * and those read a specification from a path.  Each input is therefore written
  * to an in-memory file (memfd) that the commands open as /proc/self/fd/N: no
  * disk, no temporary file left behind, and no second way of loading a
@@ -20,7 +20,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "analyzer/cli/commands.h"
+#include "analyzer/run/commands.h"
 
 struct fuzz_file {
 	int fd;

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/cli/analyze.h"
-#include "analyzer/cli/commands.h"
-#include "analyzer/cli/progress.h"
+#include "analyzer/run/analyze.h"
+#include "analyzer/run/commands.h"
+#include "analyzer/run/progress.h"
 #include "analyzer/cost/workers.h"
 #include "analyzer/decide/hier_rank.h"
 #include "analyzer/formula/formula.h"

@@ -1,5 +1,5 @@
 #define _GNU_SOURCE /* asprintf, vasprintf */
-#include "analyzer/cli/options.h"
+#include "analyzer/run/options.h"
 
 #include <ctype.h>
 #include <errno.h>

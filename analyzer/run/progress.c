@@ -1,5 +1,5 @@
 /* The progress meter of long runs (progress.h). */
-#include "analyzer/cli/progress.h"
+#include "analyzer/run/progress.h"
 
 #include <stdarg.h>
 #include <unistd.h>

@@ -1,5 +1,5 @@
 /* What the analysis (analyze_cmd.c) and the ranking of -p (rank_cmd.c) share;
- * analyzer/cli only.  Each file given to the analysis is loaded and lowered
+ * analyzer/run only.  Each file given to the analysis is loaded and lowered
  * once (analyze_cmd.c), then analyzed or ranked. */
 #ifndef BSPCOST_ANALYZE_H
 #define BSPCOST_ANALYZE_H
@@ -10,7 +10,7 @@
 #include <isl/ctx.h>
 
 #include "analyzer/check/load.h"
-#include "analyzer/cli/options.h"
+#include "analyzer/run/options.h"
 #include "analyzer/cost/cost.h"
 #include "analyzer/decide/rank.h"
 #include "analyzer/model/model.h"

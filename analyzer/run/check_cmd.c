@@ -1,5 +1,5 @@
 /* --check and --print: load, parse and check each specification. */
-#include "analyzer/cli/commands.h"
+#include "analyzer/run/commands.h"
 #include "analyzer/check/load.h"
 #include "analyzer/report/report.h"
 

@@ -10,7 +10,7 @@
 #include <isl/space.h>
 #include <isl/val.h>
 
-#include "analyzer/cli/commands.h"
+#include "analyzer/run/commands.h"
 #include "analyzer/count/count.h"
 #include "analyzer/formula/formula.h"
 #include "analyzer/report/report.h"

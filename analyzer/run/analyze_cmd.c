@@ -6,11 +6,11 @@
 #include <isl/ctx.h>
 #include <isl/set.h>
 
-#include "analyzer/cli/analyze.h"
-#include "analyzer/cli/progress.h"
-#include "analyzer/cli/plot.h"
+#include "analyzer/run/analyze.h"
+#include "analyzer/run/progress.h"
+#include "analyzer/run/plot.h"
 #include "analyzer/util/number.h"
-#include "analyzer/cli/commands.h"
+#include "analyzer/run/commands.h"
 #include "analyzer/cost/cost.h"
 #include "analyzer/check/load.h"
 #include "analyzer/model/lower.h"

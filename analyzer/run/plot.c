@@ -1,7 +1,7 @@
 /* --plot: the picture of a ranking, a sweep or each process's counts, drawn
  * by gnuplot run on a script that the report module writes (report_*_plot). */
-#include "analyzer/cli/plot.h"
-#include "analyzer/cli/options.h"
+#include "analyzer/run/plot.h"
+#include "analyzer/run/options.h"
 
 #include <errno.h>
 #include <stdbool.h>

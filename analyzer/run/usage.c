@@ -1,5 +1,5 @@
 /* bspcost --help: the usage text (bspcost(1) says the same at length). */
-#include "analyzer/cli/commands.h"
+#include "analyzer/run/commands.h"
 
 const char cli_usage_text[] =
 	"usage: bspcost [options] FILE...\n"

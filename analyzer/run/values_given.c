@@ -10,7 +10,7 @@
 #include <isl/space.h>
 
 #include "analyzer/check/check.h"
-#include "analyzer/cli/analyze.h"
+#include "analyzer/run/analyze.h"
 #include "analyzer/model/relations.h"
 #include "analyzer/util/text.h"
 #include "analyzer/util/val.h"

@@ -5,7 +5,7 @@
 #ifndef BSPCOST_COMMANDS_H
 #define BSPCOST_COMMANDS_H
 
-#include "analyzer/cli/options.h"
+#include "analyzer/run/options.h"
 #include "analyzer/util/session.h"
 
 /* --check / --print: parse and check each specification ("-" is standard input).

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "analyzer/cli/analyze.h"
+#include "analyzer/run/analyze.h"
 
 #ifndef BSPCOST_DATADIR
 #define BSPCOST_DATADIR "/usr/local/share/bspcost"

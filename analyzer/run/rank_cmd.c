@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analyzer/cli/analyze.h"
-#include "analyzer/cli/progress.h"
-#include "analyzer/cli/commands.h"
-#include "analyzer/cli/plot.h"
+#include "analyzer/run/analyze.h"
+#include "analyzer/run/progress.h"
+#include "analyzer/run/commands.h"
+#include "analyzer/run/plot.h"
 #include "analyzer/cost/cost_formulas.h"
 #include "analyzer/cost/workers.h"
 #include "analyzer/decide/pareto.h"
