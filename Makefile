@@ -19,7 +19,8 @@
 #                   tests/golden, then its diff (review it before a commit)
 #   make probe      $(O)/bspcost-probe, the MPI program that measures a machine
 #                   and writes its profile (built by make too when mpicc is found)
-#   make install    honours PREFIX and DESTDIR
+#   make install    honours PREFIX and DESTDIR: the command, the library
+#                   (bspcost.h, libbspcost.a and .so, bspcost.pc) and the manuals
 #
 # O=DIR puts every generated file under DIR, so several builds (plain, sanitized,
 # one per developer) can share a source tree.
@@ -27,6 +28,8 @@
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 MANDIR  ?= $(PREFIX)/share/man
+LIBDIR  ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 DATADIR ?= $(PREFIX)/share/bspcost
 O       ?= build
 CC      ?= cc
@@ -50,6 +53,10 @@ MPICC ?= mpicc
 PROBE := $(if $(SAN),,$(if $(shell command -v $(MPICC) 2> /dev/null),$(O)/bspcost-probe))
 
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+# libbspcost.so.$(SOMAJOR): the library's interface is analyzer/api/bspcost.h
+# alone (every other symbol is hidden: -fvisibility=hidden)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+LIB_CFLAGS = -fPIC -fvisibility=hidden
 
 SRCS := $(wildcard grammar/*.c analyzer/*/*.c distributions/*.c)
 GEN_C := $(O)/grammar/parser.c $(O)/grammar/lexer.c
@@ -67,7 +74,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRCS))
 .SUFFIXES:
 .DELETE_ON_ERROR:
 
-all: $(O)/bspcost $(PROBE)
+all: $(O)/bspcost $(O)/libbspcost.so $(PROBE)
 
 $(O)/bspcost: $(O)/main.o $(O)/libbspcost.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
@@ -85,6 +92,14 @@ $(O)/libbspcost.a: $(OBJS)
 	rm -f $@
 	ar rcs $@ $^
 
+# The shared library: the same objects (position-independent), the symbols of
+# bspcost.h exported.
+$(O)/libbspcost.so: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libbspcost.so.$(SOMAJOR) \
+		-o $(O)/libbspcost.so.$(VERSION) $^ $(LDLIBS)
+	ln -sf libbspcost.so.$(VERSION) $(O)/libbspcost.so.$(SOMAJOR)
+	ln -sf libbspcost.so.$(VERSION) $@
+
 $(O)/grammar/parser.c $(O)/grammar/parser.h: grammar/parser.y
 	@mkdir -p $(@D)
 	$(BISON) -Wall -Werror --defines=$(O)/grammar/parser.h -o $(O)/grammar/parser.c $<
@@ -93,6 +108,9 @@ $(O)/grammar/lexer.c $(O)/grammar/lexer.h: grammar/lexer.l
 	@mkdir -p $(@D)
 	$(FLEX) --header-file=$(O)/grammar/lexer.h -o $(O)/grammar/lexer.c $<
 
+# The objects follow the flags written here (-fPIC among them).
+$(OBJS) $(O)/main.o: Makefile
+
 # Generated sources need both generated headers before they compile.
 $(O)/grammar/parser.o $(O)/grammar/lexer.o: $(O)/grammar/parser.h $(O)/grammar/lexer.h
 $(patsubst %.c,$(O)/%.o,$(wildcard grammar/*.c)): $(O)/grammar/parser.h $(O)/grammar/lexer.h
@@ -100,10 +118,10 @@ $(O)/main.o: $(O)/grammar/parser.h $(O)/grammar/lexer.h
 
 $(O)/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -DBSPCOST_VERSION='"$(VERSION)"' -DBSPCOST_DATADIR='"$(DATADIR)"' $(WARN) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) -DBSPCOST_VERSION='"$(VERSION)"' -DBSPCOST_DATADIR='"$(DATADIR)"' $(WARN) $(LIB_CFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(O)/%.o: $(O)/%.c
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(WARN) $(LIB_CFLAGS) $(CFLAGS) -Wno-unused-function -Wno-sign-compare -MMD -MP -c -o $@ $<
 
 $(O)/tests/%: tests/unit/%.c $(O)/libbspcost.a
 	@mkdir -p $(@D)
@@ -118,9 +136,19 @@ $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(O)/libbspcost.a
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(O)/libbspcost.a $(LDLIBS)
 
+# The library's own programs, linked with the static library as a program
+# outside the tree would (the installed one: tests/resilience/library_install.sh).
+$(O)/tests/api_render: tests/api/render.c analyzer/api/bspcost.h $(O)/libbspcost.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -I. -o $@ $< $(O)/libbspcost.a $(LDLIBS)
+
+$(O)/examples/api/rank_shapes: examples/api/rank_shapes.c analyzer/api/bspcost.h $(O)/libbspcost.a
+	@mkdir -p $(@D)
+	$(CC) $(WARN) $(CFLAGS) -Ianalyzer/api -o $@ $< $(O)/libbspcost.a $(LDLIBS)
+
 fuzz-bins: $(FUZZ_BINS)
 
-tests: $(O)/bspcost $(TEST_BINS) $(PROBE)
+tests: $(O)/bspcost $(TEST_BINS) $(O)/tests/api_render $(O)/examples/api/rank_shapes $(PROBE)
 
 # One pass of the suite against the build in $(O); STRESS_COUNT specs in its
 # stress section (fewer in the sanitized pass, where each takes longer).
@@ -194,11 +222,20 @@ SEED ?= 1
 stress: $(O)/bspcost
 	python3 tests/stress/stress.py $(O)/bspcost --seed $(SEED) --count $(N) $(STRESS_FLAGS)
 
-install: $(O)/bspcost $(PROBE)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+install: $(O)/bspcost $(O)/libbspcost.a $(O)/libbspcost.so $(PROBE)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man3 \
+		$(DESTDIR)$(MANDIR)/man5 $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)
 	install -m 755 $(O)/bspcost $(DESTDIR)$(BINDIR)/bspcost
 	install -m 644 man/bspcost.1 $(DESTDIR)$(MANDIR)/man1/bspcost.1
+	install -m 644 man/bspcost.3 $(DESTDIR)$(MANDIR)/man3/bspcost.3
 	install -m 644 man/bspcost.5 $(DESTDIR)$(MANDIR)/man5/bspcost.5
+	install -m 644 analyzer/api/bspcost.h $(DESTDIR)$(INCLUDEDIR)/bspcost.h
+	install -m 644 $(O)/libbspcost.a $(DESTDIR)$(LIBDIR)/libbspcost.a
+	install -m 755 $(O)/libbspcost.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libbspcost.so.$(VERSION)
+	ln -sf libbspcost.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libbspcost.so.$(SOMAJOR)
+	ln -sf libbspcost.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libbspcost.so
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' bspcost.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/bspcost.pc
 	if [ -x $(O)/bspcost-probe ]; then \
 	  install -m 755 $(O)/bspcost-probe $(DESTDIR)$(BINDIR)/bspcost-probe; \
 	  install -m 644 man/bspcost-probe.1 $(DESTDIR)$(MANDIR)/man1/bspcost-probe.1; fi
@@ -208,6 +245,10 @@ install: $(O)/bspcost $(PROBE)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/bspcost $(DESTDIR)$(MANDIR)/man1/bspcost.1 $(DESTDIR)$(MANDIR)/man5/bspcost.5
+	rm -f $(DESTDIR)$(MANDIR)/man3/bspcost.3 $(DESTDIR)$(INCLUDEDIR)/bspcost.h
+	rm -f $(DESTDIR)$(LIBDIR)/libbspcost.a $(DESTDIR)$(LIBDIR)/libbspcost.so \
+		$(DESTDIR)$(LIBDIR)/libbspcost.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libbspcost.so.$(VERSION) \
+		$(DESTDIR)$(LIBDIR)/pkgconfig/bspcost.pc
 	rm -f $(DESTDIR)$(BINDIR)/bspcost-probe $(DESTDIR)$(MANDIR)/man1/bspcost-probe.1
 	rm -f $(patsubst examples/%,$(DESTDIR)$(DATADIR)/examples/%,$(wildcard examples/*.bsp))
 	rm -f $(patsubst machines/%,$(DESTDIR)$(DATADIR)/machines/%,$(wildcard machines/*.machine))

@@ -1,0 +1,629 @@
+/* The library's answers (bspcost.h): an analysis and a ranking, kept as text
+ * and exact values when the run hands them over (struct run_sink), walked,
+ * evaluated and rendered afterwards. */
+#define _GNU_SOURCE /* asprintf, open_memstream */
+#include <stdlib.h>
+#include <string.h>
+
+#include <gmp.h>
+
+#include "analyzer/api/api_internal.h"
+#include "analyzer/cost/cost_model.h"
+#include "analyzer/formula/formula.h"
+#include "analyzer/report/report.h"
+
+static const enum quantity api_quantity_of[API_NQ] = {
+	[BSPCOST_W] = Q_W, [BSPCOST_H] = Q_H, [BSPCOST_H_IN] = Q_H_IN,
+	[BSPCOST_H_OUT] = Q_H_OUT, [BSPCOST_NCOM] = Q_NCOM, [BSPCOST_COST] = Q_COST,
+	[BSPCOST_MEM] = Q_MEM};
+
+static const enum output_format api_format_of[API_NFORMATS] = {
+	[BSPCOST_TEXT] = FORMAT_TEXT, [BSPCOST_JSON] = FORMAT_JSON, [BSPCOST_CSV] = FORMAT_CSV,
+	[BSPCOST_MARKDOWN] = FORMAT_MARKDOWN, [BSPCOST_LATEX] = FORMAT_LATEX};
+
+/* --- Keeping an analysis --------------------------------------------------- */
+
+static void quantity_clear(struct api_quantity *q)
+{
+	free(q->formula);
+	free(q->expr);
+	free(q->value);
+	formula_expr_free(q->parsed);
+	memset(q, 0, sizeof(*q));
+}
+
+/* Q of formula F (NULL: none) and value VALUE (taken); -1 out of memory. */
+static int quantity_keep(struct api_quantity *out, const struct formula *f, enum quantity q,
+			 const struct cost_model *cm, char *value)
+{
+	out->value = value;
+	if (!f)
+		return 0;
+	out->formula = report_quantity_text(f, q, FORMULA_TEXT, cm);
+	out->expr = formula_to_string(f, FORMULA_EXPR_STRICT);
+	out->parsed = out->expr ? formula_parse_expr(out->expr, NULL) : NULL;
+	return out->formula && out->parsed ? 0 : -1;
+}
+
+/* The conditions and block lengths of CC's formulas read back, for
+ * evaluating them; -1 out of memory (or a text that does not read). */
+static int keep_locals(struct api_candidate *ac, const struct candidate_cost *cc)
+{
+	ac->conditions = calloc((size_t)cc->nconditions + 1, sizeof(*ac->conditions));
+	ac->local_names = calloc((size_t)cc->nlocals + 1, sizeof(*ac->local_names));
+	ac->local_values = calloc((size_t)cc->nlocals + 1, sizeof(*ac->local_values));
+	if (!ac->conditions || !ac->local_names || !ac->local_values)
+		return -1;
+	for (int i = 0; i < cc->nconditions; i++, ac->nconditions++)
+		if (!(ac->conditions[i] = formula_parse_expr(cc->conditions[i], NULL)))
+			return -1;
+	for (int i = 0; i < cc->nlocals; i++, ac->nlocals++)
+		if (!(ac->local_names[i] = strdup(cc->local_names[i])) ||
+		    !(ac->local_values[i] = formula_parse_expr(cc->local_values[i], NULL)))
+			return -1;
+	return 0;
+}
+
+/* Candidate C of A into AC; -1 out of memory. */
+static int keep_candidate(struct api_candidate *ac, const struct analysis *a, int c)
+{
+	const struct candidate_cost *cc = &a->cands[c];
+	const struct candidate_cost *ex = a->exact ? &a->exact[c] : NULL;
+	const struct cost_model *cm = report_model(a->rq);
+	if (!(ac->name = strdup(cc->name)))
+		return -1;
+	ac->ok = ex ? ex->status == COST_OK : cc->status == COST_OK;
+	const char *why = cc->status != COST_OK ? cc->reason
+			  : ex && ex->status != COST_OK ? ex->reason : NULL;
+	if (why && !(ac->why = strdup(why)))
+		return -1;
+	if (keep_locals(ac, cc) < 0)
+		return -1;
+	ac->assumptions = calloc((size_t)cc->nassumptions + 1, sizeof(*ac->assumptions));
+	if (!ac->assumptions)
+		return -1;
+	for (int i = 0; i < cc->nassumptions; i++, ac->nassumptions++)
+		if (!(ac->assumptions[i] = strdup(cc->assumptions[i])))
+			return -1;
+	/* the supersteps: the formulas' where they were counted, else the
+	 * values' (a candidate refused on the symbolic grid has no steps) */
+	const struct candidate_cost *steps = cc->nsteps > 0 ? cc : ex;
+	int n = steps ? steps->nsteps : 0;
+	if (!(ac->steps = calloc((size_t)n + 1, sizeof(*ac->steps))))
+		return -1;
+	bool formulas = cc->status == COST_OK || cc->sums_missing;
+	for (int s = 0; s < n; s++, ac->nsteps++) {
+		struct api_step *st = &ac->steps[s];
+		if (!(st->name = strdup(steps->steps[s].name)))
+			return -1;
+		for (int k = 0; k < API_NQ; k++) {
+			enum quantity q = api_quantity_of[k];
+			const struct formula *f = formulas && s < cc->nsteps
+				? (q == Q_MEM ? cc->steps[s].mem : step_quantity(&cc->steps[s], q))
+				: NULL;
+			if (quantity_keep(&st->q[k], f, q, cm, report_value(a, c, s, q)) < 0)
+				return -1;
+		}
+	}
+	if (quantity_keep(&ac->program[BSPCOST_COST], cc->status == COST_OK ? cc->cost : NULL,
+			  Q_COST, cm, report_value(a, c, -1, Q_COST)) < 0 ||
+	    quantity_keep(&ac->program[BSPCOST_MEM], formulas ? cc->mem : NULL, Q_MEM, cm,
+			  report_value(a, c, -1, Q_MEM)) < 0)
+		return -1;
+	return 0;
+}
+
+static void candidate_clear(struct api_candidate *ac)
+{
+	free(ac->name);
+	free(ac->why);
+	for (int i = 0; i < ac->nassumptions; i++)
+		free(ac->assumptions[i]);
+	free(ac->assumptions);
+	for (int i = 0; i < ac->nconditions; i++)
+		formula_expr_free(ac->conditions[i]);
+	free(ac->conditions);
+	for (int i = 0; i < ac->nlocals; i++) {
+		free(ac->local_names[i]);
+		formula_expr_free(ac->local_values[i]);
+	}
+	free(ac->local_names);
+	free(ac->local_values);
+	for (int s = 0; s < ac->nsteps; s++) {
+		free(ac->steps[s].name);
+		for (int k = 0; k < API_NQ; k++)
+			quantity_clear(&ac->steps[s].q[k]);
+	}
+	free(ac->steps);
+	for (int k = 0; k < API_NQ; k++)
+		quantity_clear(&ac->program[k]);
+}
+
+void bspcost_result_free(bspcost_result *r)
+{
+	if (!r)
+		return;
+	for (int c = 0; c < r->ncands; c++)
+		candidate_clear(&r->cands[c]);
+	free(r->cands);
+	for (int f = 0; f < API_NFORMATS; f++)
+		free(r->render[f]);
+	free(r);
+}
+
+/* Report A in every format into RENDER; -1 out of memory. */
+static int render_analysis(char *render[API_NFORMATS], const struct analysis *a)
+{
+	for (int f = 0; f < API_NFORMATS; f++) {
+		size_t len = 0;
+		FILE *out = open_memstream(&render[f], &len);
+		if (!out)
+			return -1;
+		switch (api_format_of[f]) {
+		case FORMAT_TEXT:
+			report_text(out, a);
+			break;
+		case FORMAT_JSON:
+			report_json(out, a);
+			break;
+		case FORMAT_CSV:
+			report_csv(out, a);
+			break;
+		case FORMAT_MARKDOWN:
+			report_markdown(out, a);
+			break;
+		case FORMAT_LATEX:
+			report_latex(out, a);
+			break;
+		}
+		if (fclose(out) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int keep_analysis(void *user, const struct analysis *a)
+{
+	bspcost_result *r = user;
+	if (r->cands)
+		return 0;   /* one analysis per question */
+	if (!(r->cands = calloc((size_t)a->ncands + 1, sizeof(*r->cands))))
+		return -1;
+	for (int c = 0; c < a->ncands; c++, r->ncands++)
+		if (keep_candidate(&r->cands[c], a, c) < 0) {
+			r->ncands++;   /* cleared with the others */
+			return -1;
+		}
+	return render_analysis(r->render, a);
+}
+
+static int no_ranking(void *user, const struct ranking *r)
+{
+	(void)user;
+	(void)r;
+	return 0;
+}
+
+enum bspcost_status bspcost_analyze(bspcost_session *s, const bspcost_spec *spec,
+				    const bspcost_request *rq, bspcost_result **out)
+{
+	if (out)
+		*out = NULL;
+	if (!s || !spec || !rq || !out)
+		return BSPCOST_USAGE;
+	bspcost_result *r = calloc(1, sizeof(*r));
+	if (!r) {
+		api_say(s, NULL);
+		return BSPCOST_ERROR;
+	}
+	struct run_sink sink = {.user = r, .analysis = keep_analysis, .ranking = no_ranking};
+	int status = api_run(s, spec, rq, &sink, false, NULL);
+	if (!r->cands) {
+		bspcost_result_free(r);
+		return status == EXIT_OK ? BSPCOST_ERROR : (enum bspcost_status)status;
+	}
+	*out = r;
+	return (enum bspcost_status)status;
+}
+
+/* --- Walking an analysis ------------------------------------------------------- */
+
+static const struct api_candidate *candidate(const bspcost_result *r, int c)
+{
+	return r && c >= 0 && c < r->ncands ? &r->cands[c] : NULL;
+}
+
+static const struct api_quantity *quantity(const bspcost_result *r, int c, int s,
+					   enum bspcost_quantity q)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	if (!ac || (int)q < 0 || (int)q >= API_NQ)
+		return NULL;
+	if (s == BSPCOST_PROGRAM)
+		return &ac->program[q];
+	return s >= 0 && s < ac->nsteps ? &ac->steps[s].q[q] : NULL;
+}
+
+int bspcost_result_ncandidates(const bspcost_result *r)
+{
+	return r ? r->ncands : 0;
+}
+
+const char *bspcost_result_candidate(const bspcost_result *r, int c)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	return ac ? ac->name : NULL;
+}
+
+enum bspcost_status bspcost_result_status(const bspcost_result *r, int c)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	return ac && ac->ok ? BSPCOST_OK : BSPCOST_ERROR;
+}
+
+const char *bspcost_result_why(const bspcost_result *r, int c)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	return ac ? ac->why : NULL;
+}
+
+int bspcost_result_nassumptions(const bspcost_result *r, int c)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	return ac ? ac->nassumptions : 0;
+}
+
+const char *bspcost_result_assumption(const bspcost_result *r, int c, int k)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	return ac && k >= 0 && k < ac->nassumptions ? ac->assumptions[k] : NULL;
+}
+
+int bspcost_result_nsupersteps(const bspcost_result *r, int c)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	return ac ? ac->nsteps : 0;
+}
+
+const char *bspcost_result_superstep(const bspcost_result *r, int c, int s)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	return ac && s >= 0 && s < ac->nsteps ? ac->steps[s].name : NULL;
+}
+
+const char *bspcost_result_formula(const bspcost_result *r, int c, int s, enum bspcost_quantity q)
+{
+	const struct api_quantity *x = quantity(r, c, s, q);
+	return x ? x->formula : NULL;
+}
+
+const char *bspcost_result_expr(const bspcost_result *r, int c, int s, enum bspcost_quantity q)
+{
+	const struct api_quantity *x = quantity(r, c, s, q);
+	return x ? x->expr : NULL;
+}
+
+const char *bspcost_result_value(const bspcost_result *r, int c, int s, enum bspcost_quantity q)
+{
+	const struct api_quantity *x = quantity(r, c, s, q);
+	return x ? x->value : NULL;
+}
+
+/* The point NAMES/VALUES (N of them) with AC's block lengths added
+ * (NAMES2/VALUES2, N + AC->nlocals entries); 0, or -1 when a length is no
+ * integer there (the point breaks an assumption) or cannot be evaluated. */
+static int with_locals(const struct api_candidate *ac, int n, const char *const names[],
+		       const long long values[], const char **names2, long long *values2)
+{
+	memcpy(names2, names, (size_t)n * sizeof(*names2));
+	memcpy(values2, values, (size_t)n * sizeof(*values2));
+	mpq_t v;
+	mpq_init(v);
+	int r = 0;
+	for (int i = 0; i < ac->nlocals && r == 0; i++) {
+		/* a length may use the ones before it */
+		if (formula_expr_eval(ac->local_values[i], names2, values2, n + i, v) < 0 ||
+		    mpz_cmp_ui(mpq_denref(v), 1) != 0 || !mpz_fits_slong_p(mpq_numref(v)))
+			r = -1;
+		else {
+			names2[n + i] = ac->local_names[i];
+			values2[n + i] = mpz_get_si(mpq_numref(v));
+		}
+	}
+	for (int i = 0; i < ac->nconditions && r == 0; i++)
+		if (formula_expr_eval(ac->conditions[i], names2, values2, n + ac->nlocals, v) < 0 ||
+		    mpq_sgn(v) == 0)
+			r = -1;
+	mpq_clear(v);
+	return r;
+}
+
+enum bspcost_status bspcost_result_eval(const bspcost_result *r, int c, int s,
+					enum bspcost_quantity q, int n, const char *const names[],
+					const long long values[], long long *num, long long *den,
+					double *approx)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	const struct api_quantity *x = quantity(r, c, s, q);
+	if (!x || !x->parsed)
+		return BSPCOST_ERROR;
+	if (n < 0 || (n > 0 && (!names || !values)))
+		return BSPCOST_USAGE;
+	const char **names2 = calloc((size_t)(n + ac->nlocals) + 1, sizeof(*names2));
+	long long *values2 = calloc((size_t)(n + ac->nlocals) + 1, sizeof(*values2));
+	enum bspcost_status st = BSPCOST_ERROR;
+	mpq_t v;
+	mpq_init(v);
+	if (names2 && values2) {
+		st = BSPCOST_USAGE;
+		if (with_locals(ac, n, names, values, names2, values2) == 0 &&
+		    formula_expr_eval(x->parsed, names2, values2, n + ac->nlocals, v) == 0) {
+			st = mpz_fits_slong_p(mpq_numref(v)) && mpz_fits_slong_p(mpq_denref(v))
+				     ? BSPCOST_OK : BSPCOST_ERROR;
+		}
+	}
+	if (st == BSPCOST_OK) {
+		if (num)
+			*num = mpz_get_si(mpq_numref(v));
+		if (den)
+			*den = mpz_get_si(mpq_denref(v));
+		if (approx)
+			*approx = mpq_get_d(v);
+	}
+	mpq_clear(v);
+	free(names2);
+	free(values2);
+	return st;
+}
+
+/* --- Rankings -------------------------------------------------------------------- */
+
+static void table_clear(struct api_table *t)
+{
+	for (int i = 0; i < t->npoint; i++) {
+		free(t->point_names[i]);
+		free(t->point_values[i]);
+	}
+	free(t->point_names);
+	free(t->point_values);
+	for (int i = 0; i < t->nrows; i++) {
+		free(t->rows[i].shape);
+		free(t->rows[i].candidate);
+		free(t->rows[i].cost);
+		free(t->rows[i].why);
+	}
+	free(t->rows);
+}
+
+void bspcost_ranking_free(bspcost_ranking *r)
+{
+	if (!r)
+		return;
+	for (int t = 0; t < r->ntables; t++)
+		table_clear(&r->tables[t]);
+	free(r->tables);
+	for (int f = 0; f < API_NFORMATS; f++)
+		free(r->render[f]);
+	free(r);
+}
+
+/* ROW's cost as text: the number, or without g and l (every machine) the
+ * linear formula in them. */
+static char *row_cost(const struct ranking *r, const struct rank_row *row)
+{
+	if (row->status != RANK_OK)
+		return NULL;
+	if (!r->every_machine)
+		return report_number(row->cost);
+	char *c = report_number(row->cost), *g = report_number(row->gcoef),
+	     *l = report_number(row->lcoef), *text = NULL;
+	if (c && g && l && asprintf(&text, "%s + %s*g + %s*l", c, g, l) < 0)
+		text = NULL;
+	free(c);
+	free(g);
+	free(l);
+	return text;
+}
+
+/* R into table T; -1 out of memory. */
+static int keep_table(struct api_table *t, const struct ranking *r)
+{
+	const struct rank_table *rt = r->t;
+	t->procs = rt->procs;
+	t->point_names = calloc((size_t)r->nvalues + 1, sizeof(*t->point_names));
+	t->point_values = calloc((size_t)r->nvalues + 1, sizeof(*t->point_values));
+	t->rows = calloc((size_t)rt->nrows + 1, sizeof(*t->rows));
+	if (!t->point_names || !t->point_values || !t->rows)
+		return -1;
+	for (int i = 0; i < r->nvalues; i++, t->npoint++) {
+		mpq_t v;
+		mpq_init(v);
+		param_value_get(v, &r->values[i]);
+		t->point_names[i] = strdup(r->values[i].name);
+		t->point_values[i] = report_number(v);
+		mpq_clear(v);
+		if (!t->point_names[i] || !t->point_values[i]) {
+			t->npoint++;
+			return -1;
+		}
+	}
+	for (int i = 0; i < rt->nrows; i++, t->nrows++) {
+		const struct rank_row *row = &rt->rows[i];
+		struct api_row *ar = &t->rows[i];
+		char shape[64];
+		shape_label(shape, rt, row->shape);
+		/* for every machine the order is no ranking: the picture says which
+		 * rows win where (bspcost_ranking_render) */
+		ar->rank = row->status == RANK_OK && !r->every_machine ? row->rank : 0;
+		ar->shape = strdup(shape);
+		ar->candidate = row->cand >= 0 ? strdup(r->cands[row->cand]) : NULL;
+		ar->cost = row_cost(r, row);
+		ar->why = row->reason ? strdup(row->reason) : NULL;
+		if (!ar->shape || (row->cand >= 0 && !ar->candidate) ||
+		    (row->status == RANK_OK && !ar->cost) || (row->reason && !ar->why)) {
+			t->nrows++;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int keep_ranking(void *user, const struct ranking *r)
+{
+	bspcost_ranking *rk = user;
+	struct api_table *t = realloc(rk->tables, ((size_t)rk->ntables + 1) * sizeof(*t));
+	if (!t)
+		return -1;
+	rk->tables = t;
+	memset(&t[rk->ntables], 0, sizeof(*t));
+	int k = rk->ntables++;
+	if (keep_table(&t[k], r) < 0)
+		return -1;
+	/* each format's text: the tables one after another, as -p prints them */
+	struct ranking with = *r;
+	with.first = k == 0;
+	for (int f = 0; f < API_NFORMATS; f++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *out = open_memstream(&text, &len);
+		if (!out)
+			return -1;
+		if (rk->render[f])
+			fputs(rk->render[f], out);
+		report_ranking(out, api_format_of[f], &with, k);
+		if (fclose(out) != 0) {
+			free(text);
+			return -1;
+		}
+		free(rk->render[f]);
+		rk->render[f] = text;
+	}
+	return 0;
+}
+
+static int no_analysis(void *user, const struct analysis *a)
+{
+	(void)user;
+	(void)a;
+	return 0;
+}
+
+enum bspcost_status bspcost_rank(bspcost_session *s, const bspcost_spec *spec,
+				 const bspcost_request *rq, bspcost_ranking **out)
+{
+	if (out)
+		*out = NULL;
+	if (!s || !spec || !rq || !out)
+		return BSPCOST_USAGE;
+	bspcost_ranking *r = calloc(1, sizeof(*r));
+	if (!r) {
+		api_say(s, NULL);
+		return BSPCOST_ERROR;
+	}
+	struct run_sink sink = {.user = r, .analysis = no_analysis, .ranking = keep_ranking};
+	char *printed = NULL;
+	int status = api_run(s, spec, rq, &sink, true, &printed);
+	if (r->ntables == 0) {
+		/* nothing ranked: the sizes not given (what -p prints, said) */
+		if (status == EXIT_OK) {
+			status = EXIT_USAGE;
+			api_say(s, printed);
+		}
+		bspcost_ranking_free(r);
+		free(printed);
+		return (enum bspcost_status)status;
+	}
+	free(printed);
+	*out = r;
+	return (enum bspcost_status)status;
+}
+
+static const struct api_table *table(const bspcost_ranking *r, int t)
+{
+	return r && t >= 0 && t < r->ntables ? &r->tables[t] : NULL;
+}
+
+static const struct api_row *row_of(const bspcost_ranking *r, int t, int row)
+{
+	const struct api_table *x = table(r, t);
+	return x && row >= 0 && row < x->nrows ? &x->rows[row] : NULL;
+}
+
+int bspcost_ranking_ntables(const bspcost_ranking *r)
+{
+	return r ? r->ntables : 0;
+}
+
+long bspcost_ranking_procs(const bspcost_ranking *r, int t)
+{
+	const struct api_table *x = table(r, t);
+	return x ? x->procs : 0;
+}
+
+const char *bspcost_ranking_point(const bspcost_ranking *r, int t, const char *name)
+{
+	const struct api_table *x = table(r, t);
+	for (int i = 0; x && name && i < x->npoint; i++)
+		if (strcmp(x->point_names[i], name) == 0)
+			return x->point_values[i];
+	return NULL;
+}
+
+int bspcost_ranking_nrows(const bspcost_ranking *r, int t)
+{
+	const struct api_table *x = table(r, t);
+	return x ? x->nrows : 0;
+}
+
+int bspcost_ranking_rank(const bspcost_ranking *r, int t, int row)
+{
+	const struct api_row *x = row_of(r, t, row);
+	return x ? x->rank : 0;
+}
+
+const char *bspcost_ranking_shape(const bspcost_ranking *r, int t, int row)
+{
+	const struct api_row *x = row_of(r, t, row);
+	return x ? x->shape : NULL;
+}
+
+const char *bspcost_ranking_candidate(const bspcost_ranking *r, int t, int row)
+{
+	const struct api_row *x = row_of(r, t, row);
+	return x ? x->candidate : NULL;
+}
+
+const char *bspcost_ranking_cost(const bspcost_ranking *r, int t, int row)
+{
+	const struct api_row *x = row_of(r, t, row);
+	return x ? x->cost : NULL;
+}
+
+const char *bspcost_ranking_why(const bspcost_ranking *r, int t, int row)
+{
+	const struct api_row *x = row_of(r, t, row);
+	return x ? x->why : NULL;
+}
+
+/* --- Rendering --------------------------------------------------------------------- */
+
+static enum bspcost_status render(char *const text[API_NFORMATS], enum bspcost_format format,
+				  FILE *out)
+{
+	if ((int)format < 0 || (int)format >= API_NFORMATS || !out)
+		return BSPCOST_USAGE;
+	const char *t = text[format] ? text[format] : "";
+	return fputs(t, out) < 0 && *t ? BSPCOST_ERROR : BSPCOST_OK;
+}
+
+enum bspcost_status bspcost_result_render(const bspcost_result *r, enum bspcost_format format,
+					  FILE *out)
+{
+	return r ? render(r->render, format, out) : BSPCOST_USAGE;
+}
+
+enum bspcost_status bspcost_ranking_render(const bspcost_ranking *r, enum bspcost_format format,
+					   FILE *out)
+{
+	return r ? render(r->render, format, out) : BSPCOST_USAGE;
+}

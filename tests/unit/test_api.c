@@ -1,0 +1,378 @@
+/* libbspcost through its public header alone (bspcost.h): diagnostics as
+ * data, requests refused with their reasons, results walked, formulas
+ * evaluated against the values the library counts directly at the same
+ * points, rankings, and sessions on two threads.  The bytes of its reports
+ * are held against the command line's by tests/resilience/library_render.sh. */
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "analyzer/api/bspcost.h"
+
+static bspcost_session *session(void)
+{
+	bspcost_session *s = bspcost_session_new(60);
+	assert_non_null(s);
+	return s;
+}
+
+static void diagnostics_as_data(void **state)
+{
+	(void)state;
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_parse(s, "bad.bsp",
+						"param n;\ngrid P;\narray A[n];\n"
+						"layout A : block over Q;\n"
+						"superstep s { forall i < n : A[i] = A[i]; }\n");
+	assert_non_null(spec);
+	assert_int_equal(bspcost_spec_status(spec), BSPCOST_ERROR);
+	assert_int_equal(bspcost_spec_ndiagnostics(spec), 1);
+	assert_int_equal(bspcost_spec_diagnostic_severity(spec, 0), BSPCOST_SEVERITY_ERROR);
+	assert_int_equal(bspcost_spec_diagnostic_line(spec, 0), 4);
+	assert_int_equal(bspcost_spec_diagnostic_column(spec, 0), 23);
+	assert_string_equal(bspcost_spec_diagnostic_message(spec, 0), "undefined name 'Q'");
+	assert_null(bspcost_spec_diagnostic_message(spec, 1));
+	/* as the command line prints it */
+	assert_non_null(strstr(bspcost_session_message(s), "bad.bsp:4:23: error: undefined name 'Q'"));
+	assert_int_equal(bspcost_spec_ncandidates(spec), 0);
+	/* nothing to analyze: the same diagnostics said again, no result */
+	bspcost_request *rq = bspcost_request_new();
+	bspcost_result *r = (bspcost_result *)rq;   /* overwritten */
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_ERROR);
+	assert_null(r);
+	assert_non_null(strstr(bspcost_session_message(s), "undefined name 'Q'"));
+	bspcost_request_free(rq);
+	bspcost_spec_free(spec);
+
+	spec = bspcost_spec_load(s, "/nonexistent/spec.bsp");
+	assert_non_null(spec);
+	assert_int_equal(bspcost_spec_status(spec), BSPCOST_ERROR);
+	assert_int_equal(bspcost_spec_ndiagnostics(spec), 1);
+	assert_int_equal(bspcost_spec_diagnostic_line(spec, 0), 0);
+	assert_string_equal(bspcost_spec_diagnostic_message(spec, 0),
+			    "bspcost: /nonexistent/spec.bsp: No such file or directory");
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
+}
+
+static void introspection(void **state)
+{
+	(void)state;
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_load(s, "examples/stencil2d.bsp");
+	assert_int_equal(bspcost_spec_status(spec), BSPCOST_OK);
+	assert_string_equal(bspcost_session_message(s), "");
+	assert_int_equal(bspcost_spec_nsizes(spec), 2);
+	assert_string_equal(bspcost_spec_size(spec, 0), "n");
+	assert_string_equal(bspcost_spec_size(spec, 1), "m");
+	assert_null(bspcost_spec_size(spec, 2));
+	assert_int_equal(bspcost_spec_naxes(spec), 2);
+	assert_string_equal(bspcost_spec_axis(spec, 1), "N");
+	assert_int_equal(bspcost_spec_ncandidates(spec), 4);
+	assert_string_equal(bspcost_spec_candidate(spec, 0), "rows=block,cols=block");
+	assert_null(bspcost_spec_candidate(spec, -1));
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
+}
+
+static void requests_refused(void **state)
+{
+	(void)state;
+	bspcost_request *rq = bspcost_request_new();
+	assert_int_equal(bspcost_request_set(rq, "n", "abc"), BSPCOST_USAGE);
+	assert_string_equal(bspcost_request_message(rq),
+			    "bad -D 'n=abc': expected NAME=INTEGER (the cost's coefficients, g, l, "
+			    "..., may also be a decimal, 10.2 or 26e6, or a fraction, 1/3)");
+	assert_int_equal(bspcost_request_set(rq, "n", "1..8*1"), BSPCOST_USAGE);
+	assert_string_equal(bspcost_request_message(rq),
+			    "bad -D 'n=1..8*1': a geometric range multiplies by K >= 2");
+	assert_int_equal(bspcost_request_set(rq, "n", "64"), BSPCOST_OK);
+	assert_string_equal(bspcost_request_message(rq), "");
+	assert_int_equal(bspcost_request_model(rq, "nope"), BSPCOST_USAGE);
+	assert_non_null(strstr(bspcost_request_message(rq), "--model 'nope': no such cost function"));
+	long none[1] = {0};
+	assert_int_equal(bspcost_request_grid(rq, 1, none), BSPCOST_USAGE);
+	assert_int_equal(bspcost_request_grid(rq, 4, none), BSPCOST_USAGE);
+	assert_int_equal(bspcost_request_procs(rq, 0), BSPCOST_USAGE);
+
+	/* what only a specification can tell: a name it does not have, values
+	 * that break its assumptions, sizes in a coefficient's place */
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_load(s, "examples/stencil1d.bsp");
+	bspcost_result *r = NULL;
+	assert_int_equal(bspcost_request_set(rq, "zz", "3"), BSPCOST_OK);
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_USAGE);
+	assert_null(r);
+	assert_non_null(strstr(bspcost_session_message(s), "examples/stencil1d.bsp: -D zz"));
+	bspcost_request_clear_values(rq);
+	assert_int_equal(bspcost_request_set(rq, "n", "2"), BSPCOST_OK);
+	assert_int_equal(bspcost_request_set(rq, "P", "8"), BSPCOST_OK);
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_USAGE);
+	assert_non_null(strstr(bspcost_session_message(s), "break the assumption n >= 2 * P"));
+	bspcost_request_clear_values(rq);
+	assert_int_equal(bspcost_request_set(rq, "n", "1/2"), BSPCOST_OK);
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_USAGE);
+	assert_non_null(strstr(bspcost_session_message(s), "sizes and axes are integers"));
+	/* -p is for bspcost_rank */
+	bspcost_request_clear_values(rq);
+	assert_int_equal(bspcost_request_procs(rq, 4), BSPCOST_OK);
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_USAGE);
+	bspcost_ranking *k = NULL;
+	/* a ranking needs every size: what -p says is the message */
+	assert_int_equal(bspcost_rank(s, spec, rq, &k), BSPCOST_USAGE);
+	assert_null(k);
+	assert_non_null(strstr(bspcost_session_message(s), "give -D n=VALUE"));
+	bspcost_spec_free(spec);
+	bspcost_request_free(rq);
+	bspcost_session_free(s);
+}
+
+static void symbolic_result(void **state)
+{
+	(void)state;
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_load(s, "examples/stencil1d.bsp");
+	bspcost_request *rq = bspcost_request_new();
+	bspcost_result *r = NULL;
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_OK);
+	assert_int_equal(bspcost_result_ncandidates(r), 2);
+	assert_string_equal(bspcost_result_candidate(r, 0), "d=block");
+	assert_int_equal(bspcost_result_status(r, 0), BSPCOST_OK);
+	assert_null(bspcost_result_why(r, 0));
+	assert_int_equal(bspcost_result_nassumptions(r, 0), 1);
+	assert_string_equal(bspcost_result_assumption(r, 0, 0), "P divides n");
+	assert_int_equal(bspcost_result_nsupersteps(r, 0), 1);
+	assert_string_equal(bspcost_result_superstep(r, 0, 0), "relax");
+	assert_string_equal(bspcost_result_formula(r, 0, BSPCOST_PROGRAM, BSPCOST_COST),
+			    "3*n/P + 2*g + l if P >= 3; 3*n/P - 6 + l if P == 1; "
+			    "3*n/P - 3 + g + l if P == 2");
+	assert_string_equal(bspcost_result_formula(r, 1, 0, BSPCOST_H), "2*n/P if P >= 3; 0 if P == 1; n/P if P == 2");
+	assert_string_equal(bspcost_result_formula(r, 0, 0, BSPCOST_MEM), "2*n/P");
+	assert_null(bspcost_result_value(r, 0, 0, BSPCOST_H));   /* no values given */
+	assert_null(bspcost_result_formula(r, 0, BSPCOST_PROGRAM, BSPCOST_H));
+	assert_null(bspcost_result_formula(r, 2, 0, BSPCOST_H));
+
+	/* 3*64/8 + 2*1 + 10 */
+	const char *names[] = {"n", "P", "g", "l"};
+	long long values[] = {64, 8, 1, 10}, num = 0, den = 0;
+	double approx = 0;
+	assert_int_equal(bspcost_result_eval(r, 0, BSPCOST_PROGRAM, BSPCOST_COST, 4, names, values,
+					     &num, &den, &approx),
+			 BSPCOST_OK);
+	assert_int_equal(num, 36);
+	assert_int_equal(den, 1);
+	assert_true(approx == 36.0);
+	/* P does not divide n: the formulas promise nothing there */
+	long long off[] = {63, 8, 1, 10};
+	assert_int_equal(bspcost_result_eval(r, 0, BSPCOST_PROGRAM, BSPCOST_COST, 4, names, off,
+					     &num, &den, NULL),
+			 BSPCOST_USAGE);
+	/* g missing */
+	assert_int_equal(bspcost_result_eval(r, 0, BSPCOST_PROGRAM, BSPCOST_COST, 2, names, values,
+					     &num, &den, NULL),
+			 BSPCOST_USAGE);
+	/* every format rendered, the machine grammar among them */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	assert_int_equal(bspcost_result_render(r, BSPCOST_JSON, out), BSPCOST_OK);
+	fclose(out);
+	assert_non_null(strstr(text, "\"name\": \"d=block\""));
+	free(text);
+	bspcost_result_free(r);
+	bspcost_request_free(rq);
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
+}
+
+/* Every quantity of every superstep and program of FILE's symbolic
+ * formulas, evaluated through bspcost_result_eval at each point of SIZES
+ * (NAMES[0..N) each, then g = 3, l = 17), against the value the library
+ * counts at that point (a question with those values).  Returns how many
+ * values were compared. */
+static int eval_against_counts(const char *file, int n, const char *const names[],
+			       const long long *points, int npoints)
+{
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_load(s, file);
+	assert_int_equal(bspcost_spec_status(spec), BSPCOST_OK);
+	bspcost_request *rq = bspcost_request_new();
+	bspcost_result *sym = NULL;
+	assert_int_equal(bspcost_analyze(s, spec, rq, &sym), BSPCOST_OK);
+	bspcost_request_values_only(rq, 1);   /* counted at the values alone */
+	int compared = 0;
+	const char *all[8];
+	long long v[8];
+	for (int i = 0; i < n; i++)
+		all[i] = names[i];
+	all[n] = "g";
+	all[n + 1] = "l";
+	for (int p = 0; p < npoints; p++) {
+		bspcost_request_clear_values(rq);
+		char text[32];
+		for (int i = 0; i < n; i++) {
+			v[i] = points[p * n + i];
+			snprintf(text, sizeof(text), "%lld", v[i]);
+			assert_int_equal(bspcost_request_set(rq, names[i], text), BSPCOST_OK);
+		}
+		v[n] = 3;
+		v[n + 1] = 17;
+		assert_int_equal(bspcost_request_set(rq, "g", "3"), BSPCOST_OK);
+		assert_int_equal(bspcost_request_set(rq, "l", "17"), BSPCOST_OK);
+		bspcost_result *at = NULL;
+		assert_int_equal(bspcost_analyze(s, spec, rq, &at), BSPCOST_OK);
+		for (int c = 0; c < bspcost_result_ncandidates(sym); c++)
+			for (int st = BSPCOST_PROGRAM; st < bspcost_result_nsupersteps(sym, c); st++)
+				for (int q = BSPCOST_W; q <= BSPCOST_MEM; q++) {
+					long long num, den;
+					if (bspcost_result_eval(sym, c, st, q, n + 2, all, v, &num,
+								&den, NULL) != BSPCOST_OK)
+						continue;
+					const char *want = bspcost_result_value(at, c, st, q);
+					assert_non_null(want);
+					char got[64];
+					if (den == 1)
+						snprintf(got, sizeof(got), "%lld", num);
+					else
+						snprintf(got, sizeof(got), "%lld/%lld", num, den);
+					if (strcmp(got, want) != 0)
+						fail_msg("%s: candidate %d, superstep %d, quantity %d at point %d: "
+							 "the formula gives %s, the count %s",
+							 file, c, st, q, p, got, want);
+					compared++;
+				}
+		bspcost_result_free(at);
+	}
+	bspcost_result_free(sym);
+	bspcost_request_free(rq);
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
+	return compared;
+}
+
+static void eval_equals_counts(void **state)
+{
+	(void)state;
+	/* stencil1d: n and P, divisible and not (then eval refuses) */
+	const char *n1[] = {"n", "P"};
+	const long long p1[] = {16, 1, 16, 2, 24, 3, 32, 4, 40, 5, 18, 4, 64, 8};
+	assert_true(eval_against_counts("examples/stencil1d.bsp", 2, n1, p1, 7) >= 6 * 2 * 8);
+	/* reduce: a doubling loop, lg_P = log2(P) among the names the formulas
+	 * need; P = 6 is no power of two (eval refuses) */
+	const char *n2[] = {"P"};
+	const long long p2[] = {1, 2, 4, 8, 16, 6};
+	assert_true(eval_against_counts("examples/reduce.bsp", 1, n2, p2, 6) >= 5 * 4);
+	/* jacobi: T sweeps, sums over the loop */
+	const char *n3[] = {"n", "T", "P"};
+	const long long p3[] = {16, 3, 2, 24, 5, 4, 12, 1, 3};
+	assert_true(eval_against_counts("examples/jacobi.bsp", 3, n3, p3, 3) >= 3 * 8);
+	/* matvec: two axes */
+	const char *n4[] = {"m", "n", "M", "N"};
+	const long long p4[] = {8, 8, 2, 2, 12, 6, 3, 2, 6, 9, 1, 3};
+	assert_true(eval_against_counts("examples/matvec.bsp", 4, n4, p4, 3) >= 3 * 8);
+}
+
+static void ranking(void **state)
+{
+	(void)state;
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_load(s, "examples/matmul.bsp");
+	bspcost_request *rq = bspcost_request_new();
+	const char *set[][2] = {{"m", "64"}, {"n", "64"}, {"o", "64"}, {"g", "1"}, {"l", "100"}};
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(bspcost_request_set(rq, set[i][0], set[i][1]), BSPCOST_OK);
+	assert_int_equal(bspcost_request_procs(rq, 4), BSPCOST_OK);
+	assert_int_equal(bspcost_request_procs(rq, 2), BSPCOST_OK);
+	bspcost_ranking *k = NULL;
+	assert_int_equal(bspcost_rank(s, spec, rq, &k), BSPCOST_OK);
+	assert_int_equal(bspcost_ranking_ntables(k), 2);
+	assert_int_equal(bspcost_ranking_procs(k, 0), 4);
+	assert_int_equal(bspcost_ranking_procs(k, 1), 2);
+	assert_string_equal(bspcost_ranking_point(k, 0, "o"), "64");
+	assert_string_equal(bspcost_ranking_point(k, 0, "l"), "100");
+	assert_null(bspcost_ranking_point(k, 0, "M"));
+	/* 3 shapes of 4 (1x4, 2x2, 4x1), 16 candidates; 2x2 first:
+	 * w = 64^3/4, h = 2048, and l */
+	assert_int_equal(bspcost_ranking_nrows(k, 0), 48);
+	assert_int_equal(bspcost_ranking_rank(k, 0, 0), 1);
+	assert_string_equal(bspcost_ranking_shape(k, 0, 0), "2x2");
+	assert_string_equal(bspcost_ranking_cost(k, 0, 0), "67684");
+	assert_null(bspcost_ranking_why(k, 0, 0));
+	/* costs never decrease down the ranked rows */
+	for (int i = 1; i < bspcost_ranking_nrows(k, 0); i++)
+		assert_true(bspcost_ranking_rank(k, 0, i) >= bspcost_ranking_rank(k, 0, i - 1));
+	bspcost_ranking_free(k);
+	bspcost_request_free(rq);
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
+}
+
+struct job {
+	const char *file;
+	char *json;
+};
+
+static void *analyze_json(void *arg)
+{
+	struct job *j = arg;
+	bspcost_session *s = bspcost_session_new(60);
+	bspcost_spec *spec = bspcost_spec_load(s, j->file);
+	bspcost_request *rq = bspcost_request_new();
+	bspcost_request_jobs(rq, 1);
+	bspcost_result *r = NULL;
+	if (bspcost_analyze(s, spec, rq, &r) == BSPCOST_OK) {
+		size_t len = 0;
+		FILE *out = open_memstream(&j->json, &len);
+		bspcost_result_render(r, BSPCOST_JSON, out);
+		fclose(out);
+	}
+	bspcost_result_free(r);
+	bspcost_request_free(rq);
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
+	return NULL;
+}
+
+static void sessions_on_threads(void **state)
+{
+	(void)state;
+	struct job jobs[3] = {{"examples/stencil1d.bsp", NULL}, {"examples/stencil1d.bsp", NULL},
+			      {"examples/jacobi.bsp", NULL}};
+	pthread_t t[3];
+	for (int i = 0; i < 3; i++)
+		assert_int_equal(pthread_create(&t[i], NULL, analyze_json, &jobs[i]), 0);
+	for (int i = 0; i < 3; i++)
+		pthread_join(t[i], NULL);
+	struct job alone = {"examples/stencil1d.bsp", NULL};
+	analyze_json(&alone);
+	for (int i = 0; i < 3; i++)
+		assert_non_null(jobs[i].json);
+	assert_non_null(alone.json);
+	assert_string_equal(jobs[0].json, alone.json);
+	assert_string_equal(jobs[1].json, alone.json);
+	assert_non_null(strstr(jobs[2].json, "jacobi.bsp"));
+	for (int i = 0; i < 3; i++)
+		free(jobs[i].json);
+	free(alone.json);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(diagnostics_as_data),
+		cmocka_unit_test(introspection),
+		cmocka_unit_test(requests_refused),
+		cmocka_unit_test(symbolic_result),
+		cmocka_unit_test(eval_equals_counts),
+		cmocka_unit_test(ranking),
+		cmocka_unit_test(sessions_on_threads),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
