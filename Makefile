@@ -59,9 +59,11 @@ SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 LIB_CFLAGS = -fPIC -fvisibility=hidden
 
 SRCS := $(wildcard grammar/*.c analyzer/*/*.c distributions/*.c)
+# the command line's own objects (cli/): the binary's, not the library's
+CLI_OBJS := $(patsubst %.c,$(O)/%.o,$(wildcard cli/*.c))
 GEN_C := $(O)/grammar/parser.c $(O)/grammar/lexer.c
 OBJS := $(patsubst %.c,$(O)/%.o,$(SRCS)) $(GEN_C:.c=.o)
-DEPS := $(OBJS:.o=.d) $(O)/main.d
+DEPS := $(OBJS:.o=.d) $(CLI_OBJS:.o=.d) $(O)/main.d
 
 TEST_SRCS := $(wildcard tests/unit/test_*.c)
 TEST_BINS := $(patsubst tests/unit/%.c,$(O)/tests/%,$(TEST_SRCS))
@@ -76,7 +78,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(O)/fuzz/%,$(FUZZ_SRCS))
 
 all: $(O)/bspcost $(O)/libbspcost.so $(PROBE)
 
-$(O)/bspcost: $(O)/main.o $(O)/libbspcost.a
+$(O)/bspcost: $(O)/main.o $(CLI_OBJS) $(O)/libbspcost.a
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The machine probe: MPI and the C library only, no part of bspcost's.
@@ -94,9 +96,10 @@ $(O)/libbspcost.a: $(OBJS)
 
 # The shared library: the same objects (position-independent), the symbols of
 # bspcost.h exported.
-$(O)/libbspcost.so: $(OBJS)
-	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libbspcost.so.$(SOMAJOR) \
-		-o $(O)/libbspcost.so.$(VERSION) $^ $(LDLIBS)
+$(O)/libbspcost.so.$(VERSION): $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,libbspcost.so.$(SOMAJOR) -o $@ $^ $(LDLIBS)
+
+$(O)/libbspcost.so: $(O)/libbspcost.so.$(VERSION)
 	ln -sf libbspcost.so.$(VERSION) $(O)/libbspcost.so.$(SOMAJOR)
 	ln -sf libbspcost.so.$(VERSION) $@
 
@@ -109,12 +112,12 @@ $(O)/grammar/lexer.c $(O)/grammar/lexer.h: grammar/lexer.l
 	$(FLEX) --header-file=$(O)/grammar/lexer.h -o $(O)/grammar/lexer.c $<
 
 # The objects follow the flags written here (-fPIC among them).
-$(OBJS) $(O)/main.o: Makefile
+$(OBJS) $(CLI_OBJS) $(O)/main.o: Makefile
 
 # Generated sources need both generated headers before they compile.
 $(O)/grammar/parser.o $(O)/grammar/lexer.o: $(O)/grammar/parser.h $(O)/grammar/lexer.h
 $(patsubst %.c,$(O)/%.o,$(wildcard grammar/*.c)): $(O)/grammar/parser.h $(O)/grammar/lexer.h
-$(O)/main.o: $(O)/grammar/parser.h $(O)/grammar/lexer.h
+$(O)/main.o $(CLI_OBJS): $(O)/grammar/parser.h $(O)/grammar/lexer.h
 
 $(O)/%.o: %.c
 	@mkdir -p $(@D)
@@ -137,14 +140,15 @@ $(O)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(O)/libbspcost.a
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -fsanitize=fuzzer -o $@ $< $(O)/libbspcost.a $(LDLIBS)
 
 # The library's own programs, linked with the static library as a program
-# outside the tree would (the installed one: tests/resilience/library_install.sh).
+# outside the tree would: bspcost.h alone (the installed library:
+# tests/resilience/install.sh).
 $(O)/tests/api_render: tests/api/render.c analyzer/api/bspcost.h $(O)/libbspcost.a
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) -I. -o $@ $< $(O)/libbspcost.a $(LDLIBS)
+	$(CC) -I. $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libbspcost.a $(LDLIBS)
 
 $(O)/examples/api/rank_shapes: examples/api/rank_shapes.c analyzer/api/bspcost.h $(O)/libbspcost.a
 	@mkdir -p $(@D)
-	$(CC) $(WARN) $(CFLAGS) -Ianalyzer/api -o $@ $< $(O)/libbspcost.a $(LDLIBS)
+	$(CC) -Ianalyzer/api $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/libbspcost.a $(LDLIBS)
 
 fuzz-bins: $(FUZZ_BINS)
 

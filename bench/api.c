@@ -13,6 +13,7 @@
  * Figures, not assertions: the ratios are of one run on one machine.  The
  * three agree on every value compared (a disagreement is an error). */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,12 +56,12 @@ int main(int argc, char **argv)
 			 "| grep '^\"rows=block,cols=block\",\"\",\"cost\"' | cut -d, -f6 | tr -d '\"'",
 			 bin, n, n, file);
 		FILE *p = popen(cmd, "r");
-		if (!p || !fgets(values[i], sizeof(values[i]), p)) {
+		bool read = p && fgets(values[i], sizeof(values[i]), p);
+		if (!p || pclose(p) != 0 || !read) {
 			fprintf(stderr, "api: %s failed\n", bin);
 			return 1;
 		}
 		values[i][strcspn(values[i], "\n")] = '\0';
-		pclose(p);
 	}
 	double process = (now() - t0) / PROCESS_POINTS;
 
@@ -80,7 +81,8 @@ int main(int argc, char **argv)
 		const char *set[][2] = {{"n", n}, {"m", n}, {"M", "8"}, {"N", "8"},
 					{"g", "1"}, {"l", "1000"}};
 		for (int k = 0; k < 6; k++)
-			bspcost_request_set(rq, set[k][0], set[k][1]);
+			if (bspcost_request_set(rq, set[k][0], set[k][1]) != BSPCOST_OK)
+				return 1;
 		bspcost_result *r = NULL;
 		if (bspcost_analyze(s, spec, rq, &r) != BSPCOST_OK) {
 			fputs(bspcost_session_message(s), stderr);

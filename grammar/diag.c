@@ -191,7 +191,7 @@ static int cmp_key(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-void diag_flush(struct diag *dg)
+void diag_order(const struct diag *dg, int *order)
 {
 	/* Groups (an error or warning with its notes) in the order of their first
 	 * entry's position; inside a group, the order they were reported in. */
@@ -201,16 +201,26 @@ void diag_flush(struct diag *dg)
 	for (int i = 0; i < dg->n; i++)
 		if (first[dg->v[i].group] < 0)
 			first[dg->v[i].group] = i;
-	struct sort_key *keys = xcalloc((size_t)dg->n, sizeof(*keys));
+	struct sort_key *keys = xcalloc((size_t)dg->n + 1, sizeof(*keys));
 	for (int i = 0; i < dg->n; i++) {
 		const struct diag_entry *head = &dg->v[first[dg->v[i].group]];
 		keys[i] = (struct sort_key){head->span.first_line, head->span.first_column,
 					    first[dg->v[i].group], i};
 	}
 	qsort(keys, (size_t)dg->n, sizeof(*keys), cmp_key);
+	for (int k = 0; k < dg->n; k++)
+		order[k] = keys[k].seq;
+	free(keys);
+	free(first);
+}
+
+void diag_flush(struct diag *dg)
+{
+	int *order = xcalloc((size_t)dg->n + 1, sizeof(*order));
+	diag_order(dg, order);
 	static const char *const label[] = {"error", "warning", "note"};
 	for (int k = 0; k < dg->n; k++) {
-		const struct diag_entry *e = &dg->v[keys[k].seq];
+		const struct diag_entry *e = &dg->v[order[k]];
 		fprintf(dg->out, "%s:%d:%d: %s: %s\n", dg->src->name, e->span.first_line,
 			e->span.first_column, label[e->level], e->msg);
 		show_line(dg->out, dg->src, e->span);
@@ -218,8 +228,7 @@ void diag_flush(struct diag *dg)
 	if (dg->stopped)
 		fprintf(dg->out, "%s: too many errors (more than %d); stopping\n", dg->src->name,
 			DIAG_MAX_ERRORS);
-	free(keys);
-	free(first);
+	free(order);
 	for (int i = 0; i < dg->n; i++)
 		free(dg->v[i].msg);
 	dg->n = 0;

@@ -48,6 +48,9 @@ void diag_warning(struct diag *dg, struct span sp, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void diag_note(struct diag *dg, struct span sp, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The order diag_flush prints DG's entries in: ORDER[k] (DG->n of them) is
+ * the index of the k-th. */
+void diag_order(const struct diag *dg, int *order);
 /* Prints everything collected, in source order, and forgets it. */
 void diag_flush(struct diag *dg);
 void diag_free(struct diag *dg);

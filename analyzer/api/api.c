@@ -23,7 +23,7 @@ const char *bspcost_version(void)
 
 bspcost_session *bspcost_session_new(double seconds)
 {
-	if (!(seconds >= 0))
+	if (!(seconds >= 0 && seconds <= 1e6))
 		return NULL;
 	bspcost_session *s = calloc(1, sizeof(*s));
 	if (!s || !(s->message = strdup(""))) {
@@ -83,26 +83,31 @@ static void spec_diagnostics(bspcost_spec *spec, const char *text)
 	for (int i = 0; i < spec->ndiags; i++)
 		errors |= spec->diags[i].severity == BSPCOST_SEVERITY_ERROR;
 	if (!spec->m && !errors) {
-		/* "bspcost: FILE: reason" without a place: its reason */
+		/* "bspcost: NAME: reason" without a place, said last: its reason */
 		struct api_diagnostic *d = &spec->diags[spec->ndiags];
-		const char *t = text && *text ? text : "cannot be analyzed";
-		size_t len = strcspn(t, "\n");
+		const char *t = text && *text ? text : "cannot be analyzed\n", *last = t;
+		for (const char *c = t; *c; c++)
+			if (c[0] == '\n' && c[1])
+				last = c + 1;
+		char prefix[4096];
+		snprintf(prefix, sizeof(prefix), "bspcost: %s: ", spec->name);
+		if (strncmp(last, prefix, strlen(prefix)) == 0)
+			last += strlen(prefix);
 		d->severity = BSPCOST_SEVERITY_ERROR;
-		if ((d->message = strndup(t, len)))
+		if ((d->message = strndup(last, strcspn(last, "\n"))))
 			spec->ndiags++;
 	}
 }
 
 /* SPEC (its name and text set) loaded, checked and lowered under the
- * request's assumptions ASSUMES[0..N) into LS and *M; what was said on
- * ERR.  Returns an exit status. */
+ * request's assumptions ASSUMES[0..N) into LS and *M, under SESSION's time
+ * limit; what was said on ERR.  Returns an exit status. */
 static int spec_load_into(const bspcost_spec *spec, const char *const *assumes, int n,
-			  struct loaded_spec *ls, struct model **m, FILE *err)
+			  struct loaded_spec *ls, struct model **m, FILE *err,
+			  struct session *session)
 {
 	*m = NULL;
-	struct session *session = session_start(0);
 	int r = spec_load_text(ls, spec->name, spec->text, spec->len, assumes, n, err, session);
-	session_end(session);
 	if (r < 0)
 		return EXIT_SPEC;
 	struct options opt = options_defaults(NULL, err);
@@ -145,7 +150,10 @@ static bspcost_spec *spec_new(bspcost_session *s, const char *name, const char *
 		 : (spec->text = strdup(text)) != NULL) {
 		if (!path)
 			spec->len = strlen(text);
-		status = spec_load_into(spec, NULL, 0, &spec->ls, &spec->m, err);
+		struct session *session = session_start(s->seconds);
+		status = session ? spec_load_into(spec, NULL, 0, &spec->ls, &spec->m, err, session)
+				 : EXIT_SPEC;
+		session_end(session);
 	}
 	if (fclose(err) != 0) {
 		free(said);
@@ -330,9 +338,10 @@ enum bspcost_status bspcost_request_set(bspcost_request *rq, const char *name, c
 		return refuse(rq, BSPCOST_ERROR, NULL);
 	}
 	rq->opt.defs = defs;
-	char *why = options_add_define(&rq->opt, arg);
-	if (why) {
-		enum bspcost_status st = refuse(rq, BSPCOST_USAGE, why);
+	char *why = NULL;
+	if (options_add_define(&rq->opt, arg, &why) < 0) {
+		enum bspcost_status st = why ? refuse(rq, BSPCOST_USAGE, why)
+					     : refuse(rq, BSPCOST_ERROR, NULL);
 		free(why);
 		free(arg);
 		return st;
@@ -440,21 +449,33 @@ enum bspcost_status bspcost_request_assume(bspcost_request *rq, const char *cond
 
 /* --- Running ------------------------------------------------------------------ */
 
-/* What the library does not ask of the machinery, checked as main.c does;
- * NULL or a malloc'd message. */
-static char *request_problem(const struct options *opt, bool rank)
+/* What the command line refuses before a run and the library's setters
+ * cannot see alone (the options together); NULL or a malloc'd message
+ * (*OOM set when memory ran out instead). */
+static char *request_problem(const struct options *opt, bool rank, bool *oom)
 {
-	char *why = options_check_defines(opt);
-	if (why)
+	char *why = NULL;
+	*oom = false;
+	if (options_check_defines(opt, &why) < 0) {
+		*oom = !why;
 		return why;
+	}
+	const char *text = NULL;
 	if (!rank && (opt->nprocs > 0 || opt->nsweeps > 0))
-		return strdup("bspcost_analyze: -p and -D ranges are for bspcost_rank");
-	if (rank && opt->nprocs == 0 && opt->nsweeps == 0)
-		return strdup("bspcost_rank: give a number of processes (bspcost_request_procs) "
-			      "or a range of a size");
-	if (opt->messages && opt->nprocs > 0 && opt->model->messages == MSG_NONE)
-		return strdup("--msgs: -p ranks by the cost function, which counts no message");
-	return NULL;
+		text = "bspcost_analyze: -p and -D ranges are for bspcost_rank";
+	else if (rank && opt->nprocs == 0 && opt->nsweeps == 0)
+		text = "bspcost_rank: give a number of processes (bspcost_request_procs) or a range "
+		       "of a size";
+	else if (rank && opt->nprocs > 0 && opt->grid_naxes > 0)
+		text = "-p cannot be combined with --grid";
+	else if (rank && opt->nprocs > 0 && opt->values_only)
+		text = "-p cannot be combined with --values";
+	else if (rank && opt->values_only)
+		text = "a -D range cannot be combined with --values";
+	if (!text)
+		return NULL;
+	*oom = !(why = strdup(text));
+	return why;
 }
 
 int api_run(bspcost_session *s, const bspcost_spec *spec, const bspcost_request *rq,
@@ -470,27 +491,31 @@ int api_run(bspcost_session *s, const bspcost_spec *spec, const bspcost_request 
 	opt.width = 0;
 	int status = EXIT_SPEC;
 	char *why = NULL;
+	bool oom = false;
 	if (!err || !out) {
 		/* said below */
 	} else if (!spec->m) {
 		/* what loading it said */
 		fputs(spec->said ? spec->said : "", err);
-	} else if ((why = request_problem(&opt, rank))) {
-		fprintf(err, "bspcost: %s\n", why);
-		status = EXIT_USAGE;
+	} else if ((why = request_problem(&opt, rank, &oom)) || oom) {
+		fprintf(err, "bspcost: %s\n", why ? why : "out of memory");
+		status = oom ? EXIT_SPEC : EXIT_USAGE;
 	} else {
 		struct machine machine;
 		struct session *session = session_start(s->seconds);
 		struct loaded_spec with_assumptions;
 		struct model *m = NULL;
 		const struct loaded_spec *ls = &spec->ls;
+		/* the profile read (and cleared below) whether or not it is one */
+		bool opened = session && opt.machine_arg;
 		status = session ? analyze_open_machine(&opt, &machine) : EXIT_SPEC;
 		if (!session)
 			fputs("bspcost: cannot start the time limit's watchdog\n", err);
 		if (status == EXIT_OK && opt.nassumes > 0) {
-			/* --assume: the text read again with the conditions */
+			/* --assume: the text read again with the conditions, under the
+			 * question's time limit */
 			status = spec_load_into(spec, opt.assumes, opt.nassumes, &with_assumptions,
-						&m, err);
+						&m, err, session);
 			ls = &with_assumptions;
 		}
 		if (status == EXIT_OK) {
@@ -505,7 +530,7 @@ int api_run(bspcost_session *s, const bspcost_spec *spec, const bspcost_request 
 			model_free(m);
 			spec_unload(&with_assumptions);
 		}
-		if (opt.machine)
+		if (opened)
 			machine_clear(&machine);
 		session_end(session);
 	}

@@ -73,6 +73,9 @@ struct api_candidate {
 };
 
 struct bspcost_result {
+	/* the specification's assumptions, read back for bspcost_result_eval */
+	int nassume;
+	struct formula_expr **assume;
 	int ncands;
 	struct api_candidate *cands;
 	char *render[API_NFORMATS];
@@ -94,6 +97,9 @@ struct api_table {
 struct bspcost_ranking {
 	int ntables;
 	struct api_table *tables;
+	/* each format's text, written table by table while the run goes */
+	FILE *stream[API_NFORMATS];
+	size_t len[API_NFORMATS];
 	char *render[API_NFORMATS];
 };
 

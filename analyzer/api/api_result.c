@@ -10,6 +10,7 @@
 #include "analyzer/api/api_internal.h"
 #include "analyzer/cost/cost_model.h"
 #include "analyzer/formula/formula.h"
+#include "analyzer/model/model.h"
 #include "analyzer/report/report.h"
 
 static const enum quantity api_quantity_of[API_NQ] = {
@@ -41,8 +42,10 @@ static int quantity_keep(struct api_quantity *out, const struct formula *f, enum
 		return 0;
 	out->formula = report_quantity_text(f, q, FORMULA_TEXT, cm);
 	out->expr = formula_to_string(f, FORMULA_EXPR_STRICT);
+	/* a text that does not read back: no evaluation (bspcost_result_eval
+	 * says BSPCOST_ERROR), the rest kept */
 	out->parsed = out->expr ? formula_parse_expr(out->expr, NULL) : NULL;
-	return out->formula && out->parsed ? 0 : -1;
+	return out->formula && out->expr ? 0 : -1;
 }
 
 /* The conditions and block lengths of CC's formulas read back, for
@@ -54,13 +57,16 @@ static int keep_locals(struct api_candidate *ac, const struct candidate_cost *cc
 	ac->local_values = calloc((size_t)cc->nlocals + 1, sizeof(*ac->local_values));
 	if (!ac->conditions || !ac->local_names || !ac->local_values)
 		return -1;
-	for (int i = 0; i < cc->nconditions; i++, ac->nconditions++)
-		if (!(ac->conditions[i] = formula_parse_expr(cc->conditions[i], NULL)))
+	/* each counted as soon as it is there, so that a failure frees it */
+	for (int i = 0; i < cc->nconditions; i++)
+		if (!(ac->conditions[ac->nconditions++] = formula_parse_expr(cc->conditions[i], NULL)))
 			return -1;
-	for (int i = 0; i < cc->nlocals; i++, ac->nlocals++)
+	for (int i = 0; i < cc->nlocals; i++) {
+		ac->nlocals++;
 		if (!(ac->local_names[i] = strdup(cc->local_names[i])) ||
 		    !(ac->local_values[i] = formula_parse_expr(cc->local_values[i], NULL)))
 			return -1;
+	}
 	return 0;
 }
 
@@ -82,8 +88,8 @@ static int keep_candidate(struct api_candidate *ac, const struct analysis *a, in
 	ac->assumptions = calloc((size_t)cc->nassumptions + 1, sizeof(*ac->assumptions));
 	if (!ac->assumptions)
 		return -1;
-	for (int i = 0; i < cc->nassumptions; i++, ac->nassumptions++)
-		if (!(ac->assumptions[i] = strdup(cc->assumptions[i])))
+	for (int i = 0; i < cc->nassumptions; i++)
+		if (!(ac->assumptions[ac->nassumptions++] = strdup(cc->assumptions[i])))
 			return -1;
 	/* the supersteps: the formulas' where they were counted, else the
 	 * values' (a candidate refused on the symbolic grid has no steps) */
@@ -92,8 +98,8 @@ static int keep_candidate(struct api_candidate *ac, const struct analysis *a, in
 	if (!(ac->steps = calloc((size_t)n + 1, sizeof(*ac->steps))))
 		return -1;
 	bool formulas = cc->status == COST_OK || cc->sums_missing;
-	for (int s = 0; s < n; s++, ac->nsteps++) {
-		struct api_step *st = &ac->steps[s];
+	for (int s = 0; s < n; s++) {
+		struct api_step *st = &ac->steps[ac->nsteps++];
 		if (!(st->name = strdup(steps->steps[s].name)))
 			return -1;
 		for (int k = 0; k < API_NQ; k++) {
@@ -143,6 +149,9 @@ void bspcost_result_free(bspcost_result *r)
 {
 	if (!r)
 		return;
+	for (int i = 0; i < r->nassume; i++)
+		formula_expr_free(r->assume[i]);
+	free(r->assume);
 	for (int c = 0; c < r->ncands; c++)
 		candidate_clear(&r->cands[c]);
 	free(r->cands);
@@ -187,13 +196,20 @@ static int keep_analysis(void *user, const struct analysis *a)
 	bspcost_result *r = user;
 	if (r->cands)
 		return 0;   /* one analysis per question */
-	if (!(r->cands = calloc((size_t)a->ncands + 1, sizeof(*r->cands))))
+	int n = 0;
+	char **assume = model_assumption_exprs(a->model, &n);
+	r->assume = calloc((size_t)n + 1, sizeof(*r->assume));
+	bool ok = assume && r->assume;
+	for (int i = 0; ok && i < n; i++)
+		ok = (r->assume[r->nassume++] = formula_parse_expr(assume[i], NULL)) != NULL;
+	for (int i = 0; assume && i < n; i++)
+		free(assume[i]);
+	free(assume);
+	if (!ok || !(r->cands = calloc((size_t)a->ncands + 1, sizeof(*r->cands))))
 		return -1;
-	for (int c = 0; c < a->ncands; c++, r->ncands++)
-		if (keep_candidate(&r->cands[c], a, c) < 0) {
-			r->ncands++;   /* cleared with the others */
-			return -1;
-		}
+	for (int c = 0; c < a->ncands; c++)
+		if (keep_candidate(&r->cands[r->ncands++], a, c) < 0)
+			return -1;   /* cleared with the others */
 	return render_analysis(r->render, a);
 }
 
@@ -311,9 +327,11 @@ const char *bspcost_result_value(const bspcost_result *r, int c, int s, enum bsp
 
 /* The point NAMES/VALUES (N of them) with AC's block lengths added
  * (NAMES2/VALUES2, N + AC->nlocals entries); 0, or -1 when a length is no
- * integer there (the point breaks an assumption) or cannot be evaluated. */
-static int with_locals(const struct api_candidate *ac, int n, const char *const names[],
-		       const long long values[], const char **names2, long long *values2)
+ * integer there, the point breaks an assumption of the specification (RES's)
+ * or of the formulas (AC's), or a name they need has no value. */
+static int with_locals(const bspcost_result *res, const struct api_candidate *ac, int n,
+		       const char *const names[], const long long values[], const char **names2,
+		       long long *values2)
 {
 	memcpy(names2, names, (size_t)n * sizeof(*names2));
 	memcpy(values2, values, (size_t)n * sizeof(*values2));
@@ -330,6 +348,11 @@ static int with_locals(const struct api_candidate *ac, int n, const char *const 
 			values2[n + i] = mpz_get_si(mpq_numref(v));
 		}
 	}
+	/* the specification's assumptions, then what the formulas rest on */
+	for (int i = 0; i < res->nassume && r == 0; i++)
+		if (formula_expr_eval(res->assume[i], names2, values2, n + ac->nlocals, v) < 0 ||
+		    mpq_sgn(v) == 0)
+			r = -1;
 	for (int i = 0; i < ac->nconditions && r == 0; i++)
 		if (formula_expr_eval(ac->conditions[i], names2, values2, n + ac->nlocals, v) < 0 ||
 		    mpq_sgn(v) == 0)
@@ -356,7 +379,7 @@ enum bspcost_status bspcost_result_eval(const bspcost_result *r, int c, int s,
 	mpq_init(v);
 	if (names2 && values2) {
 		st = BSPCOST_USAGE;
-		if (with_locals(ac, n, names, values, names2, values2) == 0 &&
+		if (with_locals(r, ac, n, names, values, names2, values2) == 0 &&
 		    formula_expr_eval(x->parsed, names2, values2, n + ac->nlocals, v) == 0) {
 			st = mpz_fits_slong_p(mpq_numref(v)) && mpz_fits_slong_p(mpq_denref(v))
 				     ? BSPCOST_OK : BSPCOST_ERROR;
@@ -482,22 +505,8 @@ static int keep_ranking(void *user, const struct ranking *r)
 	/* each format's text: the tables one after another, as -p prints them */
 	struct ranking with = *r;
 	with.first = k == 0;
-	for (int f = 0; f < API_NFORMATS; f++) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *out = open_memstream(&text, &len);
-		if (!out)
-			return -1;
-		if (rk->render[f])
-			fputs(rk->render[f], out);
-		report_ranking(out, api_format_of[f], &with, k);
-		if (fclose(out) != 0) {
-			free(text);
-			return -1;
-		}
-		free(rk->render[f]);
-		rk->render[f] = text;
-	}
+	for (int f = 0; f < API_NFORMATS; f++)
+		report_ranking(rk->stream[f], api_format_of[f], &with, k);
 	return 0;
 }
 
@@ -522,7 +531,16 @@ enum bspcost_status bspcost_rank(bspcost_session *s, const bspcost_spec *spec,
 	}
 	struct run_sink sink = {.user = r, .analysis = no_analysis, .ranking = keep_ranking};
 	char *printed = NULL;
-	int status = api_run(s, spec, rq, &sink, true, &printed);
+	bool streams = true;
+	for (int f = 0; f < API_NFORMATS; f++)
+		streams &= (r->stream[f] = open_memstream(&r->render[f], &r->len[f])) != NULL;
+	int status = streams ? api_run(s, spec, rq, &sink, true, &printed) : EXIT_SPEC;
+	for (int f = 0; f < API_NFORMATS; f++)
+		if (r->stream[f] && fclose(r->stream[f]) != 0 && status == EXIT_OK)
+			status = EXIT_SPEC;
+	memset(r->stream, 0, sizeof(r->stream));
+	if (!streams)
+		api_say(s, NULL);
 	if (r->ntables == 0) {
 		/* nothing ranked: the sizes not given (what -p prints, said) */
 		if (status == EXIT_OK) {

@@ -11,10 +11,10 @@
  *     bspcost_request *rq = bspcost_request_new();
  *     bspcost_request_set(rq, "n", "4096");
  *     bspcost_request_procs(rq, 64);
- *     bspcost_request_machine(rq, "cray-t3e");
+ *     bspcost_request_machine(rq, "sp2-switch");
  *     bspcost_ranking *r;
  *     if (bspcost_rank(s, spec, rq, &r) == BSPCOST_OK)
- *             printf("%s\n", bspcost_ranking_row_shape(r, 0));
+ *             printf("%s\n", bspcost_ranking_shape(r, 0, 0));
  *
  * Types are opaque.  Ownership: a function named _new, _load, _parse,
  * bspcost_analyze or bspcost_rank gives an object the caller frees with the
@@ -22,10 +22,11 @@
  * from and lives as long as it does.  Nothing is global: a session, and what
  * was made with it, is used by one thread at a time; sessions on different
  * threads are independent.  Errors are values: a function returns an enum
- * bspcost_status (or NULL only when out of memory), and
- * bspcost_session_message says what went wrong, in the words of the command
- * line's diagnostics.  Numbers are exact: values are written as integers or
- * fractions ("7/2"), never rounded. */
+ * bspcost_status (a constructor NULL, when out of memory or given NULL),
+ * and bspcost_session_message says what went wrong, in the words of the
+ * command line's diagnostics.  Numbers are exact: values are written as
+ * integers or fractions ("7/2"), never rounded.  (The parser and checker
+ * still abort the process when memory runs out, as the command line does.) */
 #ifndef BSPCOST_LIBRARY_H_INCLUDED
 #define BSPCOST_LIBRARY_H_INCLUDED
 
@@ -57,8 +58,9 @@ enum bspcost_status {
 
 typedef struct bspcost_session bspcost_session;
 
-/* A session whose time limit is SECONDS for each question asked of it
- * (bspcost_analyze, bspcost_rank), 0 for none.  NULL when out of memory. */
+/* A session whose time limit is SECONDS for each specification loaded and
+ * each question asked with it (bspcost_analyze, bspcost_rank), 0 for none.
+ * NULL when out of memory or SECONDS is not from 0 to 1000000. */
 BSPCOST_API bspcost_session *bspcost_session_new(double seconds);
 /* Frees S; what was made with it must have been freed first. */
 BSPCOST_API void bspcost_session_free(bspcost_session *s);
@@ -105,9 +107,11 @@ BSPCOST_API const char *bspcost_spec_candidate(const bspcost_spec *spec, int i);
 
 typedef struct bspcost_request bspcost_request;
 
-/* What to ask: the command line's options, each set once or again (the last
- * wins).  A request is read by bspcost_analyze and bspcost_rank, never changed
- * by them, and may serve many specifications. */
+/* What to ask: the command line's options.  A setter called again replaces
+ * what it set (a value of a name replaces its earlier value; a name has at
+ * most one range, and not both a value and a range).  A request is read by
+ * bspcost_analyze and bspcost_rank, never changed by them, and may serve
+ * many specifications. */
 BSPCOST_API bspcost_request *bspcost_request_new(void);
 BSPCOST_API void bspcost_request_free(bspcost_request *rq);
 
@@ -124,7 +128,8 @@ BSPCOST_API void bspcost_request_clear_values(bspcost_request *rq);
 BSPCOST_API enum bspcost_status bspcost_request_grid(bspcost_request *rq, int naxes,
 						     const long sizes[]);
 /* -p P: bspcost_rank ranks every grid shape of P processes (call again to
- * rank several counts, up to 256). */
+ * rank several counts, up to 256); it cannot go with a grid or values
+ * alone (BSPCOST_USAGE when run). */
 BSPCOST_API enum bspcost_status bspcost_request_procs(bspcost_request *rq, long p);
 /* --model NAME (bsp, overlap, bp-fm, ...: bspcost(1)). */
 BSPCOST_API enum bspcost_status bspcost_request_model(bspcost_request *rq, const char *name);
@@ -199,10 +204,13 @@ BSPCOST_API const char *bspcost_result_value(const bspcost_result *r, int c, int
 /* The formula of quantity Q evaluated exactly at NAMES[i] = VALUES[i]
  * (0 <= i < N), without counting again: the numerator and denominator of
  * the value into *NUM and *DEN (DEN > 0; NULL pointers are not written), and
- * the value as a double into *APPROX (may be NULL).  BSPCOST_USAGE when a
- * name the formula needs has no value, or the point lies outside every
- * piece (the formula promises nothing there); BSPCOST_ERROR when the value
- * does not fit in 64 bits or there is no formula. */
+ * the value as a double into *APPROX (may be NULL).  Give every size and
+ * axis (and g and l for a cost): the point is checked against the
+ * specification's assumptions, every axis at least 1, and what the
+ * formulas rest on (bspcost_result_assumption).  BSPCOST_USAGE when a name
+ * needed has no value or the point breaks one of these (the formula
+ * promises nothing there); BSPCOST_ERROR when the value does not fit in 64
+ * bits or there is no formula. */
 BSPCOST_API enum bspcost_status bspcost_result_eval(const bspcost_result *r, int c, int s,
 						    enum bspcost_quantity q, int n,
 						    const char *const names[],
@@ -245,8 +253,10 @@ enum bspcost_format { BSPCOST_TEXT, BSPCOST_JSON, BSPCOST_CSV, BSPCOST_MARKDOWN,
 		      BSPCOST_LATEX };
 
 /* R as the command line prints it in FORMAT (the same bytes as bspcost -f
- * FORMAT with the same options), on OUT.  Returns BSPCOST_ERROR when
- * writing failed. */
+ * FORMAT with the same options, the text not wrapped), on OUT; a ranking
+ * with a range of values renders each point's table, where the command
+ * line prints one table of the sweep.  Returns BSPCOST_ERROR when writing
+ * failed. */
 BSPCOST_API enum bspcost_status bspcost_result_render(const bspcost_result *r,
 						      enum bspcost_format format, FILE *out);
 BSPCOST_API enum bspcost_status bspcost_ranking_render(const bspcost_ranking *r,

@@ -64,14 +64,20 @@ static void keep_diagnostics(struct loaded_spec *ls)
 {
 	struct diag_entry *v = realloc(ls->kept, ((size_t)ls->nkept + (size_t)ls->dg.n + 1) *
 						 sizeof(*v));
-	if (!v)
+	int *order = calloc((size_t)ls->dg.n + 1, sizeof(*order));
+	if (v)
+		ls->kept = v;
+	if (!v || !order) {
+		free(order);
 		return;
-	ls->kept = v;
-	for (int i = 0; i < ls->dg.n; i++) {
-		struct diag_entry e = ls->dg.v[i];
+	}
+	diag_order(&ls->dg, order);   /* in the order they are printed */
+	for (int k = 0; k < ls->dg.n; k++) {
+		struct diag_entry e = ls->dg.v[order[k]];
 		if ((e.msg = strdup(e.msg)))
 			ls->kept[ls->nkept++] = e;
 	}
+	free(order);
 }
 
 static int check_source(struct loaded_spec *ls, const char *const *assumes, int n, FILE *err,

@@ -650,3 +650,82 @@ void model_merge_terms(struct model_stmt *st)
 	}
 	st->nterms = n;
 }
+
+/* F (of sizes and axes only) in the formula grammar on OUT; -1 when a term
+ * is of something else. */
+static int print_expr_aff(FILE *out, const struct model *m, const struct model_aff *f)
+{
+	fputc('(', out);
+	for (int t = 0; t < f->nterms; t++) {
+		const struct model_term *x = &f->terms[t];
+		if ((x->kind != MODEL_PARAM && x->kind != MODEL_AXIS) || x->by)
+			return -1;
+		fprintf(out, "%s%lld*%s", t ? " + " : "", x->coef,
+			x->kind == MODEL_PARAM ? m->params[x->index] : m->axes[x->index]);
+	}
+	fprintf(out, "%s%lld)", f->nterms ? " + " : "", f->constant);
+	return 0;
+}
+
+/* Condition C (or the fact F) as text into *OUT (malloc'd); -1 when out of
+ * memory or not of sizes and axes. */
+static int expr_of(const struct model *m, const struct model_cons *c,
+		   const struct model_fact *fact, char **text)
+{
+	size_t len = 0;
+	FILE *out = open_memstream(text, &len);
+	if (!out)
+		return -1;
+	int r;
+	if (fact) {
+		r = print_expr_aff(out, m, &fact->f);
+		fputs(" % ", out);
+		r |= print_expr_aff(out, m, &fact->divisor);
+		fputs(" == 0", out);
+	} else {
+		r = print_expr_aff(out, m, &c->f);
+		if (c->kind == MODEL_DIVIDES)
+			fprintf(out, " %% %lld == 0", c->divisor);
+		else
+			fputs(c->kind == MODEL_GE0 ? " >= 0" : c->kind == MODEL_EQ0 ? " == 0" : " != 0",
+			      out);
+	}
+	if (fclose(out) != 0 || r < 0) {
+		free(*text);
+		*text = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+char **model_assumption_exprs(const struct model *m, int *n)
+{
+	int extents = 0;
+	for (int x = 0; x < m->narrays; x++)
+		extents += m->arrays[x].ndims;
+	int cap = m->nassume + m->nfacts + m->naxes + extents;
+	char **v = calloc((size_t)cap + 1, sizeof(*v));
+	*n = 0;
+	if (!v)
+		return NULL;
+	bool ok = true;
+	for (int i = 0; ok && i < m->nassume; i++)
+		ok = expr_of(m, &m->assume[i], NULL, &v[(*n)++]) == 0;
+	for (int i = 0; ok && i < m->nfacts; i++)
+		ok = expr_of(m, NULL, &m->facts[i], &v[(*n)++]) == 0;
+	for (int a = 0; ok && a < m->naxes; a++)
+		ok = asprintf(&v[(*n)++], "%s >= 1", m->axes[a]) >= 0;
+	for (int x = 0; ok && x < m->narrays; x++)
+		for (int d = 0; ok && d < m->arrays[x].ndims; d++) {
+			struct model_cons c = model_extent_positive(m, x, d);
+			ok = expr_of(m, &c, NULL, &v[(*n)++]) == 0;
+		}
+	if (!ok) {
+		for (int i = 0; i < *n; i++)
+			free(v[i]);
+		free(v);
+		*n = 0;
+		return NULL;
+	}
+	return v;
+}

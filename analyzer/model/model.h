@@ -292,6 +292,11 @@ int model_facts_hold(const struct model *m, const long long params[], const long
 /* The implicit assumption that extent D of array X of M is at least 1, as a
  * constraint over the parameters (its terms are the extent's: not copied). */
 struct model_cons model_extent_positive(const struct model *m, int x, int d);
+/* M's assumptions, its implicit ones (every axis, every extent at least
+ * 1) and the facts, as conditions in the formula grammar
+ * (analyzer/formula/formula.h) over the sizes and axes: *N malloc'd
+ * strings in a malloc'd array; NULL when out of memory. */
+char **model_assumption_exprs(const struct model *m, int *n);
 /* Appends a constraint (F copied) to *CONS of *N. */
 /* Adds the fact DIVISOR | F (both copied) to M; -1 when out of memory. */
 int model_add_fact(struct model *m, const struct model_aff *f, const struct model_aff *divisor);

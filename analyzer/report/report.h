@@ -68,6 +68,7 @@ struct analysis {
 	enum numbering numbering;  /* --hierarchy's (cost_request.numbering) */
 	const struct topology *topology;  /* --topology's: D-BSP costs (NULL: none) */
 	const struct checked_spec *spec; /* for --explain: the statements */
+	const struct model *model;       /* analyzed (the library reads its assumptions) */
 };
 
 /* The quantities of a superstep, in report order: Q_N of them always, then

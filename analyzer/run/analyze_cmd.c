@@ -586,6 +586,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		.exact = exact,
 		.rq = &rq,
 		.spec = ls->cs,
+		.model = m,
 	};
 	memcpy(a.sizes, (opt->per_process || opt->hierarchy) && exact ? job.at.sizes : req.sizes,
 	       sizeof(a.sizes));

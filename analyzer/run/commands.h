@@ -24,7 +24,4 @@ int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
  * and its value when -D gives every parameter. */
 int cmd_count(const char *set_text, const struct options *opt, struct session *session);
 
-/* --help's text. */
-extern const char cli_usage_text[];
-
 #endif

@@ -182,8 +182,9 @@ static char *bad_define(const char *arg, const char *why)
 	return msg;
 }
 
-char *options_add_define(struct options *opt, char *arg)
+int options_add_define(struct options *opt, char *arg, char **why_out)
 {
+	*why_out = NULL;
 	if (strstr(arg, "..")) {
 		/* a range of values: a sweep */
 		struct sweep sw;
@@ -202,28 +203,34 @@ char *options_add_define(struct options *opt, char *arg)
 		if (why) {
 			if (cut)
 				arg[strlen(arg)] = '=';
-			return bad_define(arg, why);
+			*why_out = bad_define(arg, why);
+			return -1;
 		}
 		opt->sweeps[opt->nsweeps++] = sw;
-		return NULL;
+		return 0;
 	}
 	switch (parse_define(arg, &opt->defs[opt->ndefs])) {
 	case DEFINE_OK:
 		break;
 	case DEFINE_MALFORMED:
-		return bad_define(arg, "expected NAME=INTEGER (the cost's coefficients, g, l, ..., "
-				       "may also be a decimal, 10.2 or 26e6, or a fraction, 1/3)");
+		*why_out = bad_define(arg, "expected NAME=INTEGER (the cost's coefficients, g, "
+					       "l, ..., may also be a decimal, 10.2 or 26e6, or a fraction, 1/3)");
+		return -1;
 	case DEFINE_FRACTION_TOO_LARGE:
-		return bad_define(arg, "a fraction is limited to a numerator and a denominator of "
+		*why_out = bad_define(arg, "a fraction is limited to a numerator and a denominator of "
 				       "64 bits in lowest terms (an exponent to +-10000)");
+		return -1;
 	case DEFINE_ZERO_DENOMINATOR:
-		return bad_define(arg, "a fraction with denominator 0");
+		*why_out = bad_define(arg, "a fraction with denominator 0");
+		return -1;
 	case DEFINE_TOO_LARGE:
-		return bad_define(arg, "values are limited to 64-bit integers (at most "
+		*why_out = bad_define(arg, "values are limited to 64-bit integers (at most "
 				       "9223372036854775807)");
+		return -1;
 	case DEFINE_TOO_SMALL:
-		return bad_define(arg, "values are limited to 64-bit integers (at least "
+		*why_out = bad_define(arg, "values are limited to 64-bit integers (at least "
 				       "-9223372036854775808)");
+		return -1;
 	}
 	/* the last definition of a name wins: one entry per name */
 	int same = 0;
@@ -233,7 +240,7 @@ char *options_add_define(struct options *opt, char *arg)
 		opt->defs[same] = opt->defs[opt->ndefs];
 	else
 		opt->ndefs++;
-	return NULL;
+	return 0;
 }
 
 /* FMT's message, malloc'd (NULL when out of memory: then the caller says
@@ -250,37 +257,48 @@ static char *message(const char *fmt, ...)
 	return msg;
 }
 
-char *options_check_defines(const struct options *opt)
+/* The message of options_check_defines: *WHY (NULL when out of memory)
+ * and -1. */
+static int refuse(char **why, char *msg)
 {
+	*why = msg;
+	return -1;
+}
+
+int options_check_defines(const struct options *opt, char **why)
+{
+	*why = NULL;
 	for (int i = 0; i < opt->nsweeps; i++)
 		for (int k = 0; k < opt->ndefs; k++)
 			if (strcmp(opt->sweeps[i].name, opt->defs[k].name) == 0)
-				return message("-D %s: given both a value and a range",
-					       opt->defs[k].name);
+				return refuse(why, message("-D %s: given both a value and a range",
+							   opt->defs[k].name));
 	/* what a name is depends on --model, wherever it came: a coefficient of
 	 * the cost function, or else a size or an axis (g and l, which no
 	 * specification may name, are coefficients or nothing) */
 	for (int i = 0; i < opt->nsweeps; i++)
 		if (cost_model_reads_name(opt->model, opt->sweeps[i].name))
-			return message("-D %s: ranges are of sizes, not of the cost's coefficients",
-				       opt->sweeps[i].name);
+			return refuse(why, message("-D %s: ranges are of sizes, not of the cost's "
+						   "coefficients", opt->sweeps[i].name));
 	for (int i = 0; i < opt->ndefs; i++) {
 		const struct param_value *d = &opt->defs[i];
 		const char *text = d->name + strlen(d->name) + 1; /* parse_define cut at '=' */
 		bool coef = cost_model_reads_name(opt->model, d->name);
 		if (coef && opt->machine_arg)
-			return message("-D %s: --machine gives the cost's coefficients for each "
-				       "number of processes", d->name);
+			return refuse(why, message("-D %s: --machine gives the cost's coefficients "
+						   "for each number of processes", d->name));
 		if (!coef && (strcmp(d->name, "g") == 0 || strcmp(d->name, "l") == 0))
-			return message("-D %s: the cost function %s (%s) has no coefficient %s",
-				       d->name, opt->model->name, opt->model->text, d->name);
+			return refuse(why, message("-D %s: the cost function %s (%s) has no "
+						   "coefficient %s", d->name, opt->model->name,
+						   opt->model->text, d->name));
 		if (coef && d->value < 0)
-			return message("bad -D '%s=%s': the cost's coefficients are at least 0",
-				       d->name, text);
+			return refuse(why, message("bad -D '%s=%s': the cost's coefficients are at "
+						   "least 0", d->name, text));
 		if (!coef && d->den > 1)
-			return message("bad -D '%s=%s': sizes and axes are integers (only the "
-				       "coefficients of the cost function %s may be decimals or "
-				       "fractions)", d->name, text, opt->model->name);
+			return refuse(why, message("bad -D '%s=%s': sizes and axes are integers (only "
+						   "the coefficients of the cost function %s may be "
+						   "decimals or fractions)", d->name, text,
+						   opt->model->name));
 	}
-	return NULL;
+	return 0;
 }

@@ -108,13 +108,14 @@ struct report_request options_report_request(const struct options *opt);
  * the cost's coefficients) appended to OPT->defs, which must have room for
  * one more, replacing an earlier one of the same name; or a range
  * (NAME=LO..HI*K, NAME=LO..HI+K) into OPT->sweeps.  ARG is cut at its '='
- * and must live as long as OPT.  NULL, or why ARG is refused as a malloc'd
- * "bad -D 'ARG': ..." (NULL too when out of memory). */
-char *options_add_define(struct options *opt, char *arg);
+ * and must live as long as OPT.  Returns 0, or -1 with *WHY the reason, a
+ * malloc'd "bad -D 'ARG': ..." (NULL when out of memory). */
+int options_add_define(struct options *opt, char *arg, char **why);
 
 /* OPT's -D values and ranges against each other, its cost function and its
- * machine: NULL, or what is wrong, malloc'd (bspcost(1)'s usage errors). */
-char *options_check_defines(const struct options *opt);
+ * machine: 0, or -1 with *WHY what is wrong (bspcost(1)'s usage errors),
+ * malloc'd (NULL when out of memory). */
+int options_check_defines(const struct options *opt, char **why);
 
 /* The value given with -D for NAME, or NULL. */
 const struct param_value *options_find_def(const struct options *opt, const char *name);

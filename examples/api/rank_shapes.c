@@ -67,9 +67,11 @@ int main(int argc, char **argv)
 			if (rank > 0)
 				printf("%4d  %-8s %-24s %s\n", rank, bspcost_ranking_shape(r, t, i),
 				       cand, bspcost_ranking_cost(r, t, i));
-			else
+			else   /* no cost (and why), or for every machine a formula in g and l */
 				printf("   -  %-8s %-24s %s\n", bspcost_ranking_shape(r, t, i),
-				       cand ? cand : "(every candidate)", bspcost_ranking_why(r, t, i));
+				       cand ? cand : "(every candidate)",
+				       bspcost_ranking_cost(r, t, i) ? bspcost_ranking_cost(r, t, i)
+								     : bspcost_ranking_why(r, t, i));
 		}
 	}
 	bspcost_ranking_free(r);

@@ -28,7 +28,7 @@ for m in man/*.[0-9]; do
 	mandoc -T lint -W warning "$m" > "$dir/lint" 2>&1 || { cat "$dir/lint"; fail "mandoc -T lint: $m"; }
 done
 # the library: its header, archives, pkg-config file and manual
-for f in include/bspcost.h lib/libbspcost.a lib/libbspcost.so.0.1.0 lib/pkgconfig/bspcost.pc \
+for f in include/bspcost.h lib/libbspcost.a "lib/libbspcost.so.$(cat VERSION)" lib/pkgconfig/bspcost.pc \
 	share/man/man3/bspcost.3; do
 	[ -f "$dir/root/opt/bsp/$f" ] || fail "make install did not install $f"
 done
@@ -66,8 +66,8 @@ for prog in rank_shapes rank_shapes_static; do
 	cmp -s "$dir/cli.rows" "$dir/api.rows" ||
 		{ diff -u "$dir/cli.rows" "$dir/api.rows" | head -n 20; fail "$prog ranks otherwise than bspcost -p"; }
 done
-ldd "$dir/rank_shapes" | grep -q "$dir/root/opt/bsp/lib/libbspcost.so" 2> /dev/null ||
-	LD_LIBRARY_PATH="$dir/root/opt/bsp/lib" ldd "$dir/rank_shapes" | grep -q "libbspcost.so.0 => $dir/root" ||
+LD_LIBRARY_PATH="$dir/root/opt/bsp/lib" ldd "$dir/rank_shapes" |
+	grep -q "libbspcost.so.$(cut -d. -f1 VERSION) => $dir/root" ||
 	fail "examples/api is not linked with the installed shared library"
 "$dir/root/opt/bsp/bin/bspcost" --check "$dir/root/opt/bsp/share/bspcost/examples/matmul.bsp" \
 	> "$dir/out" 2> "$dir/err" || fail "the installed bspcost failed on an installed example"

@@ -13,11 +13,11 @@ rank() {
 	distributions) echo 3 ;; analyzer/model) echo 4 ;; analyzer/count) echo 5 ;;
 	analyzer/formula) echo 5 ;; analyzer/cost) echo 6 ;; analyzer/decide) echo 8 ;;
 	analyzer/report) echo 9 ;; analyzer/run) echo 10 ;; analyzer/api) echo 11 ;;
-	.) echo 12 ;; *) echo 99 ;;
+	cli) echo 12 ;; .) echo 13 ;; *) echo 99 ;;
 	esac
 }
 bad=0
-for f in $(git ls-files 'grammar/*.[chly]' 'analyzer/*.[ch]' 'distributions/*.[ch]' main.c); do
+for f in $(git ls-files 'grammar/*.[chly]' 'analyzer/*.[ch]' 'distributions/*.[ch]' 'cli/*.[ch]' main.c); do
 	dir=$(dirname "$f")
 	r=$(rank "$dir")
 	if [ "$r" = 99 ]; then

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,8 +57,9 @@ static void diagnostics_as_data(void **state)
 	assert_int_equal(bspcost_spec_status(spec), BSPCOST_ERROR);
 	assert_int_equal(bspcost_spec_ndiagnostics(spec), 1);
 	assert_int_equal(bspcost_spec_diagnostic_line(spec, 0), 0);
-	assert_string_equal(bspcost_spec_diagnostic_message(spec, 0),
-			    "bspcost: /nonexistent/spec.bsp: No such file or directory");
+	assert_string_equal(bspcost_spec_diagnostic_message(spec, 0), "No such file or directory");
+	assert_string_equal(bspcost_session_message(s),
+			    "bspcost: /nonexistent/spec.bsp: No such file or directory\n");
 	bspcost_spec_free(spec);
 	bspcost_session_free(s);
 }
@@ -193,12 +195,15 @@ static void symbolic_result(void **state)
 }
 
 /* Every quantity of every superstep and program of FILE's symbolic
- * formulas, evaluated through bspcost_result_eval at each point of SIZES
+ * formulas, evaluated through bspcost_result_eval at each point of POINTS
  * (NAMES[0..N) each, then g = 3, l = 17), against the value the library
- * counts at that point (a question with those values).  Returns how many
- * values were compared. */
+ * counts at that point (a question with those values alone).  A formula
+ * that gives a value must give the count.  INSIDE[p] says whether point p
+ * meets what every candidate's formulas assume: there every formula must
+ * give a value, elsewhere some formula must refuse the point.  Returns how
+ * many values were compared. */
 static int eval_against_counts(const char *file, int n, const char *const names[],
-			       const long long *points, int npoints)
+			       const long long *points, const bool *inside, int npoints)
 {
 	bspcost_session *s = session();
 	bspcost_spec *spec = bspcost_spec_load(s, file);
@@ -228,13 +233,22 @@ static int eval_against_counts(const char *file, int n, const char *const names[
 		assert_int_equal(bspcost_request_set(rq, "l", "17"), BSPCOST_OK);
 		bspcost_result *at = NULL;
 		assert_int_equal(bspcost_analyze(s, spec, rq, &at), BSPCOST_OK);
+		int formulas = 0, refused = 0;
 		for (int c = 0; c < bspcost_result_ncandidates(sym); c++)
 			for (int st = BSPCOST_PROGRAM; st < bspcost_result_nsupersteps(sym, c); st++)
 				for (int q = BSPCOST_W; q <= BSPCOST_MEM; q++) {
-					long long num, den;
-					if (bspcost_result_eval(sym, c, st, q, n + 2, all, v, &num,
-								&den, NULL) != BSPCOST_OK)
+					if (!bspcost_result_formula(sym, c, st, q))
 						continue;
+					formulas++;
+					long long num, den;
+					enum bspcost_status e = bspcost_result_eval(sym, c, st, q, n + 2, all,
+										    v, &num, &den, NULL);
+					refused += e == BSPCOST_USAGE;
+					if (!inside[p] && e == BSPCOST_USAGE)
+						continue;
+					if (e != BSPCOST_OK)
+						fail_msg("%s: point %d: quantity %d of candidate %d, superstep "
+							 "%d does not evaluate (status %d)", file, p, q, c, st, e);
 					const char *want = bspcost_result_value(at, c, st, q);
 					assert_non_null(want);
 					char got[64];
@@ -248,6 +262,12 @@ static int eval_against_counts(const char *file, int n, const char *const names[
 							 file, c, st, q, p, got, want);
 					compared++;
 				}
+		assert_true(formulas > 0);
+		/* outside: some formula (a candidate's whose assumptions the point
+		 * breaks) refuses it; every value given is still the count */
+		if (!inside[p] && refused == 0)
+			fail_msg("%s: point %d breaks an assumption of the formulas, yet none "
+				 "refuses it", file, p);
 		bspcost_result_free(at);
 	}
 	bspcost_result_free(sym);
@@ -260,23 +280,48 @@ static int eval_against_counts(const char *file, int n, const char *const names[
 static void eval_equals_counts(void **state)
 {
 	(void)state;
-	/* stencil1d: n and P, divisible and not (then eval refuses) */
+	/* stencil1d: n and P; P divides n or the formulas promise nothing */
 	const char *n1[] = {"n", "P"};
 	const long long p1[] = {16, 1, 16, 2, 24, 3, 32, 4, 40, 5, 18, 4, 64, 8};
-	assert_true(eval_against_counts("examples/stencil1d.bsp", 2, n1, p1, 7) >= 6 * 2 * 8);
+	const bool i1[] = {true, true, true, true, true, false, true};
+	assert_int_equal(eval_against_counts("examples/stencil1d.bsp", 2, n1, p1, i1, 7), 6 * 2 * 9);
 	/* reduce: a doubling loop, lg_P = log2(P) among the names the formulas
-	 * need; P = 6 is no power of two (eval refuses) */
+	 * need; P = 6 is no power of two */
 	const char *n2[] = {"P"};
 	const long long p2[] = {1, 2, 4, 8, 16, 6};
-	assert_true(eval_against_counts("examples/reduce.bsp", 1, n2, p2, 6) >= 5 * 4);
+	const bool i2[] = {true, true, true, true, true, false};
+	assert_true(eval_against_counts("examples/reduce.bsp", 1, n2, p2, i2, 6) >= 5 * 2 * 9);
 	/* jacobi: T sweeps, sums over the loop */
 	const char *n3[] = {"n", "T", "P"};
-	const long long p3[] = {16, 3, 2, 24, 5, 4, 12, 1, 3};
-	assert_true(eval_against_counts("examples/jacobi.bsp", 3, n3, p3, 3) >= 3 * 8);
+	const long long p3[] = {16, 3, 2, 24, 5, 4, 12, 1, 3, 14, 2, 4};
+	const bool i3[] = {true, true, true, false};
+	assert_true(eval_against_counts("examples/jacobi.bsp", 3, n3, p3, i3, 4) >= 3 * 9);
 	/* matvec: two axes */
 	const char *n4[] = {"m", "n", "M", "N"};
-	const long long p4[] = {8, 8, 2, 2, 12, 6, 3, 2, 6, 9, 1, 3};
-	assert_true(eval_against_counts("examples/matvec.bsp", 4, n4, p4, 3) >= 3 * 8);
+	const long long p4[] = {8, 8, 2, 2, 12, 6, 3, 2, 6, 9, 1, 3, 6, 9, 4, 3};
+	const bool i4[] = {true, true, true, false};
+	assert_true(eval_against_counts("examples/matvec.bsp", 4, n4, p4, i4, 4) >= 3 * 9);
+
+	/* a point the specification's own assumptions exclude (n >= 2 * P),
+	 * and one without a process */
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_load(s, "examples/stencil1d.bsp");
+	bspcost_request *rq = bspcost_request_new();
+	bspcost_result *r = NULL;
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_OK);
+	const char *names[] = {"n", "P", "g", "l"};
+	long long small[] = {8, 8, 1, 1}, none[] = {0, 0, 1, 1}, ok[] = {16, 8, 1, 1}, num;
+	assert_int_equal(bspcost_result_eval(r, 0, 0, BSPCOST_W, 4, names, ok, &num, NULL, NULL),
+			 BSPCOST_OK);
+	assert_int_equal(num, 6);
+	assert_int_equal(bspcost_result_eval(r, 0, 0, BSPCOST_W, 4, names, small, &num, NULL, NULL),
+			 BSPCOST_USAGE);
+	assert_int_equal(bspcost_result_eval(r, 0, 0, BSPCOST_W, 4, names, none, &num, NULL, NULL),
+			 BSPCOST_USAGE);
+	bspcost_result_free(r);
+	bspcost_request_free(rq);
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
 }
 
 static void ranking(void **state)
@@ -305,9 +350,19 @@ static void ranking(void **state)
 	assert_string_equal(bspcost_ranking_shape(k, 0, 0), "2x2");
 	assert_string_equal(bspcost_ranking_cost(k, 0, 0), "67684");
 	assert_null(bspcost_ranking_why(k, 0, 0));
-	/* costs never decrease down the ranked rows */
-	for (int i = 1; i < bspcost_ranking_nrows(k, 0); i++)
-		assert_true(bspcost_ranking_rank(k, 0, i) >= bspcost_ranking_rank(k, 0, i - 1));
+	/* down the ranked rows, ranks and costs never decrease, and a rank is
+	 * shared exactly by equal costs */
+	for (int i = 1; i < bspcost_ranking_nrows(k, 0); i++) {
+		int r0 = bspcost_ranking_rank(k, 0, i - 1), r1 = bspcost_ranking_rank(k, 0, i);
+		if (r1 == 0)
+			break;
+		double c0 = atof(bspcost_ranking_cost(k, 0, i - 1)),
+		       c1 = atof(bspcost_ranking_cost(k, 0, i));
+		assert_true(r1 >= r0);
+		assert_true(c1 >= c0);
+		assert_true((r1 == r0) == (strcmp(bspcost_ranking_cost(k, 0, i),
+						   bspcost_ranking_cost(k, 0, i - 1)) == 0));
+	}
 	bspcost_ranking_free(k);
 	bspcost_request_free(rq);
 	bspcost_spec_free(spec);
