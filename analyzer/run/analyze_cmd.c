@@ -1,4 +1,6 @@
-/* The default command: analyze each specification and report its costs. */
+/* One analysis: the candidates of a loaded specification counted and reported
+ * as a request asks (analyze_model; the files and their names:
+ * analyze_file.c). */
 #define _GNU_SOURCE /* asprintf */
 #include <stdlib.h>
 #include <string.h>
@@ -272,18 +274,32 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 	return status;
 }
 
-static int analyze_at(const struct loaded_spec *ls, const struct model *m,
-		      const struct options *opt, struct session *session)
+/* What one analysis holds from its request to its report. */
+struct analysis_run {
+	struct cost_request req;
+	int cmp[2];                  /* --compare's candidates, -1 without */
+	struct candidates_job job;
+	long long *values;           /* every size's value (job.at.values) */
+	bool need_exact;             /* every value given: counted at them */
+	struct topology from_profile;   /* --machine's levels, for --hierarchy */
+	const struct topology *topo;
+	struct worker_pool *pool;    /* NULL: out of memory */
+	int asked, finished, cut;    /* candidates asked for, finished, --verify's cut short */
+};
+
+/* The grid OPT asks for into R->req (symbolic, or concrete by --grid or -D
+ * of every axis); EXIT_OK, or EXIT_USAGE after saying why. */
+static int request_grid(const struct loaded_spec *ls, const struct model *m,
+			const struct options *opt, struct cost_request *req)
 {
-	int status = EXIT_OK;
-	struct cost_request req = {.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
-				   .explain = opt->explain, .model = opt->model,
-				   .all_sizes = opt->all_sizes, .messages = opt->messages};
+	*req = (struct cost_request){.h = opt->h_sum ? H_SUM : H_MAX, .symbolic = true,
+				     .explain = opt->explain, .model = opt->model,
+				     .all_sizes = opt->all_sizes, .messages = opt->messages};
 	if (opt->grid_naxes > 0) {
 		if (grid_option_check(ls->src.name, m, opt) != EXIT_OK)
 			return EXIT_USAGE;
-		req.symbolic = false;
-		memcpy(req.sizes, opt->grid, sizeof(req.sizes));
+		req->symbolic = false;
+		memcpy(req->sizes, opt->grid, sizeof(req->sizes));
 	} else if (m->naxes > 0 && !all_values(m, opt)) {
 		/* -D for every axis (and not every size) asks for a concrete grid; with
 		 * every value given, the symbolic formulas are shown and the numbers
@@ -293,11 +309,11 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			const struct param_value *pv = options_find_def(opt, m->axes[a]);
 			every &= pv != NULL;
 			if (pv)
-				req.sizes[a] = (long)pv->value;
+				req->sizes[a] = (long)pv->value;
 		}
-		req.symbolic = !every;
+		req->symbolic = !every;
 	}
-	if (opt->all_sizes && req.symbolic && m->naxes > 0) {
+	if (opt->all_sizes && req->symbolic && m->naxes > 0) {
 		fprintf(opt->err, "bspcost: %s: --all-sizes is for the formulas of a concrete grid: "
 				  "%s\n", ls->src.name,
 			all_values(m, opt) ? "with every size and axis given by -D, the formulas "
@@ -311,16 +327,22 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 				  "number)\n", ls->src.name);
 		return EXIT_USAGE;
 	}
-	for (int a = 0; !req.symbolic && a < m->naxes; a++)
-		if (req.sizes[a] < 1 || req.sizes[a] > LIMIT_AXIS) {
+	for (int a = 0; !req->symbolic && a < m->naxes; a++)
+		if (req->sizes[a] < 1 || req->sizes[a] > LIMIT_AXIS) {
 			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and "
 					  LIMIT_TEXT(LIMIT_AXIS) "\n",
 				ls->src.name, m->axes[a]);
 			return EXIT_USAGE;
 		}
+	return EXIT_OK;
+}
 
-	/* --compare A B: the two candidates, by name */
-	int cmp[2] = {-1, -1};
+/* --compare A B: the two candidates, by name, into CMP (-1, -1 without);
+ * EXIT_OK, or EXIT_USAGE after saying which is not one. */
+static int compare_pair(const struct loaded_spec *ls, const struct model *m,
+			const struct options *opt, int cmp[2])
+{
+	cmp[0] = cmp[1] = -1;
 	for (int k = 0; opt->compare[0] && k < 2; k++) {
 		for (int c = 0; c < m->ncands && cmp[k] < 0; c++)
 			if (strcmp(m->cands[c].name, opt->compare[k]) == 0)
@@ -334,10 +356,19 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			return EXIT_USAGE;
 		}
 	}
+	return EXIT_OK;
+}
 
+/* The values given against the specification's assumptions and the
+ * implicit ones (REQ's grid among them); EXIT_OK, else the status after
+ * saying which they break (or that the deadline came first). */
+static int values_admitted(const struct loaded_spec *ls, const struct model *m,
+			   const struct options *opt, const struct cost_request *req,
+			   struct session *session)
+{
 	isl_ctx *vctx = session_ctx(session);
-	char *implicit = vctx ? broken_implicit(vctx, m, opt, &req) : NULL;
-	int meet = vctx ? values_meet_assumptions(vctx, m, opt, &req) : -1;
+	char *implicit = vctx ? broken_implicit(vctx, m, opt, req) : NULL;
+	int meet = vctx ? values_meet_assumptions(vctx, m, opt, req) : -1;
 	bool stopped = vctx && session_ctx_stopped(vctx);
 	struct fail vfail = {0};
 	if (meet < 0)
@@ -351,18 +382,18 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	}
 	if (implicit) {
 		fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);
-		print_given(opt->err, m, opt, &req);
+		print_given(opt->err, m, opt, req);
 		fprintf(opt->err, ") break the implicit assumption %s\n", implicit);
 		free(implicit);
 		return EXIT_USAGE;
 	}
 	int nnamed = 0;
-	char *named = meet >= 0 ? given_breaks(ls, m, opt, &req, &nnamed) : NULL;
+	char *named = meet >= 0 ? given_breaks(ls, m, opt, req, &nnamed) : NULL;
 	if (named) {
 		/* named as written, a divisibility by an axis included, which no
 		 * set of the model holds */
 		fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);
-		print_given(opt->err, m, opt, &req);
+		print_given(opt->err, m, opt, req);
 		fprintf(opt->err, ") break the assumption%s %s, under which alone the formulas hold\n",
 			nnamed == 1 ? "" : "s", named);
 		free(named);
@@ -373,11 +404,11 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			/* broken, but by no condition as written (an imported one): all of them */
 			int na = 0;
 			char **as = spec_assumptions(ls->ast, &na);
-			bool none = req.symbolic && !options_give_sizes(opt, m); /* contradictory */
+			bool none = req->symbolic && !options_give_sizes(opt, m); /* contradictory */
 			fprintf(opt->err, "bspcost: %s: %s (", ls->src.name,
 				none ? "no sizes meet the assumptions" : "the values given");
 			if (!none)
-				print_given(opt->err, m, opt, &req);
+				print_given(opt->err, m, opt, req);
 			fputs(none ? "" : ") break the assumptions (", opt->err);
 			for (int i = 0; i < na; i++) {
 				fprintf(opt->err, "%s%s", i ? ", " : "", as[i]);
@@ -392,85 +423,81 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		fail_clear(&vfail);
 		return meet == 0 ? EXIT_USAGE : EXIT_SPEC;
 	}
+	return EXIT_OK;
+}
 
-	struct topology from_profile;   /* --machine's levels, for --hierarchy */
-	const struct topology *topo = NULL;
-	struct candidates_job job = {.m = m, .req = &req, .verify = opt->verify,
-				     .seed = opt->seed ? opt->seed : 20260101u};
-	job.costs = calloc((size_t)m->ncands + 1, sizeof(*job.costs));
+/* With every value given, R->job set to count them too (R->need_exact),
+ * and what --per-process and --hierarchy need of the grid checked; else
+ * what counting without them needs.  EXIT_OK, or EXIT_USAGE after saying
+ * why. */
+static int prepare_values(const struct loaded_spec *ls, const struct model *m,
+			  const struct options *opt, struct analysis_run *r)
+{
+	struct cost_request *req = &r->req;
+	struct candidates_job *job = &r->job;
 	/* Every value known (-D, and --grid or -D for the axes): the numbers are
 	 * counted directly for those values. */
-	long long *values = calloc((size_t)m->nparams + 1, sizeof(*values));
-	bool need_exact = values && (req.symbolic ? all_values(m, opt) : all_params(m, opt));
-	if (need_exact) {
-		job.at = req;
-		job.at.symbolic = false;
-		job.at.explain = false;
-		job.at.values = values;
+	r->need_exact = r->values && (req->symbolic ? all_values(m, opt) : all_params(m, opt));
+	if (r->need_exact) {
+		job->at = *req;
+		job->at.symbolic = false;
+		job->at.explain = false;
+		job->at.values = r->values;
 		for (int i = 0; i < model_nsizes(m); i++)
-			values[i] = options_find_def(opt, m->params[i])->value;
-		for (int a = 0; req.symbolic && a < m->naxes; a++)
-			job.at.sizes[a] = (long)options_find_def(opt, m->axes[a])->value;
-		job.exact = calloc((size_t)m->ncands + 1, sizeof(*job.exact));
+			r->values[i] = options_find_def(opt, m->params[i])->value;
+		for (int a = 0; req->symbolic && a < m->naxes; a++)
+			job->at.sizes[a] = (long)options_find_def(opt, m->axes[a])->value;
+		job->exact = calloc((size_t)m->ncands + 1, sizeof(*job->exact));
 		long nproc = 1;
 		for (int a = 0; a < m->naxes; a++)
-			nproc *= req.sizes[a];
+			nproc *= req->sizes[a];
 		/* a cost that prices messages is counted at values only */
-		job.skip_formulas = opt->values_only || opt->per_process || opt->hierarchy ||
-				    opt->model->messages != MSG_NONE;
+		job->skip_formulas = opt->values_only || opt->per_process || opt->hierarchy ||
+				     opt->model->messages != MSG_NONE;
 		/* past a few processes, a grid's formulas counted process by
 		 * process take minutes: the symbolic grid's only, unless
 		 * --all-sizes asks */
-		req.symbolic_only = !req.symbolic && !req.all_sizes &&
-				    nproc > VALUES_FORMULA_PROCESSES;
-		req.values_apart = !req.symbolic && !req.all_sizes;
+		req->symbolic_only = !req->symbolic && !req->all_sizes &&
+				     nproc > VALUES_FORMULA_PROCESSES;
+		req->values_apart = !req->symbolic && !req->all_sizes;
 		long at_procs = 1;
 		for (int a = 0; a < m->naxes; a++)  /* no overflow: stops past the limit */
 			if (at_procs <= PER_PROCESS_MAX)
-				at_procs *= job.at.sizes[a] < 1 || job.at.sizes[a] > PER_PROCESS_MAX
-						    ? PER_PROCESS_MAX + 1 : job.at.sizes[a];
-		job.at.per_process = opt->per_process;
-		job.at.hierarchy = opt->hierarchy;
-		job.at.numbering = opt->numbering;
-		job.at.map = opt->numbering_map;
-		int k = opt->hierarchy ? hierarchy_levels(job.at.sizes, m->naxes) : 0;
+				at_procs *= job->at.sizes[a] < 1 || job->at.sizes[a] > PER_PROCESS_MAX
+						    ? PER_PROCESS_MAX + 1 : job->at.sizes[a];
+		job->at.per_process = opt->per_process;
+		job->at.hierarchy = opt->hierarchy;
+		job->at.numbering = opt->numbering;
+		job->at.map = opt->numbering_map;
+		int k = opt->hierarchy ? hierarchy_levels(job->at.sizes, m->naxes) : 0;
 		if (k < 0)
 			report_hierarchy_grid(opt->err, ls->src.name, m->naxes,
-					      (const char *const *)m->axes, job.at.sizes);
+					      (const char *const *)m->axes, job->at.sizes);
 		char *bad_map = NULL;
 		if (k >= 0 && opt->hierarchy && opt->numbering == NUMBERING_MAP &&
-		    numbering_map_check(opt->numbering_map, job.at.sizes, m->naxes, &bad_map) < 0)
+		    numbering_map_check(opt->numbering_map, job->at.sizes, m->naxes, &bad_map) < 0)
 			fprintf(opt->err, "bspcost: %s: --numbering %s\n", ls->src.name,
 				bad_map ? bad_map : "out of memory");
 		if (k < 0 || bad_map ||
-		    (opt->hierarchy && hierarchy_topology(opt, ls->src.name, k, &from_profile,
-							  &topo) != EXIT_OK)) {
+		    (opt->hierarchy && hierarchy_topology(opt, ls->src.name, k, &r->from_profile,
+							  &r->topo) != EXIT_OK)) {
 			free(bad_map);
-			free(values);
-			free(job.costs);
-			free(job.exact);
 			return EXIT_USAGE;
 		}
 		if (opt->per_process && at_procs > PER_PROCESS_MAX) {
 			fprintf(opt->err, "bspcost: %s: --per-process counts each process on its own: "
 					  "at most %d processes (the grid has more)\n",
 				ls->src.name, PER_PROCESS_MAX);
-			free(values);
-			free(job.costs);
-			free(job.exact);
 			return EXIT_USAGE;
 		}
 	} else if (opt->hierarchy && !opt->values_only && !opt->per_process &&
 		   opt->model->messages == MSG_NONE) {
 		/* H(i)'s formulas in the sizes, on the concrete grid */
-		if (hierarchy_formulas_asked(opt, ls->src.name, m, req.symbolic, req.sizes) !=
-		    EXIT_OK) {
-			free(values);
-			free(job.costs);
+		if (hierarchy_formulas_asked(opt, ls->src.name, m, req->symbolic, req->sizes) !=
+		    EXIT_OK)
 			return EXIT_USAGE;
-		}
-		req.hierarchy = true;
-		req.numbering = opt->numbering;
+		req->hierarchy = true;
+		req->numbering = opt->numbering;
 	} else if (opt->values_only || opt->per_process || opt->hierarchy ||
 		   opt->model->messages != MSG_NONE) {
 		char model[64];
@@ -483,26 +510,32 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 				? ""
 				: ": it weighs each process's words and messages together, "
 				  "process by process");
-		free(values);
-		free(job.costs);
 		return EXIT_USAGE;
 	}
+	return EXIT_OK;
+}
+
+/* Every candidate asked for counted on R's pool of workers (R->pool NULL
+ * when out of memory). */
+static void count_candidates(const struct model *m, const struct options *opt,
+			     struct session *session, struct analysis_run *r)
+{
+	struct candidates_job *job = &r->job;
 	if (opt->verify > 0) {
-		job.vr = calloc((size_t)m->ncands + 1, sizeof(*job.vr));
-		job.vstatus = calloc((size_t)m->ncands + 1, sizeof(*job.vstatus));
+		job->vr = calloc((size_t)m->ncands + 1, sizeof(*job->vr));
+		job->vstatus = calloc((size_t)m->ncands + 1, sizeof(*job->vstatus));
 	}
-	job.late = calloc((size_t)m->ncands + 1, sizeof(*job.late));
-	job.late_values = calloc((size_t)m->ncands + 1, sizeof(*job.late_values));
-	struct worker_pool *pool = NULL;
+	job->late = calloc((size_t)m->ncands + 1, sizeof(*job->late));
+	job->late_values = calloc((size_t)m->ncands + 1, sizeof(*job->late_values));
 	int *order = schedule(m);
 	int ntodo = m->ncands;
-	if (order && cmp[0] >= 0) {
+	if (order && r->cmp[0] >= 0) {
 		/* --compare: those two only */
-		order[0] = cmp[0];
-		order[1] = cmp[1];
+		order[0] = r->cmp[0];
+		order[1] = r->cmp[1];
 		ntodo = 2;
 	}
-	if (order && job.exact) {
+	if (order && job->exact) {
 		/* the values of the same candidates first (analyze_candidate) */
 		int *both = calloc(2 * (size_t)ntodo, sizeof(*both));
 		for (int k = 0; both && k < ntodo; k++) {
@@ -513,42 +546,49 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		order = both;
 		ntodo *= 2;
 	}
-	if (job.costs && job.late && job.late_values && order && (!need_exact || job.exact) &&
-	    (!opt->verify || (job.vr && job.vstatus))) {
+	if (job->costs && job->late && job->late_values && order &&
+	    (!r->need_exact || job->exact) && (!opt->verify || (job->vr && job->vstatus))) {
 		struct progress_meter meter;
 		progress_start(&meter, opt->err);
 		/* --compare: both candidates on one thread, so that their formulas
 		 * share its isl_ctx (one parameter P, not one per context) when
 		 * their difference is formed */
-		int nthreads = cmp[0] >= 0 ? 1 : workers_threads(opt->jobs, ntodo);
-		job.session = session;
+		int nthreads = r->cmp[0] >= 0 ? 1 : workers_threads(opt->jobs, ntodo);
+		job->session = session;
 		/* the candidates' formulas share the deadline; the values (first,
 		 * milliseconds each) and formulas not computed do not */
-		int first_shared = job.skip_formulas ? ntodo : job.exact ? ntodo / 2 : 0;
-		pool = workers_run_ordered(session, nthreads, ntodo,
-					   order, first_shared, analyze_candidate, &job, engine_setup,
-					   progress_pool(&meter, "counts of the candidates"));
+		int first_shared = job->skip_formulas ? ntodo : job->exact ? ntodo / 2 : 0;
+		r->pool = workers_run_ordered(session, nthreads, ntodo, order, first_shared,
+					      analyze_candidate, job, engine_setup,
+					      progress_pool(&meter, "counts of the candidates"));
 		progress_end(&meter);
 	}
 	free(order);
-	struct candidate_cost *costs = pool ? job.costs : NULL, *exact = pool ? job.exact : NULL;
-	if (!pool) {
-		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
-		status = EXIT_SPEC;
-	}
+}
+
+/* The run's status from its candidates' outcomes and the deadline (said
+ * when it came). */
+static int counted_status(const struct loaded_spec *ls, const struct model *m,
+			  const struct options *opt, struct session *session,
+			  struct analysis_run *r)
+{
+	const struct candidates_job *job = &r->job;
+	const struct candidate_cost *costs = job->costs, *exact = job->exact;
+	int status = EXIT_OK;
 	/* the candidates asked for: --compare's two, or every one */
-	int asked = cmp[0] >= 0 ? 2 : m->ncands;
-	int finished = 0, cut = 0, values_late = 0;
-	for (int c = 0; costs && c < m->ncands; c++) {
-		if (cmp[0] >= 0 && c != cmp[0] && c != cmp[1])
+	r->asked = r->cmp[0] >= 0 ? 2 : m->ncands;
+	int values_late = 0;
+	r->finished = r->cut = 0;
+	for (int c = 0; c < m->ncands; c++) {
+		if (r->cmp[0] >= 0 && c != r->cmp[0] && c != r->cmp[1])
 			continue;
-		finished += !job.late[c] && !job.late_values[c];
-		values_late += job.late_values[c];
-		cut += job.vr && job.vr[c].stopped;
+		r->finished += !job->late[c] && !job->late_values[c];
+		values_late += job->late_values[c];
+		r->cut += job->vr && job->vr[c].stopped;
 		enum cost_status st = costs[c].status;
 		/* with every value given, the values decide (a formula's refusal is
 		 * said in the report) */
-		if (st == COST_FAILED || (st == COST_REFUSED && !req.symbolic && !exact))
+		if (st == COST_FAILED || (st == COST_REFUSED && !r->req.symbolic && !exact))
 			status = EXIT_SPEC;
 		if (exact && exact[c].status != COST_OK)
 			status = EXIT_SPEC;
@@ -556,46 +596,34 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 
 	/* the deadline: what finished is reported, and the run fails; before
 	 * it, only candidates' shares of it can have run out */
-	if (costs && !session_expired(session) && (finished < asked || cut > 0)) {
+	if (!session_expired(session) && (r->finished < r->asked || r->cut > 0)) {
 		report_deadline_shares(opt->err, ls->src.name, session_limit(session),
-				       asked - finished, asked, exact && values_late == 0, cut);
+				       r->asked - r->finished, r->asked, exact && values_late == 0,
+				       r->cut);
 		status = EXIT_SPEC;
-	} else if (costs && exact && values_late == 0 && finished < asked && cut == 0) {
+	} else if (exact && values_late == 0 && r->finished < r->asked && r->cut == 0) {
 		report_deadline_formulas(opt->err, ls->src.name, session_limit(session),
-					 asked - finished, asked);
+					 r->asked - r->finished, r->asked);
 		status = EXIT_SPEC;
-	} else if (costs && (finished < asked || cut > 0)) {
-		report_deadline(opt->err, ls->src.name, session_limit(session), finished, asked,
-				cut);
+	} else if (r->finished < r->asked || r->cut > 0) {
+		report_deadline(opt->err, ls->src.name, session_limit(session), r->finished,
+				r->asked, r->cut);
 		status = EXIT_SPEC;
 	}
+	return status;
+}
 
-	struct report_request rq = options_report_request(opt);
-	if (opt->machine) {
-		rq.machine = opt->machine->name;
-		rq.machine_procs = opt->machine_procs;
-		rq.speed = opt->speed_known ? opt->speed : NULL;
-	}
-	struct analysis a = {
-		.file = ls->src.name,
-		.symbolic = req.symbolic,
-		.naxes = m->naxes,
-		.axes = (const char *const *)m->axes,
-		.ncands = costs ? m->ncands : 0,
-		.cands = costs,
-		.exact = exact,
-		.rq = &rq,
-		.spec = ls->cs,
-		.model = m,
-	};
-	memcpy(a.sizes, (opt->per_process || opt->hierarchy) && exact ? job.at.sizes : req.sizes,
-	       sizeof(a.sizes));
-	a.numbering = opt->numbering;
-	a.topology = topo;
-	a.assumptions = spec_assumptions(ls->ast, &a.nassumptions);
-	if (cmp[0] >= 0 && costs) {
+/* --compare's report: the conditions under which each candidate costs less;
+ * the run's status after it. */
+static int report_comparison(const struct loaded_spec *ls, const struct model *m,
+			     const struct options *opt, struct session *session,
+			     const struct analysis_run *r, const struct analysis *a,
+			     const struct report_request *rq, int status)
+{
+	const struct candidate_cost *costs = a->cands, *exact = a->exact;
+	const int *cmp = r->cmp;
 		struct cost_prices prices;
-		cost_prices_init(&prices, report_model(&rq));
+		cost_prices_init(&prices, report_model(rq));
 		for (int k = 0; k < COEF_N; k++) {
 			const struct param_value *pv = options_find_def(opt, cost_coef_name[k]);
 			if ((prices.has[k] = pv != NULL))
@@ -603,29 +631,37 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		}
 		struct comparison cv;
 		/* the conditions are computed under the deadline too */
-		bool watched = workers_watch(pool) == 0;
+		bool watched = workers_watch(r->pool) == 0;
 		int formed = compare_candidates(&costs[cmp[0]], &costs[cmp[1]],
 						exact ? &exact[cmp[0]] : NULL,
 						exact ? &exact[cmp[1]] : NULL, &prices, m,
-						req.symbolic ? NULL : req.sizes, &cv);
+						r->req.symbolic ? NULL : r->req.sizes, &cv);
 		if (watched)
-			workers_unwatch(pool);
+			workers_unwatch(r->pool);
 		/* the conditions could not be formed, and the deadline is why (a
 		 * candidate without a formula has its own reason, kept) */
-		if (formed < 0 && session_expired(session) && !(finished < asked || cut > 0)) {
+		if (formed < 0 && session_expired(session) && !(r->finished < r->asked || r->cut > 0)) {
 			free(cv.why);
 			cv.why = strdup("the run's time limit ran out before the conditions were formed");
 			report_deadline(opt->err, ls->src.name, session_limit(session), 0, 0, 0);
 			status = EXIT_SPEC;
 		}
-		report_compare(opt->out, opt->format, &a, cmp[0], cmp[1], &cv);
+		report_compare(opt->out, opt->format, a, cmp[0], cmp[1], &cv);
 		/* no condition (said why) and no values either: nothing answered */
 		if (!cv.diff && !cv.valued && status == EXIT_OK)
 			status = EXIT_SPEC;
 		comparison_clear(&cv);
 		cost_prices_clear(&prices);
-	} else if (opt->hierarchy) {
-		report_hierarchy(opt->out, opt->format, &a);
+	return status;
+}
+
+/* --hierarchy's report and picture; the run's status after them. */
+static int report_hierarchy_run(const struct loaded_spec *ls, const struct model *m,
+				const struct options *opt, struct session *session,
+				const struct analysis *a, int status)
+{
+	const struct candidate_cost *costs = a->cands, *exact = a->exact;
+		report_hierarchy(opt->out, opt->format, a);
 		/* formulas: a superstep without H's (in loops, refused, out of
 		 * time) is said in the report, and the run has not answered all */
 		for (int c = 0; costs && !exact && c < m->ncands; c++)
@@ -640,12 +676,20 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 				ls->src.name);
 			ps = EXIT_USAGE;
 		} else if (opt->plot) {
-			ps = plot_exit_status(plot_hierarchy(&a, opt->plot, opt->err, session));
+			ps = plot_exit_status(plot_hierarchy(a, opt->plot, opt->err, session));
 		}
 		if (status < ps)
 			status = ps;
-	} else if (opt->per_process) {
-		report_per_process(opt->out, opt->format, &a);
+	return status;
+}
+
+/* --per-process's report and picture; the run's status after them. */
+static int report_per_process_run(const struct loaded_spec *ls, const struct model *m,
+				  const struct options *opt, struct session *session,
+				  const struct analysis *a, int status)
+{
+	const struct candidate_cost *exact = a->exact;
+		report_per_process(opt->out, opt->format, a);
 		int counted = 0;
 		for (int c = 0; exact && c < m->ncands; c++)
 			counted += exact[c].status == COST_OK;
@@ -655,44 +699,30 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			if (status < EXIT_USAGE)
 				status = EXIT_USAGE;
 		} else if (opt->plot) {
-			int ps = plot_exit_status(plot_per_process(&a, opt->plot, opt->err, session));
+			int ps = plot_exit_status(plot_per_process(a, opt->plot, opt->err, session));
 			if (status < ps)
 				status = ps;
 		}
-	} else if (opt->sink) {
-		if (opt->sink->analysis(opt->sink->user, &a) < 0) {
-			fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
-			status = EXIT_SPEC;
-		}
-	} else switch (opt->format) {
-	case FORMAT_TEXT:
-		report_text(opt->out, &a);
-		break;
-	case FORMAT_JSON:
-		report_json(opt->out, &a);
-		break;
-	case FORMAT_MARKDOWN:
-		report_markdown(opt->out, &a);
-		break;
-	case FORMAT_LATEX:
-		report_latex(opt->out, &a);
-		break;
-	case FORMAT_CSV:
-		report_csv(opt->out, &a);
-		break;
-	}
+	return status;
+}
 
-	if (opt->verify > 0 && costs) {
+/* --verify's summary: each candidate's points and mismatches; the run's
+ * status after it. */
+static int report_verification(const struct loaded_spec *ls, const struct model *m,
+			       const struct options *opt, const struct analysis_run *r,
+			       int status)
+{
+	const struct candidate_cost *costs = r->job.costs;
 		/* The summary goes with a text report, or to the diagnostics stream
 		 * so that machine formats stay well formed. */
 		FILE *vout = opt->format == FORMAT_TEXT ? opt->out : opt->err;
 		int points = 0, checks = 0, bad = 0;
 		for (int c = 0; c < m->ncands; c++) {
-			struct verify_result *vr = &job.vr[c];
+			struct verify_result *vr = &r->job.vr[c];
 			points += vr->points;
 			checks += vr->checks;
 			bad += vr->mismatches;
-			if (job.vstatus[c] < 0 || vr->mismatches > 0) {
+			if (r->job.vstatus[c] < 0 || vr->mismatches > 0) {
 				report_verify_candidate(vout, costs[c].name,
 							vr->first ? vr->first : "verification failed");
 				status = EXIT_SPEC;
@@ -719,225 +749,115 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 			}
 		}
 		report_verify_total(vout, ls->src.name, points, checks, bad);
+	return status;
+}
+
+/* The analysis A in FORMAT on OUT. */
+static void report_by_format(FILE *out, enum output_format format, const struct analysis *a)
+{
+	switch (format) {
+	case FORMAT_TEXT:
+		report_text(out, a);
+		break;
+	case FORMAT_JSON:
+		report_json(out, a);
+		break;
+	case FORMAT_MARKDOWN:
+		report_markdown(out, a);
+		break;
+	case FORMAT_LATEX:
+		report_latex(out, a);
+		break;
+	case FORMAT_CSV:
+		report_csv(out, a);
+		break;
 	}
+}
+
+/* The analysis of M (LS) counted and reported as OPT asks. */
+static int analyze_at(const struct loaded_spec *ls, const struct model *m,
+		      const struct options *opt, struct session *session)
+{
+	struct analysis_run r = {.topo = NULL};
+	int status = request_grid(ls, m, opt, &r.req);
+	if (status == EXIT_OK)
+		status = compare_pair(ls, m, opt, r.cmp);
+	if (status == EXIT_OK)
+		status = values_admitted(ls, m, opt, &r.req, session);
+	if (status != EXIT_OK)
+		return status;
+	r.job = (struct candidates_job){.m = m, .req = &r.req, .verify = opt->verify,
+					.seed = opt->seed ? opt->seed : 20260101u};
+	r.job.costs = calloc((size_t)m->ncands + 1, sizeof(*r.job.costs));
+	r.values = calloc((size_t)m->nparams + 1, sizeof(*r.values));
+	status = prepare_values(ls, m, opt, &r);
+	if (status != EXIT_OK) {
+		free(r.values);
+		free(r.job.costs);
+		free(r.job.exact);
+		return status;
+	}
+	count_candidates(m, opt, session, &r);
+	struct candidate_cost *costs = r.pool ? r.job.costs : NULL;
+	struct candidate_cost *exact = r.pool ? r.job.exact : NULL;
+	if (!r.pool) {
+		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+		status = EXIT_SPEC;
+	} else {
+		status = counted_status(ls, m, opt, session, &r);
+	}
+
+	struct report_request rq = options_report_request(opt);
+	if (opt->machine) {
+		rq.machine = opt->machine->name;
+		rq.machine_procs = opt->machine_procs;
+		rq.speed = opt->speed_known ? opt->speed : NULL;
+	}
+	struct analysis a = {
+		.file = ls->src.name,
+		.symbolic = r.req.symbolic,
+		.naxes = m->naxes,
+		.axes = (const char *const *)m->axes,
+		.ncands = costs ? m->ncands : 0,
+		.cands = costs,
+		.exact = exact,
+		.rq = &rq,
+		.spec = ls->cs,
+		.model = m,
+	};
+	memcpy(a.sizes, (opt->per_process || opt->hierarchy) && exact ? r.job.at.sizes
+								    : r.req.sizes,
+	       sizeof(a.sizes));
+	a.numbering = opt->numbering;
+	a.topology = r.topo;
+	a.assumptions = spec_assumptions(ls->ast, &a.nassumptions);
+	if (r.cmp[0] >= 0 && costs)
+		status = report_comparison(ls, m, opt, session, &r, &a, &rq, status);
+	else if (opt->hierarchy)
+		status = report_hierarchy_run(ls, m, opt, session, &a, status);
+	else if (opt->per_process)
+		status = report_per_process_run(ls, m, opt, session, &a, status);
+	else if (opt->sink && opt->sink->analysis(opt->sink->user, &a) < 0) {
+		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+		status = EXIT_SPEC;
+	} else if (!opt->sink)
+		report_by_format(opt->out, opt->format, &a);
+	if (opt->verify > 0 && costs)
+		status = report_verification(ls, m, opt, &r, status);
 
 	for (int i = 0; i < a.nassumptions; i++)
 		free(a.assumptions[i]);
 	free(a.assumptions);
-	for (int c = 0; job.vr && c < m->ncands; c++)
-		verify_result_clear(&job.vr[c]);
-	free(job.vr);
-	free(job.vstatus);
-	free(job.late);
-	free(job.late_values);
-	free(values);
+	for (int c = 0; r.job.vr && c < m->ncands; c++)
+		verify_result_clear(&r.job.vr[c]);
+	free(r.job.vr);
+	free(r.job.vstatus);
+	free(r.job.late);
+	free(r.job.late_values);
+	free(r.values);
 	/* The formulas live in the workers' contexts: freed first. */
-	clear_costs(job.exact, m->ncands);
-	clear_costs(job.costs, m->ncands);
-	workers_free(pool);
-	return status;
-}
-
-/* Whether -D NAME names something of M: a size parameter, an axis, or a
- * coefficient of the cost function CM. */
-static bool known_name(const struct model *m, const struct cost_model *cm, const char *name)
-{
-	if (cost_model_reads_name(cm, name))
-		return true;
-	for (int p = 0; p < model_nsizes(m); p++)
-		if (strcmp(m->params[p], name) == 0)
-			return true;
-	for (int a = 0; a < m->naxes; a++)
-		if (strcmp(m->axes[a], name) == 0)
-			return true;
-	return false;
-}
-
-/* "-D nn: ..., closest first: n, P, g, l" for a -D NAME that M does not have
- * (the coefficients those of CM). */
-static void unknown_name(FILE *err, const char *file, const struct model *m,
-			 const struct cost_model *cm, const char *name)
-{
-	/* the sizes, not the loops' variables, which no -D gives */
-	int n = model_nsizes(m) + m->naxes + cm->ncoefs;
-	const char **names = calloc((size_t)n, sizeof(*names));
-	size_t *dist = calloc((size_t)n, sizeof(*dist));
-	if (cost_coef_known(name))
-		fprintf(err, "bspcost: %s: -D %s: the cost function %s (%s) has no coefficient %s, "
-			     "and the specification no size parameter or grid axis of that name",
-			file, name, cm->name, cm->text, name);
-	else
-		fprintf(err, "bspcost: %s: -D %s: the specification has no size parameter or "
-			     "grid axis of that name", file, name);
-	if (names && dist) {
-		int k = 0;
-		for (int p = 0; p < model_nsizes(m); p++)
-			names[k++] = m->params[p];
-		for (int a = 0; a < m->naxes; a++)
-			names[k++] = m->axes[a];
-		for (int i = 0; i < cm->ncoefs; i++)
-			names[k++] = cm->coef_names[i];
-		for (int i = 0; i < n; i++)
-			dist[i] = diag_edit_distance(name, names[i]);
-		/* closest first; ties in the specification's order (a stable sort) */
-		for (int i = 1; i < n; i++)
-			for (int j = i; j > 0 && dist[j] < dist[j - 1]; j--) {
-				size_t t = dist[j];
-				dist[j] = dist[j - 1];
-				dist[j - 1] = t;
-				const char *s = names[j];
-				names[j] = names[j - 1];
-				names[j - 1] = s;
-			}
-		fputs(" (its names, closest first: ", err);
-		for (int i = 0; i < n; i++)
-			fprintf(err, "%s%s", i ? ", " : "", names[i]);
-		fputs(")", err);
-	}
-	fputs("\n", err);
-	free(names);
-	free(dist);
-}
-
-/* TABLES: the rankings of -p printed so far in the run (rank_model).  KNOWN
- * marks the -D names this specification has; with ALONE (the run's only
- * file), a name it does not have is an error before anything is counted. */
-static int analyze_file(const char *path, const struct options *opt, struct session *session,
-			int *tables, bool *known, bool alone)
-{
-	struct loaded_spec ls;
-	if (spec_load_assuming(&ls, path, opt->assumes, opt->nassumes, opt->err, session) < 0) {
-		spec_unload(&ls);
-		return EXIT_SPEC;
-	}
-	struct model *m = analyze_lower(&ls, opt);
-	int status = m ? analyze_loaded(&ls, m, opt, session, tables, known, alone) : EXIT_SPEC;
-	model_free(m);
-	spec_unload(&ls);
-	return status;
-}
-
-struct model *analyze_lower(const struct loaded_spec *ls, const struct options *opt)
-{
-	char *reason = NULL;
-	struct model *m = lower_spec(ls->cs, opt->work_flops ? WORK_FLOPS : WORK_TERMS, &reason);
-	if (!m)
-		fprintf(opt->err, "bspcost: %s: cannot analyze: %s\n", ls->src.name,
-			reason ? reason : "out of memory");
-	free(reason);
-	return m;
-}
-
-int analyze_loaded(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
-		   struct session *session, int *tables, bool *known, bool alone)
-{
-	int unknown = -1;
-	for (int i = 0; i < opt->ndefs; i++) {
-		bool k = known_name(m, opt->model, opt->defs[i].name);
-		known[i] |= k;
-		if (!k && unknown < 0)
-			unknown = i;
-	}
-	if (alone && unknown >= 0) {
-		unknown_name(opt->err, ls->src.name, m, opt->model, opt->defs[unknown].name);
-		return EXIT_USAGE;
-	}
-	/* a size, a loop's variable or an axis with the name of a coefficient of
-	 * the cost function would be one symbol for two things (g and l the
-	 * checker refuses) */
-	for (int k = 0; k < opt->model->ncoefs; k++) {
-		const char *c = opt->model->coef_names[k];
-		bool clash = false;
-		for (int i = 0; i < m->nparams; i++)
-			clash |= strcmp(m->params[i], c) == 0;
-		for (int a = 0; a < m->naxes; a++)
-			clash |= strcmp(m->axes[a], c) == 0;
-		if (clash) {
-			fprintf(opt->err, "bspcost: %s: '%s' names a coefficient of the cost function "
-					  "%s (%s); rename it in the specification\n",
-				ls->src.name, c, opt->model->name, opt->model->text);
-			return EXIT_USAGE;
-		}
-	}
-	for (int k = 0; k < opt->nsweeps; k++)
-		if (!known_name(m, opt->model, opt->sweeps[k].name)) {
-			unknown_name(opt->err, ls->src.name, m, opt->model, opt->sweeps[k].name);
-			return EXIT_USAGE;
-		}
-	/* -p, or a range of values: a ranking per count and point */
-	return opt->nprocs > 0 || opt->nsweeps > 0 ? rank_model(ls, m, opt, session, tables)
-						   : analyze_model(ls, m, opt, session);
-}
-
-int analyze_open_machine(struct options *opt, struct machine *machine)
-{
-	memset(machine, 0, sizeof(*machine));
-	if (!opt->machine_arg)
-		return EXIT_OK;
-	int status = machine_open(opt->machine_arg, machine, opt->err);
-	if (status != EXIT_OK)
-		return status;
-	if (opt->speed_arg && number_parse(opt->speed_arg, machine->s) == 0) {
-		/* --speed: s for every number of processes */
-		machine->has_s = true;
-		machine->s_forced = true;
-	}
-	opt->machine = machine;
-	return EXIT_OK;
-}
-
-int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
-		struct session *session)
-{
-	int status = EXIT_OK, tables = 0;
-	bool *known = calloc((size_t)opt->ndefs + 1, sizeof(*known));
-	if (!known) {
-		fputs("bspcost: out of memory\n", opt->err);
-		return EXIT_SPEC;
-	}
-	struct options with = *opt;
-	struct machine machine;
-	status = analyze_open_machine(&with, &machine);
-	if (status != EXIT_OK) {
-		machine_clear(&machine);
-		free(known);
-		return status;
-	}
-	opt = &with;
-	struct numbering_map map = {0};
-	if (opt->hierarchy && opt->numbering == NUMBERING_MAP) {
-		status = numbering_map_read(opt->numbering_file, &map, opt->err);
-		if (status != EXIT_OK) {
-			numbering_map_clear(&map);
-			if (with.machine)
-				machine_clear(&machine);
-			free(known);
-			return status;
-		}
-		with.numbering_map = &map;
-		opt = &with;
-	}
-	for (int i = 0; i < nfiles; i++) {
-		int st = analyze_file(files[i], opt, session, &tables, known, nfiles == 1);
-		if (st > status)
-			status = st;
-	}
-	/* several files: a -D name none of them has is a mistake too */
-	for (int i = 0; nfiles > 1 && i < opt->ndefs; i++)
-		if (!known[i]) {
-			bool said = false;
-			for (int k = 0; k < i; k++)
-				said |= strcmp(opt->defs[k].name, opt->defs[i].name) == 0;
-			if (!said)
-				fprintf(opt->err, "bspcost: -D %s: none of the specifications has a size "
-						  "parameter or grid axis of that name\n",
-					opt->defs[i].name);
-			if (status < EXIT_USAGE)
-				status = EXIT_USAGE;
-		}
-	free(known);
-	if (with.machine)
-		machine_clear(&machine);
-	numbering_map_clear(&map);
+	clear_costs(r.job.exact, m->ncands);
+	clear_costs(r.job.costs, m->ncands);
+	workers_free(r.pool);
 	return status;
 }
