@@ -274,15 +274,41 @@ static long long sweep_value(const struct sweep *sw, int i)
 	return v;
 }
 
-int rank_model(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
-	       struct session *session, int *tables)
+/* What one ranking run holds: the counts ranked, the points of its ranges
+ * and a table of each. */
+struct rank_run {
+	bool fixed;                 /* no -p: the grid given, ranked at each point */
+	long shape[3];              /* ... that grid */
+	long fixed_procs;
+	const long *procs;          /* the counts ranked, NPROCS of them */
+	int nprocs;
+	bool every_machine;         /* no g and l: the rows no machine makes lose */
+	int npoints;                /* of the ranges (1 without) */
+	int nvalues;                /* a point's: every size, then the coefficients */
+	long long *values;          /* every point's sizes, nparams a point */
+	struct param_value *given;  /* every point's values, NVALUES a point */
+	const char **cands;
+	struct rank_table *tabs;    /* a table per point */
+	struct pareto *fronts;
+	struct ranking *rs;
+	int nswept;
+	int *swept;                 /* the swept sizes, in the command line's order */
+	/* each candidate's symbolic formulas, for every process count
+	 * (rank_count); without them (out of memory) every row is counted */
+	struct cost_formulas **formulas;
+	bool formulas_tried;
+};
+
+/* The grid of R: -p's counts, or the grid given (a range without -p), each
+ * -D of an axis checked against it; EXIT_OK, or EXIT_USAGE after saying why. */
+static int rank_grid(const struct loaded_spec *ls, const struct model *m,
+		     const struct options *opt, struct rank_run *r)
 {
 	const char *file = ls->src.name;
-	if (opt->hierarchy)
-		return hierarchy_rank_model(ls, m, opt, session);
 	/* without -p, a sweep ranks the candidates on the grid given */
-	bool fixed = opt->nprocs == 0;
-	long shape[3] = {1, 1, 1};
+	bool fixed = r->fixed = opt->nprocs == 0;
+	long *shape = r->shape;
+	shape[0] = shape[1] = shape[2] = 1;
 	if (m->naxes == 0 && !fixed) {
 		fprintf(opt->err, "bspcost: %s: -p ranks the shapes of the grid, and this "
 				  "specification has no grid\n", file);
@@ -316,9 +342,22 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 			return EXIT_USAGE;
 		}
 	}
-	long fixed_procs = shape[0] * shape[1] * shape[2];
-	const long *procs = fixed ? &fixed_procs : opt->procs;
-	int nprocs = fixed ? 1 : opt->nprocs;
+	r->fixed_procs = shape[0] * shape[1] * shape[2];
+	r->procs = fixed ? &r->fixed_procs : opt->procs;
+	r->nprocs = fixed ? 1 : opt->nprocs;
+	return EXIT_OK;
+}
+
+/* What ranking R needs of the values: every size, and the coefficients
+ * (-D or a machine for every count) unless none is given under
+ * w + h*g + l (R->every_machine).  Without every size and any range, the
+ * symbolic analysis is printed with the values to give.  Returns -1 to go
+ * on, else the run's exit status. */
+static int rank_needs(const struct loaded_spec *ls, const struct model *m,
+		      const struct options *opt, struct session *session, struct rank_run *r)
+{
+	const char *file = ls->src.name;
+	bool fixed = r->fixed;
 	const struct cost_model *cm = opt->model;
 	const char **missing = calloc((size_t)m->nparams + COEF_N + 1, sizeof(*missing));
 	if (!missing) {
@@ -342,8 +381,8 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		int status = analyze_model(ls, m, &symbolic, session);
 		/* under w + h*g + l, g and l are optional: without them, the
 		 * ranking is for every machine */
-		int optional = !opt->machine && rank_model_linear(cm) && nmissing == nsizes_missing + cm->ncoefs
-			       ? cm->ncoefs : 0;
+		int optional = !opt->machine && rank_model_linear(cm) &&
+			       nmissing == nsizes_missing + cm->ncoefs ? cm->ncoefs : 0;
 		report_rank_needs_values(opt->format == FORMAT_TEXT ? opt->out : opt->err, file,
 					 opt->procs, opt->nprocs, missing, nmissing, optional);
 		free(missing);
@@ -353,6 +392,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	 * other beats for any machine, and where each is the best */
 	bool every_machine = sizes && !fixed && opt->nsweeps == 0 && !opt->machine &&
 			     rank_model_linear(cm) && cm->ncoefs > 0 && nmissing == cm->ncoefs;
+	r->every_machine = every_machine;
 	if (nmissing > 0 && !every_machine) {
 		fprintf(opt->err, "bspcost: %s: %s by the cost %s, which needs %s", file,
 			fixed ? "a range of values ranks the candidates" : "-p ranks", cm->text,
@@ -378,44 +418,39 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	}
 	free(missing);
 	/* a machine prices every count ranked, or nothing is counted */
-	for (int p = 0; opt->machine && p < nprocs; p++) {
+	for (int p = 0; opt->machine && p < r->nprocs; p++) {
 		struct machine_pick pick;
-		int r = machine_for(opt->machine, cm, procs[p], file, &pick, opt->err);
+		int got = machine_for(opt->machine, cm, r->procs[p], file, &pick, opt->err);
 		machine_pick_clear(&pick);
-		if (r < 0)
+		if (got < 0)
 			return EXIT_USAGE;
 	}
+	return -1;
+}
 
+/* R's tables and values allocated, every point's values set; 0, or -1 when
+ * out of memory. */
+static int rank_points(const struct model *m, const struct options *opt, struct rank_run *r)
+{
+	const struct cost_model *cm = opt->model;
 	/* every size, then the coefficients: what the values are counted at;
 	 * one copy of them per point of the sweep (one point without) */
-	int npoints = 1;
+	r->npoints = 1;
 	for (int i = 0; i < opt->nsweeps; i++)
-		npoints *= opt->sweeps[i].npoints;
-	int nvalues = model_nsizes(m) + cm->ncoefs;
-	long long *values = calloc((size_t)m->nparams * (size_t)npoints + 1, sizeof(*values));
-	struct param_value *given = calloc((size_t)nvalues * (size_t)npoints + 1, sizeof(*given));
-	const char **cands = calloc((size_t)m->ncands + 1, sizeof(*cands));
-	struct rank_table *tabs = calloc((size_t)npoints, sizeof(*tabs));
-	struct pareto *fronts = calloc((size_t)npoints, sizeof(*fronts));
-	struct ranking *rs = calloc((size_t)npoints, sizeof(*rs));
-	int *swept = calloc((size_t)opt->nsweeps + 1, sizeof(*swept));
-	/* each candidate's symbolic formulas, for every process count (rank_count);
-	 * without them (out of memory) every row is counted */
-	struct cost_formulas **formulas = calloc((size_t)m->ncands + 1, sizeof(*formulas));
-	bool formulas_tried = false;
-	if (!values || !given || !cands || !tabs || !fronts || !rs || !swept) {
-		free(formulas);
-		free(values);
-		free(given);
-		free(cands);
-		free(tabs);
-		free(fronts);
-		free(rs);
-		free(swept);
-		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
-		return EXIT_SPEC;
-	}
-	int nswept = 0;
+		r->npoints *= opt->sweeps[i].npoints;
+	r->nvalues = model_nsizes(m) + cm->ncoefs;
+	size_t npoints = (size_t)r->npoints;
+	r->values = calloc((size_t)m->nparams * npoints + 1, sizeof(*r->values));
+	r->given = calloc((size_t)r->nvalues * npoints + 1, sizeof(*r->given));
+	r->cands = calloc((size_t)m->ncands + 1, sizeof(*r->cands));
+	r->tabs = calloc(npoints, sizeof(*r->tabs));
+	r->fronts = calloc(npoints, sizeof(*r->fronts));
+	r->rs = calloc(npoints, sizeof(*r->rs));
+	r->swept = calloc((size_t)opt->nsweeps + 1, sizeof(*r->swept));
+	r->formulas = calloc((size_t)m->ncands + 1, sizeof(*r->formulas));
+	if (!r->values || !r->given || !r->cands || !r->tabs || !r->fronts || !r->rs || !r->swept)
+		return -1;
+	struct param_value *given = r->given;
 	for (int i = 0; i < model_nsizes(m); i++) {
 		const struct param_value *pv = options_find_def(opt, m->params[i]);
 		if (pv)
@@ -429,143 +464,185 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 	for (int k = 0; k < opt->nsweeps; k++)
 		for (int i = 0; i < model_nsizes(m); i++)
 			if (strcmp(m->params[i], opt->sweeps[k].name) == 0)
-				swept[nswept++] = i;
+				r->swept[r->nswept++] = i;
 	for (int k = 0; !opt->machine && k < cm->ncoefs; k++)
-		given[model_nsizes(m) + k] = every_machine
+		given[model_nsizes(m) + k] = r->every_machine
 			? (struct param_value){.name = cm->coef_names[k], .value = 0, .den = 1}
 			: *options_find_def(opt, cm->coef_names[k]);
 	for (int c = 0; c < m->ncands; c++)
-		cands[c] = m->cands[c].name;
+		r->cands[c] = m->cands[c].name;
+	return 0;
+}
 
-	int status = EXIT_OK, late = 0;
+/* The tables of process count number P of R counted and reported (one, or
+ * one per point of the ranges); *TABLES and *LATE counted on.  Returns the
+ * exit status of this count. */
+static int rank_count_procs(const struct loaded_spec *ls, const struct model *m,
+			    const struct options *opt, struct session *session, struct rank_run *r,
+			    int p, int *tables, struct progress_meter *meter, int *late)
+{
+	const char *file = ls->src.name;
+	const struct cost_model *cm = opt->model;
+	int status = EXIT_OK;
+	/* the coefficients: -D's, or the machine's for this count */
+	struct machine_pick pick;
+	if (opt->machine) {
+		machine_for(opt->machine, cm, r->procs[p], file, &pick, opt->err);
+		memcpy(r->given + model_nsizes(m), pick.coefs,
+		       (size_t)pick.ncoefs * sizeof(*r->given));
+	} else {
+		memset(&pick, 0, sizeof(pick));
+		cost_prices_init(&pick.prices, cm);
+		mpq_init(pick.per_second);
+		for (int k = 0; k < cm->ncoefs; k++)
+			for (int c = 0; c < COEF_N; c++)
+				if (strcmp(cost_coef_name[c], cm->coef_names[k]) == 0) {
+					param_value_get(pick.prices.coef[c],
+							&r->given[model_nsizes(m) + k]);
+					pick.prices.has[c] = true;
+				}
+	}
+	int got = 0;
+	for (int pt = 0; pt < r->npoints && got == 0; pt++) {
+		/* the point's values: the first range varies slowest */
+		struct param_value *at = r->given + (size_t)pt * (size_t)r->nvalues;
+		long long *sizes = r->values + (size_t)pt * (size_t)m->nparams;
+		if (pt > 0)
+			memcpy(at, r->given, (size_t)r->nvalues * sizeof(*at));
+		for (int k = opt->nsweeps - 1, rest = pt; k >= 0; k--) {
+			at[r->swept[k]].value = sweep_value(&opt->sweeps[k],
+							    rest % opt->sweeps[k].npoints);
+			rest /= opt->sweeps[k].npoints;
+		}
+		for (int i = 0; i < model_nsizes(m); i++)
+			sizes[i] = at[i].value;
+		got = rank_prepare(ls, m, opt, session, r->procs[p], r->fixed ? r->shape : NULL,
+				   sizes, &r->tabs[pt]);
+		r->rs[pt] = (struct ranking){
+			.file = file, .naxes = m->naxes, .axes = (const char *const *)m->axes,
+			.ncands = m->ncands, .cands = r->cands,
+			/* for every machine: the sizes, no g = 0 */
+			.nvalues = r->every_machine ? model_nsizes(m) : r->nvalues,
+			.values = at, .t = &r->tabs[pt], .top = opt->top,
+			.machine = opt->machine ? opt->machine->name : NULL,
+			.speed = pick.timed ? pick.per_second : NULL,
+			.model = cm,
+			.digits = opt->digits,
+			.first = *tables == 0 && pt == 0,
+			.nswept = r->nswept, .swept = r->swept,
+		};
+	}
+	if (got == 0)
+		got = rank_count(m, opt, session, r->values, &pick.prices, r->tabs, r->npoints,
+				 meter, r->formulas, &r->formulas_tried);
+	progress_end(meter);   /* the line erased before the table is printed */
+	if (got < 0) {
+		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+		status = EXIT_SPEC;
+	} else if (got > status) {
+		status = got;
+	}
+	int done = 0;
+	for (int pt = 0; pt < r->npoints && got >= 0; pt++) {
+		if (!r->tabs[pt].sorted)
+			break;
+		if (r->every_machine) {
+			if (every_machine_front(&r->tabs[pt], &r->fronts[pt]) < 0) {
+				fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+				status = EXIT_SPEC;
+				break;
+			}
+			r->rs[pt].every_machine = &r->fronts[pt];
+		}
+		*late += r->tabs[pt].nlate > 0;
+		done++;
+		if (opt->sink) {
+			/* the library: each point's ranking as data */
+			if (opt->sink->ranking(opt->sink->user, &r->rs[pt]) < 0) {
+				fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+				status = EXIT_SPEC;
+			}
+			continue;
+		}
+		if (opt->nsweeps > 0)
+			continue;
+		report_ranking(opt->out, opt->format, &r->rs[pt], *tables);
+		++*tables;
+		int ps = opt->plot ? plot_exit_status(plot_ranking(&r->rs[pt], opt->plot,
+								   opt->err, session))
+				   : EXIT_OK;
+		if (status < ps)
+			status = ps;
+	}
+	if (opt->nsweeps > 0 && done > 0 && !opt->sink) {
+		report_sweep(opt->out, opt->format, r->rs, done, *tables);
+		++*tables;
+		int ps = opt->plot ? plot_exit_status(plot_sweep(r->rs, done, opt->plot,
+								 opt->err, session))
+				   : EXIT_OK;
+		if (status < ps)
+			status = ps;
+	}
+	for (int pt = 0; pt < r->npoints; pt++) {
+		rank_table_clear(&r->tabs[pt]);
+		pareto_clear(&r->fronts[pt]);
+		r->rs[pt].every_machine = NULL;
+	}
+	machine_pick_clear(&pick);
+	return status;
+}
+
+static void rank_run_clear(const struct model *m, struct rank_run *r)
+{
+	free(r->values);
+	free(r->given);
+	free(r->cands);
+	free(r->tabs);
+	free(r->fronts);
+	free(r->rs);
+	free(r->swept);
+	for (int c = 0; r->formulas && c < m->ncands; c++)
+		cost_formulas_free(r->formulas[c]);
+	free(r->formulas);
+}
+
+int rank_model(const struct loaded_spec *ls, const struct model *m, const struct options *opt,
+	       struct session *session, int *tables)
+{
+	if (opt->hierarchy)
+		return hierarchy_rank_model(ls, m, opt, session);
+	struct rank_run r = {.fixed = false};
+	int status = rank_grid(ls, m, opt, &r);
+	if (status != EXIT_OK)
+		return status;
+	status = rank_needs(ls, m, opt, session, &r);
+	if (status >= 0)
+		return status;
+	if (rank_points(m, opt, &r) < 0) {
+		rank_run_clear(m, &r);
+		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+		return EXIT_SPEC;
+	}
+	status = EXIT_OK;
+	int late = 0;
 	struct progress_meter meter;
 	progress_start(&meter, opt->err);
-	for (int p = 0; p < nprocs; p++) {
+	for (int p = 0; p < r.nprocs; p++) {
 		if ((p > 0 || *tables > 0) && session_expired(session)) {
 			/* the deadline passed: the counts left are named, not tabled */
 			report_rank_not_started(opt->format == FORMAT_TEXT ||
 						opt->format == FORMAT_MARKDOWN ? opt->out : opt->err,
-						file, procs + p, nprocs - p);
+						ls->src.name, r.procs + p, r.nprocs - p);
 			late++;
 			status = EXIT_SPEC;
 			break;
 		}
-		/* the coefficients: -D's, or the machine's for this count */
-		struct machine_pick pick;
-		if (opt->machine) {
-			machine_for(opt->machine, cm, procs[p], file, &pick, opt->err);
-			memcpy(given + model_nsizes(m), pick.coefs, (size_t)pick.ncoefs * sizeof(*given));
-		} else {
-			memset(&pick, 0, sizeof(pick));
-			cost_prices_init(&pick.prices, cm);
-			mpq_init(pick.per_second);
-			for (int k = 0; k < cm->ncoefs; k++)
-				for (int c = 0; c < COEF_N; c++)
-					if (strcmp(cost_coef_name[c], cm->coef_names[k]) == 0) {
-						param_value_get(pick.prices.coef[c],
-								&given[model_nsizes(m) + k]);
-						pick.prices.has[c] = true;
-					}
-		}
-		int r = 0;
-		for (int pt = 0; pt < npoints && r == 0; pt++) {
-			/* the point's values: the first range varies slowest */
-			struct param_value *at = given + (size_t)pt * (size_t)nvalues;
-			long long *sizes = values + (size_t)pt * (size_t)m->nparams;
-			if (pt > 0)
-				memcpy(at, given, (size_t)nvalues * sizeof(*at));
-			for (int k = opt->nsweeps - 1, rest = pt; k >= 0; k--) {
-				at[swept[k]].value = sweep_value(&opt->sweeps[k],
-								 rest % opt->sweeps[k].npoints);
-				rest /= opt->sweeps[k].npoints;
-			}
-			for (int i = 0; i < model_nsizes(m); i++)
-				sizes[i] = at[i].value;
-			r = rank_prepare(ls, m, opt, session, procs[p], fixed ? shape : NULL, sizes,
-					 &tabs[pt]);
-			rs[pt] = (struct ranking){
-				.file = file, .naxes = m->naxes, .axes = (const char *const *)m->axes,
-				.ncands = m->ncands, .cands = cands,
-				/* for every machine: the sizes, no g = 0 */
-				.nvalues = every_machine ? model_nsizes(m) : nvalues,
-				.values = at, .t = &tabs[pt], .top = opt->top,
-				.machine = opt->machine ? opt->machine->name : NULL,
-				.speed = pick.timed ? pick.per_second : NULL,
-				.model = cm,
-				.digits = opt->digits,
-				.first = *tables == 0 && pt == 0,
-				.nswept = nswept, .swept = swept,
-			};
-		}
-		if (r == 0)
-			r = rank_count(m, opt, session, values, &pick.prices, tabs, npoints, &meter,
-				       formulas, &formulas_tried);
-		progress_end(&meter);   /* the line erased before the table is printed */
-		if (r < 0) {
-			fprintf(opt->err, "bspcost: %s: out of memory\n", file);
-			status = EXIT_SPEC;
-		} else if (r > status) {
-			status = r;
-		}
-		int done = 0;
-		for (int pt = 0; pt < npoints && r >= 0; pt++) {
-			if (!tabs[pt].sorted)
-				break;
-			if (every_machine) {
-				if (every_machine_front(&tabs[pt], &fronts[pt]) < 0) {
-					fprintf(opt->err, "bspcost: %s: out of memory\n", file);
-					status = EXIT_SPEC;
-					break;
-				}
-				rs[pt].every_machine = &fronts[pt];
-			}
-			late += tabs[pt].nlate > 0;
-			done++;
-			if (opt->sink) {
-				/* the library: each point's ranking as data */
-				if (opt->sink->ranking(opt->sink->user, &rs[pt]) < 0) {
-					fprintf(opt->err, "bspcost: %s: out of memory\n", file);
-					status = EXIT_SPEC;
-				}
-				continue;
-			}
-			if (opt->nsweeps > 0)
-				continue;
-			report_ranking(opt->out, opt->format, &rs[pt], *tables);
-			++*tables;
-			int ps = opt->plot ? plot_exit_status(plot_ranking(&rs[pt], opt->plot,
-									   opt->err, session))
-					   : EXIT_OK;
-			if (status < ps)
-				status = ps;
-		}
-		if (opt->nsweeps > 0 && done > 0 && !opt->sink) {
-			report_sweep(opt->out, opt->format, rs, done, *tables);
-			++*tables;
-			int ps = opt->plot ? plot_exit_status(plot_sweep(rs, done, opt->plot,
-									 opt->err, session))
-					   : EXIT_OK;
-			if (status < ps)
-				status = ps;
-		}
-		for (int pt = 0; pt < npoints; pt++) {
-			rank_table_clear(&tabs[pt]);
-			pareto_clear(&fronts[pt]);
-			rs[pt].every_machine = NULL;
-		}
-		machine_pick_clear(&pick);
+		int st = rank_count_procs(ls, m, opt, session, &r, p, tables, &meter, &late);
+		if (status < st)
+			status = st;
 	}
 	if (late)
-		report_deadline(opt->err, file, session_limit(session), 0, 0, 0);
-	free(values);
-	free(given);
-	free(cands);
-	free(tabs);
-	free(fronts);
-	free(rs);
-	free(swept);
-	for (int c = 0; formulas && c < m->ncands; c++)
-		cost_formulas_free(formulas[c]);
-	free(formulas);
+		report_deadline(opt->err, ls->src.name, session_limit(session), 0, 0, 0);
+	rank_run_clear(m, &r);
 	return status;
 }
