@@ -168,23 +168,7 @@ static int render_analysis(char *render[API_NFORMATS], const struct analysis *a)
 		FILE *out = open_memstream(&render[f], &len);
 		if (!out)
 			return -1;
-		switch (api_format_of[f]) {
-		case FORMAT_TEXT:
-			report_text(out, a);
-			break;
-		case FORMAT_JSON:
-			report_json(out, a);
-			break;
-		case FORMAT_CSV:
-			report_csv(out, a);
-			break;
-		case FORMAT_MARKDOWN:
-			report_markdown(out, a);
-			break;
-		case FORMAT_LATEX:
-			report_latex(out, a);
-			break;
-		}
+		report_analysis(out, api_format_of[f], a);
 		if (fclose(out) != 0)
 			return -1;
 	}

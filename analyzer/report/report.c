@@ -461,3 +461,24 @@ void report_json_values(FILE *out, const struct analysis *a,
 	}
 	fputs("}", out);
 }
+
+void report_analysis(FILE *out, enum output_format format, const struct analysis *a)
+{
+	switch (format) {
+	case FORMAT_TEXT:
+		report_text(out, a);
+		break;
+	case FORMAT_JSON:
+		report_json(out, a);
+		break;
+	case FORMAT_MARKDOWN:
+		report_markdown(out, a);
+		break;
+	case FORMAT_LATEX:
+		report_latex(out, a);
+		break;
+	case FORMAT_CSV:
+		report_csv(out, a);
+		break;
+	}
+}

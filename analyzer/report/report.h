@@ -411,5 +411,7 @@ void report_json(FILE *out, const struct analysis *a);
 void report_markdown(FILE *out, const struct analysis *a);
 void report_latex(FILE *out, const struct analysis *a);
 void report_csv(FILE *out, const struct analysis *a);
+/* A in FORMAT: one of the five above. */
+void report_analysis(FILE *out, enum output_format format, const struct analysis *a);
 
 #endif

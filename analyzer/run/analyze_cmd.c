@@ -752,28 +752,6 @@ static int report_verification(const struct loaded_spec *ls, const struct model 
 	return status;
 }
 
-/* The analysis A in FORMAT on OUT. */
-static void report_by_format(FILE *out, enum output_format format, const struct analysis *a)
-{
-	switch (format) {
-	case FORMAT_TEXT:
-		report_text(out, a);
-		break;
-	case FORMAT_JSON:
-		report_json(out, a);
-		break;
-	case FORMAT_MARKDOWN:
-		report_markdown(out, a);
-		break;
-	case FORMAT_LATEX:
-		report_latex(out, a);
-		break;
-	case FORMAT_CSV:
-		report_csv(out, a);
-		break;
-	}
-}
-
 /* The analysis of M (LS) counted and reported as OPT asks. */
 static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		      const struct options *opt, struct session *session)
@@ -841,7 +819,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
 		status = EXIT_SPEC;
 	} else if (!opt->sink)
-		report_by_format(opt->out, opt->format, &a);
+		report_analysis(opt->out, opt->format, &a);
 	if (opt->verify > 0 && costs)
 		status = report_verification(ls, m, opt, &r, status);
 
