@@ -531,6 +531,151 @@ static int direct_values(struct count_engine *engine, const struct model *m, int
 	return st;
 }
 
+/* The next point for candidate CC (FORMULAS: it has them) into P: drawn at
+ * random first (small sizes, cheap to enumerate), built when that keeps
+ * missing (PDGEMM's m >= 32*M and 32*M divides k); the block lengths its
+ * formulas kept get their values there.  Returns 0; 1 when the deadline
+ * came (VR->stopped); 2 when no point small enough meets the assumptions
+ * (said in VR->skipped when none was checked). */
+static int next_point(isl_ctx *ctx, const struct model *m, const struct cost_request *req,
+		      __isl_keep isl_set *assumptions, const struct candidate_cost *cc,
+		      bool formulas, unsigned *seed, struct point *p, struct verify_result *vr)
+{
+	int tries = 0;
+	do {
+		bool built = tries >= DRAWN_TRIES;
+		draw_point(p, m, req, assumptions, built, seed);
+		if (built)
+			round_to_divisors(p, formulas ? cc : NULL);
+	} while (!satisfies(p, m, assumptions, formulas ? cc : NULL) && ++tries < 5000 &&
+		 !session_ctx_stopped(ctx));
+	if (session_ctx_stopped(ctx)) {
+		/* the deadline stopped ISL in satisfies(): no point was refused
+		 * for the assumptions, none is checked any more */
+		vr->stopped = true;
+		return 1;
+	}
+	if (tries >= 5000) {
+		if (vr->points == 0)
+			vr->skipped = strdup("no point small enough to enumerate satisfies the assumptions");
+		return 2;
+	}
+	/* Block lengths the formulas kept get their values at this point. */
+	for (int l = 0; formulas && l < cc->nlocals; l++) {
+		struct formula_expr *e = formula_parse_expr(cc->local_values[l], NULL);
+		mpq_t v;
+		mpq_init(v);
+		if (e && formula_expr_eval(e, p->names, p->values, p->n, v) == 0 &&
+		    mpz_cmp_ui(mpq_denref(v), 1) == 0 && mpz_fits_slong_p(mpq_numref(v))) {
+			p->names[p->n] = cc->local_names[l];
+			p->values[p->n++] = mpz_get_si(mpq_numref(v));
+		}
+		mpq_clear(v);
+		formula_expr_free(e);
+	}
+	return 0;
+}
+
+/* MV, what superstep SC (NULL: no formulas) measured at P with COST,
+ * against its formulas and (DC when not NULL) the values counted directly
+ * at P; --explain's quantities with a formula too. */
+static void compare_step(struct verify_result *vr, const struct point *p,
+			 const struct candidate_cost *cc, const struct step_cost *sc,
+			 const struct step_cost *d, const struct measured *mv, long cost)
+{
+	if (d) {
+		compare(vr, d->w, p, mv->w, cc->name, d->name, "w (counted directly)");
+		compare(vr, d->h, p, mv->h, cc->name, d->name, "h (counted directly)");
+		compare(vr, d->h_in, p, mv->h_in, cc->name, d->name, "h_in (counted directly)");
+		compare(vr, d->h_out, p, mv->h_out, cc->name, d->name, "h_out (counted directly)");
+		compare(vr, d->ncom, p, mv->ncom, cc->name, d->name, "NCom (counted directly)");
+		compare(vr, d->cost, p, cost, cc->name, d->name, "cost (counted directly)");
+	}
+	if (!sc)
+		return;
+	compare(vr, sc->w, p, mv->w, cc->name, sc->name, "w");
+	compare(vr, sc->h, p, mv->h, cc->name, sc->name, "h");
+	compare(vr, sc->h_in, p, mv->h_in, cc->name, sc->name, "h_in");
+	compare(vr, sc->h_out, p, mv->h_out, cc->name, sc->name, "h_out");
+	compare(vr, sc->ncom, p, mv->ncom, cc->name, sc->name, "NCom");
+	compare(vr, sc->cost, p, cost, cc->name, sc->name, "cost");
+	/* --explain's: those with a formula (a refused one says so) */
+	for (int k = 0; k < sc->narrays && k < mv->narrays; k++) {
+		const struct array_occurrence *ao = &sc->arrays[k];
+		const struct measured_array *ma = &mv->arrays[k];
+		char what[96];
+		snprintf(what, sizeof(what), "NOcc of %s", ao->name);
+		if (ao->nocc)
+			compare(vr, ao->nocc, p, ma->nocc, cc->name, sc->name, what);
+		snprintf(what, sizeof(what), "the sum of NOcc.e of %s", ao->name);
+		if (ao->occurrences)
+			compare(vr, ao->occurrences, p, ma->occurrences, cc->name, sc->name, what);
+		snprintf(what, sizeof(what), "A.e = 0 elements of %s", ao->name);
+		if (ao->unowned)
+			compare(vr, ao->unowned, p, ma->unowned, cc->name, sc->name, what);
+	}
+}
+
+/* Superstep K of candidate CAND enumerated at P (the variables of loops
+ * around other supersteps at 0) and held against its formulas (FORMULAS)
+ * and DC (NULL: not counted directly); its cost added to *TOTAL.  Returns
+ * 0; 1 when the deadline stopped it (VR->stopped set, the point not
+ * counted); -1 when the enumeration failed (VR->first says why). */
+static int verify_step(isl_ctx *ctx, const struct model *m, int cand, int k,
+		       const struct cost_request *req, struct point *p,
+		       const struct cost_prices *prices, const struct candidate_cost *cc,
+		       bool formulas, const struct candidate_cost *dc, struct verify_result *vr,
+		       long *total)
+{
+	struct measured mv;
+	char *reason = NULL;
+	const struct step_cost *sc = formulas ? &cc->steps[k] : NULL;
+	int step = model_cand_step(m, cand, k);
+	int loops[MODEL_MAX_LOOPS], nloops = model_step_loops(m, step, loops);
+	long cost = 0;
+	int got, n0 = p->n;
+	/* the variables of the other loops: any value (0), so that the
+	 * relations have no free parameter */
+	for (int l = 0; l < m->nloops; l++) {
+		bool mine = false;
+		for (int x = 0; x < nloops; x++)
+			mine |= loops[x] == l;
+		if (!mine) {
+			p->names[p->n] = m->params[m->loops[l].param];
+			p->values[p->n++] = 0;
+		}
+	}
+	if (nloops > 0) {
+		/* every iteration; --explain's quantities are one iteration's
+		 * functions of the loops' variables: not compared with these sums */
+		memset(&mv, 0, sizeof(mv));
+		got = enumerate_loops(ctx, m, cand, step, req, p, loops, nloops, 0, prices, &mv,
+				      &cost, &reason);
+	} else {
+		got = enumerate_step(ctx, m, cand, step, req, p, sc && sc->arrays != NULL, &mv,
+				     &reason);
+	}
+	p->n = n0;
+	if (got < 0 && session_ctx_stopped(ctx)) {
+		/* the deadline, not a failure: this point is not checked */
+		free(reason);
+		vr->stopped = true;
+		vr->points--;
+		return 1;
+	}
+	if (got < 0) {
+		free(vr->first);
+		vr->first = reason;
+		return -1;
+	}
+	if (nloops == 0)
+		cost = step_price(prices, &mv);
+	*total = cost == LONG_MIN || *total == LONG_MIN ? LONG_MIN : *total + cost;
+	compare_step(vr, p, cc, sc, dc ? &dc->steps[k] : NULL, &mv, cost);
+	free(mv.arrays);
+	return 0;
+}
+
 int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct model *m, int cand,
 		     const struct cost_request *req, const struct candidate_cost *cc, int npoints,
 		     unsigned *seed, struct verify_result *vr)
@@ -559,40 +704,8 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 			vr->stopped = true;
 			break;
 		}
-		/* drawn at random first (small sizes, cheap to enumerate); built
-		 * when that keeps missing (PDGEMM's m >= 32*M and 32*M divides k) */
-		int tries = 0;
-		do {
-			bool built = tries >= DRAWN_TRIES;
-			draw_point(&p, m, req, assumptions, built, seed);
-			if (built)
-				round_to_divisors(&p, formulas ? cc : NULL);
-		} while (!satisfies(&p, m, assumptions, formulas ? cc : NULL) && ++tries < 5000 &&
-		       !session_ctx_stopped(ctx));
-		if (session_ctx_stopped(ctx)) {
-			/* the deadline stopped ISL in satisfies(): no point was refused
-			 * for the assumptions, none is checked any more */
-			vr->stopped = true;
+		if (next_point(ctx, m, req, assumptions, cc, formulas, seed, &p, vr) != 0)
 			break;
-		}
-		if (tries >= 5000) {
-			if (vr->points == 0)
-				vr->skipped = strdup("no point small enough to enumerate satisfies the assumptions");
-			break;
-		}
-		/* Block lengths the formulas kept get their values at this point. */
-		for (int l = 0; formulas && l < cc->nlocals; l++) {
-			struct formula_expr *e = formula_parse_expr(cc->local_values[l], NULL);
-			mpq_t v;
-			mpq_init(v);
-			if (e && formula_expr_eval(e, p.names, p.values, p.n, v) == 0 &&
-			    mpz_cmp_ui(mpq_denref(v), 1) == 0 && mpz_fits_slong_p(mpq_numref(v))) {
-				p.names[p.n] = cc->local_names[l];
-				p.values[p.n++] = mpz_get_si(mpq_numref(v));
-			}
-			mpq_clear(v);
-			formula_expr_free(e);
-		}
 		vr->points++;
 		/* what this point found, to take back if the deadline stops ISL
 		 * while it is checked (a formula's conditions are ISL sets: an
@@ -620,94 +733,10 @@ int verify_candidate(isl_ctx *ctx, struct count_engine *engine, const struct mod
 			vr->mismatches++;
 			vr->checks++;
 		}
-		for (int k = 0; k < model_cand_nsteps(m, cand) && status == 0; k++) {
-			struct measured mv;
-			char *reason = NULL;
-			const struct step_cost *sc = formulas ? &cc->steps[k] : NULL;
-			int step = model_cand_step(m, cand, k);
-			int loops[MODEL_MAX_LOOPS], nloops = model_step_loops(m, step, loops);
-			long cost = 0;
-			int got, n0 = p.n;
-			/* the variables of the other loops: any value (0), so that
-			 * the relations have no free parameter */
-			for (int l = 0; l < m->nloops; l++) {
-				bool mine = false;
-				for (int x = 0; x < nloops; x++)
-					mine |= loops[x] == l;
-				if (!mine) {
-					p.names[p.n] = m->params[m->loops[l].param];
-					p.values[p.n++] = 0;
-				}
-			}
-			if (nloops > 0) {
-				/* every iteration; --explain's quantities are one
-				 * iteration's functions of the loops' variables: not
-				 * compared with these sums */
-				memset(&mv, 0, sizeof(mv));
-				got = enumerate_loops(ctx, m, cand, step, req, &p, loops, nloops, 0,
-						      &prices, &mv, &cost, &reason);
-			} else {
-				got = enumerate_step(ctx, m, cand, step, req, &p,
-						     sc && sc->arrays != NULL, &mv, &reason);
-			}
-			p.n = n0;
-			if (got < 0 && session_ctx_stopped(ctx)) {
-				/* the deadline, not a failure: this point is not checked */
-				free(reason);
-				vr->stopped = true;
-				vr->points--;
-				break;
-			}
-			if (got < 0) {
-				free(vr->first);
-				vr->first = reason;
+		for (int k = 0; k < model_cand_nsteps(m, cand) && status == 0 && !vr->stopped; k++)
+			if (verify_step(ctx, m, cand, k, req, &p, &prices, cc, formulas,
+					direct ? &dc : NULL, vr, &total) < 0)
 				status = -1;
-				break;
-			}
-			if (nloops == 0)
-				cost = step_price(&prices, &mv);
-			total = cost == LONG_MIN || total == LONG_MIN ? LONG_MIN : total + cost;
-			if (direct) {
-				const struct step_cost *d = &dc.steps[k];
-				compare(vr, d->w, &p, mv.w, cc->name, d->name, "w (counted directly)");
-				compare(vr, d->h, &p, mv.h, cc->name, d->name, "h (counted directly)");
-				compare(vr, d->h_in, &p, mv.h_in, cc->name, d->name,
-					"h_in (counted directly)");
-				compare(vr, d->h_out, &p, mv.h_out, cc->name, d->name,
-					"h_out (counted directly)");
-				compare(vr, d->ncom, &p, mv.ncom, cc->name, d->name,
-					"NCom (counted directly)");
-				compare(vr, d->cost, &p, cost, cc->name, d->name, "cost (counted directly)");
-			}
-			if (!sc) {
-				free(mv.arrays);
-				continue;
-			}
-			compare(vr, sc->w, &p, mv.w, cc->name, sc->name, "w");
-			compare(vr, sc->h, &p, mv.h, cc->name, sc->name, "h");
-			compare(vr, sc->h_in, &p, mv.h_in, cc->name, sc->name, "h_in");
-			compare(vr, sc->h_out, &p, mv.h_out, cc->name, sc->name, "h_out");
-			compare(vr, sc->ncom, &p, mv.ncom, cc->name, sc->name, "NCom");
-			compare(vr, sc->cost, &p, cost, cc->name, sc->name, "cost");
-			/* --explain's: those with a formula (a refused one says so) */
-			for (int k = 0; k < sc->narrays && k < mv.narrays; k++) {
-				const struct array_occurrence *ao = &sc->arrays[k];
-				const struct measured_array *ma = &mv.arrays[k];
-				char what[96];
-				snprintf(what, sizeof(what), "NOcc of %s", ao->name);
-				if (ao->nocc)
-					compare(vr, ao->nocc, &p, ma->nocc, cc->name, sc->name, what);
-				snprintf(what, sizeof(what), "the sum of NOcc.e of %s", ao->name);
-				if (ao->occurrences)
-					compare(vr, ao->occurrences, &p, ma->occurrences, cc->name,
-						sc->name, what);
-				snprintf(what, sizeof(what), "A.e = 0 elements of %s", ao->name);
-				if (ao->unowned)
-					compare(vr, ao->unowned, &p, ma->unowned, cc->name, sc->name,
-						what);
-			}
-			free(mv.arrays);
-		}
 		if (vr->stopped) {
 			candidate_cost_clear(&dc);
 			break;
