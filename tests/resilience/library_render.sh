@@ -1,8 +1,9 @@
 # libbspcost answers as the command line does: the same question asked
 # through the library (tests/api/render.c: bspcost_analyze or bspcost_rank,
 # then bspcost_*_render in every format) prints the same bytes as
-# `bspcost -f FORMAT` with the same options, and fails with the same
-# status and messages.  Symbolic and concrete grids, values, loops and
+# `bspcost -f FORMAT` with the same options (every format for three
+# questions, text and JSON for the others), and fails with the same status
+# and messages.  Symbolic and concrete grids, values, loops and
 # doubling loops, --assume, a machine, two process counts, the errors of a
 # specification and of a request.
 . "$(dirname "$0")/lib.inc"
@@ -16,16 +17,18 @@ O=$(dirname "$BIN")
 API=$O/tests/api_render
 [ -x "$API" ] || fail "$API is not built (make tests)"
 n=0
-# one case: the library's arguments (NAME=VALUE for -D), then the CLI's
+# one case: the library's arguments (NAME=VALUE for -D), then the CLI's,
+# then the formats compared (every one, or text and JSON)
 same() {
 	api_args=$1
 	cli_args=$2
+	formats=${3:-text json}
 	rm -rf "$dir/api" && mkdir "$dir/api"
 	# shellcheck disable=SC2086  # the arguments are split as written
 	# (the bundled profiles: the program is not beside machines/)
 	BSPCOST_MACHINES=$PWD/machines "$API" "$dir/api" $api_args 2> "$dir/api.err"
 	api_st=$?
-	for f in text json csv markdown latex; do
+	for f in $formats; do
 		# shellcheck disable=SC2086
 		eval "set -- $cli_args"
 		"$BIN" -f "$f" "$@" > "$dir/cli.$f" 2> "$dir/cli.err"
@@ -48,18 +51,19 @@ same() {
 		}
 	fi
 }
-same "examples/stencil1d.bsp" "examples/stencil1d.bsp"
-same "examples/matmul.bsp" "examples/matmul.bsp"
+all="text json csv markdown latex"
+same "examples/stencil1d.bsp" "examples/stencil1d.bsp" "$all"
 same "examples/reduce.bsp" "examples/reduce.bsp"
 same "examples/jacobi.bsp" "examples/jacobi.bsp"
 same "examples/transpose.bsp n=64 m=32" "-D n=64 -D m=32 examples/transpose.bsp"
 same "examples/stencil2d.bsp --grid 2x2" "--grid 2x2 examples/stencil2d.bsp"
 same "examples/stencil2d.bsp --assume M==N" "--assume M==N examples/stencil2d.bsp"
-same "examples/jacobi.bsp n=64 T=3 P=4 g=2 l=50" "-D n=64 -D T=3 -D P=4 -D g=2 -D l=50 examples/jacobi.bsp"
+same "examples/jacobi.bsp n=64 T=3 P=4 g=2 l=50" "-D n=64 -D T=3 -D P=4 -D g=2 -D l=50 examples/jacobi.bsp" \
+	"$all"
 same "examples/stencil1d.bsp n=1024 P=8 --machine sp2-switch" \
 	"-D n=1024 -D P=8 --machine sp2-switch examples/stencil1d.bsp"
 same "examples/matmul.bsp -p 4 -p 6 m=64 n=64 o=64 g=1 l=100" \
-	"-p 4,6 -D m=64 -D n=64 -D o=64 -D g=1 -D l=100 examples/matmul.bsp"
+	"-p 4,6 -D m=64 -D n=64 -D o=64 -D g=1 -D l=100 examples/matmul.bsp" "$all"
 same "examples/stencil2d.bsp -p 8 n=256 m=256 --machine sp2-switch" \
 	"-p 8 -D n=256 -D m=256 --machine sp2-switch examples/stencil2d.bsp"
 same "examples/stencil2d.bsp -p 16 n=256 m=256 --machine now-p8" \
@@ -67,7 +71,7 @@ same "examples/stencil2d.bsp -p 16 n=256 m=256 --machine now-p8" \
 same "examples/stencil2d.bsp -p 8 n=256 m=256" "-p 8 -D n=256 -D m=256 examples/stencil2d.bsp"
 # failures: a specification with errors, a name it does not have, values
 # that break its assumptions
-same "tests/diag/axis_twice_named.bsp" "tests/diag/axis_twice_named.bsp"
-same "examples/stencil1d.bsp zz=3" "-D zz=3 examples/stencil1d.bsp"
-same "examples/stencil1d.bsp n=2 P=8" "-D n=2 -D P=8 examples/stencil1d.bsp"
+same "tests/diag/axis_twice_named.bsp" "tests/diag/axis_twice_named.bsp" text
+same "examples/stencil1d.bsp zz=3" "-D zz=3 examples/stencil1d.bsp" text
+same "examples/stencil1d.bsp n=2 P=8" "-D n=2 -D P=8 examples/stencil1d.bsp" text
 echo "$n renders compared"
