@@ -40,6 +40,19 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* WHY (malloc'd, taken) as a usage error; NULL: memory ran out, as every
+ * other such failure of the run says it (EXIT_SPEC). */
+static int refused(char *why)
+{
+	if (!why) {
+		fputs("bspcost: out of memory\n", stderr);
+		return EXIT_SPEC;
+	}
+	int st = usage_error("%s", why);
+	free(why);
+	return st;
+}
+
 /* --- What the options choose, for the table of conflicts ------------------ */
 
 enum run_option {
@@ -396,9 +409,7 @@ static int set_define(struct parse *p, char *arg)
 	char *why = NULL;
 	if (options_add_define(p->opt, arg, &why) == 0)
 		return EXIT_OK;
-	int st = usage_error("%s", why ? why : "out of memory");
-	free(why);
-	return st;
+	return refused(why);
 }
 
 static int set_format(struct parse *p, char *arg)
@@ -686,11 +697,8 @@ static int check_files(const struct options *opt, const struct args *a)
 static int check_together(struct options *opt, const struct args *a, bool numbering_given)
 {
 	char *why = NULL;
-	if (options_check_defines(opt, &why) < 0) {
-		int st = usage_error("%s", why ? why : "out of memory");
-		free(why);
-		return st;
-	}
+	if (options_check_defines(opt, &why) < 0)
+		return refused(why);
 	if (opt->speed_arg && !opt->machine_arg)
 		return usage_error("--speed gives a machine profile its flop/s: use it with "
 				   "--machine%s", "");

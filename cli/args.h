@@ -19,8 +19,8 @@ struct args {
 
 /* ARGV (ARGC words) into *OPT (from options_defaults) and *A, every option
  * checked alone and against the others as bspcost(1) says.  Returns
- * EXIT_OK, or EXIT_USAGE after the usage error on standard error; with
- * A->done, --help or --version was printed.  Free with args_clear,
+ * EXIT_OK, or EXIT_USAGE after the usage error on standard error (EXIT_SPEC
+ * when memory ran out); with A->done, --help or --version was printed.  Free with args_clear,
  * whatever this returns. */
 int args_parse(int argc, char **argv, struct options *opt, struct args *a);
 void args_clear(struct options *opt, struct args *a);
