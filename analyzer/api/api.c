@@ -493,7 +493,8 @@ int api_run(bspcost_session *s, const bspcost_spec *spec, const bspcost_request 
 	char *why = NULL;
 	bool oom = false;
 	if (!err || !out) {
-		/* said below */
+		if (err)   /* else said below */
+			fputs("bspcost: out of memory\n", err);
 	} else if (!spec->m) {
 		/* what loading it said */
 		fputs(spec->said ? spec->said : "", err);
