@@ -576,6 +576,22 @@ static int next_point(isl_ctx *ctx, const struct model *m, const struct cost_req
 	return 0;
 }
 
+/* MV's w, h, h_in, h_out, NCom and COST against the formulas of S (a
+ * superstep of candidate CC), each named with HOW after it. */
+static void compare_quantities(struct verify_result *vr, const struct point *p,
+			       const struct candidate_cost *cc, const struct step_cost *s,
+			       const struct measured *mv, long cost, const char *how)
+{
+	static const char *const name[] = {"w", "h", "h_in", "h_out", "NCom", "cost"};
+	const struct formula *f[] = {s->w, s->h, s->h_in, s->h_out, s->ncom, s->cost};
+	const long value[] = {mv->w, mv->h, mv->h_in, mv->h_out, mv->ncom, cost};
+	for (int i = 0; i < 6; i++) {
+		char what[64];
+		snprintf(what, sizeof(what), "%s%s", name[i], how);
+		compare(vr, f[i], p, value[i], cc->name, s->name, what);
+	}
+}
+
 /* MV, what superstep SC (NULL: no formulas) measured at P with COST,
  * against its formulas and (DC when not NULL) the values counted directly
  * at P; --explain's quantities with a formula too. */
@@ -583,22 +599,11 @@ static void compare_step(struct verify_result *vr, const struct point *p,
 			 const struct candidate_cost *cc, const struct step_cost *sc,
 			 const struct step_cost *d, const struct measured *mv, long cost)
 {
-	if (d) {
-		compare(vr, d->w, p, mv->w, cc->name, d->name, "w (counted directly)");
-		compare(vr, d->h, p, mv->h, cc->name, d->name, "h (counted directly)");
-		compare(vr, d->h_in, p, mv->h_in, cc->name, d->name, "h_in (counted directly)");
-		compare(vr, d->h_out, p, mv->h_out, cc->name, d->name, "h_out (counted directly)");
-		compare(vr, d->ncom, p, mv->ncom, cc->name, d->name, "NCom (counted directly)");
-		compare(vr, d->cost, p, cost, cc->name, d->name, "cost (counted directly)");
-	}
+	if (d)
+		compare_quantities(vr, p, cc, d, mv, cost, " (counted directly)");
 	if (!sc)
 		return;
-	compare(vr, sc->w, p, mv->w, cc->name, sc->name, "w");
-	compare(vr, sc->h, p, mv->h, cc->name, sc->name, "h");
-	compare(vr, sc->h_in, p, mv->h_in, cc->name, sc->name, "h_in");
-	compare(vr, sc->h_out, p, mv->h_out, cc->name, sc->name, "h_out");
-	compare(vr, sc->ncom, p, mv->ncom, cc->name, sc->name, "NCom");
-	compare(vr, sc->cost, p, cost, cc->name, sc->name, "cost");
+	compare_quantities(vr, p, cc, sc, mv, cost, "");
 	/* --explain's: those with a formula (a refused one says so) */
 	for (int k = 0; k < sc->narrays && k < mv->narrays; k++) {
 		const struct array_occurrence *ao = &sc->arrays[k];
