@@ -197,13 +197,6 @@ static int keep_analysis(void *user, const struct analysis *a)
 	return render_analysis(r->render, a);
 }
 
-static int no_ranking(void *user, const struct ranking *r)
-{
-	(void)user;
-	(void)r;
-	return 0;
-}
-
 enum bspcost_status bspcost_analyze(bspcost_session *s, const bspcost_spec *spec,
 				    const bspcost_request *rq, bspcost_result **out)
 {
@@ -216,7 +209,7 @@ enum bspcost_status bspcost_analyze(bspcost_session *s, const bspcost_spec *spec
 		api_say(s, NULL);
 		return BSPCOST_ERROR;
 	}
-	struct run_sink sink = {.user = r, .analysis = keep_analysis, .ranking = no_ranking};
+	struct run_sink sink = {.user = r, .analysis = keep_analysis};
 	int status = api_run(s, spec, rq, &sink, false, NULL);
 	if (!r->cands) {
 		bspcost_result_free(r);
@@ -494,13 +487,6 @@ static int keep_ranking(void *user, const struct ranking *r)
 	return 0;
 }
 
-static int no_analysis(void *user, const struct analysis *a)
-{
-	(void)user;
-	(void)a;
-	return 0;
-}
-
 enum bspcost_status bspcost_rank(bspcost_session *s, const bspcost_spec *spec,
 				 const bspcost_request *rq, bspcost_ranking **out)
 {
@@ -513,7 +499,7 @@ enum bspcost_status bspcost_rank(bspcost_session *s, const bspcost_spec *spec,
 		api_say(s, NULL);
 		return BSPCOST_ERROR;
 	}
-	struct run_sink sink = {.user = r, .analysis = no_analysis, .ranking = keep_ranking};
+	struct run_sink sink = {.user = r, .ranking = keep_ranking};
 	char *printed = NULL;
 	bool streams = true;
 	for (int f = 0; f < API_NFORMATS; f++)

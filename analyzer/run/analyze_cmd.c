@@ -815,7 +815,8 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		status = report_hierarchy_run(ls, m, opt, session, &a, status);
 	else if (opt->per_process)
 		status = report_per_process_run(ls, m, opt, session, &a, status);
-	else if (opt->sink && opt->sink->analysis(opt->sink->user, &a) < 0) {
+	else if (opt->sink && opt->sink->analysis &&
+		 opt->sink->analysis(opt->sink->user, &a) < 0) {
 		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
 		status = EXIT_SPEC;
 	} else if (!opt->sink)

@@ -39,7 +39,8 @@ enum { MAX_SWEEPS = 4, MAX_SWEEP_POINTS = 10000 };
 /* Where a run hands its results instead of printing them (the library,
  * analyzer/api): the analysis of one specification, and each ranking of -p
  * or point of a range, while their formulas are alive.  A callback returns
- * 0, or -1 when it could not keep what it needs (out of memory). */
+ * 0, or -1 when it could not keep what it needs (out of memory); NULL: that
+ * answer is not wanted (nor printed). */
 struct run_sink {
 	void *user;
 	int (*analysis)(void *user, const struct analysis *a);

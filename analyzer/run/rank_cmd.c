@@ -378,7 +378,10 @@ static int rank_needs(const struct loaded_spec *ls, const struct model *m,
 		 * machine's coefficients need a number of processes: not yet) */
 		struct options symbolic = *opt;
 		symbolic.machine = NULL;
-		int status = analyze_model(ls, m, &symbolic, session);
+		/* a sink that takes no analysis (the library's ranking): the
+		 * values to give, without formulas nothing reads */
+		int status = opt->sink && !opt->sink->analysis
+				     ? EXIT_OK : analyze_model(ls, m, &symbolic, session);
 		/* under w + h*g + l, g and l are optional: without them, the
 		 * ranking is for every machine */
 		int optional = !opt->machine && rank_model_linear(cm) &&
@@ -558,7 +561,7 @@ static int rank_count_procs(const struct loaded_spec *ls, const struct model *m,
 		done++;
 		if (opt->sink) {
 			/* the library: each point's ranking as data */
-			if (opt->sink->ranking(opt->sink->user, &r->rs[pt]) < 0) {
+			if (opt->sink->ranking && opt->sink->ranking(opt->sink->user, &r->rs[pt]) < 0) {
 				fprintf(opt->err, "bspcost: %s: out of memory\n", file);
 				status = EXIT_SPEC;
 			}
