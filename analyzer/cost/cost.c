@@ -3719,6 +3719,259 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	return candidate_formulas(engine, m, cand, req, out);
 }
 
+/* Candidate CAND refused before its supersteps are counted: too many
+ * processes to count one by one, a predicate naming a distribution that
+ * lays out none of its arrays; and OUT->any_grid set where it is counted
+ * at values only. */
+static void candidate_refusals(struct job *j, const struct model *m, int cand,
+			       const struct cost_request *req, struct candidate_cost *out)
+{
+	long nproc = 1;
+	for (int a = 0; !req->symbolic && a < m->naxes; a++)
+		nproc *= req->sizes[a];
+	/* with every value known, the processes are not analyzed one by one */
+	if (!req->values && nproc > MAX_PROCESSES) {
+		char *why = NULL;
+		if (asprintf(&why, "a concrete grid of %ld processes (more than %d) is not analyzed "
+				   "process by process; the symbolic grid may do", nproc,
+			     MAX_PROCESSES) < 0)
+			why = NULL;
+		cost_job_fail(j, COST_REFUSED, why, "grid");
+	}
+	if (!out->steps)
+		cost_job_fail(j, COST_FAILED, NULL, "cost");
+	int nodist = predicate_without_extent(m, cand);
+	if (nodist >= 0) {
+		char *why = NULL;
+		if (asprintf(&why, "the predicates of %s name distribution %s, which lays out no "
+				   "array of this candidate: the extent it splits is unknown",
+			     m->cands[cand].name, m->dists[nodist]) < 0)
+			why = NULL;
+		cost_job_fail(j, COST_REFUSED, why, "predicate");
+		out->any_grid = true;
+	}
+	/* cyclic(nb), a condition by a loop's variable: counted at values
+	 * only, on every grid */
+	if (!req->values && model_cand_block_param(m, cand) >= 0)
+		out->any_grid = true;
+	for (int k = 0; !req->values && k < model_cand_nsteps(m, cand); k++)
+		if (m->steps[model_cand_step(m, cand, k)].by_loop >= 0)
+			out->any_grid = true;
+}
+
+/* Whether the cost function of REQ cannot price superstep S without
+ * every value (it prices messages) or in a loop (the overlap cost); the
+ * refusal is then J's failure. */
+static bool step_model_refused(struct job *j, const struct model *m, int s,
+			       const struct cost_request *req)
+{
+	const struct cost_model *cm = req->model ? req->model : cost_model_default();
+	if (cm->messages != MSG_NONE && !req->values) {
+		cost_job_fail(j, COST_REFUSED,
+			      strdup("a cost function that prices messages weighs each "
+				     "process's words and messages together: every size "
+				     "needs its value (-D)"),
+			      m->steps[s].name);
+		return true;
+	}
+	if (m->steps[s].loop >= 0 && cm->overlap) {
+		cost_job_fail(j, COST_REFUSED,
+			 strdup("the overlap cost max(w, g*h) + l of a superstep in a loop is "
+				"not summed over its iterations (bsp and the F_ functions are)"),
+			 m->steps[s].name);
+		return true;
+	}
+	return false;
+}
+
+/* Superstep S of candidate CAND, its relations R (consumed), counted on the
+ * symbolic grid or a concrete one without values: SC's formulas, added to
+ * *TOTAL.  INFO: the symbolic grid's decomposition; DIV: the sizes' divisors
+ * (size_divisors) or NULL; CONCRETE: the grid of the symbolic grid's attempt. */
+static void step_count(struct job *j, const struct model *m, int s,
+			  const struct cost_request *req, const struct cost_request *concrete,
+			  const long *div, struct step_relations *r, struct symbolic_info *info,
+			  struct step_cost *sc, struct formula **total)
+{
+	bool looped = m->steps[s].loop >= 0;
+	j->info = info;
+	const char **names = realloc(j->locals, sizeof(*names) * (size_t)(info->nlocals + 1));
+	if (names) {
+		j->locals = names;
+		for (j->nlocals = 0; j->nlocals < info->nlocals; j->nlocals++)
+			names[j->nlocals] = info->locals[j->nlocals].name;
+	}
+	/* The context this step's counts live in; tidy each quantity once,
+	 * and what is built from tidy parts only when it has pieces to merge. */
+	isl_set *context = symbolic_without_foreign_digits(
+		cost_context(j->engine->ctx, m, req, info), m, info, s);
+	if (div)
+		context = cost_divided_set(context, m, div);
+	/* a superstep in loops: its counts where the loops run it */
+	isl_set *base = looped && context ? isl_set_copy(context) : NULL;
+	if (looped && context)
+		context = isl_set_intersect(context, isl_set_align_params(
+			model_loops_set(j->engine->ctx, m, s, req->symbolic ? NULL : req->sizes),
+			isl_set_get_space(context)));
+	if (!context)
+		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
+	const char *never = NULL;
+	char *apart = req->symbolic && !concrete && context ? divisors_apart(m, info) : NULL;
+	if (apart)
+		cost_job_fail(j, COST_REFUSED, apart, m->steps[s].name);
+	else if (context && req->symbolic &&
+		 assumptions_met(context, info, &never) == isl_bool_false) {
+		char *shown = local_display(info, m, never, false, j->fixed);
+		char *why = NULL;
+		if (asprintf(&why, "its formulas would rest on '%s', which no sizes meet under "
+				   "the specification's assumptions (an offset wider than the "
+				   "block); --grid or -D count it exactly",
+			     shown ? shown : never) < 0)
+			why = NULL;
+		free(shown);
+		cost_job_fail(j, COST_REFUSED, why, m->steps[s].name);
+	}
+	/* On the symbolic grid the formulas hold only under the assumptions
+	 * (with each block length X/P), so the counts need not cover the
+	 * rest: a block length of 1 where the assumptions give it 2 or more
+	 * only adds pieces.  A concrete grid counts for any sizes, so that
+	 * values given with -D are exact even outside the assumptions. */
+	if (context && req->symbolic && step_relations_restrict(r, context) < 0)
+		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
+	struct per_process p = {0};
+	struct per_iteration it = {0};
+	if (req->symbolic) {
+		per_process_init(j, r, &p);
+		count_step(j, r, &p);
+	}
+	else if (context)
+		count_step_concrete(j, r, req, context, sc, looped ? &it : NULL);
+	if (req->explain)
+		count_occurrences(j, r, sc);
+	if (req->symbolic) {
+		sc->h_in = max_over(j, p.fan_in, r->processes, context, "h_in", looped ? &it.h_in : NULL,
+				    p.in_terms, p.nterms);
+		sc->h_out = max_over(j, p.fan_out, r->processes, context, "h_out",
+				     looped ? &it.h_out : NULL, p.out_terms, p.nterms);
+		sc->w = max_over(j, p.work, r->processes, context, "w", looped ? &it.w : NULL,
+				 NULL, 0);
+	}
+	if (req->h == H_SUM && req->symbolic) {
+		isl_pw_qpolynomial *both = sum(j, isl_pw_qpolynomial_copy(p.fan_in),
+					       isl_pw_qpolynomial_copy(p.fan_out));
+		isl_pw_qpolynomial **terms = calloc(2 * (size_t)p.nterms + 1, sizeof(*terms));
+		for (int a = 0; terms && a < p.nterms; a++) {
+			terms[a] = p.in_terms[a];
+			terms[p.nterms + a] = p.out_terms[a];
+		}
+		sc->h = max_over(j, both, r->processes, context, "h", looped ? &it.h : NULL,
+				 terms, terms ? 2 * p.nterms : 0);
+		free(terms);
+		isl_pw_qpolynomial_free(both);
+	}
+	/* a loop whose maximum over the processes is no single function
+	 * has no sum (cost_loop_totals says why): one run's formulas
+	 * are made all the same, the designer's per-iteration terms;
+	 * but the symbolic grid's attempt on a concrete grid (which
+	 * counts the grid next) is refused here, before NCom's formula
+	 * and any tidying (LU on 2 x 2: half its time) */
+	if (concrete && looped && !failed(&j->fail) &&
+	    (!it.w || !it.h_in || !it.h_out || (req->h == H_SUM && !it.h)))
+		cost_loop_totals(j, s, &it, base, sc);
+	if (req->symbolic) {
+		sc->ncom = sum_by_terms(j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
+		if (looped && sc->ncom)
+			it.ncom = isl_pw_qpolynomial_copy(p.ncom);
+	}
+	cost_tidy(j, &sc->ncom, context);
+	cost_tidy(j, &sc->h_in, context);
+	cost_tidy(j, &sc->h_out, context);
+	cost_tidy(j, &sc->w, context);
+	cost_tidy(j, &sc->h, context);
+	for (int k = 0; k < sc->narrays; k++) {
+		struct array_occurrence *ao = &sc->arrays[k];
+		tidy_explain(j, &ao->nocc, &ao->nocc_why, context);
+		tidy_explain(j, &ao->occurrences, &ao->occurrences_why, context);
+		tidy_explain(j, &ao->unowned, &ao->unowned_why, context);
+	}
+	/* h before the cost, which then has h's simpler form: tidy merges
+	 * pieces and leaves out of the max an operand the other bounds
+	 * (2*floor((n + 5)/8) >= floor((n + 3)/8) + floor((n + 5)/8)) */
+	if (!failed(&j->fail) && req->h == H_MAX) {
+		sc->h = formula_max(sc->h_in, sc->h_out);
+		cost_tidy(j, &sc->h, context);
+	}
+	if (!failed(&j->fail)) {
+		sc->cost = cost_step_cost_formula(req, sc);
+		if (formula_n_pieces(sc->cost) > 1)
+			cost_tidy(j, &sc->cost, context);
+		if (looped)
+			cost_loop_totals(j, s, &it, base, sc);
+		/* no sum over its runs (J.sumless, the sums NULL): no
+		 * total either */
+		if (!looped || sc->w)
+			finish_step(j, m, s, sc, total);
+	}
+	/* last: their own failure, and what time is left */
+	if (context)
+		count_messages(j, r, context, looped, sc);
+	isl_set_free(context);
+	isl_set_free(base);
+	cost_per_iteration_clear(&it);
+	per_process_clear(&p);
+	step_relations_clear(r);
+}
+
+/* The whole program's formulas of OUT, its supersteps counted: the total
+ * tidied, the block lengths written back in the sizes, and what the
+ * assumptions exclude pruned. */
+static void program_formulas(struct job *j, const struct model *m,
+			     const struct cost_request *req, struct symbolic_info *info,
+			     const long *div, int nsteps, struct candidate_cost *out)
+{
+	isl_set *context = without_loop_digits(m, info, cost_context(j->engine->ctx, m, req, info));
+	if (div)
+		context = cost_divided_set(context, m, div);
+	if (!context)
+		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
+	else if (formula_n_pieces(out->cost) > 1 && nsteps > 1)
+		cost_tidy(j, &out->cost, context); /* one step: its cost, tidy already */
+	/* the formulas that named a block length (written back or
+	 * kept), or every one with a doubling loop's lg_P: tidied again
+	 * below, where their conditions speak of the sizes */
+	bool *changed = context && req->symbolic
+			? calloc((size_t)nformulas(out) + 1, sizeof(*changed)) : NULL;
+	if (context && req->symbolic && !changed)
+		cost_job_fail(j, COST_FAILED, NULL, "writing the sizes in a formula");
+	if (changed) {
+		substitute_locals(j, info, context, out, changed);
+		if (j->geometric_name) {
+			keep_doubling(j, out);
+			for (int k = 0; k < nformulas(out); k++)
+				changed[k] = true;
+		}
+		/* Conditions now speak of the sizes themselves (n >= 4*P):
+		 * simplify again under the specification's own assumptions. */
+		j->nlocals = 0; /* written back, or kept for good */
+		struct symbolic_info none = {0};
+		isl_set *sizes = cost_context(j->engine->ctx, m, req, &none);
+		if (!sizes)
+			cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
+		tidy_some(j, out, sizes, changed);
+		isl_set_free(sizes);
+		/* The sizes' context knows nothing of the digits and block
+		 * lengths kept (k0_M < M, n__M >= 1): what they exclude
+		 * goes, under CONTEXT. */
+		/* and the digits' order (an aid: without it, when ISL
+		 * fails on it, the pruning is only less thorough) */
+		isl_set *ordered = symbolic_digit_orders(isl_set_copy(context), m, info);
+		prune_all(j, out, ordered ? ordered : context);
+		isl_set_free(ordered);
+	}
+	free(changed);
+	isl_set_free(context);
+}
+
 static enum cost_status candidate_costs(struct count_engine *engine, const struct model *m,
 					int cand, const struct cost_request *req,
 					const struct cost_request *concrete,
@@ -3730,37 +3983,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
 			.symbolic = req->symbolic, .req = req,
 			.fixed = concrete ? concrete->sizes : NULL};
-	long nproc = 1;
-	for (int a = 0; !req->symbolic && a < m->naxes; a++)
-		nproc *= req->sizes[a];
-	/* with every value known, the processes are not analyzed one by one */
-	if (!req->values && nproc > MAX_PROCESSES) {
-		char *why = NULL;
-		if (asprintf(&why, "a concrete grid of %ld processes (more than %d) is not analyzed "
-				   "process by process; the symbolic grid may do", nproc,
-			     MAX_PROCESSES) < 0)
-			why = NULL;
-		cost_job_fail(&j, COST_REFUSED, why, "grid");
-	}
-	if (!out->steps)
-		cost_job_fail(&j, COST_FAILED, NULL, "cost");
-	int nodist = predicate_without_extent(m, cand);
-	if (nodist >= 0) {
-		char *why = NULL;
-		if (asprintf(&why, "the predicates of %s name distribution %s, which lays out no "
-				   "array of this candidate: the extent it splits is unknown",
-			     m->cands[cand].name, m->dists[nodist]) < 0)
-			why = NULL;
-		cost_job_fail(&j, COST_REFUSED, why, "predicate");
-		out->any_grid = true;
-	}
-	/* cyclic(nb), a condition by a loop's variable: counted at values
-	 * only, on every grid */
-	if (!req->values && model_cand_block_param(m, cand) >= 0)
-		out->any_grid = true;
-	for (int k = 0; !req->values && k < model_cand_nsteps(m, cand); k++)
-		if (m->steps[model_cand_step(m, cand, k)].by_loop >= 0)
-			out->any_grid = true;
+	candidate_refusals(&j, m, cand, req, out);
 	/* the symbolic grid's attempt on a concrete grid: its axes of one
 	 * size are one (LU's digits of k on 4 x 4) */
 	struct symbolic_info info = {.fixed = req->symbolic && concrete ? concrete->sizes : NULL};
@@ -3789,22 +4012,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		bool looped = m->steps[s].loop >= 0;
 		if (looped)
 			sc->loop = m->loops[m->steps[s].loop].range;
-		const struct cost_model *cm = req->model ? req->model : cost_model_default();
-		if (st == 0 && cm->messages != MSG_NONE && !req->values) {
+		if (st == 0 && step_model_refused(&j, m, s, req)) {
 			step_relations_clear(&r);
-			cost_job_fail(&j, COST_REFUSED,
-				      strdup("a cost function that prices messages weighs each "
-					     "process's words and messages together: every size "
-					     "needs its value (-D)"),
-				      m->steps[s].name);
-			break;
-		}
-		if (st == 0 && looped && cm->overlap) {
-			step_relations_clear(&r);
-			cost_job_fail(&j, COST_REFUSED,
-				 strdup("the overlap cost max(w, g*h) + l of a superstep in a loop is "
-					"not summed over its iterations (bsp and the F_ functions are)"),
-				 m->steps[s].name);
 			break;
 		}
 		if (st != 0) {
@@ -3831,132 +4040,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			step_relations_clear(&r);
 			continue;
 		}
-		j.info = &info;
-		const char **names = realloc(j.locals, sizeof(*names) * (size_t)(info.nlocals + 1));
-		if (names) {
-			j.locals = names;
-			for (j.nlocals = 0; j.nlocals < info.nlocals; j.nlocals++)
-				names[j.nlocals] = info.locals[j.nlocals].name;
-		}
-		/* The context this step's counts live in; tidy each quantity once,
-		 * and what is built from tidy parts only when it has pieces to merge. */
-		isl_set *context = symbolic_without_foreign_digits(
-			cost_context(engine->ctx, m, req, &info), m, &info, s);
-		if (div)
-			context = cost_divided_set(context, m, div);
-		/* a superstep in loops: its counts where the loops run it */
-		isl_set *base = looped && context ? isl_set_copy(context) : NULL;
-		if (looped && context)
-			context = isl_set_intersect(context, isl_set_align_params(
-				model_loops_set(engine->ctx, m, s, req->symbolic ? NULL : req->sizes),
-				isl_set_get_space(context)));
-		if (!context)
-			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
-		const char *never = NULL;
-		char *apart = req->symbolic && !concrete && context ? divisors_apart(m, &info) : NULL;
-		if (apart)
-			cost_job_fail(&j, COST_REFUSED, apart, m->steps[s].name);
-		else if (context && req->symbolic &&
-			 assumptions_met(context, &info, &never) == isl_bool_false) {
-			char *shown = local_display(&info, m, never, false, j.fixed);
-			char *why = NULL;
-			if (asprintf(&why, "its formulas would rest on '%s', which no sizes meet under "
-					   "the specification's assumptions (an offset wider than the "
-					   "block); --grid or -D count it exactly",
-				     shown ? shown : never) < 0)
-				why = NULL;
-			free(shown);
-			cost_job_fail(&j, COST_REFUSED, why, m->steps[s].name);
-		}
-		/* On the symbolic grid the formulas hold only under the assumptions
-		 * (with each block length X/P), so the counts need not cover the
-		 * rest: a block length of 1 where the assumptions give it 2 or more
-		 * only adds pieces.  A concrete grid counts for any sizes, so that
-		 * values given with -D are exact even outside the assumptions. */
-		if (context && req->symbolic && step_relations_restrict(&r, context) < 0)
-			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
-		struct per_process p = {0};
-		struct per_iteration it = {0};
-		if (req->symbolic) {
-			per_process_init(&j, &r, &p);
-			count_step(&j, &r, &p);
-		}
-		else if (context)
-			count_step_concrete(&j, &r, req, context, sc, looped ? &it : NULL);
-		if (req->explain)
-			count_occurrences(&j, &r, sc);
-		if (req->symbolic) {
-			sc->h_in = max_over(&j, p.fan_in, r.processes, context, "h_in", looped ? &it.h_in : NULL,
-					    p.in_terms, p.nterms);
-			sc->h_out = max_over(&j, p.fan_out, r.processes, context, "h_out",
-					     looped ? &it.h_out : NULL, p.out_terms, p.nterms);
-			sc->w = max_over(&j, p.work, r.processes, context, "w", looped ? &it.w : NULL,
-					 NULL, 0);
-		}
-		if (req->h == H_SUM && req->symbolic) {
-			isl_pw_qpolynomial *both = sum(&j, isl_pw_qpolynomial_copy(p.fan_in),
-						       isl_pw_qpolynomial_copy(p.fan_out));
-			isl_pw_qpolynomial **terms = calloc(2 * (size_t)p.nterms + 1, sizeof(*terms));
-			for (int a = 0; terms && a < p.nterms; a++) {
-				terms[a] = p.in_terms[a];
-				terms[p.nterms + a] = p.out_terms[a];
-			}
-			sc->h = max_over(&j, both, r.processes, context, "h", looped ? &it.h : NULL,
-					 terms, terms ? 2 * p.nterms : 0);
-			free(terms);
-			isl_pw_qpolynomial_free(both);
-		}
-		/* a loop whose maximum over the processes is no single function
-		 * has no sum (cost_loop_totals says why): one run's formulas
-		 * are made all the same, the designer's per-iteration terms;
-		 * but the symbolic grid's attempt on a concrete grid (which
-		 * counts the grid next) is refused here, before NCom's formula
-		 * and any tidying (LU on 2 x 2: half its time) */
-		if (concrete && looped && !failed(&j.fail) &&
-		    (!it.w || !it.h_in || !it.h_out || (req->h == H_SUM && !it.h)))
-			cost_loop_totals(&j, s, &it, base, sc);
-		if (req->symbolic) {
-			sc->ncom = sum_by_terms(&j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
-			if (looped && sc->ncom)
-				it.ncom = isl_pw_qpolynomial_copy(p.ncom);
-		}
-		cost_tidy(&j, &sc->ncom, context);
-		cost_tidy(&j, &sc->h_in, context);
-		cost_tidy(&j, &sc->h_out, context);
-		cost_tidy(&j, &sc->w, context);
-		cost_tidy(&j, &sc->h, context);
-		for (int k = 0; k < sc->narrays; k++) {
-			struct array_occurrence *ao = &sc->arrays[k];
-			tidy_explain(&j, &ao->nocc, &ao->nocc_why, context);
-			tidy_explain(&j, &ao->occurrences, &ao->occurrences_why, context);
-			tidy_explain(&j, &ao->unowned, &ao->unowned_why, context);
-		}
-		/* h before the cost, which then has h's simpler form: tidy merges
-		 * pieces and leaves out of the max an operand the other bounds
-		 * (2*floor((n + 5)/8) >= floor((n + 3)/8) + floor((n + 5)/8)) */
-		if (!failed(&j.fail) && req->h == H_MAX) {
-			sc->h = formula_max(sc->h_in, sc->h_out);
-			cost_tidy(&j, &sc->h, context);
-		}
-		if (!failed(&j.fail)) {
-			sc->cost = cost_step_cost_formula(req, sc);
-			if (formula_n_pieces(sc->cost) > 1)
-				cost_tidy(&j, &sc->cost, context);
-			if (looped)
-				cost_loop_totals(&j, s, &it, base, sc);
-			/* no sum over its runs (J.sumless, the sums NULL): no
-			 * total either */
-			if (!looped || sc->w)
-				finish_step(&j, m, s, sc, &total);
-		}
-		/* last: their own failure, and what time is left */
-		if (context)
-			count_messages(&j, &r, context, looped, sc);
-		isl_set_free(context);
-		isl_set_free(base);
-		cost_per_iteration_clear(&it);
-		per_process_clear(&p);
-		step_relations_clear(&r);
+		step_count(&j, m, s, req, concrete, div, &r, &info, sc, &total);
 	}
 	if (j.sumless) {
 		/* a superstep's runs have no sum: the total has no formula */
@@ -3964,49 +4048,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		total = NULL;
 	}
 	out->cost = total;
-	if (!failed(&j.fail) && !req->values) {
-		isl_set *context = without_loop_digits(m, &info, cost_context(engine->ctx, m, req, &info));
-		if (div)
-			context = cost_divided_set(context, m, div);
-		if (!context)
-			cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
-		else if (formula_n_pieces(out->cost) > 1 && nsteps > 1)
-			cost_tidy(&j, &out->cost, context); /* one step: its cost, tidy already */
-		/* the formulas that named a block length (written back or
-		 * kept), or every one with a doubling loop's lg_P: tidied again
-		 * below, where their conditions speak of the sizes */
-		bool *changed = context && req->symbolic
-				? calloc((size_t)nformulas(out) + 1, sizeof(*changed)) : NULL;
-		if (context && req->symbolic && !changed)
-			cost_job_fail(&j, COST_FAILED, NULL, "writing the sizes in a formula");
-		if (changed) {
-			substitute_locals(&j, &info, context, out, changed);
-			if (j.geometric_name) {
-				keep_doubling(&j, out);
-				for (int k = 0; k < nformulas(out); k++)
-					changed[k] = true;
-			}
-			/* Conditions now speak of the sizes themselves (n >= 4*P):
-			 * simplify again under the specification's own assumptions. */
-			j.nlocals = 0; /* written back, or kept for good */
-			struct symbolic_info none = {0};
-			isl_set *sizes = cost_context(engine->ctx, m, req, &none);
-			if (!sizes)
-				cost_job_fail(&j, COST_FAILED, NULL, "the assumptions");
-			tidy_some(&j, out, sizes, changed);
-			isl_set_free(sizes);
-			/* The sizes' context knows nothing of the digits and block
-			 * lengths kept (k0_M < M, n__M >= 1): what they exclude
-			 * goes, under CONTEXT. */
-			/* and the digits' order (an aid: without it, when ISL
-			 * fails on it, the pruning is only less thorough) */
-			isl_set *ordered = symbolic_digit_orders(isl_set_copy(context), m, &info);
-			prune_all(&j, out, ordered ? ordered : context);
-			isl_set_free(ordered);
-		}
-		free(changed);
-		isl_set_free(context);
-	}
+	if (!failed(&j.fail) && !req->values)
+		program_formulas(&j, m, req, &info, div, nsteps, out);
 	if (!failed(&j.fail))
 		memories(m, cand, req, &info, out);
 	if (!failed(&j.fail) && div)
