@@ -25,7 +25,7 @@ while text[i:].strip():
     while text[i].isspace():
         i += 1
     obj, i = dec.raw_decode(text, i)
-    for p in obj.get("points", [obj]):
+    for p in obj["points"]:
         n += sum(1 for r in p.get("refused", []) if r["status"] != "outside")
 print(n)' "$tmp/out" 2>/dev/null || echo "?")
 	echo "$(ms "$s" "$e") $r $st"

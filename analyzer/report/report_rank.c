@@ -349,8 +349,6 @@ static void json_shape(FILE *out, const struct ranking *r, int s)
 	fputs("}", out);
 }
 
-/* "ranking": [...], "refused": [...] of R, each row on a line starting with
- * INDENT. */
 /* , "above": {"by": D, "w": .., "h*g": .., "l": ..}: why ranked row I costs
  * more than the row above it (rank_row_gap; only "by" for a cost function
  * that is not w + h*g + l), null for the first row. */
@@ -374,6 +372,8 @@ static void json_gap(FILE *out, const struct ranking *r, int i)
 	mpq_clears(by, parts[0], parts[1], parts[2], NULL);
 }
 
+/* "ranking": [...], "refused": [...] of R, each row on a line starting with
+ * INDENT. */
 static void json_rows(FILE *out, const struct ranking *r, const char *indent)
 {
 	const struct rank_table *t = r->t;
@@ -400,7 +400,7 @@ static void json_rows(FILE *out, const struct ranking *r, const char *indent)
 		json_gap(out, r, i);
 		fputs("}", out);
 	}
-	fputs("],\n \"refused\": [", out);
+	fputs("],\n   \"refused\": [", out);
 	for (int i = t->nranked, k = 0; i < t->nranked + nrefused(t); i++, k++) {
 		const struct rank_row *row = &t->rows[i];
 		fprintf(out, "%s%s{\"candidate\": ", k ? "," : "", indent);
@@ -466,17 +466,30 @@ static void json_proven(FILE *out, const struct rank_table *t, const char *inden
 		t->nranked > 0 && t->nuncounted == 0 ? "true" : "false", t->nuncounted, indent);
 }
 
-void report_rank_json(FILE *out, const struct ranking *r)
+/* One point of a ranking or a sweep, R: {"values": {every value},
+ * "ranked": ..., "complete": ..., "counted": ..., "pairs": ...,
+ * "best_proven": ..., "uncounted": ..., "ranking": [...], "refused": [...]}. */
+static void json_point(FILE *out, const struct ranking *r)
 {
 	const struct rank_table *t = r->t;
-	report_rank_json_head(out, r);
-	fprintf(out, ",\n \"shapes\": %d, \"candidates\": %d, \"ranked\": %d, \"complete\": %s, "
-		     "\"counted\": %ld, \"pairs\": %ld",
-		t->nshapes, r->ncands, t->nranked, t->nlate ? "false" : "true",
-		pairs(r) - t->nlate, pairs(r));
-	json_proven(out, t, " ");
-	json_rows(out, r, "\n  ");
-	fputs("}\n", out);
+	fputs("{\"values\": {", out);
+	for (int i = 0; i < r->nvalues; i++) {
+		fputs(i ? ", " : "", out);
+		report_json_string(out, r->values[i].name);
+		fputs(": ", out);
+		report_param_value(out, &r->values[i], true);
+	}
+	fprintf(out, "}, \"ranked\": %d, \"complete\": %s, \"counted\": %ld, \"pairs\": %ld",
+		t->nranked, t->nlate ? "false" : "true", pairs(r) - t->nlate, pairs(r));
+	json_proven(out, t, "   ");
+	json_rows(out, r, "\n    ");
+	fputs("}", out);
+}
+
+/* A ranking is a sweep of one point: one shape for both. */
+void report_rank_json(FILE *out, const struct ranking *r)
+{
+	report_sweep_json(out, r, 1);
 }
 
 /* ---------------------------------------------------------------- CSV */
@@ -838,19 +851,8 @@ void report_sweep_json(FILE *out, const struct ranking *r, int n)
 	fprintf(out, ", \"shapes\": %d, \"candidates\": %d,\n \"points\": [", r->t->nshapes,
 		r->ncands);
 	for (int p = 0; p < n; p++) {
-		const struct rank_table *t = r[p].t;
-		fputs(p ? ",\n  {\"values\": {" : "\n  {\"values\": {", out);
-		for (int i = 0; i < r[p].nvalues; i++) {
-			fputs(i ? ", " : "", out);
-			report_json_string(out, r[p].values[i].name);
-			fputs(": ", out);
-			report_param_value(out, &r[p].values[i], true);
-		}
-		fprintf(out, "}, \"ranked\": %d, \"complete\": %s", t->nranked,
-			t->nlate ? "false" : "true");
-		json_proven(out, t, "   ");
-		json_rows(out, &r[p], "\n   ");
-		fputs("}", out);
+		fputs(p ? ",\n  " : "\n  ", out);
+		json_point(out, &r[p]);
 	}
 	fputs("]}\n", out);
 }

@@ -34,7 +34,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 import bspenum  # noqa: E402
-from rank import decode_stream  # noqa: E402
+from rank import decode_stream, one_point  # noqa: E402
 
 # Table 1 as printed: p: (l flops, l us, g flops, g us, N_1/2 words)
 TABLE1 = {
@@ -236,7 +236,7 @@ def check_models(binary):
             r2, shown2 = run([binary, "-f", "json", "--model", model, "--machine", name, "-p",
                               str(p)] + extra + defs + [path])
             try:
-                table = decode_stream(r2.stdout)[0]
+                table = one_point(decode_stream(r2.stdout)[0])
                 if table.get("model") != model:
                     case.append("-p: model %s" % table.get("model"))
                 for row in table["ranking"]:
@@ -288,7 +288,7 @@ def check_ranking(r2, spec, sizes, name, p, g, l, speed):
     """The mismatches of -p P's JSON ranking (the run R2) with the costs by hand."""
     case = []
     try:
-        table = decode_stream(r2.stdout)[0]
+        table = one_point(decode_stream(r2.stdout)[0])
         if table.get("machine") != name:
             case.append("-p: machine %s" % table.get("machine"))
         for row in table["ranking"]:

@@ -194,7 +194,8 @@ def check_point(binary, spec, values, formulas, grid_formulas, bad):
         rest = {k: v for k, v in values.items() if k != axes[0]}
         ranked = run([binary, "-p", str(values[axes[0]]), "--model", model, "-f", "json"]
                      + defines(rest) + defines(PRICES[model]) + [spec], refused_ok=True)
-        for row in ranked.get("ranking", []):
+        (point,) = ranked["points"]  # a ranking is a sweep of one point
+        for row in point["ranking"]:
             v = sum(priced(model, runs) for (cn, _), runs in want.items() if cn == row["candidate"])
             if Fraction(str(row["cost"])) != v:
                 bad.append("-p %s --model %s at %s: %s costs %s, by hand %s"

@@ -91,6 +91,16 @@ def decode_stream(text):
         out.append(obj)
 
 
+def one_point(obj):
+    """A ranking's JSON (a sweep of one point): the point, with the head's
+    keys (file, procs, axes, ...); ValueError unless it has one point."""
+    points = obj.get("points")
+    if not isinstance(points, list) or len(points) != 1:
+        raise ValueError("a ranking has %s points, expected 1"
+                         % (len(points) if isinstance(points, list) else "no"))
+    return dict(obj, **points[0])
+
+
 def expected(spec, sizes, p, g, l):
     """{shape tuple: None (refused) or {candidate: {quantity: value}}}, and the
     candidates in bspenum's (= bspcost's) order."""
@@ -408,7 +418,7 @@ def main(argv):
         spec = bspenum.Parser(bspenum.tokenize(open(os.path.join(ROOT, path)).read())).spec()
         p, shown = run(binary, path, sizes, counts, g, l)
         try:
-            tables = decode_stream(p.stdout)
+            tables = [one_point(t) for t in decode_stream(p.stdout)]
         except ValueError as e:
             tables = []
             print("FAIL %s: no JSON (%s): %s" % (shown, e, p.stderr.strip()[:300]))
@@ -426,7 +436,7 @@ def main(argv):
             # --top: the same ranking, cut
             top, _ = run(binary, path, sizes, [count], g, l, ["--top", "3"])
             try:
-                cut = decode_stream(top.stdout)[0]
+                cut = one_point(decode_stream(top.stdout)[0])
                 if cut["ranking"] != tables[i]["ranking"][:3] or top.returncode != 0:
                     bad.append("--top 3 is not the first 3 rows")
             except (ValueError, IndexError):

@@ -17,8 +17,8 @@ counts, whose rows are each process's fan-in and fan-out summed over the
 supersteps, in order, labelled by its coordinates (every k-th of many).
 Without g and l (the JSON has "every_machine"): a line w + h*x per class of
 equal rows no other row dominates, its title one of them.
-For a sweep (the JSON has "points"; one range, named by --swept NAME as the
-third argument), each candidate's rows are (the swept size, cost, shape):
+For a sweep (the JSON's "points", the size named by the third argument
+swept: not among the fixed "values"), each candidate's rows are (the swept size, cost, shape):
 its best row of every point, as the JSON ranks them, and $best holds each
 point's rank-1 cost.
 Prints `N rows` and exits 1 at the first difference."""
@@ -54,8 +54,11 @@ def main():
     name_of = {b: t.replace("''", "'") for b, t in titles}
     if r.get("every_machine"):
         return every_machine(picture, r, script)
-    if "points" in r:
+    if "points" in r and sys.argv[3] not in r["values"]:
         return sweep(picture, r, blocks, name_of, sys.argv[3])
+    if "points" in r:
+        (point,) = r["points"]  # a ranking: a sweep of one point
+        r = dict(r, **point)
     if "levels" in r:
         return hierarchy(picture, r, blocks, script)
     if "grid" in r:
