@@ -33,7 +33,7 @@ void source_from_memory(struct source *src, const char *name, const char *text, 
 
 static int load_fail(struct source *src, FILE *err, const char *path, const char *why)
 {
-	fprintf(err, "bspcost: %s: %s\n", path, why);
+	fprintf(err, "%s: error: %s\n", path, why);
 	free(src->text);
 	free(src->name);
 	memset(src, 0, sizeof(*src));

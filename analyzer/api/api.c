@@ -83,16 +83,19 @@ static void spec_diagnostics(bspcost_spec *spec, const char *text)
 	for (int i = 0; i < spec->ndiags; i++)
 		errors |= spec->diags[i].severity == BSPCOST_SEVERITY_ERROR;
 	if (!spec->m && !errors) {
-		/* "bspcost: NAME: reason" without a place, said last: its reason */
+		/* "bspcost: NAME: reason" or "NAME: error: reason" (the file
+		 * unread) without a place, said last: its reason */
 		struct api_diagnostic *d = &spec->diags[spec->ndiags];
 		const char *t = text && *text ? text : "cannot be analyzed\n", *last = t;
 		for (const char *c = t; *c; c++)
 			if (c[0] == '\n' && c[1])
 				last = c + 1;
-		char prefix[4096];
-		snprintf(prefix, sizeof(prefix), "bspcost: %s: ", spec->name);
-		if (strncmp(last, prefix, strlen(prefix)) == 0)
-			last += strlen(prefix);
+		char prefix[2][4096];
+		snprintf(prefix[0], sizeof(prefix[0]), "bspcost: %s: ", spec->name);
+		snprintf(prefix[1], sizeof(prefix[1]), "%s: error: ", spec->name);
+		for (int k = 0; k < 2; k++)
+			if (strncmp(last, prefix[k], strlen(prefix[k])) == 0)
+				last += strlen(prefix[k]);
 		d->severity = BSPCOST_SEVERITY_ERROR;
 		if ((d->message = strndup(last, strcspn(last, "\n"))))
 			spec->ndiags++;

@@ -36,7 +36,7 @@ static enum cost_coef key_coef(int k)
 	}
 }
 
-/* Sets *ERROR to "PATH:LINE: " and the message; returns -1. */
+/* Sets *ERROR to "PATH:LINE: error: " and the message; returns -1. */
 static int bad(char **error, const char *path, int line, const char *fmt, ...)
 {
 	char *msg = NULL;
@@ -45,7 +45,7 @@ static int bad(char **error, const char *path, int line, const char *fmt, ...)
 	if (vasprintf(&msg, fmt, ap) < 0)
 		msg = NULL;
 	va_end(ap);
-	if (asprintf(error, "%s:%d: %s", path, line, msg ? msg : "out of memory") < 0)
+	if (asprintf(error, "%s:%d: error: %s", path, line, msg ? msg : "out of memory") < 0)
 		*error = NULL;
 	free(msg);
 	return -1;
@@ -295,7 +295,7 @@ int machine_read(struct machine *m, const char *path, char **error)
 							   : NULL;
 	FILE *f = why ? NULL : fdopen(fd, "r");
 	if (!f) {
-		if (asprintf(error, "%s: %s", path, why ? why : strerror(errno)) < 0)
+		if (asprintf(error, "%s: error: %s", path, why ? why : strerror(errno)) < 0)
 			*error = NULL;
 		if (fd >= 0)
 			close(fd);

@@ -77,7 +77,8 @@ struct machine {
 };
 
 /* Reads the profile at PATH into M.  Returns 0; or -1 with *ERROR, a
- * malloc'd "PATH:LINE: ..." message (M is then fit for machine_clear). */
+ * malloc'd "PATH[:LINE]: error: ..." message, a diagnostic of the profile
+ * (M is then fit for machine_clear). */
 int machine_read(struct machine *m, const char *path, char **error);
 
 /* The entry that prices cost function CM at P processes: the one fitted for

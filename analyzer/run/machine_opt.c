@@ -130,7 +130,9 @@ int machine_open(const char *arg, struct machine *m, FILE *err)
 	int r = path ? machine_read(m, path, &error) : -1;
 	free(path);
 	if (r < 0) {
-		fprintf(err, "bspcost: %s\n", error ? error : "out of memory");
+		/* FILE[:LINE]: error: ..., a diagnostic of the profile */
+		fputs(error ? error : "bspcost: out of memory", err);
+		fputc('\n', err);
 		free(error);
 		return EXIT_USAGE;
 	}

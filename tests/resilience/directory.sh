@@ -3,4 +3,4 @@
 mkdir "$dir/spec.bsp"
 run --check "$dir/spec.bsp"
 expect_status 1
-expect_err "bspcost: $dir/spec.bsp: is a directory"
+expect_err "$dir/spec.bsp: error: is a directory"

@@ -1,13 +1,13 @@
-# A malformed machine profile is refused with FILE:LINE and the reason (exit
-# status 2), never read in part; a good one given by path works.
+# A malformed machine profile is refused with FILE:LINE: error: and the reason
+# (exit status 2), never read in part; a good one given by path works.
 . "$(dirname "$0")/lib.inc"
 spec=examples/stencil1d.bsp
 # profile NAME: writes $dir/NAME.machine from stdin
 profile() { cat > "$dir/$1.machine"; }
-check() { # NAME MESSAGE
+check() { # NAME "LINE: MESSAGE"
 	run --machine "$dir/$1.machine" --grid 2 -D n=10 "$spec"
 	expect_status 2
-	expect_err "bspcost: $dir/$1.machine:$2"
+	expect_err "$dir/$1.machine:${2%%:*}: error:${2#*:}"
 }
 printf 'machine m\np 2 l 10 g 1\n' | profile good
 run --machine "$dir/good.machine" --grid 2 -D n=10 -f json "$spec"
@@ -75,7 +75,7 @@ expect_status 2
 expect_err "bspcost: $spec: --machine t gives no coefficients for bsp (w + h*g + l); it prices F_o"
 run --machine "$dir/absent.machine" --grid 2 -D n=10 "$spec"
 expect_status 2
-expect_err "bspcost: $dir/absent.machine: No such file or directory"
+expect_err "$dir/absent.machine: error: No such file or directory"
 # level entries: a cluster's D-BSP g, l and Pf, for --hierarchy
 printf 'machine m\nlevel 3 g 1 l 1\n' | profile level3
 check level3 "2: level 3: a level is a cluster of 2, 4, 8, ... processes"

@@ -14,15 +14,15 @@ expect_refused() {   # expect_refused WHAT STATUS MESSAGE ARGS...
 	expect_err "$msg"
 }
 expect_refused "a FIFO as the spec" 1 \
-	"bspcost: $dir/spec.bsp: is not a regular file (a FIFO, a device or a socket): give a file, or - and standard input" \
+	"$dir/spec.bsp: error: is not a regular file (a FIFO, a device or a socket): give a file, or - and standard input" \
 	"$dir/spec.bsp"
 expect_refused "/dev/zero as the spec" 1 \
-	"bspcost: /dev/zero: is not a regular file (a FIFO, a device or a socket)" /dev/zero
+	"/dev/zero: error: is not a regular file (a FIFO, a device or a socket)" /dev/zero
 expect_refused "a FIFO as the machine" 2 \
-	"bspcost: $dir/here.machine: is not a regular file (a FIFO, a device or a socket)" \
+	"$dir/here.machine: error: is not a regular file (a FIFO, a device or a socket)" \
 	--machine "$dir/here.machine" -D n=8 -D P=2 examples/stencil1d.bsp
 expect_refused "/dev/zero as the machine" 2 \
-	"bspcost: /dev/zero: is not a regular file (a FIFO, a device or a socket)" \
+	"/dev/zero: error: is not a regular file (a FIFO, a device or a socket)" \
 	--machine /dev/zero -p 2 -D n=8 examples/stencil1d.bsp
 # standard input, a pipe, is read as before
 timeout 20 "$BIN" --check - < examples/stencil1d.bsp > "$dir/out" 2> "$dir/err"

@@ -4,7 +4,7 @@
 printf 'param n;\ngrid P;\n' > "$dir/good.bsp"
 run --check "$dir/missing.bsp" "$dir/good.bsp"
 expect_status 1
-expect_err "bspcost: $dir/missing.bsp: No such file or directory"
+expect_err "$dir/missing.bsp: error: No such file or directory"
 expect_out "good.bsp: ok:"
 if [ "$(id -u)" -ne 0 ]; then
 	printf 'param n;\ngrid P;\n' > "$dir/secret.bsp"

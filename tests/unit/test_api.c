@@ -59,7 +59,7 @@ static void diagnostics_as_data(void **state)
 	assert_int_equal(bspcost_spec_diagnostic_line(spec, 0), 0);
 	assert_string_equal(bspcost_spec_diagnostic_message(spec, 0), "No such file or directory");
 	assert_string_equal(bspcost_session_message(s),
-			    "bspcost: /nonexistent/spec.bsp: No such file or directory\n");
+			    "/nonexistent/spec.bsp: error: No such file or directory\n");
 	bspcost_spec_free(spec);
 	bspcost_session_free(s);
 }
