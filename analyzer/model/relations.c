@@ -550,8 +550,10 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 		const struct model_stmt *st = &s->stmts[i];
 		for (int r = 0; r < st->nreads; r++) {
 			const struct model_access *rd = &st->reads[r];
+			/* the union takes the reads so far even when U is NULL
+			 * (a deadline's abort): never dropped unfreed */
 			isl_map *u = use_map(base, cand, st, rd);
-			if (u && out->use[rd->array])
+			if (out->use[rd->array])
 				u = isl_map_union(out->use[rd->array], u);
 			/* with parameters, the union of the reads is simpler once
 			 * coalesced (and coalesce_map keeps its points, where
