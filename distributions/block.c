@@ -51,8 +51,15 @@ static __isl_give isl_set *block_owner(const struct dist *d, __isl_take isl_aff 
 	return own;
 }
 
+static void *block_share(const struct dist *d, const struct dist_arith *ar, void *x, void *p)
+{
+	(void)d;
+	return dist_ceil_share(ar, x, p);
+}
+
 const struct dist_ops dist_block_ops = {
 	.name = "block",
 	.owner = block_owner,
 	.digits = {.n = 2, .size = {DIGIT_AXIS, DIGIT_LOCAL}, .owner = 0},
+	.share = block_share,
 };

@@ -11,8 +11,15 @@ static __isl_give isl_set *cyclic_owner(const struct dist *d, __isl_take isl_aff
 				isl_val_int_from_si(isl_aff_get_ctx(extent), size));
 }
 
+static void *cyclic_share(const struct dist *d, const struct dist_arith *ar, void *x, void *p)
+{
+	(void)d;
+	return dist_ceil_share(ar, x, p);
+}
+
 const struct dist_ops dist_cyclic_ops = {
 	.name = "cyclic",
 	.owner = cyclic_owner,
 	.digits = {.n = 2, .size = {DIGIT_LOCAL, DIGIT_AXIS}, .owner = 1},
+	.share = cyclic_share,
 };

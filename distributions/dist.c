@@ -18,6 +18,22 @@ const struct dist_ops *dist_ops(enum dist_kind kind)
 	return kinds[kind];
 }
 
+long dist_block_length(const struct dist *d)
+{
+	const struct digits *dg = &dist_ops(d->kind)->digits;
+	for (int k = 0; k < dg->n; k++)
+		if (dg->size[k] == DIGIT_BLOCK)
+			return d->block;
+	return 1;
+}
+
+void *dist_ceil_share(const struct dist_arith *ar, void *x, void *p)
+{
+	/* floor((X + P - 1)/P) */
+	void *pm1 = ar->sub(ar->user, ar->copy(ar->user, p), ar->constant(ar->user, 1));
+	return ar->floor_div(ar->user, ar->add(ar->user, x, pm1), p);
+}
+
 __isl_give isl_set *dist_multiple_of(__isl_take isl_aff *f, __isl_take isl_val *m)
 {
 	isl_size n = isl_aff_dim(f, isl_dim_in);

@@ -2,9 +2,13 @@
  * one grid axis (Niculescu's delta : n -> P), written as ISL constraints.
  *
  * One module per kind (block.c, cyclic.c, block_cyclic.c, identity.c, none.c,
- * replicated.c); a
- * new kind is a new module plus one line in dist.c.  The modules know nothing of
- * the specification language or of reports: they build ISL sets by position.
+ * replicated.c), which owns the kind's arithmetic: its owner relation, its
+ * digits on the symbolic grid, its share of an extent (the memory's formulas
+ * and values, in an arithmetic the caller supplies) and whether it
+ * replicates; a new kind is a new module plus one line in dist.c, and
+ * tests/unit/test_dist.c checks every kind's share against its owner
+ * relation.  The modules know nothing of the specification language or of
+ * reports: they build ISL sets by position.
  *
  * Concrete grid: the axis has a known number of processes, so every kind is
  * quasi-affine (divisions by constants) and sizes may stay symbolic and need not
@@ -57,6 +61,24 @@ struct digits {
 	int owner;          /* index of the owner digit, -1 if none */
 };
 
+/* The arithmetic a kind writes its share in (dist_ops.share), supplied by
+ * the caller: exact integers at values, formulas on the symbolic grid; so a
+ * kind writes it once, and the caller knows no kind.  The values are the
+ * caller's, opaque here.  Every operation takes its operands, passes a
+ * failure on (an operand NULL: NULL) and returns a new value, or NULL. */
+struct dist_arith {
+	void *user;
+	void *(*constant)(void *user, long c);
+	void *(*param)(void *user, int index);      /* the model's size INDEX */
+	void *(*copy)(void *user, const void *a);
+	void *(*add)(void *user, void *a, void *b);
+	void *(*sub)(void *user, void *a, void *b);
+	void *(*mul)(void *user, void *a, void *b);
+	void *(*floor_div)(void *user, void *a, void *b);   /* NULL unless B >= 1 */
+	void *(*min)(void *user, void *a, void *b);
+	void (*free)(void *user, void *a);
+};
+
 struct dist_ops {
 	const char *name;
 	/* The set, on the common space of INDEX and COORD (both taken), where
@@ -71,9 +93,24 @@ struct dist_ops {
 				     long size);
 	/* The digits of an index in the symbolic grid. */
 	struct digits digits;
+	/* The most indices 0 <= i < X one coordinate of an axis of P processes
+	 * holds (the first coordinate's: ceil(X/P) for block), X and P taken,
+	 * written in AR; with sizes that break no assumption, at least 1 when
+	 * X is.  NULL when AR failed. */
+	void *(*share)(const struct dist *d, const struct dist_arith *ar, void *x, void *p);
+	/* Every coordinate of the axis holds every index (the symbolic grid
+	 * then writes the index whole, and the holders are the axis). */
+	bool replicated;
 };
 
 const struct dist_ops *dist_ops(enum dist_kind kind);
+
+/* The constant block of D's blocks when its digits have one (DIGIT_BLOCK:
+ * cyclic(b)), else 1: the b of a block length X/(P*b). */
+long dist_block_length(const struct dist *d);
+
+/* ceil(X/P) in AR, X and P taken: block and cyclic's share. */
+void *dist_ceil_share(const struct dist_arith *ar, void *x, void *p);
 
 /* { f = M*k for some integer k } on F's space (F and M taken): an existential
  * equality rather than a floor of F, which keeps what F names free to be

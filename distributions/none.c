@@ -13,8 +13,17 @@ static __isl_give isl_set *none_owner(const struct dist *d, __isl_take isl_aff *
 	return isl_set_from_basic_set(isl_aff_zero_basic_set(coord));
 }
 
+/* the whole dimension */
+static void *none_share(const struct dist *d, const struct dist_arith *ar, void *x, void *p)
+{
+	(void)d;
+	ar->free(ar->user, p);
+	return x;
+}
+
 const struct dist_ops dist_none_ops = {
 	.name = "*",
 	.owner = none_owner,
 	.digits = {.n = 1, .size = {DIGIT_EXTENT}, .owner = -1},
+	.share = none_share,
 };

@@ -16,9 +16,20 @@ static __isl_give isl_set *replicated_owner(const struct dist *d, __isl_take isl
 	return all;
 }
 
+/* every holder has the whole dimension */
+static void *replicated_share(const struct dist *d, const struct dist_arith *ar, void *x,
+			      void *p)
+{
+	(void)d;
+	ar->free(ar->user, p);
+	return x;
+}
+
 const struct dist_ops dist_replicated_ops = {
 	.name = "replicated",
 	.owner = replicated_owner,
 	/* no owner digit: the symbolic grid does not take it (symbolic.c) */
 	.digits = {.n = 1, .size = {DIGIT_EXTENT}, .owner = -1},
+	.share = replicated_share,
+	.replicated = true,
 };

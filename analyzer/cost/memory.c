@@ -26,65 +26,95 @@ static struct formula *aff_formula(const struct model *m, const struct model_aff
 	return r;
 }
 
-/* floor(A / B), B a positive formula (a constant or an axis). */
-static struct formula *floor_div(const struct formula *a, const struct formula *b)
+/* ---- the kinds' shares in formulas (dist_arith) ------------------------ */
+
+static void *f_constant(void *user, long c)
 {
-	struct formula *inv = formula_pow(b, -1);
-	struct formula *q = inv ? formula_mul(a, inv) : NULL;
-	struct formula *r = q ? formula_floor(q) : NULL;
-	formula_free(inv);
-	formula_free(q);
+	(void)user;
+	return formula_const_si(c);
+}
+
+static void *f_param(void *user, int index)
+{
+	const struct model *m = user;
+	return formula_param(m->params[index]);
+}
+
+static void *f_copy(void *user, const void *a)
+{
+	(void)user;
+	return a ? formula_copy(a) : NULL;
+}
+
+static void f_free(void *user, void *a)
+{
+	(void)user;
+	formula_free(a);
+}
+
+/* OP(A, B), both freed. */
+static void *f_apply(struct formula *(*op)(const struct formula *, const struct formula *),
+		     void *a, void *b)
+{
+	struct formula *r = a && b ? op(a, b) : NULL;
+	formula_free(a);
+	formula_free(b);
 	return r;
 }
 
-/* How many of the indices 0 <= i < X dimension distribution D gives
- * coordinate 0 of its axis, of size P. */
-static struct formula *share_at_zero(const struct model *m, const struct dist *d,
-				     const struct formula *x, const struct formula *p)
+static void *f_add(void *user, void *a, void *b)
 {
-	switch (d->kind) {
-	case DIST_NONE:
-	case DIST_REPLICATED:   /* every holder has the whole dimension */
-		return formula_copy(x);
-	case DIST_IDENTITY:
-		return formula_const_si(1);
-	case DIST_BLOCK:
-	case DIST_CYCLIC: {
-		/* ceil(X/P) = floor((X + P - 1)/P) */
-		struct formula *one = formula_const_si(1);
-		struct formula *pm1 = one ? formula_sub(p, one) : NULL;
-		struct formula *num = pm1 ? formula_add(x, pm1) : NULL;
-		struct formula *r = num ? floor_div(num, p) : NULL;
-		formula_free(one);
-		formula_free(pm1);
-		formula_free(num);
-		return r;
-	}
-	case DIST_BLOCK_CYCLIC: {
-		/* full rounds of P blocks of B, then what is left of the last,
-		 * of which process 0 gets up to B */
-		struct formula *b = d->block_param >= 0 ? formula_param(m->params[d->block_param])
-							: formula_const_si((long)d->block);
-		struct formula *bp = b ? formula_mul(b, p) : NULL;
-		struct formula *rounds = bp ? floor_div(x, bp) : NULL;
-		struct formula *full = rounds ? formula_mul(b, rounds) : NULL;
-		struct formula *used = rounds ? formula_mul(bp, rounds) : NULL;
-		struct formula *left = used ? formula_sub(x, used) : NULL;
-		struct formula *last = left ? formula_min(b, left) : NULL;
-		struct formula *r = last ? formula_add(full, last) : NULL;
-		formula_free(b);
-		formula_free(bp);
-		formula_free(rounds);
-		formula_free(full);
-		formula_free(used);
-		formula_free(left);
-		formula_free(last);
-		return r;
-	}
-	case DIST_NKINDS:
-		break;
-	}
-	return NULL;
+	(void)user;
+	return f_apply(formula_add, a, b);
+}
+
+static void *f_sub(void *user, void *a, void *b)
+{
+	(void)user;
+	return f_apply(formula_sub, a, b);
+}
+
+static void *f_mul(void *user, void *a, void *b)
+{
+	(void)user;
+	return f_apply(formula_mul, a, b);
+}
+
+static void *f_min(void *user, void *a, void *b)
+{
+	(void)user;
+	return f_apply(formula_min, a, b);
+}
+
+/* floor(A / B), B a positive formula (a constant or an axis). */
+static void *f_floor_div(void *user, void *a, void *b)
+{
+	(void)user;
+	struct formula *inv = b ? formula_pow(b, -1) : NULL;
+	struct formula *q = a && inv ? formula_mul(a, inv) : NULL;
+	struct formula *r = q ? formula_floor(q) : NULL;
+	formula_free(inv);
+	formula_free(q);
+	formula_free(a);
+	formula_free(b);
+	return r;
+}
+
+static struct dist_arith formula_arith(const struct model *m)
+{
+	return (struct dist_arith){(void *)m, f_constant, f_param, f_copy, f_add, f_sub,
+				   f_mul, f_floor_div, f_min, f_free};
+}
+
+/* Whether D splits its extent into blocks of a length of its own (the
+ * symbolic grid's DIGIT_LOCAL), X/P or X/(P*b). */
+static bool split_in_blocks(const struct dist *d)
+{
+	const struct digits *dg = &dist_ops(d->kind)->digits;
+	for (int k = 0; k < dg->n; k++)
+		if (dg->size[k] == DIGIT_LOCAL)
+			return true;
+	return false;
 }
 
 /* Whether INFO assumes that dimension distribution D of extent X is whole
@@ -94,10 +124,8 @@ static bool assumed_whole(const struct symbolic_info *info, const struct dist *d
 {
 	for (int i = 0; info && d->block_param < 0 && i < info->nlocals; i++) {
 		const struct local_param *lp = &info->locals[i];
-		long b = d->kind == DIST_BLOCK_CYCLIC ? (long)d->block : 1;
-		if ((d->kind == DIST_BLOCK || d->kind == DIST_CYCLIC || d->kind == DIST_BLOCK_CYCLIC) &&
-		    lp->digit < 0 && (lp->axis == d->axis || (d->axis < 32 && lp->axes >> d->axis & 1)) &&
-		    lp->block == b &&
+		if (split_in_blocks(d) && lp->digit < 0 && (lp->axis == d->axis || (d->axis < 32 && lp->axes >> d->axis & 1)) &&
+		    lp->block == dist_block_length(d) &&
 		    model_aff_equal(&lp->extent_aff, x))
 			return true;
 	}
@@ -108,6 +136,7 @@ struct formula *memory_words(const struct model *m, int cand, const bool take[],
 			     const long *sizes, const struct symbolic_info *info)
 {
 	const struct model_candidate *mc = &m->cands[cand];
+	struct dist_arith ar = formula_arith(m);
 	struct formula *total = formula_const_si(0);
 	for (int a = 0; total && a < m->narrays; a++) {
 		if (!take[a] || !model_cand_has(m, cand, a))
@@ -117,20 +146,23 @@ struct formula *memory_words(const struct model *m, int cand, const bool take[],
 		for (int d = 0; prod && d < arr->ndims; d++) {
 			const struct dist *dd = &mc->layout[a][d];
 			struct formula *x = aff_formula(m, &arr->extent_affs[d], sizes);
-			struct formula *p = dd->kind == DIST_NONE ? formula_const_si(1)
+			struct formula *p = dd->axis < 0 ? formula_const_si(1)   /* not distributed */
 					  : sizes ? formula_const_si(sizes[dd->axis])
 						  : formula_param(m->axes[dd->axis]);
 			struct formula *inv = !sizes && assumed_whole(info, dd, &arr->extent_affs[d])
 						      ? formula_pow(p, -1) : NULL;
 			/* X = P over P: one element each */
 			bool one = !sizes && model_dist_is_identity(dd, &arr->extent_affs[d]);
-			struct formula *share = one ? formula_const_si(1)
-					      : inv ? formula_mul(x, inv)      /* X/P */
-					      : x && p ? share_at_zero(m, dd, x, p) : NULL;
+			struct formula *share;
+			if (one || inv) {
+				share = one ? formula_const_si(1) : formula_mul(x, inv);   /* X/P */
+				formula_free(x);
+				formula_free(p);
+			} else {   /* the kind's own share; it takes X and P */
+				share = dist_ops(dd->kind)->share(dd, &ar, x, p);
+			}
 			formula_free(inv);
 			struct formula *next = share ? formula_mul(prod, share) : NULL;
-			formula_free(x);
-			formula_free(p);
 			formula_free(share);
 			formula_free(prod);
 			prod = next;
@@ -155,6 +187,132 @@ void memory_step_arrays(const struct model *m, int step, bool take[])
 	}
 }
 
+/* ---- the kinds' shares at values (dist_arith): GMP integers ----------- */
+
+static mpz_ptr v_new(void)
+{
+	mpz_ptr z = malloc(sizeof(*z));
+	if (z)
+		mpz_init(z);
+	return z;
+}
+
+static void v_free(void *user, void *a)
+{
+	(void)user;
+	if (a) {
+		mpz_clear(a);
+		free(a);
+	}
+}
+
+static void *v_constant(void *user, long c)
+{
+	(void)user;
+	mpz_ptr z = v_new();
+	if (z)
+		mpz_set_si(z, c);
+	return z;
+}
+
+static void *v_param(void *user, int index)
+{
+	const long long *values = user;
+	return v_constant(NULL, (long)values[index]);
+}
+
+static void *v_copy(void *user, const void *a)
+{
+	(void)user;
+	mpz_ptr z = a ? v_new() : NULL;
+	if (z)
+		mpz_set(z, a);
+	return z;
+}
+
+/* OP(A, B) into A, B freed; NULL (both freed) when either is NULL or
+ * when OP says no (nonzero). */
+static void *v_apply(int (*op)(mpz_ptr, mpz_srcptr), void *a, void *b)
+{
+	if (!a || !b || op(a, b) != 0) {
+		v_free(NULL, a);
+		v_free(NULL, b);
+		return NULL;
+	}
+	v_free(NULL, b);
+	return a;
+}
+
+static int op_add(mpz_ptr a, mpz_srcptr b)
+{
+	mpz_add(a, a, b);
+	return 0;
+}
+
+static int op_sub(mpz_ptr a, mpz_srcptr b)
+{
+	mpz_sub(a, a, b);
+	return 0;
+}
+
+static int op_mul(mpz_ptr a, mpz_srcptr b)
+{
+	mpz_mul(a, a, b);
+	return 0;
+}
+
+static int op_min(mpz_ptr a, mpz_srcptr b)
+{
+	if (mpz_cmp(b, a) < 0)
+		mpz_set(a, b);
+	return 0;
+}
+
+/* a block of b < 1, a grid axis of no process: no share */
+static int op_floor_div(mpz_ptr a, mpz_srcptr b)
+{
+	if (mpz_sgn(b) <= 0)
+		return -1;
+	mpz_fdiv_q(a, a, b);
+	return 0;
+}
+
+static void *v_add(void *user, void *a, void *b)
+{
+	(void)user;
+	return v_apply(op_add, a, b);
+}
+
+static void *v_sub(void *user, void *a, void *b)
+{
+	(void)user;
+	return v_apply(op_sub, a, b);
+}
+
+static void *v_mul(void *user, void *a, void *b)
+{
+	(void)user;
+	return v_apply(op_mul, a, b);
+}
+
+static void *v_floor_div(void *user, void *a, void *b)
+{
+	(void)user;
+	return v_apply(op_floor_div, a, b);
+}
+
+static void *v_min(void *user, void *a, void *b)
+{
+	(void)user;
+	return v_apply(op_min, a, b);
+}
+
+static struct dist_arith value_arith(const long long *values)
+{
+	return (struct dist_arith){(void *)values, v_constant, v_param, v_copy, v_add, v_sub,
+				   v_mul, v_floor_div, v_min, v_free};
+}
+
 /* *OUT = F at the values (OUT initialized). */
 static void aff_at(const struct model_aff *f, const long *sizes, const long long *values, mpz_t out)
 {
@@ -174,8 +332,9 @@ int memory_words_at(const struct model *m, int cand, const bool take[], const lo
 		    const long long *values, mpz_t out)
 {
 	const struct model_candidate *mc = &m->cands[cand];
-	mpz_t prod, x, share, bp, rounds;
-	mpz_inits(prod, x, share, bp, rounds, NULL);
+	struct dist_arith ar = value_arith(values);
+	mpz_t prod;
+	mpz_init(prod);
 	mpz_set_ui(out, 0);
 	int r = 0;
 	for (int a = 0; a < m->narrays && r == 0; a++) {
@@ -185,49 +344,24 @@ int memory_words_at(const struct model *m, int cand, const bool take[], const lo
 		mpz_set_si(prod, (long)arr->words);
 		for (int d = 0; d < arr->ndims && r == 0; d++) {
 			const struct dist *dd = &mc->layout[a][d];
-			aff_at(&arr->extent_affs[d], sizes, values, x);
-			if (mpz_sgn(x) <= 0) {
+			mpz_ptr x = v_new();
+			if (x)
+				aff_at(&arr->extent_affs[d], sizes, values, x);
+			if (!x || mpz_sgn(x) <= 0) {
+				v_free(NULL, x);
 				r = -1;
 				break;
 			}
-			long p = dd->kind == DIST_NONE ? 1 : sizes[dd->axis];
-			switch (dd->kind) {
-			case DIST_NONE:
-			case DIST_REPLICATED:
-				mpz_set(share, x);
-				break;
-			case DIST_IDENTITY:
-				mpz_set_ui(share, 1);
-				break;
-			case DIST_BLOCK:
-			case DIST_CYCLIC:
-				mpz_cdiv_q_ui(share, x, (unsigned long)p);     /* ceil(X/P) */
-				break;
-			case DIST_BLOCK_CYCLIC: {
-				long b = dd->block_param >= 0 ? (long)values[dd->block_param]
-							      : (long)dd->block;
-				if (b < 1) {
-					r = -1;
-					break;
-				}
-				mpz_set_si(bp, b);
-				mpz_mul_ui(bp, bp, (unsigned long)p);
-				mpz_fdiv_q(rounds, x, bp);                      /* full rounds */
-				mpz_submul(x, rounds, bp);                      /* what is left */
-				if (mpz_cmp_si(x, b) > 0)
-					mpz_set_si(x, b);
-				mpz_mul_si(share, rounds, b);
-				mpz_add(share, share, x);
-				break;
-			}
-			case DIST_NKINDS:
+			mpz_ptr share = dist_ops(dd->kind)->share(
+				dd, &ar, x, v_constant(NULL, dd->axis < 0 ? 1 : sizes[dd->axis]));
+			if (!share)
 				r = -1;
-				break;
-			}
-			mpz_mul(prod, prod, share);
+			else
+				mpz_mul(prod, prod, share);
+			v_free(NULL, share);
 		}
 		mpz_add(out, out, prod);
 	}
-	mpz_clears(prod, x, share, bp, rounds, NULL);
+	mpz_clear(prod);
 	return r;
 }

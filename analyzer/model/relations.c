@@ -575,7 +575,7 @@ static int build(const struct frame *base, int cand, int step, struct step_relat
 	for (int a = 0; a < m->narrays; a++) {
 		for (int d = 0; d < m->arrays[a].ndims; d++) {
 			const struct dist *dd = &m->cands[cand].layout[a][d];
-			if (dd->kind == DIST_REPLICATED && dd->axis >= 0 && dd->axis < 3)
+			if (dist_ops(dd->kind)->replicated && dd->axis >= 0 && dd->axis < 3)
 				out->replicated[a] |= 1u << dd->axis;
 		}
 		if (m->cands[cand].replicate)

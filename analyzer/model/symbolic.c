@@ -573,7 +573,7 @@ static struct decomp layout_decomp(const struct sym *s, int array, int d)
 	struct dist dd = s->c->layout[array][d];
 	/* replicated: the index is whole on every holder, not split
 	 * (replicated_over places the holders) */
-	if (dd.kind == DIST_REPLICATED)
+	if (dist_ops(dd.kind)->replicated)
 		dd = (struct dist){DIST_NONE, -1, 0, -1};
 	/* block or cyclic of an extent that is the axis's size (r[P] over P):
 	 * index i on coordinate i, the identity, whose one digit takes any
@@ -741,7 +741,7 @@ static struct lin digit_size(struct sym *s, const struct decomp *d, int k, const
 		*text = s->m->axes[d->d.axis];
 		return lin_par(axis_par(s, d->d.axis));
 	case DIGIT_LOCAL: {
-		long b = d->d.kind == DIST_BLOCK_CYCLIC ? d->d.block : 1;
+		long b = dist_block_length(&d->d);
 		int l = local_param(s, d, b);
 		*text = l < 0 ? "0" : s->info->locals[l].name;
 		return l < 0 ? lin_const(0) : lin_par(npar_fixed(s) + l);
@@ -1140,7 +1140,7 @@ static int expr_digits(struct sym *s, const struct lin *e, const struct decomp *
 {
 	struct symbolic_info *info = s->info;
 	int n = ndigits(d);
-	long b = d->d.kind == DIST_BLOCK_CYCLIC ? d->d.block : 1;
+	long b = dist_block_length(&d->d);
 	if (n == 1) {
 		/* one digit (identity): E is its own, already affine */
 		res[0] = *e;
@@ -1936,7 +1936,7 @@ static bool replicated_over(const struct sym *s, int a, int ax)
 	if (s->c->replicate && (s->c->replicate[a] & (1u << ax)))
 		return true;
 	for (int d = 0; d < s->m->arrays[a].ndims; d++)
-		if (s->c->layout[a][d].kind == DIST_REPLICATED && s->c->layout[a][d].axis == ax)
+		if (dist_ops(s->c->layout[a][d].kind)->replicated && s->c->layout[a][d].axis == ax)
 			return true;
 	return false;
 }
@@ -2015,7 +2015,7 @@ static void preds(struct sym *s, const struct model_space *space)
 		struct lin coord = on_digits(s, &cf), zero = lin_const(0);
 		struct decomp d = pred_decomp(s, p->dist);
 		struct conj cj;
-		if (d.d.kind == DIST_REPLICATED)
+		if (dist_ops(d.d.kind)->replicated)
 			continue;   /* every coordinate holds every index */
 		if (d.d.kind == DIST_NONE) {
 			conj_init(s, &cj);
