@@ -1796,13 +1796,10 @@ char *floor_to_string(const struct affine_floor *fl, const struct checked_spec *
 	return r;
 }
 
-char *affine_to_string(const struct affine *f, const struct checked_spec *cs, struct ast_var *const *vars)
+void affine_print(FILE *out, const struct affine *f, const struct checked_spec *cs,
+		  struct ast_var *const *vars)
 {
-	struct text t;
-	if (text_open(&t) < 0)
-		abort();
-	FILE *out = t.f;
-	bool first = true;
+	struct text_linear l = {out, 0};
 	for (int i = 0; i < f->nterms; i++) {
 		const struct affine_term *t = &f->terms[i];
 		char *floor_text = t->kind == SYM_FLOOR ? floor_to_string(t->floor, cs, vars) : NULL;
@@ -1810,21 +1807,18 @@ char *affine_to_string(const struct affine *f, const struct checked_spec *cs, st
 				   : t->kind == SYM_GRID_AXIS ? cs->axes[t->index]->name
 				   : floor_text ? floor_text
 				   : vars ? vars[t->index]->name : "?";
-		unsigned long long mag = t->coef < 0 ? 0ull - (unsigned long long)t->coef : (unsigned long long)t->coef;
-		fputs(first ? (t->coef < 0 ? "-" : "") : (t->coef < 0 ? " - " : " + "), out);
-		if (mag != 1)
-			fprintf(out, "%llu*", mag);
-		fputs(name, out);
+		text_linear_term(&l, t->coef, name);
 		free(floor_text);
-		first = false;
 	}
-	if (first)
-		fprintf(out, "%lld", f->constant);
-	else if (f->constant != 0) {
-		unsigned long long mag = f->constant < 0 ? 0ull - (unsigned long long)f->constant
-							 : (unsigned long long)f->constant;
-		fprintf(out, " %c %llu", f->constant < 0 ? '-' : '+', mag);
-	}
+	text_linear_end(&l, f->constant);
+}
+
+char *affine_to_string(const struct affine *f, const struct checked_spec *cs, struct ast_var *const *vars)
+{
+	struct text t;
+	if (text_open(&t) < 0)
+		abort();
+	affine_print(t.f, f, cs, vars);
 	char *buf = text_close(&t);
 	if (!buf)
 		abort();

@@ -135,35 +135,21 @@ char *count_dup_msg(const char *s)
 	return r;
 }
 
-/* A constraint as text in the trace's tags: "2*i - j + 3 >= 0". */
+/* A constraint as text in the trace's tags: "2*i - j + 3 >= 0", cut to
+ * the N bytes of BUF. */
 static void row_text(const struct query *q, const int64_t *row, bool eq, char *buf, size_t n)
 {
-	size_t len = 0;
-	bool first = true;
-	buf[0] = '\0';
-	for (int s = 0; s < q->nslot && len < n; s++) {
-		int64_t c = row[1 + s];
-		if (!c)
-			continue;
-		const char *sign = c < 0 ? (first ? "-" : " - ") : (first ? "" : " + ");
-		int64_t a = c < 0 ? -c : c;
-		if (a == 1)
-			len += snprintf(buf + len, n - len, "%s%s", sign, q->name[s]);
-		else
-			len += snprintf(buf + len, n - len, "%s%lld*%s", sign, (long long)a,
-					q->name[s]);
-		first = false;
-	}
-	if (len < n) {
-		int64_t c = row[0];
-		if (first)
-			len += snprintf(buf + len, n - len, "%lld", (long long)c);
-		else if (c)
-			len += snprintf(buf + len, n - len, " %s %lld", c < 0 ? "-" : "+",
-					(long long)(c < 0 ? -c : c));
-	}
-	if (len < n)
-		snprintf(buf + len, n - len, eq ? " = 0" : " >= 0");
+	buf[0] = buf[n - 1] = '\0';   /* what does not fit is cut */
+	FILE *f = n > 1 ? fmemopen(buf, n - 1, "w") : NULL;
+	if (!f)
+		return;
+	setvbuf(f, NULL, _IONBF, 0);
+	struct text_linear l = {f, 0};
+	for (int s = 0; s < q->nslot; s++)
+		text_linear_term(&l, (long long)row[1 + s], q->name[s]);
+	text_linear_end(&l, (long long)row[0]);
+	fputs(eq ? " = 0" : " >= 0", f);
+	fclose(f);
 }
 
 /* The same constraint for a reason, in the user's names, whole: NULL when a
@@ -177,23 +163,10 @@ static char *row_reason_text(const struct query *q, const int64_t *row, bool eq)
 	struct text t;
 	if (text_open(&t) < 0)
 		return NULL;
-	bool first = true;
-	for (int s = 0; s < q->nslot; s++) {
-		int64_t c = row[1 + s];
-		if (!c)
-			continue;
-		fputs(c < 0 ? (first ? "-" : " - ") : (first ? "" : " + "), t.f);
-		if (c != 1 && c != -1)
-			fprintf(t.f, "%llu*", c < 0 ? 0ull - (unsigned long long)c : (unsigned long long)c);
-		fputs(q->what[s], t.f);
-		first = false;
-	}
-	int64_t c = row[0];
-	if (first)
-		fprintf(t.f, "%lld", (long long)c);
-	else if (c)
-		fprintf(t.f, " %s %llu", c < 0 ? "-" : "+",
-			c < 0 ? 0ull - (unsigned long long)c : (unsigned long long)c);
+	struct text_linear l = {t.f, 0};
+	for (int s = 0; s < q->nslot; s++)
+		text_linear_term(&l, (long long)row[1 + s], q->what[s]);
+	text_linear_end(&l, (long long)row[0]);
 	fputs(eq ? " = 0" : " >= 0", t.f);
 	return text_close(&t);
 }

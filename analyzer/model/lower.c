@@ -102,7 +102,7 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 		case ATOM_EQ0:
 		case ATOM_NE0:
 			fputs(" and ", out);
-			lw_print_affine(out, lw->cs, vars, &a->f);
+			affine_print(out, &a->f, lw->cs, vars);
 			fputs(a->kind == ATOM_GE0 ? " >= 0" : a->kind == ATOM_EQ0 ? " = 0" : " != 0", out);
 			break;
 		case ATOM_DIVIDES:
@@ -114,7 +114,7 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 				break;
 			}
 			fputs(" and (", out);
-			lw_print_affine(out, lw->cs, vars, &a->f);
+			affine_print(out, &a->f, lw->cs, vars);
 			fprintf(out, ") mod %lld = 0", a->divisor.constant);
 			break;
 		case ATOM_OWNER:
@@ -160,9 +160,9 @@ static char *quant_cond(struct lowering *lw, struct ast_var *const *vars,
 		for (int v = 0; v < q[k]->nvars; v++) {
 			const struct ast_var *var = q[k]->vars[v];
 			fputs(" and ", t.f);
-			lw_print_affine(t.f, lw->cs, vars, var->lo_aff);
+			affine_print(t.f, var->lo_aff, lw->cs, vars);
 			fprintf(t.f, " <= %s < ", var->name);
-			lw_print_affine(t.f, lw->cs, vars, var->hi_aff);
+			affine_print(t.f, var->hi_aff, lw->cs, vars);
 		}
 		if (q[k]->cond)
 			print_atoms(lw, t.f, vars, q[k]->cond->atoms, q[k]->cond->natoms, preds);

@@ -10,64 +10,12 @@
 #include "analyzer/util/fail.h"
 #include "analyzer/util/text.h"
 
-static const char *term_name(const struct checked_spec *cs, struct ast_var *const *vars,
-			     const struct affine_term *t)
-{
-	switch (t->kind) {
-	case SYM_PARAM:
-		return cs->params[t->index]->name;
-	case SYM_GRID_AXIS:
-		return cs->axes[t->index]->name;
-	case SYM_FLOOR:   /* lw_print_affine prints these */
-		abort();
-	default:
-		return vars[t->index]->name;
-	}
-}
-
-/* |C|, for -2^63 too. */
-static unsigned long long magnitude(long long c)
-{
-	return c < 0 ? 0ull - (unsigned long long)c : (unsigned long long)c;
-}
-
-/* F as ISL text that reads well too: "n - 1", "2*i + k", "0". */
-void lw_print_affine(FILE *out, const struct checked_spec *cs, struct ast_var *const *vars,
-			 const struct affine *f)
-{
-	bool first = true;
-	for (int i = 0; i < f->nterms; i++) {
-		const struct affine_term *t = &f->terms[i];
-		long long c = t->coef;
-		if (first)
-			fputs(c < 0 ? "-" : "", out);
-		else
-			fputs(c < 0 ? " - " : " + ", out);
-		if (c != 1 && c != -1)
-			fprintf(out, "%llu*", magnitude(c));
-		if (t->kind == SYM_FLOOR) {
-			/* a quotient of a forall's condition (subscripts are printed
-			 * from the source, ref_texts) */
-			char *q = floor_to_string(t->floor, cs, vars);
-			fputs(q ? q : "floor(...)", out);
-			free(q);
-		} else {
-			fputs(term_name(cs, vars, t), out);
-		}
-		first = false;
-	}
-	if (first)
-		fprintf(out, "%lld", f->constant);
-	else if (f->constant)
-		fprintf(out, " %c %llu", f->constant < 0 ? '-' : '+', magnitude(f->constant));
-}
-
 char *lw_affine_text(struct lowering *lw, struct ast_var *const *vars, const struct affine *f)
 {
 	struct text t;
 	if (text_open(&t) < 0)
 		return NULL;
-	lw_print_affine(t.f, lw->cs, vars, f);
+	affine_print(t.f, f, lw->cs, vars);
 	return text_close(&t);
 }
 

@@ -35,10 +35,6 @@ struct lowering {
 	struct fail fail;   /* the first failure (analyzer/util/fail.h) */
 };
 
-/* F with the names of the specification (VARS for its variables), as text
- * that reads well and that ISL reads too: "n - 1", "2*i + k". */
-void lw_print_affine(FILE *out, const struct checked_spec *cs, struct ast_var *const *vars,
-		     const struct affine *f);
 char *lw_affine_text(struct lowering *lw, struct ast_var *const *vars, const struct affine *f);
 
 /* F by position, plus VCOEF times statement variable VAR (none when VCOEF is

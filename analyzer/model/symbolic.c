@@ -41,6 +41,7 @@
 
 #include "analyzer/util/coalesce.h"
 #include "analyzer/util/fail.h"
+#include "analyzer/util/text.h"
 #include "analyzer/util/val.h"
 
 /* The most terms a linear form of the construction may have. */
@@ -1000,29 +1001,13 @@ static char *lin_text(const struct sym *s, const struct lin *e)
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		return NULL;
-	bool any = false;
+	struct text_linear l = {f, 0};
 	int np = s->m->nparams;
 	for (int i = 0; i < e->n; i++) {
-		long long c = e->t[i].coef;
-		if (c == 0)
-			continue;
 		int p = e->t[i].index;
-		const char *name = p < np ? s->m->params[p] : s->m->axes[p - np];
-		if (any)
-			fputs(c < 0 ? " - " : " + ", f);
-		else if (c < 0)
-			fputs("-", f);
-		long long a = c < 0 ? -c : c;
-		if (a != 1)
-			fprintf(f, "%lld*", a);
-		fputs(name, f);
-		any = true;
+		text_linear_term(&l, e->t[i].coef, p < np ? s->m->params[p] : s->m->axes[p - np]);
 	}
-	if (!any)
-		fprintf(f, "%lld", e->constant);
-	else if (e->constant)
-		fprintf(f, " %c %lld", e->constant < 0 ? '-' : '+',
-			e->constant < 0 ? -e->constant : e->constant);
+	text_linear_end(&l, e->constant);
 	fclose(f);
 	return buf;
 }

@@ -18,3 +18,28 @@ char *text_close(struct text *t)
 	}
 	return t->buf;
 }
+
+/* |C|, -2^63 included. */
+static unsigned long long magnitude(long long c)
+{
+	return c < 0 ? 0ull - (unsigned long long)c : (unsigned long long)c;
+}
+
+void text_linear_term(struct text_linear *l, long long coef, const char *name)
+{
+	if (coef == 0)
+		return;
+	fputs(l->nterms ? (coef < 0 ? " - " : " + ") : (coef < 0 ? "-" : ""), l->out);
+	if (coef != 1 && coef != -1)
+		fprintf(l->out, "%llu*", magnitude(coef));
+	fputs(name, l->out);
+	l->nterms++;
+}
+
+void text_linear_end(struct text_linear *l, long long constant)
+{
+	if (!l->nterms)
+		fprintf(l->out, "%lld", constant);
+	else if (constant != 0)
+		fprintf(l->out, " %c %llu", constant < 0 ? '-' : '+', magnitude(constant));
+}
