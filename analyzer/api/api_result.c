@@ -44,7 +44,7 @@ static int quantity_keep(struct api_quantity *out, const struct formula *f, enum
 	out->expr = formula_to_string(f, FORMULA_EXPR_STRICT);
 	/* a text that does not read back: no evaluation (bspcost_result_eval
 	 * says BSPCOST_ERROR), the rest kept */
-	out->parsed = out->expr ? formula_parse_expr(out->expr, NULL) : NULL;
+	out->parsed = formula_parse_expr(out->expr, NULL);
 	return out->formula && out->expr ? 0 : -1;
 }
 

@@ -612,13 +612,13 @@ static struct formula *max_of_mask(const struct piece_max *pm, uint64_t mask,
 			continue;
 		isl_pw_qpolynomial *v = isl_pw_qpolynomial_alloc(
 			isl_set_universe(isl_set_get_space(cond)), isl_qpolynomial_copy(pm->val[k]));
-		struct formula *f = v ? formula_from_pw_qpolynomial(v) : NULL;
+		struct formula *f = formula_from_pw_qpolynomial(v);
 		isl_pw_qpolynomial_free(v);
 		acc = fold(acc, f, formula_max);
 		if (!acc)
 			break;
 	}
-	struct formula *r = acc && cond ? formula_restrict(acc, isl_set_copy(cond)) : NULL;
+	struct formula *r = formula_restrict(acc, isl_set_copy(cond));
 	formula_free(acc);
 	isl_set_free(cond);
 	return r;
@@ -702,7 +702,7 @@ static void tidy_part(struct job *j, struct formula **f, __isl_keep isl_set *con
 		return;
 	budget(j);
 	struct formula *on = formula_on(*f, context);
-	struct formula *t = on ? formula_coalesce_apart(on, context, j->locals, j->nlocals) : NULL;
+	struct formula *t = formula_coalesce_apart(on, context, j->locals, j->nlocals);
 	unbudget(j);
 	formula_free(on);
 	if (!t) {
@@ -1279,7 +1279,7 @@ struct formula *cost_max_of_processes(struct job *j, __isl_keep isl_pw_qpolynomi
 		}
 		struct formula *z = formula_from_pw_qpolynomial_zero_outside(cand[q]);
 		too_large = !z && formula_pw_qpolynomial_too_large(cand[q]) == 1;
-		struct formula *f = z ? formula_on(z, context) : NULL;
+		struct formula *f = formula_on(z, context);
 		formula_free(z);
 		too_large |= f && acc && formula_pair_too_large(acc, f);
 		acc = fold(acc, f, formula_max);
@@ -2123,9 +2123,9 @@ static struct formula *subst_by_axis(const struct formula *g, const char *name,
 			struct formula *s = NULL;
 			if (empty == isl_bool_false) {
 				struct formula *r = formula_restrict(g, isl_set_copy(part));
-				struct formula *h = r ? formula_gist(r, here) : NULL;
-				struct formula *t = h ? formula_subst(h, name, value) : NULL;
-				s = t ? formula_restrict(t, isl_set_copy(part)) : NULL;
+				struct formula *h = formula_gist(r, here);
+				struct formula *t = formula_subst(h, name, value);
+				s = formula_restrict(t, isl_set_copy(part));
 				formula_free(r);
 				formula_free(h);
 				formula_free(t);
@@ -2159,7 +2159,7 @@ static void subst_local(struct formula **f, const char *name, const struct formu
 		return;
 	*changed = true;
 	struct formula *g = involved > 0 ? formula_gist(*f, context) : NULL;
-	struct formula *s = g ? formula_subst(g, name, value) : NULL;
+	struct formula *s = formula_subst(g, name, value);
 	if (g && !s)
 		s = subst_by_axis(g, name, value, axis, context);
 	formula_free(g);
@@ -2222,7 +2222,7 @@ static struct formula *local_value(const struct local_param *lp, const char *axi
 		return NULL;
 	struct formula_expr *e = formula_parse_expr(text, NULL);
 	free(text);
-	struct formula *f = e ? formula_from_expr(e) : NULL;
+	struct formula *f = formula_from_expr(e);
 	formula_expr_free(e);
 	return f;
 }
@@ -3038,7 +3038,7 @@ void cost_tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 	/* Values are claimed only under the assumptions: undefined outside them. */
 	budget(j);
 	struct formula *on = formula_on(*f, context);
-	struct formula *h = on ? formula_coalesce_apart(on, context, j->locals, j->nlocals) : NULL;
+	struct formula *h = formula_coalesce_apart(on, context, j->locals, j->nlocals);
 	unbudget(j);
 	char *why = h ? NULL : budget_reason(j);
 	if (!h && on && why && !cost_out_of_time(j)) {
@@ -3085,7 +3085,7 @@ static void finish_step(struct job *j, const struct model *m, int s, struct step
 		return;
 	if (!sc->cost)
 		sc->cost = cost_step_cost_formula(j->req, sc);
-	struct formula *t = sc->cost ? formula_add(*total, sc->cost) : NULL;
+	struct formula *t = formula_add(*total, sc->cost);
 	formula_free(*total);
 	*total = t;
 	if (!sc->h || !sc->cost || !*total)
@@ -3471,7 +3471,7 @@ static struct formula *size_over(const struct model *m, int p, long d)
 	mpq_init(inv);
 	mpq_set_si(inv, 1, (unsigned long)d);
 	struct formula *x = formula_param(m->params[p]);
-	struct formula *v = x ? formula_scale(x, inv) : NULL;
+	struct formula *v = formula_scale(x, inv);
 	formula_free(x);
 	mpq_clear(inv);
 	return v;
@@ -3492,12 +3492,12 @@ static void undivide(struct job *j, const long *div, __isl_keep isl_set *context
 		 * floors of X/D then have an integer argument */
 		struct formula *x = formula_param(m->params[p]);
 		struct formula *times = formula_const_si(div[p]);
-		struct formula *dx = x && times ? formula_mul(x, times) : NULL;
+		struct formula *dx = formula_mul(x, times);
 		formula_free(times);
 		formula_free(x);
 		for (int s = -1; dx && s < out->nsteps && !failed(&j->fail); s++) {
 			struct formula **f = s < 0 ? &out->mem : &out->steps[s].mem;
-			struct formula *g = *f ? formula_subst(*f, m->params[p], dx) : NULL;
+			struct formula *g = formula_subst(*f, m->params[p], dx);
 			if (*f && !g)
 				cost_job_fail(j, COST_FAILED, NULL, "writing the sizes in a formula");
 			formula_free(*f);
@@ -3594,7 +3594,7 @@ static void undivide_levels(struct job *j, const long *div, __isl_keep isl_set *
 			continue;
 		struct formula *v = size_over(m, p, div[p]);
 		for (int i = 0; i < sc->hk && !failed(&sub.fail); i++) {
-			struct formula *g = v ? formula_subst(sc->hf[i], m->params[p], v) : NULL;
+			struct formula *g = formula_subst(sc->hf[i], m->params[p], v);
 			if (!g)
 				cost_isl_op_failed(&sub, "writing the sizes in H");
 			formula_free(sc->hf[i]);

@@ -47,8 +47,8 @@ void cost_formulas_free(struct cost_formulas *f)
 /* F as an expression; NULL on failure. */
 static struct formula_expr *expr_of(const struct formula *f)
 {
-	char *text = f ? formula_to_string(f, FORMULA_EXPR_STRICT) : NULL;
-	struct formula_expr *e = text ? formula_parse_expr(text, NULL) : NULL;
+	char *text = formula_to_string(f, FORMULA_EXPR_STRICT);
+	struct formula_expr *e = formula_parse_expr(text, NULL);
 	free(text);
 	return e;
 }

@@ -112,7 +112,7 @@ struct formula *cost_model_formula(const struct cost_model *cm,
 	bool ok = true;
 	for (int k = 0; k < cm->nterms && ok; k++) {
 		struct formula *c = formula_param(cost_coef_name[cm->coef[k]]);
-		struct formula *t = c && q[cm->term[k]] ? formula_mul(q[cm->term[k]], c) : NULL;
+		struct formula *t = formula_mul(q[cm->term[k]], c);
 		struct formula *sum = !t ? NULL : comm ? formula_add(comm, t) : formula_copy(t);
 		formula_free(c);
 		formula_free(t);
@@ -124,7 +124,7 @@ struct formula *cost_model_formula(const struct cost_model *cm,
 	struct formula *body = !comm || !q[TERM_W] ? NULL
 			       : cm->overlap ? formula_max(q[TERM_W], comm)
 					     : formula_add(q[TERM_W], comm);
-	struct formula *cost = body && l ? formula_add(body, l) : NULL;
+	struct formula *cost = formula_add(body, l);
 	formula_free(comm);
 	formula_free(l);
 	formula_free(body);
@@ -280,7 +280,7 @@ static struct formula *mpz_formula(const mpz_t number)
 static struct formula *times_param(const struct formula *a, const char *name)
 {
 	struct formula *c = formula_param(name);
-	struct formula *r = c && a ? formula_mul(a, c) : NULL;
+	struct formula *r = formula_mul(a, c);
 	formula_free(c);
 	return r;
 }
@@ -298,14 +298,14 @@ static struct formula *loads_formula(const struct cost_model *cm, const struct m
 		struct formula *one = NULL;
 		if (cm->messages == MSG_NHALF) {
 			struct formula *m = msgs ? times_param(msgs, "n_half") : NULL;
-			struct formula *s = m && words ? formula_add(words, m) : NULL;
+			struct formula *s = formula_add(words, m);
 			one = s ? times_param(s, "g") : NULL;
 			formula_free(m);
 			formula_free(s);
 		} else {
 			struct formula *a = words ? times_param(words, "g") : NULL;
 			struct formula *b = msgs ? times_param(msgs, "o") : NULL;
-			one = a && b ? formula_add(a, b) : NULL;
+			one = formula_add(a, b);
 			formula_free(a);
 			formula_free(b);
 		}
@@ -328,8 +328,8 @@ struct formula *cost_model_runs_formula(const struct cost_model *cm, const struc
 	struct formula *cost = w && lat ? formula_copy(w) : NULL;
 	for (int r = 0; r < nruns && cost; r++) {
 		struct formula *comm = loads_formula(cm, loads, r ? run_end[r - 1] : 0, run_end[r]);
-		struct formula *c = comm ? formula_add(cost, comm) : NULL;
-		struct formula *d = c ? formula_add(c, lat) : NULL;
+		struct formula *c = formula_add(cost, comm);
+		struct formula *d = formula_add(c, lat);
 		formula_free(comm);
 		formula_free(c);
 		formula_free(cost);

@@ -956,10 +956,10 @@ void cost_loop_cost(struct job *j, struct step_cost *sc)
 	}
 	struct formula *once = cost_step_cost_formula(j->req, sc);
 	struct formula *l = formula_param("l");
-	struct formula *minus = once && l ? formula_sub(once, l) : NULL;
-	struct formula *ls = l && sc->iterations ? formula_mul(sc->iterations, l) : NULL;
+	struct formula *minus = formula_sub(once, l);
+	struct formula *ls = formula_mul(sc->iterations, l);
 	formula_free(sc->cost);
-	sc->cost = minus && ls ? formula_add(minus, ls) : NULL;
+	sc->cost = formula_add(minus, ls);
 	formula_free(once);
 	formula_free(l);
 	formula_free(minus);

@@ -15,8 +15,8 @@ static struct formula *aff_formula(const struct model *m, const struct model_aff
 				  : sizes ? formula_const_si(sizes[x->index])
 					  : formula_param(m->axes[x->index]);
 		struct formula *c = formula_const_si((long)x->coef);
-		struct formula *cv = v && c ? formula_mul(c, v) : NULL;
-		struct formula *s = cv ? formula_add(r, cv) : NULL;
+		struct formula *cv = formula_mul(c, v);
+		struct formula *s = formula_add(r, cv);
 		formula_free(v);
 		formula_free(c);
 		formula_free(cv);
@@ -43,7 +43,7 @@ static void *f_param(void *user, int index)
 static void *f_copy(void *user, const void *a)
 {
 	(void)user;
-	return a ? formula_copy(a) : NULL;
+	return formula_copy(a);
 }
 
 static void f_free(void *user, void *a)
@@ -90,9 +90,9 @@ static void *f_min(void *user, void *a, void *b)
 static void *f_floor_div(void *user, void *a, void *b)
 {
 	(void)user;
-	struct formula *inv = b ? formula_pow(b, -1) : NULL;
-	struct formula *q = a && inv ? formula_mul(a, inv) : NULL;
-	struct formula *r = q ? formula_floor(q) : NULL;
+	struct formula *inv = formula_pow(b, -1);
+	struct formula *q = formula_mul(a, inv);
+	struct formula *r = formula_floor(q);
 	formula_free(inv);
 	formula_free(q);
 	formula_free(a);
@@ -162,12 +162,12 @@ struct formula *memory_words(const struct model *m, int cand, const bool take[],
 				share = dist_ops(dd->kind)->share(dd, &ar, x, p);
 			}
 			formula_free(inv);
-			struct formula *next = share ? formula_mul(prod, share) : NULL;
+			struct formula *next = formula_mul(prod, share);
 			formula_free(share);
 			formula_free(prod);
 			prod = next;
 		}
-		struct formula *next = prod ? formula_add(total, prod) : NULL;
+		struct formula *next = formula_add(total, prod);
 		formula_free(prod);
 		formula_free(total);
 		total = next;

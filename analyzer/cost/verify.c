@@ -132,7 +132,7 @@ static void round_to_divisors(struct point *p, const struct candidate_cost *cc)
 				if (strcmp(p->names[k], x) == 0)
 					at = k;
 			char *d_text = strndup(text, (size_t)(sep - text));
-			struct formula_expr *e = d_text ? formula_parse_expr(d_text, NULL) : NULL;
+			struct formula_expr *e = formula_parse_expr(d_text, NULL);
 			mpq_t d;
 			mpq_init(d);
 			if (at >= 0 && e && formula_expr_eval(e, p->names, p->values, p->n, d) == 0 &&

@@ -46,7 +46,7 @@ static struct formula *by_signs(const struct formula *d, const struct model *m,
 	for (int a = 0; grid && valid && a < m->naxes; a++)
 		valid = isl_set_fix_si(valid, isl_dim_param, (unsigned)(m->nparams + a),
 				       (int)grid[a]);
-	struct formula *f = valid ? formula_sign_fold(d, valid, cm->coef_names, cm->ncoefs) : NULL;
+	struct formula *f = formula_sign_fold(d, valid, cm->coef_names, cm->ncoefs);
 	isl_set_free(valid);
 	return f;
 }
@@ -65,11 +65,11 @@ static int conditions(struct comparison *out, const struct model *m, const long 
 	 * is not 0 (X = D at l = 0). */
 	if (nsteps_diff != 0 && formula_involves(out->diff, "l") == 1) {
 		struct formula *zero = formula_const_si(0);
-		struct formula *x = zero ? formula_subst(out->diff, "l", zero) : NULL;
+		struct formula *x = formula_subst(out->diff, "l", zero);
 		mpq_t k;
 		mpq_init(k);
 		mpq_set_si(k, nsteps_diff > 0 ? -1 : 1, (unsigned long)labs(nsteps_diff));
-		bound = x ? formula_scale(x, k) : NULL;   /* -X/c */
+		bound = formula_scale(x, k);   /* -X/c */
 		sign = nsteps_diff > 0 ? 1 : -1;
 		mpq_clear(k);
 		formula_free(zero);

@@ -199,10 +199,12 @@ struct formula *formula_const_val(__isl_take isl_val *value)
 
 struct formula *formula_param(const char *name)
 {
+	if (!name)
+		return NULL;
 	struct fvars *V = fml_vars_new(1);
 	slong i;
 
-	if (!V || !name)
+	if (!V)
 		return NULL;
 	i = fml_vars_param(V, name);
 	return single(V, i < 0 ? NULL : fml_poly_var(V, i));

@@ -24,7 +24,11 @@
  * follow ISL's annotations.  A formula that holds conditions refers to the isl_ctx
  * of those conditions: free the formula before the ctx.  Nothing here is global;
  * functions that return a pointer return NULL on failure (out of memory, an ISL
- * error, or the documented refusals).
+ * error, or the documented refusals).  NULL in, NULL out: a NULL formula or
+ * ISL argument (a failure upstream) makes every function fail the same way
+ * (NULL, or its documented failure value), freeing what it takes, so a caller
+ * passes a failure on without a test of its own (tests/unit/test_formula.c,
+ * test_null_in_null_out).
  *
  * The machine grammar (FORMULA_EXPR output, formula_parse_expr input), as used in
  * the JSON reports:

@@ -655,7 +655,7 @@ struct formula *formula_merge_same(const struct formula *f, __isl_keep isl_set *
 	for (int j = 0; r && j < r->n && r->outside == FORMULA_ZERO_OUTSIDE; j++)
 		if (is_zero_piece(r, j))
 			drop_piece(r, j--);
-	struct formula *g = r ? formula_gist(r, context) : NULL;
+	struct formula *g = formula_gist(r, context);
 	formula_free(r);
 	return g;
 }

@@ -671,7 +671,7 @@ struct formula *formula_from_expr(const struct formula_expr *e)
 			break;
 		case '/': {
 			struct formula *inv = fml_formula_pow(b, -1);
-			r = inv ? formula_mul(a, inv) : NULL;
+			r = formula_mul(a, inv);
 			formula_free(inv);
 			break;
 		}

@@ -63,7 +63,7 @@ static void json_loop(FILE *out, const struct analysis *a, int c, int s,
 		return;
 	fputs(",\n     \"loop\": ", out);
 	report_json_string(out, sc->loop);
-	char *text = sc->iterations ? formula_to_string(sc->iterations, FORMULA_EXPR) : NULL;
+	char *text = formula_to_string(sc->iterations, FORMULA_EXPR);
 	char *v = sc->iterations ? report_iterations_number(a, c, s, sc) : NULL;
 	fputs(", \"iterations\": ", out);
 	json_formula(out, text, true, v);

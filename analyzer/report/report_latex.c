@@ -185,8 +185,8 @@ static void loop_notes(FILE *out, const struct analysis *a, int c,
 		latex_code(out, sc->name);
 		fputs(" runs in the loop ", out);
 		latex_code(out, sc->loop);
-		char *n = sc->iterations ? formula_to_latex(sc->iterations, NULL, 0, LINE_WIDTH) : NULL;
-		char *t = sc->iterations ? formula_to_string(sc->iterations, FORMULA_TEXT) : NULL;
+		char *n = formula_to_latex(sc->iterations, NULL, 0, LINE_WIDTH);
+		char *t = formula_to_string(sc->iterations, FORMULA_TEXT);
 		char *v = report_iterations_value(a, c, s, sc, t);
 		fprintf(out, ", $%s$ times", n ? n : "?");
 		if (v) {

@@ -113,7 +113,7 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 		fputs(" runs in the loop ", out);
 		report_md_code(out, sc->loop, false);
 		fputs(", ", out);
-		char *n = sc->iterations ? formula_to_string(sc->iterations, FORMULA_TEXT) : NULL;
+		char *n = formula_to_string(sc->iterations, FORMULA_TEXT);
 		char *v = report_iterations_value(a, c, s, sc, n);
 		report_md_code(out, n ? n : "?", false);
 		if (v) {

@@ -338,7 +338,7 @@ static void print_no_values(FILE *out, const struct candidate_cost *ex)
 
 static void print_short(FILE *out, const struct formula *f, const char *why)
 {
-	char *s = f ? formula_to_string(f, FORMULA_TEXT) : NULL;
+	char *s = formula_to_string(f, FORMULA_TEXT);
 	if (s)
 		fputs(s, out);
 	else

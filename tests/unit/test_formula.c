@@ -1468,10 +1468,79 @@ static void test_floor_limit(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* NULL in, NULL out: every operation given a NULL formula (a failure
+ * upstream) returns NULL (or its failure value) and frees what it takes,
+ * so that a caller passes failures on without a guard of its own. */
+static void test_null_in_null_out(void **state)
+{
+	(void)state;
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *x = formula_param("n");
+	isl_set *ctxt = isl_set_universe(isl_space_params_alloc(ctx, 0));
+	mpq_t q;
+	mpq_init(q);
+	mpq_set_si(q, 1, 2);
+	assert_non_null(x);
+	assert_null(formula_from_pw_qpolynomial(NULL));
+	assert_null(formula_from_pw_qpolynomial_zero_outside(NULL));
+	assert_null(formula_const_val(NULL));
+	assert_null(formula_param(NULL));
+	assert_null(formula_restrict(NULL, isl_set_copy(ctxt)));   /* the set freed */
+	assert_null(formula_restrict(x, NULL));
+	assert_null(formula_gist(NULL, ctxt));
+	assert_null(formula_gist(x, NULL));
+	assert_null(formula_prune(NULL, ctxt));
+	assert_null(formula_sign_fold(NULL, ctxt, NULL, 0));
+	assert_null(formula_on(NULL, ctxt));
+	assert_null(formula_coalesce(NULL, ctxt));
+	assert_null(formula_coalesce_apart(NULL, ctxt, NULL, 0));
+	assert_null(formula_merge_same(NULL, ctxt));
+	assert_null(formula_prune(x, NULL));
+	assert_null(formula_sign_fold(x, NULL, NULL, 0));
+	assert_null(formula_on(x, NULL));
+	assert_null(formula_coalesce(x, NULL));
+	assert_null(formula_coalesce_apart(x, NULL, NULL, 0));
+	assert_null(formula_merge_same(x, NULL));
+	struct formula *(*const bin[])(const struct formula *, const struct formula *) = {
+		formula_join, formula_add, formula_sub, formula_mul, formula_max, formula_min};
+	for (size_t k = 0; k < sizeof(bin) / sizeof(*bin); k++) {
+		assert_null(bin[k](NULL, x));
+		assert_null(bin[k](x, NULL));
+		assert_null(bin[k](NULL, NULL));
+	}
+	assert_null(formula_neg(NULL));
+	assert_null(formula_floor(NULL));
+	assert_null(formula_pow(NULL, 2));
+	assert_null(formula_scale(NULL, q));
+	assert_null(formula_subst(NULL, "n", x));
+	assert_null(formula_subst(x, "n", NULL));
+	assert_null(formula_copy(NULL));
+	formula_free(NULL);
+	assert_null(formula_get_ctx(NULL));
+	assert_true(formula_n_pieces(NULL) < 0);
+	assert_int_equal(formula_eval(NULL, NULL, NULL, 0, q), -1);
+	assert_true(formula_equal(NULL, x) < 0);
+	assert_int_equal(formula_proven_equal(x, NULL), 0);   /* not proven */
+	int n = 7;
+	assert_null(formula_params(NULL, &n));
+	assert_true(formula_involves(NULL, "n") < 0);
+	assert_null(formula_to_string(NULL, FORMULA_TEXT));
+	assert_null(formula_to_string_by(NULL, FORMULA_EXPR, NULL, 0));
+	assert_null(formula_to_latex(NULL, NULL, 0, 0));
+	assert_null(formula_sign_text(NULL, "cost", "<", FORMULA_TEXT, NULL, 0, 0));
+	assert_null(formula_parse_expr(NULL, NULL));
+	assert_null(formula_from_expr(NULL));
+	mpq_clear(q);
+	isl_set_free(ctxt);
+	formula_free(x);
+	session_ctx_free(NULL, ctx);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_eval_undefined),
+		cmocka_unit_test(test_null_in_null_out),
 		cmocka_unit_test(test_eval_division_by_zero),
 		cmocka_unit_test(test_grammar_eval),
 		cmocka_unit_test(test_grammar_function_names),
