@@ -312,6 +312,8 @@ void bspcost_request_free(bspcost_request *rq)
 		free(rq->assumes[i]);
 	free(rq->assumes);
 	free(rq->machine);
+	free(rq->compare[0]);
+	free(rq->compare[1]);
 	free(rq->message);
 	free(rq);
 }
@@ -417,10 +419,33 @@ enum bspcost_status bspcost_request_machine(bspcost_request *rq, const char *mac
 	return refuse(rq, BSPCOST_OK, "");
 }
 
+enum bspcost_status bspcost_request_compare(bspcost_request *rq, const char *a, const char *b)
+{
+	if (!rq || (!a) != (!b))
+		return BSPCOST_USAGE;
+	char *ca = a ? strdup(a) : NULL, *cb = b ? strdup(b) : NULL;
+	if (a && (!ca || !cb)) {
+		free(ca);
+		free(cb);
+		return refuse(rq, BSPCOST_ERROR, NULL);
+	}
+	free(rq->compare[0]);
+	free(rq->compare[1]);
+	rq->opt.compare[0] = rq->compare[0] = ca;
+	rq->opt.compare[1] = rq->compare[1] = cb;
+	return refuse(rq, BSPCOST_OK, "");
+}
+
 void bspcost_request_h_sum(bspcost_request *rq, int sum)
 {
 	if (rq)
 		rq->opt.h_sum = sum != 0;
+}
+
+void bspcost_request_per_process(bspcost_request *rq, int on)
+{
+	if (rq)
+		rq->opt.per_process = on != 0;
 }
 
 void bspcost_request_values_only(bspcost_request *rq, int values)
@@ -471,10 +496,27 @@ static char *request_problem(const struct options *opt, bool rank, bool *oom)
 		       "of a size";
 	else if (rank && opt->nprocs > 0 && opt->grid_naxes > 0)
 		text = "-p cannot be combined with --grid";
+	else if (rank && opt->compare[0])
+		text = opt->nprocs > 0 ? "--compare cannot be combined with -p"
+				       : "--compare cannot be combined with a -D range";
+	else if (opt->compare[0] && opt->per_process)
+		text = "--compare cannot be combined with --per-process";
+	else if (opt->compare[0] && opt->values_only)
+		text = "--compare cannot be combined with --values";
+	else if (rank && opt->per_process)
+		text = opt->nprocs > 0 ? "--per-process cannot be combined with -p"
+				       : "--per-process cannot be combined with a -D range";
 	else if (rank && opt->nprocs > 0 && opt->values_only)
 		text = "-p cannot be combined with --values";
 	else if (rank && opt->values_only)
 		text = "a -D range cannot be combined with --values";
+	if (!text && opt->compare[0] && strcmp(opt->compare[0], opt->compare[1]) == 0) {
+		if (asprintf(&why, "--compare '%s' '%s': give two different candidates",
+			     opt->compare[0], opt->compare[1]) < 0)
+			why = NULL;
+		*oom = !why;
+		return why;
+	}
 	if (!text)
 		return NULL;
 	*oom = !(why = strdup(text));

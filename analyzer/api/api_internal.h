@@ -37,6 +37,7 @@ struct bspcost_request {
 	char **args;         /* the -D arguments (OPT's names point into them) */
 	int nargs;
 	char *machine;
+	char *compare[2];    /* --compare's candidates (OPT's point here) */
 	char **assumes;
 	char *message;       /* why the last setter refused ("" none) */
 };
@@ -49,9 +50,19 @@ struct api_quantity {
 
 enum { API_NQ = BSPCOST_MEM + 1, API_NFORMATS = BSPCOST_LATEX + 1 };
 
+enum { API_NPQ = BSPCOST_PROCESS_MSGS_OUT + 1 };
+
+/* One process's counts in a superstep (--per-process). */
+struct api_process {
+	long coord[3];
+	char *v[API_NPQ];   /* NULL: not counted */
+};
+
 struct api_step {
 	char *name;
 	struct api_quantity q[API_NQ];
+	int nprocs;
+	struct api_process *procs;
 };
 
 struct api_candidate {
@@ -72,7 +83,18 @@ struct api_candidate {
 	struct api_quantity program[API_NQ];   /* the cost and memory only */
 };
 
+/* --compare's answer: the conditions in text and in the formula grammar,
+ * why there are none, and the difference at the values. */
+struct api_comparison {
+	char *cond[2][3];    /* [text, expr][A cheaper, the same, B cheaper] */
+	char *why;
+	char *difference;
+};
+
 struct bspcost_result {
+	bool per_process;    /* the request's --per-process: its report, its counts */
+	struct api_comparison *cmp;   /* --compare's; NULL without */
+	int naxes;
 	/* the specification's assumptions, read back for bspcost_result_eval */
 	int nassume;
 	struct formula_expr **assume;

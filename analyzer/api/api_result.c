@@ -70,6 +70,33 @@ static int keep_locals(struct api_candidate *ac, const struct candidate_cost *cc
 	return 0;
 }
 
+/* Each process's counts in the supersteps of EX (--per-process: counted at
+ * values) into AC's steps; -1 out of memory. */
+static int keep_processes(struct api_candidate *ac, const struct candidate_cost *ex)
+{
+	for (int s = 0; s < ac->nsteps && s < ex->nsteps; s++) {
+		const struct step_cost *sc = &ex->steps[s];
+		struct api_step *st = &ac->steps[s];
+		if (sc->nprocs <= 0 || !sc->procs)
+			continue;
+		if (!(st->procs = calloc((size_t)sc->nprocs, sizeof(*st->procs))))
+			return -1;
+		for (int p = 0; p < sc->nprocs; p++) {
+			const struct process_cost *pc = &sc->procs[p];
+			struct api_process *ap = &st->procs[st->nprocs++];
+			memcpy(ap->coord, pc->q, sizeof(ap->coord));
+			mpz_srcptr v[API_NPQ] = {pc->w, pc->in, pc->out, pc->msgs_in, pc->msgs_out};
+			for (int k = 0; k < API_NPQ; k++) {
+				if (k >= BSPCOST_PROCESS_MSGS_IN && !sc->msgs)
+					continue;   /* not counted: NULL */
+				if (!(ap->v[k] = mpz_get_str(NULL, 10, v[k])))
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Candidate C of A into AC; -1 out of memory. */
 static int keep_candidate(struct api_candidate *ac, const struct analysis *a, int c)
 {
@@ -111,6 +138,8 @@ static int keep_candidate(struct api_candidate *ac, const struct analysis *a, in
 				return -1;
 		}
 	}
+	if (ex && ex->status == COST_OK && keep_processes(ac, ex) < 0)
+		return -1;
 	if (quantity_keep(&ac->program[BSPCOST_COST], cc->status == COST_OK ? cc->cost : NULL,
 			  Q_COST, cm, report_value(a, c, -1, Q_COST)) < 0 ||
 	    quantity_keep(&ac->program[BSPCOST_MEM], formulas ? cc->mem : NULL, Q_MEM, cm,
@@ -139,6 +168,10 @@ static void candidate_clear(struct api_candidate *ac)
 		free(ac->steps[s].name);
 		for (int k = 0; k < API_NQ; k++)
 			quantity_clear(&ac->steps[s].q[k]);
+		for (int p = 0; p < ac->steps[s].nprocs; p++)
+			for (int k = 0; k < API_NPQ; k++)
+				free(ac->steps[s].procs[p].v[k]);
+		free(ac->steps[s].procs);
 	}
 	free(ac->steps);
 	for (int k = 0; k < API_NQ; k++)
@@ -157,29 +190,43 @@ void bspcost_result_free(bspcost_result *r)
 	free(r->cands);
 	for (int f = 0; f < API_NFORMATS; f++)
 		free(r->render[f]);
+	if (r->cmp) {
+		for (int k = 0; k < 2; k++)
+			for (int rel = 0; rel < CMP_N; rel++)
+				free(r->cmp->cond[k][rel]);
+		free(r->cmp->why);
+		free(r->cmp->difference);
+		free(r->cmp);
+	}
 	free(r);
 }
 
-/* Report A in every format into RENDER; -1 out of memory. */
-static int render_analysis(char *render[API_NFORMATS], const struct analysis *a)
+/* Report A in every format into RENDER (PER_PROCESS: --per-process's
+ * report, which has no LaTeX); -1 out of memory. */
+static int render_analysis(char *render[API_NFORMATS], const struct analysis *a,
+			   bool per_process)
 {
 	for (int f = 0; f < API_NFORMATS; f++) {
+		if (per_process && f == BSPCOST_LATEX)
+			continue;
 		size_t len = 0;
 		FILE *out = open_memstream(&render[f], &len);
 		if (!out)
 			return -1;
-		report_analysis(out, api_format_of[f], a);
+		if (per_process)
+			report_per_process(out, api_format_of[f], a);
+		else
+			report_analysis(out, api_format_of[f], a);
 		if (fclose(out) != 0)
 			return -1;
 	}
 	return 0;
 }
 
-static int keep_analysis(void *user, const struct analysis *a)
+/* The specification's assumptions of A, read back for bspcost_result_eval,
+ * into R; -1 out of memory. */
+static int keep_assumptions(bspcost_result *r, const struct analysis *a)
 {
-	bspcost_result *r = user;
-	if (r->cands)
-		return 0;   /* one analysis per question */
 	int n = 0;
 	char **assume = model_assumption_exprs(a->model, &n);
 	r->assume = calloc((size_t)n + 1, sizeof(*r->assume));
@@ -189,12 +236,57 @@ static int keep_analysis(void *user, const struct analysis *a)
 	for (int i = 0; assume && i < n; i++)
 		free(assume[i]);
 	free(assume);
-	if (!ok || !(r->cands = calloc((size_t)a->ncands + 1, sizeof(*r->cands))))
+	return ok ? 0 : -1;
+}
+
+static int keep_analysis(void *user, const struct analysis *a)
+{
+	bspcost_result *r = user;
+	if (r->cands)
+		return 0;   /* one analysis per question */
+	if (keep_assumptions(r, a) < 0 ||
+	    !(r->cands = calloc((size_t)a->ncands + 1, sizeof(*r->cands))))
 		return -1;
 	for (int c = 0; c < a->ncands; c++)
 		if (keep_candidate(&r->cands[r->ncands++], a, c) < 0)
 			return -1;   /* cleared with the others */
-	return render_analysis(r->render, a);
+	r->naxes = a->naxes;
+	return render_analysis(r->render, a, r->per_process);
+}
+
+/* --compare: candidates CA and CB of A (the result's two) and CMP's
+ * conditions, difference and report in every format. */
+static int keep_comparison(void *user, const struct analysis *a, int ca, int cb,
+			   const struct comparison *cmp)
+{
+	bspcost_result *r = user;
+	if (r->cands)
+		return 0;
+	if (keep_assumptions(r, a) < 0 || !(r->cands = calloc(2, sizeof(*r->cands))) ||
+	    keep_candidate(&r->cands[r->ncands++], a, ca) < 0 ||
+	    keep_candidate(&r->cands[r->ncands++], a, cb) < 0 ||
+	    !(r->cmp = calloc(1, sizeof(*r->cmp))))
+		return -1;
+	/* the text's conditions, and the formula grammar's (COMPARE_STYLES:
+	 * text, expr, LaTeX) */
+	for (int k = 0; k < 2; k++)
+		for (int rel = 0; rel < CMP_N; rel++)
+			if (cmp->cond[k][rel] && !(r->cmp->cond[k][rel] = strdup(cmp->cond[k][rel])))
+				return -1;
+	if ((cmp->why && !(r->cmp->why = strdup(cmp->why))) ||
+	    (cmp->valued && !(r->cmp->difference = mpq_get_str(NULL, 10, cmp->diff_value))))
+		return -1;
+	r->naxes = a->naxes;
+	for (int f = 0; f < API_NFORMATS; f++) {
+		size_t len = 0;
+		FILE *out = open_memstream(&r->render[f], &len);
+		if (!out)
+			return -1;
+		report_compare(out, api_format_of[f], a, ca, cb, cmp);
+		if (fclose(out) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 enum bspcost_status bspcost_analyze(bspcost_session *s, const bspcost_spec *spec,
@@ -209,7 +301,9 @@ enum bspcost_status bspcost_analyze(bspcost_session *s, const bspcost_spec *spec
 		api_say(s, NULL);
 		return BSPCOST_ERROR;
 	}
-	struct run_sink sink = {.user = r, .analysis = keep_analysis};
+	r->per_process = rq->opt.per_process;
+	struct run_sink sink = {.user = r, .analysis = keep_analysis,
+				.comparison = keep_comparison};
 	int status = api_run(s, spec, rq, &sink, false, NULL);
 	if (!r->cands) {
 		bspcost_result_free(r);
@@ -300,6 +394,59 @@ const char *bspcost_result_value(const bspcost_result *r, int c, int s, enum bsp
 {
 	const struct api_quantity *x = quantity(r, c, s, q);
 	return x ? x->value : NULL;
+}
+
+/* --- Comparisons ------------------------------------------------------------------ */
+
+_Static_assert((int)BSPCOST_A_CHEAPER == CMP_A_CHEAPER && (int)BSPCOST_SAME == CMP_EQUAL &&
+		       (int)BSPCOST_B_CHEAPER == CMP_B_CHEAPER,
+	       "bspcost_relation is compare_rel");
+
+const char *bspcost_result_condition(const bspcost_result *r, enum bspcost_relation rel,
+				     int expr)
+{
+	if (!r || !r->cmp || (int)rel < 0 || (int)rel >= CMP_N)
+		return NULL;
+	return r->cmp->cond[expr ? 1 : 0][rel];
+}
+
+const char *bspcost_result_comparison_why(const bspcost_result *r)
+{
+	return r && r->cmp ? r->cmp->why : NULL;
+}
+
+const char *bspcost_result_difference(const bspcost_result *r)
+{
+	return r && r->cmp ? r->cmp->difference : NULL;
+}
+
+/* --- Each process's counts ------------------------------------------------------ */
+
+static const struct api_process *process(const bspcost_result *r, int c, int s, int p)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	if (!ac || s < 0 || s >= ac->nsteps || p < 0 || p >= ac->steps[s].nprocs)
+		return NULL;
+	return &ac->steps[s].procs[p];
+}
+
+int bspcost_result_nprocesses(const bspcost_result *r, int c, int s)
+{
+	const struct api_candidate *ac = candidate(r, c);
+	return ac && s >= 0 && s < ac->nsteps ? ac->steps[s].nprocs : 0;
+}
+
+long bspcost_result_process_coord(const bspcost_result *r, int c, int s, int p, int a)
+{
+	const struct api_process *ap = process(r, c, s, p);
+	return ap && a >= 0 && a < r->naxes && a < 3 ? ap->coord[a] : -1;
+}
+
+const char *bspcost_result_process_value(const bspcost_result *r, int c, int s, int p,
+					 enum bspcost_process_quantity q)
+{
+	const struct api_process *ap = process(r, c, s, p);
+	return ap && (int)q >= 0 && (int)q < API_NPQ ? ap->v[q] : NULL;
 }
 
 /* The point NAMES/VALUES (N of them) with AC's block lengths added
@@ -607,7 +754,9 @@ static enum bspcost_status render(char *const text[API_NFORMATS], enum bspcost_f
 enum bspcost_status bspcost_result_render(const bspcost_result *r, enum bspcost_format format,
 					  FILE *out)
 {
-	return r ? render(r->render, format, out) : BSPCOST_USAGE;
+	if (!r || (r->per_process && format == BSPCOST_LATEX))
+		return BSPCOST_USAGE;   /* --per-process has no LaTeX report */
+	return render(r->render, format, out);
 }
 
 enum bspcost_status bspcost_ranking_render(const bspcost_ranking *r, enum bspcost_format format,

@@ -141,6 +141,17 @@ BSPCOST_API void bspcost_request_h_sum(bspcost_request *rq, int sum);
 /* --values (VALUES 1): with every value given, the numbers alone, no
  * formulas (faster: the formulas are what takes time). */
 BSPCOST_API void bspcost_request_values_only(bspcost_request *rq, int values);
+/* --per-process (ON 1): bspcost_analyze counts every process of the grid
+ * (every size and axis given; at most 1024 processes) and the result holds
+ * each one's work, fan-in, fan-out and messages (bspcost_result_process);
+ * its renders are --per-process's report (text, JSON, CSV, Markdown: no
+ * LaTeX, BSPCOST_USAGE). */
+BSPCOST_API void bspcost_request_per_process(bspcost_request *rq, int on);
+/* --compare A B: bspcost_analyze compares candidates A and B (by name; NULL
+ * and NULL: no comparison): where each costs less (bspcost_result_condition),
+ * their difference at the values, and the two candidates' results. */
+BSPCOST_API enum bspcost_status bspcost_request_compare(bspcost_request *rq, const char *a,
+							const char *b);
 /* --assume CONDITION, added to the specification's assumptions. */
 BSPCOST_API enum bspcost_status bspcost_request_assume(bspcost_request *rq, const char *condition);
 /* -j: the threads one question uses (0: one per processor, the default). */
@@ -216,6 +227,46 @@ BSPCOST_API enum bspcost_status bspcost_result_eval(const bspcost_result *r, int
 						    const char *const names[],
 						    const long long values[], long long *num,
 						    long long *den, double *approx);
+
+/* --- Each process's counts (bspcost_request_per_process) --------------------- */
+
+enum bspcost_process_quantity {
+	BSPCOST_PROCESS_W,         /* its work */
+	BSPCOST_PROCESS_IN,        /* the words it receives (fan-in) */
+	BSPCOST_PROCESS_OUT,       /* the words it sends (fan-out) */
+	BSPCOST_PROCESS_MSGS_IN,   /* the processes it receives from */
+	BSPCOST_PROCESS_MSGS_OUT,  /* the processes it sends to */
+};
+/* The processes of superstep S of candidate C counted one by one: every
+ * process of the grid, the first axis slowest; 0 without per-process
+ * counts (not asked for, the candidate refused). */
+BSPCOST_API int bspcost_result_nprocesses(const bspcost_result *r, int c, int s);
+/* Process P's coordinate on axis A (0-based; -1 when there is none). */
+BSPCOST_API long bspcost_result_process_coord(const bspcost_result *r, int c, int s, int p,
+					      int a);
+/* Quantity Q of process P, exact ("1536"); NULL when there is none (the
+ * messages of a superstep in a loop are not counted). */
+BSPCOST_API const char *bspcost_result_process_value(const bspcost_result *r, int c, int s,
+						     int p, enum bspcost_process_quantity q);
+
+/* --- Comparisons (bspcost_request_compare) ---------------------------------- */
+
+enum bspcost_relation {
+	BSPCOST_A_CHEAPER,   /* A costs less */
+	BSPCOST_SAME,        /* they cost the same */
+	BSPCOST_B_CHEAPER,   /* B costs less */
+};
+/* Where REL holds, on the sizes, axes and coefficients: as the text report
+ * writes it (EXPR 0: "P >= 2 && g > 0", "never", "always") or in the formula
+ * grammar (EXPR 1: "(P >= 2 && g > 0)", "0", "1").  NULL without a
+ * comparison or without conditions (a cost that has no formula:
+ * bspcost_result_comparison_why says why).  The result's candidates are A
+ * and B, in that order. */
+BSPCOST_API const char *bspcost_result_condition(const bspcost_result *r,
+						 enum bspcost_relation rel, int expr);
+BSPCOST_API const char *bspcost_result_comparison_why(const bspcost_result *r);
+/* A's cost minus B's at the request's values, exact; NULL without them. */
+BSPCOST_API const char *bspcost_result_difference(const bspcost_result *r);
 
 /* --- Rankings --------------------------------------------------------------- */
 

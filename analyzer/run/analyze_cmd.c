@@ -622,36 +622,42 @@ static int report_comparison(const struct loaded_spec *ls, const struct model *m
 {
 	const struct candidate_cost *costs = a->cands, *exact = a->exact;
 	const int *cmp = r->cmp;
-		struct cost_prices prices;
-		cost_prices_init(&prices, report_model(rq));
-		for (int k = 0; k < COEF_N; k++) {
-			const struct param_value *pv = options_find_def(opt, cost_coef_name[k]);
-			if ((prices.has[k] = pv != NULL))
-				param_value_get(prices.coef[k], pv);
-		}
-		struct comparison cv;
-		/* the conditions are computed under the deadline too */
-		bool watched = workers_watch(r->pool) == 0;
-		int formed = compare_candidates(&costs[cmp[0]], &costs[cmp[1]],
-						exact ? &exact[cmp[0]] : NULL,
-						exact ? &exact[cmp[1]] : NULL, &prices, m,
-						r->req.symbolic ? NULL : r->req.sizes, &cv);
-		if (watched)
-			workers_unwatch(r->pool);
-		/* the conditions could not be formed, and the deadline is why (a
-		 * candidate without a formula has its own reason, kept) */
-		if (formed < 0 && session_expired(session) && !(r->finished < r->asked || r->cut > 0)) {
-			free(cv.why);
-			cv.why = strdup("the run's time limit ran out before the conditions were formed");
-			report_deadline(opt->err, ls->src.name, session_limit(session), 0, 0, 0);
-			status = EXIT_SPEC;
-		}
+	struct cost_prices prices;
+	cost_prices_init(&prices, report_model(rq));
+	for (int k = 0; k < COEF_N; k++) {
+		const struct param_value *pv = options_find_def(opt, cost_coef_name[k]);
+		if ((prices.has[k] = pv != NULL))
+			param_value_get(prices.coef[k], pv);
+	}
+	struct comparison cv;
+	/* the conditions are computed under the deadline too */
+	bool watched = workers_watch(r->pool) == 0;
+	int formed = compare_candidates(&costs[cmp[0]], &costs[cmp[1]],
+					exact ? &exact[cmp[0]] : NULL,
+					exact ? &exact[cmp[1]] : NULL, &prices, m,
+					r->req.symbolic ? NULL : r->req.sizes, &cv);
+	if (watched)
+		workers_unwatch(r->pool);
+	/* the conditions could not be formed, and the deadline is why (a
+	 * candidate without a formula has its own reason, kept) */
+	if (formed < 0 && session_expired(session) && !(r->finished < r->asked || r->cut > 0)) {
+		free(cv.why);
+		cv.why = strdup("the run's time limit ran out before the conditions were formed");
+		report_deadline(opt->err, ls->src.name, session_limit(session), 0, 0, 0);
+		status = EXIT_SPEC;
+	}
+	if (!opt->sink)
 		report_compare(opt->out, opt->format, a, cmp[0], cmp[1], &cv);
-		/* no condition (said why) and no values either: nothing answered */
-		if (!cv.diff && !cv.valued && status == EXIT_OK)
-			status = EXIT_SPEC;
-		comparison_clear(&cv);
-		cost_prices_clear(&prices);
+	else if (opt->sink->comparison &&
+		 opt->sink->comparison(opt->sink->user, a, cmp[0], cmp[1], &cv) < 0) {
+		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+		status = EXIT_SPEC;
+	}
+	/* no condition (said why) and no values either: nothing answered */
+	if (!cv.diff && !cv.valued && status == EXIT_OK)
+		status = EXIT_SPEC;
+	comparison_clear(&cv);
+	cost_prices_clear(&prices);
 	return status;
 }
 
@@ -661,25 +667,25 @@ static int report_hierarchy_run(const struct loaded_spec *ls, const struct model
 				const struct analysis *a, int status)
 {
 	const struct candidate_cost *costs = a->cands, *exact = a->exact;
-		report_hierarchy(opt->out, opt->format, a);
-		/* formulas: a superstep without H's (in loops, refused, out of
-		 * time) is said in the report, and the run has not answered all */
-		for (int c = 0; costs && !exact && c < m->ncands; c++)
-			for (int s = 0; costs[c].status == COST_OK && s < costs[c].nsteps; s++)
-				if (!costs[c].steps[s].hf && status < EXIT_SPEC)
-					status = EXIT_SPEC;
-		int counted = 0, ps = EXIT_OK;
-		for (int c = 0; exact && c < m->ncands; c++)
-			counted += exact[c].status == COST_OK;
-		if (opt->plot && counted == 0) {
-			fprintf(opt->err, "bspcost: %s: --plot: no candidate has counts to draw\n",
-				ls->src.name);
-			ps = EXIT_USAGE;
-		} else if (opt->plot) {
-			ps = plot_exit_status(plot_hierarchy(a, opt->plot, opt->err, session));
-		}
-		if (status < ps)
-			status = ps;
+	report_hierarchy(opt->out, opt->format, a);
+	/* formulas: a superstep without H's (in loops, refused, out of
+	 * time) is said in the report, and the run has not answered all */
+	for (int c = 0; costs && !exact && c < m->ncands; c++)
+		for (int s = 0; costs[c].status == COST_OK && s < costs[c].nsteps; s++)
+			if (!costs[c].steps[s].hf && status < EXIT_SPEC)
+				status = EXIT_SPEC;
+	int counted = 0, ps = EXIT_OK;
+	for (int c = 0; exact && c < m->ncands; c++)
+		counted += exact[c].status == COST_OK;
+	if (opt->plot && counted == 0) {
+		fprintf(opt->err, "bspcost: %s: --plot: no candidate has counts to draw\n",
+			ls->src.name);
+		ps = EXIT_USAGE;
+	} else if (opt->plot) {
+		ps = plot_exit_status(plot_hierarchy(a, opt->plot, opt->err, session));
+	}
+	if (status < ps)
+		status = ps;
 	return status;
 }
 
@@ -689,20 +695,27 @@ static int report_per_process_run(const struct loaded_spec *ls, const struct mod
 				  const struct analysis *a, int status)
 {
 	const struct candidate_cost *exact = a->exact;
-		report_per_process(opt->out, opt->format, a);
-		int counted = 0;
-		for (int c = 0; exact && c < m->ncands; c++)
-			counted += exact[c].status == COST_OK;
-		if (opt->plot && counted == 0) {
-			fprintf(opt->err, "bspcost: %s: --plot: no candidate has counts to draw\n",
-				ls->src.name);
-			if (status < EXIT_USAGE)
-				status = EXIT_USAGE;
-		} else if (opt->plot) {
-			int ps = plot_exit_status(plot_per_process(a, opt->plot, opt->err, session));
-			if (status < ps)
-				status = ps;
+	if (opt->sink) {   /* the library's: no picture */
+		if (opt->sink->analysis && opt->sink->analysis(opt->sink->user, a) < 0) {
+			fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+			status = EXIT_SPEC;
 		}
+		return status;
+	}
+	report_per_process(opt->out, opt->format, a);
+	int counted = 0;
+	for (int c = 0; exact && c < m->ncands; c++)
+		counted += exact[c].status == COST_OK;
+	if (opt->plot && counted == 0) {
+		fprintf(opt->err, "bspcost: %s: --plot: no candidate has counts to draw\n",
+			ls->src.name);
+		if (status < EXIT_USAGE)
+			status = EXIT_USAGE;
+	} else if (opt->plot) {
+		int ps = plot_exit_status(plot_per_process(a, opt->plot, opt->err, session));
+		if (status < ps)
+			status = ps;
+	}
 	return status;
 }
 
@@ -713,42 +726,42 @@ static int report_verification(const struct loaded_spec *ls, const struct model 
 			       int status)
 {
 	const struct candidate_cost *costs = r->job.costs;
-		/* The summary goes with a text report, or to the diagnostics stream
-		 * so that machine formats stay well formed. */
-		FILE *vout = opt->format == FORMAT_TEXT ? opt->out : opt->err;
-		int points = 0, checks = 0, bad = 0;
-		for (int c = 0; c < m->ncands; c++) {
-			struct verify_result *vr = &r->job.vr[c];
-			points += vr->points;
-			checks += vr->checks;
-			bad += vr->mismatches;
-			if (r->job.vstatus[c] < 0 || vr->mismatches > 0) {
-				report_verify_candidate(vout, costs[c].name,
-							vr->first ? vr->first : "verification failed");
+	/* The summary goes with a text report, or to the diagnostics stream
+	 * so that machine formats stay well formed. */
+	FILE *vout = opt->format == FORMAT_TEXT ? opt->out : opt->err;
+	int points = 0, checks = 0, bad = 0;
+	for (int c = 0; c < m->ncands; c++) {
+		struct verify_result *vr = &r->job.vr[c];
+		points += vr->points;
+		checks += vr->checks;
+		bad += vr->mismatches;
+		if (r->job.vstatus[c] < 0 || vr->mismatches > 0) {
+			report_verify_candidate(vout, costs[c].name,
+						vr->first ? vr->first : "verification failed");
+			status = EXIT_SPEC;
+		} else if (vr->stopped) {
+			/* the deadline: the run fails (above), whatever was checked */
+			char *why = NULL;
+			if (asprintf(&why, "not verified: the run's time limit ran out after %d "
+					   "point%s", vr->points, vr->points == 1 ? "" : "s") < 0)
+				why = NULL;
+			report_verify_candidate(vout, costs[c].name, why ? why : "not verified");
+			free(why);
+		} else if (vr->points == 0) {
+			/* nothing checked is not a success */
+			char *why = NULL;
+			if (asprintf(&why, "not verified: %s",
+				     vr->skipped ? vr->skipped : "no point was checked") < 0)
+				why = NULL;
+			report_verify_candidate(vout, costs[c].name, why ? why : "not verified");
+			free(why);
+			if (!opt->allow_unverified)
 				status = EXIT_SPEC;
-			} else if (vr->stopped) {
-				/* the deadline: the run fails (above), whatever was checked */
-				char *why = NULL;
-				if (asprintf(&why, "not verified: the run's time limit ran out after %d "
-						   "point%s", vr->points, vr->points == 1 ? "" : "s") < 0)
-					why = NULL;
-				report_verify_candidate(vout, costs[c].name, why ? why : "not verified");
-				free(why);
-			} else if (vr->points == 0) {
-				/* nothing checked is not a success */
-				char *why = NULL;
-				if (asprintf(&why, "not verified: %s",
-					     vr->skipped ? vr->skipped : "no point was checked") < 0)
-					why = NULL;
-				report_verify_candidate(vout, costs[c].name, why ? why : "not verified");
-				free(why);
-				if (!opt->allow_unverified)
-					status = EXIT_SPEC;
-			} else {
-				report_verify_points(vout, costs[c].name, vr->points);
-			}
+		} else {
+			report_verify_points(vout, costs[c].name, vr->points);
 		}
-		report_verify_total(vout, ls->src.name, points, checks, bad);
+	}
+	report_verify_total(vout, ls->src.name, points, checks, bad);
 	return status;
 }
 

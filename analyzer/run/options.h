@@ -45,6 +45,9 @@ struct run_sink {
 	void *user;
 	int (*analysis)(void *user, const struct analysis *a);
 	int (*ranking)(void *user, const struct ranking *r);
+	/* --compare: candidates CA and CB of A as CMP compared them */
+	int (*comparison)(void *user, const struct analysis *a, int ca, int cb,
+			  const struct comparison *cmp);
 };
 
 struct options {

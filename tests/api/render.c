@@ -3,7 +3,7 @@
  * command line's output byte for byte.
  *
  *     api_render DIR FILE [-p P] [--grid AxB] [--machine M] [--model F]
- *                [--assume C] [NAME=VALUE ...]
+ *                [--assume C] [--per-process] [--compare A B] [NAME=VALUE ...]
  *
  * writes DIR/text, DIR/json, DIR/csv, DIR/markdown and DIR/latex (the
  * analysis; with -p the ranking), DIR/message (the session's message) and
@@ -55,6 +55,11 @@ int main(int argc, char **argv)
 			st = bspcost_request_model(rq, v);
 		} else if (strcmp(a, "--assume") == 0 && ++i) {
 			st = bspcost_request_assume(rq, v);
+		} else if (strcmp(a, "--compare") == 0 && i + 2 < argc) {
+			st = bspcost_request_compare(rq, argv[i + 1], argv[i + 2]);
+			i += 2;
+		} else if (strcmp(a, "--per-process") == 0) {
+			bspcost_request_per_process(rq, 1);
 		} else if (strchr(a, '=')) {
 			char *name = strdup(a), *eq = strchr(name, '=');
 			*eq = '\0';

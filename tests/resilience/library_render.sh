@@ -4,7 +4,8 @@
 # `bspcost -f FORMAT` with the same options (every format for three
 # questions, text and JSON for the others), and fails with the same status
 # and messages.  Symbolic and concrete grids, values, loops and
-# doubling loops, --assume, a machine, two process counts, the errors of a
+# doubling loops, --assume, a machine, two process counts, each process's
+# counts (--per-process), comparisons (--compare), the errors of a
 # specification and of a request.
 . "$(dirname "$0")/lib.inc"
 # the sanitized pass runs the library's paths in test_api; the bytes are
@@ -69,6 +70,16 @@ same "examples/stencil2d.bsp -p 8 n=256 m=256 --machine sp2-switch" \
 same "examples/stencil2d.bsp -p 16 n=256 m=256 --machine now-p8" \
 	"-p 16 -D n=256 -D m=256 --machine now-p8 examples/stencil2d.bsp"
 same "examples/stencil2d.bsp -p 8 n=256 m=256" "-p 8 -D n=256 -D m=256 examples/stencil2d.bsp"
+# --per-process: each process's counts (no LaTeX report)
+same "examples/stencil2d.bsp --per-process n=12 m=10 M=2 N=3" \
+	"--per-process -D n=12 -D m=10 -D M=2 -D N=3 examples/stencil2d.bsp" "text json csv markdown"
+same "examples/jacobi.bsp --per-process n=32 T=3 P=4" "--per-process -D n=32 -D T=3 -D P=4 examples/jacobi.bsp"
+# --compare: where each costs less; at values, the difference term by term
+same "examples/stencil1d.bsp --compare d=block d=cyclic" \
+	"--compare d=block d=cyclic examples/stencil1d.bsp" "$all"
+same "examples/matmul.bsp --compare d0=block,d1=block,d2=block,d3=block d0=cyclic,d1=block,d2=block,d3=block m=64 n=64 o=64 M=2 N=4 g=2 l=100" \
+	"--compare d0=block,d1=block,d2=block,d3=block d0=cyclic,d1=block,d2=block,d3=block -D m=64 -D n=64 -D o=64 -D M=2 -D N=4 -D g=2 -D l=100 examples/matmul.bsp"
+same "examples/stencil1d.bsp --compare d=block d=nope" "--compare d=block d=nope examples/stencil1d.bsp" text
 # failures: a specification with errors, a name it does not have, values
 # that break its assumptions
 same "tests/diag/axis_twice_named.bsp" "tests/diag/axis_twice_named.bsp" text

@@ -418,6 +418,149 @@ static void sessions_on_threads(void **state)
 	free(alone.json);
 }
 
+/* stencil1d's counts of process S of P (n values), written out here: v[i]
+ * for 1 <= i < n - 1 reads u[i-1], u[i], u[i+1] (work 3); block owns
+ * i / ceil(n/P), cyclic i % P.  W, the words received (each element once)
+ * and sent (each element once per process that reads it). */
+static void stencil1d_process(bool cyclic, long n, long P, long S, long *w, long *in, long *out)
+{
+	long b = (n + P - 1) / P;
+	*w = *in = *out = 0;
+	for (long e = 0; e < n; e++) {
+		long owner = cyclic ? e % P : e / b;
+		bool read_by[64] = {false};
+		for (long i = 1; i < n - 1; i++)
+			if (e >= i - 1 && e <= i + 1)
+				read_by[cyclic ? i % P : i / b] = true;
+		if (owner != S && read_by[S])
+			(*in)++;
+		for (long q = 0; owner == S && q < P; q++)
+			*out += q != S && read_by[q];
+	}
+	for (long i = 1; i < n - 1; i++)
+		*w += 3 * ((cyclic ? i % P : i / b) == S);
+}
+
+static void per_process(void **state)
+{
+	(void)state;
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_load(s, "examples/stencil1d.bsp");
+	bspcost_request *rq = bspcost_request_new();
+	bspcost_request_per_process(rq, 1);
+	const long sizes[][2] = {{64, 4}, {13, 3}, {40, 5}};
+	for (int k = 0; k < 3; k++) {
+		char n[32], P[32];
+		snprintf(n, sizeof(n), "%ld", sizes[k][0]);
+		snprintf(P, sizeof(P), "%ld", sizes[k][1]);
+		assert_int_equal(bspcost_request_set(rq, "n", n), BSPCOST_OK);
+		assert_int_equal(bspcost_request_set(rq, "P", P), BSPCOST_OK);
+		bspcost_result *r = NULL;
+		assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_OK);
+		assert_int_equal(bspcost_result_ncandidates(r), 2);
+		for (int c = 0; c < 2; c++) {
+			bool cyclic = strstr(bspcost_result_candidate(r, c), "cyclic") != NULL;
+			assert_int_equal(bspcost_result_nprocesses(r, c, 0), sizes[k][1]);
+			for (int p = 0; p < sizes[k][1]; p++) {
+				long w, in, out;
+				stencil1d_process(cyclic, sizes[k][0], sizes[k][1], p, &w, &in, &out);
+				assert_int_equal(bspcost_result_process_coord(r, c, 0, p, 0), p);
+				assert_int_equal(bspcost_result_process_coord(r, c, 0, p, 1), -1);
+				assert_int_equal(atol(bspcost_result_process_value(
+						 r, c, 0, p, BSPCOST_PROCESS_W)), w);
+				assert_int_equal(atol(bspcost_result_process_value(
+						 r, c, 0, p, BSPCOST_PROCESS_IN)), in);
+				assert_int_equal(atol(bspcost_result_process_value(
+						 r, c, 0, p, BSPCOST_PROCESS_OUT)), out);
+				/* messages are not asked for */
+				assert_null(bspcost_result_process_value(r, c, 0, p,
+									 BSPCOST_PROCESS_MSGS_IN));
+			}
+			assert_null(bspcost_result_process_value(r, c, 0, (int)sizes[k][1],
+								 BSPCOST_PROCESS_W));
+		}
+		FILE *devnull = fopen("/dev/null", "w");
+		assert_non_null(devnull);
+		assert_int_equal(bspcost_result_render(r, BSPCOST_CSV, devnull), BSPCOST_OK);
+		assert_int_equal(bspcost_result_render(r, BSPCOST_LATEX, devnull), BSPCOST_USAGE);
+		fclose(devnull);
+		bspcost_result_free(r);
+	}
+	/* every size is needed, and -p is another question */
+	bspcost_request_clear_values(rq);
+	bspcost_result *r = NULL;
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_USAGE);
+	assert_null(r);
+	assert_non_null(strstr(bspcost_session_message(s), "--per-process needs a value for every"));
+	assert_int_equal(bspcost_request_set(rq, "n", "64"), BSPCOST_OK);
+	assert_int_equal(bspcost_request_procs(rq, 4), BSPCOST_OK);
+	bspcost_ranking *rk = NULL;
+	assert_int_equal(bspcost_rank(s, spec, rq, &rk), BSPCOST_USAGE);
+	assert_string_equal(bspcost_session_message(s),
+			    "bspcost: --per-process cannot be combined with -p\n");
+	bspcost_request_free(rq);
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
+}
+
+static void comparison(void **state)
+{
+	(void)state;
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_load(s, "examples/stencil1d.bsp");
+	bspcost_request *rq = bspcost_request_new();
+	assert_int_equal(bspcost_request_compare(rq, "d=block", "d=cyclic"), BSPCOST_OK);
+	bspcost_result *r = NULL;
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_OK);
+	assert_int_equal(bspcost_result_ncandidates(r), 2);
+	assert_string_equal(bspcost_result_candidate(r, 0), "d=block");
+	assert_string_equal(bspcost_result_candidate(r, 1), "d=cyclic");
+	assert_string_equal(bspcost_result_condition(r, BSPCOST_A_CHEAPER, 0), "P >= 2 && g > 0");
+	assert_string_equal(bspcost_result_condition(r, BSPCOST_SAME, 0),
+			    "(P >= 2 && g == 0) || (P == 1)");
+	assert_string_equal(bspcost_result_condition(r, BSPCOST_B_CHEAPER, 0), "never");
+	assert_string_equal(bspcost_result_condition(r, BSPCOST_B_CHEAPER, 1), "0");
+	assert_non_null(bspcost_result_condition(r, BSPCOST_A_CHEAPER, 1));
+	assert_null(bspcost_result_condition(r, (enum bspcost_relation)3, 0));
+	assert_null(bspcost_result_comparison_why(r));
+	assert_null(bspcost_result_difference(r));   /* no values */
+	bspcost_result_free(r);
+	/* at values: the difference is the two costs' */
+	const char *names[] = {"n", "P", "g", "l"}, *values[] = {"64", "4", "3", "20"};
+	for (int k = 0; k < 4; k++)
+		assert_int_equal(bspcost_request_set(rq, names[k], values[k]), BSPCOST_OK);
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_OK);
+	long a = atol(bspcost_result_value(r, 0, BSPCOST_PROGRAM, BSPCOST_COST));
+	long b = atol(bspcost_result_value(r, 1, BSPCOST_PROGRAM, BSPCOST_COST));
+	/* by hand: block 3*64/4 + 2*g + l, cyclic 3*64/4 + 2*g*64/4 + l */
+	assert_int_equal(a, 48 + 6 + 20);
+	assert_int_equal(b, 48 + 96 + 20);
+	assert_int_equal(atol(bspcost_result_difference(r)), a - b);
+	bspcost_result_free(r);
+	/* refused as the command line refuses them */
+	assert_int_equal(bspcost_request_compare(rq, "d=block", NULL), BSPCOST_USAGE);
+	assert_int_equal(bspcost_request_compare(rq, "d=block", "d=nope"), BSPCOST_OK);
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_USAGE);
+	assert_non_null(strstr(bspcost_session_message(s), "--compare: no candidate 'd=nope'"));
+	assert_int_equal(bspcost_request_compare(rq, "d=block", "d=block"), BSPCOST_OK);
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_USAGE);
+	assert_string_equal(bspcost_session_message(s), "bspcost: --compare 'd=block' 'd=block': "
+			    "give two different candidates\n");
+	assert_int_equal(bspcost_request_compare(rq, "d=block", "d=cyclic"), BSPCOST_OK);
+	bspcost_request_values_only(rq, 1);
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_USAGE);
+	assert_string_equal(bspcost_session_message(s),
+			    "bspcost: --compare cannot be combined with --values\n");
+	bspcost_request_values_only(rq, 0);
+	assert_int_equal(bspcost_request_compare(rq, NULL, NULL), BSPCOST_OK);
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_OK);
+	assert_null(bspcost_result_condition(r, BSPCOST_A_CHEAPER, 0));   /* no comparison */
+	bspcost_result_free(r);
+	bspcost_request_free(rq);
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +570,8 @@ int main(void)
 		cmocka_unit_test(symbolic_result),
 		cmocka_unit_test(eval_equals_counts),
 		cmocka_unit_test(ranking),
+		cmocka_unit_test(per_process),
+		cmocka_unit_test(comparison),
 		cmocka_unit_test(sessions_on_threads),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
