@@ -23,8 +23,9 @@ int main(int argc, char **argv)
 		/* One deadline for the whole run, from here (analyzer/util/session.h). */
 		session = session_start(opt.timeout);
 		if (!session) {
-			fputs("bspcost: cannot start the time limit's watchdog (out of memory or "
-			      "threads)\n", stderr);
+			report_error(stderr, NULL,
+				     "cannot start the time limit's watchdog (out of memory or "
+				     "threads)");
 			status = EXIT_SPEC;
 		} else if (a.count_set) {
 			status = cmd_count(a.count_set, &opt, session);
@@ -38,7 +39,7 @@ int main(int argc, char **argv)
 	args_clear(&opt, &a);
 	flint_cleanup(); /* FLINT's caches, so that leak checkers see a clean exit */
 	if (fflush(stdout) != 0 && status == EXIT_OK) {
-		fputs("bspcost: error writing output\n", stderr);
+		report_error(stderr, NULL, "error writing output");
 		status = EXIT_SPEC;
 	}
 	return status;

@@ -31,12 +31,19 @@
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
-	fputs("bspcost: ", stderr);
+	char *msg = NULL;
 	va_list ap;
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
 	va_end(ap);
-	fputs("\nTry 'bspcost --help' for more information.\n", stderr);
+	if (!msg) {
+		report_error(stderr, NULL, "out of memory");
+		return EXIT_SPEC;
+	}
+	report_error(stderr, NULL, "%s", msg);
+	free(msg);
+	fputs("Try 'bspcost --help' for more information.\n", stderr);
 	return EXIT_USAGE;
 }
 
@@ -45,7 +52,7 @@ static int usage_error(const char *fmt, ...)
 static int refused(char *why)
 {
 	if (!why) {
-		fputs("bspcost: out of memory\n", stderr);
+		report_error(stderr, NULL, "out of memory");
 		return EXIT_SPEC;
 	}
 	int st = usage_error("%s", why);
@@ -760,15 +767,16 @@ int args_parse(int argc, char **argv, struct options *opt, struct args *a)
 	if (env_timeout && *env_timeout) {
 		opt->timeout = parse_seconds(env_timeout);
 		if (opt->timeout < 0) {
-			fprintf(stderr, "bspcost: bad BSPCOST_TIMEOUT '%s': expected seconds, 0 (no "
-					"limit) to 1000000\n", env_timeout);
+			report_error(stderr, NULL,
+				     "bad BSPCOST_TIMEOUT '%s': expected seconds, 0 (no limit) "
+				     "to 1000000", env_timeout);
 			return EXIT_USAGE;
 		}
 	}
 	opt->defs = calloc((size_t)argc, sizeof(*opt->defs));
 	opt->assumes = calloc((size_t)argc, sizeof(*opt->assumes));
 	if (!opt->defs || !opt->assumes) {
-		fputs("bspcost: out of memory\n", stderr);
+		report_error(stderr, NULL, "out of memory");
 		return EXIT_SPEC;
 	}
 	/* getopt_long's view of the table */

@@ -539,12 +539,12 @@ int api_run(bspcost_session *s, const bspcost_spec *spec, const bspcost_request 
 	bool oom = false;
 	if (!err || !out) {
 		if (err)   /* else said below */
-			fputs("bspcost: out of memory\n", err);
+			report_error(err, NULL, "out of memory");
 	} else if (!spec->m) {
 		/* what loading it said */
 		fputs(spec->said ? spec->said : "", err);
 	} else if ((why = request_problem(&opt, rank, &oom)) || oom) {
-		fprintf(err, "bspcost: %s\n", why ? why : "out of memory");
+		report_error(err, NULL, "%s", why ? why : "out of memory");
 		status = oom ? EXIT_SPEC : EXIT_USAGE;
 	} else {
 		struct machine machine;
@@ -556,7 +556,7 @@ int api_run(bspcost_session *s, const bspcost_spec *spec, const bspcost_request 
 		bool opened = session && opt.machine_arg;
 		status = session ? analyze_open_machine(&opt, &machine) : EXIT_SPEC;
 		if (!session)
-			fputs("bspcost: cannot start the time limit's watchdog\n", err);
+			report_error(err, NULL, "cannot start the time limit's watchdog");
 		if (status == EXIT_OK && opt.nassumes > 0) {
 			/* --assume: the text read again with the conditions, under the
 			 * question's time limit */

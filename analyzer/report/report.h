@@ -253,6 +253,21 @@ void report_count(FILE *out, bool json, const char *formula, const char *value);
  * name): said once, on OUT (the diagnostics), with FINISHED of TOTAL
  * candidates finished when TOTAL > 0, and the number of candidates whose
  * --verify it cut short (VERIFY_CUT). */
+/* The one form of an error of the command line or of a run, on ERR:
+ * "bspcost: WHAT: MESSAGE" (WHAT, the file or option it is about, may be
+ * NULL: "bspcost: MESSAGE"), MESSAGE as printf writes FMT, then a new line.
+ * A specification's own diagnostics are grammar/diag.h's (FILE:LINE:COLUMN:
+ * error: MESSAGE). */
+void report_error(FILE *err, const char *what, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* The one form of an error in a file bspcost reads beside the specification
+ * (a numbering of the processes), as a specification's diagnostics read:
+ * "FILE:LINE: error: MESSAGE", or "FILE: error: MESSAGE" for LINE 0 (the
+ * file as a whole), then a new line. */
+void report_file_error(FILE *err, const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
 void report_deadline(FILE *out, const char *what, double seconds, int finished, int total,
 		     int verify_cut);
 

@@ -1,6 +1,7 @@
 /* The results of the other commands: --check's summary line, --count's
  * formula and value, and --verify's summary.  Like the analysis reports,
  * everything a command prints as its result goes through here. */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +250,31 @@ void report_verify_total(FILE *out, const char *file, int points, int checks, in
 {
 	fprintf(out, "verify: %s: %d points, %d values compared, %d mismatch%s\n", file, points,
 		checks, mismatches, mismatches == 1 ? "" : "es");
+}
+
+void report_error(FILE *err, const char *what, const char *fmt, ...)
+{
+	fputs("bspcost: ", err);
+	if (what)
+		fprintf(err, "%s: ", what);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(err, fmt, ap);
+	va_end(ap);
+	fputc('\n', err);
+}
+
+void report_file_error(FILE *err, const char *file, int line, const char *fmt, ...)
+{
+	if (line > 0)
+		fprintf(err, "%s:%d: error: ", file, line);
+	else
+		fprintf(err, "%s: error: ", file);
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(err, fmt, ap);
+	va_end(ap);
+	fputc('\n', err);
 }
 
 void report_deadline(FILE *out, const char *what, double seconds, int finished, int total,

@@ -202,16 +202,16 @@ int grid_option_check(const char *file, const struct model *m, const struct opti
 	if (opt->grid_naxes == 0)
 		return EXIT_OK;
 	if (opt->grid_naxes != m->naxes) {
-		fprintf(opt->err, "bspcost: %s: --grid gives %d axis size%s but the grid has %d\n",
-			file, opt->grid_naxes, opt->grid_naxes == 1 ? "" : "s", m->naxes);
+		report_error(opt->err, file, "--grid gives %d axis size%s but the grid has %d",
+			     opt->grid_naxes, opt->grid_naxes == 1 ? "" : "s", m->naxes);
 		return EXIT_USAGE;
 	}
 	for (int a = 0; a < m->naxes; a++) {
 		const struct param_value *pv = options_find_def(opt, m->axes[a]);
 		if (pv && pv->value != opt->grid[a]) {
-			fprintf(opt->err, "bspcost: %s: --grid gives %s = %ld but -D %s=%lld: give "
-					  "the axis one size\n",
-				file, m->axes[a], opt->grid[a], m->axes[a], pv->value);
+			report_error(opt->err, file,
+				     "--grid gives %s = %ld but -D %s=%lld: give the axis one "
+				     "size", m->axes[a], opt->grid[a], m->axes[a], pv->value);
 			return EXIT_USAGE;
 		}
 	}
@@ -236,17 +236,17 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 		if (opt->grid_naxes == m->naxes) {
 			p *= opt->grid[a];
 		} else if (pv && (pv->value < 1 || pv->value > LIMIT_AXIS)) {
-			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and "
-					  LIMIT_TEXT(LIMIT_AXIS) "\n",
-				ls->src.name, m->axes[a]);
+			report_error(opt->err, ls->src.name,
+				     "the size of axis %s must be between 1 and " LIMIT_TEXT(LIMIT_AXIS),
+				     m->axes[a]);
 			return EXIT_USAGE;
 		} else if (pv) {
 			p *= (long)pv->value;
 		} else {
-			fprintf(opt->err, "bspcost: %s: --machine %s gives the coefficients of the "
-					  "cost for a number of processes: give --grid or -D for every "
-					  "axis, or rank with -p\n",
-				ls->src.name, opt->machine->name);
+			report_error(opt->err, ls->src.name,
+				     "--machine %s gives the coefficients of the cost for a "
+				     "number of processes: give --grid or -D for every axis, or "
+				     "rank with -p", opt->machine->name);
 			return EXIT_USAGE;
 		}
 	}
@@ -256,7 +256,7 @@ int analyze_model(const struct loaded_spec *ls, const struct model *m,
 	int r = machine_for(opt->machine, opt->model, p, ls->src.name, &pick, opt->err);
 	if (!defs || r < 0) {
 		if (!defs)
-			fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+			report_error(opt->err, ls->src.name, "out of memory");
 		free(defs);
 		machine_pick_clear(&pick);
 		return defs ? EXIT_USAGE : EXIT_SPEC;
@@ -314,24 +314,24 @@ static int request_grid(const struct loaded_spec *ls, const struct model *m,
 		req->symbolic = !every;
 	}
 	if (opt->all_sizes && req->symbolic && m->naxes > 0) {
-		fprintf(opt->err, "bspcost: %s: --all-sizes is for the formulas of a concrete grid: "
-				  "%s\n", ls->src.name,
-			all_values(m, opt) ? "with every size and axis given by -D, the formulas "
-					     "are the symbolic grid's; give the axes by --grid"
-					   : "give --grid (or -D for every axis)");
+		report_error(opt->err, ls->src.name,
+			     "--all-sizes is for the formulas of a concrete grid: %s",
+			     all_values(m, opt) ? "with every size and axis given by -D, the formulas "
+						  "are the symbolic grid's; give the axes by --grid"
+						: "give --grid (or -D for every axis)");
 		return EXIT_USAGE;
 	}
 	if (opt->all_sizes && opt->hierarchy && all_params(m, opt)) {
-		fprintf(opt->err, "bspcost: %s: --hierarchy --all-sizes gives H(i)'s formulas for "
-				  "every size: leave the sizes free (with every value given, H(i) is a "
-				  "number)\n", ls->src.name);
+		report_error(opt->err, ls->src.name,
+			     "--hierarchy --all-sizes gives H(i)'s formulas for every size: "
+			     "leave the sizes free (with every value given, H(i) is a number)");
 		return EXIT_USAGE;
 	}
 	for (int a = 0; !req->symbolic && a < m->naxes; a++)
 		if (req->sizes[a] < 1 || req->sizes[a] > LIMIT_AXIS) {
-			fprintf(opt->err, "bspcost: %s: the size of axis %s must be between 1 and "
-					  LIMIT_TEXT(LIMIT_AXIS) "\n",
-				ls->src.name, m->axes[a]);
+			report_error(opt->err, ls->src.name,
+				     "the size of axis %s must be between 1 and " LIMIT_TEXT(LIMIT_AXIS),
+				     m->axes[a]);
 			return EXIT_USAGE;
 		}
 	return EXIT_OK;
@@ -418,7 +418,7 @@ static int values_admitted(const struct loaded_spec *ls, const struct model *m,
 				   : "), under which alone the formulas hold\n", opt->err);
 			free(as);
 		} else {
-			fprintf(opt->err, "bspcost: %s: %s\n", ls->src.name, fail_reason(&vfail));
+			report_error(opt->err, ls->src.name, "%s", fail_reason(&vfail));
 		}
 		fail_clear(&vfail);
 		return meet == 0 ? EXIT_USAGE : EXIT_SPEC;
@@ -476,8 +476,8 @@ static int prepare_values(const struct loaded_spec *ls, const struct model *m,
 		char *bad_map = NULL;
 		if (k >= 0 && opt->hierarchy && opt->numbering == NUMBERING_MAP &&
 		    numbering_map_check(opt->numbering_map, job->at.sizes, m->naxes, &bad_map) < 0)
-			fprintf(opt->err, "bspcost: %s: --numbering %s\n", ls->src.name,
-				bad_map ? bad_map : "out of memory");
+			report_error(opt->err, ls->src.name, "--numbering %s",
+				     bad_map ? bad_map : "out of memory");
 		if (k < 0 || bad_map ||
 		    (opt->hierarchy && hierarchy_topology(opt, ls->src.name, k, &r->from_profile,
 							  &r->topo) != EXIT_OK)) {
@@ -485,9 +485,9 @@ static int prepare_values(const struct loaded_spec *ls, const struct model *m,
 			return EXIT_USAGE;
 		}
 		if (opt->per_process && at_procs > PER_PROCESS_MAX) {
-			fprintf(opt->err, "bspcost: %s: --per-process counts each process on its own: "
-					  "at most %d processes (the grid has more)\n",
-				ls->src.name, PER_PROCESS_MAX);
+			report_error(opt->err, ls->src.name,
+				     "--per-process counts each process on its own: at most %d "
+				     "processes (the grid has more)", PER_PROCESS_MAX);
 			return EXIT_USAGE;
 		}
 	} else if (opt->hierarchy && !opt->values_only && !opt->per_process &&
@@ -502,11 +502,12 @@ static int prepare_values(const struct loaded_spec *ls, const struct model *m,
 		   opt->model->messages != MSG_NONE) {
 		char model[64];
 		snprintf(model, sizeof(model), "--model %s", opt->model->name);
-		fprintf(opt->err, "bspcost: %s: %s needs a value for every size and axis "
-				  "(-D, and -D or --grid for the axes)%s\n", ls->src.name,
-			opt->per_process ? "--per-process" : opt->values_only ? "--values"
+		report_error(opt->err, ls->src.name,
+			     "%s needs a value for every size and axis (-D, and -D or --grid for "
+			     "the axes)%s",
+			     opt->per_process ? "--per-process" : opt->values_only ? "--values"
 				: opt->model->messages != MSG_NONE ? model : "--hierarchy",
-			opt->model->messages == MSG_NONE || opt->values_only || opt->per_process
+			     opt->model->messages == MSG_NONE || opt->values_only || opt->per_process
 				? ""
 				: ": it weighs each process's words and messages together, "
 				  "process by process");
@@ -650,7 +651,7 @@ static int report_comparison(const struct loaded_spec *ls, const struct model *m
 		report_compare(opt->out, opt->format, a, cmp[0], cmp[1], &cv);
 	else if (opt->sink->comparison &&
 		 opt->sink->comparison(opt->sink->user, a, cmp[0], cmp[1], &cv) < 0) {
-		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+		report_error(opt->err, ls->src.name, "out of memory");
 		status = EXIT_SPEC;
 	}
 	/* no condition (said why) and no values either: nothing answered */
@@ -678,8 +679,7 @@ static int report_hierarchy_run(const struct loaded_spec *ls, const struct model
 	for (int c = 0; exact && c < m->ncands; c++)
 		counted += exact[c].status == COST_OK;
 	if (opt->plot && counted == 0) {
-		fprintf(opt->err, "bspcost: %s: --plot: no candidate has counts to draw\n",
-			ls->src.name);
+		report_error(opt->err, ls->src.name, "--plot: no candidate has counts to draw");
 		ps = EXIT_USAGE;
 	} else if (opt->plot) {
 		ps = plot_exit_status(plot_hierarchy(a, opt->plot, opt->err, session));
@@ -697,7 +697,7 @@ static int report_per_process_run(const struct loaded_spec *ls, const struct mod
 	const struct candidate_cost *exact = a->exact;
 	if (opt->sink) {   /* the library's: no picture */
 		if (opt->sink->analysis && opt->sink->analysis(opt->sink->user, a) < 0) {
-			fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+			report_error(opt->err, ls->src.name, "out of memory");
 			status = EXIT_SPEC;
 		}
 		return status;
@@ -707,8 +707,7 @@ static int report_per_process_run(const struct loaded_spec *ls, const struct mod
 	for (int c = 0; exact && c < m->ncands; c++)
 		counted += exact[c].status == COST_OK;
 	if (opt->plot && counted == 0) {
-		fprintf(opt->err, "bspcost: %s: --plot: no candidate has counts to draw\n",
-			ls->src.name);
+		report_error(opt->err, ls->src.name, "--plot: no candidate has counts to draw");
 		if (status < EXIT_USAGE)
 			status = EXIT_USAGE;
 	} else if (opt->plot) {
@@ -792,7 +791,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 	struct candidate_cost *costs = r.pool ? r.job.costs : NULL;
 	struct candidate_cost *exact = r.pool ? r.job.exact : NULL;
 	if (!r.pool) {
-		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+		report_error(opt->err, ls->src.name, "out of memory");
 		status = EXIT_SPEC;
 	} else {
 		status = counted_status(ls, m, opt, session, &r);
@@ -830,7 +829,7 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 		status = report_per_process_run(ls, m, opt, session, &a, status);
 	else if (opt->sink && opt->sink->analysis &&
 		 opt->sink->analysis(opt->sink->user, &a) < 0) {
-		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+		report_error(opt->err, ls->src.name, "out of memory");
 		status = EXIT_SPEC;
 	} else if (!opt->sink)
 		report_analysis(opt->out, opt->format, &a);

@@ -96,8 +96,8 @@ struct model *analyze_lower(const struct loaded_spec *ls, const struct options *
 	char *reason = NULL;
 	struct model *m = lower_spec(ls->cs, opt->work_flops ? WORK_FLOPS : WORK_TERMS, &reason);
 	if (!m)
-		fprintf(opt->err, "bspcost: %s: cannot analyze: %s\n", ls->src.name,
-			reason ? reason : "out of memory");
+		report_error(opt->err, ls->src.name, "cannot analyze: %s",
+			     reason ? reason : "out of memory");
 	free(reason);
 	return m;
 }
@@ -127,9 +127,10 @@ int analyze_loaded(const struct loaded_spec *ls, const struct model *m, const st
 		for (int a = 0; a < m->naxes; a++)
 			clash |= strcmp(m->axes[a], c) == 0;
 		if (clash) {
-			fprintf(opt->err, "bspcost: %s: '%s' names a coefficient of the cost function "
-					  "%s (%s); rename it in the specification\n",
-				ls->src.name, c, opt->model->name, opt->model->text);
+			report_error(opt->err, ls->src.name,
+				     "'%s' names a coefficient of the cost function %s (%s); "
+				     "rename it in the specification",
+				     c, opt->model->name, opt->model->text);
 			return EXIT_USAGE;
 		}
 	}
@@ -166,7 +167,7 @@ int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 	int status = EXIT_OK, tables = 0;
 	bool *known = calloc((size_t)opt->ndefs + 1, sizeof(*known));
 	if (!known) {
-		fputs("bspcost: out of memory\n", opt->err);
+		report_error(opt->err, NULL, "out of memory");
 		return EXIT_SPEC;
 	}
 	struct options with = *opt;
@@ -203,9 +204,10 @@ int cmd_analyze(int nfiles, char *const files[], const struct options *opt,
 			for (int k = 0; k < i; k++)
 				said |= strcmp(opt->defs[k].name, opt->defs[i].name) == 0;
 			if (!said)
-				fprintf(opt->err, "bspcost: -D %s: none of the specifications has a size "
-						  "parameter or grid axis of that name\n",
-					opt->defs[i].name);
+				report_error(opt->err, NULL,
+					     "-D %s: none of the specifications has a size "
+					     "parameter or grid axis of that name",
+					     opt->defs[i].name);
 			if (status < EXIT_USAGE)
 				status = EXIT_USAGE;
 		}

@@ -19,7 +19,7 @@ int cmd_count(const char *set_text, const struct options *opt, struct session *s
 {
 	isl_ctx *ctx = session_ctx(session);
 	if (!ctx) {
-		fputs("bspcost: --count: out of memory\n", opt->err);
+		report_error(opt->err, NULL, "--count: out of memory");
 		return EXIT_SPEC;
 	}
 	int status = EXIT_SPEC;
@@ -31,8 +31,8 @@ int cmd_count(const char *set_text, const struct options *opt, struct session *s
 	}
 	if (!set) {
 		const char *msg = isl_ctx_last_error_msg(ctx);
-		fprintf(opt->err, "bspcost: --count: cannot parse set: %s\n",
-			msg ? msg : "syntax error");
+		report_error(opt->err, NULL, "--count: cannot parse set: %s",
+			     msg ? msg : "syntax error");
 		session_ctx_free(session, ctx);
 		return EXIT_SPEC;
 	}
@@ -40,8 +40,9 @@ int cmd_count(const char *set_text, const struct options *opt, struct session *s
 	isl_space *space = isl_set_get_space(set);
 	for (int k = 0; k < opt->ndefs; k++) {
 		if (isl_space_find_dim_by_name(space, isl_dim_param, opt->defs[k].name) < 0)
-			fprintf(opt->err, "bspcost: --count: warning: -D %s: the set has no "
-				"parameter '%s'\n", opt->defs[k].name, opt->defs[k].name);
+			report_error(opt->err, NULL,
+				     "--count: warning: -D %s: the set has no parameter '%s'",
+				     opt->defs[k].name, opt->defs[k].name);
 	}
 	isl_space_free(space);
 
@@ -53,9 +54,9 @@ int cmd_count(const char *set_text, const struct options *opt, struct session *s
 	if (st != COUNT_EXACT && session_ctx_stopped(ctx)) {
 		report_deadline(opt->err, "--count", session_limit(session), 0, 0, 0);
 	} else if (st != COUNT_EXACT) {
-		fprintf(opt->err, "bspcost: --count: %s: %s\n",
-			st == COUNT_REFUSED ? "no exact count" : "counting failed",
-			why ? why : "unknown reason");
+		report_error(opt->err, NULL, "--count: %s: %s",
+			     st == COUNT_REFUSED ? "no exact count" : "counting failed",
+			     why ? why : "unknown reason");
 	}
 	if (st != COUNT_EXACT) {
 		free(why);
@@ -72,7 +73,7 @@ int cmd_count(const char *set_text, const struct options *opt, struct session *s
 	if (!formula && session_ctx_stopped(ctx)) {
 		report_deadline(opt->err, "--count", session_limit(session), 0, 0, 0);
 	} else if (!formula) {
-		fputs("bspcost: --count: cannot print the formula\n", opt->err);
+		report_error(opt->err, NULL, "--count: cannot print the formula");
 	} else {
 		report_count(opt->out, opt->format == FORMAT_JSON, formula, vstr);
 		status = EXIT_OK;

@@ -116,8 +116,8 @@ int numbering_map_read(const char *path, struct numbering_map *map, FILE *err)
 	map->path = path;
 	FILE *f = fopen(path, "r");
 	if (!f) {
-		fprintf(err, "bspcost: --numbering %s: %s (not row, col or morton either)\n", path,
-			strerror(errno));
+		report_error(err, NULL, "--numbering %s: %s (not row, col or morton either)",
+			     path, strerror(errno));
 		return EXIT_USAGE;
 	}
 	char *buf = NULL;
@@ -145,19 +145,24 @@ int numbering_map_read(const char *path, struct numbering_map *map, FILE *err)
 		if (d == 0 && *s == '\0')
 			continue;   /* a blank line or a comment */
 		if (d <= 0 || *s != '\0' || (map->n > 0 && d != map->dims)) {
-			fprintf(err, "bspcost: %s:%d: a line is the grid coordinates of the next "
-				     "process number, 1 to 3 whole numbers from 0 (as many as the "
-				     "lines before)\n", path, line);
+			report_file_error(err, path, line,
+					  "a line is the grid coordinates of the next process number, 1 "
+					  "to 3 whole numbers from 0 (as many as the lines before)");
 			status = EXIT_USAGE;
 			break;
 		}
 		void *nq = map->n < LIMIT_PROCESSES
 				   ? realloc(map->q, sizeof(*map->q) * (size_t)(map->n + 1))
 				   : NULL;
-		if (!nq) {
-			fprintf(err, "bspcost: %s:%d: more processes than a grid has ("
-				LIMIT_TEXT(LIMIT_PROCESSES) ")\n", path, line);
+		if (!nq && map->n >= LIMIT_PROCESSES) {
+			report_file_error(err, path, line, "more processes than a grid has ("
+					  LIMIT_TEXT(LIMIT_PROCESSES) ")");
 			status = EXIT_USAGE;
+			break;
+		}
+		if (!nq) {
+			report_error(err, path, "out of memory");
+			status = EXIT_SPEC;
 			break;
 		}
 		map->q = nq;
@@ -167,7 +172,7 @@ int numbering_map_read(const char *path, struct numbering_map *map, FILE *err)
 	free(buf);
 	fclose(f);
 	if (status == EXIT_OK && map->n == 0) {
-		fprintf(err, "bspcost: %s: no process listed\n", path);
+		report_file_error(err, path, 0, "no process listed");
 		status = EXIT_USAGE;
 	}
 	return status;
@@ -184,16 +189,17 @@ int hierarchy_topology(const struct options *opt, const char *file, int k, struc
 {
 	*out = opt->topology;
 	if (opt->machine && opt->machine->nlevels == 0 && !opt->topology) {
-		fprintf(opt->err, "bspcost: %s: --machine %s gives no level entries to price "
-				  "--hierarchy's levels on: give --topology, or a profile with 'level' "
-				  "lines\n", file, opt->machine->name);
+		report_error(opt->err, file, "--machine %s gives no level entries to price "
+					     "--hierarchy's levels on: give --topology, or a "
+					     "profile with 'level' lines", opt->machine->name);
 		return EXIT_USAGE;
 	}
 	if (opt->machine && opt->machine->nlevels > 0) {
 		if (opt->topology) {
-			fprintf(opt->err, "bspcost: %s: --topology %s and machine %s's levels both price "
-					  "the hierarchy: give one\n", file, opt->topology->name,
-				opt->machine->name);
+			report_error(opt->err, file,
+				     "--topology %s and machine %s's levels both price the "
+				     "hierarchy: give one",
+				     opt->topology->name, opt->machine->name);
 			return EXIT_USAGE;
 		}
 		topology_from_machine(opt->machine, buf);
@@ -201,7 +207,7 @@ int hierarchy_topology(const struct options *opt, const char *file, int k, struc
 	}
 	char *why = NULL;
 	if (*out && k >= 0 && !topology_covers(*out, k, &why)) {
-		fprintf(opt->err, "bspcost: %s: %s\n", file, why ? why : "out of memory");
+		report_error(opt->err, file, "%s", why ? why : "out of memory");
 		free(why);
 		return EXIT_USAGE;
 	}
@@ -216,9 +222,9 @@ int hierarchy_formulas_asked(const struct options *opt, const char *file, const 
 				  : opt->machine ? "--machine"
 				  : opt->plot ? "--plot" : NULL;
 	if (symbolic) {
-		fprintf(opt->err, "bspcost: %s: --hierarchy needs a concrete grid of 2^k processes "
-				  "(--grid, or -D for the axes); with the sizes left free it gives "
-				  "H(i)'s formulas in them\n", file);
+		report_error(opt->err, file, "--hierarchy needs a concrete grid of 2^k processes "
+					     "(--grid, or -D for the axes); with the sizes left "
+					     "free it gives H(i)'s formulas in them");
 		return EXIT_USAGE;
 	}
 	if (hierarchy_levels(sizes, m->naxes) < 0) {
@@ -226,17 +232,19 @@ int hierarchy_formulas_asked(const struct options *opt, const char *file, const 
 		return EXIT_USAGE;
 	}
 	if (values_only) {
-		fprintf(opt->err, "bspcost: %s: --hierarchy with %s counts at values: give -D for "
-				  "every size (without them, H(i) comes as formulas in the sizes, "
-				  "under a named numbering)\n", file, values_only);
+		report_error(opt->err, file, "--hierarchy with %s counts at values: give -D for "
+					     "every size (without them, H(i) comes as formulas "
+					     "in the sizes, under a named numbering)",
+			     values_only);
 		return EXIT_USAGE;
 	}
 	/* some sizes given, not all: neither numbers nor formulas in them all */
 	for (int i = 0; i < model_nsizes(m); i++)
 		if (options_find_def(opt, m->params[i])) {
-			fprintf(opt->err, "bspcost: %s: --hierarchy counts H(i) at values (-D for "
-					  "every size) or as formulas in the sizes (none given): %s is "
-					  "given, not every size\n", file, m->params[i]);
+			report_error(opt->err, file,
+				     "--hierarchy counts H(i) at values (-D for every size) or "
+				     "as formulas in the sizes (none given): %s is given, not "
+				     "every size", m->params[i]);
 			return EXIT_USAGE;
 		}
 	return EXIT_OK;
@@ -251,51 +259,52 @@ int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 	if (hierarchy_topology(opt, file, -1, &from_profile, &topo) != EXIT_OK)
 		return EXIT_USAGE;
 	if (opt->format == FORMAT_LATEX) {
-		fprintf(opt->err, "bspcost: %s: -p --hierarchy's rankings are text, json, csv or "
-				  "markdown (not latex)\n", file);
+		report_error(opt->err, file, "-p --hierarchy's rankings are text, json, csv or "
+					     "markdown (not latex)");
 		return EXIT_USAGE;
 	}
 	if (!topo) {
-		fprintf(opt->err, "bspcost: %s: -p --hierarchy ranks by the D-BSP cost on a "
-				  "machine: give --topology (%s) or --machine with level entries\n", file,
-			topology_names());
+		report_error(opt->err, file, "-p --hierarchy ranks by the D-BSP cost on a "
+					     "machine: give --topology (%s) or --machine with "
+					     "level entries", topology_names());
 		return EXIT_USAGE;
 	}
 	if (m->naxes == 0) {
-		fprintf(opt->err, "bspcost: %s: -p ranks the shapes of the grid, and this "
-				  "specification has no grid\n", file);
+		report_error(opt->err, file, "-p ranks the shapes of the grid, and this "
+					     "specification has no grid");
 		return EXIT_USAGE;
 	}
 	if (opt->numbering == NUMBERING_MAP) {
-		fprintf(opt->err, "bspcost: %s: --numbering %s numbers one grid, and -p ranks every "
-				  "shape: give the grid (-D or --grid) instead of -p\n", file,
-			opt->numbering_map->path);
+		report_error(opt->err, file, "--numbering %s numbers one grid, and -p ranks "
+					     "every shape: give the grid (-D or --grid) instead "
+					     "of -p", opt->numbering_map->path);
 		return EXIT_USAGE;
 	}
 	for (int a = 0; a < m->naxes; a++)
 		if (options_find_def(opt, m->axes[a])) {
-			fprintf(opt->err, "bspcost: %s: -p gives the grid its shapes: -D %s cannot be "
-					  "combined with it\n", file, m->axes[a]);
+			report_error(opt->err, file,
+				     "-p gives the grid its shapes: -D %s cannot be combined "
+				     "with it", m->axes[a]);
 			return EXIT_USAGE;
 		}
 	for (int p = 0; p < opt->nprocs; p++) {
 		int k = hierarchy_levels(&opt->procs[p], 1);
 		char *why = NULL;
 		if (k < 0) {
-			fprintf(opt->err, "bspcost: %s: -p %ld: --hierarchy needs 2^k processes\n", file,
-				opt->procs[p]);
+			report_error(opt->err, file, "-p %ld: --hierarchy needs 2^k processes",
+				     opt->procs[p]);
 			return EXIT_USAGE;
 		}
 		if (!topology_covers(topo, k, &why)) {
-			fprintf(opt->err, "bspcost: %s: -p %ld: %s\n", file, opt->procs[p],
-				why ? why : "out of memory");
+			report_error(opt->err, file, "-p %ld: %s",
+				     opt->procs[p], why ? why : "out of memory");
 			free(why);
 			return EXIT_USAGE;
 		}
 	}
 	if (!all_params(m, opt)) {
-		fprintf(opt->err, "bspcost: %s: -p --hierarchy counts every row at values: give -D "
-				  "for every size\n", file);
+		report_error(opt->err, file, "-p --hierarchy counts every row at values: give -D "
+					     "for every size");
 		return EXIT_USAGE;
 	}
 	long long *values = calloc((size_t)m->nparams + 1, sizeof(*values));
@@ -342,7 +351,7 @@ int hierarchy_rank_model(const struct loaded_spec *ls, const struct model *m,
 		progress_end(&meter);
 	}
 	if (!rows || (n > 0 && !pool)) {
-		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+		report_error(opt->err, file, "out of memory");
 		status = EXIT_SPEC;
 	} else {
 		bool late = false, uncounted = false;

@@ -116,8 +116,9 @@ int machine_open(const char *arg, struct machine *m, FILE *err)
 		}
 		if (!path) {
 			char *names = dirs ? bundled(dirs, n) : NULL;
-			fprintf(err, "bspcost: --machine %s: no such machine profile (a file, or one of: "
-				     "%s)\n", arg, names && *names ? names : "none found");
+			report_error(err, NULL, "--machine %s: no such machine profile (a file, "
+						"or one of: %s)",
+				     arg, names && *names ? names : "none found");
 			free(names);
 			free_dirs(dirs, n);
 			memset(m, 0, sizeof(*m));
@@ -161,18 +162,19 @@ int machine_for(const struct machine *m, const struct cost_model *cm, long p, co
 		char *counts = machine_counts(m, cm);
 		if (counts && *counts) {
 			bool dflt = cm == cost_model_default();
-			fprintf(err, "bspcost: %s: --machine %s lists p = %s%s%s, not %ld (no value "
-				     "is interpolated)\n", file, m->name, counts, dflt ? "" : " for ",
-				dflt ? "" : cm->name, p);
+			report_error(err, file, "--machine %s lists p = %s%s%s, not %ld (no "
+						"value is interpolated)",
+				     m->name, counts, dflt ? "" : " for ", dflt ? "" : cm->name,
+				     p);
 		} else if (m->n == 0) {
-			fprintf(err, "bspcost: %s: --machine %s gives level entries only: they price "
-				     "--hierarchy's levels, not %s (%s)\n", file, m->name, cm->name,
-				cm->text);
+			report_error(err, file, "--machine %s gives level entries only: they "
+						"price --hierarchy's levels, not %s (%s)",
+				     m->name, cm->name, cm->text);
 		} else {
 			char *models = machine_models(m);
-			fprintf(err, "bspcost: %s: --machine %s gives no coefficients for %s (%s); "
-				     "it prices %s\n", file, m->name, cm->name, cm->text,
-				models ? models : "?");
+			report_error(err, file, "--machine %s gives no coefficients for %s (%s); "
+						"it prices %s",
+				     m->name, cm->name, cm->text, models ? models : "?");
 			free(models);
 		}
 		free(counts);
@@ -181,9 +183,9 @@ int machine_for(const struct machine *m, const struct cost_model *cm, long p, co
 	int priced = machine_prices(m, pick->e, &pick->prices, pick->per_second);
 	if (priced < 0) {
 		static const char *const units[] = {"flops", "s", "ms", "us"};
-		fprintf(err, "bspcost: %s: --machine %s gives its coefficients in %s and no speed s: "
-			     "give --speed FLOPS (its processors' flop/s) to add them to w, which "
-			     "counts flops\n", file, m->name, units[m->unit]);
+		report_error(err, file, "--machine %s gives its coefficients in %s and no speed "
+					"s: give --speed FLOPS (its processors' flop/s) to add "
+					"them to w, which counts flops", m->name, units[m->unit]);
 		return -1;
 	}
 	pick->timed = priced == 0;
@@ -191,8 +193,8 @@ int machine_for(const struct machine *m, const struct cost_model *cm, long p, co
 		if (!pick->prices.has[c] || !cost_model_reads(cm, c))
 			continue;
 		if (to_param(&pick->coefs[pick->ncoefs], cost_coef_name[c], pick->prices.coef[c]) < 0) {
-			fprintf(err, "bspcost: %s: --machine %s: %s at p = %ld has terms beyond 64 "
-				     "bits\n", file, m->name, cost_coef_name[c], p);
+			report_error(err, file, "--machine %s: %s at p = %ld has terms beyond 64 "
+						"bits", m->name, cost_coef_name[c], p);
 			return -1;
 		}
 		pick->ncoefs++;

@@ -72,13 +72,13 @@ static int replaceable(const char *path, FILE *err)
 	if (lstat(path, &sb) != 0) {
 		if (errno == ENOENT)
 			return 0;
-		fprintf(err, "bspcost: --plot: %s: %s\n", path, strerror(errno));
+		report_error(err, NULL, "--plot: %s: %s", path, strerror(errno));
 		return -1;
 	}
 	if (S_ISREG(sb.st_mode) || S_ISLNK(sb.st_mode))
 		return 0;
-	fprintf(err, "bspcost: --plot: %s is %s, not a file: nothing written\n", path,
-		S_ISDIR(sb.st_mode) ? "a folder" : "a special file");
+	report_error(err, NULL, "--plot: %s is %s, not a file: nothing written",
+		     path, S_ISDIR(sb.st_mode) ? "a folder" : "a special file");
 	return -1;
 }
 
@@ -90,14 +90,15 @@ static char *temporary(const char *path, int *fd, FILE *err)
 	size_t n = strlen(path);
 	char *name = malloc(n + 8);
 	if (!name) {
-		fprintf(err, "bspcost: --plot: out of memory\n");
+		report_error(err, NULL, "--plot: out of memory");
 		return NULL;
 	}
 	memcpy(name, path, n);
 	memcpy(name + n, ".XXXXXX", 8);
 	*fd = mkstemp(name);
 	if (*fd < 0) {
-		fprintf(err, "bspcost: --plot: cannot write beside %s: %s\n", path, strerror(errno));
+		report_error(err, NULL, "--plot: cannot write beside %s: %s",
+			     path, strerror(errno));
 		free(name);
 		return NULL;
 	}
@@ -121,7 +122,7 @@ static int plot(const void *what, int count, const char *picture, FILE *err,
 	size_t n = strlen(picture);
 	char *script = malloc(n + 4);
 	if (!script) {
-		fprintf(err, "bspcost: --plot: out of memory\n");
+		report_error(err, NULL, "--plot: out of memory");
 		return -1;
 	}
 	memcpy(script, picture, n);
@@ -140,7 +141,7 @@ static int plot(const void *what, int count, const char *picture, FILE *err,
 	if (f && fclose(f) != 0)
 		bad = true;
 	if (bad || rename(tmp, script) != 0) {
-		fprintf(err, "bspcost: --plot: cannot write %s: %s\n", script, strerror(errno));
+		report_error(err, NULL, "--plot: cannot write %s: %s", script, strerror(errno));
 		if (!f)
 			close(fd);
 		unlink(tmp);
@@ -159,19 +160,19 @@ static int plot(const void *what, int count, const char *picture, FILE *err,
 	struct stat sb;
 	int status = -1;
 	if (st == PLOT_LATE) {
-		fprintf(err, "bspcost: --plot: gnuplot did not finish within the run's time limit "
-			     "of %g s: no %s (its script: %s)\n", session_limit(session), picture,
-			script);
+		report_error(err, NULL, "--plot: gnuplot did not finish within the run's time "
+					"limit of %g s: no %s (its script: %s)",
+			     session_limit(session), picture, script);
 	} else if (st == 127) {
-		fprintf(err, "bspcost: --plot: gnuplot cannot be run (is it installed? apt-get "
-			     "install gnuplot-nox); its script is %s\n", script);
+		report_error(err, NULL, "--plot: gnuplot cannot be run (is it installed? apt-get "
+					"install gnuplot-nox); its script is %s", script);
 	} else if (st != 0) {
-		fprintf(err, "bspcost: --plot: gnuplot failed (exit %d) on %s\n", st, script);
+		report_error(err, NULL, "--plot: gnuplot failed (exit %d) on %s", st, script);
 	} else if (stat(tmp, &sb) != 0 || sb.st_size == 0) {
-		fprintf(err, "bspcost: --plot: gnuplot wrote no %s (its script: %s)\n", picture,
-			script);
+		report_error(err, NULL, "--plot: gnuplot wrote no %s (its script: %s)",
+			     picture, script);
 	} else if (rename(tmp, picture) != 0) {
-		fprintf(err, "bspcost: --plot: cannot write %s: %s\n", picture, strerror(errno));
+		report_error(err, NULL, "--plot: cannot write %s: %s", picture, strerror(errno));
 	} else {
 		status = 0;
 	}

@@ -310,8 +310,8 @@ static int rank_grid(const struct loaded_spec *ls, const struct model *m,
 	long *shape = r->shape;
 	shape[0] = shape[1] = shape[2] = 1;
 	if (m->naxes == 0 && !fixed) {
-		fprintf(opt->err, "bspcost: %s: -p ranks the shapes of the grid, and this "
-				  "specification has no grid\n", file);
+		report_error(opt->err, file, "-p ranks the shapes of the grid, and this "
+					     "specification has no grid");
 		return EXIT_USAGE;
 	}
 	if (fixed && grid_option_check(file, m, opt) != EXIT_OK)
@@ -319,26 +319,30 @@ static int rank_grid(const struct loaded_spec *ls, const struct model *m,
 	for (int a = 0; a < m->naxes; a++) {
 		const struct param_value *pv = options_find_def(opt, m->axes[a]);
 		if (!fixed && (pv || find_sweep(opt, m->axes[a]))) {
-			fprintf(opt->err, "bspcost: %s: -p gives the grid its shapes: -D %s cannot be "
-					  "combined with it\n", file, m->axes[a]);
+			report_error(opt->err, file,
+				     "-p gives the grid its shapes: -D %s cannot be combined "
+				     "with it", m->axes[a]);
 			return EXIT_USAGE;
 		}
 		if (fixed && find_sweep(opt, m->axes[a])) {
-			fprintf(opt->err, "bspcost: %s: -D %s: a range of an axis: rank the shapes with "
-					  "-p instead\n", file, m->axes[a]);
+			report_error(opt->err, file,
+				     "-D %s: a range of an axis: rank the shapes with -p instead",
+				     m->axes[a]);
 			return EXIT_USAGE;
 		}
 		if (fixed && opt->grid_naxes == m->naxes) {
 			shape[a] = opt->grid[a];
 		} else if (fixed && pv && (pv->value < 1 || pv->value > RANK_MAX_PROCS)) {
-			fprintf(opt->err, "bspcost: %s: -D %s=%lld: the size of an axis is between 1 "
-					  "and %ld\n", file, m->axes[a], pv->value, (long)RANK_MAX_PROCS);
+			report_error(opt->err, file,
+				     "-D %s=%lld: the size of an axis is between 1 and %ld",
+				     m->axes[a], pv->value, (long)RANK_MAX_PROCS);
 			return EXIT_USAGE;
 		} else if (fixed && pv) {
 			shape[a] = (long)pv->value;
 		} else if (fixed) {
-			fprintf(opt->err, "bspcost: %s: a range of values needs a grid: --grid, -D of "
-					  "every axis, or -p to rank the shapes\n", file);
+			report_error(opt->err, file,
+				     "a range of values needs a grid: --grid, -D of every axis, "
+				     "or -p to rank the shapes");
 			return EXIT_USAGE;
 		}
 	}
@@ -361,7 +365,7 @@ static int rank_needs(const struct loaded_spec *ls, const struct model *m,
 	const struct cost_model *cm = opt->model;
 	const char **missing = calloc((size_t)m->nparams + COEF_N + 1, sizeof(*missing));
 	if (!missing) {
-		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+		report_error(opt->err, file, "out of memory");
 		return EXIT_SPEC;
 	}
 	int nmissing = 0;
@@ -540,7 +544,7 @@ static int rank_count_procs(const struct loaded_spec *ls, const struct model *m,
 				 meter, r->formulas, &r->formulas_tried);
 	progress_end(meter);   /* the line erased before the table is printed */
 	if (got < 0) {
-		fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+		report_error(opt->err, file, "out of memory");
 		status = EXIT_SPEC;
 	} else if (got > status) {
 		status = got;
@@ -551,7 +555,7 @@ static int rank_count_procs(const struct loaded_spec *ls, const struct model *m,
 			break;
 		if (r->every_machine) {
 			if (every_machine_front(&r->tabs[pt], &r->fronts[pt]) < 0) {
-				fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+				report_error(opt->err, file, "out of memory");
 				status = EXIT_SPEC;
 				break;
 			}
@@ -562,7 +566,7 @@ static int rank_count_procs(const struct loaded_spec *ls, const struct model *m,
 		if (opt->sink) {
 			/* the library: each point's ranking as data */
 			if (opt->sink->ranking && opt->sink->ranking(opt->sink->user, &r->rs[pt]) < 0) {
-				fprintf(opt->err, "bspcost: %s: out of memory\n", file);
+				report_error(opt->err, file, "out of memory");
 				status = EXIT_SPEC;
 			}
 			continue;
@@ -623,7 +627,7 @@ int rank_model(const struct loaded_spec *ls, const struct model *m, const struct
 		return status;
 	if (rank_points(m, opt, &r) < 0) {
 		rank_run_clear(m, &r);
-		fprintf(opt->err, "bspcost: %s: out of memory\n", ls->src.name);
+		report_error(opt->err, ls->src.name, "out of memory");
 		return EXIT_SPEC;
 	}
 	status = EXIT_OK;
