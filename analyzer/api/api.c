@@ -421,8 +421,10 @@ enum bspcost_status bspcost_request_machine(bspcost_request *rq, const char *mac
 
 enum bspcost_status bspcost_request_compare(bspcost_request *rq, const char *a, const char *b)
 {
-	if (!rq || (!a) != (!b))
+	if (!rq)
 		return BSPCOST_USAGE;
+	if ((!a) != (!b))
+		return refuse(rq, BSPCOST_USAGE, "--compare needs two candidates (or none)");
 	char *ca = a ? strdup(a) : NULL, *cb = b ? strdup(b) : NULL;
 	if (a && (!ca || !cb)) {
 		free(ca);
@@ -510,10 +512,16 @@ static char *request_problem(const struct options *opt, bool rank, bool *oom)
 		text = "-p cannot be combined with --values";
 	else if (rank && opt->values_only)
 		text = "a -D range cannot be combined with --values";
-	if (!text && opt->compare[0] && strcmp(opt->compare[0], opt->compare[1]) == 0) {
-		if (asprintf(&why, "--compare '%s' '%s': give two different candidates",
-			     opt->compare[0], opt->compare[1]) < 0)
-			why = NULL;
+	int n = 0;
+	if (!text && opt->compare[0] && strcmp(opt->compare[0], opt->compare[1]) == 0)
+		n = asprintf(&why, "--compare '%s' '%s': give two different candidates",
+			     opt->compare[0], opt->compare[1]);
+	else if (!text && opt->compare[0] && opt->model && opt->model->messages != MSG_NONE)
+		n = asprintf(&why, "--model %s: --compare checks and compares the costs of g and l "
+				   "alone (bsp, overlap and Bianco and Pucci's F_)", opt->model->name);
+	if (n < 0)
+		why = NULL;
+	if (why || n < 0) {
 		*oom = !why;
 		return why;
 	}

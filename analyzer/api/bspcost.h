@@ -143,7 +143,8 @@ BSPCOST_API void bspcost_request_h_sum(bspcost_request *rq, int sum);
 BSPCOST_API void bspcost_request_values_only(bspcost_request *rq, int values);
 /* --per-process (ON 1): bspcost_analyze counts every process of the grid
  * (every size and axis given; at most 1024 processes) and the result holds
- * each one's work, fan-in, fan-out and messages (bspcost_result_process);
+ * each one's work, fan-in, fan-out and messages (bspcost_result_nprocesses,
+ * bspcost_result_process_coord, bspcost_result_process_value);
  * its renders are --per-process's report (text, JSON, CSV, Markdown: no
  * LaTeX, BSPCOST_USAGE). */
 BSPCOST_API void bspcost_request_per_process(bspcost_request *rq, int on);

@@ -139,8 +139,8 @@ char *count_dup_msg(const char *s)
  * the N bytes of BUF. */
 static void row_text(const struct query *q, const int64_t *row, bool eq, char *buf, size_t n)
 {
-	buf[0] = buf[n - 1] = '\0';   /* what does not fit is cut */
-	FILE *f = n > 1 ? fmemopen(buf, n - 1, "w") : NULL;
+	buf[0] = '\0';   /* what does not fit is cut; fmemopen ends it with a NUL */
+	FILE *f = fmemopen(buf, n, "w");
 	if (!f)
 		return;
 	setvbuf(f, NULL, _IONBF, 0);

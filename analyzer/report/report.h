@@ -249,10 +249,6 @@ void report_check_summary(FILE *out, const char *name, const struct checked_spec
  * VALUE (NULL otherwise), as text or as JSON. */
 void report_count(FILE *out, bool json, const char *formula, const char *value);
 
-/* The run's deadline of SECONDS passed during WHAT ("--count", a file's
- * name): said once, on OUT (the diagnostics), with FINISHED of TOTAL
- * candidates finished when TOTAL > 0, and the number of candidates whose
- * --verify it cut short (VERIFY_CUT). */
 /* The one form of an error of the command line or of a run, on ERR:
  * "bspcost: WHAT: MESSAGE" (WHAT, the file or option it is about, may be
  * NULL: "bspcost: MESSAGE"), MESSAGE as printf writes FMT, then a new line.
@@ -268,6 +264,10 @@ void report_error(FILE *err, const char *what, const char *fmt, ...)
 void report_file_error(FILE *err, const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
+/* The run's deadline of SECONDS passed during WHAT ("--count", a file's
+ * name): said once, on OUT (the diagnostics), with FINISHED of TOTAL
+ * candidates finished when TOTAL > 0, and the number of candidates whose
+ * --verify it cut short (VERIFY_CUT). */
 void report_deadline(FILE *out, const char *what, double seconds, int finished, int total,
 		     int verify_cut);
 

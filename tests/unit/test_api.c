@@ -422,6 +422,13 @@ static void sessions_on_threads(void **state)
  * for 1 <= i < n - 1 reads u[i-1], u[i], u[i+1] (work 3); block owns
  * i / ceil(n/P), cyclic i % P.  W, the words received (each element once)
  * and sent (each element once per process that reads it). */
+/* The integer of TEXT, which must be there. */
+static long number(const char *text)
+{
+	assert_non_null(text);
+	return atol(text);
+}
+
 static void stencil1d_process(bool cyclic, long n, long P, long S, long *w, long *in, long *out)
 {
 	long b = (n + P - 1) / P;
@@ -466,11 +473,11 @@ static void per_process(void **state)
 				stencil1d_process(cyclic, sizes[k][0], sizes[k][1], p, &w, &in, &out);
 				assert_int_equal(bspcost_result_process_coord(r, c, 0, p, 0), p);
 				assert_int_equal(bspcost_result_process_coord(r, c, 0, p, 1), -1);
-				assert_int_equal(atol(bspcost_result_process_value(
+				assert_int_equal(number(bspcost_result_process_value(
 						 r, c, 0, p, BSPCOST_PROCESS_W)), w);
-				assert_int_equal(atol(bspcost_result_process_value(
+				assert_int_equal(number(bspcost_result_process_value(
 						 r, c, 0, p, BSPCOST_PROCESS_IN)), in);
-				assert_int_equal(atol(bspcost_result_process_value(
+				assert_int_equal(number(bspcost_result_process_value(
 						 r, c, 0, p, BSPCOST_PROCESS_OUT)), out);
 				/* messages are not asked for */
 				assert_null(bspcost_result_process_value(r, c, 0, p,
@@ -530,15 +537,16 @@ static void comparison(void **state)
 	for (int k = 0; k < 4; k++)
 		assert_int_equal(bspcost_request_set(rq, names[k], values[k]), BSPCOST_OK);
 	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_OK);
-	long a = atol(bspcost_result_value(r, 0, BSPCOST_PROGRAM, BSPCOST_COST));
-	long b = atol(bspcost_result_value(r, 1, BSPCOST_PROGRAM, BSPCOST_COST));
+	long a = number(bspcost_result_value(r, 0, BSPCOST_PROGRAM, BSPCOST_COST));
+	long b = number(bspcost_result_value(r, 1, BSPCOST_PROGRAM, BSPCOST_COST));
 	/* by hand: block 3*64/4 + 2*g + l, cyclic 3*64/4 + 2*g*64/4 + l */
 	assert_int_equal(a, 48 + 6 + 20);
 	assert_int_equal(b, 48 + 96 + 20);
-	assert_int_equal(atol(bspcost_result_difference(r)), a - b);
+	assert_int_equal(number(bspcost_result_difference(r)), a - b);
 	bspcost_result_free(r);
 	/* refused as the command line refuses them */
 	assert_int_equal(bspcost_request_compare(rq, "d=block", NULL), BSPCOST_USAGE);
+	assert_string_equal(bspcost_request_message(rq), "--compare needs two candidates (or none)");
 	assert_int_equal(bspcost_request_compare(rq, "d=block", "d=nope"), BSPCOST_OK);
 	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_USAGE);
 	assert_non_null(strstr(bspcost_session_message(s), "--compare: no candidate 'd=nope'"));
@@ -552,6 +560,12 @@ static void comparison(void **state)
 	assert_string_equal(bspcost_session_message(s),
 			    "bspcost: --compare cannot be combined with --values\n");
 	bspcost_request_values_only(rq, 0);
+	assert_int_equal(bspcost_request_model(rq, "nhalf"), BSPCOST_OK);
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_USAGE);
+	assert_string_equal(bspcost_session_message(s),
+			    "bspcost: --model nhalf: --compare checks and compares the costs of g "
+			    "and l alone (bsp, overlap and Bianco and Pucci's F_)\n");
+	assert_int_equal(bspcost_request_model(rq, "bsp"), BSPCOST_OK);
 	assert_int_equal(bspcost_request_compare(rq, NULL, NULL), BSPCOST_OK);
 	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_OK);
 	assert_null(bspcost_result_condition(r, BSPCOST_A_CHEAPER, 0));   /* no comparison */
