@@ -665,8 +665,13 @@ class Context:
             kind = self.dist_kinds[dn]
             if kind[0] == "block" and dn not in self.pred_extent:
                 raise SpecError("block dist %s in a predicate distributes no array: no extent" % dn)
-            return coordinate(kind, self.eval(e[2], env), self.pred_extent.get(dn, 0),
-                              self.values[axis])
+            # bspcost(5): d(e) == v says index e is mapped to coordinate v
+            # of the axis; an index no coordinate holds (past the last block
+            # of a block dist, or outside the axis for identity) is mapped
+            # to none: None, which equals no value
+            p = self.values[axis]
+            c = coordinate(kind, self.eval(e[2], env), self.pred_extent.get(dn, 0), p)
+            return c if 0 <= c < p else None
         raise SpecError("not an integer expression: %r" % (e,))
 
     def holds(self, cond, env):
@@ -676,8 +681,13 @@ class Context:
             vals = [self.eval(x, env) for x in es]
             for k, op in enumerate(ops):
                 a, b = vals[k], vals[k + 1]
-                ok = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b,
-                      "==": a == b, "!=": a != b}[op]
+                if a is None or b is None:
+                    if op not in ("==", "!="):
+                        raise SpecError("a distribution predicate compared by %s" % op)
+                    ok = (a == b) == (op == "==")
+                else:
+                    ok = {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b,
+                          "==": a == b, "!=": a != b}[op]
                 if not ok:
                     return False
         return True
