@@ -257,6 +257,13 @@ void report_count(FILE *out, bool json, const char *formula, const char *value);
 void report_error(FILE *err, const char *what, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* report_error of a message written in parts on T (util/text.h; T->f NULL
+ * when text_open failed), T closed; returns STATUS, or 1 (EXIT_SPEC) when
+ * the message could not be written for want of memory, which it says
+ * instead. */
+struct text;
+int report_text_error(FILE *err, const char *what, struct text *t, int status);
+
 /* The one form of an error in a file bspcost reads beside the specification
  * (a numbering of the processes), as a specification's diagnostics read:
  * "FILE:LINE: error: MESSAGE", or "FILE: error: MESSAGE" for LINE 0 (the

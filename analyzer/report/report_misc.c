@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analyzer/report/report.h"
+#include "analyzer/util/text.h"
 
 char *report_number(const mpq_t q)
 {
@@ -262,6 +263,18 @@ void report_error(FILE *err, const char *what, const char *fmt, ...)
 	vfprintf(err, fmt, ap);
 	va_end(ap);
 	fputc('\n', err);
+}
+
+int report_text_error(FILE *err, const char *what, struct text *t, int status)
+{
+	char *msg = t->f ? text_close(t) : NULL;
+	if (!msg) {
+		report_error(err, what, "out of memory");
+		return 1;
+	}
+	report_error(err, what, "%s", msg);
+	free(msg);
+	return status;
 }
 
 void report_file_error(FILE *err, const char *file, int line, const char *fmt, ...)

@@ -348,12 +348,15 @@ static int compare_pair(const struct loaded_spec *ls, const struct model *m,
 			if (strcmp(m->cands[c].name, opt->compare[k]) == 0)
 				cmp[k] = c;
 		if (cmp[k] < 0) {
-			fprintf(opt->err, "bspcost: %s: --compare: no candidate '%s' (the candidates: ",
-				ls->src.name, opt->compare[k]);
-			for (int c = 0; c < m->ncands; c++)
-				fprintf(opt->err, "%s%s", c ? ", " : "", m->cands[c].name);
-			fputs(")\n", opt->err);
-			return EXIT_USAGE;
+			struct text t;
+			if (text_open(&t) == 0) {
+				fprintf(t.f, "--compare: no candidate '%s' (the candidates: ",
+					opt->compare[k]);
+				for (int c = 0; c < m->ncands; c++)
+					fprintf(t.f, "%s%s", c ? ", " : "", m->cands[c].name);
+				fputs(")", t.f);
+			}
+			return report_text_error(opt->err, ls->src.name, &t, EXIT_USAGE);
 		}
 	}
 	return EXIT_OK;
@@ -380,48 +383,59 @@ static int values_admitted(const struct loaded_spec *ls, const struct model *m,
 		free(implicit);
 		return EXIT_SPEC;
 	}
+	struct text t;
 	if (implicit) {
-		fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);
-		print_given(opt->err, m, opt, req);
-		fprintf(opt->err, ") break the implicit assumption %s\n", implicit);
+		if (text_open(&t) == 0) {
+			fputs("the values given (", t.f);
+			print_given(t.f, m, opt, req);
+			fprintf(t.f, ") break the implicit assumption %s", implicit);
+		}
 		free(implicit);
-		return EXIT_USAGE;
+		fail_clear(&vfail);
+		return report_text_error(opt->err, ls->src.name, &t, EXIT_USAGE);
 	}
 	int nnamed = 0;
 	char *named = meet >= 0 ? given_breaks(ls, m, opt, req, &nnamed) : NULL;
 	if (named) {
 		/* named as written, a divisibility by an axis included, which no
 		 * set of the model holds */
-		fprintf(opt->err, "bspcost: %s: the values given (", ls->src.name);
-		print_given(opt->err, m, opt, req);
-		fprintf(opt->err, ") break the assumption%s %s, under which alone the formulas hold\n",
-			nnamed == 1 ? "" : "s", named);
+		if (text_open(&t) == 0) {
+			fputs("the values given (", t.f);
+			print_given(t.f, m, opt, req);
+			fprintf(t.f, ") break the assumption%s %s, under which alone the formulas "
+				     "hold", nnamed == 1 ? "" : "s", named);
+		}
 		free(named);
-		return EXIT_USAGE;
+		fail_clear(&vfail);
+		return report_text_error(opt->err, ls->src.name, &t, EXIT_USAGE);
 	}
 	if (meet <= 0) {
+		int status = meet == 0 ? EXIT_USAGE : EXIT_SPEC;
 		if (meet == 0) {
 			/* broken, but by no condition as written (an imported one): all of them */
 			int na = 0;
 			char **as = spec_assumptions(ls->ast, &na);
 			bool none = req->symbolic && !options_give_sizes(opt, m); /* contradictory */
-			fprintf(opt->err, "bspcost: %s: %s (", ls->src.name,
-				none ? "no sizes meet the assumptions" : "the values given");
-			if (!none)
-				print_given(opt->err, m, opt, req);
-			fputs(none ? "" : ") break the assumptions (", opt->err);
-			for (int i = 0; i < na; i++) {
-				fprintf(opt->err, "%s%s", i ? ", " : "", as[i]);
-				free(as[i]);
+			if (text_open(&t) == 0) {
+				fprintf(t.f, "%s (", none ? "no sizes meet the assumptions"
+							  : "the values given");
+				if (!none)
+					print_given(t.f, m, opt, req);
+				fputs(none ? "" : ") break the assumptions (", t.f);
+				for (int i = 0; i < na; i++)
+					fprintf(t.f, "%s%s", i ? ", " : "", as[i]);
+				fputs(none ? "): there is nothing to analyze"
+					   : "), under which alone the formulas hold", t.f);
 			}
-			fputs(none ? "): there is nothing to analyze\n"
-				   : "), under which alone the formulas hold\n", opt->err);
+			for (int i = 0; i < na; i++)
+				free(as[i]);
 			free(as);
+			status = report_text_error(opt->err, ls->src.name, &t, status);
 		} else {
 			report_error(opt->err, ls->src.name, "%s", fail_reason(&vfail));
 		}
 		fail_clear(&vfail);
-		return meet == 0 ? EXIT_USAGE : EXIT_SPEC;
+		return status;
 	}
 	return EXIT_OK;
 }

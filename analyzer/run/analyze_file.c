@@ -11,6 +11,7 @@
 #include "analyzer/run/analyze.h"
 #include "analyzer/run/commands.h"
 #include "analyzer/util/number.h"
+#include "analyzer/util/text.h"
 
 /* Whether -D NAME names something of M: a size parameter, an axis, or a
  * coefficient of the cost function CM. */
@@ -36,14 +37,25 @@ static void unknown_name(FILE *err, const char *file, const struct model *m,
 	int n = model_nsizes(m) + m->naxes + cm->ncoefs;
 	const char **names = calloc((size_t)n, sizeof(*names));
 	size_t *dist = calloc((size_t)n, sizeof(*dist));
+	struct text t;
+	if (text_open(&t) < 0 || !names || !dist) {
+		if (t.f)
+			fclose(t.f);
+		free(t.buf);
+		t.f = NULL;
+		free(names);
+		free(dist);
+		report_text_error(err, file, &t, 0);
+		return;
+	}
 	if (cost_coef_known(name))
-		fprintf(err, "bspcost: %s: -D %s: the cost function %s (%s) has no coefficient %s, "
-			     "and the specification no size parameter or grid axis of that name",
-			file, name, cm->name, cm->text, name);
+		fprintf(t.f, "-D %s: the cost function %s (%s) has no coefficient %s, and the "
+			     "specification no size parameter or grid axis of that name",
+			name, cm->name, cm->text, name);
 	else
-		fprintf(err, "bspcost: %s: -D %s: the specification has no size parameter or "
-			     "grid axis of that name", file, name);
-	if (names && dist) {
+		fprintf(t.f, "-D %s: the specification has no size parameter or grid axis of "
+			     "that name", name);
+	{
 		int k = 0;
 		for (int p = 0; p < model_nsizes(m); p++)
 			names[k++] = m->params[p];
@@ -63,14 +75,14 @@ static void unknown_name(FILE *err, const char *file, const struct model *m,
 				names[j] = names[j - 1];
 				names[j - 1] = s;
 			}
-		fputs(" (its names, closest first: ", err);
+		fputs(" (its names, closest first: ", t.f);
 		for (int i = 0; i < n; i++)
-			fprintf(err, "%s%s", i ? ", " : "", names[i]);
-		fputs(")", err);
+			fprintf(t.f, "%s%s", i ? ", " : "", names[i]);
+		fputs(")", t.f);
 	}
-	fputs("\n", err);
 	free(names);
 	free(dist);
+	report_text_error(err, file, &t, 0);
 }
 
 /* TABLES: the rankings of -p printed so far in the run (rank_model).  KNOWN

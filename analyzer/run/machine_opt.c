@@ -132,8 +132,10 @@ int machine_open(const char *arg, struct machine *m, FILE *err)
 	free(path);
 	if (r < 0) {
 		/* FILE[:LINE]: error: ..., a diagnostic of the profile */
-		fputs(error ? error : "bspcost: out of memory", err);
-		fputc('\n', err);
+		if (error)
+			fprintf(err, "%s\n", error);
+		else
+			report_error(err, NULL, "out of memory");
 		free(error);
 		return EXIT_USAGE;
 	}

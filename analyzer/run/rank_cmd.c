@@ -401,27 +401,30 @@ static int rank_needs(const struct loaded_spec *ls, const struct model *m,
 			     rank_model_linear(cm) && cm->ncoefs > 0 && nmissing == cm->ncoefs;
 	r->every_machine = every_machine;
 	if (nmissing > 0 && !every_machine) {
-		fprintf(opt->err, "bspcost: %s: %s by the cost %s, which needs %s", file,
-			fixed ? "a range of values ranks the candidates" : "-p ranks", cm->text,
-			sizes ? "" : "every size, ");
-		for (int k = 0; k < cm->ncoefs; k++)
-			fprintf(opt->err, "%s%s", k == 0 ? "" : k + 1 == cm->ncoefs ? " and " : ", ",
-				cm->coef_names[k]);
-		fputs(": give", opt->err);
-		for (int i = 0; i < nmissing; i++)
-			fprintf(opt->err, " -D %s=VALUE", missing[i]);
-		/* every size given: only coefficients are missing; what ranks
-		 * without them */
-		if (sizes && !fixed && !opt->machine && rank_model_linear(cm)) {
-			if (opt->nsweeps > 0)
-				fputs(" (a range of values needs them; without one, -p ranks for every "
-				      "machine)", opt->err);
-			else
-				fputs(" (or neither, to rank for every machine)", opt->err);
+		struct text t;
+		if (text_open(&t) == 0) {
+			fprintf(t.f, "%s by the cost %s, which needs %s",
+				fixed ? "a range of values ranks the candidates" : "-p ranks", cm->text,
+				sizes ? "" : "every size, ");
+			for (int k = 0; k < cm->ncoefs; k++)
+				fprintf(t.f, "%s%s",
+					k == 0 ? "" : k + 1 == cm->ncoefs ? " and " : ", ",
+					cm->coef_names[k]);
+			fputs(": give", t.f);
+			for (int i = 0; i < nmissing; i++)
+				fprintf(t.f, " -D %s=VALUE", missing[i]);
+			/* every size given: only coefficients are missing; what
+			 * ranks without them */
+			if (sizes && !fixed && !opt->machine && rank_model_linear(cm)) {
+				if (opt->nsweeps > 0)
+					fputs(" (a range of values needs them; without one, -p ranks "
+					      "for every machine)", t.f);
+				else
+					fputs(" (or neither, to rank for every machine)", t.f);
+			}
 		}
-		fputs("\n", opt->err);
 		free(missing);
-		return EXIT_USAGE;
+		return report_text_error(opt->err, file, &t, EXIT_USAGE);
 	}
 	free(missing);
 	/* a machine prices every count ranked, or nothing is counted */
