@@ -138,8 +138,8 @@ static void print_formula(FILE *out, const struct analysis *a, int c, int s, enu
 	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
 	if (text)
 		print_wrapped(out, text, col, a->rq->width);
-	else
-		fputs("(cannot print)", out);
+	else   /* none (the candidate's reason says why), or out of memory */
+		fputs(f ? "(cannot print)" : "(no formula)", out);
 	free(text);
 	char *v = report_value_beside(a, c, s, q, f);
 	if (v)
@@ -199,8 +199,8 @@ static void print_loop_formula(FILE *out, const struct analysis *a, const char *
 	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
 	if (text)
 		print_wrapped(out, text, col, a->rq->width);
-	else
-		fputs("(cannot print)", out);
+	else   /* none (the candidate's reason says why), or out of memory */
+		fputs(f ? "(cannot print)" : "(no formula)", out);
 	char *v = runs ? report_iterations_value(a, c, s, runs, text)
 		       : broken ? NULL : formula_value_beside(f, text, a->rq);
 	if (v)
