@@ -32,6 +32,8 @@
 #include <string.h>
 
 #define BOUNDS_MAX_OPERATIONS 2000000ul
+/* The symbolic witness's own (symbolic_witness). */
+#define WITNESS_MAX_OPERATIONS 100000ul
 
 /* The most quotients by a constant in one subscript. */
 #define BOUNDS_MAX_FLOORS 16
@@ -547,8 +549,18 @@ static char *symbolic_witness(struct checker *ck, __isl_keep isl_set *set,
 		has_var |= sub->terms[i].kind == SYM_VAR;
 	if (!has_var)
 		return NULL;
+	/* under a budget of its own: the extreme of a set of many quotients
+	 * can take seconds to sample (20 s for a fuzzed condition of nine
+	 * moduli and four quotients), and then the sample point is given */
+	unsigned long budget = isl_ctx_get_max_operations(ck->isl);
+	isl_ctx_reset_operations(ck->isl);
+	isl_ctx_set_max_operations(ck->isl, WITNESS_MAX_OPERATIONS);
 	isl_pw_multi_aff *pma = upper ? isl_set_lexmax_pw_multi_aff(isl_set_copy(set))
 				      : isl_set_lexmin_pw_multi_aff(isl_set_copy(set));
+	if (!pma && isl_ctx_last_error(ck->isl) == isl_error_quota)
+		isl_ctx_reset_error(ck->isl);
+	isl_ctx_reset_operations(ck->isl);
+	isl_ctx_set_max_operations(ck->isl, budget);
 	if (!pma || isl_pw_multi_aff_n_piece(pma) != 1) {
 		isl_pw_multi_aff_free(pma);
 		return NULL;
