@@ -578,6 +578,8 @@ int api_run(bspcost_session *s, const bspcost_spec *spec, const bspcost_request 
 			status = known ? analyze_loaded(ls, m ? m : spec->m, &opt, session, &tables,
 							known, true)
 				       : EXIT_SPEC;
+			if (!known)
+				report_error(err, NULL, "out of memory");
 			free(known);
 		}
 		if (opt.nassumes > 0 && ls == &with_assumptions) {

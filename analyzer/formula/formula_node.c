@@ -208,6 +208,12 @@ struct fnode *fml_poly_add(const struct fvars *V, const struct fnode *a,
 		return NULL;
 	da = calloc(V->cap + 1, sizeof(slong));
 	db = calloc(V->cap + 1, sizeof(slong));
+	if (!da || !db) {
+		free(da);
+		free(db);
+		fml_node_free(V, x);
+		return NULL;
+	}
 	for (i = 0; i < V->cap; i++) {
 		slong d = a->den[i] > b->den[i] ? a->den[i] : b->den[i];
 		da[i] = d - a->den[i];
