@@ -1801,6 +1801,57 @@ static void assign_from_preds(struct sym *s, const struct model_space *space)
 	}
 }
 
+/* Subscript SUB (SUB_TEXT) of ARRAY, variable V plus C with C not 0, of a
+ * dimension split under D into digits of its extent X: V is written as
+ * those digits, which hold 0 <= V < X only, where the checker proved
+ * 0 <= V + C < X.  Refused where the current space (with statement ST's
+ * own bounds) lets V leave 0 .. X - 1: its digits would leave those
+ * instances out, a count too small (C[k - 1] for 1 <= k < n over n - 1
+ * elements: k = n - 1; tests/stress/found/offset-past-extent.bsp). */
+static void var_in_extent(struct sym *s, const struct model_stmt *st,
+			  const struct model_aff *sub, const char *sub_text,
+			  const struct decomp *d, const char *array)
+{
+	if (d->d.kind == DIST_NONE || ndigits(d) <= 1 || failed(&s->fail))
+		return;
+	long long c = 0;
+	int v = sub_var_plus_const(s, sub, &c);
+	if (v < 0 || c == 0)
+		return;
+	isl_set *set = cond_set(s, s->space);
+	if (s->space != &st->lhs.space)   /* the forall's own bounds */
+		set = isl_set_intersect(set, cond_set(s, &st->lhs.space));
+	isl_set *valid = model_valid_set(s->ctx, s->m);
+	if (s->m->steps[s->step].loop >= 0)
+		valid = isl_set_intersect(valid, model_loops_set(s->ctx, s->m, s->step, NULL));
+	set = isl_set_intersect_params(set, valid);
+	if (!set) {
+		fail_isl(&s->fail, s->ctx, "the subscript '%s' of %s", sub_text, array);
+		return;
+	}
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
+	isl_aff *var = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)v);
+	struct lin x = lin_of_params(s, d->extent);
+	isl_aff *ext = isl_aff_zero_on_domain(ls);
+	for (int t = 0; t < x.n; t++)
+		ext = isl_aff_set_coefficient_val(ext, isl_dim_param, x.t[t].index,
+						  isl_val_int_from_si(s->ctx, (long)x.t[t].coef));
+	ext = isl_aff_set_constant_val(ext, isl_val_int_from_si(s->ctx, (long)x.constant));
+	isl_aff *zero = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(var));
+	isl_set *in = isl_aff_ge_set(isl_aff_copy(var), zero);
+	in = isl_set_intersect(in, isl_aff_lt_set(var, ext));
+	isl_bool within = isl_set_is_subset(set, in);
+	isl_set_free(set);
+	isl_set_free(in);
+	if (within < 0)
+		fail_isl(&s->fail, s->ctx, "the subscript '%s' of %s", sub_text, array);
+	else if (!within)
+		fail_set(&s->fail, FAIL_REFUSED,
+			 "%s runs past the %s elements the subscript '%s' of %s indexes, which "
+			 "the symbolic grid's digits of %s cannot write: --grid or -D count it "
+			 "exactly", var_name(s, v), d->extent_text, sub_text, array, var_name(s, v));
+}
+
 /* The decompositions the left-hand side imposes (its distributed dimensions). */
 static void assign_from_lhs(struct sym *s, const struct model_stmt *st)
 {
@@ -1808,6 +1859,7 @@ static void assign_from_lhs(struct sym *s, const struct model_stmt *st)
 	for (int d = 0; d < arr->ndims; d++) {
 		struct decomp dc = layout_decomp(s, st->lhs.array, d);
 		assign_from_sub(s, &st->lhs.sub_affs[d], st->lhs.subs[d], &dc, arr->name);
+		var_in_extent(s, st, &st->lhs.sub_affs[d], st->lhs.subs[d], &dc, arr->name);
 	}
 	assign_from_preds(s, &st->lhs.space);
 }
@@ -2163,6 +2215,7 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 	for (int d = 0; d < arr->ndims; d++) {
 		struct decomp dc = layout_decomp(s, rd->array, d);
 		assign_from_sub(s, &rd->sub_affs[d], rd->subs[d], &dc, arr->name);
+		var_in_extent(s, st, &rd->sub_affs[d], rd->subs[d], &dc, arr->name);
 	}
 	assign_from_preds(s, &rd->space);
 	if (failed(&s->fail))
