@@ -1801,6 +1801,38 @@ static void assign_from_preds(struct sym *s, const struct model_space *space)
 	}
 }
 
+/* Whether 0 <= V < EXTENT (a form of the sizes) wherever SP holds, with
+ * statement ST's own bounds (the forall's), the assumptions and the loops
+ * around the superstep; isl_bool_error when ISL failed. */
+static isl_bool var_within(struct sym *s, const struct model_stmt *st,
+			   const struct model_space *sp, int v, const struct model_aff *extent)
+{
+	isl_set *set = cond_set(s, sp);
+	if (sp != &st->lhs.space)   /* the forall's own bounds */
+		set = isl_set_intersect(set, cond_set(s, &st->lhs.space));
+	isl_set *valid = model_valid_set(s->ctx, s->m);
+	if (s->m->steps[s->step].loop >= 0)
+		valid = isl_set_intersect(valid, model_loops_set(s->ctx, s->m, s->step, NULL));
+	set = isl_set_intersect_params(set, valid);
+	if (!set)
+		return isl_bool_error;
+	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
+	isl_aff *var = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)v);
+	struct lin x = lin_of_params(s, extent);
+	isl_aff *ext = isl_aff_zero_on_domain(ls);
+	for (int t = 0; t < x.n; t++)
+		ext = isl_aff_set_coefficient_val(ext, isl_dim_param, x.t[t].index,
+						  isl_val_int_from_si(s->ctx, (long)x.t[t].coef));
+	ext = isl_aff_set_constant_val(ext, isl_val_int_from_si(s->ctx, (long)x.constant));
+	isl_aff *zero = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(var));
+	isl_set *in = isl_aff_ge_set(isl_aff_copy(var), zero);
+	in = isl_set_intersect(in, isl_aff_lt_set(var, ext));
+	isl_bool within = isl_set_is_subset(set, in);
+	isl_set_free(set);
+	isl_set_free(in);
+	return within;
+}
+
 /* Subscript SUB (SUB_TEXT) of ARRAY, variable V plus C with C not 0, of a
  * dimension split under D into digits of its extent X: V is written as
  * those digits, which hold 0 <= V < X only, where the checker proved
@@ -1818,31 +1850,7 @@ static void var_in_extent(struct sym *s, const struct model_stmt *st,
 	int v = sub_var_plus_const(s, sub, &c);
 	if (v < 0 || c == 0)
 		return;
-	isl_set *set = cond_set(s, s->space);
-	if (s->space != &st->lhs.space)   /* the forall's own bounds */
-		set = isl_set_intersect(set, cond_set(s, &st->lhs.space));
-	isl_set *valid = model_valid_set(s->ctx, s->m);
-	if (s->m->steps[s->step].loop >= 0)
-		valid = isl_set_intersect(valid, model_loops_set(s->ctx, s->m, s->step, NULL));
-	set = isl_set_intersect_params(set, valid);
-	if (!set) {
-		fail_isl(&s->fail, s->ctx, "the subscript '%s' of %s", sub_text, array);
-		return;
-	}
-	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
-	isl_aff *var = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)v);
-	struct lin x = lin_of_params(s, d->extent);
-	isl_aff *ext = isl_aff_zero_on_domain(ls);
-	for (int t = 0; t < x.n; t++)
-		ext = isl_aff_set_coefficient_val(ext, isl_dim_param, x.t[t].index,
-						  isl_val_int_from_si(s->ctx, (long)x.t[t].coef));
-	ext = isl_aff_set_constant_val(ext, isl_val_int_from_si(s->ctx, (long)x.constant));
-	isl_aff *zero = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(var));
-	isl_set *in = isl_aff_ge_set(isl_aff_copy(var), zero);
-	in = isl_set_intersect(in, isl_aff_lt_set(var, ext));
-	isl_bool within = isl_set_is_subset(set, in);
-	isl_set_free(set);
-	isl_set_free(in);
+	isl_bool within = var_within(s, st, s->space, v, d->extent);
 	if (within < 0)
 		fail_isl(&s->fail, s->ctx, "the subscript '%s' of %s", sub_text, array);
 	else if (!within)
@@ -2288,31 +2296,7 @@ static void adopt_decompositions(struct sym *s, const struct model_stmt *st,
 		    (f.var[u] != 1 && f.var[u] != -1) || f.par.n != 0)
 			continue;
 		/* 0 <= u <= X - 1 wherever SP holds? */
-		isl_set *set = cond_set(s, sp);
-		if (sp != &st->lhs.space)   /* the forall's own bounds */
-			set = isl_set_intersect(set, cond_set(s, &st->lhs.space));
-		isl_set *valid = model_valid_set(s->ctx, s->m);
-		if (s->m->steps[s->step].loop >= 0)
-			valid = isl_set_intersect(valid, model_loops_set(s->ctx, s->m, s->step, NULL));
-		set = isl_set_intersect_params(set, valid);
-		if (!set) {
-			fail_isl(&s->fail, s->ctx, "the condition '%s'", sp->cond);
-			return;
-		}
-		isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
-		isl_aff *var = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)u);
-		struct lin x = lin_of_params(s, s->dec[v].extent);
-		isl_aff *ext = isl_aff_zero_on_domain(ls);
-		for (int t = 0; t < x.n; t++)
-			ext = isl_aff_set_coefficient_val(ext, isl_dim_param, x.t[t].index,
-							  isl_val_int_from_si(s->ctx, (long)x.t[t].coef));
-		ext = isl_aff_set_constant_val(ext, isl_val_int_from_si(s->ctx, (long)x.constant));
-		isl_aff *zero = isl_aff_zero_on_domain(isl_aff_get_domain_local_space(var));
-		isl_set *in = isl_aff_ge_set(isl_aff_copy(var), zero);
-		in = isl_set_intersect(in, isl_aff_lt_set(var, ext));
-		isl_bool sub = isl_set_is_subset(set, in);
-		isl_set_free(set);
-		isl_set_free(in);
+		isl_bool sub = var_within(s, st, sp, u, s->dec[v].extent);
 		if (sub < 0) {
 			fail_isl(&s->fail, s->ctx, "the condition '%s'", sp->cond);
 			return;
