@@ -56,7 +56,7 @@ static void f_free(void *user, void *a)
 static void *f_apply(struct formula *(*op)(const struct formula *, const struct formula *),
 		     void *a, void *b)
 {
-	struct formula *r = a && b ? op(a, b) : NULL;
+	struct formula *r = op(a, b);   /* NULL in, NULL out */
 	formula_free(a);
 	formula_free(b);
 	return r;
