@@ -1801,11 +1801,12 @@ static void assign_from_preds(struct sym *s, const struct model_space *space)
 	}
 }
 
-/* Whether 0 <= V < EXTENT (a form of the sizes) wherever SP holds, with
- * statement ST's own bounds (the forall's), the assumptions and the loops
- * around the superstep; isl_bool_error when ISL failed. */
+/* Whether 0 <= V + C < EXTENT (a form of the sizes) wherever SP holds,
+ * with statement ST's own bounds (the forall's), the assumptions and the
+ * loops around the superstep; isl_bool_error when ISL failed. */
 static isl_bool var_within(struct sym *s, const struct model_stmt *st,
-			   const struct model_space *sp, int v, const struct model_aff *extent)
+			   const struct model_space *sp, int v, long long c,
+			   const struct model_aff *extent)
 {
 	isl_set *set = cond_set(s, sp);
 	if (sp != &st->lhs.space)   /* the forall's own bounds */
@@ -1818,6 +1819,7 @@ static isl_bool var_within(struct sym *s, const struct model_stmt *st,
 		return isl_bool_error;
 	isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
 	isl_aff *var = isl_aff_var_on_domain(isl_local_space_copy(ls), isl_dim_set, (unsigned)v);
+	var = isl_aff_add_constant_val(var, isl_val_int_from_si(s->ctx, (long)c));
 	struct lin x = lin_of_params(s, extent);
 	isl_aff *ext = isl_aff_zero_on_domain(ls);
 	for (int t = 0; t < x.n; t++)
@@ -1850,7 +1852,7 @@ static void var_in_extent(struct sym *s, const struct model_stmt *st,
 	int v = sub_var_plus_const(s, sub, &c);
 	if (v < 0 || c == 0)
 		return;
-	isl_bool within = var_within(s, st, s->space, v, d->extent);
+	isl_bool within = var_within(s, st, s->space, v, 0, d->extent);
 	if (within < 0)
 		fail_isl(&s->fail, s->ctx, "the subscript '%s' of %s", sub_text, array);
 	else if (!within)
@@ -1946,8 +1948,15 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 }
 
 /* The decomposition with which dimension D of the read array is written: its
- * own distribution, or, not distributed, that of the variable subscripting it. */
-static int read_dim_shape(struct sym *s, const struct model_access *rd, int d, struct decomp *out)
+ * own distribution, or, not distributed, that of the variable subscripting it
+ * (of statement ST).  A subscript V + C there is written as V's digits with
+ * a carry, which hold 0 .. X - 1 only (X the extent V's distribution
+ * splits): where V + C can leave that range (A[0][i + 2] over m + 2 columns,
+ * i cyclic over C's m elements), those elements would be owned by nobody and
+ * their reads left out, a count too small; refused
+ * (tests/brute/specs/lent_digits_past_extent.bsp). */
+static int read_dim_shape(struct sym *s, const struct model_stmt *st,
+			  const struct model_access *rd, int d, struct decomp *out)
 {
 	const struct model_array *arr = &s->m->arrays[rd->array];
 	*out = layout_decomp(s, rd->array, d);
@@ -1968,8 +1977,19 @@ static int read_dim_shape(struct sym *s, const struct model_access *rd, int d, s
 					 "something else",
 					 rd->subs[d], arr->name);
 		}
-	if (split && !failed(&s->fail))
-		*out = s->dec[v];
+	if (!split || failed(&s->fail))
+		return failed(&s->fail) ? -1 : 0;
+	*out = s->dec[v];
+	isl_bool within = c == 0 ? isl_bool_true
+				 : var_within(s, st, s->space, v, c, out->extent);
+	if (within < 0)
+		fail_isl(&s->fail, s->ctx, "the subscript '%s' of %s", rd->subs[d], arr->name);
+	else if (!within)
+		fail_set(&s->fail, FAIL_REFUSED,
+			 "the subscript '%s' of %s runs past 0 .. %s - 1, the elements the digits "
+			 "of %s write (its distribution's extent), which the symbolic grid cannot "
+			 "write in a dimension not distributed: --grid or -D count it exactly",
+			 rd->subs[d], arr->name, out->extent_text, var_name(s, v));
 	return failed(&s->fail) ? -1 : 0;
 }
 
@@ -2231,7 +2251,7 @@ static __isl_give isl_map *read_map(struct sym *s, const struct model_stmt *st,
 
 	struct decomp dims[MODEL_MAX_DIMS];
 	for (int d = 0; d < arr->ndims; d++)
-		if (read_dim_shape(s, rd, d, &dims[d]) < 0)
+		if (read_dim_shape(s, st, rd, d, &dims[d]) < 0)
 			return NULL;
 	if (shape->set) {
 		for (int d = 0; d < arr->ndims; d++)
@@ -2296,7 +2316,7 @@ static void adopt_decompositions(struct sym *s, const struct model_stmt *st,
 		    (f.var[u] != 1 && f.var[u] != -1) || f.par.n != 0)
 			continue;
 		/* 0 <= u <= X - 1 wherever SP holds? */
-		isl_bool sub = var_within(s, st, sp, u, s->dec[v].extent);
+		isl_bool sub = var_within(s, st, sp, u, 0, s->dec[v].extent);
 		if (sub < 0) {
 			fail_isl(&s->fail, s->ctx, "the condition '%s'", sp->cond);
 			return;

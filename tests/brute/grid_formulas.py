@@ -49,6 +49,10 @@ CASES = [
     ("examples/summa.bsp", {"M": 2, "N": 2}, {"m": range(2, 9), "n": range(2, 9),
                                                 "k": range(2, 9)}, []),
     ("examples/stencil1d.bsp", {"P": 8}, {"n": range(16, 120)}, []),
+    # a concrete grid whose formulas once came from the symbolic grid's
+    # digits with the columns m and m + 1 left out (one word short)
+    ("tests/brute/specs/lent_digits_past_extent.bsp", {"P": 2}, {"m": range(4, 30)}, []),
+    ("tests/brute/specs/lent_digits_past_extent.bsp", {"P": 3}, {"m": range(6, 30)}, []),
     # the symbolic grid (no --grid: the axes among the sizes, N tied to M),
     # LU's totals on a square grid at 52 points where M divides n
     ("examples/lu.bsp", None, {"n": range(2, 25), "M": range(1, 7)}, ["--assume", "M==N"]),
