@@ -6,52 +6,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *xmalloc(size_t n)
+void *ast_array_grow(void *p, size_t n, size_t size)
 {
-	void *p = malloc(n ? n : 1);
-	if (!p) {
-		fputs("bspcost: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-	if (!p) {
-		fputs("bspcost: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-void *xrealloc(void *p, size_t n, size_t size)
-{
-	if (size && n > SIZE_MAX / size) {
-		fputs("bspcost: out of memory\n", stderr);
-		abort();
-	}
+	if (size && n > SIZE_MAX / size)
+		return NULL;
 	size_t bytes = n * size;
-	void *q = realloc(p, bytes ? bytes : 1);
-	if (!q) {
-		fputs("bspcost: out of memory\n", stderr);
-		abort();
-	}
-	return q;
+	return realloc(p, bytes ? bytes : 1);
 }
 
-char *xstrndup(const char *s, size_t n)
+char *ast_strndup(const char *s, size_t n)
 {
-	char *p = xmalloc(n + 1);
+	char *p = malloc(n + 1);
+	if (!p)
+		return NULL;
 	memcpy(p, s, n);
 	p[n] = '\0';
 	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	return xstrndup(s, strlen(s));
 }
 
 struct span span_join(struct span a, struct span b)
@@ -60,13 +30,31 @@ struct span span_join(struct span a, struct span b)
 	return s;
 }
 
-void ptr_list_push(struct ptr_list *l, void *p)
+int ptr_list_push(struct ptr_list *l, void *p)
 {
 	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 4;
-		l->v = xrealloc(l->v, (size_t)l->cap, sizeof(*l->v));
+		int cap = l->cap ? 2 * l->cap : 4;
+		void **v = ast_array_grow(l->v, (size_t)cap, sizeof(*l->v));
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
 	}
 	l->v[l->n++] = p;
+	return 0;
+}
+
+struct ptr_list *ptr_list_append(struct ptr_list *l, void *p, void (*free_elem)(void *))
+{
+	if (p && !l)
+		l = calloc(1, sizeof(*l));
+	if (!p || !l || ptr_list_push(l, p) < 0) {
+		if (p && free_elem)
+			free_elem(p);
+		ptr_list_free(l, free_elem);
+		return NULL;
+	}
+	return l;
 }
 
 void ptr_list_free(struct ptr_list *l, void (*free_elem)(void *))
@@ -101,9 +89,15 @@ const char *cmp_op_text(enum cmp_op op)
 
 /* --- expressions --- */
 
+/* Every constructor takes its operands: when it cannot build its node (out
+ * of memory, or an operand that is NULL because its own construction
+ * failed) it frees them and returns NULL. */
+
 static struct ast_expr *expr_new(enum expr_kind kind, struct span sp)
 {
-	struct ast_expr *e = xcalloc(1, sizeof(*e));
+	struct ast_expr *e = calloc(1, sizeof(*e));
+	if (!e)
+		return NULL;
 	e->kind = kind;
 	e->span = sp;
 	e->depth = 1;
@@ -119,21 +113,36 @@ static int max_int(int a, int b)
 struct ast_expr *ast_int(struct span sp, long long value)
 {
 	struct ast_expr *e = expr_new(EXPR_INT, sp);
-	e->value = value;
+	if (e)
+		e->value = value;
 	return e;
 }
 
 struct ast_expr *ast_name(struct span sp, char *name)
 {
-	struct ast_expr *e = expr_new(EXPR_NAME, sp);
+	struct ast_expr *e = name ? expr_new(EXPR_NAME, sp) : NULL;
+	if (!e) {
+		free(name);
+		return NULL;
+	}
 	e->name = name;
 	e->name_span = sp;
 	return e;
 }
 
+static void free_expr_elem(void *p)
+{
+	ast_expr_free(p);
+}
+
 struct ast_expr *ast_index(struct span sp, char *name, struct span name_span, struct ptr_list *subs)
 {
-	struct ast_expr *e = expr_new(EXPR_INDEX, sp);
+	struct ast_expr *e = name && subs ? expr_new(EXPR_INDEX, sp) : NULL;
+	if (!e) {
+		free(name);
+		ptr_list_free(subs, free_expr_elem);
+		return NULL;
+	}
 	e->name = name;
 	e->name_span = name_span;
 	e->args = (struct ast_expr **)subs->v;
@@ -146,10 +155,17 @@ struct ast_expr *ast_index(struct span sp, char *name, struct span name_span, st
 
 struct ast_expr *ast_call(struct span sp, char *name, struct span name_span, struct ast_expr *arg)
 {
-	struct ast_expr *e = expr_new(EXPR_CALL, sp);
+	struct ast_expr *e = name && arg ? expr_new(EXPR_CALL, sp) : NULL;
+	struct ast_expr **args = e ? malloc(sizeof(*args)) : NULL;
+	if (!args) {
+		free(e);
+		free(name);
+		ast_expr_free(arg);
+		return NULL;
+	}
 	e->name = name;
 	e->name_span = name_span;
-	e->args = xmalloc(sizeof(*e->args));
+	e->args = args;
 	e->args[0] = arg;
 	e->nargs = 1;
 	e->depth = arg->depth + 1;
@@ -158,7 +174,11 @@ struct ast_expr *ast_call(struct span sp, char *name, struct span name_span, str
 
 struct ast_expr *ast_unary(struct span sp, enum expr_kind kind, struct ast_expr *x)
 {
-	struct ast_expr *e = expr_new(kind, sp);
+	struct ast_expr *e = x ? expr_new(kind, sp) : NULL;
+	if (!e) {
+		ast_expr_free(x);
+		return NULL;
+	}
 	e->lhs = x;
 	e->depth = x->depth + 1;
 	return e;
@@ -166,7 +186,12 @@ struct ast_expr *ast_unary(struct span sp, enum expr_kind kind, struct ast_expr 
 
 struct ast_expr *ast_binary(struct span sp, enum expr_kind kind, struct ast_expr *l, struct ast_expr *r)
 {
-	struct ast_expr *e = expr_new(kind, sp);
+	struct ast_expr *e = l && r ? expr_new(kind, sp) : NULL;
+	if (!e) {
+		ast_expr_free(l);
+		ast_expr_free(r);
+		return NULL;
+	}
 	e->lhs = l;
 	e->rhs = r;
 	e->depth = max_int(l->depth, r->depth) + 1;
@@ -178,11 +203,15 @@ static int leaves_of(const struct ast_expr *e)
 	return e->chain ? e->leaves : 1;
 }
 
+/* L op R, a node of a chain; L and R are not NULL. */
 static struct ast_expr *chain_node(enum expr_kind kind, struct ast_expr *l, struct ast_expr *r)
 {
+	int leaves = leaves_of(l) + leaves_of(r);
 	struct ast_expr *e = ast_binary(span_join(l->span, r->span), kind, l, r);
-	e->chain = true;
-	e->leaves = leaves_of(l) + leaves_of(r);
+	if (e) {
+		e->chain = true;
+		e->leaves = leaves;
+	}
 	return e;
 }
 
@@ -195,14 +224,23 @@ static struct ast_expr *chain_node(enum expr_kind kind, struct ast_expr *l, stru
  * whole expressions, and --print prints the chain flat. */
 struct ast_expr *ast_chain(enum expr_kind kind, struct ast_expr *l, struct ast_expr *r)
 {
+	if (!l || !r) {
+		ast_expr_free(l);
+		ast_expr_free(r);
+		return NULL;
+	}
 	while (l->chain && leaves_of(l->rhs) == leaves_of(r)) {
 		enum expr_kind outer = l->kind;
 		enum expr_kind inner = outer == EXPR_ADD ? kind
 				     : kind == EXPR_ADD ? EXPR_SUB : EXPR_ADD;
-		r = chain_node(inner, l->rhs, r);
-		struct ast_expr *x = l->lhs;
+		struct ast_expr *x = l->lhs, *y = l->rhs;
 		l->lhs = l->rhs = NULL;
 		ast_expr_free(l);
+		r = chain_node(inner, y, r);
+		if (!r) {
+			ast_expr_free(x);
+			return NULL;
+		}
 		l = x;
 		kind = outer;
 	}
@@ -231,7 +269,12 @@ static int quant_depth(const struct ast_quant *q)
 
 struct ast_expr *ast_sum(struct span sp, struct ast_quant *q, struct ast_expr *body)
 {
-	struct ast_expr *e = expr_new(EXPR_SUM, sp);
+	struct ast_expr *e = q && body ? expr_new(EXPR_SUM, sp) : NULL;
+	if (!e) {
+		ast_quant_free(q);
+		ast_expr_free(body);
+		return NULL;
+	}
 	e->quant = q;
 	e->lhs = body;
 	e->depth = max_int(body->depth, quant_depth(q)) + 1;
@@ -261,10 +304,22 @@ void ast_expr_free(struct ast_expr *e)
 
 struct ast_cmp *ast_cmp_new(struct span sp, struct ast_expr *l, enum cmp_op op, struct ast_expr *r)
 {
-	struct ast_cmp *c = xcalloc(1, sizeof(*c));
+	struct ast_cmp *c = l && r ? calloc(1, sizeof(*c)) : NULL;
+	if (c) {
+		c->operands = malloc(2 * sizeof(*c->operands));
+		c->ops = malloc(sizeof(*c->ops));
+	}
+	if (!c || !c->operands || !c->ops) {
+		if (c) {
+			free(c->operands);
+			free(c->ops);
+			free(c);
+		}
+		ast_expr_free(l);
+		ast_expr_free(r);
+		return NULL;
+	}
 	c->span = sp;
-	c->operands = xmalloc(2 * sizeof(*c->operands));
-	c->ops = xmalloc(sizeof(*c->ops));
 	c->operands[0] = l;
 	c->operands[1] = r;
 	c->ops[0] = op;
@@ -274,8 +329,19 @@ struct ast_cmp *ast_cmp_new(struct span sp, struct ast_expr *l, enum cmp_op op, 
 
 struct ast_cmp *ast_cmp_extend(struct ast_cmp *c, struct span sp, enum cmp_op op, struct ast_expr *r)
 {
-	c->operands = xrealloc(c->operands, (size_t)c->nops + 2, sizeof(*c->operands));
-	c->ops = xrealloc(c->ops, (size_t)c->nops + 1, sizeof(*c->ops));
+	struct ast_expr **operands = c && r ? ast_array_grow(c->operands, (size_t)c->nops + 2,
+							      sizeof(*c->operands))
+					    : NULL;
+	if (operands)
+		c->operands = operands;
+	enum cmp_op *ops = operands ? ast_array_grow(c->ops, (size_t)c->nops + 1, sizeof(*c->ops))
+				    : NULL;
+	if (!ops) {
+		ast_cmp_free(c);
+		ast_expr_free(r);
+		return NULL;
+	}
+	c->ops = ops;
 	c->ops[c->nops] = op;
 	c->operands[c->nops + 1] = r;
 	c->nops++;
@@ -296,14 +362,26 @@ void ast_cmp_free(struct ast_cmp *c)
 
 struct ast_cond *ast_cond_new(struct ast_cmp *c)
 {
-	struct ast_cond *k = xcalloc(1, sizeof(*k));
+	struct ast_cond *k = c ? calloc(1, sizeof(*k)) : NULL;
+	if (!k) {
+		ast_cmp_free(c);
+		return NULL;
+	}
 	k->span = c->span;
 	return ast_cond_and(k, c);
 }
 
 struct ast_cond *ast_cond_and(struct ast_cond *k, struct ast_cmp *c)
 {
-	k->cmps = xrealloc(k->cmps, (size_t)k->ncmps + 1, sizeof(*k->cmps));
+	struct ast_cmp **cmps = k && c ? ast_array_grow(k->cmps, (size_t)k->ncmps + 1,
+						       sizeof(*k->cmps))
+				       : NULL;
+	if (!cmps) {
+		ast_cond_free(k);
+		ast_cmp_free(c);
+		return NULL;
+	}
+	k->cmps = cmps;
 	k->cmps[k->ncmps++] = c;
 	k->span = span_join(k->span, c->span);
 	return k;
@@ -324,17 +402,21 @@ static bool is_upper(enum cmp_op op)
 	return op == CMP_LT || op == CMP_LE;
 }
 
+bool ast_cmp_is_range(const struct ast_cmp *c)
+{
+	return (c->nops == 1 && c->operands[0]->kind == EXPR_NAME && is_upper(c->ops[0])) ||
+	       (c->nops == 2 && c->operands[1]->kind == EXPR_NAME && is_upper(c->ops[0]) &&
+		is_upper(c->ops[1]));
+}
+
 struct ast_var *ast_var_from_cmp(struct ast_cmp *c)
 {
-	struct ast_expr *v;
-	if (c->nops == 1 && c->operands[0]->kind == EXPR_NAME && is_upper(c->ops[0]))
-		v = c->operands[0];
-	else if (c->nops == 2 && c->operands[1]->kind == EXPR_NAME && is_upper(c->ops[0]) &&
-		 is_upper(c->ops[1]))
-		v = c->operands[1];
-	else
+	struct ast_var *var = c ? calloc(1, sizeof(*var)) : NULL;
+	if (!var) {
+		ast_cmp_free(c);
 		return NULL;
-	struct ast_var *var = xcalloc(1, sizeof(*var));
+	}
+	struct ast_expr *v = c->operands[c->nops == 1 ? 0 : 1];
 	var->span = c->span;
 	var->name = v->name;
 	var->name_span = v->span;
@@ -365,9 +447,19 @@ void ast_var_free(struct ast_var *v)
 	free(v);
 }
 
+static void free_var_elem(void *p)
+{
+	ast_var_free(p);
+}
+
 struct ast_quant *ast_quant_new(struct span sp, struct ptr_list *vars, struct ast_cond *cond)
 {
-	struct ast_quant *q = xcalloc(1, sizeof(*q));
+	struct ast_quant *q = vars ? calloc(1, sizeof(*q)) : NULL;
+	if (!q) {
+		ptr_list_free(vars, free_var_elem);
+		ast_cond_free(cond);
+		return NULL;
+	}
 	q->span = sp;
 	q->vars = (struct ast_var **)vars->v;
 	q->nvars = vars->n;
@@ -392,7 +484,14 @@ void ast_quant_free(struct ast_quant *q)
 struct ast_stmt *ast_stmt_new(struct span sp, struct ast_quant *forall, struct ast_expr *lhs,
 			      struct ast_expr *rhs, struct ast_expr *work)
 {
-	struct ast_stmt *s = xcalloc(1, sizeof(*s));
+	struct ast_stmt *s = lhs && rhs ? calloc(1, sizeof(*s)) : NULL;
+	if (!s) {
+		ast_quant_free(forall);
+		ast_expr_free(lhs);
+		ast_expr_free(rhs);
+		ast_expr_free(work);
+		return NULL;
+	}
 	s->span = sp;
 	s->forall = forall;
 	s->lhs = lhs;
@@ -415,7 +514,11 @@ void ast_stmt_free(struct ast_stmt *s)
 
 struct ast_param *ast_param_new(struct span sp, char *name)
 {
-	struct ast_param *p = xcalloc(1, sizeof(*p));
+	struct ast_param *p = name ? calloc(1, sizeof(*p)) : NULL;
+	if (!p) {
+		free(name);
+		return NULL;
+	}
 	p->span = sp;
 	p->name = name;
 	return p;
@@ -432,7 +535,12 @@ void ast_param_free(struct ast_param *p)
 struct ast_array *ast_array_new(struct span sp, char *name, struct span name_span,
 				struct ptr_list *extents, long long elem_size, struct span elem_span)
 {
-	struct ast_array *a = xcalloc(1, sizeof(*a));
+	struct ast_array *a = name && extents ? calloc(1, sizeof(*a)) : NULL;
+	if (!a) {
+		free(name);
+		ptr_list_free(extents, free_expr_elem);
+		return NULL;
+	}
 	a->span = sp;
 	a->name = name;
 	a->name_span = name_span;
@@ -458,7 +566,15 @@ void ast_array_free(struct ast_array *a)
 struct ast_dist *ast_dist_new(struct span sp, char *name, struct span name_span,
 			      struct ast_dkind *alts, int nalts, char *axis, struct span axis_span)
 {
-	struct ast_dist *d = xcalloc(1, sizeof(*d));
+	struct ast_dist *d = name && alts && axis ? calloc(1, sizeof(*d)) : NULL;
+	if (!d) {
+		free(name);
+		for (int i = 0; alts && i < nalts; i++)
+			free(alts[i].block_name);
+		free(alts);
+		free(axis);
+		return NULL;
+	}
 	d->span = sp;
 	d->name = name;
 	d->name_span = name_span;
@@ -484,7 +600,16 @@ void ast_dist_free(struct ast_dist *d)
 struct ast_layout *ast_layout_new(struct span sp, char *name, struct span name_span,
 				  struct ast_ldim *dims, int ndims)
 {
-	struct ast_layout *l = xcalloc(1, sizeof(*l));
+	struct ast_layout *l = name && dims ? calloc(1, sizeof(*l)) : NULL;
+	if (!l) {
+		free(name);
+		for (int i = 0; dims && i < ndims; i++) {
+			free(dims[i].name);
+			free(dims[i].dkind.block_name);
+		}
+		free(dims);
+		return NULL;
+	}
 	l->span = sp;
 	l->name = name;
 	l->name_span = name_span;

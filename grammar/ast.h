@@ -299,14 +299,26 @@ struct ast_spec {
 	int nloops;
 };
 
-/* --- constructors (they take ownership of their pointer arguments) --- */
+/* --- constructors ---
+ *
+ * Out of memory is a value, as everywhere in bspcost: a constructor that
+ * cannot build its node returns NULL.  Every constructor takes ownership of
+ * its pointer arguments, and frees them when it returns NULL; a required
+ * argument that is NULL (its own construction failed) makes it return NULL
+ * too, so constructors compose without checks in between.  Optional
+ * arguments (a statement's forall and work, a quantifier's condition) may
+ * be NULL. */
 
 /* A growable array of pointers, for the lists the grammar builds. */
 struct ptr_list {
 	void **v;
 	int n, cap;
 };
-void ptr_list_push(struct ptr_list *l, void *p);
+/* Appends P to L; -1 when out of memory (P not taken, L unchanged). */
+int ptr_list_push(struct ptr_list *l, void *p);
+/* L (a new list when NULL) with P appended; NULL when out of memory or P is
+ * NULL, with P and L freed (each element with FREE_ELEM). */
+struct ptr_list *ptr_list_append(struct ptr_list *l, void *p, void (*free_elem)(void *));
 
 struct ast_expr *ast_int(struct span sp, long long value);
 struct ast_expr *ast_name(struct span sp, char *name);
@@ -324,8 +336,10 @@ struct ast_cmp *ast_cmp_new(struct span sp, struct ast_expr *l, enum cmp_op op, 
 struct ast_cmp *ast_cmp_extend(struct ast_cmp *c, struct span sp, enum cmp_op op, struct ast_expr *r);
 struct ast_cond *ast_cond_new(struct ast_cmp *c);
 struct ast_cond *ast_cond_and(struct ast_cond *k, struct ast_cmp *c);
-/* Turns a comparison chain into a variable range, or returns NULL (and frees
- * the chain) when it does not have the shape "v < e" or "lo <= v < hi". */
+/* Whether comparison chain C has the shape of a variable range, "v < e" or
+ * "lo <= v < hi". */
+bool ast_cmp_is_range(const struct ast_cmp *c);
+/* The range that C (taken), of that shape, reads. */
 struct ast_var *ast_var_from_cmp(struct ast_cmp *c);
 struct ast_quant *ast_quant_new(struct span sp, struct ptr_list *vars, struct ast_cond *cond);
 
@@ -356,12 +370,11 @@ void ast_item_free(struct ast_item *it);
 void ast_spec_free(struct ast_spec *s);
 void ptr_list_free(struct ptr_list *l, void (*free_elem)(void *));
 
-/* Out-of-memory policy: the constructors abort with a message (xmalloc). */
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n, size_t size);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
+/* P (NULL: a new array) resized to N elements of SIZE bytes; NULL when out
+ * of memory or when N * SIZE overflows (P is then unchanged). */
+void *ast_array_grow(void *p, size_t n, size_t size);
+/* The first N bytes of S as a string, malloc'd; NULL when out of memory. */
+char *ast_strndup(const char *s, size_t n);
 
 const char *dist_kind_name(enum dist_kind k);
 const char *cmp_op_text(enum cmp_op op);
@@ -372,7 +385,7 @@ void print_spec(FILE *out, const struct ast_spec *spec);
 void print_expr(FILE *out, const struct ast_expr *e);
 /* A statement on one line, without its work weight: "forall i < n : v[i] = ...". */
 void print_stmt_line(FILE *out, const struct ast_stmt *s);
-/* The canonical text of an expression, malloc'd. */
+/* The canonical text of an expression, malloc'd; NULL when out of memory. */
 char *expr_to_string(const struct ast_expr *e);
 
 #endif

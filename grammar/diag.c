@@ -19,11 +19,14 @@ static int is_ident_char(int c)
 	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
 
-/* Cuts every run of identifier characters longer than NAME_MAX_SHOWN. */
+/* Cuts every run of identifier characters longer than NAME_MAX_SHOWN (MSG
+ * taken; out of memory: MSG as it is). */
 static char *shorten_names(char *msg)
 {
 	size_t len = strlen(msg), o = 0;
-	char *out = xmalloc(len + 1);
+	char *out = malloc(len + 1);
+	if (!out)
+		return msg;
 	for (size_t i = 0; i < len;) {
 		if (!is_ident_char((unsigned char)msg[i])) {
 			out[o++] = msg[i++];
@@ -52,7 +55,7 @@ static void add(struct diag *dg, enum diag_level level, struct span sp, const ch
 {
 	if (dg->stopped)
 		return;
-	if (level == DIAG_ERROR && dg->nerrors == DIAG_MAX_ERRORS) {
+	if (level == DIAG_ERROR && dg->nerrors >= DIAG_MAX_ERRORS) {
 		dg->stopped = true;
 		return;
 	}
@@ -62,19 +65,36 @@ static void add(struct diag *dg, enum diag_level level, struct span sp, const ch
 	va_end(ap2);
 	if (need < 0)
 		need = 0;
-	char *msg = xmalloc((size_t)need + 1);
-	vsnprintf(msg, (size_t)need + 1, fmt, ap);
-	if (dg->n == dg->cap) {
-		dg->cap = dg->cap ? 2 * dg->cap : 16;
-		dg->v = xrealloc(dg->v, (size_t)dg->cap, sizeof(*dg->v));
-	}
-	if (level != DIAG_NOTE)
-		dg->group++;
-	dg->v[dg->n++] = (struct diag_entry){level, sp, shorten_names(msg), dg->group};
+	/* out of memory, the entry is lost, but an error is still counted:
+	 * the specification is not taken for sound */
 	if (level == DIAG_ERROR)
 		dg->nerrors++;
 	else if (level == DIAG_WARNING)
 		dg->nwarnings++;
+	char *msg = malloc((size_t)need + 1);
+	if (msg && dg->n == dg->cap) {
+		int cap = dg->cap ? 2 * dg->cap : 16;
+		struct diag_entry *v = ast_array_grow(dg->v, (size_t)cap, sizeof(*dg->v));
+		if (v) {
+			dg->v = v;
+			dg->cap = cap;
+		}
+	}
+	if (!msg || dg->n == dg->cap) {
+		free(msg);
+		dg->nomem = true;
+		return;
+	}
+	vsnprintf(msg, (size_t)need + 1, fmt, ap);
+	if (level != DIAG_NOTE)
+		dg->group++;
+	dg->v[dg->n++] = (struct diag_entry){level, sp, shorten_names(msg), dg->group};
+}
+
+void diag_nomem(struct diag *dg)
+{
+	dg->nomem = true;
+	dg->nerrors++;
 }
 
 void diag_error(struct diag *dg, struct span sp, const char *fmt, ...)
@@ -132,8 +152,9 @@ static void show_line(FILE *out, const struct source *src, struct span sp)
 		last = len;
 	else if (sp.last_column > sp.first_column)
 		last = (size_t)sp.last_column;
+	enum { WIDTH = 240 };   /* columns shown around the caret */
 	size_t start = 0, end = len;
-	const size_t width = 240;
+	const size_t width = WIDTH;
 	if (col > 2 * width / 3)
 		start = col - width / 3;
 	while (start > 0 && start < len && (line[start] & 0xC0) == 0x80)
@@ -142,8 +163,9 @@ static void show_line(FILE *out, const struct source *src, struct span sp)
 		end = start + width;
 	if (last > end)
 		last = end;
-	/* the line, and the caret line under it, walking the same characters */
-	char *marks = xmalloc(end - start + 8);
+	/* the line, and the caret line under it, walking the same characters
+	 * (at most WIDTH, and "..." before) */
+	char marks[WIDTH + 8];
 	size_t m = 0;
 	if (start > 0) {
 		fputs("...", out);
@@ -172,7 +194,6 @@ static void show_line(FILE *out, const struct source *src, struct span sp)
 		marks[m++] = '^';
 	fwrite(marks, 1, m, out);
 	fputc('\n', out);
-	free(marks);
 }
 
 struct sort_key {
@@ -195,13 +216,20 @@ void diag_order(const struct diag *dg, int *order)
 {
 	/* Groups (an error or warning with its notes) in the order of their first
 	 * entry's position; inside a group, the order they were reported in. */
-	int *first = xcalloc((size_t)dg->group + 1, sizeof(*first));
+	int *first = calloc((size_t)dg->group + 1, sizeof(*first));
+	struct sort_key *keys = calloc((size_t)dg->n + 1, sizeof(*keys));
+	if (!first || !keys) {   /* out of memory: the order they came in */
+		for (int k = 0; k < dg->n; k++)
+			order[k] = k;
+		free(first);
+		free(keys);
+		return;
+	}
 	for (int g = 0; g <= dg->group; g++)
 		first[g] = -1;
 	for (int i = 0; i < dg->n; i++)
 		if (first[dg->v[i].group] < 0)
 			first[dg->v[i].group] = i;
-	struct sort_key *keys = xcalloc((size_t)dg->n + 1, sizeof(*keys));
 	for (int i = 0; i < dg->n; i++) {
 		const struct diag_entry *head = &dg->v[first[dg->v[i].group]];
 		keys[i] = (struct sort_key){head->span.first_line, head->span.first_column,
@@ -216,11 +244,12 @@ void diag_order(const struct diag *dg, int *order)
 
 void diag_flush(struct diag *dg)
 {
-	int *order = xcalloc((size_t)dg->n + 1, sizeof(*order));
-	diag_order(dg, order);
+	int *order = calloc((size_t)dg->n + 1, sizeof(*order));
+	if (order)
+		diag_order(dg, order);
 	static const char *const label[] = {"error", "warning", "note"};
 	for (int k = 0; k < dg->n; k++) {
-		const struct diag_entry *e = &dg->v[order[k]];
+		const struct diag_entry *e = &dg->v[order ? order[k] : k];
 		fprintf(dg->out, "%s:%d:%d: %s: %s\n", dg->src->name, e->span.first_line,
 			e->span.first_column, label[e->level], e->msg);
 		show_line(dg->out, dg->src, e->span);

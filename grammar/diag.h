@@ -39,9 +39,16 @@ struct diag {
 	int group;
 	int nerrors, nwarnings;
 	bool stopped;     /* too many errors: stop scanning and checking */
+	/* out of memory in the front end: an entry lost (still counted), or
+	 * the parser or the checker could not go on; the specification is then
+	 * refused with "out of memory", whatever the entries say */
+	bool nomem;
 };
 
 void diag_init(struct diag *dg, FILE *out, const struct source *src);
+/* Out of memory in the front end: DG->nomem set, and counted as an error
+ * (so that nothing takes the specification for checked). */
+void diag_nomem(struct diag *dg);
 void diag_error(struct diag *dg, struct span sp, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void diag_warning(struct diag *dg, struct span sp, const char *fmt, ...)

@@ -5,6 +5,7 @@
 #ifndef BSPCOST_PARSE_H
 #define BSPCOST_PARSE_H
 
+#include <setjmp.h>
 #include <stdbool.h>
 
 #include "grammar/ast.h"
@@ -30,12 +31,22 @@ struct parser {
 	char open_char[PARSE_MAX_NEST + 1];
 	struct span open_span[PARSE_MAX_NEST + 1];
 	bool fatal;              /* give up: the scanner returns end of file, no more messages */
+	bool nomem;              /* out of memory: the parse is abandoned, the tree freed */
+	/* flex says it is out of memory only by YY_FATAL_ERROR, which must not
+	 * return: while the scanner's buffer is set up (the only time flex
+	 * allocates) it jumps to SETUP, which frees the SETUP_ALLOCS made so
+	 * far (NSETUP_ALLOCS; -1 at any other time) */
+	jmp_buf setup;
+	void *setup_allocs[8];
+	int nsetup_allocs;
 	bool too_deep_reported;  /* expression depth: report once */
 	int syntax_errors;       /* every error reported while scanning and parsing */
 };
 
-/* Parses SRC.  Returns the specification (never NULL; parts that had errors
- * are left out); the errors are in DG, and *ok is false when there were any. */
+/* Parses SRC.  Returns the specification (parts that had errors are left
+ * out); the errors are in DG, and *ok is false when there were any.  NULL
+ * (and *ok false) when out of memory: nothing is left allocated, and DG
+ * may lack some diagnostics. */
 struct ast_spec *parse_source(const struct source *src, struct diag *dg, bool *ok);
 
 #endif

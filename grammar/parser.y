@@ -4,7 +4,15 @@
  * finished items to the specification in the parser state.  Errors are
  * reported through the diagnostics sink with readable token names, and the
  * parser recovers at the next ';' (or '}') so one run reports every error.
- * The final grammar is documented in man/bspcost.5. */
+ * Out of memory is a value here too: the constructors free what they take
+ * and return NULL, an action that gets NULL stops the parse (NOMEM), and
+ * parse_source returns NULL with nothing left allocated.
+ * The final grammar is documented in man/bspcost.5.
+ *
+ * Why this file is long: the rules, the helpers that build what they
+ * collect (each freeing its arguments when memory runs out, which bison's
+ * YYNOMEM does not do for the current rule) and the syntax errors'
+ * messages read the grammar's own tables, and belong with it. */
 
 %define api.pure full
 %define api.location.type {struct span}
@@ -38,6 +46,7 @@ struct cand_body {
 }
 
 %code {
+#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,10 +55,46 @@ struct cand_body {
 /* The bison stack grows on the heap up to this many entries; deeper input is
  * refused with a message instead of exhausting memory. */
 #define YYMAXDEPTH 10000
+/* The stack's allocations: one that fails is out of memory (PS->nomem),
+ * which yyerror tells from a stack deeper than YYMAXDEPTH. */
+#define YYMALLOC(n) stack_alloc(ps, (n))
+#define YYFREE free
+
+/* Out of memory in an action: what the action took is freed (the
+ * constructors free their arguments), and bison frees the rest of the
+ * stack through the %destructors (not the current rule's symbols: an
+ * action frees those it has not handed to a constructor before NOMEM). */
+#define NOMEM() do { ps->nomem = true; YYNOMEM; } while (0)
+#define MADE(x) do { if (!(x)) NOMEM(); } while (0)
+
+static void *stack_alloc(struct parser *ps, size_t n)
+{
+	void *p = malloc(n);
+	if (!p)
+		ps->nomem = true;
+	return p;
+}
 
 static void yyerror(const struct span *loc, struct parser *ps, yyscan_t scanner, const char *msg);
-static void add_item(struct parser *ps, struct ast_item *it);
+static int add_item(struct parser *ps, struct ast_item *it);
 static struct ast_item *item_new(enum item_kind kind, struct span sp);
+static struct ast_item *item_of(enum item_kind kind, struct span sp, struct ptr_list *list);
+static struct ast_candidate *candidate_new(struct span sp, char *name, struct span name_span,
+					   struct cand_body *body);
+static struct cand_body *body_push(struct cand_body *b, struct ptr_list *which, void *p,
+				   void (*free_elem)(void *));
+static int loop_items(struct parser *ps, struct ptr_list *steps);
+static struct ptr_list *steps_append(struct ptr_list *to, struct ptr_list *steps);
+static struct dkind_list *dkinds_append(struct dkind_list *l, struct ast_dkind k);
+static struct ldim_list *ldims_append(struct ldim_list *l, struct ast_ldim d);
+static void free_expr(void *p);
+static void free_param(void *p);
+static void free_cond(void *p);
+static void free_array(void *p);
+static void free_stmt(void *p);
+static void free_var(void *p);
+static void free_layout(void *p);
+static void free_superstep(void *p);
 static struct ast_expr *bounded(struct parser *ps, struct ast_expr *e);
 static struct ast_cmp *divides(struct parser *ps, struct span sp, struct ast_expr *d, char *word,
 			       struct span wsp, struct ast_expr *e);
@@ -63,7 +108,7 @@ static void free_ldims(struct ldim_list *l);
 static void free_cand_body(struct cand_body *b);
 static struct ast_superstep *superstep_new(struct span sp, char *name, struct span name_span,
 					   struct ptr_list *stmts);
-static void loop_new(struct parser *ps, struct span sp, struct ast_var *var, struct ptr_list *steps);
+static int loop_new(struct parser *ps, struct span sp, struct ast_var *var, struct ptr_list *steps);
 static struct ast_var *geometric_range(struct parser *ps, struct span sp, char *name,
 				       struct span name_span, long long a, long long b, long long c,
 				       struct span values, int op, struct ast_expr *hi);
@@ -170,84 +215,86 @@ spec
 
 /* item -> declaration ';' | candidate block | superstep block | loop */
 item
-	: PARAM names ';'
-		{ struct ast_item *it = item_new(ITEM_PARAM, @$);
-		  it->params = (struct ast_param **)$2->v; it->nparams = $2->n; free($2);
-		  add_item(ps, it); }
-	| GRID names ';'
-		{ struct ast_item *it = item_new(ITEM_GRID, @$);
-		  it->params = (struct ast_param **)$2->v; it->nparams = $2->n; free($2);
-		  for (int i = 0; i < it->nparams; i++) it->params[i]->kind = SYM_GRID_AXIS;
-		  add_item(ps, it); }
-	| ASSUME assumptions ';'
-		{ struct ast_item *it = item_new(ITEM_ASSUME, @$);
-		  it->conds = (struct ast_cond **)$2->v; it->nconds = $2->n; free($2);
-		  add_item(ps, it); }
-	| ARRAY array_decls ';'
-		{ struct ast_item *it = item_new(ITEM_ARRAY, @$);
-		  it->arrays = (struct ast_array **)$2->v; it->narrays = $2->n; free($2);
-		  add_item(ps, it); }
+	: PARAM names ';'       { MADE(add_item(ps, item_of(ITEM_PARAM, @$, $2)) == 0); }
+	| GRID names ';'        { MADE(add_item(ps, item_of(ITEM_GRID, @$, $2)) == 0); }
+	| ASSUME assumptions ';' { MADE(add_item(ps, item_of(ITEM_ASSUME, @$, $2)) == 0); }
+	| ARRAY array_decls ';' { MADE(add_item(ps, item_of(ITEM_ARRAY, @$, $2)) == 0); }
 	| DIST IDENT '=' dkinds OVER IDENT ';'
-		{ struct ast_item *it = item_new(ITEM_DIST, @$);
-		  it->dist = ast_dist_new(@$, $2, @2, $4->v, $4->n, $6, @6); free($4);
-		  add_item(ps, it); }
+		{ struct ast_dist *d = ast_dist_new(@$, $2, @2, $4->v, $4->n, $6, @6);
+		  free($4);
+		  struct ast_item *it = d ? item_new(ITEM_DIST, @$) : NULL;
+		  if (!it) {
+			ast_dist_free(d);
+			NOMEM();
+		  }
+		  it->dist = d;
+		  MADE(add_item(ps, it) == 0); }
 	| layout_decl
 		{ struct ast_item *it = item_new(ITEM_LAYOUT, @$);
-		  it->layout = $1;
-		  add_item(ps, it); }
-	| CANDIDATE IDENT '{' cand_body '}'
-		{ struct ast_item *it = item_new(ITEM_CANDIDATE, @$);
-		  struct ast_candidate *c = xcalloc(1, sizeof(*c));
-		  it->candidate = c;
-		  c->name = $2; c->name_span = @2; c->span = @$;
-		  c->layouts = (struct ast_layout **)$4->layouts.v; c->nlayouts = $4->layouts.n;
-		  c->arrays = (struct ast_array **)$4->arrays.v; c->narrays = $4->arrays.n;
-		  c->supersteps = (struct ast_superstep **)$4->steps.v; c->nsupersteps = $4->steps.n;
-		  free($4);
-		  add_item(ps, it); }
-	| SUPERSTEP IDENT '{' stmts '}'
-		{ struct ast_item *it = item_new(ITEM_SUPERSTEP, @$);
-		  it->superstep = superstep_new(@$, $2, @2, $4);
-		  add_item(ps, it); }
-	| FOR loop_range '{' loop_body '}'
-		{ loop_new(ps, span_join(@1, @2), $2, $4);
-		  for (int i = 0; i < $4->n; i++) {
-			struct ast_superstep *st = $4->v[i];
-			struct ast_item *it = item_new(ITEM_SUPERSTEP, st->span);
-			it->superstep = st;
-			add_item(ps, it);
+		  if (!it) {
+			ast_layout_free($1);
+			NOMEM();
 		  }
-		  free($4->v); free($4); }
+		  it->layout = $1;
+		  MADE(add_item(ps, it) == 0); }
+	| CANDIDATE IDENT '{' cand_body '}'
+		{ struct ast_candidate *c = candidate_new(@$, $2, @2, $4);
+		  struct ast_item *it = c ? item_new(ITEM_CANDIDATE, @$) : NULL;
+		  if (!it) {
+			ast_candidate_free(c);
+			NOMEM();
+		  }
+		  it->candidate = c;
+		  MADE(add_item(ps, it) == 0); }
+	| SUPERSTEP IDENT '{' stmts '}'
+		{ struct ast_superstep *st = superstep_new(@$, $2, @2, $4);
+		  struct ast_item *it = st ? item_new(ITEM_SUPERSTEP, @$) : NULL;
+		  if (!it) {
+			ast_superstep_free(st);
+			NOMEM();
+		  }
+		  it->superstep = st;
+		  MADE(add_item(ps, it) == 0); }
+	| FOR loop_range '{' loop_body '}'
+		{ if (loop_new(ps, span_join(@1, @2), $2, $4) < 0) {
+			free_step_list($4);
+			NOMEM();
+		  }
+		  MADE(loop_items(ps, $4) == 0); }
 	| IMPORT STRING ';'
 		{ struct ast_item *it = item_new(ITEM_IMPORT, @$);
+		  if (!it) {
+			free($2);
+			NOMEM();
+		  }
 		  it->path = $2;
-		  add_item(ps, it); }
+		  MADE(add_item(ps, it) == 0); }
 	| error ';'  { yyerrok; }
 	| error '}'  { yyerrok; }
 	;
 
 /* names -> IDENT (',' IDENT)* */
 names
-	: IDENT                 { $$ = xcalloc(1, sizeof(*$$)); ptr_list_push($$, ast_param_new(@1, $1)); }
-	| names ',' IDENT       { $$ = $1; ptr_list_push($$, ast_param_new(@3, $3)); }
+	: IDENT                 { MADE($$ = ptr_list_append(NULL, ast_param_new(@1, $1), free_param)); }
+	| names ',' IDENT       { MADE($$ = ptr_list_append($1, ast_param_new(@3, $3), free_param)); }
 	;
 
 /* assumptions -> cond (',' cond)* */
 assumptions
-	: cond                  { $$ = xcalloc(1, sizeof(*$$)); ptr_list_push($$, $1); }
-	| assumptions ',' cond  { $$ = $1; ptr_list_push($$, $3); }
+	: cond                  { MADE($$ = ptr_list_append(NULL, $1, free_cond)); }
+	| assumptions ',' cond  { MADE($$ = ptr_list_append($1, $3, free_cond)); }
 	;
 
 /* array_decls -> array_decl (',' array_decl)* */
 array_decls
-	: array_decl                 { $$ = xcalloc(1, sizeof(*$$)); ptr_list_push($$, $1); }
-	| array_decls ',' array_decl { $$ = $1; ptr_list_push($$, $3); }
+	: array_decl                 { MADE($$ = ptr_list_append(NULL, $1, free_array)); }
+	| array_decls ',' array_decl { MADE($$ = ptr_list_append($1, $3, free_array)); }
 	;
 
 /* array_decl -> IDENT ('[' expr ']')+ ['size' INT] */
 array_decl
 	: IDENT subs size_opt
-		{ $$ = ast_array_new(@$, $1, @1, $2, $3, @3); }
+		{ MADE($$ = ast_array_new(@$, $1, @1, $2, $3, @3)); }
 	;
 
 size_opt
@@ -259,10 +306,8 @@ size_opt
 
 /* dkinds -> dkind ('|' dkind)* */
 dkinds
-	: dkind
-		{ $$ = xcalloc(1, sizeof(*$$)); $$->v = xmalloc(sizeof(*$$->v)); $$->v[0] = $1; $$->n = 1; }
-	| dkinds '|' dkind
-		{ $$ = $1; $$->v = xrealloc($$->v, (size_t)$$->n + 1, sizeof(*$$->v)); $$->v[$$->n++] = $3; }
+	: dkind                 { MADE($$ = dkinds_append(NULL, $1)); }
+	| dkinds '|' dkind      { MADE($$ = dkinds_append($1, $3)); }
 	;
 
 /* dkind -> 'block' | 'cyclic' | 'cyclic' '(' INT ')' | 'cyclic' '(' IDENT ')'
@@ -283,18 +328,18 @@ dkind
 /* layout_decl -> 'layout' IDENT ':' ldim ('x' ldim)* ';' */
 layout_decl
 	: LAYOUT IDENT ':' ldims ';'
-		{ $$ = ast_layout_new(@$, $2, @2, $4->v, $4->n); free($4); }
+		{ $$ = ast_layout_new(@$, $2, @2, $4->v, $4->n);
+		  free($4);
+		  MADE($$); }
 	;
 
 ldims
-	: ldim
-		{ $$ = xcalloc(1, sizeof(*$$)); $$->v = xmalloc(sizeof(*$$->v)); $$->v[0] = $1; $$->n = 1; }
+	: ldim                  { MADE($$ = ldims_append(NULL, $1)); }
 	| ldims IDENT ldim
-		{ $$ = $1;
-		  if (strcmp($2, "x") != 0)
+		{ if (strcmp($2, "x") != 0)
 			diag_error(ps->dg, @2, "expected 'x' between layout dimensions, found '%s'", $2);
 		  free($2);
-		  $$->v = xrealloc($$->v, (size_t)$$->n + 1, sizeof(*$$->v)); $$->v[$$->n++] = $3; }
+		  MADE($$ = ldims_append($1, $3)); }
 	;
 
 /* ldim -> IDENT | '*' | dkind 'over' IDENT */
@@ -309,46 +354,64 @@ ldim
  * layouts of a candidate, and for a program variant its own arrays and
  * supersteps */
 cand_body
-	: %empty                     { $$ = xcalloc(1, sizeof(*$$)); }
-	| cand_body layout_decl      { $$ = $1; ptr_list_push(&$$->layouts, $2); }
+	: %empty                     { MADE($$ = calloc(1, sizeof(*$$))); }
+	| cand_body layout_decl      { MADE($$ = body_push($1, &$1->layouts, $2, free_layout)); }
 	| cand_body ARRAY array_decls ';'
 		{ $$ = $1;
-		  for (int i = 0; i < $3->n; i++) ptr_list_push(&$$->arrays, $3->v[i]);
-		  free($3->v); free($3); }
+		  for (int i = 0; i < $3->n; i++)
+			$$ = $$ ? body_push($$, &$$->arrays, $3->v[i], free_array)
+				: (free_array($3->v[i]), NULL);
+		  free($3->v);
+		  free($3);
+		  MADE($$); }
 	| cand_body SUPERSTEP IDENT '{' stmts '}'
-		{ $$ = $1; ptr_list_push(&$$->steps, superstep_new(span_join(@2, @6), $3, @3, $5)); }
+		{ MADE($$ = body_push($1, &$1->steps, superstep_new(span_join(@2, @6), $3, @3, $5),
+				      free_superstep)); }
 	| cand_body FOR loop_range '{' loop_body '}'
-		{ $$ = $1; loop_new(ps, span_join(@2, @3), $3, $5);
-		  for (int i = 0; i < $5->n; i++) ptr_list_push(&$$->steps, $5->v[i]);
-		  free($5->v); free($5); }
+		{ if (loop_new(ps, span_join(@2, @3), $3, $5) < 0) {
+			free_cand_body($1);
+			free_step_list($5);
+			NOMEM();
+		  }
+		  $$ = $1;
+		  for (int i = 0; i < $5->n; i++)
+			$$ = $$ ? body_push($$, &$$->steps, $5->v[i], free_superstep)
+				: (free_superstep($5->v[i]), NULL);
+		  free($5->v);
+		  free($5);
+		  MADE($$); }
 	| cand_body error ';'        { $$ = $1; yyerrok; }
 	;
 
 /* loop_body -> (superstep | 'for' range '{' loop_body '}')*: the supersteps
  * of a loop, those of the loops nested in it included, in order */
 loop_body
-	: %empty                     { $$ = xcalloc(1, sizeof(*$$)); }
+	: %empty                     { MADE($$ = calloc(1, sizeof(*$$))); }
 	| loop_body SUPERSTEP IDENT '{' stmts '}'
-		{ $$ = $1; ptr_list_push($$, superstep_new(span_join(@2, @6), $3, @3, $5)); }
+		{ MADE($$ = ptr_list_append($1, superstep_new(span_join(@2, @6), $3, @3, $5),
+					    free_superstep)); }
 	| loop_body FOR loop_range '{' loop_body '}'
-		{ $$ = $1; loop_new(ps, span_join(@2, @3), $3, $5);
-		  for (int i = 0; i < $5->n; i++) ptr_list_push($$, $5->v[i]);
-		  free($5->v); free($5); }
+		{ if (loop_new(ps, span_join(@2, @3), $3, $5) < 0) {
+			free_step_list($1);
+			free_step_list($5);
+			NOMEM();
+		  }
+		  MADE($$ = steps_append($1, $5)); }
 	| loop_body error ';'        { $$ = $1; yyerrok; }
 	;
 
 stmts
-	: %empty                { $$ = xcalloc(1, sizeof(*$$)); }
-	| stmts stmt            { $$ = $1; ptr_list_push($$, $2); }
+	: %empty                { MADE($$ = calloc(1, sizeof(*$$))); }
+	| stmts stmt            { MADE($$ = ptr_list_append($1, $2, free_stmt)); }
 	| stmts error ';'       { $$ = $1; yyerrok; }
 	;
 
 /* stmt -> ['forall' quant ':'] expr '=' expr ['work' expr] ';' */
 stmt
 	: FORALL quant ':' expr '=' expr work_opt ';'
-		{ $$ = ast_stmt_new(@$, $2, $4, $6, $7); }
+		{ MADE($$ = ast_stmt_new(@$, $2, $4, $6, $7)); }
 	| expr '=' expr work_opt ';'
-		{ $$ = ast_stmt_new(@$, NULL, $1, $3, $4); }
+		{ MADE($$ = ast_stmt_new(@$, NULL, $1, $3, $4)); }
 	;
 
 work_opt
@@ -358,20 +421,23 @@ work_opt
 
 /* quant -> range (',' range)* [('|' | 'where') cond] */
 quant
-	: ranges cond_opt       { $$ = ast_quant_new(@$, $1, $2); }
+	: ranges cond_opt       { MADE($$ = ast_quant_new(@$, $1, $2)); }
 	;
 
 ranges
-	: range                 { $$ = xcalloc(1, sizeof(*$$)); if ($1) ptr_list_push($$, $1); }
-	| ranges ',' range      { $$ = $1; if ($3) ptr_list_push($$, $3); }
+	: range
+		{ MADE($$ = $1 ? ptr_list_append(NULL, $1, free_var) : calloc(1, sizeof(*$$))); }
+	| ranges ',' range      { MADE($$ = $3 ? ptr_list_append($1, $3, free_var) : $1); }
 	;
 
 range
 	: cmp
-		{ $$ = ast_var_from_cmp($1);
-		  if (!$$) {
+		{ if (ast_cmp_is_range($1)) {
+			MADE($$ = ast_var_from_cmp($1));
+		  } else {
 			diag_error(ps->dg, @1, "a range must look like 'i < n' or 'lo <= i < hi'");
 			ast_cmp_free($1);
+			$$ = NULL;
 		  } }
 	;
 
@@ -380,7 +446,9 @@ range
 loop_range
 	: range                 { $$ = $1; }
 	| IDENT '=' INT ',' INT ',' INT ',' ELLIPSIS relop expr
-		{ $$ = geometric_range(ps, @$, $1, @1, $3, $5, $7, span_join(@3, @7), $10, $11); }
+		{ $$ = geometric_range(ps, @$, $1, @1, $3, $5, $7, span_join(@3, @7), $10, $11);
+		  if (ps->nomem)
+			NOMEM(); }
 	;
 
 cond_opt
@@ -391,8 +459,8 @@ cond_opt
 
 /* cond -> cmp ('and' cmp)* */
 cond
-	: cmp                   { $$ = ast_cond_new($1); }
-	| cond AND cmp          { $$ = ast_cond_and($1, $3); }
+	: cmp                   { MADE($$ = ast_cond_new($1)); }
+	| cond AND cmp          { MADE($$ = ast_cond_and($1, $3)); }
 	;
 
 /* cmp -> expr relop expr (relop expr)* | expr 'divides' expr
@@ -400,13 +468,13 @@ cond
  * keyword, so it stays a name anywhere else. */
 cmp
 	: chain                 { $$ = $1; }
-	| expr IDENT expr       { $$ = divides(ps, @$, $1, $2, @2, $3); }
+	| expr IDENT expr       { MADE($$ = divides(ps, @$, $1, $2, @2, $3)); }
 	;
 
 /* a divisibility is no link of a chain: 'P divides n == 1' is an error */
 chain
-	: expr relop expr       { $$ = ast_cmp_new(@$, $1, (enum cmp_op)$2, $3); }
-	| chain relop expr      { $$ = ast_cmp_extend($1, @$, (enum cmp_op)$2, $3); }
+	: expr relop expr       { MADE($$ = ast_cmp_new(@$, $1, (enum cmp_op)$2, $3)); }
+	| chain relop expr      { MADE($$ = ast_cmp_extend($1, @$, (enum cmp_op)$2, $3)); }
 	;
 
 relop
@@ -419,42 +487,193 @@ relop
 	;
 
 expr
-	: INT                   { $$ = ast_int(@$, $1); }
-	| IDENT                 { $$ = ast_name(@$, $1); }
-	| IDENT subs            { $$ = bounded(ps, ast_index(@$, $1, @1, $2)); }
-	| IDENT '(' expr ')'    { $$ = bounded(ps, ast_call(@$, $1, @1, $3)); }
+	: INT                   { MADE($$ = ast_int(@$, $1)); }
+	| IDENT                 { MADE($$ = ast_name(@$, $1)); }
+	| IDENT subs            { MADE($$ = bounded(ps, ast_index(@$, $1, @1, $2))); }
+	| IDENT '(' expr ')'    { MADE($$ = bounded(ps, ast_call(@$, $1, @1, $3))); }
 	| '(' expr ')'          { $$ = $2; $$->span = @$; $$->chain = false; }
-	| '-' expr %prec UMINUS { $$ = bounded(ps, ast_unary(@$, EXPR_NEG, $2)); }
-	| expr '+' expr         { $$ = bounded(ps, ast_chain(EXPR_ADD, $1, $3)); }
-	| expr '-' expr         { $$ = bounded(ps, ast_chain(EXPR_SUB, $1, $3)); }
-	| expr '*' expr         { $$ = bounded(ps, ast_binary(@$, EXPR_MUL, $1, $3)); }
-	| expr '/' expr         { $$ = bounded(ps, ast_binary(@$, EXPR_DIV, $1, $3)); }
-	| expr '%' expr         { $$ = bounded(ps, ast_binary(@$, EXPR_MOD, $1, $3)); }
+	| '-' expr %prec UMINUS { MADE($$ = bounded(ps, ast_unary(@$, EXPR_NEG, $2))); }
+	| expr '+' expr         { MADE($$ = bounded(ps, ast_chain(EXPR_ADD, $1, $3))); }
+	| expr '-' expr         { MADE($$ = bounded(ps, ast_chain(EXPR_SUB, $1, $3))); }
+	| expr '*' expr         { MADE($$ = bounded(ps, ast_binary(@$, EXPR_MUL, $1, $3))); }
+	| expr '/' expr         { MADE($$ = bounded(ps, ast_binary(@$, EXPR_DIV, $1, $3))); }
+	| expr '%' expr         { MADE($$ = bounded(ps, ast_binary(@$, EXPR_MOD, $1, $3))); }
 	| SUM quant ':' expr %prec SUMBODY
-		{ $$ = bounded(ps, ast_sum(@$, $2, $4)); }
+		{ MADE($$ = bounded(ps, ast_sum(@$, $2, $4))); }
 	;
 
 /* subs -> ('[' expr ']')+ */
 subs
-	: '[' expr ']'          { $$ = xcalloc(1, sizeof(*$$)); ptr_list_push($$, $2); }
-	| subs '[' expr ']'     { $$ = $1; ptr_list_push($$, $3); }
+	: '[' expr ']'          { MADE($$ = ptr_list_append(NULL, $2, free_expr)); }
+	| subs '[' expr ']'     { MADE($$ = ptr_list_append($1, $3, free_expr)); }
 	;
 
 %%
 
 static struct ast_item *item_new(enum item_kind kind, struct span sp)
 {
-	struct ast_item *it = xcalloc(1, sizeof(*it));
-	it->kind = kind;
-	it->span = sp;
+	struct ast_item *it = calloc(1, sizeof(*it));
+	if (it) {
+		it->kind = kind;
+		it->span = sp;
+	}
 	return it;
 }
 
-static void add_item(struct parser *ps, struct ast_item *it)
+/* IT (taken; NULL: its construction failed) appended to the specification;
+ * -1 when out of memory. */
+static int add_item(struct parser *ps, struct ast_item *it)
 {
 	struct ast_spec *s = ps->spec;
-	s->items = xrealloc(s->items, (size_t)s->nitems + 1, sizeof(*s->items));
+	struct ast_item **items = it ? ast_array_grow(s->items, (size_t)s->nitems + 1,
+						      sizeof(*s->items))
+				     : NULL;
+	if (!items) {
+		ast_item_free(it);
+		return -1;
+	}
+	s->items = items;
 	s->items[s->nitems++] = it;
+	return 0;
+}
+
+/* A declaration of KIND (parameters, grid axes, assumptions, arrays) at SP
+ * with the elements of LIST (taken); NULL when out of memory. */
+static struct ast_item *item_of(enum item_kind kind, struct span sp, struct ptr_list *list)
+{
+	struct ast_item *it = item_new(kind, sp);
+	if (!it) {
+		ptr_list_free(list, kind == ITEM_ASSUME  ? free_cond
+				    : kind == ITEM_ARRAY ? free_array
+							 : free_param);
+		return NULL;
+	}
+	switch (kind) {
+	case ITEM_ASSUME:
+		it->conds = (struct ast_cond **)list->v;
+		it->nconds = list->n;
+		break;
+	case ITEM_ARRAY:
+		it->arrays = (struct ast_array **)list->v;
+		it->narrays = list->n;
+		break;
+	default:
+		it->params = (struct ast_param **)list->v;
+		it->nparams = list->n;
+		for (int i = 0; kind == ITEM_GRID && i < it->nparams; i++)
+			it->params[i]->kind = SYM_GRID_AXIS;
+		break;
+	}
+	free(list);
+	return it;
+}
+
+/* candidate NAME { BODY } (NAME and BODY taken); NULL when out of memory. */
+static struct ast_candidate *candidate_new(struct span sp, char *name, struct span name_span,
+					   struct cand_body *body)
+{
+	struct ast_candidate *c = calloc(1, sizeof(*c));
+	if (!c) {
+		free(name);
+		free_cand_body(body);
+		return NULL;
+	}
+	c->name = name;
+	c->name_span = name_span;
+	c->span = sp;
+	c->layouts = (struct ast_layout **)body->layouts.v;
+	c->nlayouts = body->layouts.n;
+	c->arrays = (struct ast_array **)body->arrays.v;
+	c->narrays = body->arrays.n;
+	c->supersteps = (struct ast_superstep **)body->steps.v;
+	c->nsupersteps = body->steps.n;
+	free(body);
+	return c;
+}
+
+/* B with P (taken; NULL: its construction failed) appended to WHICH, one of
+ * B's lists; NULL when out of memory, B and P freed. */
+static struct cand_body *body_push(struct cand_body *b, struct ptr_list *which, void *p,
+				   void (*free_elem)(void *))
+{
+	if (!p || ptr_list_push(which, p) < 0) {
+		if (p)
+			free_elem(p);
+		free_cand_body(b);
+		return NULL;
+	}
+	return b;
+}
+
+/* Each superstep of a loop's STEPS (taken) an item; -1 when out of memory. */
+static int loop_items(struct parser *ps, struct ptr_list *steps)
+{
+	int r = 0;
+	for (int i = 0; i < steps->n; i++) {
+		struct ast_superstep *st = steps->v[i];
+		struct ast_item *it = r == 0 ? item_new(ITEM_SUPERSTEP, st->span) : NULL;
+		if (!it) {
+			ast_superstep_free(st);
+			r = -1;
+			continue;
+		}
+		it->superstep = st;
+		if (add_item(ps, it) < 0)
+			r = -1;
+	}
+	free(steps->v);
+	free(steps);
+	return r;
+}
+
+/* TO with the supersteps of STEPS appended (both taken); NULL when out of
+ * memory, both freed. */
+static struct ptr_list *steps_append(struct ptr_list *to, struct ptr_list *steps)
+{
+	for (int i = 0; i < steps->n; i++)
+		to = to ? ptr_list_append(to, steps->v[i], free_superstep)
+			: (free_superstep(steps->v[i]), NULL);
+	free(steps->v);
+	free(steps);
+	return to;
+}
+
+/* L (NULL: a new list) with K appended, both taken; NULL when out of
+ * memory, both freed. */
+static struct dkind_list *dkinds_append(struct dkind_list *l, struct ast_dkind k)
+{
+	if (!l)
+		l = calloc(1, sizeof(*l));
+	struct ast_dkind *v = l ? ast_array_grow(l->v, (size_t)l->n + 1, sizeof(*v)) : NULL;
+	if (!v) {
+		free(k.block_name);
+		for (int i = 0; l && i < l->n; i++)
+			free(l->v[i].block_name);
+		if (l)
+			free(l->v);
+		free(l);
+		return NULL;
+	}
+	l->v = v;
+	l->v[l->n++] = k;
+	return l;
+}
+
+/* The same for layout dimensions. */
+static struct ldim_list *ldims_append(struct ldim_list *l, struct ast_ldim d)
+{
+	if (!l)
+		l = calloc(1, sizeof(*l));
+	struct ast_ldim *v = l ? ast_array_grow(l->v, (size_t)l->n + 1, sizeof(*v)) : NULL;
+	if (!v) {
+		free(d.name);
+		free(d.dkind.block_name);
+		free_ldims(l);
+		return NULL;
+	}
+	l->v = v;
+	l->v[l->n++] = d;
+	return l;
 }
 
 /* Keeps expression trees shallow enough for the recursive walkers. */
@@ -471,9 +690,11 @@ static struct ast_cmp *divides(struct parser *ps, struct span sp, struct ast_exp
 	return ast_cmp_new(sp, mod, CMP_EQ, ast_int(wsp, 0));
 }
 
+/* E (taken), or an error expression when it is nested too deeply (said
+ * once); NULL when E is (out of memory). */
 static struct ast_expr *bounded(struct parser *ps, struct ast_expr *e)
 {
-	if (e->depth <= AST_MAX_DEPTH)
+	if (!e || e->depth <= AST_MAX_DEPTH)
 		return e;
 	if (!ps->too_deep_reported) {
 		diag_error(ps->dg, e->span, "expression nested too deeply (more than %d levels)",
@@ -505,16 +726,24 @@ static void free_step_list(struct ptr_list *l) { ptr_list_free(l, free_superstep
 /* for VAR { STEPS }: the loop, owned by the specification, around every
  * superstep of STEPS that no inner loop holds, and around the outermost of
  * those inner loops.  A range the grammar refused (VAR NULL, said already)
- * makes no loop. */
-static void loop_new(struct parser *ps, struct span sp, struct ast_var *var, struct ptr_list *steps)
+ * makes no loop.  VAR is taken, STEPS not; -1 when out of memory. */
+static int loop_new(struct parser *ps, struct span sp, struct ast_var *var, struct ptr_list *steps)
 {
 	if (!var)
-		return;
-	struct ast_loop *l = xcalloc(1, sizeof(*l));
+		return 0;
+	struct ast_spec *s = ps->spec;
+	struct ast_loop *l = calloc(1, sizeof(*l));
+	struct ast_loop **loops = l ? ast_array_grow(s->loops, (size_t)s->nloops + 1,
+						     sizeof(*s->loops))
+				    : NULL;
+	if (!loops) {
+		free(l);
+		ast_var_free(var);
+		return -1;
+	}
+	s->loops = loops;
 	l->span = sp;
 	l->var = var;
-	struct ast_spec *s = ps->spec;
-	s->loops = xrealloc(s->loops, (size_t)s->nloops + 1, sizeof(*s->loops));
 	s->loops[s->nloops++] = l;
 	for (int i = 0; i < steps->n; i++) {
 		struct ast_superstep *st = steps->v[i];
@@ -528,11 +757,13 @@ static void loop_new(struct parser *ps, struct span sp, struct ast_var *var, str
 		if (top != l)
 			top->outer = l;
 	}
+	return 0;
 }
 
 /* s = A, B, C, ... OP HI: the range A <= s OP HI, its values A*R^k for R =
  * B/A, an integer of at least 2 with C = B*R; NULL (said at VALUES) when the
- * values are not such a progression, or OP not '<' or '<='. */
+ * values are not such a progression, or OP not '<' or '<='; NULL with
+ * PS->nomem when out of memory.  NAME and HI are taken. */
 static struct ast_var *geometric_range(struct parser *ps, struct span sp, char *name,
 				       struct span name_span, long long a, long long b, long long c,
 				       struct span values, int op, struct ast_expr *hi)
@@ -551,11 +782,19 @@ static struct ast_var *geometric_range(struct parser *ps, struct span sp, char *
 		ast_expr_free(hi);
 		return NULL;
 	}
-	struct ast_var *v = xcalloc(1, sizeof(*v));
+	struct ast_var *v = calloc(1, sizeof(*v));
+	struct ast_expr *lo = v ? ast_int(values, a) : NULL;
+	if (!lo) {
+		free(v);
+		free(name);
+		ast_expr_free(hi);
+		ps->nomem = true;
+		return NULL;
+	}
 	v->name = name;
 	v->name_span = name_span;
 	v->span = sp;
-	v->lo = ast_int(values, a);
+	v->lo = lo;
 	v->lo_op = CMP_LE;
 	v->hi = hi;
 	v->hi_op = (enum cmp_op)op;
@@ -587,11 +826,17 @@ static void free_cand_body(struct cand_body *b)
 	free(b);
 }
 
-/* A superstep NAME { STMTS } (STMTS taken). */
+/* A superstep NAME { STMTS } (NAME and STMTS taken); NULL when out of
+ * memory. */
 static struct ast_superstep *superstep_new(struct span sp, char *name, struct span name_span,
 					   struct ptr_list *stmts)
 {
-	struct ast_superstep *st = xcalloc(1, sizeof(*st));
+	struct ast_superstep *st = calloc(1, sizeof(*st));
+	if (!st) {
+		free(name);
+		free_stmt_list(stmts);
+		return NULL;
+	}
 	st->name = name;
 	st->name_span = name_span;
 	st->span = sp;
@@ -794,6 +1039,8 @@ static void yyerror(const struct span *loc, struct parser *ps, yyscan_t scanner,
 	(void)scanner;
 	if (ps->fatal)
 		return;
+	if (ps->nomem)   /* out of memory: said by parse_source's caller */
+		return;
 	ps->syntax_errors++;
 	if (strcmp(msg, "memory exhausted") == 0)
 		diag_error(ps->dg, *loc, "specification nested too deeply");
@@ -801,20 +1048,45 @@ static void yyerror(const struct span *loc, struct parser *ps, yyscan_t scanner,
 		diag_error(ps->dg, *loc, "%s", msg);
 }
 
+/* The scanner SCANNER (of PS) given SRC's text; -1 when out of memory, with
+ * what flex had allocated for it freed (lexer.l's YY_FATAL_ERROR, flex's
+ * only way to say it, returns here). */
+static int scan_setup(struct parser *ps, const struct source *src, yyscan_t scanner)
+{
+	if (setjmp(ps->setup) != 0) {
+		for (int i = 0; i < ps->nsetup_allocs; i++)
+			free(ps->setup_allocs[i]);
+		ps->nsetup_allocs = -1;
+		return -1;
+	}
+	ps->nsetup_allocs = 0;
+	yy_scan_bytes(src->text, (int)src->len, scanner);
+	ps->nsetup_allocs = -1;
+	return 0;
+}
+
 struct ast_spec *parse_source(const struct source *src, struct diag *dg, bool *ok)
 {
-	struct parser ps = {.src = src, .dg = dg, .line = 1, .col = 1, .end_line = 1, .end_col = 1};
-	ps.spec = xcalloc(1, sizeof(*ps.spec));
+	struct parser ps = {.src = src, .dg = dg, .line = 1, .col = 1, .end_line = 1, .end_col = 1,
+			    .nsetup_allocs = -1};
+	*ok = false;
 	int before = dg->nerrors;
 	yyscan_t scanner;
-	if (yylex_init_extra(&ps, &scanner) != 0) {
-		fputs("bspcost: out of memory\n", stderr);
-		abort();
+	ps.spec = calloc(1, sizeof(*ps.spec));
+	if (!ps.spec || yylex_init_extra(&ps, &scanner) != 0) {
+		free(ps.spec);
+		return NULL;
 	}
-	YY_BUFFER_STATE buf = yy_scan_bytes(src->text, (int)src->len, scanner);
-	int r = yyparse(&ps, scanner);
-	yy_delete_buffer(buf, scanner);
-	yylex_destroy(scanner);
+	int r = 2;
+	if (scan_setup(&ps, src, scanner) == 0)
+		r = yyparse(&ps, scanner);
+	else
+		ps.nomem = true;
+	yylex_destroy(scanner);   /* the buffer too */
+	if (ps.nomem || dg->nomem) {
+		ast_spec_free(ps.spec);
+		return NULL;
+	}
 	*ok = r == 0 && dg->nerrors == before && !ps.fatal;
 	/* inner loops are built first: put them in source order */
 	if (ps.spec->nloops > 1)

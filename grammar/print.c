@@ -106,12 +106,13 @@ char *expr_to_string(const struct ast_expr *e)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	if (!f) {
-		fputs("bspcost: out of memory\n", stderr);
-		abort();
-	}
+	if (!f)
+		return NULL;
 	print_expr(f, e);
-	fclose(f);
+	if (fclose(f) != 0) {
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }
 

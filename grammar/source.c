@@ -9,34 +9,41 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void build_line_map(struct source *src)
+/* -1 when out of memory. */
+static int build_line_map(struct source *src)
 {
 	int n = 1;
 	for (size_t i = 0; i < src->len; i++)
 		if (src->text[i] == '\n')
 			n++;
-	src->lines = xcalloc((size_t)n, sizeof(*src->lines));
+	src->lines = calloc((size_t)n, sizeof(*src->lines));
+	if (!src->lines)
+		return -1;
 	src->nlines = n;
 	int k = 1;
 	for (size_t i = 0; i < src->len; i++)
 		if (src->text[i] == '\n')
 			src->lines[k++] = i + 1;
+	return 0;
 }
 
-void source_from_memory(struct source *src, const char *name, const char *text, size_t len)
+int source_from_memory(struct source *src, const char *name, const char *text, size_t len)
 {
-	src->name = xstrdup(name);
-	src->text = xstrndup(text, len);
+	memset(src, 0, sizeof(*src));
+	src->name = strdup(name);
+	src->text = ast_strndup(text, len);
 	src->len = len;
-	build_line_map(src);
+	if (!src->name || !src->text || build_line_map(src) < 0) {
+		source_free(src);
+		return -1;
+	}
+	return 0;
 }
 
 static int load_fail(struct source *src, FILE *err, const char *path, const char *why)
 {
 	fprintf(err, "%s: error: %s\n", path, why);
-	free(src->text);
-	free(src->name);
-	memset(src, 0, sizeof(*src));
+	source_free(src);
 	return -1;
 }
 
@@ -46,7 +53,12 @@ int source_load(struct source *src, const char *path, FILE *err)
 	int is_stdin = strcmp(path, "-") == 0;
 	/* O_NONBLOCK: a FIFO's open() would wait for a writer; it is refused */
 	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_NONBLOCK);
-	src->name = xstrdup(is_stdin ? "<stdin>" : path);
+	src->name = strdup(is_stdin ? "<stdin>" : path);
+	if (fd >= 0 && !src->name) {
+		if (!is_stdin)
+			close(fd);
+		return load_fail(src, err, path, "out of memory");
+	}
 	if (fd < 0)
 		return load_fail(src, err, path, strerror(errno));
 	struct stat st;
@@ -64,8 +76,13 @@ int source_load(struct source *src, const char *path, FILE *err)
 	if (!is_stdin)
 		(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	size_t cap = 4096, len = 0;
-	char *buf = xmalloc(cap + 1);
+	char *buf = malloc(cap + 1);
 	for (;;) {
+		if (!buf) {
+			if (!is_stdin)
+				close(fd);
+			return load_fail(src, err, path, "out of memory");
+		}
 		if (len == cap) {
 			if (cap >= SOURCE_MAX_BYTES) {
 				free(buf);
@@ -74,7 +91,11 @@ int source_load(struct source *src, const char *path, FILE *err)
 				return load_fail(src, err, path, "file too large (more than 64 MiB)");
 			}
 			cap *= 2;
-			buf = xrealloc(buf, cap + 1, 1);
+			char *bigger = realloc(buf, cap + 1);
+			if (!bigger)
+				free(buf);
+			buf = bigger;
+			continue;
 		}
 		ssize_t r = read(fd, buf + len, cap - len);
 		if (r < 0) {
@@ -95,7 +116,8 @@ int source_load(struct source *src, const char *path, FILE *err)
 	buf[len] = '\0';
 	src->text = buf;
 	src->len = len;
-	build_line_map(src);
+	if (build_line_map(src) < 0)
+		return load_fail(src, err, path, "out of memory");
 	return 0;
 }
 

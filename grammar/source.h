@@ -23,8 +23,9 @@ struct source {
  * "bspcost: PATH: reason" on ERR and returns -1; src is then empty. */
 int source_load(struct source *src, const char *path, FILE *err);
 
-/* Wraps text already in memory (copied). */
-void source_from_memory(struct source *src, const char *name, const char *text, size_t len);
+/* Wraps text already in memory (copied); -1 when out of memory (SRC then
+ * empty). */
+int source_from_memory(struct source *src, const char *name, const char *text, size_t len);
 
 void source_free(struct source *src);
 

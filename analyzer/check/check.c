@@ -29,11 +29,17 @@ struct arena_block {
 
 struct arena {
 	struct arena_block *head;
+	struct diag *dg;   /* told when an allocation fails (diag_nomem) */
 };
 
 void *arena_alloc(struct arena *a, size_t n)
 {
-	struct arena_block *b = xcalloc(1, sizeof(*b) + (n ? n : 1));
+	struct arena_block *b = n <= SIZE_MAX - sizeof(*b) - 1 ? calloc(1, sizeof(*b) + (n ? n : 1))
+							     : NULL;
+	if (!b) {
+		diag_nomem(a->dg);
+		return NULL;
+	}
 	b->next = a->head;
 	a->head = b;
 	return b->data;
@@ -53,7 +59,8 @@ char *arena_strdup(struct arena *a, const char *s)
 {
 	size_t n = strlen(s) + 1;
 	char *p = arena_alloc(a, n);
-	memcpy(p, s, n);
+	if (p)
+		memcpy(p, s, n);
 	return p;
 }
 
@@ -79,16 +86,24 @@ static struct sym *sym_find(const struct symtab *t, const char *name)
 	}
 }
 
-static void sym_insert(struct symtab *t, struct sym s)
+/* S into T; out of memory, said to DG, and S left out when T has no room
+ * (at least one slot stays empty, for sym_find). */
+static void sym_insert(struct symtab *t, struct sym s, struct diag *dg)
 {
 	if (2 * (t->n + 1) > t->cap) {
 		struct symtab bigger = {.cap = t->cap ? 2 * t->cap : 64};
-		bigger.slots = xcalloc(bigger.cap, sizeof(*bigger.slots));
-		for (size_t i = 0; i < t->cap; i++)
-			if (t->slots[i].name)
-				sym_insert(&bigger, t->slots[i]);
-		free(t->slots);
-		*t = bigger;
+		bigger.slots = calloc(bigger.cap, sizeof(*bigger.slots));
+		if (!bigger.slots) {
+			diag_nomem(dg);
+			if (t->n + 1 >= t->cap)
+				return;
+		} else {
+			for (size_t i = 0; i < t->cap; i++)
+				if (t->slots[i].name)
+					sym_insert(&bigger, t->slots[i], dg);
+			free(t->slots);
+			*t = bigger;
+		}
 	}
 	size_t i = hash_name(s.name) & (t->cap - 1);
 	while (t->slots[i].name)
@@ -128,7 +143,7 @@ static bool declare(struct checker *ck, const char *name, struct span sp, enum s
 			   name[0] == 'g' ? "gap (g)" : "latency (l)", sym_kind_text(kind));
 		/* declared all the same, so that its uses raise nothing more */
 	}
-	sym_insert(&ck->globals, (struct sym){name, kind, sp, decl});
+	sym_insert(&ck->globals, (struct sym){name, kind, sp, decl}, ck->dg);
 	return true;
 }
 
@@ -152,6 +167,14 @@ static struct sym *find_sym(struct checker *ck, const char *name, struct sym *lo
 	return sym_find(&ck->globals, name);
 }
 
+char *expr_text(struct checker *ck, const struct ast_expr *e)
+{
+	char *t = expr_to_string(e);
+	if (!t)
+		diag_nomem(ck->dg);
+	return t;
+}
+
 /* --- affine forms --- */
 
 static struct affine aff_const(long long c)
@@ -159,7 +182,8 @@ static struct affine aff_const(long long c)
 	return (struct affine){c, 0, NULL};
 }
 
-/* a + k * b, merging the sorted terms; false on overflow. */
+/* a + k * b, merging the sorted terms; false on overflow, or out of memory
+ * (the arena's flag set: what is then said of an overflow is not printed). */
 static bool aff_add_scaled(struct arena *ar, const struct affine *a, long long k, const struct affine *b,
 			   struct affine *out)
 {
@@ -168,6 +192,8 @@ static bool aff_add_scaled(struct arena *ar, const struct affine *a, long long k
 	if (__builtin_mul_overflow(k, b->constant, &kc) || __builtin_add_overflow(a->constant, kc, &r.constant))
 		return false;
 	r.terms = arena_alloc(ar, ((size_t)a->nterms + (size_t)b->nterms) * sizeof(*r.terms));
+	if (!r.terms)
+		return false;
 	int i = 0, j = 0;
 	while (i < a->nterms || j < b->nterms) {
 		struct affine_term t;
@@ -225,7 +251,7 @@ bool aff_equal(const struct affine *a, const struct affine *b)
 }
 
 enum aff_status { AFF_OK, AFF_NOT_AFFINE, AFF_OVERFLOW, AFF_NOT_HERE, AFF_BAD_DIVISOR,
-		  AFF_BAD_COND_DIVISOR, AFF_NESTED };
+		  AFF_BAD_COND_DIVISOR, AFF_NESTED, AFF_NOMEM };
 
 static bool has_floor(const struct affine *a)
 {
@@ -273,12 +299,14 @@ static enum aff_status floor_affine(struct checker *ck, const struct ast_expr *e
 		return AFF_NESTED;
 	bool whole = symbolic || level;   /* a remainder is a floor of its own */
 	struct affine_floor *fl = arena_alloc(ck->arena, sizeof(*fl));
+	struct affine q = {0, 1, fl ? arena_alloc(ck->arena, sizeof(*q.terms)) : NULL};
+	if (!q.terms)
+		return AFF_NOMEM;
 	*fl = (struct affine_floor){.kind = e->kind == EXPR_MOD && whole ? FLOOR_MOD : FLOOR_DIV,
 				    .num = num, .den = whole ? 0 : den.constant, .level = level,
 				    .expr = e};
 	if (whole)
 		fl->den_term = den.terms[0];
-	struct affine q = {0, 1, arena_alloc(ck->arena, sizeof(*q.terms))};
 	q.terms[0] = (struct affine_term){SYM_FLOOR, ck->nfloors++, 1, fl};
 	if (e->kind == EXPR_DIV || whole) {
 		*out = q;
@@ -332,6 +360,8 @@ static enum aff_status to_affine(struct checker *ck, const struct ast_expr *e, s
 			out->constant = 0;
 			out->nterms = 1;
 			out->terms = arena_alloc(ck->arena, sizeof(*out->terms));
+			if (!out->terms)
+				return AFF_NOMEM;
 			out->terms[0] = (struct affine_term){e->sym,
 							     e->sym == SYM_VAR ? e->var->index : e->param->index, 1, NULL};
 			return AFF_OK;
@@ -369,13 +399,14 @@ static const struct affine *need_affine(struct checker *ck, struct ast_expr *e, 
 {
 	struct affine a;
 	enum aff_status s = to_affine(ck, e, &a);
-	if (s == AFF_OK) {
-		struct affine *p = arena_alloc(ck->arena, sizeof(*p));
-		*p = a;
+	if (s == AFF_OK || s == AFF_NOMEM) {
+		struct affine *p = s == AFF_OK ? arena_alloc(ck->arena, sizeof(*p)) : NULL;
+		if (p)
+			*p = a;
 		e->aff = p;
 		return p;
 	}
-	char *text = expr_to_string(e);
+	char *text = expr_text(ck, e);
 	if (s == AFF_OVERFLOW)
 		diag_error(ck->dg, e->span,
 			   "%s '%s'%s%s%s: a constant or coefficient does not fit in 64 bits", what,
@@ -499,6 +530,8 @@ static bool resolve_index(struct checker *ck, struct ast_expr *e, enum context c
 	if (!ok)
 		return false;
 	struct affine *subs = arena_alloc(ck->arena, (size_t)a->rank * sizeof(*subs));
+	if (!subs)
+		return false;
 	for (int i = 0; i < e->nargs; i++) {
 		ck->floor_ok = FLOORS_SUBSCRIPT;
 		const struct affine *f = need_affine(ck, e->args[i], "subscript", a->name);
@@ -510,16 +543,22 @@ static bool resolve_index(struct checker *ck, struct ast_expr *e, enum context c
 	}
 	if (ok && (cx == CX_VALUE || is_lhs)) {
 		struct ref_info *r = arena_alloc(ck->arena, sizeof(*r));
+		const struct ast_quant **scopes =
+			r ? arena_alloc(ck->arena, (size_t)ck->nquants * sizeof(*scopes)) : NULL;
+		if (!scopes)
+			return false;
 		r->expr = e;
 		r->array = a;
 		r->subs = subs;
 		r->is_lhs = is_lhs;
 		r->nscopes = ck->nquants;
-		const struct ast_quant **scopes = arena_alloc(ck->arena, (size_t)ck->nquants * sizeof(*scopes));
 		if (ck->nquants > 0)
 			memcpy(scopes, ck->quants, (size_t)ck->nquants * sizeof(*scopes));
 		r->scopes = scopes;
-		ptr_list_push(&ck->refs, r);
+		if (ptr_list_push(&ck->refs, r) < 0) {
+			diag_nomem(ck->dg);
+			return false;
+		}
 	}
 	return ok;
 }
@@ -654,7 +693,7 @@ static bool resolve_call_operand(struct checker *ck, struct ast_expr *e)
 			return false;
 		}
 	if (ok && has_division(e->args[0])) {
-		char *t = expr_to_string(e->args[0]);
+		char *t = expr_text(ck, e->args[0]);
 		diag_error(ck->dg, e->args[0]->span, "distribution argument '%s' must be affine: a "
 			   "predicate takes no '/' or '%%'", t);
 		free(t);
@@ -690,8 +729,12 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, bo
 {
 	for (int ci = 0; ci < c->ncmps; ci++) {
 		struct ast_cmp *cmp = c->cmps[ci];
-		bool *ok = xcalloc((size_t)cmp->nops + 1, sizeof(*ok));
-		bool *test = xcalloc((size_t)cmp->nops + 1, sizeof(*test));
+		bool *ok = calloc(2 * ((size_t)cmp->nops + 1), sizeof(*ok));
+		if (!ok) {
+			diag_nomem(ck->dg);
+			return;
+		}
+		bool *test = ok + cmp->nops + 1;
 		for (int i = 0; i <= cmp->nops; i++) {
 			struct ast_expr *x = cmp->operands[i];
 			if (x->kind == EXPR_CALL)
@@ -766,7 +809,7 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, bo
 					    (d->nterms == 1 && d->constant == 0 && d->terms[0].coef == 1 &&
 					     d->terms[0].kind != SYM_VAR);
 				if (!good) {
-					char *t = expr_to_string(mod->rhs);
+					char *t = expr_text(ck, mod->rhs);
 					diag_error(ck->dg, mod->rhs->span,
 						   "divisor '%s' must be a positive number, a parameter or a grid size", t);
 					free(t);
@@ -810,20 +853,22 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, bo
 				atom.f = f;
 			}
 			struct cond_atom *p = arena_alloc(ck->arena, sizeof(*p));
+			if (!p)
+				continue;
 			*p = atom;
-			ptr_list_push(atoms, p);
+			if (ptr_list_push(atoms, p) < 0)
+				diag_nomem(ck->dg);
 		}
 		free(ok);
-		free(test);
 	}
 }
 
 static const struct cond_atom *atoms_to_array(struct checker *ck, struct ptr_list *atoms, int *n)
 {
 	struct cond_atom *v = arena_alloc(ck->arena, (size_t)atoms->n * sizeof(*v));
-	for (int i = 0; i < atoms->n; i++)
+	for (int i = 0; v && i < atoms->n; i++)
 		v[i] = *(struct cond_atom *)atoms->v[i];
-	*n = atoms->n;
+	*n = v ? atoms->n : 0;
 	free(atoms->v);
 	*atoms = (struct ptr_list){0};
 	return v;
@@ -831,25 +876,44 @@ static const struct cond_atom *atoms_to_array(struct checker *ck, struct ptr_lis
 
 /* --- quantifiers and statements --- */
 
-static void push_scope(struct checker *ck, struct ast_var *v)
+/* *V (of *CAP elements of SIZE bytes) with room for N more past *USED; -1
+ * when out of memory. */
+static int reserve(void **v, int *cap, int used, int n, size_t size)
 {
-	if (ck->nscope == ck->capscope) {
-		ck->capscope = ck->capscope ? 2 * ck->capscope : 16;
-		ck->scope = xrealloc(ck->scope, (size_t)ck->capscope, sizeof(*ck->scope));
-	}
-	ck->scope[ck->nscope++] = v;
+	if (used + n <= *cap)
+		return 0;
+	int c = *cap ? *cap : 8;
+	while (c < used + n)
+		c *= 2;
+	void *bigger = ast_array_grow(*v, (size_t)c, size);
+	if (!bigger)
+		return -1;
+	*v = bigger;
+	*cap = c;
+	return 0;
 }
 
+/* Q's variables in scope, with their ranges checked.  Out of memory, none
+ * is (said to the sink), and check_quant_close leaves Q alone. */
 static void check_quant_open(struct checker *ck, struct ast_quant *q)
 {
+	if (reserve((void **)&ck->scope, &ck->capscope, ck->nscope, q->nvars, sizeof(*ck->scope)) <
+		    0 ||
+	    reserve((void **)&ck->stmt_vars.v, &ck->stmt_vars.cap, ck->stmt_vars.n, q->nvars,
+		    sizeof(*ck->stmt_vars.v)) < 0 ||
+	    reserve((void **)&ck->quants, &ck->capquants, ck->nquants, 1, sizeof(*ck->quants)) <
+		    0) {
+		diag_nomem(ck->dg);
+		ck->bounds_ok = false;
+		return;
+	}
 	for (int i = 0; i < q->nvars; i++) {
 		struct ast_var *v = q->vars[i];
 		bool ok = true;
 		if (v->lo && resolve(ck, v->lo, CX_AFFINE)) {
 			const struct affine *lo = need_affine(ck, v->lo, "bound", v->name);
 			struct affine *l = NULL;
-			if (lo) {
-				l = arena_alloc(ck->arena, sizeof(*l));
+			if (lo && (l = arena_alloc(ck->arena, sizeof(*l)))) {
 				*l = *lo;
 				if (v->lo_op == CMP_LT && __builtin_add_overflow(l->constant, 1, &l->constant)) {
 					diag_error(ck->dg, v->lo->span, "bound does not fit in 64 bits");
@@ -862,14 +926,15 @@ static void check_quant_open(struct checker *ck, struct ast_quant *q)
 			ok = false;
 		} else {
 			struct affine *l = arena_alloc(ck->arena, sizeof(*l));
-			*l = aff_const(0);
+			if (l)
+				*l = aff_const(0);
 			v->lo_aff = l;
+			ok = l != NULL;
 		}
 		if (resolve(ck, v->hi, CX_AFFINE)) {
 			const struct affine *hi = need_affine(ck, v->hi, "bound", v->name);
 			struct affine *h = NULL;
-			if (hi) {
-				h = arena_alloc(ck->arena, sizeof(*h));
+			if (hi && (h = arena_alloc(ck->arena, sizeof(*h)))) {
 				*h = *hi;
 				if (v->hi_op == CMP_LE && __builtin_add_overflow(h->constant, 1, &h->constant)) {
 					diag_error(ck->dg, v->hi->span, "bound does not fit in 64 bits");
@@ -899,12 +964,8 @@ static void check_quant_open(struct checker *ck, struct ast_quant *q)
 			diag_note(ck->dg, g->span, "the %s '%s' is declared here", sym_kind_text(g->kind), v->name);
 		}
 		v->index = ck->stmt_vars.n;
-		ptr_list_push(&ck->stmt_vars, v);
-		push_scope(ck, v);
-	}
-	if (ck->nquants == ck->capquants) {
-		ck->capquants = ck->capquants ? 2 * ck->capquants : 8;
-		ck->quants = xrealloc(ck->quants, (size_t)ck->capquants, sizeof(*ck->quants));
+		ck->stmt_vars.v[ck->stmt_vars.n++] = v;   /* reserved above */
+		ck->scope[ck->nscope++] = v;
 	}
 	ck->quants[ck->nquants++] = q;
 	if (q->cond) {
@@ -919,6 +980,8 @@ static void check_quant_open(struct checker *ck, struct ast_quant *q)
 
 static void check_quant_close(struct checker *ck, const struct ast_quant *q)
 {
+	if (ck->nquants == 0 || ck->quants[ck->nquants - 1] != q)
+		return;   /* not opened: out of memory */
 	ck->nscope -= q->nvars;
 	ck->nquants--;
 }
@@ -930,7 +993,7 @@ struct work_sum {
 	struct affine f[CHECK_MAX_WORK_TERMS][CHECK_MAX_WORK_FACTORS];
 };
 
-enum work_status { WORK_OK, WORK_NOT_POLY, WORK_TOO_BIG, WORK_OVERFLOW };
+enum work_status { WORK_OK, WORK_NOT_POLY, WORK_TOO_BIG, WORK_OVERFLOW, WORK_NOMEM };
 
 /* E, a resolved work weight, as a sum of products of affine factors into
  * *OUT: an affine part is one factor (a constant folds into the
@@ -950,7 +1013,13 @@ static enum work_status work_expand(struct checker *ck, const struct ast_expr *e
 		out->f[0][0] = a;
 		return WORK_OK;
 	}
-	struct work_sum *l = xcalloc(1, sizeof(*l)), *r = xcalloc(1, sizeof(*r));
+	struct work_sum *l = calloc(1, sizeof(*l)), *r = calloc(1, sizeof(*r));
+	if (!l || !r) {
+		free(l);
+		free(r);
+		diag_nomem(ck->dg);
+		return WORK_NOMEM;
+	}
 	enum work_status st = WORK_OK;
 	switch (e->kind) {
 	case EXPR_NEG:
@@ -1017,9 +1086,13 @@ static enum work_status work_expand(struct checker *ck, const struct ast_expr *e
 /* S's work weight as terms (ast_stmt.work_terms), or an error. */
 static void check_work(struct checker *ck, struct ast_stmt *s)
 {
-	struct work_sum *ws = xcalloc(1, sizeof(*ws));
+	struct work_sum *ws = calloc(1, sizeof(*ws));
+	if (!ws) {
+		diag_nomem(ck->dg);
+		return;
+	}
 	enum work_status st = work_expand(ck, s->work, ws);
-	char *text = expr_to_string(s->work);
+	char *text = expr_text(ck, s->work);
 	if (st == WORK_NOT_POLY)
 		diag_error(ck->dg, s->work->span, "work '%s' is not a polynomial: a work weight is "
 			   "built of integers, the sizes, the grid sizes and the statement's "
@@ -1041,16 +1114,20 @@ static void check_work(struct checker *ck, struct ast_stmt *s)
 	free(text);
 	if (st == WORK_OK) {
 		struct work_term *t = arena_alloc(ck->arena, (size_t)ws->n * sizeof(*t) + 1);
-		for (int i = 0; i < ws->n; i++) {
+		for (int i = 0; t && i < ws->n; i++) {
 			struct affine *f = arena_alloc(ck->arena,
 						       (size_t)ws->t[i].nfactors * sizeof(*f) + 1);
+			if (!f) {
+				t = NULL;
+				break;
+			}
 			memcpy(f, ws->f[i], (size_t)ws->t[i].nfactors * sizeof(*f));
 			/* no factor: nothing to prove */
 			t[i] = (struct work_term){ws->t[i].coef, ws->t[i].nfactors, f,
 						  ws->t[i].nfactors == 0};
 		}
 		s->work_terms = t;
-		s->nwork_terms = ws->n;
+		s->nwork_terms = t ? ws->n : 0;
 	}
 	free(ws);
 }
@@ -1088,16 +1165,31 @@ static void check_stmt(struct checker *ck, struct ast_stmt *s)
 		check_quant_close(ck, s->forall);
 
 	s->nvars = ck->stmt_vars.n;
-	s->vars = xcalloc((size_t)s->nvars, sizeof(*s->vars));
+	s->vars = calloc((size_t)s->nvars + 1, sizeof(*s->vars));
+	struct ref_info *refs = arena_alloc(ck->arena, (size_t)ck->refs.n * sizeof(*refs));
+	if (!s->vars || !refs) {
+		if (!s->vars)
+			diag_nomem(ck->dg);   /* else the arena has said it */
+		s->nvars = 0;
+		s->nrefs = 0;
+		return;
+	}
 	if (s->nvars > 0)
 		memcpy(s->vars, ck->stmt_vars.v, (size_t)s->nvars * sizeof(*s->vars));
-	struct ref_info *refs = arena_alloc(ck->arena, (size_t)ck->refs.n * sizeof(*refs));
 	for (int i = 0; i < ck->refs.n; i++)
 		refs[i] = *(struct ref_info *)ck->refs.v[i];
 	s->refs = refs;
 	s->nrefs = ck->refs.n;
-	if (ck->dg->nerrors == before && ck->bounds_ok && !ck->dg->stopped)
+	if (ck->dg->nerrors == before && ck->bounds_ok && !ck->dg->stopped && !ck->dg->nomem)
 		check_stmt_bounds(ck, s);
+}
+
+/* P appended to L, a list the checker keeps; out of memory, said to the
+ * sink (the specification is then refused). */
+static void decl_push(struct checker *ck, struct ptr_list *l, void *p)
+{
+	if (ptr_list_push(l, p) < 0)
+		diag_nomem(ck->dg);
 }
 
 /* --- declarations, layouts, candidates --- */
@@ -1128,7 +1220,7 @@ static void collect_variant(struct checker *ck, struct ast_candidate *c, struct 
 		}
 		a->index = arrays->n;
 		a->cand = c;
-		ptr_list_push(arrays, a);
+		decl_push(ck, arrays, a);
 	}
 	for (int k = 0; k < c->nsupersteps; k++) {
 		struct ast_superstep *st = c->supersteps[k];
@@ -1142,7 +1234,7 @@ static void collect_variant(struct checker *ck, struct ast_candidate *c, struct 
 			}
 		st->index = steps->n;
 		st->cand = c;
-		ptr_list_push(steps, st);
+		decl_push(ck, steps, st);
 	}
 }
 
@@ -1160,7 +1252,7 @@ static void collect_decls(struct checker *ck, struct ast_spec *spec, struct ptr_
 				it->params[k]->kind = SYM_PARAM;
 				it->params[k]->index = params->n;
 				if (declare(ck, it->params[k]->name, it->params[k]->span, SYM_PARAM, it->params[k]))
-					ptr_list_push(params, it->params[k]);
+					decl_push(ck, params, it->params[k]);
 			}
 			break;
 		case ITEM_GRID:
@@ -1177,7 +1269,7 @@ static void collect_decls(struct checker *ck, struct ast_spec *spec, struct ptr_
 				it->params[k]->kind = SYM_GRID_AXIS;
 				it->params[k]->index = axes->n;
 				if (declare(ck, it->params[k]->name, it->params[k]->span, SYM_GRID_AXIS, it->params[k]))
-					ptr_list_push(axes, it->params[k]);
+					decl_push(ck, axes, it->params[k]);
 			}
 			break;
 		case ITEM_ARRAY:
@@ -1185,13 +1277,13 @@ static void collect_decls(struct checker *ck, struct ast_spec *spec, struct ptr_
 				struct ast_array *a = it->arrays[k];
 				a->index = arrays->n;
 				if (declare(ck, a->name, a->name_span, SYM_ARRAY, a))
-					ptr_list_push(arrays, a);
+					decl_push(ck, arrays, a);
 			}
 			break;
 		case ITEM_DIST:
 			it->dist->index = dists->n;
 			if (declare(ck, it->dist->name, it->dist->name_span, SYM_DIST, it->dist))
-				ptr_list_push(dists, it->dist);
+				decl_push(ck, dists, it->dist);
 			break;
 		case ITEM_SUPERSTEP: {
 			struct ast_superstep *st = it->superstep;
@@ -1200,10 +1292,11 @@ static void collect_decls(struct checker *ck, struct ast_spec *spec, struct ptr_
 				diag_error(ck->dg, st->name_span, "superstep '%s' is declared twice", st->name);
 				diag_note(ck->dg, old->span, "the first superstep '%s' is here", st->name);
 			} else {
-				sym_insert(&steps_tab, (struct sym){st->name, SYM_NONE, st->name_span, st});
+				sym_insert(&steps_tab, (struct sym){st->name, SYM_NONE, st->name_span, st},
+					   ck->dg);
 			}
 			st->index = steps->n;
-			ptr_list_push(steps, st);
+			decl_push(ck, steps, st);
 			break;
 		}
 		case ITEM_CANDIDATE: {
@@ -1213,7 +1306,8 @@ static void collect_decls(struct checker *ck, struct ast_spec *spec, struct ptr_
 				diag_error(ck->dg, c->name_span, "candidate '%s' is declared twice", c->name);
 				diag_note(ck->dg, old->span, "the first candidate '%s' is here", c->name);
 			} else {
-				sym_insert(&cands_tab, (struct sym){c->name, SYM_NONE, c->name_span, c});
+				sym_insert(&cands_tab, (struct sym){c->name, SYM_NONE, c->name_span, c},
+					   ck->dg);
 			}
 			break;
 		}
@@ -1340,7 +1434,7 @@ static void check_layout(struct checker *ck, struct ast_layout *l)
 		if (identity && l->array && i < l->array->rank && l->array->extents[i]->aff) {
 			struct affine axis = {0, 1, &(struct affine_term){SYM_GRID_AXIS, ax, 1, NULL}};
 			if (!aff_equal(l->array->extents[i]->aff, &axis)) {
-				char *t = expr_to_string(l->array->extents[i]);
+				char *t = expr_text(ck, l->array->extents[i]);
 				diag_error(ck->dg, d->span,
 					   "identity over '%s' needs a dimension of extent %s, but dimension %d of '%s' has extent %s",
 					   d->axis->name, d->axis->name, i + 1, l->name, t);
@@ -1412,20 +1506,118 @@ static void print_dkind(FILE *out, const struct ast_dkind *k)
 		fputs(dist_kind_name(k->kind), out);
 }
 
+/* CAND's name: the variant's, then each dist with alternatives and its
+ * CHOICE; "default" for none.  NULL when out of memory. */
+static char *candidate_name(struct checker *ck, const struct checked_spec *cs,
+			    const struct candidate *cand, const int *choice)
+{
+	struct text t;
+	if (text_open(&t) < 0)
+		return NULL;
+	FILE *f = t.f;
+	const char *sep = "";
+	if (cand->decl) {
+		fputs(cand->decl->name, f);
+		sep = "/";
+	}
+	for (int d = 0; d < cs->ndists; d++) {
+		if (cs->dists[d]->nalts < 2)
+			continue;
+		fprintf(f, "%s%s=", sep, cs->dists[d]->name);
+		print_dkind(f, &cs->dists[d]->alts[choice[d]]);
+		sep = ",";
+	}
+	char *buf = text_close(&t);   /* T's length is known once closed */
+	char *name = buf ? arena_strdup(ck->arena, t.len ? buf : "default") : NULL;
+	free(buf);
+	return name;
+}
+
+/* CAND, of the explicit candidate DECL (NULL: none) with the layouts PER
+ * (one per array, NULL: the top level's, TOP) and the alternatives CHOICE;
+ * -1 when out of memory. */
+static int build_candidate(struct checker *ck, struct checked_spec *cs, struct candidate *cand,
+			   const struct ast_candidate *decl, const struct ast_layout **per,
+			   const struct ast_layout **top, const int *choice)
+{
+	int narrays = cs->narrays;
+	cand->decl = decl;
+	cand->choice = arena_alloc(ck->arena, ((size_t)cs->ndists + 1) * sizeof(int));
+	if (!cand->choice)
+		return -1;
+	memcpy(cand->choice, choice, (size_t)cs->ndists * sizeof(int));
+	cand->name = candidate_name(ck, cs, cand, choice);
+	/* the program: the variant's supersteps, or the top level's */
+	bool own = decl && decl->nsupersteps > 0;
+	cand->steps = arena_alloc(ck->arena, ((size_t)cs->nsupersteps + 1) * sizeof(*cand->steps));
+	cand->arrays = arena_alloc(ck->arena, (size_t)narrays * sizeof(*cand->arrays) + 1);
+	if (!cand->name || !cand->steps || !cand->arrays)
+		return -1;
+	cand->nsteps = 0;
+	for (int st = 0; st < cs->nsupersteps; st++)
+		if (cs->supersteps[st]->cand == (own ? decl : NULL))
+			cand->steps[cand->nsteps++] = cs->supersteps[st];
+	/* the layouts */
+	for (int a = 0; a < narrays; a++) {
+		const struct ast_layout *l = per[a] ? per[a] : top[a];
+		struct cand_array *ca = &cand->arrays[a];
+		ca->array = cs->arrays[a];
+		ca->layout = l;
+		if (!l) {   /* another variant's array */
+			ca->dims = NULL;
+			continue;
+		}
+		int rank = ca->array->rank;
+		ca->dims = arena_alloc(ck->arena, (size_t)rank * sizeof(*ca->dims));
+		if (!ca->dims)
+			return -1;
+		for (int i = 0; i < rank; i++)
+			ca->dims[i] = ldim_dist(&l->dims[i], choice);
+		/* past the rank: `replicated over AXIS`, a copy on every process
+		 * along AXIS (check_layout) */
+		for (int i = rank; i < l->ndims; i++)
+			ca->replicated_axes |= 1u << l->dims[i].axis->index;
+	}
+	return 0;
+}
+
+/* The next combination of CHOICE: the last dist with alternatives varies
+ * fastest. */
+static void next_choice(const struct checked_spec *cs, int *choice)
+{
+	for (int d = cs->ndists - 1; d >= 0; d--) {
+		if (cs->dists[d]->nalts < 2)
+			continue;
+		if (++choice[d] < cs->dists[d]->nalts)
+			break;
+		choice[d] = 0;
+	}
+}
+
 static void expand_candidates(struct checker *ck, struct checked_spec *cs, struct ast_spec *spec)
 {
 	int narrays = cs->narrays;
-	const struct ast_layout **top = xcalloc((size_t)narrays + 1, sizeof(*top));
+	const struct ast_layout **top = calloc((size_t)narrays + 1, sizeof(*top));
 	struct ptr_list cands = {0};
-	for (int i = 0; i < spec->nitems; i++) {
+	bool pushed = true;
+	for (int i = 0; top && pushed && i < spec->nitems; i++) {
 		struct ast_item *it = spec->items[i];
 		if (it->kind == ITEM_LAYOUT)
 			index_layouts(ck, &it->layout, 1, top, NULL);
 		else if (it->kind == ITEM_CANDIDATE)
-			ptr_list_push(&cands, it->candidate);
+			pushed = ptr_list_push(&cands, it->candidate) == 0;
 	}
 	int nexplicit = cands.n ? cands.n : 1;
-	const struct ast_layout **per = xcalloc((size_t)nexplicit * ((size_t)narrays + 1), sizeof(*per));
+	const struct ast_layout **per =
+		top && pushed ? calloc((size_t)nexplicit * ((size_t)narrays + 1), sizeof(*per)) : NULL;
+	int *choice = per ? calloc((size_t)cs->ndists + 1, sizeof(*choice)) : NULL;
+	if (!choice) {
+		diag_nomem(ck->dg);
+		free(top);
+		free(per);
+		free(cands.v);
+		return;
+	}
 	for (int c = 0; c < cands.n; c++) {
 		struct ast_candidate *cd = cands.v[c];
 		ck->cand = cd;
@@ -1463,85 +1655,23 @@ static void expand_candidates(struct checker *ck, struct checked_spec *cs, struc
 			   CHECK_MAX_CANDIDATES);
 		missing = true;
 	}
-	if (missing || ck->dg->nerrors > 0) {
-		free(top);
-		free(per);
-		free(cands.v);
-		return;
-	}
-	cs->ncandidates = (int)total;
-	cs->candidates = arena_alloc(ck->arena, (size_t)total * sizeof(*cs->candidates));
-	int *choice = xcalloc((size_t)cs->ndists + 1, sizeof(*choice));
+	if (!missing && ck->dg->nerrors == 0)
+		cs->candidates = arena_alloc(ck->arena, (size_t)total * sizeof(*cs->candidates));
 	int k = 0;
-	for (int c = 0; c < nexplicit; c++) {
+	for (int c = 0; cs->candidates && c < nexplicit; c++) {
 		memset(choice, 0, ((size_t)cs->ndists + 1) * sizeof(*choice));
 		for (long long m = 0; m < combos; m++) {
-			struct candidate *cand = &cs->candidates[k++];
-			cand->decl = cands.n ? cands.v[c] : NULL;
-			cand->choice = arena_alloc(ck->arena, ((size_t)cs->ndists + 1) * sizeof(int));
-			memcpy(cand->choice, choice, (size_t)cs->ndists * sizeof(int));
-			/* the name */
-			struct text t;
-			if (text_open(&t) < 0)
-				abort();
-			FILE *f = t.f;
-			const char *sep = "";
-			if (cand->decl) {
-				fputs(cand->decl->name, f);
-				sep = "/";
+			if (build_candidate(ck, cs, &cs->candidates[k++], cands.n ? cands.v[c] : NULL,
+					    per + (size_t)c * ((size_t)narrays + 1), top, choice) < 0) {
+				diag_nomem(ck->dg);
+				cs->candidates = NULL;
+				k = 0;
+				break;
 			}
-			for (int d = 0; d < cs->ndists; d++) {
-				if (cs->dists[d]->nalts < 2)
-					continue;
-				fprintf(f, "%s%s=", sep, cs->dists[d]->name);
-				print_dkind(f, &cs->dists[d]->alts[choice[d]]);
-				sep = ",";
-			}
-			char *buf = text_close(&t);
-			if (!buf)
-				abort();
-			cand->name = arena_strdup(ck->arena, t.len ? buf : "default");
-			free(buf);
-			/* the program: the variant's supersteps, or the top level's */
-			const struct ast_candidate *decl = cand->decl;
-			bool own = decl && decl->nsupersteps > 0;
-			cand->steps = arena_alloc(ck->arena, ((size_t)cs->nsupersteps + 1) * sizeof(*cand->steps));
-			cand->nsteps = 0;
-			for (int st = 0; st < cs->nsupersteps; st++)
-				if (cs->supersteps[st]->cand == (own ? decl : NULL))
-					cand->steps[cand->nsteps++] = cs->supersteps[st];
-			/* the layouts */
-			cand->arrays = arena_alloc(ck->arena, (size_t)narrays * sizeof(*cand->arrays));
-			for (int a = 0; a < narrays; a++) {
-				const struct ast_layout *l = per[(size_t)c * ((size_t)narrays + 1) + (size_t)a];
-				if (!l)
-					l = top[a];
-				struct cand_array *ca = &cand->arrays[a];
-				ca->array = cs->arrays[a];
-				ca->layout = l;
-				if (!l) {   /* another variant's array */
-					ca->dims = NULL;
-					continue;
-				}
-				int rank = ca->array->rank;
-				ca->dims = arena_alloc(ck->arena, (size_t)rank * sizeof(*ca->dims));
-				for (int i = 0; i < rank; i++)
-					ca->dims[i] = ldim_dist(&l->dims[i], choice);
-				/* past the rank: `replicated over AXIS`, a copy on every
-				 * process along AXIS (check_layout) */
-				for (int i = rank; i < l->ndims; i++)
-					ca->replicated_axes |= 1u << l->dims[i].axis->index;
-			}
-			/* next combination: the last dist with alternatives varies fastest */
-			for (int d = cs->ndists - 1; d >= 0; d--) {
-				if (cs->dists[d]->nalts < 2)
-					continue;
-				if (++choice[d] < cs->dists[d]->nalts)
-					break;
-				choice[d] = 0;
-			}
+			next_choice(cs, choice);
 		}
 	}
+	cs->ncandidates = k;
 	free(choice);
 	free(top);
 	free(per);
@@ -1573,7 +1703,8 @@ static const struct affine *loop_bound(struct checker *ck, struct ast_loop *l, s
 {
 	if (!e) {
 		struct affine *z = arena_alloc(ck->arena, sizeof(*z));
-		*z = aff_const(0);
+		if (z)
+			*z = aff_const(0);
 		return z;
 	}
 	if (!resolve(ck, e, CX_AFFINE))
@@ -1582,6 +1713,8 @@ static const struct affine *loop_bound(struct checker *ck, struct ast_loop *l, s
 	if (!a)
 		return NULL;
 	struct affine *b = arena_alloc(ck->arena, sizeof(*b));
+	if (!b)
+		return NULL;
 	*b = *a;
 	if (((lower && op == CMP_LT) || (!lower && op == CMP_LE)) &&
 	    __builtin_add_overflow(b->constant, 1, &b->constant)) {
@@ -1626,11 +1759,15 @@ static void check_loops(struct checker *ck, struct ast_spec *spec, struct ptr_li
 				   "name for this loop variable", name,
 				   name[0] == 'g' ? "gap (g)" : "latency (l)");
 		}
-		struct ast_param *p = ast_param_new(l->var->name_span, xstrdup(name));
+		struct ast_param *p = ast_param_new(l->var->name_span, strdup(name));
+		if (!p) {
+			diag_nomem(ck->dg);
+			return;
+		}
 		p->kind = SYM_PARAM;
 		p->index = params->n;
 		l->param = p;
-		ptr_list_push(params, p);
+		decl_push(ck, params, p);
 	}
 	for (int i = 0; i < spec->nloops; i++) {
 		struct ast_loop *l = spec->loops[i];
@@ -1652,10 +1789,12 @@ static void check_loops(struct checker *ck, struct ast_spec *spec, struct ptr_li
 		/* k - lo >= 0 and hi - 1 - k >= 0 */
 		struct cond_atom *at = arena_alloc(ck->arena, 2 * sizeof(*at));
 		struct affine_term *kt = arena_alloc(ck->arena, sizeof(*kt));
-		*kt = (struct affine_term){SYM_PARAM, l->param->index, 1, NULL};
-		struct affine k = {0, 1, kt}, one = aff_const(1);
 		struct affine *f0 = arena_alloc(ck->arena, sizeof(*f0));
 		struct affine *f1 = arena_alloc(ck->arena, sizeof(*f1));
+		if (!at || !kt || !f0 || !f1)
+			return;   /* said by the arena */
+		*kt = (struct affine_term){SYM_PARAM, l->param->index, 1, NULL};
+		struct affine k = {0, 1, kt}, one = aff_const(1);
 		struct affine t;
 		if (!aff_add_scaled(ck->arena, &k, -1, lo, f0) ||
 		    !aff_add_scaled(ck->arena, hi, -1, &k, &t) ||
@@ -1673,9 +1812,16 @@ static void check_loops(struct checker *ck, struct ast_spec *spec, struct ptr_li
 
 struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct session *session)
 {
-	struct checked_spec *cs = xcalloc(1, sizeof(*cs));
+	struct checked_spec *cs = calloc(1, sizeof(*cs));
+	if (cs)
+		cs->arena = calloc(1, sizeof(*cs->arena));
+	if (!cs || !cs->arena) {
+		free(cs);
+		diag_nomem(dg);
+		return NULL;
+	}
 	cs->ast = spec;
-	cs->arena = xcalloc(1, sizeof(*cs->arena));
+	cs->arena->dg = dg;
 	struct checker ck = {.dg = dg, .cs = cs, .arena = cs->arena};
 	int before = dg->nerrors;
 
@@ -1699,6 +1845,8 @@ struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct s
 	cs->ndists = dists.n;
 	cs->supersteps = (const struct ast_superstep **)steps.v;
 	cs->nsupersteps = steps.n;
+	if (dg->nomem)   /* the declarations may lack a part: nothing else is checked */
+		goto done;
 
 	/* extents */
 	for (int a = 0; a < cs->narrays; a++) {
@@ -1717,7 +1865,7 @@ struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct s
 			struct ptr_list one = {0};
 			check_cond(&ck, it->conds[k], false, false, &one);
 			for (int j = 0; j < one.n; j++)
-				ptr_list_push(&atoms, one.v[j]);
+				decl_push(&ck, &atoms, one.v[j]);
 			it->conds[k]->atoms = atoms_to_array(&ck, &one, &it->conds[k]->natoms);
 		}
 	}
@@ -1734,7 +1882,7 @@ struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct s
 			diag_warning(dg, st->name_span, "superstep '%s' is empty", st->name);
 		ck.cand = st->cand;
 		ck.loop = st->loop;
-		for (int k = 0; k < st->nstmts && !dg->stopped; k++) {
+		for (int k = 0; k < st->nstmts && !dg->stopped && !dg->nomem; k++) {
 			ck.isl_ready = isl_ready;
 			check_stmt(&ck, st->stmts[k]);
 		}
@@ -1742,11 +1890,13 @@ struct checked_spec *check_spec(struct ast_spec *spec, struct diag *dg, struct s
 		ck.loop = NULL;
 	}
 	bounds_done(&ck);
+	if (dg->nomem)
+		goto done;
 	/* unused arrays: only meaningful once there are supersteps */
 	for (int a = 0; a < cs->narrays && cs->nsupersteps > 0; a++)
 		if (!cs->arrays[a]->used)
 			diag_warning(dg, cs->arrays[a]->name_span, "array '%s' is never used", cs->arrays[a]->name);
-
+done:
 	free(ck.globals.slots);
 	free(ck.scope);
 	free(ck.quants);
@@ -1780,9 +1930,12 @@ char *floor_to_string(const struct affine_floor *fl, const struct checked_spec *
 						  ? cs->params[fl->den_term.index]->name
 						  : cs->axes[fl->den_term.index]->name;
 	char *den = NULL;
-	if (name && (fl->den_term.coef == 1 ? asprintf(&den, "%s", name)
-					     : asprintf(&den, "(%lld*%s)", fl->den_term.coef, name)) < 0)
-		abort();
+	if (!num || (name && (fl->den_term.coef == 1
+				      ? asprintf(&den, "%s", name)
+				      : asprintf(&den, "(%lld*%s)", fl->den_term.coef, name)) < 0)) {
+		free(num);
+		return NULL;
+	}
 	char *r = NULL;
 	bool atom = fl->num.nterms == 0 || (fl->num.nterms == 1 && fl->num.constant == 0 &&
 					    fl->num.terms[0].coef == 1);
@@ -1791,36 +1944,40 @@ char *floor_to_string(const struct affine_floor *fl, const struct checked_spec *
 		      : asprintf(&r, atom ? "floor(%s/%lld)" : "floor((%s)/%lld)", num, fl->den);
 	free(num);
 	free(den);
-	if (n < 0)
-		abort();
-	return r;
+	return n < 0 ? NULL : r;
 }
 
-void affine_print(FILE *out, const struct affine *f, const struct checked_spec *cs,
-		  struct ast_var *const *vars)
+int affine_print(FILE *out, const struct affine *f, const struct checked_spec *cs,
+		 struct ast_var *const *vars)
 {
 	struct text_linear l = {out, 0};
+	int r = 0;
 	for (int i = 0; i < f->nterms; i++) {
 		const struct affine_term *t = &f->terms[i];
 		char *floor_text = t->kind == SYM_FLOOR ? floor_to_string(t->floor, cs, vars) : NULL;
+		if (t->kind == SYM_FLOOR && !floor_text)
+			r = -1;
 		const char *name = t->kind == SYM_PARAM ? cs->params[t->index]->name
 				   : t->kind == SYM_GRID_AXIS ? cs->axes[t->index]->name
-				   : floor_text ? floor_text
+				   : t->kind == SYM_FLOOR ? (floor_text ? floor_text : "?")
 				   : vars ? vars[t->index]->name : "?";
 		text_linear_term(&l, t->coef, name);
 		free(floor_text);
 	}
 	text_linear_end(&l, f->constant);
+	return r;
 }
 
 char *affine_to_string(const struct affine *f, const struct checked_spec *cs, struct ast_var *const *vars)
 {
 	struct text t;
 	if (text_open(&t) < 0)
-		abort();
-	affine_print(t.f, f, cs, vars);
+		return NULL;
+	int r = affine_print(t.f, f, cs, vars);
 	char *buf = text_close(&t);
-	if (!buf)
-		abort();
+	if (r < 0) {
+		free(buf);
+		return NULL;
+	}
 	return buf;
 }

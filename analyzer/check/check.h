@@ -225,18 +225,20 @@ void checked_spec_free(struct checked_spec *cs);
 int cond_atoms_hold(const struct cond_atom *atoms, int n, const long long params[],
 		    const bool pknown[], const long long axes[], const bool aknown[]);
 
-/* FL for people: "floor((i + 1)/4)", "(t + 1) % N". */
+/* FL for people: "floor((i + 1)/4)", "(t + 1) % N"; malloc'd, NULL when out
+ * of memory. */
 char *floor_to_string(const struct affine_floor *fl, const struct checked_spec *cs,
 		      struct ast_var *const *vars);
 
 /* The one printer of a quasi-affine form: F on OUT with the names of CS (and
  * of VARS for SYM_VAR terms; "?" without VARS), its floors as
  * floor_to_string writes them: "n - 1", "2*i + k", "0", as people read it
- * and as ISL's parser does. */
-void affine_print(FILE *out, const struct affine *f, const struct checked_spec *cs,
-		  struct ast_var *const *vars);
+ * and as ISL's parser does.  Returns 0, or -1 when out of memory (a floor
+ * is then written "?"). */
+int affine_print(FILE *out, const struct affine *f, const struct checked_spec *cs,
+		 struct ast_var *const *vars);
 
-/* affine_print's text, malloc'd. */
+/* affine_print's text, malloc'd; NULL when out of memory. */
 char *affine_to_string(const struct affine *f, const struct checked_spec *cs,
 		       struct ast_var *const *vars);
 

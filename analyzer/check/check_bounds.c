@@ -508,6 +508,8 @@ static bool aff_from_isl(struct checker *ck, __isl_keep isl_aff *aff, struct aff
 		return false;
 	out->nterms = 0;
 	out->terms = arena_alloc(ck->arena, (size_t)np * sizeof(*out->terms) + 1);
+	if (!out->terms)
+		return false;
 	if (!val_to_ll(isl_aff_get_constant_val(aff), &out->constant))
 		return false;
 	for (int k = 0; k < np; k++) {
@@ -571,8 +573,11 @@ static char *symbolic_witness(struct checker *ck, __isl_keep isl_set *set,
 	if (!d.ma)
 		return NULL;
 	struct text txt;
-	if (text_open(&txt) < 0)
-		abort();
+	if (text_open(&txt) < 0) {
+		isl_multi_aff_free(d.ma);
+		diag_nomem(ck->dg);
+		return NULL;
+	}
 	FILE *out = txt.f;
 	bool ok = true;
 	const char *sep = "";
@@ -592,6 +597,11 @@ static char *symbolic_witness(struct checker *ck, __isl_keep isl_set *set,
 			if (!ok)
 				break;
 			char *t = affine_to_string(&f, ck->cs, s->vars);
+			if (!t) {
+				diag_nomem(ck->dg);
+				ok = false;
+				break;
+			}
 			fprintf(out, "%s%s = %s", sep, var->name, t);
 			free(t);
 			sep = ", ";
@@ -627,8 +637,11 @@ static char *sample_witness(struct checker *ck, __isl_take isl_set *flat,
 		return NULL;
 	}
 	struct text txt;
-	if (text_open(&txt) < 0)
-		abort();
+	if (text_open(&txt) < 0) {
+		isl_point_free(pt);
+		diag_nomem(ck->dg);
+		return NULL;
+	}
 	FILE *out = txt.f;
 	int pos = 0;
 	const char *sep = "";
@@ -662,7 +675,7 @@ static void isl_trouble(struct checker *ck, const struct ref_info *ref)
 	if (session_ctx_stopped(ck->isl)) {
 		/* an error: a specification whose bounds were not checked goes no further */
 		if (!ck->stopped) {
-			char *t = expr_to_string(ref->expr);
+			char *t = expr_text(ck, ref->expr);
 			diag_error(ck->dg, ref->expr->span,
 				   "the run's time limit ran out while checking the bounds of "
 				   "'%s'; the bounds that follow are not checked", t);
@@ -671,7 +684,12 @@ static void isl_trouble(struct checker *ck, const struct ref_info *ref)
 		ck->stopped = true;
 		return;
 	}
-	char *t = expr_to_string(ref->expr);
+	if (isl_ctx_last_error(ck->isl) == isl_error_none) {
+		/* no error of ISL's: one of our allocations failed */
+		diag_nomem(ck->dg);
+		return;
+	}
+	char *t = expr_text(ck, ref->expr);
 	struct fail f = {0};
 	fail_isl(&f, ck->isl, "could not check the bounds of '%s'", t);
 	diag_warning(ck->dg, ref->expr->span, "%s", fail_reason(&f));
@@ -740,7 +758,7 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 	struct bounds_space probe = {.cs = ck->cs};
 	fine = fine && gather_floors(&probe, sub) && gather_scope_floors(&probe, ref);
 	if (!fine || !proven) {
-		char *st = expr_to_string(ref->expr->args[dim]);
+		char *st = expr_text(ck, ref->expr->args[dim]);
 		if (!fine)
 			diag_error(ck->dg, ref->expr->args[dim]->span,
 				   "subscript %s: too many quotients (at most %d by sizes, %d by numbers, "
@@ -777,9 +795,9 @@ static bool check_one(struct checker *ck, const struct ast_stmt *s, const struct
 		witness = sample_witness(ck, bounds_set(ck->isl, ck->cs, ck->loop, ref, &goal, cases,
 							ncases, true), ref);
 	}
-	char *rt = expr_to_string(ref->expr);
-	char *st = expr_to_string(ref->expr->args[dim]);
-	char *et = upper ? expr_to_string(ref->array->extents[dim]) : NULL;
+	char *rt = expr_text(ck, ref->expr);
+	char *st = expr_text(ck, ref->expr->args[dim]);
+	char *et = upper ? expr_text(ck, ref->array->extents[dim]) : NULL;
 	/* a condition by a loop's variable was left out: say how to state it */
 	char *hint = NULL;
 	if (scopes_have_level(ref) &&
@@ -827,8 +845,12 @@ static void prove_quotient(struct checker *ck, const struct ast_stmt *s, const s
 	const int far = 8;
 	char *num = affine_to_string(&fl->num, ck->cs, s->vars);
 	char *den = affine_to_string(&d, ck->cs, NULL);
-	char *text = expr_to_string(fl->expr);
+	char *text = expr_text(ck, fl->expr);
 	int r;
+	if (!num || !den || !text) {
+		diag_nomem(ck->dg);
+		goto done;
+	}
 	/* d <= 0 */
 	if ((r = reachable(ck, ref, &(struct bounds_goal){&d, -1, NULL, 0, 0})) < 0)
 		goto done;
@@ -905,10 +927,14 @@ static void check_work_factors(struct checker *ck, const struct ast_stmt *s)
 			char *witness = sample_witness(ck, bounds_set(ck->isl, ck->cs, ck->loop, lhs, &below,
 								      NULL, 0, true), lhs);
 			char *ft = affine_to_string(f, ck->cs, s->vars);
-			char *wt = expr_to_string(s->work);
-			diag_error(ck->dg, s->work->span, "work '%s': its factor %s is negative%s%s; "
-				   "each factor of a work weight must be non-negative", wt, ft,
-				   witness ? " for " : "", witness ? witness : "");
+			char *wt = expr_text(ck, s->work);
+			if (!ft || !wt)
+				diag_nomem(ck->dg);
+			else
+				diag_error(ck->dg, s->work->span, "work '%s': its factor %s is "
+					   "negative%s%s; each factor of a work weight must be "
+					   "non-negative", wt, ft, witness ? " for " : "",
+					   witness ? witness : "");
 			isl_ctx_reset_error(ck->isl);
 			free(witness);
 			free(ft);

@@ -53,6 +53,12 @@ struct checker {
 	bool stopped;                 /* the deadline stopped the bounds check */
 };
 
+/* E's text for a message (expr_to_string), malloc'd; NULL when out of
+ * memory, said to the sink: a message quoting it is then never printed
+ * (glibc writes a NULL %s as "(null)"). */
+char *expr_text(struct checker *ck, const struct ast_expr *e);
+/* N bytes, zeroed, freed with the checked specification; NULL when out of
+ * memory, said to the sink (diag_nomem). */
 void *arena_alloc(struct arena *a, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 const char *sym_kind_text(enum sym_kind k);

@@ -51,10 +51,14 @@ static int append_assumptions(struct source *src, const char *const *assumes, in
 		free(text);
 		return -1;
 	}
-	source_free(src);
-	source_from_memory(src, name, text, len);
+	struct source grown;
+	int r = source_from_memory(&grown, name, text, len);
 	free(name);
 	free(text);
+	if (r < 0)
+		return -1;
+	source_free(src);
+	*src = grown;
 	return 0;
 }
 
@@ -112,7 +116,10 @@ int spec_load_text(struct loaded_spec *ls, const char *name, const char *text, s
 	memset(ls, 0, sizeof(*ls));
 	if (assumptions_ok(name, assumes, n, err) < 0)
 		return -1;
-	source_from_memory(&ls->src, name, text, len);
+	if (source_from_memory(&ls->src, name, text, len) < 0) {
+		fprintf(err, "bspcost: %s: out of memory\n", name);
+		return -1;
+	}
 	return check_source(ls, assumes, n, err, session);
 }
 
@@ -143,6 +150,16 @@ static int check_source(struct loaded_spec *ls, const char *const *assumes, int 
 	bool parsed;
 	ls->ast = parse_source(&ls->src, &ls->dg, &parsed);
 	ls->cs = parsed ? check_spec(ls->ast, &ls->dg, session) : NULL;
+	if (ls->dg.nomem || !ls->ast) {
+		/* what was said may lack a part: nothing of it is printed */
+		checked_spec_free(ls->cs);
+		ls->cs = NULL;
+		diag_free(&ls->dg);
+		diag_init(&ls->dg, err, &ls->src);
+		fprintf(err, "bspcost: %s: out of memory\n", path);
+		free(line);
+		return -1;
+	}
 	/* a diagnostic on an appended line is said of its assumption; the
 	 * file's own are printed as they are */
 	int kept = 0, errors = 0;
