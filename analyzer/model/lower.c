@@ -102,7 +102,8 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 		case ATOM_EQ0:
 		case ATOM_NE0:
 			fputs(" and ", out);
-			affine_print(out, &a->f, lw->cs, vars);
+			if (affine_print(out, &a->f, lw->cs, vars) < 0)
+				fail_nomem(&lw->fail);
 			fputs(a->kind == ATOM_GE0 ? " >= 0" : a->kind == ATOM_EQ0 ? " = 0" : " != 0", out);
 			break;
 		case ATOM_DIVIDES:
@@ -114,7 +115,8 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 				break;
 			}
 			fputs(" and (", out);
-			affine_print(out, &a->f, lw->cs, vars);
+			if (affine_print(out, &a->f, lw->cs, vars) < 0)
+				fail_nomem(&lw->fail);
 			fprintf(out, ") mod %lld = 0", a->divisor.constant);
 			break;
 		case ATOM_OWNER:
@@ -135,7 +137,7 @@ static void print_atoms(struct lowering *lw, FILE *out, struct ast_var *const *v
 				preds->preds[preds->npreds - 1].negated = a->negated;
 			free(idx);
 			free(val);
-			struct model_aff fi, fv;
+			struct model_aff fi = {0}, fv = {0};
 			if (!failed(&lw->fail) && lw_pos_aff(lw, &fi, &a->f, 1, 0, 0, 0) == 0) {
 				if (lw_pos_aff(lw, &fv, &a->value, 1, 0, 0, 0) == 0 &&
 				    model_pred_set_affs(preds, preds->npreds - 1, &fi, &fv) < 0)
@@ -160,9 +162,11 @@ static char *quant_cond(struct lowering *lw, struct ast_var *const *vars,
 		for (int v = 0; v < q[k]->nvars; v++) {
 			const struct ast_var *var = q[k]->vars[v];
 			fputs(" and ", t.f);
-			affine_print(t.f, var->lo_aff, lw->cs, vars);
+			if (affine_print(t.f, var->lo_aff, lw->cs, vars) < 0)
+				fail_nomem(&lw->fail);
 			fprintf(t.f, " <= %s < ", var->name);
-			affine_print(t.f, var->hi_aff, lw->cs, vars);
+			if (affine_print(t.f, var->hi_aff, lw->cs, vars) < 0)
+				fail_nomem(&lw->fail);
 		}
 		if (q[k]->cond)
 			print_atoms(lw, t.f, vars, q[k]->cond->atoms, q[k]->cond->natoms, preds);
@@ -481,8 +485,10 @@ static void lower_stmt_case(struct lowering *lw, int step, const struct ast_stmt
 	} else {
 		const struct ast_quant *stack[AST_MAX_DEPTH];
 		add_work(lw, st, ms, st->rhs, stack, 0);
-		/* a + b + c is three units on one space: counted once, weight 3 */
-		model_merge_terms(ms);
+		/* a + b + c is three units on one space: counted once, weight 3
+		 * (spaces whole: not when out of memory left one without text) */
+		if (!failed(&lw->fail))
+			model_merge_terms(ms);
 	}
 	/* the left-hand side's quotients: defined in its space (which every
 	 * relation of the statement intersects), variables of every space */
@@ -589,10 +595,13 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 	}
 	struct model *m = lw.m;
 	atoms_to_cons(&lw, cs->assumptions, cs->nassumptions, &m->assume, &m->nassume, true);
-	for (int p = 0; p < cs->nsizes; p++)
-		model_add_param(m, cs->params[p]->name);
-	for (int a = 0; a < cs->naxes; a++)
-		model_add_axis(m, cs->axes[a]->name);
+	/* positions as the checker numbered them: each one added, or nothing */
+	for (int p = 0; p < cs->nsizes && !failed(&lw.fail); p++)
+		if (model_add_param(m, cs->params[p]->name) < 0)
+			fail_nomem(&lw.fail);
+	for (int a = 0; a < cs->naxes && !failed(&lw.fail); a++)
+		if (model_add_axis(m, cs->axes[a]->name) < 0)
+			fail_nomem(&lw.fail);
 	lower_loops(&lw, cs->ast);
 	for (int d = 0; d < cs->ndists; d++) {
 		const struct affine *ext = dist_extent(cs, cs->dists[d]);
@@ -615,9 +624,10 @@ struct model *lower_spec(const struct checked_spec *cs, enum work_measure work, 
 			break;
 		}
 		char *ext[MODEL_MAX_DIMS];
+		bool texts = true;
 		for (int d = 0; d < arr->rank; d++)
-			ext[d] = lw_affine_text(&lw, NULL, arr->extents[d]->aff);
-		int k = model_add_array(m, arr->name, arr->rank, (const char *const *)ext);
+			texts &= (ext[d] = lw_affine_text(&lw, NULL, arr->extents[d]->aff)) != NULL;
+		int k = texts ? model_add_array(m, arr->name, arr->rank, (const char *const *)ext) : -1;
 		if (k < 0)
 			fail_nomem(&lw.fail);
 		else

@@ -15,8 +15,13 @@ char *lw_affine_text(struct lowering *lw, struct ast_var *const *vars, const str
 	struct text t;
 	if (text_open(&t) < 0)
 		return NULL;
-	affine_print(t.f, f, lw->cs, vars);
-	return text_close(&t);
+	int r = affine_print(t.f, f, lw->cs, vars);
+	char *text = text_close(&t);
+	if (r < 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 /* A positional form being summed up: one coefficient per term, merged. */

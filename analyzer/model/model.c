@@ -200,7 +200,7 @@ void model_free(struct model *m)
 	for (int c = 0; c < m->ncands; c++) {
 		free(m->cands[c].name);
 		free(m->cands[c].named);
-		for (int a = 0; a < m->narrays; a++)
+		for (int a = 0; m->cands[c].layout && a < m->narrays; a++)
 			free(m->cands[c].layout[a]);
 		free(m->cands[c].layout);
 		free(m->cands[c].steps);
@@ -286,10 +286,15 @@ int model_add_axis(struct model *m, const char *name)
 int model_add_dist(struct model *m, const char *name, const char *extent)
 {
 	int n = m->ndists, k = m->ndists;
-	if (add_name(&m->dist_extents, &n, extent) < 0 ||
-	    !grow(&m->dist_extent_affs, &k, sizeof(*m->dist_extent_affs)))
+	if (add_name(&m->dist_extents, &n, extent) < 0)
 		return -1;
-	return add_name(&m->dists, &m->ndists, name);
+	int r = grow(&m->dist_extent_affs, &k, sizeof(*m->dist_extent_affs))
+			? add_name(&m->dists, &m->ndists, name) : -1;
+	if (r < 0) {   /* model_free frees M->ndists of them */
+		free(m->dist_extents[m->ndists]);
+		m->dist_extents[m->ndists] = NULL;
+	}
+	return r;
 }
 
 int model_dist_set_extent(struct model *m, int d, const struct model_aff *f)
