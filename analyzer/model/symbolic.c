@@ -1954,7 +1954,20 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
  * splits): where V + C can leave that range (A[0][i + 2] over m + 2 columns,
  * i cyclic over C's m elements), those elements would be owned by nobody and
  * their reads left out, a count too small; refused
- * (tests/brute/specs/lent_digits_past_extent.bsp). */
+ * (tests/brute/specs/lent_digits_past_extent.bsp), unless every process
+ * holds the array (its reads are local: leaving some out changes nothing). */
+static bool replicated_over(const struct sym *s, int a, int ax);
+
+/* Whether every process holds every element of array A (replicated over
+ * every axis): its reads are all local, whatever their digits. */
+static bool replicated_everywhere(const struct sym *s, int a)
+{
+	for (int ax = 0; ax < s->m->naxes; ax++)
+		if (!replicated_over(s, a, ax))
+			return false;
+	return true;
+}
+
 static int read_dim_shape(struct sym *s, const struct model_stmt *st,
 			  const struct model_access *rd, int d, struct decomp *out)
 {
@@ -1980,8 +1993,9 @@ static int read_dim_shape(struct sym *s, const struct model_stmt *st,
 	if (!split || failed(&s->fail))
 		return failed(&s->fail) ? -1 : 0;
 	*out = s->dec[v];
-	isl_bool within = c == 0 ? isl_bool_true
-				 : var_within(s, st, s->space, v, c, out->extent);
+	isl_bool within = c == 0 || replicated_everywhere(s, rd->array)
+				  ? isl_bool_true
+				  : var_within(s, st, s->space, v, c, out->extent);
 	if (within < 0)
 		fail_isl(&s->fail, s->ctx, "the subscript '%s' of %s", rd->subs[d], arr->name);
 	else if (!within)
@@ -2055,7 +2069,7 @@ static void lhs_owner(struct sym *s, const struct model_stmt *st)
 
 /* The distribution predicates of SPACE: the owner digit of the index is the
  * coordinate. */
-static void preds(struct sym *s, const struct model_space *space)
+static void preds(struct sym *s, const struct model_stmt *st, const struct model_space *space)
 {
 	for (int i = 0; i < space->npreds && !failed(&s->fail); i++) {
 		const struct model_pred *p = &space->preds[i];
@@ -2087,6 +2101,27 @@ static void preds(struct sym *s, const struct model_space *space)
 			conj_eq(s, &cj, &coord, &zero);
 			rel_and(s, &cj);
 			continue;
+		}
+		/* the index V + C as digits of the extent X the dist splits: they
+		 * hold 0 .. X - 1 only, where a cyclic dist maps any index (and a
+		 * block one those up to its last block): an index that leaves
+		 * that range would lose its instances, a count too small
+		 * (e(i + 2) == 1 for 0 < i < m over m elements) */
+		long long c = 0;
+		int v = ndigits(&d) > 1 ? sub_var_plus_const(s, &p->index_aff, &c) : -1;
+		isl_bool within = v < 0 ? isl_bool_true : var_within(s, st, space, v, c, d.extent);
+		if (within < 0) {
+			fail_isl(&s->fail, s->ctx, "the distribution predicate %s(%s)",
+				 s->m->dists[p->dist], p->index);
+			return;
+		}
+		if (!within) {
+			fail_set(&s->fail, FAIL_REFUSED,
+				 "the index %s of the distribution predicate %s(%s) == %s runs past "
+				 "0 .. %s - 1, the elements the dist's digits write, which the symbolic "
+				 "grid cannot write: --grid or -D count it exactly",
+				 p->index, s->m->dists[p->dist], p->index, p->coord, d.extent_text);
+			return;
 		}
 		struct lin res[3];
 		if (sub_digits(s, &p->index_aff, p->index, &d, res) < 0)
@@ -2220,9 +2255,9 @@ static __isl_give isl_map *build_instances(struct sym *s, const struct model_stm
 	cond_digits(s, &st->lhs.space);
 	if (space != &st->lhs.space)
 		cond_digits(s, space);
-	preds(s, &st->lhs.space);
+	preds(s, st, &st->lhs.space);
 	if (space != &st->lhs.space)
-		preds(s, space);
+		preds(s, st, space);
 	lhs_owner(s, st);
 	s->r = NULL;
 	if (failed(&s->fail)) {

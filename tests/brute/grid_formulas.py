@@ -53,6 +53,8 @@ CASES = [
     # digits with the columns m and m + 1 left out (one word short)
     ("tests/brute/specs/lent_digits_past_extent.bsp", {"P": 2}, {"m": range(4, 30)}, []),
     ("tests/brute/specs/lent_digits_past_extent.bsp", {"P": 3}, {"m": range(6, 30)}, []),
+    # a predicate's index past its dist's extent (e(i + 2) == 1, e cyclic)
+    ("tests/brute/specs/pred_offset_past_extent.bsp", {"P": 2}, {"m": range(4, 30)}, []),
     # the symbolic grid (no --grid: the axes among the sizes, N tied to M),
     # LU's totals on a square grid at 52 points where M divides n
     ("examples/lu.bsp", None, {"n": range(2, 25), "M": range(1, 7)}, ["--assume", "M==N"]),
