@@ -447,7 +447,7 @@ loop_range
 	: range                 { $$ = $1; }
 	| IDENT '=' INT ',' INT ',' INT ',' ELLIPSIS relop expr
 		{ $$ = geometric_range(ps, @$, $1, @1, $3, $5, $7, span_join(@3, @7), $10, $11);
-		  if (ps->nomem)
+		  if (!$$ && ps->nomem)   /* (the scanner's nomem: $$ is the stack's) */
 			NOMEM(); }
 	;
 

@@ -378,8 +378,10 @@ static __isl_give isl_set *bounds_set(isl_ctx *ctx, const struct checked_spec *c
 
 	struct bounds_space bs = {.cs = cs, .ref = ref, .var_pos = calloc((size_t)maxindex + 1, sizeof(int)),
 				  .nvar_pos = maxindex, .nvars = nvars, .cases = cases, .ncases = ncases};
-	if (!bs.var_pos)
+	if (!bs.var_pos) {   /* ISL's error, as its own would be: isl_trouble says it */
+		isl_handle_error(ctx, isl_error_alloc, "out of memory", __FILE__, __LINE__);
 		return NULL;
+	}
 	bool gathered = gather_floors(&bs, goal->a) && (!goal->b || gather_floors(&bs, goal->b)) &&
 			gather_scope_floors(&bs, ref);
 	if (!gathered) {
@@ -684,8 +686,8 @@ static void isl_trouble(struct checker *ck, const struct ref_info *ref)
 		ck->stopped = true;
 		return;
 	}
-	if (isl_ctx_last_error(ck->isl) == isl_error_none) {
-		/* no error of ISL's: one of our allocations failed */
+	if (isl_ctx_last_error(ck->isl) == isl_error_alloc) {
+		/* out of memory (ISL's, or bounds_set's own): the spec is refused */
 		diag_nomem(ck->dg);
 		return;
 	}

@@ -127,7 +127,6 @@ int spec_load_text(struct loaded_spec *ls, const char *name, const char *text, s
 static int check_source(struct loaded_spec *ls, const char *const *assumes, int n, FILE *err,
 			struct session *session)
 {
-	const char *path = ls->src.name;
 	ls->loaded = true;
 	diag_init(&ls->dg, err, &ls->src);
 	const char *nul = memchr(ls->src.text, '\0', ls->src.len);
@@ -143,7 +142,7 @@ static int check_source(struct loaded_spec *ls, const char *const *assumes, int 
 	/* the file read once (it may be a pipe), the assumptions appended */
 	int *line = n > 0 ? calloc((size_t)n, sizeof(*line)) : NULL;
 	if (n > 0 && (!line || append_assumptions(&ls->src, assumes, n, line) < 0)) {
-		fprintf(err, "bspcost: %s: out of memory\n", path);
+		fprintf(err, "bspcost: %s: out of memory\n", ls->src.name);
 		free(line);
 		return -1;
 	}
@@ -156,7 +155,8 @@ static int check_source(struct loaded_spec *ls, const char *const *assumes, int 
 		ls->cs = NULL;
 		diag_free(&ls->dg);
 		diag_init(&ls->dg, err, &ls->src);
-		fprintf(err, "bspcost: %s: out of memory\n", path);
+		/* (the source's name now: the assumptions replaced the source) */
+		fprintf(err, "bspcost: %s: out of memory\n", ls->src.name);
 		free(line);
 		return -1;
 	}

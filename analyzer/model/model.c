@@ -27,8 +27,12 @@ static char **strdup_array(int n, const char *const src[])
 	if (!dst)
 		return NULL;
 	for (int i = 0; i < n; i++)
-		if (!(dst[i] = strdup(src[i])))
+		if (!(dst[i] = strdup(src[i]))) {
+			while (i-- > 0)
+				free(dst[i]);
+			free(dst);
 			return NULL;
+		}
 	return dst;
 }
 
@@ -249,11 +253,17 @@ struct model *model_new(const char *assumptions)
 	return m;
 }
 
+/* NAME copied onto NAMES (*N of them); -1 when out of memory, NAMES and
+ * *N then unchanged. */
 static int add_name(char ***names, int *n, const char *name)
 {
-	char **slot = grow(names, n, sizeof(char *));
-	if (!slot || !(*slot = strdup(name)))
+	char *copy = strdup(name);
+	char **slot = copy ? grow(names, n, sizeof(char *)) : NULL;
+	if (!slot) {
+		free(copy);
 		return -1;
+	}
+	*slot = copy;
 	return *n - 1;
 }
 
