@@ -731,10 +731,13 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 				if (differ_at_witness(r, to, from, &w[from]))
 					continue;
 				struct formula *a = value_on(r, to, from), *b = value_on(r, from, from);
-				if (a && b && formula_proven_equal(a, b))
+				bool made = a && b;
+				if (made && formula_proven_equal(a, b))
 					keep = to;
 				formula_free(a);
 				formula_free(b);
+				if (!made)
+					goto error;
 			}
 			if (keep < 0) {
 				decided_note(&apart, i, j);
@@ -752,15 +755,8 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 			}
 			isl_set_free(r->p[keep].cond);
 			r->p[keep].cond = merged;
-			if (!r->p[keep].cond) {
-				for (int k = 0; k < r->n; k++)
-					witnesses_clear(&w[k]);
-				free(w);
-				decided_clear(&apart);
-				formula_params_free(fnames, fn);
-				formula_free(r);
-				return NULL;
-			}
+			if (!r->p[keep].cond)
+				goto error;
 			drop_piece(r, gone);
 			witnesses_clear(&w[gone]);
 			memmove(&w[gone], &w[gone + 1], sizeof(*w) * (size_t)(r->n - gone));
@@ -780,4 +776,12 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 	struct formula *g = formula_gist(r, context);
 	formula_free(r);
 	return g;
+error:
+	for (int k = 0; k < r->n; k++)
+		witnesses_clear(&w[k]);
+	free(w);
+	decided_clear(&apart);
+	formula_params_free(fnames, fn);
+	formula_free(r);
+	return NULL;
 }

@@ -523,6 +523,10 @@ static int equal(const struct formula *f, const struct formula *g, int search)
 			if (!own)
 				own = session_ctx(NULL); /* no set to take one from */
 			ctx = own;
+			if (!ctx) {
+				result = -1;
+				break;
+			}
 		}
 		{
 			/* the parameters of this piece: its value's and its condition's */

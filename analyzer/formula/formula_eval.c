@@ -247,16 +247,29 @@ char **formula_params(const struct formula *f, int *n)
 	if (!f)
 		return NULL;
 	used = calloc(f->vars->cap + 1, 1);
+	if (!used)
+		return NULL;
 	for (i = 0; i < f->n; i++) {
 		fml_node_used(f->vars, f->p[i].val, used);
-		if (f->p[i].cond)
-			size += isl_set_dim(f->p[i].cond, isl_dim_param);
+		if (f->p[i].cond) {
+			isl_size np = isl_set_dim(f->p[i].cond, isl_dim_param);
+			if (np < 0) {
+				free(used);
+				return NULL;
+			}
+			size += np;
+		}
 	}
 	size += f->vars->n + 1;
 	names = calloc(size, sizeof(*names));
+	if (!names) {
+		free(used);
+		return NULL;
+	}
 	for (j = 0; j < f->vars->n; j++)
-		if (used[j] && f->vars->v[j].name)
-			names[count++] = strdup(f->vars->v[j].name);
+		if (used[j] && f->vars->v[j].name &&
+		    !(names[count++] = strdup(f->vars->v[j].name)))
+			goto error;
 	for (i = 0; i < f->n; i++) {
 		isl_size np;
 		int k;
@@ -265,9 +278,10 @@ char **formula_params(const struct formula *f, int *n)
 		np = isl_set_dim(f->p[i].cond, isl_dim_param);
 		for (k = 0; k < np; k++)
 			if (isl_set_involves_dims(f->p[i].cond, isl_dim_param, k, 1) ==
-			    isl_bool_true)
-				names[count++] = strdup(
-					isl_set_get_dim_name(f->p[i].cond, isl_dim_param, k));
+			    isl_bool_true &&
+			    !(names[count++] = strdup(
+				    isl_set_get_dim_name(f->p[i].cond, isl_dim_param, k))))
+				goto error;
 	}
 	free(used);
 	qsort(names, count, sizeof(*names), cmp_str);
@@ -280,6 +294,11 @@ char **formula_params(const struct formula *f, int *n)
 	}
 	*n = (int)j;
 	return names;
+error:
+	/* the last name is the NULL that failed */
+	formula_params_free(names, count);
+	free(used);
+	return NULL;
 }
 
 void formula_params_free(char **names, int n)

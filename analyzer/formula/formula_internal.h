@@ -94,8 +94,9 @@ slong fml_vars_atom(struct fvars *V, struct fnode *arg);
  * return NULL on failure. */
 /* A new node of KIND: the polynomial 0, or an inner node with no children. */
 struct fnode *fml_node_alloc(const struct fvars *V, enum fkind kind);
-/* Cancels the powers common to X's numerator and denominator (X polynomial). */
-void fml_poly_normalize(const struct fvars *V, struct fnode *x);
+/* Cancels the powers common to X's numerator and denominator (X polynomial);
+ * 0, or -1 with X unchanged when its scratch exponents cannot be allocated. */
+int fml_poly_normalize(const struct fvars *V, struct fnode *x);
 struct fnode *fml_poly_zero(const struct fvars *V);
 struct fnode *fml_poly_fmpq(const struct fvars *V, const fmpq_t c);
 struct fnode *fml_poly_si(const struct fvars *V, slong c);

@@ -114,8 +114,9 @@ int fml_poly_is_zero(const struct fvars *V, const struct fnode *x)
 	return x->kind == FK_POLY && fmpq_mpoly_is_zero(x->num, V->ctx);
 }
 
-/* A := A * x^DELTA (DELTA may be negative where A's exponents allow it). */
-static void mpoly_shift(fmpq_mpoly_t A, const slong *delta, const struct fvars *V)
+/* A := A * x^DELTA (DELTA may be negative where A's exponents allow it); 0,
+ * or -1 with A unchanged when its scratch exponents cannot be allocated. */
+static int mpoly_shift(fmpq_mpoly_t A, const slong *delta, const struct fvars *V)
 {
 	fmpq_mpoly_t T;
 	slong i, j, len = fmpq_mpoly_length(A, V->ctx);
@@ -123,6 +124,11 @@ static void mpoly_shift(fmpq_mpoly_t A, const slong *delta, const struct fvars *
 	ulong *u = calloc(V->cap + 1, sizeof(ulong));
 	fmpq_t c;
 
+	if (!e || !u) {
+		free(e);
+		free(u);
+		return -1;
+	}
 	fmpq_init(c);
 	fmpq_mpoly_init(T, V->ctx);
 	for (i = 0; i < len; i++) {
@@ -139,27 +145,34 @@ static void mpoly_shift(fmpq_mpoly_t A, const slong *delta, const struct fvars *
 	fmpq_clear(c);
 	free(e);
 	free(u);
+	return 0;
 }
 
-/* Cancels common powers between numerator and denominator. */
-void fml_poly_normalize(const struct fvars *V, struct fnode *x)
+/* Cancels common powers between numerator and denominator; 0, or -1 with X
+ * unchanged (out of memory). */
+int fml_poly_normalize(const struct fvars *V, struct fnode *x)
 {
 	slong i, j, len = fmpq_mpoly_length(x->num, V->ctx);
 	slong *e, *s;
-	int any = 0;
+	int any = 0, ret = 0;
 
 	if (len == 0) {
 		for (i = 0; i < V->cap; i++)
 			x->den[i] = 0;
-		return;
+		return 0;
 	}
 	for (i = 0; i < V->cap; i++)
 		if (x->den[i] > 0)
 			any = 1;
 	if (!any)
-		return;
+		return 0;
 	e = calloc(V->cap + 1, sizeof(slong));
 	s = calloc(V->cap + 1, sizeof(slong));
+	if (!e || !s) {
+		free(e);
+		free(s);
+		return -1;
+	}
 	for (i = 0; i < V->cap; i++)
 		s[i] = x->den[i];
 	for (j = 0; j < len; j++) {
@@ -169,16 +182,19 @@ void fml_poly_normalize(const struct fvars *V, struct fnode *x)
 				s[i] = e[i];
 	}
 	any = 0;
-	for (i = 0; i < V->cap; i++) {
+	for (i = 0; i < V->cap; i++)
 		if (s[i] > 0)
 			any = 1;
-		x->den[i] -= s[i];
+	/* the numerator first: a failed shift leaves X as it was */
+	for (i = 0; i < V->cap; i++)
 		s[i] = -s[i];
-	}
 	if (any)
-		mpoly_shift(x->num, s, V);
+		ret = mpoly_shift(x->num, s, V);
+	for (i = 0; ret == 0 && i < V->cap; i++)
+		x->den[i] += s[i];
 	free(e);
 	free(s);
+	return ret;
 }
 
 static struct fnode *poly_mul(const struct fvars *V, const struct fnode *a,
@@ -192,7 +208,10 @@ static struct fnode *poly_mul(const struct fvars *V, const struct fnode *a,
 	fmpq_mpoly_mul(x->num, a->num, b->num, V->ctx);
 	for (i = 0; i < V->cap; i++)
 		x->den[i] = a->den[i] + b->den[i];
-	fml_poly_normalize(V, x);
+	if (fml_poly_normalize(V, x) < 0) {
+		fml_node_free(V, x);
+		return NULL;
+	}
 	return x;
 }
 
@@ -225,10 +244,14 @@ struct fnode *fml_poly_add(const struct fvars *V, const struct fnode *a,
 	fmpq_mpoly_init(t, V->ctx);
 	fmpq_mpoly_set(x->num, a->num, V->ctx);
 	fmpq_mpoly_set(t, b->num, V->ctx);
-	if (shift_a)
-		mpoly_shift(x->num, da, V);
-	if (shift_b)
-		mpoly_shift(t, db, V);
+	if ((shift_a && mpoly_shift(x->num, da, V) < 0) ||
+	    (shift_b && mpoly_shift(t, db, V) < 0)) {
+		fmpq_mpoly_clear(t, V->ctx);
+		free(da);
+		free(db);
+		fml_node_free(V, x);
+		return NULL;
+	}
 	if (negate_b)
 		fmpq_mpoly_sub(x->num, x->num, t, V->ctx);
 	else
@@ -236,7 +259,10 @@ struct fnode *fml_poly_add(const struct fvars *V, const struct fnode *a,
 	fmpq_mpoly_clear(t, V->ctx);
 	free(da);
 	free(db);
-	fml_poly_normalize(V, x);
+	if (fml_poly_normalize(V, x) < 0) {
+		fml_node_free(V, x);
+		return NULL;
+	}
 	return x;
 }
 
@@ -303,8 +329,12 @@ struct nlist {
 	int n, size;
 };
 
+/* Appends X (taken); a NULL X (a node that could not be made) fails, so
+ * that a caller may push what a constructor returns. */
 static int nlist_push(struct nlist *l, struct fnode *x)
 {
+	if (!x)
+		return -1;
 	if (l->n == l->size) {
 		int size = l->size ? 2 * l->size : 4;
 		struct fnode **c = realloc(l->c, size * sizeof(*c));
@@ -328,16 +358,28 @@ static void nlist_clear(const struct fvars *V, struct nlist *l)
 	l->n = l->size = 0;
 }
 
-/* Moves X, or X's children when X is of KIND, into L (X is taken). */
-static int nlist_flatten(struct nlist *l, struct fnode *x, enum fkind kind)
+/* Moves X, or X's children when X is of KIND, into L (X is taken: what
+ * could not be moved is freed). */
+static int nlist_flatten(const struct fvars *V, struct nlist *l, struct fnode *x,
+			 enum fkind kind)
 {
-	int i;
+	int i, j;
 
-	if (x->kind != kind)
-		return nlist_push(l, x);
-	for (i = 0; i < x->n; i++)
-		if (nlist_push(l, x->c[i]) < 0)
+	if (x->kind != kind) {
+		if (nlist_push(l, x) < 0) {
+			fml_node_free(V, x);
 			return -1;
+		}
+		return 0;
+	}
+	for (i = 0; i < x->n; i++)
+		if (nlist_push(l, x->c[i]) < 0) {
+			/* the children pushed are L's now */
+			for (j = 0; j < i; j++)
+				x->c[j] = NULL;
+			fml_node_free(V, x);
+			return -1;
+		}
 	free(x->c);
 	free(x);
 	return 0;
@@ -391,11 +433,14 @@ static struct fnode *split_coef(const struct fvars *V, const struct fnode *x, fm
 	if (found < 0)
 		return fml_node_copy(V, x);
 	fmpq_mpoly_get_fmpq(c, x->c[found]->num, V->ctx);
-	for (i = 0; i < x->n; i++)
-		if (i != found && nlist_push(&l, fml_node_copy(V, x->c[i])) < 0) {
+	for (i = 0; i < x->n; i++) {
+		struct fnode *y = i != found ? fml_node_copy(V, x->c[i]) : NULL;
+		if (i != found && nlist_push(&l, y) < 0) {
+			fml_node_free(V, y);
 			nlist_clear(V, &l);
 			return NULL;
 		}
+	}
 	return nlist_finish(V, &l, FK_MUL);
 }
 
@@ -434,16 +479,22 @@ static int collect_like(const struct fvars *V, struct nlist *out)
 			core[i] = NULL;
 		} else {
 			struct nlist m = { 0 };
-			if (nlist_push(&m, fml_poly_fmpq(V, coef + i)) < 0 ||
-			    nlist_push(&m, core[i]) < 0) {
+			struct fnode *k = fml_poly_fmpq(V, coef + i);
+			if (nlist_push(&m, k) < 0) {
+				fml_node_free(V, k);
+				goto done;
+			}
+			if (nlist_push(&m, core[i]) < 0) {
 				nlist_clear(V, &m);
 				goto done;
 			}
 			core[i] = NULL;
 			t = nlist_finish(V, &m, FK_MUL);
 		}
-		if (!t || nlist_push(&res, t) < 0)
+		if (!t || nlist_push(&res, t) < 0) {
+			fml_node_free(V, t);
 			goto done;
+		}
 	}
 	nlist_clear(V, out);
 	*out = res;
@@ -476,7 +527,11 @@ static struct fnode *addmul_take(const struct fvars *V, struct fnode *a,
 		fml_node_free(V, b);
 		return NULL;
 	}
-	if (nlist_flatten(&in, a, kind) < 0 || nlist_flatten(&in, b, kind) < 0)
+	if (nlist_flatten(V, &in, a, kind) < 0) {
+		fml_node_free(V, b);
+		goto error;
+	}
+	if (nlist_flatten(V, &in, b, kind) < 0)
 		goto error;
 	poly = mul ? fml_poly_si(V, 1) : fml_poly_zero(V);
 	if (!poly)
@@ -560,7 +615,12 @@ struct fnode *fml_maxmin_take(const struct fvars *V, enum fkind kind,
 		fml_node_free(V, b);
 		return NULL;
 	}
-	if (nlist_flatten(&l, a, kind) < 0 || nlist_flatten(&l, b, kind) < 0) {
+	if (nlist_flatten(V, &l, a, kind) < 0) {
+		fml_node_free(V, b);
+		nlist_clear(V, &l);
+		return NULL;
+	}
+	if (nlist_flatten(V, &l, b, kind) < 0) {
 		nlist_clear(V, &l);
 		return NULL;
 	}
@@ -623,6 +683,12 @@ struct fnode *fml_pow(const struct fvars *V, const struct fnode *x, slong k)
 			return NULL;
 		e = calloc(V->cap + 1, sizeof(slong));
 		u = calloc(V->cap + 1, sizeof(ulong));
+		if (!e || !u) {
+			free(e);
+			free(u);
+			fml_node_free(V, inv);
+			return NULL;
+		}
 		fmpq_init(c);
 		fmpq_mpoly_get_term_exp_si(e, x->num, 0, V->ctx);
 		fmpq_mpoly_get_term_coeff_fmpq(c, x->num, 0, V->ctx);
@@ -637,7 +703,10 @@ struct fnode *fml_pow(const struct fvars *V, const struct fnode *x, slong k)
 		fmpq_clear(c);
 		free(e);
 		free(u);
-		fml_poly_normalize(V, inv);
+		if (fml_poly_normalize(V, inv) < 0) {
+			fml_node_free(V, inv);
+			return NULL;
+		}
 		r = fml_pow(V, inv, -k);
 		fml_node_free(V, inv);
 		return r;
@@ -678,6 +747,14 @@ struct fnode *fml_floor_take(struct fvars *V, struct fnode *arg)
 	}
 	e = calloc(V->cap + 1, sizeof(slong));
 	u = calloc(V->cap + 1, sizeof(ulong));
+	if (!e || !u) {
+		free(e);
+		free(u);
+		fml_node_free(V, ipart);
+		fml_node_free(V, rest);
+		fml_node_free(V, arg);
+		return NULL;
+	}
 	fmpq_init(c);
 	len = fmpq_mpoly_length(arg->num, V->ctx);
 	for (j = 0; j < len; j++) {
@@ -698,8 +775,12 @@ struct fnode *fml_floor_take(struct fvars *V, struct fnode *arg)
 	fmpq_mpoly_sort_terms(rest->num, V->ctx);
 	fmpq_mpoly_combine_like_terms(rest->num, V->ctx);
 	memcpy(rest->den, arg->den, V->cap * sizeof(slong));
-	fml_poly_normalize(V, rest);
 	fml_node_free(V, arg);
+	if (fml_poly_normalize(V, rest) < 0) {
+		fml_node_free(V, ipart);
+		fml_node_free(V, rest);
+		return NULL;
+	}
 	if (fmpq_mpoly_is_fmpq(rest->num, V->ctx) && !has_den) {
 		/* a constant fraction: floor it */
 		fmpq_t q;

@@ -150,9 +150,11 @@ static struct formula_expr *parse_atom(struct parser *p)
 		digits = strndup(s, n);
 		e = expr_new(E_NUM);
 		if (!digits || !e || mpz_set_str(mpq_numref(e->num), digits, 10) < 0) {
+			/* out of memory is formula_parse_expr's to say */
+			if (digits && e)
+				fail(p, "bad number");
 			free(digits);
 			formula_expr_free(e);
-			fail(p, "bad number");
 			return NULL;
 		}
 		free(digits);

@@ -190,7 +190,8 @@ slong fml_vars_atom(struct fvars *V, struct fnode *arg)
 
 /* ---------------------------------------------------------------- translation */
 
-/* If X is the single variable x_i (coefficient 1), i; else -1. */
+/* If X is the single variable x_i (coefficient 1), i; else -1; -2 when its
+ * scratch exponents cannot be allocated. */
 static slong poly_as_var(const struct fvars *V, const struct fnode *x)
 {
 	slong i, found = -1;
@@ -210,6 +211,8 @@ static slong poly_as_var(const struct fvars *V, const struct fnode *x)
 	}
 	fmpq_clear(c);
 	e = calloc(V->cap + 1, sizeof(slong));
+	if (!e)
+		return -2;
 	fmpq_mpoly_get_term_exp_si(e, x->num, 0, V->ctx);
 	for (i = 0; i < V->cap; i++) {
 		if (e[i] == 0)
@@ -249,11 +252,16 @@ struct fnode *fml_translate(const struct fvars *F, const struct fnode *x,
 	used = calloc(F->cap + 1, 1);
 	map = calloc(F->cap + 1, sizeof(slong));
 	e = calloc(F->cap + 1, sizeof(slong));
+	r = NULL;
+	if (!used || !map || !e)
+		goto done;
 	for (i = 0; i < F->cap; i++) {
 		used[i] = x->den[i] > 0 || fmpq_mpoly_degree_si(x->num, i, F->ctx) > 0;
 		if (!used[i])
 			continue;
 		map[i] = i < F->n && vmap[i] ? poly_as_var(T, vmap[i]) : -1;
+		if (map[i] == -2)
+			goto done;
 		if (map[i] < 0)
 			rename = 0;
 	}
@@ -261,7 +269,7 @@ struct fnode *fml_translate(const struct fvars *F, const struct fnode *x,
 	if (rename) {
 		ulong *u = calloc(T->cap + 1, sizeof(ulong));
 		fmpq_t c;
-		r = fml_node_alloc(T, FK_POLY);
+		r = u ? fml_node_alloc(T, FK_POLY) : NULL;
 		fmpq_init(c);
 		for (j = 0; r && j < len; j++) {
 			fmpq_mpoly_get_term_exp_si(e, x->num, j, F->ctx);
@@ -278,7 +286,10 @@ struct fnode *fml_translate(const struct fvars *F, const struct fnode *x,
 			for (i = 0; i < F->cap; i++)
 				if (used[i])
 					r->den[map[i]] += x->den[i];
-			fml_poly_normalize(T, r);
+			if (fml_poly_normalize(T, r) < 0) {
+				fml_node_free(T, r);
+				r = NULL;
+			}
 		}
 		fmpq_clear(c);
 		free(u);
@@ -305,6 +316,7 @@ struct fnode *fml_translate(const struct fvars *F, const struct fnode *x,
 		}
 		fmpq_clear(c);
 	}
+done:
 	free(used);
 	free(map);
 	free(e);

@@ -339,8 +339,9 @@ struct formula *formula_subst(const struct formula *f, const char *name,
 		vf = calloc(f->vars->n + 1, sizeof(*vf));
 		if (!vf)
 			goto done;
-		if (p >= 0)
-			vf[p] = fml_node_copy(T, lr.val[k]);
+		/* a copy that failed would leave NAME to be imported as itself */
+		if (p >= 0 && !(vf[p] = fml_node_copy(T, lr.val[k])))
+			goto done;
 		if (fml_vars_import(T, f->vars, vf) < 0)
 			goto done;
 		for (j = 0; j < f->n; j++) {
