@@ -89,11 +89,17 @@ static char *sb_finish(struct sbuf *b)
 
 enum dkind { D_NUM, D_NAME, D_POW, D_PROD, D_SUM, D_FRAC, D_FUNC, D_NEG };
 
+/* Out of memory, a document is NULL or broken: a part of it could not be
+ * allocated, and whatever holds it is broken too (doc_push), so that its
+ * rendering fails rather than print a formula with a part missing.  The
+ * builders below take and pass on NULL documents; those that move children
+ * from one document to another carry the mark with them. */
 struct doc {
 	enum dkind kind;
 	char *text;  /* D_NUM digits, D_NAME name, D_FUNC function name */
 	slong exp;   /* D_POW */
 	int tight;   /* D_SUM written without blanks */
+	int broken;  /* a part is missing (out of memory): cannot be rendered */
 	int n, size;
 	struct doc **c;
 	char *neg;   /* D_SUM: child i is subtracted */
@@ -103,10 +109,20 @@ static struct doc *doc_new(enum dkind kind, const char *text)
 {
 	struct doc *d = calloc(1, sizeof(*d));
 
+	if (!d)
+		return NULL;
 	d->kind = kind;
-	if (text)
-		d->text = strdup(text);
+	if (text && !(d->text = strdup(text))) {
+		free(d);
+		return NULL;
+	}
 	return d;
+}
+
+static void doc_break(struct doc *d)
+{
+	if (d)
+		d->broken = 1;
 }
 
 static void doc_free(struct doc *d)
@@ -123,18 +139,39 @@ static void doc_free(struct doc *d)
 	free(d);
 }
 
+/* Appends CHILD (taken) to D.  A NULL or broken CHILD, or no room for it,
+ * breaks D; with no D, CHILD is freed. */
 static void doc_push(struct doc *d, struct doc *child, int neg)
 {
-	if (d->n == d->size) {
-		d->size = d->size ? 2 * d->size : 4;
-		d->c = realloc(d->c, d->size * sizeof(*d->c));
-		d->neg = realloc(d->neg, d->size);
+	if (!d) {
+		doc_free(child);
+		return;
 	}
+	if (!child) {
+		d->broken = 1;
+		return;
+	}
+	if (d->n == d->size) {
+		int size = d->size ? 2 * d->size : 4;
+		struct doc **c = realloc(d->c, size * sizeof(*c));
+		char *ng = c ? realloc(d->neg, size) : NULL;
+		if (c)
+			d->c = c;
+		if (!ng) {
+			doc_free(child);
+			d->broken = 1;
+			return;
+		}
+		d->neg = ng;
+		d->size = size;
+	}
+	d->broken |= child->broken;
 	d->c[d->n] = child;
 	d->neg[d->n] = (char)neg;
 	d->n++;
 }
 
+/* (FLINT's fmpz_get_str aborts when out of memory, as all of FLINT does.) */
 static struct doc *doc_num(const fmpz_t x)
 {
 	char *s = fmpz_get_str(NULL, 10, x);
@@ -152,11 +189,14 @@ static struct doc *doc_unary(enum dkind kind, const char *text, struct doc *chil
 	return d;
 }
 
-/* A product that is just its one factor collapses. */
+/* A product that is just its one factor collapses (not a broken one: its
+ * mark would go with it). */
 static struct doc *prod_finish(struct doc *p)
 {
 	struct doc *c;
 
+	if (!p || p->broken)
+		return p;
 	if (p->n == 0) {
 		doc_free(p);
 		return doc_new(D_NUM, "1");
@@ -175,6 +215,8 @@ static struct doc *sum_finish(struct doc *s)
 	struct doc *c;
 	int neg;
 
+	if (!s || s->broken)
+		return s;
 	if (s->n == 0) {
 		doc_free(s);
 		return doc_new(D_NUM, "0");
@@ -246,9 +288,14 @@ static void render(const struct doc *d, enum formula_style style, int needed,
 	struct sbuf *b)
 {
 	int latex = style == FORMULA_LATEX;
-	int paren = prec(d) < needed;
+	int paren;
 	int i;
 
+	if (!d || d->broken) {
+		b->oom = 1;
+		return;
+	}
+	paren = prec(d) < needed;
 	if (paren)
 		sb_puts(b, "(");
 	switch (d->kind) {
@@ -363,6 +410,7 @@ struct tlist {
 	struct pterm *t;
 	int n, size;
 	slong cap; /* exponent vector length */
+	int oom;   /* a term could not be pushed: the list is incomplete */
 };
 
 static void tl_init(struct tlist *l, slong cap)
@@ -373,14 +421,29 @@ static void tl_init(struct tlist *l, slong cap)
 
 static void tl_push(struct tlist *l, const fmpq_t c, const slong *e)
 {
+	slong *x;
+
+	if (l->oom)
+		return;
 	if (l->n == l->size) {
-		l->size = l->size ? 2 * l->size : 8;
-		l->t = realloc(l->t, l->size * sizeof(*l->t));
+		int size = l->size ? 2 * l->size : 8;
+		struct pterm *t = realloc(l->t, size * sizeof(*t));
+		if (!t) {
+			l->oom = 1;
+			return;
+		}
+		l->t = t;
+		l->size = size;
 	}
+	x = calloc(l->cap + 1, sizeof(slong));
+	if (!x) {
+		l->oom = 1;
+		return;
+	}
+	memcpy(x, e, l->cap * sizeof(slong));
 	fmpq_init(l->t[l->n].c);
 	fmpq_set(l->t[l->n].c, c);
-	l->t[l->n].e = calloc(l->cap + 1, sizeof(slong));
-	memcpy(l->t[l->n].e, e, l->cap * sizeof(slong));
+	l->t[l->n].e = x;
 	l->n++;
 }
 
@@ -404,6 +467,10 @@ static void tl_from_poly(struct tlist *l, const struct fvars *V, const struct fn
 	fmpq_t c;
 
 	tl_init(l, V->cap);
+	if (!e) {
+		l->oom = 1;
+		return;
+	}
 	fmpq_init(c);
 	for (j = 0; j < len; j++) {
 		fmpq_mpoly_get_term_exp_si(e, x->num, j, V->ctx);
@@ -474,7 +541,8 @@ static void mono_factors(const struct pctx *P, const slong *e, struct doc *prod)
 		x = var_doc(P, i);
 		if (e[i] > 1) {
 			x = doc_unary(D_POW, NULL, x);
-			x->exp = e[i];
+			if (x)
+				x->exp = e[i];
 		}
 		doc_push(prod, x, 0);
 	}
@@ -509,10 +577,18 @@ static struct doc *term_doc(const struct pctx *P, const fmpq_t c, const slong *e
 static void push_flat(const struct pctx *P, struct tlist *l, const slong *outer,
 	struct doc *S)
 {
-	slong *e = calloc(l->cap + 1, sizeof(slong));
+	slong *e;
 	int k;
 	slong i;
 
+	if (!S)
+		return;
+	e = calloc(l->cap + 1, sizeof(slong));
+	if (!e || l->oom) {
+		free(e);
+		doc_break(S);
+		return;
+	}
 	tl_sort(P, l);
 	if (l->n > 1 && fmpq_sgn(l->t[0].c) < 0) {
 		/* start with a positive term when there is one: n - m, not -m + n */
@@ -568,9 +644,16 @@ static void push_grouped(const struct pctx *P, struct tlist *l, const slong *out
 	struct doc *S)
 {
 	struct tlist in, rest;
-	slong x = group_var(P, l), i, *mu, *e;
+	slong x, i, *mu, *e;
 	int k;
 
+	if (!S)
+		return;
+	if (l->oom) {
+		doc_break(S);
+		return;
+	}
+	x = group_var(P, l);
 	if (x < 0 || l->n < 2) {
 		push_flat(P, l, outer, S);
 		return;
@@ -579,6 +662,10 @@ static void push_grouped(const struct pctx *P, struct tlist *l, const slong *out
 	tl_init(&rest, l->cap);
 	mu = calloc(l->cap + 1, sizeof(slong));
 	e = calloc(l->cap + 1, sizeof(slong));
+	if (!mu || !e) {
+		doc_break(S);
+		goto done;
+	}
 	for (i = 0; i < l->cap; i++)
 		mu[i] = -1;
 	for (k = 0; k < l->n; k++) {
@@ -596,6 +683,10 @@ static void push_grouped(const struct pctx *P, struct tlist *l, const slong *out
 		for (i = 0; i < l->cap; i++)
 			e[i] = l->t[k].e[i] - mu[i];
 		tl_push(&in, l->t[k].c, e);
+	}
+	if (in.oom || rest.oom) {
+		doc_break(S);
+		goto done;
 	}
 	for (i = 0; i < l->cap; i++)
 		mu[i] += outer ? outer[i] : 0;
@@ -626,7 +717,8 @@ static void push_grouped(const struct pctx *P, struct tlist *l, const slong *out
 			if (neg)
 				fmpq_neg(in.t[k].c, in.t[k].c);
 		}
-		inner->tight = 1;
+		if (inner)
+			inner->tight = 1;
 		memset(e, 0, (l->cap + 1) * sizeof(slong));
 		push_flat(P, &in, NULL, inner);
 		if (!fmpz_is_one(g))
@@ -639,6 +731,7 @@ static void push_grouped(const struct pctx *P, struct tlist *l, const slong *out
 	}
 	if (rest.n > 0)
 		push_grouped(P, &rest, outer, S);
+done:
 	tl_clear(&in);
 	tl_clear(&rest);
 	free(mu);
@@ -647,8 +740,8 @@ static void push_grouped(const struct pctx *P, struct tlist *l, const slong *out
 
 /* FLINT's factorization of L as a product, when it has at least two factors
  * that are not monomials (counted with multiplicity); else NULL.  *NEG gets the
- * sign. */
-static struct doc *factored(const struct pctx *P, const struct tlist *l, int *neg)
+ * sign; *OOM is set when out of memory (NULL then). */
+static struct doc *factored(const struct pctx *P, const struct tlist *l, int *neg, int *oom)
 {
 	const struct fvars *V = P->V;
 	fmpq_mpoly_t A, base;
@@ -659,10 +752,15 @@ static struct doc *factored(const struct pctx *P, const struct tlist *l, int *ne
 	ulong *u = calloc(V->cap + 1, sizeof(ulong));
 	int sign = 1;
 
+	*oom = 0;
 	fmpq_mpoly_init(A, V->ctx);
 	fmpq_mpoly_init(base, V->ctx);
 	fmpq_mpoly_factor_init(f, V->ctx);
 	fmpq_init(c);
+	if (!u || l->oom) {
+		*oom = 1;
+		goto done;
+	}
 	for (k = 0; k < l->n; k++) {
 		for (i = 0; i < V->cap; i++)
 			u[i] = (ulong)l->t[k].e[i];
@@ -684,7 +782,9 @@ static struct doc *factored(const struct pctx *P, const struct tlist *l, int *ne
 		slong *me = calloc(V->cap + 1, sizeof(slong));
 		struct doc **sums = calloc(f->num + 1, sizeof(*sums));
 		int nsums = 0, a, b;
-		for (k = 0; k < f->num; k++) {
+		if (!prod || !e || !me || !sums)
+			*oom = 1;
+		for (k = 0; k < f->num && !*oom; k++) {
 			slong ex = fmpz_get_si(f->exp + k);
 			struct tlist fl;
 			slong j, len = fmpq_mpoly_length(f->poly + k, V->ctx);
@@ -704,6 +804,11 @@ static struct doc *factored(const struct pctx *P, const struct tlist *l, int *ne
 				fmpq_mpoly_get_term_coeff_fmpq(c, f->poly + k, j, V->ctx);
 				tl_push(&fl, c, e);
 			}
+			if (fl.oom) {
+				tl_clear(&fl);
+				*oom = 1;
+				break;
+			}
 			tl_sort(P, &fl);
 			if (fmpq_sgn(fl.t[0].c) < 0) {
 				for (j = 0; j < fl.n; j++)
@@ -712,30 +817,41 @@ static struct doc *factored(const struct pctx *P, const struct tlist *l, int *ne
 					sign = -sign;
 			}
 			s = doc_new(D_SUM, NULL);
-			s->tight = 1;
+			if (s)
+				s->tight = 1;
 			push_flat(P, &fl, NULL, s);
 			tl_clear(&fl);
 			if (ex > 1) {
 				s = doc_unary(D_POW, NULL, s);
-				s->exp = ex;
+				if (s)
+					s->exp = ex;
 			}
+			/* a NULL or broken sum fails the product below */
 			sums[nsums++] = s;
 		}
-		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
-		if (fmpq_sgn(c) < 0) {
-			sign = -sign;
-			fmpq_neg(c, c);
+		if (!*oom) {
+			fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
+			if (fmpq_sgn(c) < 0) {
+				sign = -sign;
+				fmpq_neg(c, c);
+			}
+			if (!fmpq_is_one(c)) {
+				memset(e, 0, (V->cap + 1) * sizeof(slong));
+				doc_push(prod, term_doc(P, c, e), 0);
+			}
+			mono_factors(P, me, prod);
 		}
-		if (!fmpq_is_one(c)) {
-			memset(e, 0, (V->cap + 1) * sizeof(slong));
-			doc_push(prod, term_doc(P, c, e), 0);
-		}
-		mono_factors(P, me, prod);
 		/* the sums in a fixed order: shorter first, then by their text */
-		for (a = 1; a < nsums; a++)
+		for (a = 1; a < nsums && !*oom; a++)
 			for (b = a; b > 0; b--) {
 				char *x = render_string(sums[b - 1], FORMULA_TEXT);
 				char *y = render_string(sums[b], FORMULA_TEXT);
+				if (!x || !y) {
+					free(x);
+					free(y);
+					*oom = 1;
+					break;
+				}
 				size_t lx = strlen(x), ly = strlen(y);
 				int gt = lx != ly ? lx > ly : strcmp(x, y) > 0;
 				free(x);
@@ -747,10 +863,15 @@ static struct doc *factored(const struct pctx *P, const struct tlist *l, int *ne
 				sums[b - 1] = t;
 			}
 		for (a = 0; a < nsums; a++)
-			doc_push(prod, sums[a], 0);
+			doc_push(*oom ? NULL : prod, sums[a], 0);
 		free(sums);
 		free(e);
 		free(me);
+		if (*oom || prod->broken) {
+			*oom = 1;
+			doc_free(prod);
+			prod = NULL;
+		}
 	}
 done:
 	fmpq_mpoly_factor_clear(f, V->ctx);
@@ -763,25 +884,40 @@ done:
 }
 
 /* The numerator L (integer coefficients, exponents >= 0) as a sum: the shortest
- * of the grouped, factored and flat forms. */
+ * of the grouped, factored and flat forms; NULL when out of memory (any of
+ * them could have been the shortest). */
 static struct doc *numerator(const struct pctx *P, struct tlist *l)
 {
 	struct doc *grouped = doc_new(D_SUM, NULL), *flat = doc_new(D_SUM, NULL);
 	struct doc *fac, *best;
 	size_t lg, lf, lx = (size_t)-1;
-	int neg;
+	int neg, oom;
 
 	push_grouped(P, l, NULL, grouped);
 	push_flat(P, l, NULL, flat);
-	fac = factored(P, l, &neg);
+	fac = factored(P, l, &neg, &oom);
 	if (fac) {
 		struct doc *s = doc_new(D_SUM, NULL);
 		doc_push(s, fac, neg);
 		fac = s;
-		lx = text_length(fac);
+		oom |= !fac || fac->broken;
+		if (!oom)
+			lx = text_length(fac);
+	}
+	if (oom || !grouped || grouped->broken || !flat || flat->broken) {
+		doc_free(grouped);
+		doc_free(flat);
+		doc_free(fac);
+		return NULL;
 	}
 	lg = text_length(grouped);
 	lf = text_length(flat);
+	if (lg == (size_t)-1 || lf == (size_t)-1 || (fac && lx == (size_t)-1)) {
+		doc_free(grouped);
+		doc_free(flat);
+		doc_free(fac);
+		return NULL;
+	}
 	best = grouped;
 	if (lx <= lg) {
 		best = fac;
@@ -809,10 +945,16 @@ static void push_fraction(const struct pctx *P, const struct tlist *l, struct do
 	int k, any = 0, allneg = 1;
 	struct doc *nd, *den, *frac;
 
-	if (l->n == 0)
+	if (!S || l->n == 0)
 		return;
 	D = calloc(l->cap + 1, sizeof(slong));
 	e = calloc(l->cap + 1, sizeof(slong));
+	if (!D || !e || l->oom) {
+		free(D);
+		free(e);
+		doc_break(S);
+		return;
+	}
 	fmpz_init(d);
 	fmpz_init(g);
 	fmpq_init(c);
@@ -840,6 +982,10 @@ static void push_fraction(const struct pctx *P, const struct tlist *l, struct do
 	for (i = 0; i < l->cap; i++)
 		any |= D[i] != 0;
 	nd = numerator(P, &num);
+	if (!nd) {
+		doc_break(S);
+		goto done;
+	}
 	if (!any && fmpz_is_one(d)) {
 		for (k = 0; k < nd->n; k++)
 			doc_push(S, nd->c[k], nd->neg[k]);
@@ -878,6 +1024,8 @@ static void push_terms(const struct pctx *P, const struct tlist *l, struct doc *
 	int k;
 	slong i;
 
+	if (!S)
+		return;
 	tl_init(&poly, l->cap);
 	tl_init(&frac, l->cap);
 	for (k = 0; k < l->n; k++) {
@@ -886,7 +1034,9 @@ static void push_terms(const struct pctx *P, const struct tlist *l, struct doc *
 			neg |= l->t[k].e[i] < 0;
 		tl_push(neg ? &frac : &poly, l->t[k].c, l->t[k].e);
 	}
-	if (frac.n == 0 || poly.n == 0) {
+	if (l->oom || poly.oom || frac.oom) {
+		doc_break(S);
+	} else if (frac.n == 0 || poly.n == 0) {
 		push_fraction(P, l, S);
 	} else {
 		/* Both kinds: over one denominator (n*(P-1)/P) unless that reads
@@ -895,10 +1045,16 @@ static void push_terms(const struct pctx *P, const struct tlist *l, struct doc *
 		push_fraction(P, &frac, split);
 		push_fraction(P, &poly, split);
 		push_fraction(P, l, one);
-		struct doc *pick = text_length(one) <= text_length(split) + 3 ? one : split;
-		for (int j = 0; j < pick->n; j++)
-			doc_push(S, pick->c[j], pick->neg[j]);
-		pick->n = 0;
+		size_t lone = text_length(one), lsplit = text_length(split);
+		if (lone == (size_t)-1 || lsplit == (size_t)-1) {
+			/* either could have been the shorter */
+			doc_break(S);
+		} else {
+			struct doc *pick = lone <= lsplit + 3 ? one : split;
+			for (int j = 0; j < pick->n; j++)
+				doc_push(S, pick->c[j], pick->neg[j]);
+			pick->n = 0;
+		}
 		doc_free(split);
 		doc_free(one);
 	}
@@ -913,6 +1069,11 @@ static struct doc *mono_times(struct doc *mono, struct doc *x)
 	struct doc *target = x, **slot = &x, *p;
 	int k;
 
+	if (!mono || !x || mono->broken || x->broken) {
+		doc_free(mono);
+		doc_free(x);
+		return NULL;
+	}
 	if (x->kind == D_FRAC) {
 		slot = &x->c[0];
 		target = x->c[0];
@@ -949,6 +1110,8 @@ static struct doc *mono_times(struct doc *mono, struct doc *x)
 		}
 	}
 	*slot = prod_finish(p);
+	if (slot != &x && (!*slot || (*slot)->broken))
+		x->broken = 1;
 	return x;
 }
 
@@ -969,11 +1132,19 @@ static struct doc *poly_doc(const struct pctx *P, const struct fnode *x,
 	const struct fvars *V = P->V;
 	struct tlist all;
 	struct doc *S = doc_new(D_SUM, NULL);
-	char *isby = calloc(V->cap + 1, 1), *done;
+	char *isby = calloc(V->cap + 1, 1), *done = NULL;
+	/* exponent vectors for the loop below, their entries of the variables
+	 * not in BY 0 throughout (key, a, b) */
+	slong *key = NULL, *kb = NULL, *a = NULL, *b = NULL, *pos = NULL;
 	slong i;
 	int k, j, any = 0;
 
 	tl_from_poly(&all, V, x);
+	if (!S || !isby || all.oom) {
+		doc_free(S);
+		S = NULL;
+		goto done;
+	}
 	for (i = 0; i < V->n; i++) {
 		isby[i] = (char)collected(V->v[i].name, by, nby);
 		any |= isby[i];
@@ -985,10 +1156,18 @@ static struct doc *poly_doc(const struct pctx *P, const struct fnode *x,
 	/* groups by the exponents of the BY variables, in display order with the
 	 * group free of them first */
 	done = calloc(all.n + 1, 1);
+	key = calloc(V->cap + 1, sizeof(slong));
+	kb = calloc(V->cap + 1, sizeof(slong));
+	a = calloc(V->cap + 1, sizeof(slong));
+	b = calloc(V->cap + 1, sizeof(slong));
+	pos = calloc(V->cap + 1, sizeof(slong));
+	if (!done || !key || !kb || !a || !b || !pos) {
+		doc_break(S);
+		goto done;
+	}
 	for (;;) {
 		int best = -1;
 		struct tlist g;
-		slong *key = calloc(V->cap + 1, sizeof(slong)), *kb;
 		for (k = 0; k < all.n; k++) {
 			if (done[k])
 				continue;
@@ -997,8 +1176,6 @@ static struct doc *poly_doc(const struct pctx *P, const struct fnode *x,
 				continue;
 			}
 			{
-				slong *a = calloc(V->cap + 1, sizeof(slong));
-				slong *b = calloc(V->cap + 1, sizeof(slong));
 				slong da = 0, db = 0;
 				int cmp;
 				for (i = 0; i < V->cap; i++)
@@ -1011,15 +1188,10 @@ static struct doc *poly_doc(const struct pctx *P, const struct fnode *x,
 				cmp = da != db ? (da < db ? -1 : 1) : mono_cmp(P, a, b, V->cap);
 				if (cmp < 0)
 					best = k;
-				free(a);
-				free(b);
 			}
 		}
-		if (best < 0) {
-			free(key);
+		if (best < 0)
 			break;
-		}
-		kb = calloc(V->cap + 1, sizeof(slong));
 		for (i = 0; i < V->cap; i++)
 			if (isby[i])
 				key[i] = all.t[best].e[i];
@@ -1044,7 +1216,10 @@ static struct doc *poly_doc(const struct pctx *P, const struct fnode *x,
 			push_terms(P, &g, sub);
 			for (i = 0; i < V->cap; i++)
 				monoany |= key[i] != 0;
-			if (!monoany) {
+			if (!sub || sub->broken) {
+				doc_free(sub);
+				doc_break(S);
+			} else if (!monoany) {
 				for (j = 0; j < sub->n; j++)
 					doc_push(S, sub->c[j], sub->neg[j]);
 				sub->n = 0;
@@ -1056,24 +1231,23 @@ static struct doc *poly_doc(const struct pctx *P, const struct fnode *x,
 					for (j = 0; j < sub->n; j++)
 						sub->neg[j] = 0;
 				mono = doc_new(D_PROD, NULL);
-				{
-					/* negative powers of BY variables go below */
-					slong *pos = calloc(V->cap + 1, sizeof(slong));
-					for (i = 0; i < V->cap; i++)
-						pos[i] = key[i] > 0 ? key[i] : 0;
-					mono_factors(P, pos, mono);
-					free(pos);
-				}
+				/* negative powers of BY variables go below */
+				for (i = 0; i < V->cap; i++)
+					pos[i] = key[i] > 0 ? key[i] : 0;
+				mono_factors(P, pos, mono);
 				mono = prod_finish(mono);
 				doc_push(S, mono_times(mono, sum_finish(sub)), allneg);
 			}
 		}
 		tl_clear(&g);
-		free(key);
-		free(kb);
 	}
-	free(done);
 done:
+	free(done);
+	free(key);
+	free(kb);
+	free(a);
+	free(b);
+	free(pos);
 	tl_clear(&all);
 	free(isby);
 	return sum_finish(S);
@@ -1104,9 +1278,22 @@ static struct doc *node_doc_by(const struct pctx *P, const struct fnode *x,
 	/* children in the order of their text: commutative operators print the
 	 * same whatever order they were built in */
 	kids = calloc(x->n, sizeof(*kids));
+	if (!kids)
+		return NULL;
+	int bad = 0;
 	for (k = 0; k < x->n; k++) {
 		kids[k].d = node_doc_by(P, x->c[k], by, nby);
+		/* NULL for a NULL or broken child, as when out of memory */
 		kids[k].key = render_string(kids[k].d, FORMULA_TEXT);
+		bad |= !kids[k].key;
+	}
+	if (bad) {
+		for (k = 0; k < x->n; k++) {
+			doc_free(kids[k].d);
+			free(kids[k].key);
+		}
+		free(kids);
+		return NULL;
 	}
 	qsort(kids, x->n, sizeof(*kids), sorted_cmp);
 	if (x->kind == FK_ADD) {
@@ -1197,12 +1384,14 @@ struct alist {
 	struct aterm *t;
 	int n;
 	fmpz_t c0;
+	int oom;   /* a term is missing or has no text: out of memory */
 };
 
 static void al_init(struct alist *l, int size)
 {
 	l->t = calloc(size + 1, sizeof(*l->t));
 	l->n = 0;
+	l->oom = !l->t;
 	fmpz_init(l->c0);
 }
 
@@ -1219,13 +1408,21 @@ static void al_clear(struct alist *l)
 	fmpz_clear(l->c0);
 }
 
+/* Appends C * D (D taken); a NULL or broken D marks L. */
 static void al_push(struct alist *l, const fmpz_t c, struct doc *d)
 {
-	struct aterm *t = &l->t[l->n++];
+	struct aterm *t;
 
+	if (!l->t) {
+		doc_free(d);
+		return;
+	}
+	t = &l->t[l->n++];
 	fmpz_init_set(t->c, c);
 	t->d = d;
 	t->key = render_string(d, FORMULA_TEXT);
+	if (!t->key)
+		l->oom = 1;
 }
 
 static int aterm_cmp(const void *a, const void *b)
@@ -1239,12 +1436,17 @@ static int aterm_cmp(const void *a, const void *b)
 }
 
 /* The sum of the terms of L with coefficient sign SIGN (> 0 or < 0), their
- * absolute values, plus the constant K when non-zero; NULL when empty. */
+ * absolute values, plus the constant K when non-zero; NULL when empty.  Out
+ * of memory, L is marked. */
 static struct doc *al_side(struct alist *l, int sign, const fmpz_t k)
 {
 	struct doc *s = doc_new(D_SUM, NULL);
 	int j;
 
+	if (!s) {
+		l->oom = 1;
+		return NULL;
+	}
 	for (j = 0; j < l->n; j++) {
 		struct doc *p;
 		fmpz_t a;
@@ -1262,6 +1464,8 @@ static struct doc *al_side(struct alist *l, int sign, const fmpz_t k)
 	}
 	if (!fmpz_is_zero(k))
 		doc_push(s, doc_num(k), fmpz_sgn(k) < 0);
+	if (s->broken)
+		l->oom = 1;
 	if (s->n == 0) {
 		doc_free(s);
 		return NULL;
@@ -1300,7 +1504,8 @@ static void aff_terms(struct alist *l, __isl_keep isl_aff *aff)
 				aff_doc(isl_aff_get_div(aff, i))));
 	}
 	val_fmpz(l->c0, isl_val_mul(isl_aff_get_constant_val(aff), isl_val_copy(den)));
-	qsort(l->t, l->n, sizeof(*l->t), aterm_cmp);
+	if (!l->oom)   /* every term has its text */
+		qsort(l->t, l->n, sizeof(*l->t), aterm_cmp);
 	isl_val_free(den);
 	fmpz_clear(c);
 }
@@ -1316,6 +1521,8 @@ static struct doc *aff_doc(__isl_take isl_aff *aff)
 	fmpz_init(den);
 	val_fmpz(den, isl_aff_get_denominator_val(aff));
 	aff_terms(&l, aff);
+	if (l.oom)
+		doc_break(s);
 	for (j = 0; j < l.n; j++) {
 		struct doc *p = doc_new(D_PROD, NULL);
 		fmpz_t a;
@@ -1386,8 +1593,9 @@ static __isl_give isl_aff *only_div(__isl_keep isl_constraint *c, int *k)
 }
 
 /* "g % d == k" when constraint C (an equality) says that an affine g is a
- * multiple of d plus k through its one division; NULL otherwise. */
-static char *divisibility(__isl_keep isl_constraint *c, enum formula_style style)
+ * multiple of d plus k through its one division; NULL otherwise, and NULL
+ * with *OOM set when out of memory. */
+static char *divisibility(__isl_keep isl_constraint *c, enum formula_style style, int *oom)
 {
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
 	int k = -1, i, ok = 1;
@@ -1452,6 +1660,8 @@ static char *divisibility(__isl_keep isl_constraint *c, enum formula_style style
 		}
 		lhs = sum_finish(s);
 	}
+	if (l.oom)
+		b.oom = 1;
 	if (style == FORMULA_LATEX) {
 		render(lhs, style, 0, &b);
 		sb_puts(&b, " \\equiv ");
@@ -1474,7 +1684,10 @@ static char *divisibility(__isl_keep isl_constraint *c, enum formula_style style
 	fmpz_clear(r);
 	fmpz_clear(g);
 	fmpz_clear(t);
-	return sb_finish(&b);
+	char *text = sb_finish(&b);
+	if (!text)
+		*oom = 1;
+	return text;
 }
 
 static const char *op_text(const char *op, enum formula_style style)
@@ -1517,7 +1730,8 @@ static char *constraint_text(__isl_keep isl_constraint *c, enum formula_style st
 				aff_doc(isl_constraint_get_div(c, i))));
 	}
 	val_fmpz(l.c0, isl_constraint_get_constant_val(c));
-	qsort(l.t, l.n, sizeof(*l.t), aterm_cmp);
+	if (!l.oom)   /* every term has its text */
+		qsort(l.t, l.n, sizeof(*l.t), aterm_cmp);
 	fmpz_neg(k, l.c0);
 	lhs = al_side(&l, 1, zero);
 	if (lhs) {
@@ -1549,6 +1763,8 @@ static char *constraint_text(__isl_keep isl_constraint *c, enum formula_style st
 			op = "<";
 		}
 	}
+	if (l.oom)   /* a side may be missing a term (or be NULL for it) */
+		b.oom = 1;
 	render(lhs, style, 1, &b);
 	sb_puts(&b, " ");
 	sb_puts(&b, op_text(op, style));
@@ -1634,15 +1850,24 @@ static isl_stat cons_fn(__isl_take isl_constraint *c, void *user)
 		isl_constraint_free(c);
 		return isl_stat_ok;
 	}
-	char *s = divisibility(c, data->style);
+	int oom = 0;
+	char *s = divisibility(c, data->style, &oom);
 	int is_mod = s != NULL;
 
-	if (!s)
+	if (!s && !oom)
 		s = constraint_text(c, data->style);
 	isl_constraint_free(c);
+	if (!s)
+		return isl_stat_error;
 	if (data->n == data->size) {
-		data->size = data->size ? 2 * data->size : 8;
-		data->c = realloc(data->c, data->size * sizeof(*data->c));
+		int size = data->size ? 2 * data->size : 8;
+		struct cstr *t = realloc(data->c, size * sizeof(*t));
+		if (!t) {
+			free(s);
+			return isl_stat_error;
+		}
+		data->c = t;
+		data->size = size;
 	}
 	data->c[data->n].text = s;
 	data->c[data->n].is_mod = is_mod;
@@ -1675,6 +1900,9 @@ static isl_stat bset_fn(__isl_take isl_basic_set *bset, void *user)
 	bset = isl_basic_set_remove_redundancies(bset);
 	if (isl_basic_set_foreach_constraint(bset, &cons_fn, &cd) < 0) {
 		isl_basic_set_free(bset);
+		for (k = 0; k < cd.n; k++)
+			free(cd.c[k].text);
+		free(cd.c);
 		return isl_stat_error;
 	}
 	isl_basic_set_free(bset);
@@ -1688,11 +1916,20 @@ static isl_stat bset_fn(__isl_take isl_basic_set *bset, void *user)
 	if (cd.n == 0)
 		sb_puts(&b, "1");
 	free(cd.c);
+	char *text = sb_finish(&b);
+	if (!text)
+		return isl_stat_error;
 	if (data->n == data->size) {
-		data->size = data->size ? 2 * data->size : 4;
-		data->conj = realloc(data->conj, data->size * sizeof(*data->conj));
+		int size = data->size ? 2 * data->size : 4;
+		char **t = realloc(data->conj, size * sizeof(*t));
+		if (!t) {
+			free(text);
+			return isl_stat_error;
+		}
+		data->conj = t;
+		data->size = size;
 	}
-	data->conj[data->n] = sb_finish(&b);
+	data->conj[data->n] = text;
 	data->n++;
 	return isl_stat_ok;
 }
@@ -1763,10 +2000,8 @@ static int make_order(struct pctx *P)
 
 	P->order = calloc(V->cap + 1, sizeof(slong));
 	P->rank = calloc(V->cap + 1, sizeof(slong));
-	if (!atext || !P->order || !P->rank) {
-		free(atext);
-		return -1;
-	}
+	if (!atext || !P->order || !P->rank)
+		goto error;
 	/* a first order (atoms by index) to name the atoms, then the real one */
 	for (i = 0; i < V->cap; i++)
 		P->order[i] = i;
@@ -1782,6 +2017,8 @@ static int make_order(struct pctx *P)
 			struct doc *d = node_doc(P, V->v[i].arg);
 			atext[i] = render_string(d, FORMULA_TEXT);
 			doc_free(d);
+			if (!atext[i])
+				goto error;
 		}
 	for (i = 0; i < V->n; i++)
 		P->order[i] = i;
@@ -1798,6 +2035,14 @@ static int make_order(struct pctx *P)
 		free(atext[i]);
 	free(atext);
 	return 0;
+error:
+	for (i = 0; atext && i < V->n; i++)
+		free(atext[i]);
+	free(atext);
+	free(P->order);
+	free(P->rank);
+	P->order = P->rank = NULL;
+	return -1;
 }
 
 static char *value_text(const struct pctx *P, const struct fnode *x,
@@ -1832,7 +2077,8 @@ static const struct cases latex_cases = {
  * the order of its space (which follows the model's, not the names): for
  * each parameter the least value it takes where the earlier ones take
  * theirs, -infinity when it has none (the parameter is then left free).
- * NaN for an empty condition or a failure. */
+ * NaN for an empty condition or a failure of ISL's; NULL with *NP_OUT -1
+ * when out of memory. */
 static isl_val **cond_key(__isl_keep isl_set *cond, int *np_out)
 {
 	isl_size np = isl_set_dim(cond, isl_dim_param);
@@ -1840,6 +2086,10 @@ static isl_val **cond_key(__isl_keep isl_set *cond, int *np_out)
 	if (np <= 0)
 		return NULL;
 	isl_val **key = calloc((size_t)np, sizeof(*key));
+	if (!key) {
+		*np_out = -1;
+		return NULL;
+	}
 	isl_set *s = isl_set_move_dims(isl_set_copy(cond), isl_dim_set, 0, isl_dim_param, 0,
 				       (unsigned)np);
 	for (int k = 0; key && k < np; k++) {
@@ -1870,13 +2120,13 @@ static int key_cmp(isl_val **a, isl_val **b, int np)
 /* The order F's pieces are written in for people: the typical piece first
  * when F has one (formula_typical_first), then by their conditions' keys
  * (P == 1, then P == 2, then P >= 3), a piece of no condition last, ties in
- * F's order.  Malloc'd; NULL (F's own order) on failure. */
+ * F's order.  Malloc'd; NULL when out of memory. */
 static int *piece_order(const struct formula *f)
 {
 	int *order = malloc(sizeof(*order) * (size_t)(f->n + 1));
 	isl_val ***keys = calloc((size_t)f->n + 1, sizeof(*keys));
 	int *nps = calloc((size_t)f->n + 1, sizeof(*nps));
-	int i, j;
+	int i, j, oom = 0;
 
 	if (!order || !keys || !nps) {
 		free(order);
@@ -1900,6 +2150,8 @@ static int *piece_order(const struct formula *f)
 				     : NULL;
 		keys[i] = c ? cond_key(c, &nps[i]) : NULL;
 		isl_set_free(c);
+		if (nps[i] < 0)
+			oom = 1;
 	}
 	isl_space_free(space);
 	/* the typical piece first (formula_typical_first), the others sorted
@@ -1930,6 +2182,10 @@ static int *piece_order(const struct formula *f)
 	}
 	free(keys);
 	free(nps);
+	if (oom) {
+		free(order);
+		return NULL;
+	}
 	return order;
 }
 
@@ -1948,38 +2204,45 @@ static void write_pieces(struct sbuf *b, const struct pctx *P, const struct form
 	int *order = piece_order(f);
 	int i, stacked = 0;
 
-	if (!v || !c) {
+	/* a text that could not be written fails the whole: a formula is
+	 * printed whole or not at all */
+	if (!v || !c || !order) {
 		free(v);
 		free(c);
 		free(order);
-		sb_puts(b, "?");
+		b->oom = 1;
 		return;
 	}
 	for (i = 0; i < f->n; i++) {
-		int j = order ? order[i] : i;
+		int j = order[i];
 		v[i] = value_text(P, f->p[j].val, names, n);
 		c[i] = f->p[j].cond ? cond_text(f->p[j].cond, style) : NULL;
+		if (!v[i] || (f->p[j].cond && !c[i]))
+			b->oom = 1;
 		/* value, 2 between the columns, "if ", condition */
 		if (width > 0 && latex_width(v[i]) + 5 + latex_width(c[i]) > width)
 			stacked = 1;
 	}
 	sb_puts(b, k->open);
-	for (i = 0; i < f->n; i++) {
+	for (i = 0; i < f->n && !b->oom; i++) {
 		char *bv = width > 0 ? latex_break(v[i], width) : NULL;
 		char *bc = c[i] && stacked ? latex_break(c[i], width - 4) : NULL;
-		/* a condition whose text failed is '?', never "otherwise" */
-		int cond = f->p[order ? order[i] : i].cond != NULL;
+		int cond = f->p[order[i]].cond != NULL;
+		if ((width > 0 && !bv) || (c[i] && stacked && !bc))
+			b->oom = 1;
 		if (i > 0)
 			sb_puts(b, k->sep);
-		sb_puts(b, bv ? bv : v[i] ? v[i] : "?");
+		sb_puts(b, bv ? bv : v[i]);
 		if (stacked)
 			sb_puts(b, cond ? " \\\\ \\quad \\text{if } " : " \\\\ \\quad \\text{otherwise}");
 		else
 			sb_puts(b, cond ? k->when : k->otherwise);
 		if (cond)
-			sb_puts(b, bc ? bc : c[i] ? c[i] : "?");
+			sb_puts(b, bc ? bc : c[i]);
 		free(bv);
 		free(bc);
+	}
+	for (i = 0; i < f->n; i++) {
 		free(v[i]);
 		free(c[i]);
 	}
@@ -2031,8 +2294,11 @@ static char *to_string(const struct formula *f, enum formula_style style,
 			style == FORMULA_LATEX ? "\\text{undefined}" : "undefined");
 	} else if (f->n == 1 && !f->p[0].cond) {
 		char *v = value_text(&P, f->p[0].val, names, n);
-		char *bv = width > 0 ? latex_break(v, width) : NULL;
-		sb_puts(&b, bv ? bv : v);
+		char *bv = width > 0 && v ? latex_break(v, width) : NULL;
+		if (!v || (width > 0 && !bv))
+			b.oom = 1;
+		else
+			sb_puts(&b, bv ? bv : v);
 		free(bv);
 		free(v);
 	} else if (style != FORMULA_EXPR) {
@@ -2043,11 +2309,18 @@ static char *to_string(const struct formula *f, enum formula_style style,
 			int last = !f->p[i].cond || (i == f->n - 1 && !zero && !strict);
 			if (!last) {
 				char *c = cond_text(f->p[i].cond, style);
-				sb_puts(&b, c);
-				sb_puts(&b, " ? ");
+				if (c) {
+					sb_puts(&b, c);
+					sb_puts(&b, " ? ");
+				} else {
+					b.oom = 1;
+				}
 				free(c);
 			}
-			sb_puts(&b, v);
+			if (v)
+				sb_puts(&b, v);
+			else
+				b.oom = 1;
 			free(v);
 			if (last)
 				break;

@@ -244,7 +244,12 @@ char *latex_break(const char *s, double width)
 	char *t = open_fractions(s, width);
 	int n;
 	struct brk *at = t ? break_points(t, &n) : NULL;
-	if (!at || n == 0) {
+	if (!at) {
+		/* out of memory: not S whole, which is wider than asked */
+		free(t);
+		return NULL;
+	}
+	if (n == 0) {
 		/* nowhere to break: as it was (an opened fraction is wider) */
 		free(at);
 		free(t);

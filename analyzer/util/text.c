@@ -12,7 +12,11 @@ int text_open(struct text *t)
 
 char *text_close(struct text *t)
 {
-	if (fclose(t->f) != 0) {
+	/* a write that failed (the stream could not grow) leaves the text
+	 * short: ferror says so, fclose need not */
+	int bad = ferror(t->f);
+
+	if (fclose(t->f) != 0 || bad) {
 		free(t->buf);
 		return NULL;
 	}
