@@ -2196,21 +2196,28 @@ static int add_assumption(struct candidate_cost *out, char *text)
 }
 
 /* Records condition COND (formula grammar) with TEXT, how people read it; both
- * taken. */
+ * taken, and either NULL (out of memory) fails. */
 static int add_condition(struct candidate_cost *out, char *cond, char *text)
 {
 	int n = out->nconditions;
-	if (add_unique(&out->conditions, &out->nconditions, cond) < 0 || out->nconditions == n) {
+	if (!text) {
+		free(cond);
+		return -1;
+	}
+	int r = add_unique(&out->conditions, &out->nconditions, cond);
+	if (r < 0 || out->nconditions == n) {   /* failed, or known already */
 		free(text);
-		return out->nconditions == n ? 0 : -1;
+		return r;
 	}
 	char **t = realloc(out->condition_texts, sizeof(*t) * (size_t)out->nconditions);
 	if (!t) {
+		/* the condition goes too: each has its text */
+		free(out->conditions[--out->nconditions]);
 		free(text);
 		return -1;
 	}
 	out->condition_texts = t;
-	t[n] = text ? text : strdup("?");
+	t[n] = text;
 	return 0;
 }
 
@@ -2306,7 +2313,7 @@ static char *local_display(const struct symbolic_info *info, const struct model 
 
 /* OUT keeps the parameter NAME of its own, whose value at a point is VALUE
  * (taken; in the formula grammar). */
-static void keep_local(struct candidate_cost *out, const char *name, char *value)
+static int keep_local(struct candidate_cost *out, const char *name, char *value)
 {
 	char **names = realloc(out->local_names, sizeof(char *) * (size_t)(out->nlocals + 1));
 	if (names)
@@ -2314,12 +2321,15 @@ static void keep_local(struct candidate_cost *out, const char *name, char *value
 	char **values = realloc(out->local_values, sizeof(char *) * (size_t)(out->nlocals + 1));
 	if (values)
 		out->local_values = values;
-	if (names && values) {
-		names[out->nlocals] = strdup(name);
-		values[out->nlocals++] = value;
-	} else {
+	char *kept = names && values && value ? strdup(name) : NULL;
+	if (!kept) {
+		/* out of memory (VALUE too): no name without its definition */
 		free(value);
+		return -1;
 	}
+	names[out->nlocals] = kept;
+	values[out->nlocals++] = value;
+	return 0;
 }
 
 /* TEXT (kept) with each axis written as its size on a fixed grid
@@ -2480,13 +2490,16 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 			      __isl_keep isl_set *context, struct candidate_cost *out,
 			      bool *changed)
 {
+	/* an assumption, a condition or a definition that could not be kept
+	 * (out of memory) fails the job: no formula without what it rests on */
+	bool kept = true;
 	for (int l = 0; l < info->nlocals; l++) {
 		const struct local_param *lp = &info->locals[l];
 		const char *axis = j->m->axes[lp->axis];
 		if (lp->digit >= 0) {
 			/* a digit of an expression of the sizes: kept, defined */
-			keep_local(out, lp->name, with_axes(j, lp->value));
-			add_assumption(out, with_axes(j, lp->shown));
+			kept &= keep_local(out, lp->name, with_axes(j, lp->value)) == 0;
+			kept &= add_assumption(out, with_axes(j, lp->shown)) == 0;
 			continue;
 		}
 		struct formula *v = local_value(lp, axis);
@@ -2523,16 +2536,18 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		bool trivial = j->fixed && lp->block * j->fixed[lp->axis] == 1;
 		r = r < 0 || !dx ? -1 : trivial ? 0 : asprintf(&text, "%s divides %s", d, extent);
 		if (!trivial)
-			add_assumption(out, r < 0 ? NULL : strdup(text));
+			kept &= add_assumption(out, r < 0 ? NULL : strdup(text)) == 0;
 		char *cond = NULL;
-		r = r < 0 || trivial ? r : asprintf(&cond, "(%s) %% (%s) == 0", extent, dx);
+		int rc = r < 0 || trivial ? r : asprintf(&cond, "(%s) %% (%s) == 0", extent, dx);
 		if (!trivial)
-			add_condition(out, r < 0 ? NULL : cond, r < 0 ? NULL : text);
+			kept &= add_condition(out, rc < 0 ? NULL : cond, r < 0 ? NULL : text) == 0;
+		else
+			free(text);
 		if (!ok) {
 			char *v = NULL;
 			if (!dx || asprintf(&v, "(%s)/(%s)", extent, dx) < 0)
 				v = NULL;
-			keep_local(out, lp->name, v);
+			kept &= keep_local(out, lp->name, v) == 0;
 			char *s;
 			const char *fmt = strpbrk(extent, " +-*/") ? "%s = (%s)/" : "%s = %s/";
 			char *head = NULL;
@@ -2541,18 +2556,22 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 			    : strchr(d, '*') ? asprintf(&s, "%s(%s)", head, d)
 					     : asprintf(&s, "%s%s", head, d);
 			free(head);
-			if (r >= 0)
-				add_assumption(out, s);
+			kept &= r >= 0 && add_assumption(out, s) == 0;
 		}
 		free(d);
 		free(dx);
 		free(fixed_extent);
 	}
 	for (int i = 0; i < info->nassumptions; i++) {
-		add_assumption(out, local_display(info, j->m, info->assumptions[i], false, j->fixed));
-		add_condition(out, local_display(info, j->m, info->assumptions[i], true, j->fixed),
-			      local_display(info, j->m, info->assumptions[i], false, j->fixed));
+		kept &= add_assumption(out, local_display(info, j->m, info->assumptions[i], false,
+							  j->fixed)) == 0;
+		kept &= add_condition(out, local_display(info, j->m, info->assumptions[i], true,
+							 j->fixed),
+				      local_display(info, j->m, info->assumptions[i], false,
+						    j->fixed)) == 0;
 	}
+	if (!kept)
+		cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
 }
 
 /* The number of iterations of a doubling loop, lg_B = log2(B), kept in
@@ -2574,11 +2593,13 @@ static void keep_doubling(struct job *j, struct candidate_cost *out)
 		pow2 = NULL;
 	if (asprintf(&cond, "2^log2(%s) == %s", b, b) < 0)
 		cond = NULL;
-	add_assumption(out, pow2 ? strdup(pow2) : NULL);
-	add_condition(out, cond, pow2);
-	keep_local(out, j->geometric_name, value);
-	add_assumption(out, shown);
+	bool kept = add_assumption(out, pow2 ? strdup(pow2) : NULL) == 0;
+	kept &= add_condition(out, cond, pow2) == 0;
+	kept &= keep_local(out, j->geometric_name, value) == 0;
+	kept &= add_assumption(out, shown) == 0;
 	free(b);
+	if (!kept)
+		cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
 }
 
 struct facts {
@@ -3983,7 +4004,10 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	struct job j = {.engine = engine, .m = m, .naxes = m->naxes,
 			.symbolic = req->symbolic, .req = req,
 			.fixed = concrete ? concrete->sizes : NULL};
-	candidate_refusals(&j, m, cand, req, out);
+	if (!out->steps)
+		fail_nomem(&j.fail);
+	else
+		candidate_refusals(&j, m, cand, req, out);
 	/* the symbolic grid's attempt on a concrete grid: its axes of one
 	 * size are one (LU's digits of k on 4 x 4) */
 	struct symbolic_info info = {.fixed = req->symbolic && concrete ? concrete->sizes : NULL};
@@ -4083,7 +4107,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 
 void candidate_cost_clear(struct candidate_cost *c)
 {
-	for (int k = 0; c->steps && k < nformulas(c); k++)
+	/* the total (slot 0) too where no superstep could be allocated */
+	for (int k = 0; k < nformulas(c); k++)
 		formula_free(*formula_slot(c, k));
 	formula_free(c->mem);
 	for (int s = 0; c->steps && s < c->nsteps; s++) {

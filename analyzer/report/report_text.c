@@ -392,8 +392,8 @@ struct group {
 };
 
 /* Candidate C's group among G[0..*N): the one of the same formula (or the
- * same reason) and the same value, else a new one. */
-static void join(struct group *g, int *n, const struct analysis *a, int c)
+ * same reason) and the same value, else a new one; -1 when out of memory. */
+static int join(struct group *g, int *n, const struct analysis *a, int c)
 {
 	const struct candidate_cost *cc = &a->cands[c];
 	char *formula = cc->status == COST_OK ? report_quantity_text(cc->cost, Q_COST, FORMULA_TEXT, a->rq->model)
@@ -437,10 +437,12 @@ static void join(struct group *g, int *n, const struct analysis *a, int c)
 	} else {
 		free(formula);
 	}
-	if (g[k].members)
-		g[k].members[g[k].n++] = c;
 	mpq_clear(v);
 	free(both);
+	if (!g[k].members || (why && !g[k].why))
+		return -1;
+	g[k].members[g[k].n++] = c;
+	return 0;
 }
 
 /* Groups with values first, by value; then the rest in order. */
@@ -455,6 +457,17 @@ static int by_value(const void *x, const void *y)
 	return (a->members ? a->members[0] : 0) - (b->members ? b->members[0] : 0);
 }
 
+static void groups_free(struct group *g, int n)
+{
+	for (int k = 0; k < n; k++) {
+		free(g[k].formula);
+		free(g[k].why);
+		free(g[k].members);
+		mpq_clear(g[k].value);
+	}
+	free(g);
+}
+
 /* The summary, before the details: candidates of one total cost on one line,
  * best first when the values give numbers (a tie marked '='). */
 static void print_summary(FILE *out, const struct analysis *a)
@@ -463,8 +476,13 @@ static void print_summary(FILE *out, const struct analysis *a)
 	if (!g)
 		return;
 	int n = 0, valued = 0, costs = 0;
-	for (int c = 0; c < a->ncands; c++)
-		join(g, &n, a, c);
+	bool joined = true;
+	for (int c = 0; c < a->ncands && joined; c++)
+		joined = join(g, &n, a, c) == 0;
+	if (!joined) {   /* out of memory: no summary, as without G */
+		groups_free(g, n);
+		return;
+	}
 	qsort(g, (size_t)n, sizeof(*g), by_value);
 	for (int k = 0; k < n; k++) {
 		valued += g[k].valued;
@@ -530,13 +548,7 @@ static void print_summary(FILE *out, const struct analysis *a)
 		}
 		fputs("\n", out);
 	}
-	for (int k = 0; k < n; k++) {
-		free(g[k].formula);
-		free(g[k].why);
-		free(g[k].members);
-		mpq_clear(g[k].value);
-	}
-	free(g);
+	groups_free(g, n);
 }
 
 void report_text(FILE *out, const struct analysis *a)

@@ -794,7 +794,13 @@ static int analyze_at(const struct loaded_spec *ls, const struct model *m,
 					.seed = opt->seed ? opt->seed : 20260101u};
 	r.job.costs = calloc((size_t)m->ncands + 1, sizeof(*r.job.costs));
 	r.values = calloc((size_t)m->nparams + 1, sizeof(*r.values));
-	status = prepare_values(ls, m, opt, &r);
+	if (!r.job.costs || !r.values) {
+		/* (prepare_values would take no values for none given) */
+		report_error(opt->err, ls->src.name, "out of memory");
+		status = EXIT_SPEC;
+	} else {
+		status = prepare_values(ls, m, opt, &r);
+	}
 	if (status != EXIT_OK) {
 		free(r.values);
 		free(r.job.costs);
