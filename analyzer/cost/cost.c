@@ -2379,8 +2379,9 @@ static long long gcd_ll(long long a, long long b)
  * one axis whose difference is a number c, divided by c' = gcd(b, b')*P
  * both, make c' divide c: the formulas would hold on a few grids only (ghost
  * cells of n + 2 with n % P == 0: P = 1, 2), or on none.  The reason to
- * refuse them (malloc'd), or NULL. */
-static char *divisors_apart(const struct model *m, const struct symbolic_info *info)
+ * refuse them (malloc'd), or NULL; NULL with *OOM set when that reason
+ * could not be written (out of memory: they are refused all the same). */
+static char *divisors_apart(const struct model *m, const struct symbolic_info *info, bool *oom)
 {
 	enum { MOST = 64, LISTED = 64 };
 	for (int a = 0; a < m->naxes; a++) {
@@ -2476,8 +2477,11 @@ static char *divisors_apart(const struct model *m, const struct symbolic_info *i
 			why = NULL;
 		free(list);
 		free(values);
-		return why ? why : strdup("its formulas would rest on divisibilities that hold on a few "
-					  "grids only: --grid or -D count it exactly");
+		if (!why)
+			why = strdup("its formulas would rest on divisibilities that hold on a few "
+				     "grids only: --grid or -D count it exactly");
+		*oom = !why;
+		return why;
 	}
 	return NULL;
 }
@@ -3236,6 +3240,8 @@ static void subst_all(struct job *j, struct candidate_cost *out, const char *nam
 		      struct formula *v)
 {
 	int n = nformulas(out) + 1 + out->nsteps;
+	if (!v)   /* out of memory: NAME would stay */
+		cost_job_fail(j, COST_FAILED, NULL, "writing the grid's sizes in a formula");
 	for (int k = 0; v && k < n && !failed(&j->fail); k++) {
 		int s = k - nformulas(out) - 1;
 		struct formula **f = k < nformulas(out) ? formula_slot(out, k)
@@ -3409,6 +3415,8 @@ static void specialize(struct job *j, const struct cost_request *concrete,
 		char *def = NULL;
 		if (asprintf(&def, "%s = ", out->local_names[i]) >= 0)
 			drop_assumption(out, def, true);
+		else   /* its definition would stay */
+			cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
 		free(def);
 		int nnames = out->nlocals;
 		drop_string(out->local_names, &nnames, i);
@@ -3837,9 +3845,10 @@ static void step_count(struct job *j, const struct model *m, int s,
 	if (!context)
 		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
 	const char *never = NULL;
-	char *apart = req->symbolic && !concrete && context ? divisors_apart(m, info) : NULL;
-	if (apart)
-		cost_job_fail(j, COST_REFUSED, apart, m->steps[s].name);
+	bool oom = false;
+	char *apart = req->symbolic && !concrete && context ? divisors_apart(m, info, &oom) : NULL;
+	if (apart || oom)
+		cost_job_fail(j, apart ? COST_REFUSED : COST_FAILED, apart, m->steps[s].name);
 	else if (context && req->symbolic &&
 		 assumptions_met(context, info, &never) == isl_bool_false) {
 		char *shown = local_display(info, m, never, false, j->fixed);
@@ -3881,6 +3890,8 @@ static void step_count(struct job *j, const struct model *m, int s,
 		isl_pw_qpolynomial *both = sum(j, isl_pw_qpolynomial_copy(p.fan_in),
 					       isl_pw_qpolynomial_copy(p.fan_out));
 		isl_pw_qpolynomial **terms = calloc(2 * (size_t)p.nterms + 1, sizeof(*terms));
+		if (!terms)   /* not a maximum without its terms: out of memory */
+			cost_job_fail(j, COST_FAILED, NULL, "h");
 		for (int a = 0; terms && a < p.nterms; a++) {
 			terms[a] = p.in_terms[a];
 			terms[p.nterms + a] = p.out_terms[a];

@@ -662,8 +662,10 @@ static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int fi
 	}
 	if (st != 0) {
 		char *why = NULL;
-		if (st > 0 && asprintf(&why, "the iterations of %s on the digits of %s: %s", range,
-				       m->loops[m->steps[s].loop].var, reason) < 0)
+		/* (no REASON: out of memory, which sum_refused says for a NULL WHY) */
+		if (st > 0 && reason &&
+		    asprintf(&why, "the iterations of %s on the digits of %s: %s", range,
+			     m->loops[m->steps[s].loop].var, reason) < 0)
 			why = NULL;
 		free(reason);
 		return sum_refused(j, st > 0, why, what, f);
@@ -2186,7 +2188,9 @@ static int loop_values_by_k(struct job *j, int cand, int s, const struct cost_re
 	 * iteration's functions evaluated instead */
 	bool evaluate = per.too_large || (per.l > 1 && (hi - lo + 1) / per.l < BY_K_EVAL_PER_CLASS);
 	bool each = kf.procs && req->per_process && nproc <= PER_PROCESS_MAX;
-	if (!failed(&j->fail) && each && (sc->procs = calloc((size_t)nproc, sizeof(*sc->procs)))) {
+	if (!failed(&j->fail) && each && !(sc->procs = calloc((size_t)nproc, sizeof(*sc->procs))))
+		cost_isl_op_failed(j, "the counts per process");
+	if (!failed(&j->fail) && each) {
 		sc->nprocs = (int)nproc;
 		for (long q = 0; q < nproc; q++) {
 			struct process_cost *pc = &sc->procs[q];
@@ -2318,7 +2322,9 @@ void cost_count_loop_values(struct job *j, int cand, int s, const struct cost_re
 		long n = 1;
 		for (int a = 0; a < j->naxes; a++)
 			n *= req->sizes[a];
-		if (n <= PER_PROCESS_MAX && (sc->procs = calloc((size_t)n, sizeof(*sc->procs)))) {
+		if (n <= PER_PROCESS_MAX && !(sc->procs = calloc((size_t)n, sizeof(*sc->procs))))
+			cost_isl_op_failed(j, "the counts per process");
+		if (sc->procs) {
 			sc->nprocs = (int)n;
 			for (long q = 0; q < n; q++) {
 				mpz_inits(sc->procs[q].w, sc->procs[q].in, sc->procs[q].out,
