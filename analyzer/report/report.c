@@ -284,9 +284,10 @@ static char *value_text(const struct analysis *a, int c, int s, enum quantity q,
 	if (cc->status != COST_OK)
 		return NULL;
 	if (!a->exact) {
-		char *broken = report_formulas_broken(a, c);
+		bool failed;
+		char *broken = report_formulas_broken(a, c, &failed);
 		free(broken);
-		if (broken)
+		if (broken || failed)
 			return NULL;
 	}
 	mpq_t v;
@@ -385,41 +386,48 @@ char *report_seconds(const struct analysis *a, int c, char **exact)
 	return text;
 }
 
-char *report_broken_condition(const struct analysis *a, int c)
+char *report_broken_condition(const struct analysis *a, int c, bool *failed)
 {
 	const struct candidate_cost *cc = &a->cands[c];
 	const struct report_request *opt = a->rq;
 	const char **names = calloc((size_t)opt->ndefs + 1, sizeof(*names));
 	long long *values = calloc((size_t)opt->ndefs + 1, sizeof(*values));
 	char *broken = NULL;
+	bool oom = !names || !values;
 	int n = 0;
 	for (int i = 0; names && values && i < opt->ndefs; i++)
 		if (opt->defs[i].den <= 1) {
 			names[n] = opt->defs[i].name;
 			values[n++] = opt->defs[i].value;
 		}
-	for (int i = 0; names && values && i < cc->nconditions && !broken; i++) {
+	for (int i = 0; !oom && i < cc->nconditions && !broken; i++) {
+		/* (a condition the grammar parses: NULL only out of memory) */
 		struct formula_expr *e = formula_parse_expr(cc->conditions[i], NULL);
 		mpq_t v;
 		mpq_init(v);
 		if (e && formula_expr_eval(e, names, values, n, v) == 0 && mpq_sgn(v) == 0)
-			broken = strdup(cc->condition_texts[i]);
+			oom = !(broken = strdup(cc->condition_texts[i]));
+		oom |= !e;
 		mpq_clear(v);
 		formula_expr_free(e);
 	}
 	free(names);
 	free(values);
+	if (failed)
+		*failed = oom;
 	return broken;
 }
 
-char *report_formulas_broken(const struct analysis *a, int c)
+char *report_formulas_broken(const struct analysis *a, int c, bool *failed)
 {
+	if (failed)
+		*failed = false;
 	if (a->cands[c].status != COST_OK && !a->cands[c].sums_missing)
 		return NULL;
 	bool some = a->exact != NULL;
 	for (int i = 0; !some && i < a->rq->ndefs; i++)
 		some = report_given_size(a, i);
-	return some ? report_broken_condition(a, c) : NULL;
+	return some ? report_broken_condition(a, c, failed) : NULL;
 }
 
 bool report_given_size(const struct analysis *a, int i)

@@ -183,8 +183,10 @@ int report_cost_number(const struct analysis *a, int c, mpq_t out);
 char *report_seconds(const struct analysis *a, int c, char **exact);
 
 /* The first of candidate C's conditions (what its formulas rest on) that the -D
- * values break, malloc'd, or NULL when they hold or cannot be tested. */
-char *report_broken_condition(const struct analysis *a, int c);
+ * values break, malloc'd, or NULL when they hold or cannot be tested; NULL
+ * with *FAILED set (FAILED may be NULL) when out of memory, when whether
+ * they hold is not known: no value of a formula is to be printed then. */
+char *report_broken_condition(const struct analysis *a, int c, bool *failed);
 
 /* The same for the note under candidate C's formulas, NULL as well when C
  * has none or no -D value is given (report_given_size: a size, or g or l,
@@ -193,7 +195,7 @@ char *report_broken_condition(const struct analysis *a, int c);
  * numbers printed are exact counts there, not values of the formulas; with
  * some sizes only, the formulas do not hold at them (a condition that names
  * only sizes given can be tested: 128 divides m, with -D m=500). */
-char *report_formulas_broken(const struct analysis *a, int c);
+char *report_formulas_broken(const struct analysis *a, int c, bool *failed);
 
 /* Q exactly, malloc'd: "12", a decimal when Q has one ("10.2", "-0.125"),
  * else a fraction ("1/3"); NULL when out of memory. */

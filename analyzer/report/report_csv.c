@@ -106,7 +106,7 @@ void report_csv(FILE *out, const struct analysis *a)
 		bool formulas = cc->status == COST_OK || cc->sums_missing;
 		for (int i = 0; formulas && i < cc->nassumptions; i++)
 			plain_row(out, cc->name, "assumption", cc->assumptions[i], NULL, NULL);
-		char *note = NULL, *broken = report_formulas_broken(a, c);
+		char *note = NULL, *broken = report_formulas_broken(a, c, NULL);
 		if (broken) {
 			size_t len = strlen(broken) + 80;
 			note = malloc(len);

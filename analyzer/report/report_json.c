@@ -139,7 +139,7 @@ void report_json(FILE *out, const struct analysis *a)
 		}
 		/* the values are counts where the formulas do not apply; with
 		 * some sizes only, the formulas do not hold at them */
-		char *broken = report_formulas_broken(a, c);
+		char *broken = report_formulas_broken(a, c, NULL);
 		if (broken) {
 			fputs(", \"broken_assumption\": ", out);
 			report_json_string(out, broken);

@@ -369,7 +369,7 @@ void report_latex(FILE *out, const struct analysis *a)
 			latex_code_breaking(out, cc->assumptions[i]);
 		}
 		fputs(cc->nassumptions ? ".\n" : "", out);
-		char *broken = report_formulas_broken(a, c);
+		char *broken = report_formulas_broken(a, c, NULL);
 		if (broken) {
 			fputs("The values given break ", out);
 			latex_code(out, broken);

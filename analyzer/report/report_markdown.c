@@ -237,7 +237,7 @@ void report_markdown(FILE *out, const struct analysis *a)
 			report_md_code(out, cc->assumptions[i], false);
 		}
 		fputs(cc->nassumptions ? ".\n\n" : "", out);
-		char *broken = report_formulas_broken(a, c);
+		char *broken = report_formulas_broken(a, c, NULL);
 		if (broken) {
 			fputs("**Note:** the values given break ", out);
 			report_md_code(out, broken, false);

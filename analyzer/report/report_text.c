@@ -224,12 +224,14 @@ static void print_loop_lines(FILE *out, const struct analysis *a, const struct s
 	if (!sc->per_w)
 		return;
 	fputs("    one run:\n", out);
-	char *broken = report_formulas_broken(a, c);
+	bool failed;
+	char *broken = report_formulas_broken(a, c, &failed);
 	for (int k = 0; k < RUN_N; k++) {
 		enum quantity q = run_quantity[k];
 		char label[16];
 		snprintf(label, sizeof(label), "  %-5s", q == Q_NCOM ? "NCom" : quantity_name[q]);
-		print_loop_formula(out, a, label, run_formula(sc, q), q, c, s, NULL, broken != NULL);
+		print_loop_formula(out, a, label, run_formula(sc, q), q, c, s, NULL,
+				   broken || failed);
 	}
 	free(broken);
 }
@@ -289,7 +291,7 @@ static void print_values_only(FILE *out, const struct analysis *a, int c)
  * formulas. */
 static void print_broken(FILE *out, const struct analysis *a, int c)
 {
-	char *broken = report_formulas_broken(a, c);
+	char *broken = report_formulas_broken(a, c, NULL);
 	if (broken && a->exact)
 		fprintf(out, "  note: the values given break '%s': the numbers in [] are exact "
 			     "counts on that grid, not values of these formulas\n", broken);
