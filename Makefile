@@ -1,10 +1,13 @@
 # bspcost: static cost estimator for BSP programs.
 #
 #   make            build $(O)/bspcost (O defaults to build)
-#   make check      unit, diagnostics, golden and resilience tests, and the same
-#                   suite built with AddressSanitizer + UndefinedBehaviorSanitizer
-#                   at the same time; make fuzz-smoke and the plain pass's names
-#                   and stress sections after whichever pass ends first
+#   make check      unit, out-of-memory (make oom's, plain only), diagnostics,
+#                   golden and resilience tests, and the same suite built with
+#                   AddressSanitizer + UndefinedBehaviorSanitizer at the same
+#                   time; make fuzz-smoke and the plain pass's names and stress
+#                   sections after whichever pass ends first
+#   make oom        the library's allocations failed one at a time through an
+#                   analysis, each to fail with a message (tests/oom/oom.c)
 #   make bench      counting-engine and example benchmarks (figures, not assertions)
 #   make fuzz       the libFuzzer harnesses (tests/fuzz/), built with clang into
 #                   $(O)-fuzz, each run for FUZZ_SECONDS (default 60) on one core
@@ -133,10 +136,11 @@ $(O)/tests/%: tests/unit/%.c $(O)/libbspcost.a
 # make oom: the library's allocations failed one at a time (tests/oom/oom.c,
 # whose header gives the schedule; malloc, calloc, realloc, strdup, strndup,
 # asprintf, vasprintf and open_memstream wrapped at link time), each call to
-# fail with a message or succeed, never crash: about 75 s.  Built with the
-# sanitizers (O=build-san CFLAGS='$(SAN_FLAGS)'
-# LDFLAGS=-fsanitize=address,undefined), LeakSanitizer looks for a leak after
-# each failure: about 25 minutes.
+# fail with a message or succeed, never crash: about 75 s, in make check's
+# plain pass (tests/run.sh's oom section).  Built with the sanitizers
+# (O=build-san CFLAGS='$(SAN_FLAGS)' LDFLAGS=-fsanitize=address,undefined),
+# LeakSanitizer looks for a leak after each failure: about 25 minutes, not
+# in make check.
 OOM_WRAP = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc,--wrap=strdup,--wrap=strndup \
 	-Wl,--wrap=asprintf,--wrap=vasprintf,--wrap=open_memstream
 $(O)/tests/oom: tests/oom/oom.c $(O)/libbspcost.a
@@ -169,12 +173,12 @@ $(O)/examples/api/rank_shapes: examples/api/rank_shapes.c analyzer/api/bspcost.h
 
 fuzz-bins: $(FUZZ_BINS)
 
-tests: $(O)/bspcost $(TEST_BINS) $(O)/tests/api_render $(O)/examples/api/rank_shapes $(PROBE)
+tests: $(O)/bspcost $(TEST_BINS) $(O)/tests/oom $(O)/tests/api_render $(O)/examples/api/rank_shapes $(PROBE)
 
 # One pass of the suite against the build in $(O); STRESS_COUNT specs in its
 # stress section (fewer in the sanitized pass, where each takes longer).
 STRESS_COUNT ?= 16
-CHECK_TESTS ?= unit diag golden resilience examples verify brute names stress messages memory
+CHECK_TESTS ?= unit oom diag golden resilience examples verify brute names stress messages memory
 check-one: tests
 	@touch $(O).built
 	TESTS='$(CHECK_TESTS)' STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O)

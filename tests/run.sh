@@ -3,6 +3,13 @@
 #
 # Sections (each case counts once):
 #   unit        every cmocka binary $O/tests/test_*, read as TAP
+#   oom         $O/tests/oom (make oom): the library's allocations failed one
+#               at a time through nine questions (tests/oom/oom.c says which
+#               and in what order), each to fail with a message or succeed,
+#               never crash; read as TAP, one case per question (the plain
+#               pass only: sanitized, its leak check after each failure makes
+#               it 25 minutes; make oom O=build-san ... runs it, the header
+#               of tests/oom/oom.c says how)
 #   diag        tests/diag/NAME.bsp: `bspcost --check` must print exactly
 #               tests/diag/NAME.err on stderr and exit with NAME.status (default 1)
 #   golden      tests/golden/NAME.args: `bspcost ARGS` (stdin from NAME.in if present)
@@ -73,7 +80,7 @@ export BSPCOST_MACHINES
 # against a run without end only; the deadline's own tests give theirs.
 BSPCOST_TIMEOUT=${BSPCOST_TIMEOUT:-600}
 export BSPCOST_TIMEOUT
-TESTS=${TESTS:-unit diag golden resilience examples verify brute names stress messages memory}
+TESTS=${TESTS:-unit oom diag golden resilience examples verify brute names stress messages memory}
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
@@ -97,18 +104,35 @@ run_unit() {
 	export BSPCOST_RANDOM_SETS
 	for t in "$O"/tests/test_*; do
 		[ -x "$t" ] || continue
-		CMOCKA_MESSAGE_OUTPUT=TAP "$t" > "$tmp/tap" 2>&1
-		st=$?
-		p=$(grep -c '^ok ' "$tmp/tap")
-		f=$(grep -c '^not ok ' "$tmp/tap")
-		pass=$((pass + p))
-		fail=$((fail + f))
-		if [ "$f" -gt 0 ] || [ "$st" -ne 0 ] || [ "$p" -eq 0 ]; then
-			[ "$f" -gt 0 ] || fail=$((fail + 1))
-			echo "FAIL: $t (exit $st)"
-			grep -v '^ok ' "$tmp/tap" | head -n 40
-		fi
+		run_tap "$t"
 	done
+}
+
+# A cmocka binary's cases, read as TAP; with a second argument, its figures
+# (its comments "# WHAT: ...") said too.
+run_tap() {
+	CMOCKA_MESSAGE_OUTPUT=TAP "$1" > "$tmp/tap" 2>&1
+	st=$?
+	p=$(grep -c '^ok ' "$tmp/tap")
+	f=$(grep -c '^not ok ' "$tmp/tap")
+	pass=$((pass + p))
+	fail=$((fail + f))
+	if [ "$f" -gt 0 ] || [ "$st" -ne 0 ] || [ "$p" -eq 0 ]; then
+		[ "$f" -gt 0 ] || fail=$((fail + 1))
+		echo "FAIL: $1 (exit $st)"
+		grep -v '^ok ' "$tmp/tap" | head -n 40
+	elif [ -n "${2:-}" ]; then
+		grep '^# [a-z].*: ' "$tmp/tap" | sed 's/^/  /'
+	fi
+}
+
+run_oom() {
+	[ -z "${SAN:-}" ] || return 0
+	if [ ! -x "$O/tests/oom" ]; then
+		not_ok "$O/tests/oom: not built (make tests builds it)"
+		return
+	fi
+	run_tap "$O/tests/oom" figures
 }
 
 run_diag() {

@@ -27,8 +27,9 @@
  *      first reaches them, error paths' sites too.
  * A whole index-by-index pass would fail every one of 1,700 to 109,000
  * allocations per question, hours at about 25 ms a run; this one fails
- * 250 to 420 per question, 3,100 in all: about 75 s on this 2-core
- * machine.  Each question prints its counts.
+ * 250 to 420 per question, 3,100 in all: about 75 s on this 2-core machine
+ * (make check's oom section, tests/run.sh).  Each question prints its
+ * counts.
  *
  * Built with AddressSanitizer and UBSan (make oom O=build-san CFLAGS='-O1
  * -g -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -36,7 +37,7 @@
  * the Makefile's SAN_FLAGS; ASan's allocator sits behind the wrappers'
  * __real_ calls), LeakSanitizer looks for a leak after each failure and
  * names the failure that left it: every call leaves nothing behind.  That
- * takes about 0.45 s a run (the scan), 25 minutes in all.
+ * takes about 0.45 s a run (the scan), 25 minutes in all: not in make check.
  *
  * OOM_TRACE=1 names each run's failed allocation (its index, or its site as
  * FILE+OFFSET for addr2line -f -i -e FILE OFFSET), so that a crash's can be
