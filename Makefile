@@ -6,8 +6,9 @@
 #                   AddressSanitizer + UndefinedBehaviorSanitizer at the same
 #                   time; make fuzz-smoke and the plain pass's names and stress
 #                   sections after whichever pass ends first
-#   make oom        the library's allocations failed one at a time through an
-#                   analysis, each to fail with a message (tests/oom/oom.c)
+#   make oom        the library's allocations failed one at a time through
+#                   loading and analyses, each to fail with a message
+#                   (tests/oom/oom.c)
 #   make bench      counting-engine and example benchmarks (figures, not assertions)
 #   make fuzz       the libFuzzer harnesses (tests/fuzz/), built with clang into
 #                   $(O)-fuzz, each run for FUZZ_SECONDS (default 60) on one core
@@ -136,7 +137,7 @@ $(O)/tests/%: tests/unit/%.c $(O)/libbspcost.a
 # make oom: the library's allocations failed one at a time (tests/oom/oom.c,
 # whose header gives the schedule; malloc, calloc, realloc, strdup, strndup,
 # asprintf, vasprintf and open_memstream wrapped at link time), each call to
-# fail with a message or succeed, never crash: about 75 s, in make check's
+# fail with a message or succeed, never crash: about 85 s, in make check's
 # plain pass (tests/run.sh's oom section).  Built with the sanitizers
 # (O=build-san CFLAGS='$(SAN_FLAGS)' LDFLAGS=-fsanitize=address,undefined),
 # LeakSanitizer looks for a leak after each failure: about 25 minutes, not

@@ -42,18 +42,20 @@ void bspcost_session_free(bspcost_session *s)
 	free(s);
 }
 
+/* What a session says when the copy of its message failed. */
+static const char nomem_message[] = "bspcost: out of memory\n";
+
 const char *bspcost_session_message(const bspcost_session *s)
 {
-	return s && s->message ? s->message : "";
+	return !s ? "" : s->message ? s->message : s->nomem ? nomem_message : "";
 }
 
 void api_say(bspcost_session *s, const char *text)
 {
-	char *copy = strdup(text ? text : "bspcost: out of memory\n");
-	if (!copy)
-		return;
+	char *copy = strdup(text ? text : nomem_message);
 	free(s->message);
-	s->message = copy;
+	s->message = copy;   /* NULL: out of memory, said by nomem_message */
+	s->nomem = !copy;
 }
 
 /* --- Specifications --------------------------------------------------------- */
@@ -129,6 +131,8 @@ static int read_text(bspcost_spec *spec, const char *path, FILE *err)
 	if (spec->text) {
 		memcpy(spec->text, src.text, src.len + 1);
 		spec->len = src.len;
+	} else {
+		report_error(err, path, "out of memory");
 	}
 	source_free(&src);
 	return spec->text ? 0 : -1;
@@ -146,18 +150,20 @@ static bspcost_spec *spec_new(bspcost_session *s, const char *name, const char *
 			fclose(err);
 		free(said);
 		free(spec);
+		api_say(s, NULL);   /* out of memory */
 		return NULL;
 	}
 	int status = EXIT_SPEC;
-	if (path ? read_text(spec, path, err) == 0
-		 : (spec->text = strdup(text)) != NULL) {
+	bool read = path ? read_text(spec, path, err) == 0 : (spec->text = strdup(text)) != NULL;
+	struct session *session = read ? session_start(s->seconds) : NULL;
+	if (session) {
 		if (!path)
 			spec->len = strlen(text);
-		struct session *session = session_start(s->seconds);
-		status = session ? spec_load_into(spec, NULL, 0, &spec->ls, &spec->m, err, session)
-				 : EXIT_SPEC;
-		session_end(session);
+		status = spec_load_into(spec, NULL, 0, &spec->ls, &spec->m, err, session);
+	} else if (!path || read) {   /* (read_text says why it could not) */
+		report_error(err, name, "out of memory");
 	}
+	session_end(session);
 	if (fclose(err) != 0) {
 		free(said);
 		said = NULL;

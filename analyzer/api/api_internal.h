@@ -13,6 +13,7 @@
 struct bspcost_session {
 	double seconds;      /* each question's time limit (0: none) */
 	char *message;       /* the last failure's diagnostics ("" after a success) */
+	bool nomem;          /* MESSAGE could not be copied: out of memory */
 };
 
 struct api_diagnostic {

@@ -1,21 +1,23 @@
-/* Out of memory after loading: the allocations of a question to the library
- * (bspcost_analyze, bspcost_rank: the model's relations, the counts, the
- * formulas, the reports in every format) fail one at a time; each time the
- * call must answer BSPCOST_OK (when the allocation was one it could do
- * without) or BSPCOST_ERROR with a message, and never crash.  The library's
+/* Out of memory: the allocations of a question to the library fail one at
+ * a time.  Loading (bspcost_spec_load: reading, the parser, the checker and
+ * its bounds proofs, the lowering): each time the call must answer
+ * BSPCOST_OK (an allocation it could do without) or BSPCOST_ERROR with a
+ * message that says "out of memory", and for a specification with errors
+ * BSPCOST_ERROR.  A question after loading (bspcost_analyze, bspcost_rank:
+ * the model's relations, the counts, the formulas, the reports in every
+ * format): BSPCOST_OK or BSPCOST_ERROR with a message.  Never a crash.  The library's
  * own calls to malloc, calloc, realloc, strdup, strndup, asprintf,
  * vasprintf and open_memstream are wrapped at link time (-Wl,--wrap, the
  * Makefile's rule for this test); the libraries' (ISL, FLINT and GMP, which
  * abort on out of memory) and glibc's inside its own functions (a stream's
- * growth) are not.  The front end (grammar/, the checker) aborts on out of
- * memory and is not asked here: the specification is loaded before the
- * failures are armed.
+ * growth) are not.
  *
  * The schedule, deterministic (no clock, no randomness), one failure per
- * call, for each of nine questions (stencil1d's symbolic grid, at values,
- * compared, per process, on a concrete grid, under LogP and ranked; jacobi's
- * and fft's loops), after a run that counts its allocations (N) and their
- * sites:
+ * call, for each of thirteen questions (loading lu's loops, cannon's
+ * quotients by sizes, fft's doubling loops and a specification with seven
+ * errors; stencil1d's symbolic grid, at values, compared, per process, on a
+ * concrete grid, under LogP and ranked; jacobi's and fft's loops), after a
+ * run that counts its allocations (N) and their sites:
  *   1. every allocation from the first to the OOM_PREFIX-th (default 100):
  *      the setting up, where one failure leads to the next allocation's;
  *   2. OOM_SPREAD (default 100) allocations spread evenly over the rest,
@@ -209,11 +211,13 @@ static void print_site(const void *site)
 		fprintf(stderr, "%p", site);
 }
 
-/* One question of the library: PATH with the -D values VALUES ("n=64",
- * ...), ranked (-p PROCS) or analysed, as SETUP sets the rest (may be NULL). */
+/* One question of the library: PATH loaded (LOAD; BAD: it has errors), or
+ * with the -D values VALUES ("n=64", ...), ranked (-p PROCS) or analysed, as
+ * SETUP sets the rest (may be NULL). */
 struct analysis {
 	const char *name;
 	const char *path;
+	bool load, bad;
 	const char *const *values;
 	long procs;
 	void (*setup)(bspcost_request *rq);
@@ -226,6 +230,8 @@ static void analysis_open(struct analysis *a)
 {
 	a->s = bspcost_session_new(0);
 	assert_non_null(a->s);
+	if (a->load)
+		return;
 	a->spec = bspcost_spec_load(a->s, a->path);
 	assert_int_equal(bspcost_spec_status(a->spec), BSPCOST_OK);
 	a->rq = bspcost_request_new();
@@ -251,6 +257,27 @@ static void analysis_close(struct analysis *a)
 	bspcost_session_free(a->s);
 }
 
+/* A's specification loaded with the failures armed (run_once's); whether
+ * one failed.  Asserts the policy for loading. */
+static bool load_once(struct analysis *a, const char *what, long index)
+{
+	bspcost_spec *spec = bspcost_spec_load(a->s, a->path);
+	mode = OFF;
+	enum bspcost_status st = spec ? bspcost_spec_status(spec) : BSPCOST_ERROR;
+	const char *said = bspcost_session_message(a->s);
+	if (!failed_one)
+		assert_int_equal(st, a->bad ? BSPCOST_ERROR : BSPCOST_OK);
+	else if (st != BSPCOST_OK && st != BSPCOST_ERROR)
+		fail_msg("%s, %s %ld failed: status %d", a->name, what, index, (int)st);
+	else if (st == BSPCOST_ERROR && !a->bad && !strstr(said, "out of memory"))
+		fail_msg("%s, %s %ld failed: '%s', not out of memory", a->name, what, index,
+			 said);
+	else if (st == BSPCOST_ERROR && !*said)
+		fail_msg("%s, %s %ld failed: an error without a message", a->name, what, index);
+	bspcost_spec_free(spec);
+	return failed_one;
+}
+
 /* One question with the failures armed as M says (INDEX: AT_INDEX's
  * allocation); whether one failed.  Asserts the policy: BSPCOST_OK, or
  * BSPCOST_ERROR with a message (and, sanitized, no leak). */
@@ -264,6 +291,19 @@ static bool run_once(struct analysis *a, enum mode m, long index, const char *wh
 	seen = 0;
 	countdown = index;
 	mode = m;
+	if (a->load) {
+		bool failed = load_once(a, what, index);
+		if (trace && failed) {
+			fprintf(stderr, "%s: %s %ld, site ", a->name, what, index);
+			print_site(failed_site);
+			fputc('\n', stderr);
+		}
+#ifdef OOM_LSAN
+		if (__lsan_do_recoverable_leak_check())
+			fail_msg("%s, %s %ld: leaks after the failure", a->name, what, index);
+#endif
+		return failed;
+	}
 	enum bspcost_status st = a->procs ? bspcost_rank(a->s, a->spec, a->rq, &k)
 					  : bspcost_analyze(a->s, a->spec, a->rq, &r);
 	mode = OFF;
@@ -357,9 +397,14 @@ static const char *const small_values[] = {"n=13", "P=3", NULL};
 static const char *const sizes_values[] = {"n=64", "P=4", NULL};
 static const char *const rank_values[] = {"n=64", "g=1", "l=100", NULL};
 
-/* stencil1d's symbolic grid, at values, compared, per process, on a
- * concrete grid, under LogP, ranked; jacobi's and fft's loops. */
+/* Loading lu, cannon, fft and a specification with errors; stencil1d's
+ * symbolic grid, at values, compared, per process, on a concrete grid,
+ * under LogP, ranked; jacobi's and fft's loops. */
 static struct analysis questions[] = {
+	{.name = "loading loops", .path = "examples/lu.bsp", .load = true},
+	{.name = "loading quotients", .path = "examples/cannon.bsp", .load = true},
+	{.name = "loading doubling loops", .path = "examples/fft.bsp", .load = true},
+	{.name = "loading errors", .path = "tests/diag/big_2_64.bsp", .load = true, .bad = true},
 	{.name = "symbolic grid", .path = "examples/stencil1d.bsp"},
 	{.name = "at values", .path = "examples/stencil1d.bsp", .values = stencil_values},
 	{.name = "loops", .path = "examples/jacobi.bsp"},
