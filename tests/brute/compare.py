@@ -331,9 +331,13 @@ MODES = {
 }
 
 
-def generated_points(spec, count=5):
+def generated_points(spec, count=5, divisible=2):
     """Small points satisfying the assumptions, for specs without a table entry:
-    axes 1..4 and sizes 1..9, preferring sizes that no axis divides."""
+    axes 1..4 and sizes 1..9, preferring sizes that no axis divides; then
+    DIVISIBLE points on grids of 2 processes or more where every axis divides
+    every size, at which the symbolic grid's formulas (under 'P divides n')
+    are evaluated too (a wrong formula there once passed unseen: pred_offset_
+    past_extent, lent_digits_past_extent)."""
     import itertools
     names = spec["params"] + spec["axes"]
     found = []
@@ -360,7 +364,21 @@ def generated_points(spec, count=5):
             out.append(t[4])
         if len(out) == count:
             break
-    return out
+    extra, shapes = [], set()
+    for t in found:
+        v = t[4]
+        key = tuple(v[a] for a in spec["axes"])
+        procs = 1
+        for a in spec["axes"]:
+            procs *= v[a]
+        if (procs < 2 or key in shapes or v in out or
+                any(v[p] % v[a] for p in spec["params"] for a in spec["axes"])):
+            continue
+        shapes.add(key)
+        extra.append(v)
+        if len(extra) == divisible:
+            break
+    return out + extra
 
 
 def random_points(spec, count, seed):
