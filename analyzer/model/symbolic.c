@@ -2110,6 +2110,21 @@ static void preds(struct sym *s, const struct model_stmt *st, const struct model
 		long long c = 0;
 		int v = ndigits(&d) > 1 ? sub_var_plus_const(s, &p->index_aff, &c) : -1;
 		isl_bool within = v < 0 ? isl_bool_true : var_within(s, st, space, v, c, d.extent);
+		/* an index of the sizes and the loops' variables alone (d(w + 2)
+		 * in a loop over w < n): within 0 .. X - 1 wherever the
+		 * superstep runs, or its digits lose the iterations past it */
+		struct vform xf;
+		if (ndigits(&d) > 1 && v < 0 && vform_of(s, &p->index_aff, &xf) == 0) {
+			bool vars = false;
+			for (int u = 0; u < xf.nvars; u++)
+				vars |= xf.var[u] != 0;
+			struct lin e = xf.par;
+			e.constant = xf.constant;
+			int in = vars ? 1 : in_extent(s, &e, d.extent);
+			within = in < 0 ? isl_bool_error : in ? isl_bool_true : isl_bool_false;
+		}
+		if (failed(&s->fail))
+			return;
 		if (within < 0) {
 			fail_isl(&s->fail, s->ctx, "the distribution predicate %s(%s)",
 				 s->m->dists[p->dist], p->index);

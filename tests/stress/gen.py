@@ -15,7 +15,7 @@ extent is the axis) and `*`; explicit candidates; element sizes; assumptions
 (`n >= 2*P`, `m >= n + 1`, `n % P == 0`); 1-3 supersteps of 1-2 statements
 with strict and inclusive range bounds, triangular ranges (`j <= i`),
 stencil offsets on both sides (`v[i+1] = u[i-1] + ...`), conditions (`i != j`,
-`i % 2 == 0`, distribution predicates `d(i) == 0`), sums with their own
+`i % 2 == 0`, distribution predicates `d(i) == 0`, `d(i + 2) == 1`), sums with their own
 conditions and ranges, products, unary minus, constants and `work` weights;
 a loop (`for w < n - 1 { ... }`) around some supersteps, its variable in
 their subscripts, ranges and conditions.
@@ -384,6 +384,12 @@ class Gen:
             opts.append("%s(%s) == %d" % (d, v, r.choice([0, 0, 1])))
             opts.append("%s(%s) %s %d" % (d, v, "!=" if self.chance(0.15) else "==",
                                           r.choice([0, 0, 1])))
+            # an index with an offset, which may leave the dist's extent
+            # (a cyclic dist maps it, a block one may not): the symbolic
+            # grid once lost such instances
+            off = r.choice([-1, 1, 2])
+            opts.append("%s(%s %s %d) == %d" % (d, v, "+" if off > 0 else "-", abs(off),
+                                                r.choice([0, 1])))
         parts = r.sample(opts, r.choice([1, 1, 1, 2]))
         return " and ".join(parts)
 
