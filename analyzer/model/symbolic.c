@@ -1947,15 +1947,6 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 	return failed(&s->fail) ? -1 : 0;
 }
 
-/* The decomposition with which dimension D of the read array is written: its
- * own distribution, or, not distributed, that of the variable subscripting it
- * (of statement ST).  A subscript V + C there is written as V's digits with
- * a carry, which hold 0 .. X - 1 only (X the extent V's distribution
- * splits): where V + C can leave that range (A[0][i + 2] over m + 2 columns,
- * i cyclic over C's m elements), those elements would be owned by nobody and
- * their reads left out, a count too small; refused
- * (tests/brute/specs/lent_digits_past_extent.bsp), unless every process
- * holds the array (its reads are local: leaving some out changes nothing). */
 static bool replicated_over(const struct sym *s, int a, int ax);
 
 /* Whether every process holds every element of array A (replicated over
@@ -1968,6 +1959,15 @@ static bool replicated_everywhere(const struct sym *s, int a)
 	return true;
 }
 
+/* The decomposition with which dimension D of the read array is written: its
+ * own distribution, or, not distributed, that of the variable subscripting it
+ * (of statement ST).  A subscript V + C there is written as V's digits with
+ * a carry, which hold 0 .. X - 1 only (X the extent V's distribution
+ * splits): where V + C can leave that range (A[0][i + 2] over m + 2 columns,
+ * i cyclic over C's m elements), those elements would be owned by nobody and
+ * their reads left out, a count too small; refused
+ * (tests/brute/specs/lent_digits_past_extent.bsp), unless every process
+ * holds the array (its reads are local: leaving some out changes nothing). */
 static int read_dim_shape(struct sym *s, const struct model_stmt *st,
 			  const struct model_access *rd, int d, struct decomp *out)
 {
