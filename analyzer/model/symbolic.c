@@ -1835,6 +1835,31 @@ static isl_bool var_within(struct sym *s, const struct model_stmt *st,
 	return within;
 }
 
+/* Whether INDEX (of statement ST, where SP holds) stays within 0 .. X - 1,
+ * X = EXTENT: a variable plus a constant (var_within), or a form of the
+ * sizes and the loops' variables alone (d(w + 2) in a loop over w < n,
+ * in_extent); true for any other form, which sub_digits refuses itself.
+ * isl_bool_error when ISL failed or INDEX could not be read. */
+static isl_bool index_within(struct sym *s, const struct model_stmt *st,
+			     const struct model_space *sp, const struct model_aff *index,
+			     const struct model_aff *extent)
+{
+	struct vform f;
+	if (vform_of(s, index, &f) < 0)
+		return isl_bool_error;
+	long long c = 0;
+	int v = vform_var_plus_const(&f, &c);
+	if (v >= 0)
+		return var_within(s, st, sp, v, c, extent);
+	for (int u = 0; u < f.nvars; u++)
+		if (f.var[u])
+			return isl_bool_true;
+	struct lin e = f.par;
+	e.constant = f.constant;
+	int in = in_extent(s, &e, extent);
+	return in < 0 ? isl_bool_error : in ? isl_bool_true : isl_bool_false;
+}
+
 /* Subscript SUB (SUB_TEXT) of ARRAY, variable V plus C with C not 0, of a
  * dimension split under D into digits of its extent X: V is written as
  * those digits, which hold 0 <= V < X only, where the checker proved
@@ -2107,22 +2132,9 @@ static void preds(struct sym *s, const struct model_stmt *st, const struct model
 		 * block one those up to its last block): an index that leaves
 		 * that range would lose its instances, a count too small
 		 * (e(i + 2) == 1 for 0 < i < m over m elements) */
-		long long c = 0;
-		int v = ndigits(&d) > 1 ? sub_var_plus_const(s, &p->index_aff, &c) : -1;
-		isl_bool within = v < 0 ? isl_bool_true : var_within(s, st, space, v, c, d.extent);
-		/* an index of the sizes and the loops' variables alone (d(w + 2)
-		 * in a loop over w < n): within 0 .. X - 1 wherever the
-		 * superstep runs, or its digits lose the iterations past it */
-		struct vform xf;
-		if (ndigits(&d) > 1 && v < 0 && vform_of(s, &p->index_aff, &xf) == 0) {
-			bool vars = false;
-			for (int u = 0; u < xf.nvars; u++)
-				vars |= xf.var[u] != 0;
-			struct lin e = xf.par;
-			e.constant = xf.constant;
-			int in = vars ? 1 : in_extent(s, &e, d.extent);
-			within = in < 0 ? isl_bool_error : in ? isl_bool_true : isl_bool_false;
-		}
+		isl_bool within = ndigits(&d) > 1
+					  ? index_within(s, st, space, &p->index_aff, d.extent)
+					  : isl_bool_true;
 		if (failed(&s->fail))
 			return;
 		if (within < 0) {
