@@ -105,6 +105,7 @@ static void free_cond_list(struct ptr_list *l);
 static void free_array_list(struct ptr_list *l);
 static void free_stmt_list(struct ptr_list *l);
 static void free_ldims(struct ldim_list *l);
+static void free_dkinds(struct dkind_list *l);
 static void free_cand_body(struct cand_body *b);
 static struct ast_superstep *superstep_new(struct span sp, char *name, struct span name_span,
 					   struct ptr_list *stmts);
@@ -189,7 +190,7 @@ static void free_step_list(struct ptr_list *l);
 %destructor { ast_layout_free($$); } <layout>
 %destructor { free($$.name); free($$.dkind.block_name); } <ldim>
 %destructor { free($$.block_name); } <dkind>
-%destructor { if ($$) { for (int i = 0; i < $$->n; i++) free($$->v[i].block_name); free($$->v); } free($$); } <dkinds>
+%destructor { free_dkinds($$); } <dkinds>
 %destructor { free_ldims($$); } <ldims>
 %destructor { free_expr_list($$); } <exprs>
 %destructor { free_param_list($$); } <params>
@@ -647,11 +648,7 @@ static struct dkind_list *dkinds_append(struct dkind_list *l, struct ast_dkind k
 	struct ast_dkind *v = l ? ast_array_grow(l->v, (size_t)l->n + 1, sizeof(*v)) : NULL;
 	if (!v) {
 		free(k.block_name);
-		for (int i = 0; l && i < l->n; i++)
-			free(l->v[i].block_name);
-		if (l)
-			free(l->v);
-		free(l);
+		free_dkinds(l);
 		return NULL;
 	}
 	l->v = v;
@@ -844,6 +841,16 @@ static struct ast_superstep *superstep_new(struct span sp, char *name, struct sp
 	st->nstmts = stmts->n;
 	free(stmts);
 	return st;
+}
+
+static void free_dkinds(struct dkind_list *l)
+{
+	if (!l)
+		return;
+	for (int i = 0; i < l->n; i++)
+		free(l->v[i].block_name);
+	free(l->v);
+	free(l);
 }
 
 static void free_ldims(struct ldim_list *l)
