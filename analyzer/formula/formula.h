@@ -183,6 +183,13 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
  * expressions agree (for a formula whose proofs would cost too much). */
 struct formula *formula_merge_same(const struct formula *f, __isl_keep isl_set *context);
 
+/* F with, in each max and min of a piece's value, the operands another
+ * one is shown to bound on the piece's condition within CONTEXT left out
+ * (their difference has a sign there): max(b*m*(N-1)/M, b*m/M) where N >= 2
+ * and b, m >= 1 is b*m*(N-1)/M.  Equal to F on CONTEXT; conditions as they
+ * are.  NULL on failure. */
+struct formula *formula_drop_bounded(const struct formula *f, __isl_keep isl_set *context);
+
 /* The pieces of A and then those of B, undefined outside them: for parts of
  * one function on disjoint conditions (the caller sees to it that they are;
  * a zero-outside operand gives its pieces only, not its zero elsewhere). */
@@ -217,6 +224,17 @@ struct formula *formula_scale(const struct formula *a, const mpq_t factor);
  * an ISL set): simplify such conditions away first with formula_gist. */
 struct formula *formula_subst(const struct formula *f, const char *name,
 	const struct formula *r);
+
+/* F with the parameter NAME replaced by R (one piece, condition everything)
+ * in the pieces whose conditions lie within WHERE, a parameter set: in
+ * their values, and in their conditions too where R is affine with integer
+ * coefficients and WHERE does not constrain NAME (the conditions must go on
+ * saying where the identity holds); the other pieces as they are.  For an identity that holds
+ * on WHERE only (kk + b - 1 and kk in one block there: their offsets differ
+ * by b - 1), so that F's values at the points where it holds are the same.
+ * NULL on failure. */
+struct formula *formula_subst_where(const struct formula *f, const char *name,
+	const struct formula *r, __isl_keep isl_set *where);
 
 struct formula *formula_copy(const struct formula *f);
 void formula_free(struct formula *f);

@@ -660,6 +660,34 @@ struct formula *formula_merge_same(const struct formula *f, __isl_keep isl_set *
 	return g;
 }
 
+struct formula *formula_drop_bounded(const struct formula *f, __isl_keep isl_set *context)
+{
+	if (!context)
+		return NULL;
+	struct formula *r = formula_copy(f);
+	for (int i = 0; r && i < r->n; i++) {
+		if (r->p[i].val->kind == FK_POLY || !r->p[i].cond)
+			continue;
+		isl_set *within = fml_cond_meet(r->p[i].cond, context);
+		if (!within) {
+			formula_free(r);
+			return NULL;
+		}
+		struct fml_on_cond oc;
+		fml_on_cond_init(&oc, within);
+		struct fnode *v = drop_bounded(r->vars, r->p[i].val, &oc);
+		fml_on_cond_clear(&oc);
+		isl_set_free(within);
+		if (!v) {
+			formula_free(r);
+			return NULL;
+		}
+		fml_node_free(r->vars, r->p[i].val);
+		r->p[i].val = v;
+	}
+	return r;
+}
+
 struct formula *formula_coalesce(const struct formula *f, __isl_keep isl_set *context)
 {
 	return formula_coalesce_apart(f, context, NULL, 0);

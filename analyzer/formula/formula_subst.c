@@ -377,3 +377,99 @@ done:
 	}
 	return res;
 }
+
+/* Whether the condition COND (NULL: everywhere) lies within WHERE; 1, 0 or -1. */
+static int cond_within(__isl_keep isl_set *cond, __isl_keep isl_set *where)
+{
+	if (!cond)
+		return 0;
+	isl_set *c = isl_set_align_params(isl_set_copy(cond), isl_set_get_space(where));
+	isl_set *w = isl_set_align_params(isl_set_copy(where), isl_set_get_space(c));
+	isl_bool sub = isl_set_is_subset(c, w);
+	isl_set_free(c);
+	isl_set_free(w);
+	return sub < 0 ? -1 : sub == isl_bool_true;
+}
+
+struct formula *formula_subst_where(const struct formula *f, const char *name,
+	const struct formula *r, __isl_keep isl_set *where)
+{
+	struct fvars *T;
+	struct fnode **vr = NULL, **vs = NULL, **vi = NULL, *rv = NULL;
+	struct formula *res = NULL;
+	int size = 0, ok = 0;
+
+	if (!f || !name || !r || !where || r->n != 1 || r->p[0].cond)
+		return NULL;
+	slong p = fml_vars_find(f->vars, name);
+	if (p < 0)
+		return formula_copy(f);
+	T = fml_vars_new(r->vars->n + 2 * f->vars->n + 1);
+	if (!T)
+		return NULL;
+	vr = calloc(r->vars->n + 1, sizeof(*vr));
+	vs = calloc(f->vars->n + 1, sizeof(*vs));
+	vi = calloc(f->vars->n + 1, sizeof(*vi));
+	if (!vr || !vs || !vi || fml_vars_import(T, r->vars, vr) < 0)
+		goto done;
+	rv = fml_translate(r->vars, r->p[0].val, T, vr);
+	if (!rv)
+		goto done;
+	vs[p] = rv;
+	rv = NULL;
+	/* R affine with integer coefficients: conditions can take it */
+	fmpz *coef = _fmpz_vec_init(T->cap + 1);
+	fmpz_t c0, d;
+	fmpz_init(c0);
+	fmpz_init(d);
+	int affine = poly_affine(T, vs[p], coef, c0, d) >= 0 && fmpz_is_one(d);
+	/* ... unless NAME is what WHERE decides by: the identity holds where
+	 * the condition says so, which must go on saying it */
+	int wpos = isl_set_find_dim_by_name(where, isl_dim_param, name);
+	if (wpos >= 0 && isl_set_involves_dims(where, isl_dim_param, (unsigned)wpos, 1) != isl_bool_false)
+		affine = 0;
+	_fmpz_vec_clear(coef, T->cap + 1);
+	fmpz_clear(c0);
+	fmpz_clear(d);
+	if (fml_vars_import(T, f->vars, vs) < 0 || fml_vars_import(T, f->vars, vi) < 0)
+		goto done;
+	T->refs++;
+	res = fml_formula_alloc(T, 0);
+	if (!res)
+		goto done;
+	free(res->p);
+	res->p = NULL;
+	for (int j = 0; j < f->n; j++) {
+		int in = cond_within(f->p[j].cond, where);
+		if (in < 0)
+			goto done;
+		isl_set *c = f->p[j].cond ? isl_set_copy(f->p[j].cond) : NULL;
+		if (in && affine) {
+			/* the condition too, where it can say it: an identity
+			 * on the piece leaves its points there as they are */
+			int error = 0;
+			isl_set *sc = subst_cond(isl_set_copy(c), name, T, vs[p], &error);
+			if (!error) {
+				isl_set_free(c);
+				c = sc;
+			} else {
+				isl_set_free(sc);
+			}
+		}
+		if (fml_push_piece(res, &size, c,
+				   fml_translate(f->vars, f->p[j].val, T, in ? vs : vi)) < 0)
+			goto done;
+	}
+	res->outside = f->outside;
+	ok = 1;
+done:
+	fml_vmap_free(T, vr, r->vars->n);
+	fml_vmap_free(T, vs, f->vars->n);
+	fml_vmap_free(T, vi, f->vars->n);
+	fml_vars_unref(T);
+	if (!ok) {
+		formula_free(res);
+		return NULL;
+	}
+	return res;
+}

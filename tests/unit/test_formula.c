@@ -933,6 +933,93 @@ static void test_subst(void **state)
 	mpq_clear(vf);
 }
 
+/* formula_subst_where: an identity that holds on WHERE only (x = a + 1
+ * where a == b) written into the pieces within WHERE, values and, where it
+ * can, conditions; the function is the same wherever the identity holds. */
+static void test_subst_where(void **state)
+{
+	(void)state;
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *f = make(ctx, "[a, b, x] -> { x*b + a : a = b and x >= a; "
+				      "-1 : a = b and x < a; x - a : a > b; 7 : a < b }", 0);
+	struct formula *r = make(ctx, "a + 1", 0);
+	isl_set *where = isl_set_read_from_str(ctx, "[a, b] -> { : a = b }");
+	struct formula *s = formula_subst_where(f, "x", r, where);
+	assert_non_null(s);
+	/* x >= a became a + 1 >= a (always) and x < a never: that piece went */
+	assert_int_equal(formula_n_pieces(s), 3);
+	const char *names[] = {"a", "b", "x"};
+	mpq_t vs, vf;
+	mpq_init(vs);
+	mpq_init(vf);
+	int checked = 0;
+	for (long long a = -4; a <= 4; a++)
+		for (long long b = -4; b <= 4; b++)
+			for (long long x = -4; x <= 5; x++) {
+				if (a == b && x != a + 1)
+					continue;   /* where the identity fails */
+				long long v[3] = {a, b, x};
+				assert_int_equal(formula_eval(s, names, v, 3, vs), 0);
+				assert_int_equal(formula_eval(f, names, v, 3, vf), 0);
+				assert_true(mpq_equal(vs, vf));
+				checked++;
+			}
+	assert_true(checked > 500);
+	/* a value outside WHERE keeps x */
+	long long v[3] = {3, 1, 10};
+	assert_int_equal(formula_eval(s, names, v, 3, vs), 0);
+	assert_int_equal(mpz_get_si(mpq_numref(vs)), 7);
+	/* NAME constrained by WHERE: its conditions keep saying a == b */
+	struct formula *g = make(ctx, "[a, b] -> { 2*b : a = b; 0 : a < b }", 0);
+	struct formula *ra = make(ctx, "a", 0);
+	struct formula *t = formula_subst_where(g, "b", ra, where);
+	char *text = formula_to_string(t, FORMULA_TEXT);
+	assert_string_equal(text, "2*a if b == a");
+	free(text);
+	/* R over several pieces is not an identity this takes */
+	struct formula *pw = make(ctx, "[a] -> { a : a >= 0; -a : a < 0 }", 0);
+	assert_null(formula_subst_where(f, "x", pw, where));
+	formula_free(pw);
+	formula_free(g);
+	formula_free(ra);
+	formula_free(t);
+	mpq_clear(vs);
+	mpq_clear(vf);
+	isl_set_free(where);
+	formula_free(f);
+	formula_free(r);
+	formula_free(s);
+	isl_ctx_free(ctx);
+}
+
+/* formula_drop_bounded: an operand of max another bounds on the piece's
+ * condition within the context goes; one it does not bound stays. */
+static void test_drop_bounded(void **state)
+{
+	(void)state;
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *mx = make(ctx, "max(b*(N - 1), b, N^2 - b)", 0);
+	struct formula *f = formula_restrict(mx, isl_set_read_from_str(ctx, "[N] -> { : N >= 2 }"));
+	isl_set *context = isl_set_read_from_str(ctx, "[b] -> { : b >= 1 }");
+	struct formula *d = formula_drop_bounded(f, context);
+	char *text = formula_to_string(d, FORMULA_TEXT);
+	assert_string_equal(text, "max(N^2 - b, b*(N-1)) if N >= 2");
+	free(text);
+	isl_set *none = isl_set_universe(isl_space_params_alloc(ctx, 0));
+	struct formula *e = formula_drop_bounded(f, none);   /* b may be negative */
+	assert_int_equal(formula_equal(e, f), 1);
+	text = formula_to_string(e, FORMULA_TEXT);
+	assert_string_equal(text, "max(N^2 - b, b, b*(N-1)) if N >= 2");
+	free(text);
+	isl_set_free(none);
+	isl_set_free(context);
+	formula_free(mx);
+	formula_free(f);
+	formula_free(d);
+	formula_free(e);
+	isl_ctx_free(ctx);
+}
+
 /* A substitution that would leave a condition non-affine is refused. */
 /* A condition on a block length mb rewritten for mb = m/M: mb >= 1 is m >= M
  * where M >= 1 (and says so); beside another parameter it cannot be, and the
@@ -1514,6 +1601,11 @@ static void test_null_in_null_out(void **state)
 	assert_null(formula_scale(NULL, q));
 	assert_null(formula_subst(NULL, "n", x));
 	assert_null(formula_subst(x, "n", NULL));
+	assert_null(formula_subst_where(NULL, "n", x, ctxt));
+	assert_null(formula_subst_where(x, "n", NULL, ctxt));
+	assert_null(formula_subst_where(x, "n", x, NULL));
+	assert_null(formula_drop_bounded(NULL, ctxt));
+	assert_null(formula_drop_bounded(x, NULL));
 	assert_null(formula_copy(NULL));
 	formula_free(NULL);
 	assert_null(formula_get_ctx(NULL));
@@ -1549,6 +1641,8 @@ int main(void)
 		cmocka_unit_test(test_algebra),
 		cmocka_unit_test(test_subst),
 		cmocka_unit_test(test_subst_quotient),
+		cmocka_unit_test(test_subst_where),
+		cmocka_unit_test(test_drop_bounded),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_sign_fold),
 		cmocka_unit_test(test_sign_text_nonneg),
