@@ -27,6 +27,7 @@
 #include <isl/val.h>
 
 #include "analyzer/cost/cost_internal.h"
+#include "analyzer/cost/digits.h"
 #include "analyzer/cost/divided.h"
 #include "analyzer/cost/memory.h"
 #include "analyzer/model/relations.h"
@@ -100,24 +101,41 @@ static struct formula **formula_slot(struct candidate_cost *c, int k)
 
 /* The typical point of a formula's pieces, for the order they print in:
  * large sizes, each a multiple of 720720 (so of every number up to 16: no
- * remainder class is singled out) and no two equal (so that no case of m ==
- * n is taken for the typical one), and on the symbolic grid every axis 8
+ * remainder class is singled out; a size that is no extent one more) and
+ * no two equal (so that no case of m == n is taken for the typical one),
+ * and on the symbolic grid every axis 8
  * (grids of 3 or more per axis; issue 26's "typical case first").  The
  * sizes grow or shrink by factors of 4 in the order they are declared,
  * whichever meets the assumptions (k0 < n, kk + b <= o). */
 enum { TYPICAL_AXIS = 8, TYPICAL_SIZES = 20 };
 #define TYPICAL_UNIT 720720LL
 
+/* Whether size P is an array's extent, or a term of one. */
+static bool extent_size(const struct model *m, int p)
+{
+	for (int a = 0; a < m->narrays; a++)
+		for (int d = 0; d < m->arrays[a].ndims; d++)
+			for (int t = 0; t < m->arrays[a].extent_affs[d].nterms; t++)
+				if (m->arrays[a].extent_affs[d].terms[t].kind == MODEL_PARAM &&
+				    m->arrays[a].extent_affs[d].terms[t].index == p)
+					return true;
+	return false;
+}
+
 /* The typical point into VALUES (sizes, then axes) when ORDER (1: growing,
- * -1: shrinking) meets M's assumptions and facts; false otherwise. */
+ * -1: shrinking) meets M's assumptions and facts; false otherwise.  With
+ * OFFSET, a size that is no extent (a pivot k0, a panel's start kk and
+ * width b) is one more, so that it lies inside a block rather than at its
+ * start, as a pivot does in general. */
 static bool typical_point(struct job *j, const struct model *m, const struct cost_request *req,
-			  int order, long long *values)
+			  int order, bool offset, long long *values)
 {
 	int nsizes = model_nsizes(m), n = nsizes + m->naxes;
 	if (nsizes > TYPICAL_SIZES)
 		return false;
 	for (int p = 0; p < nsizes; p++)
-		values[p] = TYPICAL_UNIT << (2 * (order > 0 ? p + 1 : nsizes - p));
+		values[p] = (TYPICAL_UNIT << (2 * (order > 0 ? p + 1 : nsizes - p))) +
+			    (offset && !extent_size(m, p));
 	for (int a = 0; a < m->naxes; a++)
 		values[nsizes + a] = req->symbolic ? TYPICAL_AXIS : req->sizes[a];
 	/* the sizes, then the axes, as model_valid_set's parameters (the
@@ -133,19 +151,103 @@ static bool typical_point(struct job *j, const struct model *m, const struct cos
 	return ok;
 }
 
+/* The symbolic grid's digits (kk_N = floor(kk/(o/N)), ...) at the typical
+ * point NAMES[0..*N) = VALUES: each appended to both, *N counting them,
+ * where its definition has a whole value there (a digit of an expression
+ * that names a loop's variable has none: it stays free).  A formula in
+ * digits has one piece that holds at the typical point only with them. */
+static void typical_digits(const struct model *m, const struct symbolic_info *info,
+			   const char **names, long long *values, int *n)
+{
+	int nsizes = model_nsizes(m);
+	/* the block lengths X/(b*P) first, where they are whole numbers */
+	for (int l = 0; info && l < info->nlocals; l++) {
+		const struct local_param *lp = &info->locals[l];
+		if (lp->digit >= 0 || !lp->name)
+			continue;
+		long long x = lp->extent_aff.constant, p = values[nsizes + lp->axis] * lp->block;
+		bool ok = p > 0;
+		for (int t = 0; ok && t < lp->extent_aff.nterms; t++) {
+			const struct model_term *mt = &lp->extent_aff.terms[t];
+			ok = mt->kind == MODEL_PARAM ? mt->index < nsizes : mt->kind == MODEL_AXIS;
+			long long term;
+			ok = ok && !__builtin_mul_overflow(mt->coef,
+							   values[mt->kind == MODEL_PARAM
+								      ? mt->index
+								      : nsizes + mt->index],
+							   &term) &&
+			     !__builtin_add_overflow(x, term, &x);
+		}
+		if (ok && x % p == 0) {
+			names[*n] = lp->name;
+			values[(*n)++] = x / p;
+		}
+	}
+	mpq_t v;
+	mpq_init(v);
+	for (int l = 0; info && l < info->nlocals; l++) {
+		const struct local_param *lp = &info->locals[l];
+		if (lp->digit < 0 || !lp->value || !lp->name)
+			continue;
+		struct formula_expr *e = formula_parse_expr(lp->value, NULL);
+		if (e && formula_expr_eval(e, names, values, *n, v) == 0 &&
+		    mpz_cmp_ui(mpq_denref(v), 1) == 0 && mpz_fits_slong_p(mpq_numref(v))) {
+			names[*n] = lp->name;
+			values[(*n)++] = mpz_get_si(mpq_numref(v));
+		}
+		formula_expr_free(e);
+	}
+	mpq_clear(v);
+}
+
+static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
+					const struct cost_request *req,
+					const struct symbolic_info *info);
+
+/* Every formula of OUT with the identities between the symbolic grid's
+ * digits written in its values (digits.h): the same values, read as a
+ * designer writes them. */
+static void relate_digits(struct job *j, const struct symbolic_info *info,
+			  struct candidate_cost *out)
+{
+	if (!info || info->nlocals == 0)
+		return;
+	isl_set *context = cost_context(j->engine->ctx, j->m, j->req, info);
+	int n = nformulas(out);
+	for (int k = 0; k <= n + out->nsteps && !failed(&j->fail); k++) {
+		struct formula **f = k < n ? formula_slot(out, k)
+				   : k == n ? &out->mem : &out->steps[k - n - 1].mem;
+		if (!*f)
+			continue;
+		struct formula *r = context ? digits_relate(*f, j->m, info, context) : NULL;
+		if (!r) {
+			cost_isl_op_failed(j, "writing digits in one another's terms");
+			break;
+		}
+		formula_free(*f);
+		*f = r;
+	}
+	isl_set_free(context);
+}
+
 /* Every formula of OUT with the piece that holds at the typical point
  * first, when that point meets the specification's assumptions (else the
  * order is left as it is).  Pieces are disjoint: no value changes. */
 static void typical_first(struct job *j, const struct model *m, const struct cost_request *req,
-			  struct candidate_cost *out)
+			  const struct symbolic_info *info, struct candidate_cost *out)
 {
 	int nsizes = model_nsizes(m), n = nsizes + m->naxes;
-	const char **names = calloc((size_t)n + 1, sizeof(*names));
-	long long *values = calloc((size_t)n + 1, sizeof(*values));
+	int nlocals = info ? info->nlocals : 0;
+	const char **names = calloc((size_t)(n + nlocals) + 1, sizeof(*names));
+	long long *values = calloc((size_t)(n + nlocals) + 1, sizeof(*values));
 	bool ok = names && values &&
-		  (typical_point(j, m, req, 1, values) || typical_point(j, m, req, -1, values));
+		  (typical_point(j, m, req, 1, true, values) || typical_point(j, m, req, -1, true, values) ||
+		   typical_point(j, m, req, 1, false, values) ||
+		   typical_point(j, m, req, -1, false, values));
 	for (int p = 0; ok && p < n; p++)
 		names[p] = p < nsizes ? m->params[p] : m->axes[p - nsizes];
+	if (ok)
+		typical_digits(m, info, names, values, &n);
 	for (int k = 0; ok && k < nformulas(out); k++)
 		ok = formula_typical_first(*formula_slot(out, k), names, values, n) > -2;
 	if (ok && out->mem)
@@ -4087,6 +4189,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		program_formulas(&j, m, req, &info, div, nsteps, out);
 	if (!failed(&j.fail))
 		memories(m, cand, req, &info, out);
+	if (!failed(&j.fail) && !req->values && !div)
+		relate_digits(&j, &info, out);
 	if (!failed(&j.fail) && div)
 		undivide(&j, div, divisible, out);
 	isl_set_free(divisible);
@@ -4094,7 +4198,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	if (!failed(&j.fail) && concrete)
 		specialize(&j, concrete, out);
 	if (!failed(&j.fail) && !req->values)
-		typical_first(&j, m, concrete ? concrete : req, out);
+		typical_first(&j, m, concrete ? concrete : req, &info, out);
 	symbolic_info_clear(&info);
 	free(j.locals);
 	free(j.geometric_name);
