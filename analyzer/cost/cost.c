@@ -3414,19 +3414,48 @@ static int grid_meets(struct job *j, const struct cost_request *concrete)
 
 /* The formulas of OUT but the memories tidied under CONTEXT (kept): those
  * whose ONLY[k] is set, or every one for ONLY NULL; an array's occurrence
- * counts keep why they have none. */
+ * counts keep why they have none.  A formula written as one tidied before
+ * it takes that one's result (a program of one superstep: its cost and the
+ * total), as tidying it again would give: tidying is deterministic, its
+ * budget counted in ISL's operations. */
 static void tidy_some(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context,
 		      const bool *only)
 {
-	for (int k = 0; context && k < nformulas(out) && !failed(&j->fail); k++) {
+	int n = nformulas(out);
+	char **before = calloc((size_t)n + 1, sizeof(*before));
+	for (int k = 0; context && k < n && !failed(&j->fail); k++) {
 		if (only && !only[k])
 			continue;
+		struct formula **f = formula_slot(out, k);
 		char **why = formula_why(out, k);
-		if (why)
-			tidy_explain(j, formula_slot(out, k), why, context);
+		if (why) {
+			tidy_explain(j, f, why, context);
+			continue;
+		}
+		char *text = before && *f ? formula_to_string(*f, FORMULA_EXPR_STRICT) : NULL;
+		int same = -1;
+		for (int i = 0; text && i < k && same < 0; i++)
+			if (before[i] && strcmp(before[i], text) == 0 && *formula_slot(out, i))
+				same = i;
+		if (same >= 0 && formula_get_outside(*f) ==
+					 formula_get_outside(*formula_slot(out, same))) {
+			struct formula *t = formula_copy(*formula_slot(out, same));
+			if (t) {
+				formula_free(*f);
+				*f = t;
+				free(text);
+				continue;
+			}
+		}
+		cost_tidy(j, f, context);
+		if (before)
+			before[k] = text;
 		else
-			cost_tidy(j, formula_slot(out, k), context);
+			free(text);
 	}
+	for (int k = 0; before && k < n; k++)
+		free(before[k]);
+	free(before);
 }
 
 static void tidy_all(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
