@@ -573,6 +573,14 @@ static void count_candidates(const struct model *m, const struct options *opt,
 		/* the candidates' formulas share the deadline; the values (first,
 		 * milliseconds each) and formulas not computed do not */
 		int first_shared = job->skip_formulas ? ntodo : job->exact ? ntodo / 2 : 0;
+		/* One thread: the likely longest last, where it is owed all the
+		 * time the others left (workers.h), rather than first with its
+		 * even part of the limit while the others wait. */
+		for (int a = first_shared, b = ntodo - 1; nthreads == 1 && a < b; a++, b--) {
+			int t = order[a];
+			order[a] = order[b];
+			order[b] = t;
+		}
 		r->pool = workers_run_ordered(session, nthreads, ntodo, order, first_shared,
 					      analyze_candidate, job, engine_setup,
 					      progress_pool(&meter, "counts of the candidates"));
