@@ -80,6 +80,11 @@ enum cost_status cost_from_count(enum count_status st);
  * false on an overflow or a variable. */
 bool cost_aff_value(const struct model_aff *a, const long long *vals, const long *sizes,
 		    long long *out);
+/* The formula of the positional form F of the sizes and axes (no statement
+ * variable) over M's parameters and axes, axis a being SIZES[a] when SIZES
+ * is given; NULL on failure (memory.c). */
+struct formula *cost_aff_formula(const struct model *m, const struct model_aff *f,
+				 const long *sizes);
 /* The sum of F over the points of SET (both kept), on SET's parameters;
  * NULL after a failure, which the job takes (about WHAT). */
 __isl_give isl_pw_qpolynomial *cost_sum_over(struct job *j, __isl_keep isl_set *set,

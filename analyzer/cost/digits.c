@@ -1,6 +1,8 @@
 /* Identities between the symbolic grid's digits (digits.h). */
 #include "analyzer/cost/digits.h"
 
+#include "analyzer/cost/cost_internal.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -29,25 +31,10 @@ static int group_size(const struct symbolic_info *info, int l)
 /* A as a formula of the sizes and axes; NULL when it names a variable. */
 static struct formula *aff_formula(const struct model *m, const struct model_aff *a)
 {
-	struct formula *f = formula_const_si((long)a->constant);
-	for (int t = 0; f && t < a->nterms; t++) {
-		const struct model_term *mt = &a->terms[t];
-		if (mt->kind == MODEL_VAR || mt->by) {
-			formula_free(f);
+	for (int t = 0; t < a->nterms; t++)
+		if (a->terms[t].kind == MODEL_VAR || a->terms[t].by)
 			return NULL;
-		}
-		struct formula *x = formula_param(mt->kind == MODEL_PARAM ? m->params[mt->index]
-									  : m->axes[mt->index]);
-		struct formula *c = formula_const_si((long)mt->coef);
-		struct formula *term = formula_mul(x, c);
-		struct formula *sum = formula_add(f, term);
-		formula_free(x);
-		formula_free(c);
-		formula_free(term);
-		formula_free(f);
-		f = sum;
-	}
-	return f;
+	return cost_aff_formula(m, a, NULL);
 }
 
 /* The size of digit P of INFO as a formula (a block length X/(b*P) written

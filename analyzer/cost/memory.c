@@ -1,12 +1,12 @@
 /* The words each process holds: see memory.h. */
 #include "analyzer/cost/memory.h"
 
+#include "analyzer/cost/cost_internal.h"
+
 #include <stdlib.h>
 
-/* The formula of the positional form F over M's parameters and axes (axis
- * a is SIZES[a] when SIZES is given). */
-static struct formula *aff_formula(const struct model *m, const struct model_aff *f,
-				   const long *sizes)
+struct formula *cost_aff_formula(const struct model *m, const struct model_aff *f,
+				 const long *sizes)
 {
 	struct formula *r = formula_const_si((long)f->constant);
 	for (int t = 0; r && t < f->nterms; t++) {
@@ -145,7 +145,7 @@ struct formula *memory_words(const struct model *m, int cand, const bool take[],
 		struct formula *prod = formula_const_si((long)arr->words);
 		for (int d = 0; prod && d < arr->ndims; d++) {
 			const struct dist *dd = &mc->layout[a][d];
-			struct formula *x = aff_formula(m, &arr->extent_affs[d], sizes);
+			struct formula *x = cost_aff_formula(m, &arr->extent_affs[d], sizes);
 			struct formula *p = dd->axis < 0 ? formula_const_si(1)   /* not distributed */
 					  : sizes ? formula_const_si(sizes[dd->axis])
 						  : formula_param(m->axes[dd->axis]);
