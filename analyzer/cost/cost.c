@@ -210,7 +210,9 @@ static __isl_give isl_set *cost_context(isl_ctx *ctx, const struct model *m,
 static void relate_digits(struct job *j, const struct symbolic_info *info,
 			  struct candidate_cost *out)
 {
-	if (!info || info->nlocals == 0)
+	/* only the writing changes: past the deadline, the formulas as
+	 * they are (exact) rather than none */
+	if (!info || info->nlocals == 0 || session_ctx_stopped(j->engine->ctx))
 		return;
 	isl_set *context = cost_context(j->engine->ctx, j->m, j->req, info);
 	int n = nformulas(out);
@@ -220,6 +222,8 @@ static void relate_digits(struct job *j, const struct symbolic_info *info,
 		if (!*f)
 			continue;
 		struct formula *r = context ? digits_relate(*f, j->m, info, context) : NULL;
+		if (!r && session_ctx_stopped(j->engine->ctx))
+			break;  /* the deadline: this one and the rest as they are */
 		if (!r) {
 			cost_isl_op_failed(j, "writing digits in one another's terms");
 			break;

@@ -510,7 +510,9 @@ static void assign(struct sym *s, int v, const struct decomp *want, const char *
 		return;
 	char *hint = square_hint(s, have, want);
 	const struct digits *dg = &dist_ops(have->d.kind)->digits;
-	if (same_but_axis(s, have, want) && dg->owner > 0) {
+	/* the owner a remainder (cyclic, cyclic(b)): whatever the extents */
+	if (have->d.kind == want->d.kind && have->d.block == want->d.block && dg->owner > 0 &&
+	    !axes_equal(s, have->d.axis, want->d.axis)) {
 		/* dealt round over both axes (cyclic, cyclic(b)): the
 		 * coordinates are remainders, by the Chinese remainder
 		 * theorem a pair of them holds a common index only where
@@ -519,14 +521,15 @@ static void assign(struct sym *s, int v, const struct decomp *want, const char *
 		 * in P and Q writes them (bspcost(1), "common factors") */
 		const char *p = s->m->axes[have->d.axis], *q = s->m->axes[want->d.axis];
 		fail_set(&s->fail, FAIL_REFUSED,
-			 "%s is split both %s over %s and %s over %s (extent %s)%s in one relation: "
+			 "%s is split both %s over %s (extent %s) and %s over %s (extent %s)%s in "
+			 "one relation: "
 			 "the coordinates that hold an index are %s by %s and by %s, and two "
 			 "coordinates hold one in common only where they agree modulo gcd(%s, %s); "
 			 "the counts change with the common factors of %s and %s, which no "
 			 "formula in pieces of %s and %s can write (whether two axes are coprime "
 			 "is no condition of inequalities and remainders)%s",
-			 var_name(s, v), kind_name(&have->d), p, kind_name(&want->d), q,
-			 have->extent_text, where,
+			 var_name(s, v), kind_name(&have->d), p, have->extent_text,
+			 kind_name(&want->d), q, want->extent_text, where,
 			 dg->n > 2 ? "the remainders of its block's number" : "its remainders", p,
 			 q, p, q, p, q, p, q, hint ? hint : "");
 		free(hint);
