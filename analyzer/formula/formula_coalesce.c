@@ -660,30 +660,38 @@ struct formula *formula_merge_same(const struct formula *f, __isl_keep isl_set *
 	return g;
 }
 
-struct formula *formula_drop_bounded(const struct formula *f, __isl_keep isl_set *context)
+/* R's values, in place, with the operands of max and min another bounds on
+ * the piece's condition within CONTEXT (NULL: the condition alone) left
+ * out (drop_bounded); 0, or -1 on failure. */
+static int drop_bounded_pieces(struct formula *r, __isl_keep isl_set *context)
 {
-	if (!context)
-		return NULL;
-	struct formula *r = formula_copy(f);
-	for (int i = 0; r && i < r->n; i++) {
+	for (int i = 0; i < r->n; i++) {
 		if (r->p[i].val->kind == FK_POLY || !r->p[i].cond)
 			continue;
 		isl_set *within = fml_cond_meet(r->p[i].cond, context);
-		if (!within) {
-			formula_free(r);
-			return NULL;
-		}
+		if (!within)
+			return -1;
 		struct fml_on_cond oc;
 		fml_on_cond_init(&oc, within);
 		struct fnode *v = drop_bounded(r->vars, r->p[i].val, &oc);
 		fml_on_cond_clear(&oc);
 		isl_set_free(within);
-		if (!v) {
-			formula_free(r);
-			return NULL;
-		}
+		if (!v)
+			return -1;
 		fml_node_free(r->vars, r->p[i].val);
 		r->p[i].val = v;
+	}
+	return 0;
+}
+
+struct formula *formula_drop_bounded(const struct formula *f, __isl_keep isl_set *context)
+{
+	if (!context)
+		return NULL;
+	struct formula *r = formula_copy(f);
+	if (r && drop_bounded_pieces(r, context) < 0) {
+		formula_free(r);
+		return NULL;
 	}
 	return r;
 }
@@ -702,19 +710,9 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 	if (!r)
 		return NULL;
 	/* max(a, b) is b where b - a >= 0 is plain from the signs */
-	for (int i = 0; i < r->n; i++) {
-		if (r->p[i].val->kind == FK_POLY || !r->p[i].cond)
-			continue;
-		struct fml_on_cond oc;
-		fml_on_cond_init(&oc, r->p[i].cond);
-		struct fnode *v = drop_bounded(r->vars, r->p[i].val, &oc);
-		fml_on_cond_clear(&oc);
-		if (!v) {
-			formula_free(r);
-			return NULL;
-		}
-		fml_node_free(r->vars, r->p[i].val);
-		r->p[i].val = v;
+	if (drop_bounded_pieces(r, NULL) < 0) {
+		formula_free(r);
+		return NULL;
 	}
 	/* Disjoint pieces, so that any two can merge without changing who wins. */
 	for (int j = 1; j < r->n; j++)

@@ -416,7 +416,7 @@ struct formula *formula_subst_where(const struct formula *f, const char *name,
 	const struct formula *r, __isl_keep isl_set *where)
 {
 	struct fvars *T;
-	struct fnode **vr = NULL, **vs = NULL, **vi = NULL, *rv = NULL;
+	struct fnode **vr = NULL, **vs = NULL, **vi = NULL;
 	struct formula *res = NULL;
 	int size = 0, ok = 0;
 
@@ -433,11 +433,9 @@ struct formula *formula_subst_where(const struct formula *f, const char *name,
 	vi = calloc(f->vars->n + 1, sizeof(*vi));
 	if (!vr || !vs || !vi || fml_vars_import(T, r->vars, vr) < 0)
 		goto done;
-	rv = fml_translate(r->vars, r->p[0].val, T, vr);
-	if (!rv)
+	vs[p] = fml_translate(r->vars, r->p[0].val, T, vr);
+	if (!vs[p])
 		goto done;
-	vs[p] = rv;
-	rv = NULL;
 	/* R affine with integer coefficients: conditions can take it */
 	fmpz *coef = _fmpz_vec_init(T->cap + 1);
 	fmpz_t c0, d;
