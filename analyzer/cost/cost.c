@@ -160,29 +160,21 @@ static void typical_digits(const struct model *m, const struct symbolic_info *in
 			   const char **names, long long *values, int *n)
 {
 	int nsizes = model_nsizes(m);
-	/* the block lengths X/(b*P) first, where they are whole numbers */
-	for (int l = 0; info && l < info->nlocals; l++) {
+	long *axes = calloc((size_t)m->naxes + 1, sizeof(*axes));
+	for (int a = 0; axes && a < m->naxes; a++)
+		axes[a] = (long)values[nsizes + a];
+	/* the block lengths X/(b*P) first (an extent names sizes and axes
+	 * only), where they are whole numbers */
+	for (int l = 0; axes && info && l < info->nlocals; l++) {
 		const struct local_param *lp = &info->locals[l];
-		if (lp->digit >= 0 || !lp->name)
-			continue;
-		long long x = lp->extent_aff.constant, p = values[nsizes + lp->axis] * lp->block;
-		bool ok = p > 0;
-		for (int t = 0; ok && t < lp->extent_aff.nterms; t++) {
-			const struct model_term *mt = &lp->extent_aff.terms[t];
-			ok = mt->kind == MODEL_PARAM ? mt->index < nsizes : mt->kind == MODEL_AXIS;
-			long long term;
-			ok = ok && !__builtin_mul_overflow(mt->coef,
-							   values[mt->kind == MODEL_PARAM
-								      ? mt->index
-								      : nsizes + mt->index],
-							   &term) &&
-			     !__builtin_add_overflow(x, term, &x);
-		}
-		if (ok && x % p == 0) {
+		long long x, p = values[nsizes + lp->axis] * lp->block;
+		if (lp->digit < 0 && lp->name && p > 0 &&
+		    cost_aff_value(&lp->extent_aff, values, axes, &x) && x % p == 0) {
 			names[*n] = lp->name;
 			values[(*n)++] = x / p;
 		}
 	}
+	free(axes);
 	mpq_t v;
 	mpq_init(v);
 	for (int l = 0; info && l < info->nlocals; l++) {

@@ -79,11 +79,9 @@ static __isl_give isl_set *difference_set(isl_ctx *ctx, const char *a, const cha
 	return isl_set_add_constraint(isl_set_universe(space), k);
 }
 
-/* A + B*SCALE (A, B kept; B NULL: A alone). */
+/* A + B*SCALE (A, B kept). */
 static struct formula *plus_times(const struct formula *a, const struct formula *b, long scale)
 {
-	if (!b)
-		return formula_copy(a);
 	struct formula *c = formula_const_si(scale);
 	struct formula *t = formula_mul(b, c);
 	struct formula *r = formula_add(a, t);
@@ -101,16 +99,14 @@ static void relate_pair(isl_ctx *ctx, struct formula **f, const char *name_a, co
 	struct formula *a = formula_param(name_a);
 	for (long c = CARRY_MIN; *f && c <= CARRY_MAX; c++) {
 		struct formula *by = plus_times(base, step, -c);
-		struct formula *same = plus_times(a, NULL, 0);
 		struct formula *cf = formula_const_si(c);
-		struct formula *apart = formula_add(same, cf);
+		struct formula *apart = formula_add(a, cf);
 		isl_set *where = difference_set(ctx, name_a, name_b, c);
 		struct formula *g = by && apart && where ? formula_subst_where(*f, subst, by, where)
 							 : NULL;
 		struct formula *h = g ? formula_subst_where(g, name_b, apart, where) : NULL;
 		isl_set_free(where);
 		formula_free(by);
-		formula_free(same);
 		formula_free(cf);
 		formula_free(apart);
 		formula_free(g);
