@@ -45,7 +45,10 @@
 #               (tests/brute/hierarchy.py), and the growth of the paper's
 #               kernels' (tests/brute/hierarchy_growth.py); and --compare: Niculescu's
 #               crossover condition proven, the conditions and values against
-#               the enumerator (tests/brute/crossover.py); the last five in
+#               the enumerator (tests/brute/crossover.py); and the premises of
+#               bspcost(1)'s proof that LU's total on an M x N grid has no
+#               formula, each run's h against the enumerator and the sums'
+#               t^2 coefficient (tests/brute/lu_no_formula.py); the last six in
 #               the plain pass
 #   names       every example and valid test specification with its names
 #               replaced by hostile ones (floor, q, e0, n__P, ...; the plain
@@ -340,6 +343,8 @@ run_brute() {
 	# first, for the fuzzing smoke run to overlap the plain one
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/rank.py "$BIN"
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/crossover.py "$BIN"
+	# LU on 2 x N: the runs' h and the sums' t^2 coefficient, q(N) + 2/N
+	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/lu_no_formula.py "$BIN"
 	# --machine: the profiles against Table 1, costs and seconds by hand
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/machine.py "$BIN"
 	[ -n "${SAN:-}" ] || run_tally python3 tests/brute/per_process.py "$BIN"
