@@ -902,7 +902,9 @@ static void no_single_max(struct job *j, int s, const char *what)
 	const struct model_loop *lp = &j->m->loops[j->m->steps[s].loop];
 	if (asprintf(&why, "the process with the most %s changes as %s runs over %s, at "
 			   "iterations that no inequality in %s and the sizes separates, so its "
-			   "sum over the iterations has no closed form here: one iteration's "
+			   "sum over the iterations has no closed form here (where those "
+			   "iterations are quotients by the grid's sizes it has none at all, "
+			   "as LU's on an M x N grid: bspcost(1)): one iteration's "
 			   "formulas are given, -D counts the sum at values, and a concrete grid "
 			   "(--grid) may sum it",
 		     what, lp->var, lp->range, lp->var) < 0) {
