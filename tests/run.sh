@@ -299,7 +299,9 @@ run_brute() {
 	# LU's golden loop_lu_per_process on 2 x 2; nor, as PLAIN_ONLY below
 	# says, pivots2d's maxima split by regions, LU's loops and stencil3d's
 	# maxima by cells, 12, 11 and 7 s sanitized, whose code the other
-	# specifications run: pivots', lu_rows' and stencil2d's)
+	# specifications run: pivots', lu_rows' and stencil2d's; nor LU on
+	# cyclic(nb), 10 s plain, whose block size as a size runs sanitized
+	# in block_size_formulas and period_classes)
 	skip=
 	# (and, on concrete grids, not quotients for every size on 3 processes
 	# (28 s), loops on 3 (17 s) nor pivots2d on 3 x 2 (10 s): the same
@@ -307,7 +309,7 @@ run_brute() {
 	# --all-sizes goldens and in tests/stress's grids of 2 and 2 x 2)
 	grid_all_skip=
 	grid_skip=
-	[ -z "${SAN:-}" ] || { modes=plain; limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic,lu_square,gbroadcast,ns_fft,neighbours,pivots2d,lu,stencil3d;
+	[ -z "${SAN:-}" ] || { modes=plain; limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic,lu_square,gbroadcast,ns_fft,neighbours,pivots2d,lu,stencil3d,lu_blocks;
 		grid_all_skip=quotients; grid_skip=loops,pivots2d; }
 	# --h sum and --work flops at a spec's first point (its formulas and its
 	# values; the plain mode at every point);
@@ -319,7 +321,7 @@ run_brute() {
 	# stencil3d's (4 s) the maxima by cells as stencil2d's; Soviani and
 	# Singh's kernels' (gbroadcast, ns_fft, neighbours) a broadcast's, a
 	# doubling loop's and a stencil's, as broadcast's, fft's and stencil2d's
-	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d,gbroadcast,ns_fft,neighbours SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
+	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d,gbroadcast,ns_fft,neighbours,lu_blocks SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas for every size (--all-sizes) of the specs
 	# tests/stress found wrong there, and of quotients in subscripts
@@ -371,11 +373,11 @@ run_names() {
 		[ "$(cat "${f%.bsp}.status" 2>/dev/null || echo 1)" = 0 ] && valid="$valid $f"
 	done
 	# under the sanitizers (SAN=1), the long names only, the quick runs only,
-	# of the examples but the five slowest; the plain pass the hostile ones,
-	# every run, of every specification, and the long names of those five
+	# of the examples but the six slowest; the plain pass the hostile ones,
+	# every run, of every specification, and the long names of those six
 	# (both passes make one check; the five took 47 of the sanitized pass's
 	# 59 s, 18 s plain)
-	slow="examples/stencil3d.bsp examples/stencil2d.bsp examples/lu.bsp examples/matmul.bsp examples/summa.bsp"
+	slow="examples/stencil3d.bsp examples/stencil2d.bsp examples/lu.bsp examples/matmul.bsp examples/summa.bsp examples/lu_blocks.bsp"
 	if [ -n "${SAN:-}" ]; then
 		quick=
 		for e in examples/*.bsp; do

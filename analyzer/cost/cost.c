@@ -103,11 +103,11 @@ static struct formula **formula_slot(struct candidate_cost *c, int k)
  * large sizes, each a multiple of 720720 (so of every number up to 16: no
  * remainder class is singled out; a size that is no extent one more) and
  * no two equal (so that no case of m == n is taken for the typical one),
- * and on the symbolic grid every axis 8
- * (grids of 3 or more per axis; issue 26's "typical case first").  The
+ * and on the symbolic grid every axis 8 and every block size of cyclic(nb)
+ * 4 (grids of 3 or more per axis; issue 26's "typical case first").  The
  * sizes grow or shrink by factors of 4 in the order they are declared,
  * whichever meets the assumptions (k0 < n, kk + b <= o). */
-enum { TYPICAL_AXIS = 8, TYPICAL_SIZES = 20 };
+enum { TYPICAL_AXIS = 8, TYPICAL_BLOCK = 4, TYPICAL_SIZES = 20 };
 #define TYPICAL_UNIT 720720LL
 
 /* Whether size P is an array's extent, or a term of one. */
@@ -119,6 +119,24 @@ static bool extent_size(const struct model *m, int p)
 				if (m->arrays[a].extent_affs[d].terms[t].kind == MODEL_PARAM &&
 				    m->arrays[a].extent_affs[d].terms[t].index == p)
 					return true;
+	return false;
+}
+
+/* Whether size P is the block of a cyclic(nb) of some candidate: at the
+ * typical point it is TYPICAL_BLOCK, as an axis is TYPICAL_AXIS, so that
+ * the sizes it splits with an axis are whole blocks of blocks. */
+static bool block_size(const struct model *m, int p)
+{
+	for (int c = 0; c < m->ncands; c++) {
+		const struct model_candidate *mc = &m->cands[c];
+		for (int i = 0; i < m->ndists; i++)
+			if (mc->named[i].block_param == p)
+				return true;
+		for (int a = 0; a < m->narrays; a++)
+			for (int d = 0; model_cand_has(m, c, a) && d < m->arrays[a].ndims; d++)
+				if (mc->layout[a][d].block_param == p)
+					return true;
+	}
 	return false;
 }
 
@@ -134,8 +152,9 @@ static bool typical_point(struct job *j, const struct model *m, const struct cos
 	if (nsizes > TYPICAL_SIZES)
 		return false;
 	for (int p = 0; p < nsizes; p++)
-		values[p] = (TYPICAL_UNIT << (2 * (order > 0 ? p + 1 : nsizes - p))) +
-			    (offset && !extent_size(m, p));
+		values[p] = block_size(m, p) ? TYPICAL_BLOCK
+			    : (TYPICAL_UNIT << (2 * (order > 0 ? p + 1 : nsizes - p))) +
+				      (offset && !extent_size(m, p));
 	for (int a = 0; a < m->naxes; a++)
 		values[nsizes + a] = req->symbolic ? TYPICAL_AXIS : req->sizes[a];
 	/* the sizes, then the axes, as model_valid_set's parameters (the
@@ -167,8 +186,9 @@ static void typical_digits(const struct model *m, const struct symbolic_info *in
 	 * only), where they are whole numbers */
 	for (int l = 0; axes && info && l < info->nlocals; l++) {
 		const struct local_param *lp = &info->locals[l];
-		long long x, p = values[nsizes + lp->axis] * lp->block;
-		if (lp->digit < 0 && lp->name && p > 0 &&
+		long long x, b, p;
+		if (lp->digit < 0 && lp->name && symbolic_block_value(lp, values, &b) &&
+		    !__builtin_mul_overflow(values[nsizes + lp->axis], b, &p) && p > 0 &&
 		    cost_aff_value(&lp->extent_aff, values, axes, &x) && x % p == 0) {
 			names[*n] = lp->name;
 			values[(*n)++] = x / p;
@@ -2319,11 +2339,15 @@ static int add_condition(struct candidate_cost *out, char *cond, char *text)
 	return 0;
 }
 
-/* X/(b*P) as a formula, from the ISL text of the extent X. */
-static struct formula *local_value(const struct local_param *lp, const char *axis)
+/* X/(b*P) as a formula, from the ISL text of the extent X (b the size
+ * nb of cyclic(nb) where it is one). */
+static struct formula *local_value(const struct model *m, const struct local_param *lp,
+				   const char *axis)
 {
 	char *text;
-	if (asprintf(&text, "(%s)/(%ld*%s)", lp->extent, lp->block, axis) < 0)
+	if ((lp->block_param >= 0
+		     ? asprintf(&text, "(%s)/(%s*%s)", lp->extent, m->params[lp->block_param], axis)
+		     : asprintf(&text, "(%s)/(%ld*%s)", lp->extent, lp->block, axis)) < 0)
 		return NULL;
 	struct formula_expr *e = formula_parse_expr(text, NULL);
 	free(text);
@@ -2346,7 +2370,11 @@ static int axis_named(const struct model *m, const char *p, size_t n)
 static void print_divisor(FILE *f, const struct model *m, const struct local_param *lp,
 			  const long *fixed, bool exact)
 {
-	if (fixed)
+	if (lp->block_param >= 0 && fixed)
+		fprintf(f, exact ? "%s*%ld" : "(%s*%ld)", m->params[lp->block_param], fixed[lp->axis]);
+	else if (lp->block_param >= 0)
+		fprintf(f, exact ? "%s*%s" : "(%s*%s)", m->params[lp->block_param], m->axes[lp->axis]);
+	else if (fixed)
 		fprintf(f, "%ld", lp->block * fixed[lp->axis]);
 	else if (exact || lp->block != 1)
 		fprintf(f, exact ? "%ld*%s" : "(%ld*%s)", lp->block, m->axes[lp->axis]);
@@ -2490,7 +2518,8 @@ static char *divisors_apart(const struct model *m, const struct symbolic_info *i
 		for (int l = 0; l < info->nlocals && n < MOST; l++)
 			if (info->locals[l].digit < 0 && info->locals[l].axis == a) {
 				text[n] = info->locals[l].extent;
-				mult[n] = info->locals[l].block;
+				/* nb*P divides X where P does: P alone for cyclic(nb) */
+				mult[n] = info->locals[l].block_param >= 0 ? 1 : info->locals[l].block;
 				x[n++] = &info->locals[l].extent_aff;
 			}
 		int from_spec = n;
@@ -2604,13 +2633,13 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 			kept &= add_assumption(out, with_axes(j, lp->shown)) == 0;
 			continue;
 		}
-		struct formula *v = local_value(lp, axis);
+		struct formula *v = local_value(j->m, lp, axis);
 		bool ok = v != NULL;
 		for (int k = 0; v && k < nformulas(out); k++)
 			subst_local(formula_slot(out, k), lp->name, v, axis, context, &ok,
 				    &changed[k]);
 		formula_free(v);
-		if (ok && lp->block == 1 && strcmp(lp->extent, axis) == 0)
+		if (ok && lp->block_param < 0 && lp->block == 1 && strcmp(lp->extent, axis) == 0)
 			continue;   /* P divides P: no assumption, nothing kept */
 		/* the divisor b*P, as people read it and in the formula grammar:
 		 * "2*P" and "2*P", "P" and "1*P", or on a fixed grid "8" */
@@ -2619,9 +2648,14 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		char *fixed_extent = j->fixed ? local_display(info, j->m, lp->extent, false, j->fixed)
 					      : NULL;
 		int r;
+		const char *nb = lp->block_param >= 0 ? j->m->params[lp->block_param] : NULL;
 		if (j->fixed) {
 			extent = fixed_extent ? fixed_extent : extent;
-			r = asprintf(&d, "%ld", lp->block * j->fixed[lp->axis]);
+			r = nb ? asprintf(&d, "%s*%ld", nb, j->fixed[lp->axis])
+			       : asprintf(&d, "%ld", lp->block * j->fixed[lp->axis]);
+			dx = r < 0 ? NULL : strdup(d);
+		} else if (nb) {
+			r = asprintf(&d, "%s*%s", nb, axis);
 			dx = r < 0 ? NULL : strdup(d);
 		} else {
 			r = lp->block == 1 ? asprintf(&d, "%s", axis)
@@ -2635,7 +2669,7 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 			cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
 		char *text = NULL;
 		/* 1 divides n: nothing to assume (a fixed grid of one row) */
-		bool trivial = j->fixed && lp->block * j->fixed[lp->axis] == 1;
+		bool trivial = j->fixed && !nb && lp->block * j->fixed[lp->axis] == 1;
 		r = r < 0 || !dx ? -1 : trivial ? 0 : asprintf(&text, "%s divides %s", d, extent);
 		if (!trivial)
 			kept &= add_assumption(out, r < 0 ? NULL : strdup(text)) == 0;
@@ -2783,8 +2817,9 @@ static __isl_give isl_set *add_local_facts(__isl_take isl_set *set, isl_ctx *ctx
 	if (as && isl_set_n_basic_set(as) == 1) {
 		for (int l = 0; l < info->nlocals && set; l++) {
 			const struct local_param *lp = &info->locals[l];
-			if (lp->digit >= 0)
-				continue; /* a digit: its range is all there is to say */
+			if (lp->digit >= 0 || lp->block_param >= 0)
+				continue; /* a digit: its range is all there is to say; a
+					   * block nb*L: no affine fact */
 			struct facts fx = {set, m->nparams + m->naxes + l, lp->block,
 					   single_param(m, &lp->extent_aff), m->nparams + lp->axis};
 			if (fx.xpos >= 0)
@@ -2956,8 +2991,10 @@ static __isl_give isl_set *value_points(isl_ctx *ctx, const struct model *m,
 		const struct local_param *lp = &info->locals[l];
 		if (lp->digit >= 0)
 			continue;
-		long long ext, kc, d = (long long)req->sizes[lp->axis] * lp->block;
-		if (!aff_at_values(&lp->extent_aff, vals, req->sizes, kpos, &kc, &ext) || kc != 0 ||
+		long long ext, kc, b, d;
+		if (!symbolic_block_value(lp, vals, &b) ||
+		    __builtin_mul_overflow((long long)req->sizes[lp->axis], b, &d) ||
+		    !aff_at_values(&lp->extent_aff, vals, req->sizes, kpos, &kc, &ext) || kc != 0 ||
 		    d <= 0 || ext % d != 0 || ext / d < 1) {
 			*bad = true;
 			set = isl_set_free(set);
@@ -2990,6 +3027,7 @@ static __isl_give isl_set *value_points(isl_ctx *ctx, const struct model *m,
 			const struct local_param *dp = &info->locals[l + d];
 			long long size = dp->size_axis >= 0 ? (long long)req->sizes[dp->size_axis]
 					 : dp->size_local >= 0 ? lval[dp->size_local]
+					 : dp->size_param >= 0 ? vals[dp->size_param]
 							       : dp->size_const;
 			c = isl_constraint_set_coefficient_val(c, isl_dim_param, np + na + l + d,
 							       val_from_ll(ctx, -w));
@@ -3376,8 +3414,12 @@ static int grid_meets(struct job *j, const struct cost_request *concrete)
 	for (int l = 0; info && l < info->nlocals && set; l++) {
 		const struct local_param *lp = &info->locals[l];
 		if (lp->digit < 0) {
+			/* cyclic(nb): nb*P divides X for some nb where P does
+			 * (nb = 1), unless the assumptions bar nb = 1: said
+			 * where it may be (only a grid's refusal is lost) */
+			long b = lp->block_param >= 0 ? 1 : lp->block;
 			struct model_cons c = {.kind = MODEL_DIVIDES, .f = lp->extent_aff,
-					       .divisor = lp->block * concrete->sizes[lp->axis]};
+					       .divisor = b * concrete->sizes[lp->axis]};
 			set = isl_set_intersect(set, model_cons_param_set(space, m, &c));
 		}
 	}
@@ -3395,8 +3437,8 @@ static int grid_meets(struct job *j, const struct cost_request *concrete)
 			/* X >= least*b*P */
 			long long least = strcmp(op, "<") == 0 ? c + 1 : c;
 			struct model_cons k = {.kind = MODEL_GE0, .f = lp->extent_aff};
-			if (__builtin_mul_overflow(least, lp->block * concrete->sizes[lp->axis],
-						   &least) ||
+			long b = lp->block_param >= 0 ? 1 : lp->block;
+			if (__builtin_mul_overflow(least, b * concrete->sizes[lp->axis], &least) ||
 			    __builtin_sub_overflow(k.f.constant, least, &k.f.constant))
 				continue;   /* past 64 bits: nothing said (only adds pieces) */
 			set = isl_set_intersect(set, model_cons_param_set(space, m, &k));
@@ -3906,10 +3948,8 @@ static void candidate_refusals(struct job *j, const struct model *m, int cand,
 		cost_job_fail(j, COST_REFUSED, why, "predicate");
 		out->any_grid = true;
 	}
-	/* cyclic(nb), a condition by a loop's variable: counted at values
-	 * only, on every grid */
-	if (!req->values && model_cand_block_param(m, cand) >= 0)
-		out->any_grid = true;
+	/* a condition by a loop's variable: counted at values only, on
+	 * every grid */
 	for (int k = 0; !req->values && k < model_cand_nsteps(m, cand); k++)
 		if (m->steps[model_cand_step(m, cand, k)].by_loop >= 0)
 			out->any_grid = true;

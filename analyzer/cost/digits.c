@@ -44,6 +44,8 @@ static struct formula *digit_size(const struct model *m, const struct symbolic_i
 {
 	if (p->size_axis >= 0)
 		return formula_param(m->axes[p->size_axis]);
+	if (p->size_param >= 0)
+		return formula_param(m->params[p->size_param]);
 	if (p->size_local < 0)
 		return formula_const_si(p->size_const);
 	const struct local_param *bl = &info->locals[p->size_local];
@@ -54,6 +56,16 @@ static struct formula *digit_size(const struct model *m, const struct symbolic_i
 	formula_free(x);
 	formula_free(axis);
 	formula_free(inv);
+	if (bl->block_param >= 0) {
+		/* X/(nb*P) */
+		struct formula *nb = formula_param(m->params[bl->block_param]);
+		struct formula *over = formula_pow(nb, -1);
+		struct formula *s = formula_mul(q, over);
+		formula_free(nb);
+		formula_free(over);
+		formula_free(q);
+		return s;
+	}
 	if (bl->block == 1)
 		return q;
 	mpq_t r;
@@ -164,7 +176,8 @@ static void relate_groups(isl_ctx *ctx, struct formula **f, const struct model *
 static bool same_split(const struct symbolic_info *info, int a, int b)
 {
 	const struct local_param *pa = &info->locals[a], *pb = &info->locals[b];
-	return pa->kind == pb->kind && pa->block == pb->block && pa->axis == pb->axis &&
+	return pa->kind == pb->kind && pa->block == pb->block &&
+	       pa->block_param == pb->block_param && pa->axis == pb->axis &&
 	       model_aff_equal(&pa->extent_aff, &pb->extent_aff);
 }
 

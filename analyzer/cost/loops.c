@@ -552,6 +552,7 @@ static __isl_give isl_pw_qpolynomial *digits_for_var(struct job *j,
 			const struct local_param *lp = &info->locals[first + e];
 			const char *size = lp->size_axis >= 0 ? j->m->axes[lp->size_axis]
 					   : lp->size_local >= 0 ? info->locals[lp->size_local].name
+					   : lp->size_param >= 0 ? j->m->params[lp->size_param]
 								 : NULL;
 			isl_qpolynomial *w;
 			if (size) {

@@ -122,10 +122,11 @@ static bool split_in_blocks(const struct dist *d)
 static bool assumed_whole(const struct symbolic_info *info, const struct dist *d,
 			  const struct model_aff *x)
 {
-	for (int i = 0; info && d->block_param < 0 && i < info->nlocals; i++) {
+	for (int i = 0; info && i < info->nlocals; i++) {
 		const struct local_param *lp = &info->locals[i];
 		if (split_in_blocks(d) && lp->digit < 0 && (lp->axis == d->axis || (d->axis < 32 && lp->axes >> d->axis & 1)) &&
-		    lp->block == dist_block_length(d) &&
+		    lp->block_param == d->block_param &&
+		    (d->block_param >= 0 || lp->block == dist_block_length(d)) &&
 		    model_aff_equal(&lp->extent_aff, x))
 			return true;
 	}

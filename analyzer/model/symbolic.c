@@ -120,13 +120,19 @@ static const char *var_name(const struct sym *s, int v)
 	return s->space->vars[v];
 }
 
+/* One block: the same constant, or the same size (cyclic(nb)). */
+static bool same_block(const struct dist *a, const struct dist *b)
+{
+	return a->block_param == b->block_param && (a->block_param >= 0 || a->block == b->block);
+}
+
 static bool same_decomp(const struct decomp *a, const struct decomp *b)
 {
 	if (a->d.kind != b->d.kind)
 		return false;
 	if (a->d.kind == DIST_NONE)
 		return true;
-	return a->d.axis == b->d.axis && a->d.block == b->d.block &&
+	return a->d.axis == b->d.axis && same_block(&a->d, &b->d) &&
 	       model_aff_equal(a->extent, b->extent);
 }
 
@@ -476,7 +482,7 @@ static bool extents_equal(struct sym *s, const struct model_aff *a, const struct
  * block and extent (under the assumptions). */
 static bool same_but_axis(struct sym *s, const struct decomp *a, const struct decomp *b)
 {
-	return a->d.kind == b->d.kind && a->d.kind != DIST_NONE && a->d.block == b->d.block &&
+	return a->d.kind == b->d.kind && a->d.kind != DIST_NONE && same_block(&a->d, &b->d) &&
 	       extents_equal(s, a->extent, b->extent);
 }
 
@@ -511,7 +517,7 @@ static void assign(struct sym *s, int v, const struct decomp *want, const char *
 	char *hint = square_hint(s, have, want);
 	const struct digits *dg = &dist_ops(have->d.kind)->digits;
 	/* the owner a remainder (cyclic, cyclic(b)): whatever the extents */
-	if (have->d.kind == want->d.kind && have->d.block == want->d.block && dg->owner > 0 &&
+	if (have->d.kind == want->d.kind && same_block(&have->d, &want->d) && dg->owner > 0 &&
 	    !axes_equal(s, have->d.axis, want->d.axis)) {
 		/* dealt round over both axes (cyclic, cyclic(b)): the
 		 * coordinates are remainders, by the Chinese remainder
@@ -694,15 +700,17 @@ static bool extents_equal(struct sym *s, const struct model_aff *a, const struct
 	return equal_under_assumptions(s, &la, &lb);
 }
 
-/* The block length (a parameter) of EXTENT over AXIS in blocks of BLOCK: its
- * index in info->locals, created if new (shared with an axis the assumptions
- * make equal); -1 on failure. */
-static int local_param(struct sym *s, const struct decomp *d, long block)
+/* The block length (a parameter) of D's extent over its axis in blocks of
+ * BLOCK, or of the size BLOCK_PARAM when that is not -1: its index in
+ * info->locals, created if new (shared with an axis the assumptions make
+ * equal); -1 on failure. */
+static int local_param(struct sym *s, const struct decomp *d, long block, int block_param)
 {
 	struct symbolic_info *info = s->info;
 	int axis = d->d.axis;
 	for (int l = 0; l < info->nlocals; l++)
-		if (info->locals[l].digit < 0 && info->locals[l].block == block &&
+		if (info->locals[l].digit < 0 && info->locals[l].block_param == block_param &&
+		    (block_param >= 0 || info->locals[l].block == block) &&
 		    axes_equal(s, info->locals[l].axis, axis) &&
 		    extents_equal(s, &info->locals[l].extent_aff, d->extent)) {
 			if (axis < 32)
@@ -727,7 +735,9 @@ static int local_param(struct sym *s, const struct decomp *d, long block)
 							      : s->m->axes[x->terms[0].index];
 	char *base = NULL;
 	int r;
-	if (xname && block == 1)
+	if (xname && block_param >= 0)
+		r = asprintf(&base, "%s__%s%s", xname, s->m->params[block_param], s->m->axes[axis]);
+	else if (xname && block == 1)
 		r = asprintf(&base, "%s__%s", xname, s->m->axes[axis]);
 	else if (xname)
 		r = asprintf(&base, "%s__%ld%s", xname, block, s->m->axes[axis]);
@@ -745,8 +755,9 @@ static int local_param(struct sym *s, const struct decomp *d, long block)
 	p->axis = axis;
 	p->axes = axis < 32 ? 1u << axis : 0;
 	p->block = block;
+	p->block_param = block_param;
 	p->digit = -1;
-	p->size_local = p->size_axis = -1;
+	p->size_local = p->size_axis = p->size_param = -1;
 	if (!p->name || !p->extent || model_aff_copy(&p->extent_aff, x) < 0) {
 		free(p->name);
 		free(p->extent);
@@ -769,11 +780,15 @@ static struct lin digit_size(struct sym *s, const struct decomp *d, int k, const
 		return lin_par(axis_par(s, d->d.axis));
 	case DIGIT_LOCAL: {
 		long b = dist_block_length(&d->d);
-		int l = local_param(s, d, b);
+		int l = local_param(s, d, b, d->d.block_param);
 		*text = l < 0 ? "0" : s->info->locals[l].name;
 		return l < 0 ? lin_const(0) : lin_par(npar_fixed(s) + l);
 	}
 	case DIGIT_BLOCK:
+		if (d->d.block_param >= 0) {
+			*text = s->m->params[d->d.block_param];
+			return lin_par(d->d.block_param);
+		}
 		snprintf(buf, 32, "%ld", d->d.block);
 		*text = buf;
 		return lin_const(d->d.block);
@@ -1082,12 +1097,17 @@ static void size_text(const struct sym *s, FILE *f, const struct local_param *d,
 		const struct local_param *lp = &s->info->locals[d->size_local];
 		const char *axis = s->m->axes[lp->axis];
 		bool plain = !strpbrk(lp->extent, " +-*/");
-		if (exact)
+		if (lp->block_param >= 0)
+			fprintf(f, exact || !plain ? "((%s)/(%s*%s))" : "(%s/(%s*%s))", lp->extent,
+				s->m->params[lp->block_param], axis);
+		else if (exact)
 			fprintf(f, "((%s)/(%ld*%s))", lp->extent, lp->block, axis);
 		else if (lp->block == 1)
 			fprintf(f, plain ? "(%s/%s)" : "((%s)/%s)", lp->extent, axis);
 		else
 			fprintf(f, plain ? "(%s/(%ld*%s))" : "((%s)/(%ld*%s))", lp->extent, lp->block, axis);
+	} else if (d->size_param >= 0) {
+		fputs(s->m->params[d->size_param], f);
 	} else {
 		fprintf(f, "%ld", d->size_const);
 	}
@@ -1171,7 +1191,8 @@ static int expr_digits(struct sym *s, const struct lin *e, const struct decomp *
 	int first = -1;
 	for (int l = 0; l < info->nlocals && first < 0; l++) {
 		const struct local_param *p = &info->locals[l];
-		if (p->digit == 0 && p->kind == d->d.kind && p->block == b &&
+		if (p->digit == 0 && p->kind == d->d.kind && p->block_param == d->d.block_param &&
+		    (p->block_param >= 0 || p->block == b) &&
 		    model_aff_equal(&p->of, &of) && axes_equal(s, p->axis, d->d.axis) &&
 		    extents_equal(s, &p->extent_aff, d->extent))
 			first = l;
@@ -1197,12 +1218,15 @@ static int expr_digits(struct sym *s, const struct lin *e, const struct decomp *
 			p[k].kind = d->d.kind;
 			p[k].axis = d->d.axis;
 			p[k].block = b;
-			p[k].size_local = p[k].size_axis = -1;
+			p[k].block_param = d->d.block_param;
+			p[k].size_local = p[k].size_axis = p[k].size_param = -1;
 			p[k].size_const = 1;
 			if (ops->digits.size[k] == DIGIT_AXIS)
 				p[k].size_axis = d->d.axis;
 			else if (ops->digits.size[k] == DIGIT_LOCAL)
 				p[k].size_local = size[k].n == 1 ? size[k].t[0].index - npar_fixed(s) : -1;
+			else if (d->d.block_param >= 0)
+				p[k].size_param = d->d.block_param;
 			else
 				p[k].size_const = d->d.block;
 		}
@@ -2648,7 +2672,8 @@ __isl_give isl_set *symbolic_digit_orders(__isl_take isl_set *set, const struct 
 			const struct local_param *q = &info->locals[r];
 			int rp[3];
 			if (q->digit != 0 || q->kind != p->kind || q->axis != p->axis ||
-			    q->block != p->block || local_ndigits(info, r) != n ||
+			    q->block != p->block || q->block_param != p->block_param ||
+			    local_ndigits(info, r) != n ||
 			    !model_aff_equal(&q->extent_aff, &p->extent_aff) ||
 			    !digit_positions(space, info, r, n, rp))
 				continue;
@@ -2705,8 +2730,10 @@ __isl_give isl_set *symbolic_local_ranges(__isl_take isl_set *set, const struct 
 			c = isl_constraint_set_coefficient_si(c, isl_dim_param, m->nparams + p->size_axis, 1);
 		else if (p->size_local >= 0)
 			c = isl_constraint_set_coefficient_si(c, isl_dim_param, np + p->size_local, 1);
-		c = isl_constraint_set_constant_si(c, p->size_axis >= 0 || p->size_local >= 0 ? -1
-							 : (int)p->size_const - 1);
+		else if (p->size_param >= 0)
+			c = isl_constraint_set_coefficient_si(c, isl_dim_param, p->size_param, 1);
+		bool var = p->size_axis >= 0 || p->size_local >= 0 || p->size_param >= 0;
+		c = isl_constraint_set_constant_si(c, var ? -1 : (int)p->size_const - 1);
 		set = isl_set_add_constraint(set, c);
 	}
 	return set;
@@ -2747,24 +2774,6 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 	if (level && !failed(&s.fail))
 		fail_set(&s.fail, FAIL_REFUSED, "%s", level);
 	free(level);
-	/* a block size that is a size has no digits: counted at values */
-	for (int a = 0; a < m->narrays && !failed(&s.fail); a++)
-		for (int d = 0; model_cand_has(m, cand, a) && d < m->arrays[a].ndims; d++)
-			if (s.c->layout[a][d].block_param >= 0) {
-				const char *nb = m->params[s.c->layout[a][d].block_param];
-				fail_set(&s.fail, FAIL_REFUSED,
-					 "%s is laid out cyclic(%s): a block size that is a size is "
-					 "counted with every size given (-D %s=...), not as a formula yet",
-					 m->arrays[a].name, nb, nb);
-				break;
-			}
-	for (int i = 0; i < m->ndists && !failed(&s.fail); i++)
-		if (s.c->named[i].block_param >= 0) {
-			const char *nb = m->params[s.c->named[i].block_param];
-			fail_set(&s.fail, FAIL_REFUSED,
-				 "%s is cyclic(%s): a block size that is a size is counted with every "
-				 "size given (-D %s=...), not as a formula yet", m->dists[i], nb, nb);
-		}
 	/* a layout replicated over an axis: every coordinate of it holds the
 	 * element (own_map, lhs_owner); the one in line with a reader sends it
 	 * (relations_senders) */
@@ -2843,6 +2852,12 @@ int relations_symbolic(isl_ctx *ctx, const struct model *m, int cand, int step,
 	return 0;
 }
 
+bool symbolic_block_value(const struct local_param *lp, const long long *values, long long *out)
+{
+	*out = lp->block_param >= 0 ? values[lp->block_param] : lp->block;
+	return *out >= 1;
+}
+
 void symbolic_info_clear(struct symbolic_info *info)
 {
 	for (int l = 0; l < info->nlocals; l++)
@@ -2877,7 +2892,7 @@ int symbolic_iterations(isl_ctx *ctx, const struct model *m, int step, struct sy
 		free(extent_text);
 		return -1;
 	}
-	struct decomp dec = {{lp->kind, lp->axis, lp->block, -1}, &extent, extent_text};
+	struct decomp dec = {{lp->kind, lp->axis, lp->block, lp->block_param}, &extent, extent_text};
 	char *names[1] = {lo->var};
 	int vidx[1] = {0}, firsts[1] = {0};
 	struct model_space sp = {.nvars = 1, .vars = names, .vidx = vidx, .cond = lo->range};

@@ -38,13 +38,15 @@ struct local_param {
 			  * and those the assumptions or a concrete grid make
 			  * equal to it, which share it) */
 	long block;      /* 1 except for block-cyclic */
+	int block_param; /* cyclic(nb), nb a size: its index (BLOCK unused), else -1 */
 	/* digits only */
 	int digit;                 /* its position, most significant first; -1: a block length */
 	enum dist_kind kind;       /* the distribution E is written in */
 	struct model_aff of;       /* E, of the sizes and axes only */
 	int size_local;            /* its size: this block length, */
 	int size_axis;             /* else this axis, */
-	long size_const;           /* else this constant */
+	long size_const;           /* else this constant, */
+	int size_param;            /* unless this size is it (cyclic(nb)'s nb), -1 */
 	char *value;               /* the digit in the formula grammar (block lengths written out) */
 	char *shown;               /* NAME = the same for people: k0_M = floor(k0/(n/M)) */
 };
@@ -123,5 +125,10 @@ bool symbolic_assumption_bound(const char *assumption, __isl_keep isl_set *set, 
 			       int *least);
 
 void symbolic_info_clear(struct symbolic_info *info);
+
+/* The block of block length or digit LP (its BLOCK, or the value of its
+ * size BLOCK_PARAM in VALUES, indexed as the model's parameters): false
+ * when that is no positive number. */
+bool symbolic_block_value(const struct local_param *lp, const long long *values, long long *out);
 
 #endif

@@ -53,6 +53,7 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "transpose_square": None, "stationary_square": None,
                      "triangles_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
                      "foreign_loop_digits": None,
+                     "block_size_formulas": None, "period_classes": None,
                      "lu_square": ("r=block,c=block", "r=cyclic,c=cyclic")}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)
@@ -103,11 +104,22 @@ POINTS = {
         {"n": 280, "nb": 13, "P": 5}, {"n": 300, "nb": 9, "P": 8},
         {"n": 200, "nb": 13, "P": 5}, {"n": 90, "nb": 3, "P": 4},
         {"n": 600, "nb": 2, "P": 4}, {"n": 400, "nb": 1, "P": 3},
+        # nb*P dividing n: the closed form in nb too
+        {"n": 60, "nb": 2, "P": 3}, {"n": 48, "nb": 4, "P": 2}, {"n": 36, "nb": 3, "P": 4},
+        {"n": 20, "nb": 5, "P": 1},
     ],
     "block_size": [  # assume m >= M, n >= N, nb >= 1
         {"m": 7, "n": 6, "nb": 2, "M": 2, "N": 3}, {"m": 9, "n": 5, "nb": 3, "M": 3, "N": 2},
         {"m": 4, "n": 4, "nb": 1, "M": 2, "N": 2}, {"m": 10, "n": 7, "nb": 4, "M": 2, "N": 1},
         {"m": 5, "n": 8, "nb": 9, "M": 1, "N": 3},
+    ],
+    "block_size_formulas": [  # assume m >= M, n >= N, nb >= 1, 0 <= k0 < m
+        {"m": 12, "n": 8, "nb": 2, "k0": 5, "M": 3, "N": 2},
+        {"m": 12, "n": 12, "nb": 3, "k0": 0, "M": 2, "N": 2},
+        {"m": 16, "n": 6, "nb": 2, "k0": 15, "M": 4, "N": 3},
+        {"m": 9, "n": 7, "nb": 2, "k0": 4, "M": 2, "N": 3},
+        {"m": 24, "n": 9, "nb": 4, "k0": 11, "M": 3, "N": 1},
+        {"m": 6, "n": 4, "nb": 1, "k0": 3, "M": 1, "N": 2},
     ],
     "lu_blocks": [  # assume n >= 2*M, n >= 2*N, nb >= 1
         {"n": 6, "nb": 2, "M": 2, "N": 3}, {"n": 9, "nb": 3, "M": 2, "N": 2},
