@@ -413,7 +413,9 @@ static int join(struct group *g, int *n, const struct analysis *a, int c)
 	    asprintf(&both, "%s; the values need %s", cc->reason ? cc->reason : "no formula",
 		     report_missing_coefs((char[64]){0}, a->rq)) < 0)
 		both = NULL;
-	const char *why = formula ? NULL
+	/* a formula whose values were refused (cyclic(nb) at nb = 0): why */
+	const char *why = formula ? (!valued && ex && ex->status != COST_OK
+					     ? (ex->reason ? ex->reason : "unknown reason") : NULL)
 			  : valued ? (cc->timed_out ? "not finished in time" : NULL)
 			  : ex && ex->status != COST_OK ? (ex->reason ? ex->reason : "unknown reason")
 			  : both ? both
@@ -532,6 +534,8 @@ static void print_summary(FILE *out, const struct analysis *a)
 				col += fprintf(out, " ");
 			}
 			print_wrapped(out, x->formula, col, width);
+			if (!x->valued && x->why)
+				fprintf(out, "  (no value: %s)", x->why);
 		} else if (x->valued && x->why)
 			fprintf(out, ": cost (no formula: %s)", x->why);
 		else if (x->valued)
