@@ -144,15 +144,16 @@ static bool block_size(const struct model *m, int p)
  * -1: shrinking) meets M's assumptions and facts; false otherwise.  With
  * OFFSET, a size that is no extent (a pivot k0, a panel's start kk and
  * width b) is one more, so that it lies inside a block rather than at its
- * start, as a pivot does in general. */
+ * start, as a pivot does in general.  A block size of cyclic(nb) is
+ * BLOCK, or with BLOCK 0 a size like the others. */
 static bool typical_point(struct job *j, const struct model *m, const struct cost_request *req,
-			  int order, bool offset, long long *values)
+			  int order, bool offset, long long block, long long *values)
 {
 	int nsizes = model_nsizes(m), n = nsizes + m->naxes;
 	if (nsizes > TYPICAL_SIZES)
 		return false;
 	for (int p = 0; p < nsizes; p++)
-		values[p] = block_size(m, p) ? TYPICAL_BLOCK
+		values[p] = block && block_size(m, p) ? block
 			    : (TYPICAL_UNIT << (2 * (order > 0 ? p + 1 : nsizes - p))) +
 				      (offset && !extent_size(m, p));
 	for (int a = 0; a < m->naxes; a++)
@@ -256,10 +257,16 @@ static void typical_first(struct job *j, const struct model *m, const struct cos
 	int nlocals = info ? info->nlocals : 0;
 	const char **names = calloc((size_t)(n + nlocals) + 1, sizeof(*names));
 	long long *values = calloc((size_t)(n + nlocals) + 1, sizeof(*values));
-	bool ok = names && values &&
-		  (typical_point(j, m, req, 1, true, values) || typical_point(j, m, req, -1, true, values) ||
-		   typical_point(j, m, req, 1, false, values) ||
-		   typical_point(j, m, req, -1, false, values));
+	/* a block size TYPICAL_BLOCK, or larger where the assumptions say so */
+	static const long long blocks[] = {TYPICAL_BLOCK, 4 * TYPICAL_BLOCK, 16 * TYPICAL_BLOCK, 0};
+	bool ok = false, any = false;
+	for (int p = 0; p < nsizes && !any; p++)
+		any = block_size(m, p);
+	for (int b = any ? 0 : 3; names && values && !ok && b < 4; b++)
+		ok = typical_point(j, m, req, 1, true, blocks[b], values) ||
+		     typical_point(j, m, req, -1, true, blocks[b], values) ||
+		     typical_point(j, m, req, 1, false, blocks[b], values) ||
+		     typical_point(j, m, req, -1, false, blocks[b], values);
 	for (int p = 0; ok && p < n; p++)
 		names[p] = p < nsizes ? m->params[p] : m->axes[p - nsizes];
 	if (ok)
