@@ -49,24 +49,22 @@ static struct formula *digit_size(const struct model *m, const struct symbolic_i
 	if (p->size_local < 0)
 		return formula_const_si(p->size_const);
 	const struct local_param *bl = &info->locals[p->size_local];
+	/* X over P, or over nb*P for cyclic(nb) */
+	struct formula *div = formula_param(m->axes[bl->axis]);
+	if (bl->block_param >= 0) {
+		struct formula *nb = formula_param(m->params[bl->block_param]);
+		struct formula *both = formula_mul(div, nb);
+		formula_free(div);
+		formula_free(nb);
+		div = both;
+	}
 	struct formula *x = aff_formula(m, &bl->extent_aff);
-	struct formula *axis = formula_param(m->axes[bl->axis]);
-	struct formula *inv = formula_pow(axis, -1);
+	struct formula *inv = formula_pow(div, -1);
 	struct formula *q = formula_mul(x, inv);
 	formula_free(x);
-	formula_free(axis);
+	formula_free(div);
 	formula_free(inv);
-	if (bl->block_param >= 0) {
-		/* X/(nb*P) */
-		struct formula *nb = formula_param(m->params[bl->block_param]);
-		struct formula *over = formula_pow(nb, -1);
-		struct formula *s = formula_mul(q, over);
-		formula_free(nb);
-		formula_free(over);
-		formula_free(q);
-		return s;
-	}
-	if (bl->block == 1)
+	if (bl->block_param >= 0 || bl->block == 1)
 		return q;
 	mpq_t r;
 	mpq_init(r);
