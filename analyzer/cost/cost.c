@@ -145,17 +145,22 @@ static bool block_size(const struct model *m, int p)
  * OFFSET, a size that is no extent (a pivot k0, a panel's start kk and
  * width b) is one more, so that it lies inside a block rather than at its
  * start, as a pivot does in general.  A block size of cyclic(nb) is
- * BLOCK, or with BLOCK 0 a size like the others. */
+ * BLOCK (the other sizes BLOCK/4 times larger), or with BLOCK 0 a size
+ * like the others. */
 static bool typical_point(struct job *j, const struct model *m, const struct cost_request *req,
 			  int order, bool offset, long long block, long long *values)
 {
 	int nsizes = model_nsizes(m), n = nsizes + m->naxes;
 	if (nsizes > TYPICAL_SIZES)
 		return false;
+	/* a block of 16 or 64 scales the other sizes by 4 or 16, so that
+	 * every size stays a multiple of 2^4 blocks on an axis of 8 */
+	long long scale = block > TYPICAL_BLOCK ? block / TYPICAL_BLOCK : 1;
 	for (int p = 0; p < nsizes; p++)
-		values[p] = block && block_size(m, p) ? block
-			    : (TYPICAL_UNIT << (2 * (order > 0 ? p + 1 : nsizes - p))) +
-				      (offset && !extent_size(m, p));
+		values[p] = block && block_size(m, p)
+				    ? block
+				    : scale * (TYPICAL_UNIT << (2 * (order > 0 ? p + 1 : nsizes - p))) +
+					      (offset && !extent_size(m, p));
 	for (int a = 0; a < m->naxes; a++)
 		values[nsizes + a] = req->symbolic ? TYPICAL_AXIS : req->sizes[a];
 	/* the sizes, then the axes, as model_valid_set's parameters (the

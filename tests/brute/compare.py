@@ -54,6 +54,7 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "triangles_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
                      "foreign_loop_digits": None,
                      "block_size_formulas": None, "period_classes": None,
+                     "block_size_loop2d": None,
                      "lu_square": ("r=block,c=block", "r=cyclic,c=cyclic")}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)
@@ -120,6 +121,11 @@ POINTS = {
         {"m": 9, "n": 7, "nb": 2, "k0": 4, "M": 2, "N": 3},
         {"m": 24, "n": 9, "nb": 4, "k0": 11, "M": 3, "N": 1},
         {"m": 6, "n": 4, "nb": 1, "k0": 3, "M": 1, "N": 2},
+    ],
+    "block_size_loop2d": [  # assume n >= 2*M, n >= 2*N, nb >= 1
+        {"n": 12, "nb": 2, "M": 3, "N": 2}, {"n": 16, "nb": 2, "M": 2, "N": 4},
+        {"n": 9, "nb": 2, "M": 2, "N": 3}, {"n": 18, "nb": 3, "M": 3, "N": 3},
+        {"n": 10, "nb": 5, "M": 2, "N": 1},
     ],
     "lu_blocks": [  # assume n >= 2*M, n >= 2*N, nb >= 1
         {"n": 6, "nb": 2, "M": 2, "N": 3}, {"n": 9, "nb": 3, "M": 2, "N": 2},
