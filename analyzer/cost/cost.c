@@ -156,11 +156,16 @@ static bool typical_point(struct job *j, const struct model *m, const struct cos
 	/* a block of 16 or 64 scales the other sizes by 4 or 16, so that
 	 * every size stays a multiple of 2^4 blocks on an axis of 8 */
 	long long scale = block > TYPICAL_BLOCK ? block / TYPICAL_BLOCK : 1;
-	for (int p = 0; p < nsizes; p++)
-		values[p] = block && block_size(m, p)
-				    ? block
-				    : scale * (TYPICAL_UNIT << (2 * (order > 0 ? p + 1 : nsizes - p))) +
-					      (offset && !extent_size(m, p));
+	for (int p = 0; p < nsizes; p++) {
+		if (block && block_size(m, p)) {
+			values[p] = block;
+			continue;
+		}
+		if (__builtin_mul_overflow(scale, TYPICAL_UNIT << (2 * (order > 0 ? p + 1 : nsizes - p)),
+					   &values[p]))
+			return false; /* past 64 bits: no such point */
+		values[p] += offset && !extent_size(m, p);
+	}
 	for (int a = 0; a < m->naxes; a++)
 		values[nsizes + a] = req->symbolic ? TYPICAL_AXIS : req->sizes[a];
 	/* the sizes, then the axes, as model_valid_set's parameters (the
