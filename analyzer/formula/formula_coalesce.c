@@ -140,9 +140,7 @@ static isl_size n_constraints(__isl_keep isl_set *set)
 	return isl_set_foreach_basic_set(set, &add_bset_constraints, &n) < 0 ? -1 : n;
 }
 
-/* Whether G involves a parameter that B does not (a gist may write out a
- * block length the context relates to what B names); -1 on failure. */
-static int names_more(__isl_keep isl_set *g, __isl_keep isl_set *b)
+int fml_names_more(__isl_keep isl_set *g, __isl_keep isl_set *b)
 {
 	isl_size np = isl_set_dim(g, isl_dim_param);
 	for (int i = 0; np >= 0 && i < np; i++) {
@@ -186,7 +184,7 @@ static isl_stat prune_bset(__isl_take isl_basic_set *b, void *user)
 	}
 	isl_set *g = isl_set_gist(isl_set_copy(one), isl_set_copy(pr->context));
 	isl_size ng = g ? n_constraints(g) : -1, n1 = n_constraints(one);
-	int more = g ? names_more(g, one) : -1;
+	int more = g ? fml_names_more(g, one) : -1;
 	if (ng < 0 || n1 < 0 || more < 0) {
 		isl_set_free(g);
 		isl_set_free(one);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include <isl/constraint.h>
-#include <isl/id.h>
 #include <isl/local_space.h>
 #include <isl/space.h>
 #include <isl/val.h>
@@ -386,24 +385,9 @@ static int cond_within(__isl_keep isl_set *cond, __isl_keep isl_set *where)
 		return 0;
 	/* a parameter WHERE constrains and COND does not: COND leaves it
 	 * free, so it is not within (cheap, and most pieces) */
-	isl_size np = isl_set_dim(where, isl_dim_param);
-	for (int k = 0; k < np; k++) {
-		isl_bool in = isl_set_involves_dims(where, isl_dim_param, (unsigned)k, 1);
-		if (in < 0)
-			return -1;
-		if (!in)
-			continue;
-		isl_id *id = isl_set_get_dim_id(where, isl_dim_param, (unsigned)k);
-		int pos = id ? isl_set_find_dim_by_id(cond, isl_dim_param, id) : -1;
-		isl_id_free(id);
-		if (pos < 0)
-			return 0;
-		isl_bool also = isl_set_involves_dims(cond, isl_dim_param, (unsigned)pos, 1);
-		if (also < 0)
-			return -1;
-		if (!also)
-			return 0;
-	}
+	int more = fml_names_more(where, cond);
+	if (more != 0)
+		return more < 0 ? -1 : 0;
 	isl_set *c = isl_set_align_params(isl_set_copy(cond), isl_set_get_space(where));
 	isl_set *w = isl_set_align_params(isl_set_copy(where), isl_set_get_space(c));
 	isl_bool sub = isl_set_is_subset(c, w);
