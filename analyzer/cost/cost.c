@@ -2519,6 +2519,14 @@ static long long gcd_ll(long long a, long long b)
 	return a;
 }
 
+/* The number block length LP's divisor b*P is a multiple of: its constant
+ * block b, or 1 for cyclic(nb) (nb*P divides X where P does, and nb = 1
+ * may be all the assumptions allow): what the checks below can say of it. */
+static long known_block(const struct local_param *lp)
+{
+	return lp->block_param >= 0 ? 1 : lp->block;
+}
+
 /* The symbolic grid's block lengths X/(b*P) assume that b*P divides each X,
  * and the specification may say so of others (n % P == 0).  Two extents of
  * one axis whose difference is a number c, divided by c' = gcd(b, b')*P
@@ -2537,8 +2545,7 @@ static char *divisors_apart(const struct model *m, const struct symbolic_info *i
 		for (int l = 0; l < info->nlocals && n < MOST; l++)
 			if (info->locals[l].digit < 0 && info->locals[l].axis == a) {
 				text[n] = info->locals[l].extent;
-				/* nb*P divides X where P does: P alone for cyclic(nb) */
-				mult[n] = info->locals[l].block_param >= 0 ? 1 : info->locals[l].block;
+				mult[n] = known_block(&info->locals[l]);
 				x[n++] = &info->locals[l].extent_aff;
 			}
 		int from_spec = n;
@@ -3433,12 +3440,10 @@ static int grid_meets(struct job *j, const struct cost_request *concrete)
 	for (int l = 0; info && l < info->nlocals && set; l++) {
 		const struct local_param *lp = &info->locals[l];
 		if (lp->digit < 0) {
-			/* cyclic(nb): nb*P divides X for some nb where P does
-			 * (nb = 1), unless the assumptions bar nb = 1: said
-			 * where it may be (only a grid's refusal is lost) */
-			long b = lp->block_param >= 0 ? 1 : lp->block;
+			/* cyclic(nb): said where it may be (only a grid's refusal
+			 * is lost where the assumptions bar nb = 1) */
 			struct model_cons c = {.kind = MODEL_DIVIDES, .f = lp->extent_aff,
-					       .divisor = b * concrete->sizes[lp->axis]};
+					       .divisor = known_block(lp) * concrete->sizes[lp->axis]};
 			set = isl_set_intersect(set, model_cons_param_set(space, m, &c));
 		}
 	}
@@ -3456,8 +3461,8 @@ static int grid_meets(struct job *j, const struct cost_request *concrete)
 			/* X >= least*b*P */
 			long long least = strcmp(op, "<") == 0 ? c + 1 : c;
 			struct model_cons k = {.kind = MODEL_GE0, .f = lp->extent_aff};
-			long b = lp->block_param >= 0 ? 1 : lp->block;
-			if (__builtin_mul_overflow(least, b * concrete->sizes[lp->axis], &least) ||
+			if (__builtin_mul_overflow(least, known_block(lp) * concrete->sizes[lp->axis],
+						   &least) ||
 			    __builtin_sub_overflow(k.f.constant, least, &k.f.constant))
 				continue;   /* past 64 bits: nothing said (only adds pieces) */
 			set = isl_set_intersect(set, model_cons_param_set(space, m, &k));
