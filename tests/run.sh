@@ -318,10 +318,12 @@ run_brute() {
 	# other modes run; pivots2d's (5 s a mode) the same maxima split by
 	# regions as pivots' and lu_rows', which run them; LU's (4 s, 3 s on a
 	# square grid) loops as lu_rows', pivots_loop's and work_loop's;
-	# stencil3d's (4 s) the maxima by cells as stencil2d's; Soviani and
+	# stencil3d's (4 s) the maxima by cells as stencil2d's, and so are
+	# stencil3d_grid's on three axes (1.6 s a mode; sanitized at its first
+	# point, 4.5 s); Soviani and
 	# Singh's kernels' (gbroadcast, ns_fft, neighbours) a broadcast's, a
 	# doubling loop's and a stencil's, as broadcast's, fft's and stencil2d's
-	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d,gbroadcast,ns_fft,neighbours,lu_blocks SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
+	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d,stencil3d_grid,gbroadcast,ns_fft,neighbours,lu_blocks SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas for every size (--all-sizes) of the specs
 	# tests/stress found wrong there, and of quotients in subscripts

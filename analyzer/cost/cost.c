@@ -3933,12 +3933,29 @@ static enum cost_status hierarchy_only(struct count_engine *engine, const struct
 	return out->status = COST_OK;
 }
 
+/* The pieces a query may have on the symbolic grid: the engine's limit for
+ * two axes, three times it for each axis past two.  Each axis brings its
+ * small-grid cases (1, 2, 3 or more processes), so a 3-D stencil on an
+ * M x N x Q grid has three times a 2-D one's pieces; the limit, which keeps
+ * formulas readable and their handling fast, grows with them. */
+static int symbolic_piece_limit(const struct count_engine *engine, const struct model *m)
+{
+	long limit = engine->max_pieces;
+	for (int a = 2; a < m->naxes && limit <= INT_MAX / 3; a++)
+		limit *= 3;
+	return (int)limit;
+}
+
 enum cost_status cost_candidate(struct count_engine *engine, const struct model *m, int cand,
 				const struct cost_request *req, struct candidate_cost *out)
 {
 	if (req->hierarchy && !req->values && !req->symbolic)
 		return hierarchy_only(engine, m, cand, req, out);
-	return candidate_formulas(engine, m, cand, req, out);
+	if (!req->symbolic)
+		return candidate_formulas(engine, m, cand, req, out);
+	struct count_engine scaled = *engine;
+	scaled.max_pieces = symbolic_piece_limit(engine, m);
+	return candidate_formulas(&scaled, m, cand, req, out);
 }
 
 /* Candidate CAND refused before its supersteps are counted: too many

@@ -54,7 +54,7 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "triangles_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
                      "foreign_loop_digits": None,
                      "block_size_formulas": None, "period_classes": None,
-                     "block_size_loop2d": None,
+                     "block_size_loop2d": None, "stencil3d_grid": None,
                      "lu_square": ("r=block,c=block", "r=cyclic,c=cyclic")}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)
@@ -300,6 +300,13 @@ POINTS = {
         # whose edge processes are cut by coordinate)
         {"nx": 3, "ny": 12, "nz": 3, "M": 1, "N": 4}, {"nx": 6, "ny": 6, "nz": 3, "M": 2, "N": 3},
         {"nx": 12, "ny": 10, "nz": 3, "M": 4, "N": 5},
+    ],
+    "stencil3d_grid": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N, n >= 2*Q
+        {"n": 6, "M": 3, "N": 3, "Q": 3}, {"n": 8, "M": 2, "N": 2, "Q": 2},
+        {"n": 7, "M": 3, "N": 2, "Q": 3}, {"n": 6, "M": 1, "N": 3, "Q": 2},
+        {"n": 9, "M": 3, "N": 4, "Q": 1}, {"n": 8, "M": 4, "N": 1, "Q": 4},
+        {"n": 2, "M": 1, "N": 1, "Q": 1}, {"n": 12, "M": 3, "N": 2, "Q": 6},
+        {"n": 12, "M": 3, "N": 4, "Q": 3},
     ],
     "features": [  # tests/brute/specs: assume n >= 2*P, m >= Q + 1, m >= R
         {"n": 6, "m": 4, "P": 2, "Q": 3, "R": 2}, {"n": 7, "m": 5, "P": 3, "Q": 2, "R": 3},
