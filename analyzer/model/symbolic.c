@@ -291,6 +291,38 @@ static int vform_var_plus_const(const struct vform *f, long long *c)
 	return var;
 }
 
+/* F as a variable plus a constant plus K times the extent X (K not 0): the
+ * other case of a wrap, (i + 1) % n being i + 1 - n at i = n - 1 and
+ * (i - 1 + n) % n being i - 1 + n at i = 0.  Returns the variable (*C and
+ * *K set), or -1 when F is no such form. */
+static int vform_var_wrapped(struct sym *s, const struct vform *f, const struct model_aff *extent,
+			     long long *c, long long *k)
+{
+	struct vform v = *f;
+	v.par = lin_const(0);
+	int var = vform_var_plus_const(&v, c);
+	if (var < 0 || f->par.n == 0 || !extent)
+		return -1;
+	struct lin x = lin_of_params(s, extent);
+	if (failed(&s->fail) || x.n == 0 || x.constant != 0)
+		return -1;
+	/* F's parameters K * X: the ratio of a first term, checked on every one */
+	long long kk = 0;
+	for (int i = 0; i < f->par.n && kk == 0; i++)
+		if (f->par.t[i].index == x.t[0].index && f->par.t[i].coef % x.t[0].coef == 0)
+			kk = f->par.t[i].coef / x.t[0].coef;
+	if (kk == 0)
+		return -1;
+	struct lin rest = lin_comb(s, &f->par, -kk, &x);
+	for (int i = 0; i < rest.n; i++)
+		if (rest.t[i].coef != 0)
+			return -1;
+	if (failed(&s->fail))
+		return -1;
+	*k = kk;
+	return var;
+}
+
 /* ---- relations under construction --------------------------------------- */
 
 static int npar_fixed(const struct sym *s)
@@ -579,6 +611,19 @@ static void assign_from_sub(struct sym *s, const struct model_aff *sub, const ch
 		 * its form (sub_digits checks that its variables are whole) */
 		if (d->d.kind != DIST_NONE && dist_ops(d->d.kind)->digits.n == 1)
 			return;
+		/* a wrap, v + c -+ X: v's digits, the top one moved by X's */
+		long long k = 0;
+		int w = vform_var_wrapped(s, &f, d->extent, &c, &k);
+		if (w >= 0) {
+			char *where = NULL;
+			if (asprintf(&where, " (in %s)", array) < 0) {
+				fail_nomem(&s->fail);
+				return;
+			}
+			assign(s, w, d, where);
+			free(where);
+			return;
+		}
 		for (int u = 0; u < f.nvars; u++)
 			if (f.var[u]) {
 				fail_set(&s->fail, FAIL_REFUSED,
@@ -1374,10 +1419,52 @@ static int expr_offset_digits(struct sym *s, const struct lin *e, const struct d
  * sizes: compared digit by digit with the digits of E + C, or of E + C -+ 1
  * with a strict comparison, whichever the assumptions keep within V's extent
  * (the smaller offset first). */
+/* Whether the assumptions make V >= E + C (SIGN > 0) or V <= E + C
+ * (SIGN < 0) hold for every V in 0 .. X - 1, X = EXTENT: E + C <= 0, or
+ * E + C >= X - 1 (a wrap's i <= 2*n - 2).  1, 0, or -1 when ISL failed. */
+static int bound_implied(struct sym *s, int sign, const struct lin *e, long long c,
+			 const struct model_aff *extent)
+{
+	isl_set *valid = model_valid_set(s->ctx, s->m);
+	if (s->m->steps[s->step].loop >= 0)
+		valid = isl_set_intersect(valid, model_loops_set(s->ctx, s->m, s->step, NULL));
+	if (!valid)
+		return -1;
+	struct lin ec = lin_plus(s, e, c), slack;
+	if (sign > 0) {   /* -(E + C) >= 0 */
+		struct lin zero = lin_const(0);
+		slack = lin_comb(s, &zero, -1, &ec);
+	} else {          /* E + C - (X - 1) >= 0 */
+		struct lin x = lin_of_params(s, extent);
+		slack = lin_comb(s, &ec, -1, &x);
+		slack = lin_plus(s, &slack, 1);
+	}
+	if (failed(&s->fail)) {
+		isl_set_free(valid);
+		return 0;
+	}
+	isl_space *space = isl_space_set_from_params(isl_set_get_space(valid));
+	isl_set *holds = isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(param_aff(s, space, &slack)));
+	isl_space_free(space);
+	valid = isl_set_from_params(valid);
+	isl_bool sub = isl_set_is_subset(valid, holds);
+	isl_set_free(valid);
+	isl_set_free(holds);
+	return sub == isl_bool_error ? -1 : sub == isl_bool_true;
+}
+
 static void expr_bound(struct sym *s, int v, int sign, const struct lin *e, long long c,
 		       const char *cond_text)
 {
 	const struct decomp *d = &s->dec[v];
+	/* a bound V's digits keep anyway: nothing to add */
+	int implied = bound_implied(s, sign, e, c, d->extent);
+	if (implied < 0) {
+		fail_isl(&s->fail, s->ctx, "the condition '%s'", cond_text);
+		return;
+	}
+	if (implied)
+		return;
 	long long alt;
 	if (sign > 0 ? __builtin_sub_overflow(c, 1, &alt) : __builtin_add_overflow(c, 1, &alt)) {
 		fail_set(&s->fail, FAIL_REFUSED, "a constant of the condition '%s' does not fit in 64 bits",
@@ -1925,6 +2012,14 @@ static void var_in_extent(struct sym *s, const struct model_stmt *st,
 		return;
 	long long c = 0;
 	int v = sub_var_plus_const(s, sub, &c);
+	if (v == -1) {   /* a wrap: v's digits too */
+		struct vform f;
+		long long k;
+		if (vform_of(s, sub, &f) < 0)
+			return;
+		v = vform_var_wrapped(s, &f, d->extent, &c, &k);
+		c = 1;
+	}
 	if (v < 0 || c == 0)
 		return;
 	isl_bool within = var_within(s, st, s->space, v, 0, d->extent);
@@ -1983,6 +2078,23 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 		struct lin l = on_digits(s, &f);
 		conj_eq(s, &cj, &res[0], &l);
 		rel_and(s, &cj);
+		return failed(&s->fail) ? -1 : 0;
+	}
+	long long k = 0;
+	int w = v == -1 ? vform_var_wrapped(s, &f, d->extent, &c, &k) : -1;
+	if (w >= 0) {
+		/* v + c + k*X, X = (size of the top digit, 0, ..., 0) in digits,
+		 * in 0 .. X - 1 (the checker proved it): the digits of v + c,
+		 * the top one free to carry past its range (open), plus k times
+		 * the top digit's size */
+		struct lin moved[3];
+		const char *t;
+		char buf[32];
+		struct lin top = digit_size(s, d, 0, &t, buf);
+		for (int j = 0; j < n; j++)
+			moved[j] = res[j];
+		moved[0] = lin_comb(s, &res[0], -k, &top);
+		digits_from(s, w, NULL, c, d, moved, true);
 		return failed(&s->fail) ? -1 : 0;
 	}
 	if (v == -1) {

@@ -54,7 +54,7 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "triangles_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
                      "foreign_loop_digits": None,
                      "block_size_formulas": None, "period_classes": None,
-                     "block_size_loop2d": None, "stencil3d_grid": None,
+                     "block_size_loop2d": None, "stencil3d_grid": None, "wrap": None,
                      "lu_square": ("r=block,c=block", "r=cyclic,c=cyclic")}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)
@@ -300,6 +300,13 @@ POINTS = {
         # whose edge processes are cut by coordinate)
         {"nx": 3, "ny": 12, "nz": 3, "M": 1, "N": 4}, {"nx": 6, "ny": 6, "nz": 3, "M": 2, "N": 3},
         {"nx": 12, "ny": 10, "nz": 3, "M": 4, "N": 5},
+    ],
+    "wrap": [  # tests/brute/specs: assume n >= 2*M, m >= 2*N
+        {"n": 8, "m": 8, "M": 2, "N": 2}, {"n": 12, "m": 12, "M": 3, "N": 4},
+        {"n": 7, "m": 5, "M": 3, "N": 2}, {"n": 4, "m": 6, "M": 1, "N": 3},
+        {"n": 12, "m": 4, "M": 6, "N": 1}, {"n": 16, "m": 10, "M": 4, "N": 5},
+        {"n": 2, "m": 2, "M": 1, "N": 1}, {"n": 24, "m": 9, "M": 3, "N": 3},
+        {"n": 9, "m": 13, "M": 4, "N": 6},
     ],
     "stencil3d_grid": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N, n >= 2*Q
         {"n": 6, "M": 3, "N": 3, "Q": 3}, {"n": 8, "M": 2, "N": 2, "Q": 2},
