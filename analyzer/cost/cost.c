@@ -542,8 +542,9 @@ static isl_stat piece_max_add(struct piece_max *pm, __isl_take isl_set *set,
 /* piece_max_add on one basic set of a part cut by pin_coordinate. */
 struct pinned_part {
 	struct piece_max *pm;
-	isl_qpolynomial *qp;
-	int depth;
+	isl_set *set;          /* the piece */
+	isl_qpolynomial *qp;   /* its value */
+	int c, depth;
 };
 
 static isl_stat pinned_bset(__isl_take isl_basic_set *bset, void *user)
@@ -551,6 +552,131 @@ static isl_stat pinned_bset(__isl_take isl_basic_set *bset, void *user)
 	struct pinned_part *pp = user;
 	return piece_max_add(pp->pm, isl_set_from_basic_set(bset),
 			     isl_qpolynomial_copy(pp->qp), pp->depth);
+}
+
+/* The degree of QP in set dimension C, -1 when a floor of QP involves C or
+ * ISL failed. */
+struct c_degree {
+	int c, degree;
+	bool bad;
+};
+
+static isl_stat c_degree_term(__isl_take isl_term *term, void *user)
+{
+	struct c_degree *cd = user;
+	isl_size e = isl_term_get_exp(term, isl_dim_set, (unsigned)cd->c);
+	isl_size n = isl_term_dim(term, isl_dim_div);
+	cd->bad |= e < 0 || n < 0;
+	if (e > cd->degree)
+		cd->degree = e;
+	for (int d = 0; d < n && !cd->bad; d++) {
+		isl_size x = isl_term_get_exp(term, isl_dim_div, (unsigned)d);
+		if (x <= 0)
+			continue;
+		isl_aff *div = isl_term_get_div(term, (unsigned)d);
+		isl_bool in = div ? isl_aff_involves_dims(div, isl_dim_in, (unsigned)cd->c, 1)
+				  : isl_bool_error;
+		cd->bad |= in != isl_bool_false;
+		isl_aff_free(div);
+	}
+	isl_term_free(term);
+	return isl_stat_ok;
+}
+
+enum { PIN_MAX_DEGREE = 4 };
+
+static isl_stat take_qp(__isl_take isl_set *set, __isl_take isl_qpolynomial *qp, void *user)
+{
+	isl_qpolynomial **out = user;
+	isl_set_free(set);
+	if (*out) {   /* one piece only */
+		isl_qpolynomial_free(qp);
+		return isl_stat_error;
+	}
+	*out = qp;
+	return isl_stat_ok;
+}
+
+/* QP (kept) at set dimension C = K, on the same space, not naming C; NULL
+ * when ISL failed (isl_qpolynomial_substitute takes no polynomial with
+ * floors, such as floor(n__P/2)). */
+static __isl_give isl_qpolynomial *qp_fixed(__isl_keep isl_qpolynomial *qp, int c, int k)
+{
+	isl_ctx *ctx = isl_qpolynomial_get_ctx(qp);
+	isl_pw_qpolynomial *pw = isl_pw_qpolynomial_fix_val(
+		isl_pw_qpolynomial_from_qpolynomial(isl_qpolynomial_copy(qp)), isl_dim_in, (unsigned)c,
+		isl_val_int_from_si(ctx, k));
+	isl_qpolynomial *r = NULL;
+	if (!pw || isl_pw_qpolynomial_foreach_piece(pw, take_qp, &r) < 0 || !r ||
+	    isl_qpolynomial_involves_dims(r, isl_dim_in, (unsigned)c, 1) != isl_bool_false)
+		r = isl_qpolynomial_free(r);
+	isl_pw_qpolynomial_free(pw);
+	return r;
+}
+
+/* QP (taken) with set dimension C replaced by AT (taken, an affine function
+ * that may have floors, which isl_qpolynomial_substitute does not take):
+ * QP is a polynomial of degree d in C, so QP = sum_k QP(C = k) * L_k(C) with
+ * L_k Lagrange's basis at 0 .. d, and L_k(AT) is a product of AT - i.
+ * NULL when QP has a floor of C, is of a degree above PIN_MAX_DEGREE, or ISL
+ * failed. */
+static __isl_give isl_qpolynomial *qp_at(__isl_take isl_qpolynomial *qp, int c,
+					 __isl_take isl_aff *at)
+{
+	struct c_degree cd = {c, 0, false};
+	if (!qp || !at || isl_qpolynomial_foreach_term(qp, c_degree_term, &cd) < 0 || cd.bad ||
+	    cd.degree > PIN_MAX_DEGREE) {
+		isl_qpolynomial_free(qp);
+		isl_aff_free(at);
+		return NULL;
+	}
+	isl_ctx *ctx = isl_qpolynomial_get_ctx(qp);
+	isl_space *space = isl_qpolynomial_get_domain_space(qp);
+	isl_qpolynomial *x = isl_qpolynomial_from_aff(at);
+	isl_qpolynomial *sum = isl_qpolynomial_zero_on_domain(isl_space_copy(space));
+	for (int k = 0; k <= cd.degree && sum; k++) {
+		isl_qpolynomial *term = qp_fixed(qp, c, k);
+		long den = 1;
+		for (int i = 0; i <= cd.degree && term; i++) {
+			if (i == k)
+				continue;
+			isl_qpolynomial *f = isl_qpolynomial_sub(
+				isl_qpolynomial_copy(x),
+				isl_qpolynomial_val_on_domain(isl_space_copy(space),
+							      isl_val_int_from_si(ctx, i)));
+			term = isl_qpolynomial_mul(term, f);
+			den *= k - i;
+		}
+		term = isl_qpolynomial_scale_down_val(term, isl_val_int_from_si(ctx, den));
+		sum = isl_qpolynomial_add(sum, term);
+	}
+	isl_space_free(space);
+	isl_qpolynomial_free(x);
+	isl_qpolynomial_free(qp);
+	return sum;
+}
+
+/* One piece of the pinned coordinate's value, C = AT on DOM (a function of
+ * the sizes, a floor maybe: ceil((P - 2)/2) in a stride's count): the part
+ * of the piece where it holds, with C replaced by AT in the value, which a
+ * gist does not do where AT has a floor. */
+static isl_stat pinned_piece(__isl_take isl_set *dom, __isl_take isl_aff *at, void *user)
+{
+	struct pinned_part *pp = user;
+	isl_set *part = isl_set_intersect(isl_set_copy(pp->set), dom);
+	isl_aff *var = isl_aff_var_on_domain(isl_aff_get_domain_local_space(at), isl_dim_set,
+					     (unsigned)pp->c);
+	part = isl_set_intersect(part, isl_aff_eq_set(var, isl_aff_copy(at)));
+	isl_qpolynomial *qp = qp_at(isl_qpolynomial_copy(pp->qp), pp->c, at);
+	/* C out of the part, which the value no longer names (a gist would
+	 * write C back for the floor it equals) */
+	part = isl_set_eliminate(part, isl_dim_set, (unsigned)pp->c, 1);
+	struct pinned_part one = {pp->pm, NULL, qp, pp->c, pp->depth};
+	isl_stat st = part && qp ? isl_set_foreach_basic_set(part, pinned_bset, &one)
+				 : isl_stat_error;
+	isl_set_free(part);
+	isl_qpolynomial_free(qp);
+	return st;
 }
 
 /* A piece SET of the count whose value QP depends on coordinate C, where C
@@ -580,13 +706,9 @@ static isl_stat pin_coordinate(struct piece_max *pm, __isl_take isl_set *set,
 			isl_pw_aff_val_on_domain(isl_pw_aff_domain(isl_pw_aff_copy(lo)),
 						 isl_val_int_from_si(ctx, d)));
 		at = isl_pw_aff_insert_domain(at, isl_space_copy(space));
-		isl_pw_aff *var = isl_pw_aff_var_on_domain(
-			isl_local_space_from_space(isl_space_copy(space)), isl_dim_set,
-			(unsigned)c);
-		isl_set *part = isl_set_intersect(isl_set_copy(set), isl_pw_aff_eq_set(var, at));
-		struct pinned_part pp = {pm, qp, depth + 1};
-		st = part ? isl_set_foreach_basic_set(part, pinned_bset, &pp) : isl_stat_error;
-		isl_set_free(part);
+		struct pinned_part pp = {pm, set, qp, c, depth + 1};
+		st = at ? isl_pw_aff_foreach_piece(at, pinned_piece, &pp) : isl_stat_error;
+		isl_pw_aff_free(at);
 	}
 	isl_space_free(space);
 	isl_pw_aff_free(lo);

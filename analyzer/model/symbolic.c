@@ -323,6 +323,31 @@ static int vform_var_wrapped(struct sym *s, const struct vform *f, const struct 
 	return var;
 }
 
+/* The most a stride may multiply a split variable by (A[2*i], A[3*i + 1]):
+ * its digits take (STRIDE_MAX + 2)^(digits - 1) carry cases. */
+#define STRIDE_MAX 8
+
+/* F as A times a variable plus a constant, A >= 2 (a stride) or A <= -2 (its
+ * bound in a condition): the variable (*A and *C set), or -1. */
+static int vform_var_strided(const struct vform *f, long long *a, long long *c)
+{
+	int var = -1;
+	if (f->par.n)
+		return -1;
+	for (int v = 0; v < f->nvars; v++) {
+		if (!f->var[v])
+			continue;
+		if (var != -1 || f->var[v] == 1 || f->var[v] == -1)
+			return -1;
+		var = v;
+	}
+	if (var < 0)
+		return -1;
+	*a = f->var[var];
+	*c = f->constant;
+	return var;
+}
+
 /* ---- relations under construction --------------------------------------- */
 
 static int npar_fixed(const struct sym *s)
@@ -611,9 +636,12 @@ static void assign_from_sub(struct sym *s, const struct model_aff *sub, const ch
 		 * its form (sub_digits checks that its variables are whole) */
 		if (d->d.kind != DIST_NONE && dist_ops(d->d.kind)->digits.n == 1)
 			return;
-		/* a wrap, v + c -+ X: v's digits, the top one moved by X's */
+		/* a wrap, v + c -+ X: v's digits, the top one moved by X's; a
+		 * stride a*v + c: v's digits times a, carried */
 		long long k = 0;
 		int w = vform_var_wrapped(s, &f, d->extent, &c, &k);
+		if (w < 0 && vform_var_strided(&f, &k, &c) >= 0 && k > 0)
+			w = vform_var_strided(&f, &k, &c);
 		if (w >= 0) {
 			char *where = NULL;
 			if (asprintf(&where, " (in %s)", array) < 0) {
@@ -1048,6 +1076,66 @@ static void digits_from(struct sym *s, int v, const struct lin *src, long long c
 			else
 				rhs = f.dg[k];
 			conj_eq(s, &cj, &res[k], &rhs);
+		}
+		conj_or(s, &or, &cj);
+	}
+	rel_and(s, &or);
+}
+
+/* Adds the condition that RES[0..n) are the digits, under D (of two digits or
+ * more), of A times variable V plus C, 2 <= A <= STRIDE_MAX: from the last
+ * digit up, digit k of A*v + C is A times v's digit k plus the carry into
+ * it, less the carry out of it times the digit's size, and the top digit
+ * keeps its carry (OPEN_TOP: it may leave its range, for a bound; else the
+ * checker has proved the subscript within its extent).  The carries are
+ * numbers in -1 .. A (|C| at most the last digit's size, assumed): one case
+ * per choice of them. */
+static void stride_digits(struct sym *s, int v, long long a, long long c, const struct decomp *d,
+			  const struct lin res[], bool open_top)
+{
+	struct digit_forms f;
+	digit_forms(s, v, d, &f);
+	int n = f.n, last = n - 1;
+	if (c == LLONG_MIN) {
+		fail_set(&s->fail, FAIL_REFUSED, "the offset %lld does not fit in 64 bits once negated", c);
+		return;
+	}
+	if (c != 0)
+		assume_at_most(s, c > 0 ? c : -c, f.text[last]);
+	long long lo = c < 0 ? -1 : 0, span = a + 1 - lo;   /* each carry in lo .. a */
+	long long ncases = 1;
+	for (int k = 1; k < n; k++)
+		ncases *= span;
+	struct conj or;
+	disj_init(s, &or);
+	for (long long cs = 0; cs < ncases && !failed(&s->fail); cs++) {
+		long long t[3] = {0, 0, 0}, rest = cs;   /* t[k]: the carry out of digit k */
+		for (int k = 1; k < n; k++) {
+			t[k] = lo + rest % span;
+			rest /= span;
+		}
+		struct conj cj;
+		conj_init(s, &cj);
+		for (int k = last; k >= 0; k--) {
+			struct lin in = lin_const(k == last ? c : t[k + 1]);
+			struct lin x = lin_comb(s, &in, a, &f.dg[k]);   /* a*digit + carry in */
+			if (k == 0) {
+				conj_eq(s, &cj, &res[0], &x);
+				if (!open_top) {
+					struct lin zero = lin_const(0);
+					conj_ge(s, &cj, &res[0], &zero);
+					conj_lt(s, &cj, &res[0], &f.sz[0]);
+				}
+				break;
+			}
+			/* t*size <= x < (t + 1)*size, the digit x - t*size */
+			struct lin zero = lin_const(0);
+			struct lin low = lin_comb(s, &zero, t[k], &f.sz[k]);
+			struct lin high = lin_comb(s, &low, 1, &f.sz[k]);
+			conj_ge(s, &cj, &x, &low);
+			conj_lt(s, &cj, &x, &high);
+			struct lin dig = lin_comb(s, &x, -t[k], &f.sz[k]);
+			conj_eq(s, &cj, &res[k], &dig);
 		}
 		conj_or(s, &or, &cj);
 	}
@@ -1680,6 +1768,67 @@ static void digit_bound(struct sym *s, int v, int sign, const struct vform *f,
 	rel_and(s, &cj);
 }
 
+/* F >= 0, F = a*v + k*X + c with v split under D of extent X, |a| >= 2 (a
+ * stride's bound, 2*i + 1 < n) and k a whole number, maybe 0: the top digit
+ * of y = |a|*v + c' (its digits carried, the top one open) against k*X's,
+ * (k*size of the top digit, 0, ..., 0).  For a > 0, y = a*v + c >= -k*X
+ * where the top digit is at least -k*size; for a < 0, y = |a|*v - c - 1 <
+ * k*X where it is less than k*size.  0 when written, 1 when F is not of
+ * that form, -1 on a failure. */
+static int stride_bound(struct sym *s, int v, const struct vform *f, const char *cond_text)
+{
+	const struct decomp *d = &s->dec[v];
+	long long a = f->var[v], k = 0;
+	struct lin x = lin_of_params(s, d->extent);
+	if (failed(&s->fail))
+		return -1;
+	if (f->par.n) {
+		/* the parameters k*X: X a form of the sizes with no constant */
+		if (x.n == 0 || x.constant != 0)
+			return 1;
+		for (int i = 0; i < f->par.n && k == 0; i++)
+			if (f->par.t[i].index == x.t[0].index && f->par.t[i].coef % x.t[0].coef == 0)
+				k = f->par.t[i].coef / x.t[0].coef;
+		struct lin rest = lin_comb(s, &f->par, -k, &x);
+		for (int i = 0; i < rest.n; i++)
+			if (rest.t[i].coef != 0 || k == 0)
+				return 1;
+	}
+	long long abs_a = a > 0 ? a : -a, c = f->constant;
+	if (a < 0 && __builtin_sub_overflow(-1, c, &c)) {   /* -c - 1 */
+		fail_set(&s->fail, FAIL_REFUSED, "a constant of the condition '%s' does not fit in 64 bits",
+			 cond_text);
+		return -1;
+	}
+	if (abs_a > STRIDE_MAX) {
+		fail_set(&s->fail, FAIL_REFUSED,
+			 "the condition '%s' multiplies a distributed variable by %lld, more than the "
+			 "symbolic grid's digits carry (%d): --grid or -D count it",
+			 cond_text, abs_a, STRIDE_MAX);
+		return -1;
+	}
+	int n = ndigits(d);
+	int first = rel_add_dims(s, s->r, n);
+	struct lin y[3];
+	for (int j = 0; j < n; j++)
+		y[j] = lin_dim(first + j);
+	stride_digits(s, v, abs_a, c, d, y, true);
+	const char *t;
+	char buf[32];
+	struct lin top = digit_size(s, d, 0, &t, buf), zero = lin_const(0);
+	struct conj cj;
+	conj_init(s, &cj);
+	if (a > 0) {
+		struct lin at = lin_comb(s, &zero, -k, &top);
+		conj_ge(s, &cj, &y[0], &at);
+	} else {
+		struct lin at = lin_comb(s, &zero, k, &top);
+		conj_lt(s, &cj, &y[0], &at);
+	}
+	rel_and(s, &cj);
+	return failed(&s->fail) ? -1 : 0;
+}
+
 /* F >= 0 (or == 0 when EQ), F = v - w + c with v and w two variables
  * split the same way (a triangle j <= i, a prefix i < j): v's digits
  * against those of w - c (carried into new dimensions, unbounded at the
@@ -1814,6 +1963,21 @@ static char *pair_square_hint(struct sym *s, const struct vform *f)
 }
 
 /* The condition of SP over the current variables, in digits. */
+/* CC's constraint by stride_bound; an equality as two bounds.  0 when
+ * written, 1 when not of its form (nothing written), -1 on a failure. */
+static int stride_bound_both(struct sym *s, int v, const struct ccons *cc, const char *text)
+{
+	int r = stride_bound(s, v, &cc->f, text);
+	if (r != 0 || !cc->eq)
+		return r;
+	struct vform neg = cc->f;
+	for (int u = 0; u < neg.nvars; u++)
+		neg.var[u] = -neg.var[u];
+	neg.par = lin_comb(s, &(struct lin){0}, -1, &cc->f.par);
+	neg.constant = -neg.constant;
+	return stride_bound(s, v, &neg, text) == 0 ? 0 : -1;
+}
+
 static void cond_digits(struct sym *s, const struct model_space *sp)
 {
 	const char *text = sp->cond;
@@ -1888,6 +2052,9 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 			rel_and(s, &cj);
 		} else if (ndv == 2 && pair_bound(s, &cc.f, cc.eq) == 0) {
 			/* two variables split the same way: compared digit by digit */
+		} else if (ndv == 1 && cc.f.var[dv] != 1 && cc.f.var[dv] != -1 &&
+			   stride_bound_both(s, dv, &cc, text) <= 0) {
+			/* a stride's bound: the top digit of a multiple */
 		} else if (ndv > 1 || (cc.f.var[dv] != 1 && cc.f.var[dv] != -1)) {
 			char *hint = ndv == 2 ? pair_square_hint(s, &cc.f) : NULL;
 			if (!failed(&s->fail))
@@ -2018,6 +2185,8 @@ static void var_in_extent(struct sym *s, const struct model_stmt *st,
 		if (vform_of(s, sub, &f) < 0)
 			return;
 		v = vform_var_wrapped(s, &f, d->extent, &c, &k);
+		if (v < 0 && vform_var_strided(&f, &k, &c) >= 0 && k > 0)
+			v = vform_var_strided(&f, &k, &c);
 		c = 1;
 	}
 	if (v < 0 || c == 0)
@@ -2082,6 +2251,18 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 	}
 	long long k = 0;
 	int w = v == -1 ? vform_var_wrapped(s, &f, d->extent, &c, &k) : -1;
+	if (v == -1 && w < 0 && vform_var_strided(&f, &k, &c) >= 0 && k > 0) {
+		/* a stride, k*v + c */
+		if (k > STRIDE_MAX) {
+			fail_set(&s->fail, FAIL_REFUSED,
+				 "the subscript '%s' multiplies a distributed variable by %lld, more "
+				 "than the symbolic grid's digits carry (%d): --grid or -D count it",
+				 sub_text, k, STRIDE_MAX);
+			return -1;
+		}
+		stride_digits(s, vform_var_strided(&f, &k, &c), k, c, d, res, false);
+		return failed(&s->fail) ? -1 : 0;
+	}
 	if (w >= 0) {
 		/* v + c + k*X, X = (size of the top digit, 0, ..., 0) in digits,
 		 * in 0 .. X - 1 (the checker proved it): the digits of v + c,

@@ -55,6 +55,7 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "foreign_loop_digits": None,
                      "block_size_formulas": None, "period_classes": None,
                      "block_size_loop2d": None, "stencil3d_grid": None, "wrap": None,
+                     "stride": ("d=block", "d=cyclic"),
                      "lu_square": ("r=block,c=block", "r=cyclic,c=cyclic")}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)
@@ -307,6 +308,11 @@ POINTS = {
         {"n": 12, "m": 4, "M": 6, "N": 1}, {"n": 16, "m": 10, "M": 4, "N": 5},
         {"n": 2, "m": 2, "M": 1, "N": 1}, {"n": 24, "m": 9, "M": 3, "N": 3},
         {"n": 9, "m": 13, "M": 4, "N": 6},
+    ],
+    "stride": [  # tests/brute/specs: assume n >= 2*P
+        {"n": 8, "P": 2}, {"n": 12, "P": 3}, {"n": 24, "P": 4}, {"n": 30, "P": 5},
+        {"n": 7, "P": 3}, {"n": 9, "P": 1}, {"n": 16, "P": 8}, {"n": 36, "P": 6},
+        {"n": 40, "P": 4}, {"n": 11, "P": 2}, {"n": 42, "P": 7}, {"n": 20, "P": 10},
     ],
     "stencil3d_grid": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N, n >= 2*Q
         {"n": 6, "M": 3, "N": 3, "Q": 3}, {"n": 8, "M": 2, "N": 2, "Q": 2},
