@@ -716,8 +716,17 @@ static bool divisibility_test(const struct checker *ck, const struct ast_cmp *cm
 		return false;
 	bool size = d->kind == EXPR_NAME && (d->sym == SYM_GRID_AXIS ||
 					     (d->sym == SYM_PARAM && d->param->index < ck->cs->nsizes));
-	return !floors || (cmp->nops == 1 && cmp->ops[0] == CMP_EQ && is_zero(cmp->operands[1 - i]) &&
-			   (d->kind == EXPR_INT || size));
+	if (!floors)
+		return true;
+	if (cmp->nops != 1 || cmp->ops[0] != CMP_EQ)
+		return false;
+	const struct ast_expr *other = cmp->operands[1 - i];
+	/* e % d == c with d a number and 0 < c < d: d divides e - c (a
+	 * red-black sweep's (i + j) % 2 == 1) */
+	if (d->kind == EXPR_INT && d->value > 0 && other->kind == EXPR_INT && other->value > 0 &&
+	    other->value < d->value)
+		return true;
+	return is_zero(other) && (d->kind == EXPR_INT || size);
 }
 
 /* Normalizes a condition into atoms.  OWNER_OK: distribution predicates are
@@ -793,7 +802,11 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, bo
 			} else if (test[i] || test[i + 1]) {
 				struct ast_expr *mod = test[i] ? a : b;
 				struct ast_expr *other = test[i] ? b : a;
-				if (op != CMP_EQ || !is_zero(other) || (a->kind == EXPR_MOD && b->kind == EXPR_MOD)) {
+				/* (a remainder equal to a number below its divisor: a
+				 * forall's condition only, divisibility_test says) */
+				bool residue = floors && other->kind == EXPR_INT && other->value > 0;
+				if (op != CMP_EQ || (!is_zero(other) && !residue) ||
+				    (a->kind == EXPR_MOD && b->kind == EXPR_MOD)) {
 					diag_error(ck->dg, sp, "'%%' is only allowed in a divisibility test such as 'm %% M == 0'");
 					continue;
 				}
@@ -818,6 +831,11 @@ static void check_cond(struct checker *ck, struct ast_cond *c, bool owner_ok, bo
 				atom.kind = ATOM_DIVIDES;
 				atom.f = *f;
 				atom.divisor = *d;
+				if (residue &&
+				    __builtin_sub_overflow(atom.f.constant, other->value, &atom.f.constant)) {
+					diag_error(ck->dg, sp, "a constant of the condition does not fit in 64 bits");
+					continue;
+				}
 			} else {
 				if (!ok[i] || !ok[i + 1])
 					continue;

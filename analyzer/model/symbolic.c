@@ -1963,6 +1963,184 @@ static char *pair_square_hint(struct sym *s, const struct vform *f)
 }
 
 /* The condition of SP over the current variables, in digits. */
+/* The most a remainder's period may be (i % 2, (i / 2) % 2: 4), and the
+ * most cases of the residues of the digits' sizes it may take. */
+enum { RESIDUE_MAX_PERIOD = 8, RESIDUE_MAX_CASES = 64, RESIDUE_MAX_SIZES = 4 };
+
+/* PER (taken): the constraints of a condition that involve its quotients
+ * (i % 2 == 0, (i + j) % 2 == 1, exists e: i - 2*e = 0), on the statement's
+ * variables and the sizes.  Where it is periodic in every split variable v
+ * with period K (the product of the quotients' divisors, checked: PER holds
+ * at v + K where it holds at v), v may be replaced by any number congruent
+ * to it modulo K.  v is the sum of its digits times their weights (the
+ * products of the sizes of the digits below), so, for each case of the
+ * residues of those sizes modulo K (n/P % 2 == 1: a condition on the
+ * sizes), by the digits times the weights' residues: an affine form.  The
+ * condition is the union of those cases.  0, or -1 with the state saying
+ * why (refused: a quotient that is not a remainder, i / 2 >= 3, or too many
+ * cases). */
+static int residue_cond(struct sym *s, __isl_take isl_basic_set *per, const char *text)
+{
+	isl_ctx *ctx = s->ctx;
+	isl_size ndiv = isl_basic_set_dim(per, isl_dim_div);
+	long period = 1;
+	for (int k = 0; k < ndiv && per; k++) {
+		isl_aff *div = isl_basic_set_get_div(per, k);
+		isl_val *den = div ? isl_aff_get_denominator_val(div) : NULL;
+		long d = den && isl_val_is_int(den) ? isl_val_get_num_si(den) : 0;
+		isl_val_free(den);
+		isl_aff_free(div);
+		if (d < 1 || period > RESIDUE_MAX_PERIOD / d)
+			period = RESIDUE_MAX_PERIOD + 1;
+		else
+			period *= d;
+	}
+	isl_set *S = isl_set_from_basic_set(per);
+	if (!S || ndiv < 0) {
+		isl_set_free(S);
+		fail_isl(&s->fail, ctx, "the condition '%s'", text);
+		return -1;
+	}
+	if (period > RESIDUE_MAX_PERIOD) {
+		isl_set_free(S);
+		fail_set(&s->fail, FAIL_REFUSED,
+			 "the condition '%s' has a division or a modulo of a period above %d, which "
+			 "the symbolic grid does not write as digits",
+			 text, RESIDUE_MAX_PERIOD);
+		return -1;
+	}
+	/* the split variables it names, each periodic; the sizes of their
+	 * digits below the top one (params: positions; constants: -1) */
+	int nsize = 0, size_par[RESIDUE_MAX_SIZES];
+	bool ok = true;
+	for (int v = 0; v < nvars(s) && ok; v++) {
+		if (ndigits(&s->dec[v]) <= 1)
+			continue;
+		isl_bool in = isl_set_involves_dims(S, isl_dim_set, (unsigned)v, 1);
+		if (in == isl_bool_false)
+			continue;
+		isl_space *sp = isl_set_get_space(S);
+		isl_multi_aff *shift = isl_multi_aff_identity(isl_space_map_from_set(sp));
+		isl_aff *a = isl_multi_aff_get_aff(shift, v);
+		a = isl_aff_add_constant_si(a, (int)period);
+		shift = isl_multi_aff_set_aff(shift, v, a);
+		isl_set *moved = isl_set_preimage_multi_aff(isl_set_copy(S), shift);
+		isl_bool same = in < 0 ? isl_bool_error : isl_set_is_equal(S, moved);
+		isl_set_free(moved);
+		if (same != isl_bool_true) {
+			if (same < 0)
+				fail_isl(&s->fail, ctx, "the condition '%s'", text);
+			else
+				fail_set(&s->fail, FAIL_REFUSED,
+					 "the condition '%s' has a division or a modulo of %s that is "
+					 "no remainder (a quotient compared, such as i / 2 >= 3), which "
+					 "the symbolic grid does not write as digits",
+					 text, var_name(s, v));
+			ok = false;
+			break;
+		}
+		struct digit_forms f;
+		digit_forms(s, v, &s->dec[v], &f);
+		for (int k = 1; k < f.n && ok; k++) {
+			if (f.sz[k].n == 0)
+				continue; /* a number */
+			if (f.sz[k].n != 1 || f.sz[k].t[0].dim || f.sz[k].t[0].coef != 1 ||
+			    f.sz[k].constant != 0) {
+				fail_set(&s->fail, FAIL_REFUSED,
+					 "the condition '%s' has a remainder of %s, whose digits' sizes "
+					 "are no single sizes", text, var_name(s, v));
+				ok = false;
+				break;
+			}
+			int q = f.sz[k].t[0].index, t = 0;
+			while (t < nsize && size_par[t] != q)
+				t++;
+			if (t == nsize) {
+				if (nsize == RESIDUE_MAX_SIZES) {
+					fail_set(&s->fail, FAIL_REFUSED, "the condition '%s' has a "
+						 "remainder of more than %d sizes' digits",
+						 text, RESIDUE_MAX_SIZES);
+					ok = false;
+					break;
+				}
+				size_par[nsize++] = q;
+			}
+		}
+	}
+	long ncases = 1;
+	for (int t = 0; t < nsize && ok; t++) {
+		ncases *= period;
+		if (ncases > RESIDUE_MAX_CASES) {
+			fail_set(&s->fail, FAIL_REFUSED,
+				 "the condition '%s' has a remainder whose cases (the residues of %d "
+				 "sizes modulo %ld) pass %d", text, nsize, period, RESIDUE_MAX_CASES);
+			ok = false;
+		}
+	}
+	if (!ok || failed(&s->fail)) {
+		isl_set_free(S);
+		return -1;
+	}
+	rel_sync(s, s->r);
+	isl_space *rspace = isl_set_get_space(s->r->set);
+	S = isl_set_align_params(S, isl_space_copy(rspace));
+	struct conj or;
+	disj_init(s, &or);
+	for (long cs = 0; cs < ncases && !failed(&s->fail); cs++) {
+		long res[RESIDUE_MAX_SIZES], rest = cs;
+		for (int t = 0; t < nsize; t++) {
+			res[t] = rest % period;
+			rest /= period;
+		}
+		/* each variable as its digits times the weights' residues */
+		isl_space *mspace = isl_space_map_from_domain_and_range(isl_space_copy(rspace),
+									  isl_set_get_space(S));
+		isl_multi_aff *ma = isl_multi_aff_zero(mspace);
+		for (int v = 0; v < nvars(s) && ma; v++) {
+			if (ndigits(&s->dec[v]) <= 1) {   /* a plain variable: its digit */
+				struct lin one = digit(s, v, 0);
+				ma = isl_multi_aff_set_aff(ma, (unsigned)v, rel_aff(s, s->r, &one));
+				continue;
+			}
+			struct digit_forms f;
+			digit_forms(s, v, &s->dec[v], &f);
+			struct lin form = lin_const(0);
+			long w = 1;   /* the weight of digit k modulo the period */
+			for (int k = f.n - 1; k >= 0; k--) {
+				form = lin_comb(s, &form, w, &f.dg[k]);
+				if (k == 0)
+					break;
+				long size = f.sz[k].n == 0 ? f.sz[k].constant % period : 0;
+				for (int t = 0; t < nsize && f.sz[k].n; t++)
+					if (size_par[t] == f.sz[k].t[0].index)
+						size = res[t];
+				w = (w * ((size % period + period) % period)) % period;
+			}
+			ma = isl_multi_aff_set_aff(ma, (unsigned)v, rel_aff(s, s->r, &form));
+		}
+		struct conj cj;
+		conj_init(s, &cj);
+		if (cj.set)
+			cj.set = isl_set_intersect(cj.set, isl_set_preimage_multi_aff(isl_set_copy(S),
+										       ma));
+		else
+			isl_multi_aff_free(ma);
+		/* the case: each size's residue */
+		for (int t = 0; t < nsize && cj.set; t++) {
+			isl_aff *q = rel_aff(s, s->r, &(struct lin){0, 1, {{false, size_par[t], 1}}});
+			q = isl_aff_mod_val(q, isl_val_int_from_si(ctx, period));
+			isl_aff *r = isl_aff_val_on_domain(isl_aff_get_domain_local_space(q),
+							   isl_val_int_from_si(ctx, res[t]));
+			cj.set = isl_set_intersect(cj.set, isl_aff_eq_set(q, r));
+		}
+		conj_or(s, &or, &cj);
+	}
+	isl_space_free(rspace);
+	isl_set_free(S);
+	rel_and(s, &or);
+	return failed(&s->fail) ? -1 : 0;
+}
+
 /* CC's constraint by stride_bound; an equality as two bounds.  0 when
  * written, 1 when not of its form (nothing written), -1 on a failure. */
 static int stride_bound_both(struct sym *s, int v, const struct ccons *cc, const char *text)
@@ -2006,10 +2184,25 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 		return;
 	}
 	isl_basic_set *bset = isl_set_simple_hull(set);
-	if (isl_basic_set_dim(bset, isl_dim_div) != 0) {
-		isl_basic_set_free(bset);
-		fail_set(&s->fail, FAIL_REFUSED, "the condition '%s' has a division or a modulo", text);
-		return;
+	isl_size ndiv = isl_basic_set_dim(bset, isl_dim_div);
+	if (ndiv > 0) {
+		/* the constraints with quotients: remainders, by their residues
+		 * (residue_cond); the others, plain, as below */
+		isl_basic_set *per = isl_basic_set_drop_constraints_not_involving_dims(
+			isl_basic_set_copy(bset), isl_dim_div, 0, (unsigned)ndiv);
+		bset = isl_basic_set_drop_constraints_involving_dims(bset, isl_dim_div, 0,
+								      (unsigned)ndiv);
+		bset = isl_basic_set_remove_divs(bset);
+		if (!per || !bset) {
+			isl_basic_set_free(per);
+			isl_basic_set_free(bset);
+			fail_isl(&s->fail, s->ctx, "the condition '%s'", text);
+			return;
+		}
+		if (residue_cond(s, per, text) < 0) {
+			isl_basic_set_free(bset);
+			return;
+		}
 	}
 	isl_constraint_list *list = isl_basic_set_get_constraint_list(bset);
 	isl_size n = isl_constraint_list_size(list);
