@@ -1618,7 +1618,10 @@ static char *divisibility(__isl_keep isl_constraint *c, enum formula_style style
 	fmpz_init(t);
 	val_fmpz(ck, isl_constraint_get_coefficient_val(c, isl_dim_div, k));
 	val_fmpz(d, isl_aff_get_denominator_val(div));
-	/* r*d + ck*g == 0, coefficient by coefficient */
+	/* r*d + ck*g == 0, coefficient by coefficient; for the constants,
+	 * r0*d + ck*g0 == ck*rem, the remainder rem of g by d (0 <= rem < d):
+	 * ck*floor(g/d) + r.x + r0 == 0 with r = -ck*h/d, g = h + g0, says
+	 * (g - rem)/d - h/d == -r0/ck (2*floor(n/2) == n - 1: rem 1) */
 	for (i = 0; i <= np && ok; i++) {
 		isl_val *gv = i < np ? isl_aff_get_coefficient_val(div, isl_dim_param, i)
 			: isl_aff_get_constant_val(div);
@@ -1628,7 +1631,16 @@ static char *divisibility(__isl_keep isl_constraint *c, enum formula_style style
 			: isl_constraint_get_constant_val(c));
 		fmpz_mul(t, r, d);
 		fmpz_addmul(t, ck, g);
-		ok = fmpz_is_zero(t);
+		if (i < np) {
+			ok = fmpz_is_zero(t);
+		} else {
+			/* rem = t/ck, a whole number in 0 .. d - 1 */
+			ok = !fmpz_is_zero(ck) && fmpz_divisible(t, ck);
+			if (ok) {
+				fmpz_divexact(r, t, ck);
+				ok = fmpz_sgn(r) >= 0 && fmpz_cmp(r, d) < 0;
+			}
+		}
 	}
 	if (!ok) {
 		isl_aff_free(div);
@@ -1639,9 +1651,9 @@ static char *divisibility(__isl_keep isl_constraint *c, enum formula_style style
 		fmpz_clear(t);
 		return NULL;
 	}
-	/* g = h + c0: print h % d == (-c0) mod d */
+	/* g = h + c0 with g % d == rem (r): print h % d == (rem - c0) mod d */
 	aff_terms(&l, div);
-	fmpz_neg(t, l.c0);
+	fmpz_sub(t, r, l.c0);
 	fmpz_mod(t, t, d);
 	{
 		struct doc *s = doc_new(D_SUM, NULL);

@@ -94,6 +94,12 @@ static const struct fcase cases[] = {
 	  "n + 1 if n >= 0 && m % 3 == 1; 0 otherwise",
 	  "n >= 0 && m % 3 == 1 ? n + 1 : 0",
 	  "\\begin{cases} n + 1 & \\text{if } n \\geq 0 \\land m \\equiv 1 \\pmod{3} \\\\ 0 & \\text{otherwise} \\end{cases}" },
+	/* a residue through a division another disjunct shares: 2*floor(n/2)
+	 * == n - 1 is n % 2 == 1 */
+	{ "residue_shared_div", "[n, P] -> { 1 : (2*floor(n/2) = n - 1 and P = 1) or (n mod 2 = 0 and P >= 1) }", 1,
+	  NULL, NULL, "1 if (P == 1 && n % 2 == 1) || (P >= 1 && n % 2 == 0); 0 otherwise",
+	  "(P == 1 && n % 2 == 1) || (P >= 1 && n % 2 == 0) ? 1 : 0",
+	  "\\begin{cases} 1 & \\text{if } (P = 1 \\land n \\equiv 1 \\pmod{2}) \\lor (P \\geq 1 \\land n \\equiv 0 \\pmod{2}) \\\\ 0 & \\text{otherwise} \\end{cases}" },
 	{ "nested_floor", "[n, m, k] -> { floor((n + floor(m/3))/2) + k*floor(m/3) : n >= 0 }",
 	  1, NULL, NULL,
 	  "k*floor(m/3) + floor((m + 3*n)/6) if n >= 0; 0 otherwise",
