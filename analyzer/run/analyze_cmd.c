@@ -97,8 +97,12 @@ struct candidates_job {
 void engine_setup(struct count_engine *e)
 {
 	/* Boundary cases of a 2-D stencil on a symbolic grid (M == 1, M == 2,
-	 * M >= 3, times the same for N) need more pieces than a single count. */
-	e->max_pieces = 64;
+	 * M >= 3, times the same for N) need more pieces than a single count;
+	 * a 9-point stencil dealt round over both axes, whose diagonal
+	 * neighbours wrap around on either axis, needs more than 128.  (No
+	 * example, target or brute-force specification needs more than 64:
+	 * each is counted the same with 64 and with 192.) */
+	e->max_pieces = 192;
 }
 
 /* The order in which the candidates are handed to the threads: the likely
