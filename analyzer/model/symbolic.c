@@ -65,6 +65,10 @@ struct decomp {
 	struct dist d;
 	const struct model_aff *extent;
 	const char *extent_text;
+	/* taken from a stride k*v (k here), before any subscript of v's own
+	 * extent: a split of an extent k times v's, which such a subscript
+	 * replaces (scaled_decomp) */
+	long long stride;
 };
 
 /* A relation under construction: a set on [params] -> [dims]. */
@@ -225,6 +229,24 @@ static struct lin lin_of_params(struct sym *s, const struct model_aff *a)
 			t->coef);
 	}
 	return l;
+}
+
+/* K when extent A is K times extent B term by term (2*n and n: 2), K >= 2;
+ * 0 otherwise.  Block lengths over one axis then satisfy L_A = K*L_B. */
+static long long extent_ratio(const struct model_aff *a, const struct model_aff *b)
+{
+	if (a->nterms != b->nterms || b->nterms == 0 || a->terms[0].coef % b->terms[0].coef != 0)
+		return 0;
+	long long k = a->terms[0].coef / b->terms[0].coef, c;
+	if (k < 2 || __builtin_mul_overflow(k, b->constant, &c) || c != a->constant)
+		return 0;
+	for (int i = 0; i < a->nterms; i++) {
+		const struct model_term *x = &a->terms[i], *y = &b->terms[i];
+		if (x->kind != y->kind || x->index != y->index ||
+		    __builtin_mul_overflow(k, y->coef, &c) || c != x->coef)
+			return 0;
+	}
+	return k;
 }
 
 /* The position, in the current space, of the variable with statement number
@@ -562,6 +584,33 @@ static char *square_hint(struct sym *s, const struct decomp *a, const struct dec
 	return h ? h : strdup("");
 }
 
+/* Whether BIG splits an extent K times SMALL's as SMALL does (same kind,
+ * axis and blocks): a stride K*v into BIG of a v split by SMALL. */
+static bool scaled_decomp(struct sym *s, const struct decomp *big, const struct decomp *small,
+			  long long k)
+{
+	return big->d.kind == small->d.kind && big->d.kind != DIST_NONE &&
+	       axes_equal(s, big->d.axis, small->d.axis) && same_block(&big->d, &small->d) &&
+	       big->extent && small->extent && extent_ratio(big->extent, small->extent) == k;
+}
+
+/* BIG's split of an extent that is 1/K of BIG's and some array's (B[n] for
+ * A[2*n] and K = 2) into *OUT: the split a variable strided by K into BIG
+ * takes, so that its bounds compare with its own extent.  False if no
+ * array has such an extent. */
+static bool unscaled_decomp(const struct sym *s, const struct decomp *big, long long k,
+			    struct decomp *out)
+{
+	for (int a = 0; a < s->m->narrays; a++)
+		for (int d = 0; d < s->m->arrays[a].ndims; d++)
+			if (extent_ratio(big->extent, &s->m->arrays[a].extent_affs[d]) == k) {
+				*out = (struct decomp){big->d, &s->m->arrays[a].extent_affs[d],
+						       s->m->arrays[a].extents[d], 0};
+				return true;
+			}
+	return false;
+}
+
 static void assign(struct sym *s, int v, const struct decomp *want, const char *where)
 {
 	struct decomp *have = &s->dec[v];
@@ -571,6 +620,12 @@ static void assign(struct sym *s, int v, const struct decomp *want, const char *
 	}
 	if (equivalent_decomp(s, have, want))
 		return;
+	if (have->stride >= 2 && scaled_decomp(s, have, want, have->stride)) {
+		/* A[2*i] = B[i]: i is B's, and the stride into A scales it */
+		*have = *want;
+		have->stride = 0;
+		return;
+	}
 	char *hint = square_hint(s, have, want);
 	const struct digits *dg = &dist_ops(have->d.kind)->digits;
 	/* the owner a remainder (cyclic, cyclic(b)): whatever the extents */
@@ -640,8 +695,31 @@ static void assign_from_sub(struct sym *s, const struct model_aff *sub, const ch
 		 * stride a*v + c: v's digits times a, carried */
 		long long k = 0;
 		int w = vform_var_wrapped(s, &f, d->extent, &c, &k);
-		if (w < 0 && vform_var_strided(&f, &k, &c) >= 0 && k > 0)
+		if (w < 0 && vform_var_strided(&f, &k, &c) >= 0 && k > 0) {
 			w = vform_var_strided(&f, &k, &c);
+			/* into an array of K times the extent, split the same
+			 * way: the variable keeps its own split */
+			if (scaled_decomp(s, d, &s->dec[w], k))
+				return;
+			/* the first split of the variable: that of its own
+			 * extent, where an array has one (A[2*i] = B[i]) */
+			struct decomp own;
+			if (s->dec[w].d.kind == DIST_NONE && unscaled_decomp(s, d, k, &own)) {
+				s->dec[w] = own;
+				return;
+			}
+			if (s->dec[w].d.kind == DIST_NONE) {
+				char *where = NULL;
+				if (asprintf(&where, " (in %s)", array) < 0) {
+					fail_nomem(&s->fail);
+					return;
+				}
+				assign(s, w, d, where);
+				free(where);
+				s->dec[w].stride = k;
+				return;
+			}
+		}
 		if (w >= 0) {
 			char *where = NULL;
 			if (asprintf(&where, " (in %s)", array) < 0) {
@@ -686,7 +764,7 @@ static struct decomp layout_decomp(const struct sym *s, int array, int d)
 	 * affine subscript (r[i - s]) */
 	if (model_dist_is_identity(&dd, &arr->extent_affs[d]))
 		dd.kind = DIST_IDENTITY;
-	return (struct decomp){dd, &arr->extent_affs[d], arr->extents[d]};
+	return (struct decomp){dd, &arr->extent_affs[d], arr->extents[d], 0};
 }
 
 static struct decomp pred_decomp(const struct sym *s, int dist)
@@ -695,7 +773,7 @@ static struct decomp pred_decomp(const struct sym *s, int dist)
 	const char *text = s->m->dist_extents[dist];
 	/* cost_candidate refuses a candidate without one first */
 	model_pred_extent(s->m, s->c, dist, &ext, &text);
-	return (struct decomp){s->c->named[dist], ext, text};
+	return (struct decomp){s->c->named[dist], ext, text, 0};
 }
 
 /* ---- digits ------------------------------------------------------------- */
@@ -1096,6 +1174,21 @@ static void stride_digits(struct sym *s, int v, long long a, long long c, const 
 	struct digit_forms f;
 	digit_forms(s, v, d, &f);
 	int n = f.n, last = n - 1;
+	/* V split by its own decomposition, D splitting A times its extent the
+	 * same way (scaled_decomp): a digit's weight in D is A times V's where
+	 * no size below it is a block length (which is A times V's), so the
+	 * multiple's digit k is mult[k] times V's, A or 1 (block: 1 for the
+	 * process, A for the offset) */
+	long long mult[3] = {a, a, a};
+	if (s->dec[v].d.kind != DIST_NONE && !same_decomp(&s->dec[v], d)) {
+		const struct digits *dg = &dist_ops(d->d.kind)->digits;
+		long long scale = 1;
+		for (int k = last; k >= 0; k--) {
+			mult[k] = a / scale;
+			if (dg->size[k] == DIGIT_LOCAL || dg->size[k] == DIGIT_EXTENT)
+				scale *= a;
+		}
+	}
 	if (c == LLONG_MIN) {
 		fail_set(&s->fail, FAIL_REFUSED, "the offset %lld does not fit in 64 bits once negated", c);
 		return;
@@ -1118,7 +1211,7 @@ static void stride_digits(struct sym *s, int v, long long a, long long c, const 
 		conj_init(s, &cj);
 		for (int k = last; k >= 0; k--) {
 			struct lin in = lin_const(k == last ? c : t[k + 1]);
-			struct lin x = lin_comb(s, &in, a, &f.dg[k]);   /* a*digit + carry in */
+			struct lin x = lin_comb(s, &in, mult[k], &f.dg[k]);   /* digit times its multiplier + carry in */
 			if (k == 0) {
 				conj_eq(s, &cj, &res[0], &x);
 				if (!open_top) {
@@ -3205,6 +3298,24 @@ __isl_give isl_set *symbolic_local_ranges(__isl_take isl_set *set, const struct 
 		const struct local_param *p = &info->locals[l];
 		if (p->digit < 0) {
 			set = isl_set_lower_bound_si(set, isl_dim_param, (unsigned)(np + l), 1);
+			/* the block length of an extent K times another's, over
+			 * the same axes in the same blocks, is K times its (a
+			 * stride between arrays of n and 2*n elements) */
+			for (int o = 0; o < info->nlocals && set; o++) {
+				const struct local_param *q = &info->locals[o];
+				long long k = q->digit < 0 && o != l && q->axes == p->axes &&
+						      q->block == p->block &&
+						      q->block_param == p->block_param
+						      ? extent_ratio(&p->extent_aff, &q->extent_aff)
+						      : 0;
+				if (k < 2 || k > INT_MAX)
+					continue;
+				isl_local_space *ls = isl_local_space_from_space(isl_set_get_space(set));
+				isl_constraint *c = isl_constraint_alloc_equality(ls);
+				c = isl_constraint_set_coefficient_si(c, isl_dim_param, np + l, 1);
+				c = isl_constraint_set_coefficient_si(c, isl_dim_param, np + o, -(int)k);
+				set = isl_set_add_constraint(set, c);
+			}
 			continue;
 		}
 		/* 0 <= digit <= size - 1 */
@@ -3378,7 +3489,7 @@ int symbolic_iterations(isl_ctx *ctx, const struct model *m, int step, struct sy
 		free(extent_text);
 		return -1;
 	}
-	struct decomp dec = {{lp->kind, lp->axis, lp->block, lp->block_param}, &extent, extent_text};
+	struct decomp dec = {{lp->kind, lp->axis, lp->block, lp->block_param}, &extent, extent_text, 0};
 	char *names[1] = {lo->var};
 	int vidx[1] = {0}, firsts[1] = {0};
 	struct model_space sp = {.nvars = 1, .vars = names, .vidx = vidx, .cond = lo->range};
