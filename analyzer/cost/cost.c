@@ -3363,6 +3363,18 @@ void cost_tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 		}
 	}
 	formula_free(on);
+	/* floor(n__P/2) as (n__P - 1)/2 where a piece has n__P % 2 == 1: after
+	 * the merging, which sees more in a floor's one form than in the
+	 * residues' (T*floor((n + 6)/8) is one piece, not one per residue) */
+	if (h) {
+		budget(j);
+		struct formula *folded = formula_fold_residues(h);
+		unbudget(j);
+		formula_free(h);
+		h = folded;
+		if (!h && !why)
+			why = budget_reason(j);
+	}
 	if (!h) {
 		cost_job_fail(j, why ? COST_REFUSED : COST_FAILED, why, "simplifying a formula");
 		return;

@@ -225,6 +225,12 @@ struct formula *formula_scale(const struct formula *a, const mpq_t factor);
 struct formula *formula_subst(const struct formula *f, const char *name,
 	const struct formula *r);
 
+/* F with each floor(a) of a piece's value, a affine in the parameters with
+ * denominator d, written a - r/d where the piece's condition makes a's
+ * numerator r modulo d (2*n - 2*floor(n/2) - 1 where n % 2 == 1 is n).  The
+ * same values; NULL on failure. */
+struct formula *formula_fold_residues(const struct formula *f);
+
 /* F with the parameter NAME replaced by R (one piece, condition everything)
  * in the pieces whose conditions lie within WHERE, a parameter set: in
  * their values, and in their conditions too where R is affine with integer

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <isl/aff.h>
 #include <isl/constraint.h>
 #include <isl/local_space.h>
 #include <isl/space.h>
@@ -470,6 +471,194 @@ done:
 	fml_vmap_free(T, vs, f->vars->n);
 	fml_vmap_free(T, vi, f->vars->n);
 	fml_vars_unref(T);
+	if (!ok) {
+		formula_free(res);
+		return NULL;
+	}
+	return res;
+}
+
+/* The largest denominator of a floor's argument formula_fold_residues
+ * checks residues for (one subset test per residue). */
+enum { FOLD_MAX_DEN = 64 };
+
+/* The residue r of floor atom A's argument's numerator modulo its
+ * denominator d (into R and D) that COND implies: 1, 0 when none (or the
+ * argument is not affine in COND's parameters), -1 on failure. */
+static int atom_residue(const struct fvars *V, const struct fvar *a, __isl_keep isl_set *cond,
+	fmpz_t r, fmpz_t d)
+{
+	const struct fnode *x = a->arg;
+	if (!x || x->kind != FK_POLY || fmpq_mpoly_total_degree_si(x->num, V->ctx) > 1)
+		return 0;
+	isl_space *space = isl_set_get_space(cond);
+	for (slong i = 0; i < V->n; i++) {
+		if (x->den && x->den[i] != 0) {
+			isl_space_free(space);
+			return 0;
+		}
+		if (fmpq_mpoly_degree_si(x->num, i, V->ctx) <= 0)
+			continue;
+		if (!V->v[i].name ||
+		    isl_space_find_dim_by_name(space, isl_dim_param, V->v[i].name) < 0) {
+			isl_space_free(space);
+			return 0; /* an atom, or a parameter COND leaves free */
+		}
+	}
+	isl_aff *aff = fml_mpoly_aff(V, x->num, space);
+	isl_space_free(space);
+	if (!aff)
+		return -1;
+	isl_val *den = isl_aff_get_denominator_val(aff);
+	long dd = den && isl_val_is_int(den) ? isl_val_get_num_si(den) : 0;
+	if (dd < 2 || dd > FOLD_MAX_DEN) {
+		isl_val_free(den);
+		isl_aff_free(aff);
+		return dd < 1 ? -1 : 0;
+	}
+	isl_aff *num = isl_aff_scale_val(aff, isl_val_copy(den));
+	int found = 0;
+	for (long k = 0; k < dd && !found; k++) {
+		isl_aff *m = isl_aff_mod_val(isl_aff_copy(num), isl_val_copy(den));
+		isl_aff *c = isl_aff_val_on_domain(isl_aff_get_domain_local_space(m),
+						   isl_val_int_from_si(isl_set_get_ctx(cond), k));
+		isl_set *at = isl_aff_eq_set(m, c);
+		isl_bool sub = isl_set_is_subset(cond, at);
+		isl_set_free(at);
+		if (sub < 0) {
+			found = -1;
+			break;
+		}
+		if (sub) {
+			fmpz_set_si(r, k);
+			fmpz_set_si(d, dd);
+			found = 1;
+		}
+	}
+	isl_aff_free(num);
+	isl_val_free(den);
+	return found;
+}
+
+/* The most checks (a piece's condition against an atom's residues)
+ * formula_fold_residues makes before it leaves a formula as it is. */
+enum { FOLD_MAX_CHECKS = 4096 };
+
+static struct formula *fold_residues(const struct formula *f);
+
+struct formula *formula_fold_residues(const struct formula *f)
+{
+	if (!f)
+		return NULL;
+	/* a rewriting for people, of the same values: where it cannot be made
+	 * (too many pieces and floors to check, its ring full, ISL's budget),
+	 * the formula as it is */
+	long atoms = 0;
+	for (slong i = 0; i < f->vars->n; i++)
+		atoms += !f->vars->v[i].name;
+	if (atoms == 0 || atoms * f->n > FOLD_MAX_CHECKS)
+		return formula_copy(f);
+	struct formula *r = fold_residues(f);
+	if (r)
+		return r;
+	isl_ctx *ctx = formula_get_ctx(f);
+	if (ctx)
+		isl_ctx_reset_error(ctx);
+	return formula_copy(f);
+}
+
+static struct formula *fold_residues(const struct formula *f)
+{
+	const struct fvars *V = f->vars;
+	/* most formulas have no floor, or no piece that fixes one: a copy */
+	{
+		int any = 0;
+		fmpz_t r0, d0;
+		fmpz_init(r0);
+		fmpz_init(d0);
+		for (int j = 0; j < f->n && !any; j++)
+			for (slong i = 0; f->p[j].cond && i < V->n && !any; i++)
+				if (!V->v[i].name)
+					any = atom_residue(V, &V->v[i], f->p[j].cond, r0, d0);
+		fmpz_clear(r0);
+		fmpz_clear(d0);
+		if (any == 0)
+			return formula_copy(f);
+		if (any < 0)
+			return NULL;
+	}
+	/* room for V's variables twice: an atom whose argument names a
+	 * folded one is made again, at most once per piece (the import
+	 * merges equal ones); a ring that fills up fails, and the formula
+	 * stays as it is */
+	struct fvars *T = fml_vars_new(2 * V->n + 8);
+	struct fnode **vf = NULL, **vid = NULL;
+	struct formula *res = NULL;
+	int size = 0, ok = 0;
+	fmpz_t r, d;
+	fmpq_t q;
+	fmpz_init(r);
+	fmpz_init(d);
+	fmpq_init(q);
+	if (!T)
+		goto done;
+	T->refs++;
+	res = fml_formula_alloc(T, 0);
+	if (!res)
+		goto done;
+	free(res->p);
+	res->p = NULL;
+	for (int j = 0; j < f->n; j++) {
+		isl_set *cond = f->p[j].cond;
+		vf = calloc(V->n + 1, sizeof(*vf));
+		if (!vf)
+			goto done;
+		for (slong i = 0; cond && i < V->n; i++) {
+			if (V->v[i].name)
+				continue;
+			int st = atom_residue(V, &V->v[i], cond, r, d);
+			if (st < 0)
+				goto done;
+			if (st == 0)
+				continue;
+			/* floor(a) = a - r/d: a's own translation, less r/d */
+			if (!vid) {
+				vid = calloc(V->n + 1, sizeof(*vid));
+				if (!vid || fml_vars_import(T, V, vid) < 0)
+					goto done;
+			}
+			struct fnode *arg = fml_translate(V, V->v[i].arg, T, vid);
+			fmpq_set_fmpz_frac(q, r, d);
+			fmpq_neg(q, q);
+			struct fnode *c = fml_poly_fmpq(T, q);
+			vf[i] = arg && c ? fml_add_take(T, arg, c) : NULL;
+			if (!vf[i]) {
+				if (!arg || !c) {
+					fml_node_free(T, arg);
+					fml_node_free(T, c);
+				}
+				goto done;
+			}
+		}
+		if (fml_vars_import(T, V, vf) < 0)
+			goto done;
+		if (fml_push_piece(res, &size, cond ? isl_set_copy(cond) : NULL,
+				   fml_translate(V, f->p[j].val, T, vf)) < 0)
+			goto done;
+		fml_vmap_free(T, vf, V->n);
+		vf = NULL;
+	}
+	res->outside = f->outside;
+	res->typical = f->typical;
+	ok = 1;
+done:
+	fml_vmap_free(T, vf, V->n);
+	fml_vmap_free(T, vid, V->n);
+	if (T)
+		fml_vars_unref(T);
+	fmpz_clear(r);
+	fmpz_clear(d);
+	fmpq_clear(q);
 	if (!ok) {
 		formula_free(res);
 		return NULL;

@@ -1067,6 +1067,54 @@ static void test_subst_quotient(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* formula_fold_residues: floor(n/2) is (n - 1)/2 on a piece where n is
+ * odd, (n - r)/4 on pieces that fix n % 4 == r; a piece that fixes no
+ * residue (or a union of residues) keeps its floor; the values are the
+ * same at every point. */
+static void test_fold_residues(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *f = make(ctx,
+		"[n, P] -> { 2n - 2*floor(n/2) - 1 : n mod 2 = 1 and P >= 2; "
+		"floor(n/4) + P : n mod 4 = 2 and P = 1; "
+		"floor(n/2) : n mod 4 = 0 and P = 1; "
+		"floor(n/2) : n mod 2 = 0 and P >= 2 and n >= 4; "
+		"floor(n/3) : n mod 2 = 0 and P >= 2 and n < 4 }", 0);
+	struct formula *g = formula_fold_residues(f);
+	(void)state;
+	assert_non_null(g);
+	char *text = formula_to_string(g, FORMULA_TEXT);
+	assert_string_equal(text, "(n + 2)/4 if P == 1 && n % 4 == 2; n/2 if P == 1 && n % 4 == 0; "
+				  "n if P >= 2 && n % 2 == 1; floor(n/3) if n <= 3 && P >= 2 && "
+				  "n % 2 == 0; n/2 if n >= 4 && P >= 2 && n % 2 == 0");
+	free(text);
+	for (long n = 1; n <= 13; n++)
+		for (long P = 1; P <= 3; P++) {
+			const char *names[] = {"n", "P"};
+			long long vals[] = {n, P};
+			mpq_t a, b;
+			mpq_init(a);
+			mpq_init(b);
+			int ra = formula_eval(f, names, vals, 2, a);
+			int rb = formula_eval(g, names, vals, 2, b);
+			assert_int_equal(ra, rb);
+			if (ra == 0)
+				assert_true(mpq_equal(a, b));
+			mpq_clear(a);
+			mpq_clear(b);
+		}
+	struct formula *none = make(ctx, "[n] -> { floor(n/2) : n >= 0 }", 0);
+	struct formula *same = formula_fold_residues(none);
+	text = formula_to_string(same, FORMULA_TEXT);
+	assert_string_equal(text, "floor(n/2) if n >= 0");
+	free(text);
+	formula_free(none);
+	formula_free(same);
+	formula_free(f);
+	formula_free(g);
+	isl_ctx_free(ctx);
+}
+
 /* formula_prune: a disjunct the context excludes goes (k >= M where k < M,
  * nb <= 0 where nb >= 1), a piece with none left goes, a disjunct is
  * simplified where that shortens it, and nothing the context implies is
@@ -1648,6 +1696,7 @@ int main(void)
 		cmocka_unit_test(test_subst),
 		cmocka_unit_test(test_subst_quotient),
 		cmocka_unit_test(test_subst_where),
+		cmocka_unit_test(test_fold_residues),
 		cmocka_unit_test(test_drop_bounded),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_sign_fold),
