@@ -554,8 +554,8 @@ static isl_stat pinned_bset(__isl_take isl_basic_set *bset, void *user)
 			     isl_qpolynomial_copy(pp->qp), pp->depth);
 }
 
-/* The degree of QP in set dimension C, -1 when a floor of QP involves C or
- * ISL failed. */
+/* The degree of QP in set dimension C (c_degree_term over its terms); BAD
+ * when a floor of QP involves C or ISL failed. */
 struct c_degree {
 	int c, degree;
 	bool bad;
@@ -4067,8 +4067,8 @@ static enum cost_status hierarchy_only(struct count_engine *engine, const struct
 	return out->status = COST_OK;
 }
 
-/* The pieces a query may have on the symbolic grid: the engine's limit for
- * two axes, three times it for each axis past two.  Each axis brings its
+/* The pieces a query may have on the symbolic grid: the engine's limit (on
+ * every grid) for two axes, three times it for each axis past two.  Each axis brings its
  * small-grid cases (1, 2, 3 or more processes), so a 3-D stencil on an
  * M x N x Q grid has three times a 2-D one's pieces; the limit, which keeps
  * formulas readable and their handling fast, grows with them. */

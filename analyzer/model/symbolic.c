@@ -295,9 +295,9 @@ static int vform_of(struct sym *s, const struct model_aff *a, struct vform *out)
 	return failed(&s->fail) ? -1 : 0;
 }
 
-/* The single variable of F (coefficient 1) with no parameters: F = var + *c.
- * Returns the variable, -2 for a constant, -1 otherwise. */
-static int vform_var_plus_const(const struct vform *f, long long *c)
+/* F's one variable with no parameters (*COEF its coefficient): the
+ * variable, -2 for a constant, -1 otherwise. */
+static int vform_one_var(const struct vform *f, long long *coef)
 {
 	int var = -2;
 	if (f->par.n)
@@ -305,10 +305,22 @@ static int vform_var_plus_const(const struct vform *f, long long *c)
 	for (int v = 0; v < f->nvars; v++) {
 		if (!f->var[v])
 			continue;
-		if (f->var[v] != 1 || var != -2)
+		if (var != -2)
 			return -1;
 		var = v;
+		*coef = f->var[v];
 	}
+	return var;
+}
+
+/* The single variable of F (coefficient 1) with no parameters: F = var + *c.
+ * Returns the variable, -2 for a constant, -1 otherwise. */
+static int vform_var_plus_const(const struct vform *f, long long *c)
+{
+	long long coef = 1;
+	int var = vform_one_var(f, &coef);
+	if (var == -1 || coef != 1)
+		return -1;
 	*c = f->constant;
 	return var;
 }
@@ -349,23 +361,27 @@ static int vform_var_wrapped(struct sym *s, const struct vform *f, const struct 
  * its digits take (STRIDE_MAX + 2)^(digits - 1) carry cases. */
 #define STRIDE_MAX 8
 
+/* Whether stride A is more than the digits carry: the state then says so
+ * of WHAT (a "subscript" or "condition") TEXT. */
+static bool stride_too_large(struct sym *s, long long a, const char *what, const char *text)
+{
+	if (a <= STRIDE_MAX)
+		return false;
+	fail_set(&s->fail, FAIL_REFUSED,
+		 "the %s '%s' multiplies a distributed variable by %lld, more than the symbolic "
+		 "grid's digits carry (%d): --grid or -D count it", what, text, a, STRIDE_MAX);
+	return true;
+}
+
 /* F as A times a variable plus a constant, A >= 2 (a stride) or A <= -2 (its
  * bound in a condition): the variable (*A and *C set), or -1. */
 static int vform_var_strided(const struct vform *f, long long *a, long long *c)
 {
-	int var = -1;
-	if (f->par.n)
+	long long coef = 0;
+	int var = vform_one_var(f, &coef);
+	if (var < 0 || coef == 1 || coef == -1)
 		return -1;
-	for (int v = 0; v < f->nvars; v++) {
-		if (!f->var[v])
-			continue;
-		if (var != -1 || f->var[v] == 1 || f->var[v] == -1)
-			return -1;
-		var = v;
-	}
-	if (var < 0)
-		return -1;
-	*a = f->var[var];
+	*a = coef;
 	*c = f->constant;
 	return var;
 }
@@ -672,6 +688,18 @@ static int sub_var_plus_const(struct sym *s, const struct model_aff *sub, long l
 	return vform_var_plus_const(&f, c);
 }
 
+/* assign with " (in ARRAY)" as where, for messages. */
+static void assign_in(struct sym *s, int v, const struct decomp *d, const char *array)
+{
+	char *where = NULL;
+	if (asprintf(&where, " (in %s)", array) < 0) {
+		fail_nomem(&s->fail);
+		return;
+	}
+	assign(s, v, d, where);
+	free(where);
+}
+
 /* Assigns the decomposition a distributed dimension imposes on its subscript
  * (SUB, SUB_TEXT for messages). */
 static void assign_from_sub(struct sym *s, const struct model_aff *sub, const char *sub_text,
@@ -695,8 +723,9 @@ static void assign_from_sub(struct sym *s, const struct model_aff *sub, const ch
 		 * stride a*v + c: v's digits times a, carried */
 		long long k = 0;
 		int w = vform_var_wrapped(s, &f, d->extent, &c, &k);
-		if (w < 0 && vform_var_strided(&f, &k, &c) >= 0 && k > 0) {
-			w = vform_var_strided(&f, &k, &c);
+		int sv = w < 0 ? vform_var_strided(&f, &k, &c) : -1;
+		if (sv >= 0 && k > 0) {
+			w = sv;
 			/* into an array of K times the extent, split the same
 			 * way: the variable keeps its own split */
 			if (scaled_decomp(s, d, &s->dec[w], k))
@@ -709,25 +738,13 @@ static void assign_from_sub(struct sym *s, const struct model_aff *sub, const ch
 				return;
 			}
 			if (s->dec[w].d.kind == DIST_NONE) {
-				char *where = NULL;
-				if (asprintf(&where, " (in %s)", array) < 0) {
-					fail_nomem(&s->fail);
-					return;
-				}
-				assign(s, w, d, where);
-				free(where);
+				assign_in(s, w, d, array);
 				s->dec[w].stride = k;
 				return;
 			}
 		}
 		if (w >= 0) {
-			char *where = NULL;
-			if (asprintf(&where, " (in %s)", array) < 0) {
-				fail_nomem(&s->fail);
-				return;
-			}
-			assign(s, w, d, where);
-			free(where);
+			assign_in(s, w, d, array);
 			return;
 		}
 		for (int u = 0; u < f.nvars; u++)
@@ -740,15 +757,8 @@ static void assign_from_sub(struct sym *s, const struct model_aff *sub, const ch
 			}
 		return; /* of the sizes only: its own digits (sub_digits) */
 	}
-	if (v >= 0) {
-		char *where = NULL;
-		if (asprintf(&where, " (in %s)", array) < 0) {
-			fail_nomem(&s->fail);
-			return;
-		}
-		assign(s, v, d, where);
-		free(where);
-	}
+	if (v >= 0)
+		assign_in(s, v, d, array);
 }
 
 static struct decomp layout_decomp(const struct sym *s, int array, int d)
@@ -1180,7 +1190,7 @@ static void stride_digits(struct sym *s, int v, long long a, long long c, const 
 	 * multiple's digit k is mult[k] times V's, A or 1 (block: 1 for the
 	 * process, A for the offset) */
 	long long mult[3] = {a, a, a};
-	if (s->dec[v].d.kind != DIST_NONE && !same_decomp(&s->dec[v], d)) {
+	if (scaled_decomp(s, d, &s->dec[v], a)) {
 		const struct digits *dg = &dist_ops(d->d.kind)->digits;
 		long long scale = 1;
 		for (int k = last; k >= 0; k--) {
@@ -1290,9 +1300,9 @@ static __isl_give isl_aff *param_aff(struct sym *s, __isl_keep isl_space *space,
 	return isl_aff_add_constant_val(a, isl_val_int_from_si(s->ctx, (long)l->constant));
 }
 
-/* Whether the assumptions, with the loops around the superstep, keep E
- * within [0, EXTENT - 1]: 1 yes, 0 no, -1 when ISL failed. */
-static int in_extent(struct sym *s, const struct lin *e, const struct model_aff *extent)
+/* Whether the assumptions, with the loops around the superstep, make every
+ * form of L[0..n) non-negative: 1 yes, 0 no, -1 when ISL failed. */
+static int always_nonneg(struct sym *s, const struct lin *const l[], int n)
 {
 	isl_set *valid = model_valid_set(s->ctx, s->m);
 	if (s->m->steps[s->step].loop >= 0)
@@ -1300,17 +1310,27 @@ static int in_extent(struct sym *s, const struct lin *e, const struct model_aff 
 	if (!valid)
 		return -1;
 	isl_space *space = isl_space_set_from_params(isl_set_get_space(valid));
+	isl_set *holds = isl_set_universe(isl_space_copy(space));
+	for (int k = 0; k < n; k++)
+		holds = isl_set_intersect(holds, isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(
+							 param_aff(s, space, l[k]))));
+	isl_space_free(space);
+	valid = isl_set_from_params(valid);
+	isl_bool sub = isl_set_is_subset(valid, holds);
+	isl_set_free(valid);
+	isl_set_free(holds);
+	return sub == isl_bool_error ? -1 : sub == isl_bool_true;
+}
+
+/* Whether the assumptions, with the loops around the superstep, keep E
+ * within [0, EXTENT - 1]: 1 yes, 0 no, -1 when ISL failed. */
+static int in_extent(struct sym *s, const struct lin *e, const struct model_aff *extent)
+{
 	struct lin x = lin_of_params(s, extent);
 	struct lin top = lin_comb(s, &x, -1, e);        /* X - 1 - E >= 0 */
 	top = lin_plus(s, &top, -1);
-	isl_set *in = isl_set_intersect(isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(param_aff(s, space, e))),
-					isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(param_aff(s, space, &top))));
-	isl_space_free(space);
-	valid = isl_set_from_params(valid);
-	isl_bool sub = isl_set_is_subset(valid, in);
-	isl_set_free(valid);
-	isl_set_free(in);
-	return sub == isl_bool_error ? -1 : sub == isl_bool_true;
+	const struct lin *both[2] = {e, &top};
+	return always_nonneg(s, both, 2);
 }
 
 /* Size S of a digit in the formula grammar (EXACT: block lengths as
@@ -1596,21 +1616,12 @@ static int expr_offset_digits(struct sym *s, const struct lin *e, const struct d
 	return failed(&s->fail) ? -1 : 0;
 }
 
-/* V >= E + C (SIGN > 0) or V <= E + C (SIGN < 0), V decomposed, E of the
- * sizes: compared digit by digit with the digits of E + C, or of E + C -+ 1
- * with a strict comparison, whichever the assumptions keep within V's extent
- * (the smaller offset first). */
 /* Whether the assumptions make V >= E + C (SIGN > 0) or V <= E + C
  * (SIGN < 0) hold for every V in 0 .. X - 1, X = EXTENT: E + C <= 0, or
  * E + C >= X - 1 (a wrap's i <= 2*n - 2).  1, 0, or -1 when ISL failed. */
 static int bound_implied(struct sym *s, int sign, const struct lin *e, long long c,
 			 const struct model_aff *extent)
 {
-	isl_set *valid = model_valid_set(s->ctx, s->m);
-	if (s->m->steps[s->step].loop >= 0)
-		valid = isl_set_intersect(valid, model_loops_set(s->ctx, s->m, s->step, NULL));
-	if (!valid)
-		return -1;
 	struct lin ec = lin_plus(s, e, c), slack;
 	if (sign > 0) {   /* -(E + C) >= 0 */
 		struct lin zero = lin_const(0);
@@ -1620,20 +1631,16 @@ static int bound_implied(struct sym *s, int sign, const struct lin *e, long long
 		slack = lin_comb(s, &ec, -1, &x);
 		slack = lin_plus(s, &slack, 1);
 	}
-	if (failed(&s->fail)) {
-		isl_set_free(valid);
+	if (failed(&s->fail))
 		return 0;
-	}
-	isl_space *space = isl_space_set_from_params(isl_set_get_space(valid));
-	isl_set *holds = isl_pw_aff_nonneg_set(isl_pw_aff_from_aff(param_aff(s, space, &slack)));
-	isl_space_free(space);
-	valid = isl_set_from_params(valid);
-	isl_bool sub = isl_set_is_subset(valid, holds);
-	isl_set_free(valid);
-	isl_set_free(holds);
-	return sub == isl_bool_error ? -1 : sub == isl_bool_true;
+	const struct lin *one[1] = {&slack};
+	return always_nonneg(s, one, 1);
 }
 
+/* V >= E + C (SIGN > 0) or V <= E + C (SIGN < 0), V decomposed, E of the
+ * sizes: compared digit by digit with the digits of E + C, or of E + C -+ 1
+ * with a strict comparison, whichever the assumptions keep within V's extent
+ * (the smaller offset first). */
 static void expr_bound(struct sym *s, int v, int sign, const struct lin *e, long long c,
 		       const char *cond_text)
 {
@@ -1893,13 +1900,8 @@ static int stride_bound(struct sym *s, int v, const struct vform *f, const char 
 			 cond_text);
 		return -1;
 	}
-	if (abs_a > STRIDE_MAX) {
-		fail_set(&s->fail, FAIL_REFUSED,
-			 "the condition '%s' multiplies a distributed variable by %lld, more than the "
-			 "symbolic grid's digits carry (%d): --grid or -D count it",
-			 cond_text, abs_a, STRIDE_MAX);
+	if (stride_too_large(s, abs_a, "condition", cond_text))
 		return -1;
-	}
 	int n = ndigits(d);
 	int first = rel_add_dims(s, s->r, n);
 	struct lin y[3];
@@ -2055,7 +2057,6 @@ static char *pair_square_hint(struct sym *s, const struct vform *f)
 	return k == 2 && sum == 0 ? square_hint(s, d[0], d[1]) : strdup("");
 }
 
-/* The condition of SP over the current variables, in digits. */
 /* The most a remainder's period may be (i % 2, (i / 2) % 2: 4), and the
  * most cases of the residues of the digits' sizes it may take. */
 enum { RESIDUE_MAX_PERIOD = 8, RESIDUE_MAX_CASES = 64, RESIDUE_MAX_SIZES = 4 };
@@ -2246,9 +2247,13 @@ static int stride_bound_both(struct sym *s, int v, const struct ccons *cc, const
 		neg.var[u] = -neg.var[u];
 	neg.par = lin_comb(s, &(struct lin){0}, -1, &cc->f.par);
 	neg.constant = -neg.constant;
-	return stride_bound(s, v, &neg, text) == 0 ? 0 : -1;
+	r = stride_bound(s, v, &neg, text);
+	if (r > 0)   /* the negation of a stride's form is one */
+		fail_set(&s->fail, FAIL_ERROR, "internal: the condition '%s' as two bounds", text);
+	return r == 0 ? 0 : -1;
 }
 
+/* The condition of SP over the current variables, in digits. */
 static void cond_digits(struct sym *s, const struct model_space *sp)
 {
 	const char *text = sp->cond;
@@ -2341,7 +2346,14 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 		} else if (ndv == 1 && cc.f.var[dv] != 1 && cc.f.var[dv] != -1 &&
 			   stride_bound_both(s, dv, &cc, text) <= 0) {
 			/* a stride's bound: the top digit of a multiple */
-		} else if (ndv > 1 || (cc.f.var[dv] != 1 && cc.f.var[dv] != -1)) {
+		} else if (ndv == 1 && cc.f.var[dv] != 1 && cc.f.var[dv] != -1) {
+			if (!failed(&s->fail))
+				fail_set(&s->fail, FAIL_REFUSED,
+					 "the condition '%s' bounds a multiple of %s, which is "
+					 "distributed, by something other than a multiple of its "
+					 "extent %s; the symbolic grid cannot express it",
+					 text, var_name(s, dv), s->dec[dv].extent_text);
+		} else if (ndv > 1) {
 			char *hint = ndv == 2 ? pair_square_hint(s, &cc.f) : NULL;
 			if (!failed(&s->fail))
 				fail_set(&s->fail, FAIL_REFUSED,
@@ -2471,15 +2483,27 @@ static void var_in_extent(struct sym *s, const struct model_stmt *st,
 		if (vform_of(s, sub, &f) < 0)
 			return;
 		v = vform_var_wrapped(s, &f, d->extent, &c, &k);
-		if (v < 0 && vform_var_strided(&f, &k, &c) >= 0 && k > 0)
-			v = vform_var_strided(&f, &k, &c);
+		if (v < 0) {
+			int sv = vform_var_strided(&f, &k, &c);
+			v = sv >= 0 && k > 0 ? sv : -1;
+		}
 		c = 1;
 	}
 	if (v < 0 || c == 0)
 		return;
-	isl_bool within = var_within(s, st, s->space, v, 0, d->extent);
+	/* within the extent of v's own split, whose digits write v (a
+	 * stride's variable takes the split of an extent k times smaller:
+	 * 1 <= i <= n with A[2*i - 1] over 2*n elements runs past n - 1) */
+	const struct model_aff *ext = s->dec[v].d.kind != DIST_NONE ? s->dec[v].extent : d->extent;
+	isl_bool within = var_within(s, st, s->space, v, 0, ext);
 	if (within < 0)
 		fail_isl(&s->fail, s->ctx, "the subscript '%s' of %s", sub_text, array);
+	else if (!within && ext != d->extent)
+		fail_set(&s->fail, FAIL_REFUSED,
+			 "%s runs past 0 .. %s - 1, which its digits write (the split of that "
+			 "extent, for the stride '%s' into %s's), so the symbolic grid cannot "
+			 "write it: --grid or -D count it exactly",
+			 var_name(s, v), s->dec[v].extent_text, sub_text, array);
 	else if (!within)
 		fail_set(&s->fail, FAIL_REFUSED,
 			 "%s runs past the %s elements the subscript '%s' of %s indexes, which "
@@ -2537,16 +2561,12 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 	}
 	long long k = 0;
 	int w = v == -1 ? vform_var_wrapped(s, &f, d->extent, &c, &k) : -1;
-	if (v == -1 && w < 0 && vform_var_strided(&f, &k, &c) >= 0 && k > 0) {
+	int sv = v == -1 && w < 0 ? vform_var_strided(&f, &k, &c) : -1;
+	if (sv >= 0 && k > 0) {
 		/* a stride, k*v + c */
-		if (k > STRIDE_MAX) {
-			fail_set(&s->fail, FAIL_REFUSED,
-				 "the subscript '%s' multiplies a distributed variable by %lld, more "
-				 "than the symbolic grid's digits carry (%d): --grid or -D count it",
-				 sub_text, k, STRIDE_MAX);
+		if (stride_too_large(s, k, "subscript", sub_text))
 			return -1;
-		}
-		stride_digits(s, vform_var_strided(&f, &k, &c), k, c, d, res, false);
+		stride_digits(s, sv, k, c, d, res, false);
 		return failed(&s->fail) ? -1 : 0;
 	}
 	if (w >= 0) {

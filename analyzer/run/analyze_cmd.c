@@ -96,8 +96,10 @@ struct candidates_job {
 
 void engine_setup(struct count_engine *e)
 {
-	/* Boundary cases of a 2-D stencil on a symbolic grid (M == 1, M == 2,
-	 * M >= 3, times the same for N) need more pieces than a single count;
+	/* The pieces of a count, on every grid (the symbolic grid's grow with
+	 * its axes past two: cost.c).  Boundary cases of a 2-D stencil on a
+	 * symbolic grid (M == 1, M == 2, M >= 3, times the same for N) need
+	 * more pieces than a single count;
 	 * a 9-point stencil dealt round over both axes, whose diagonal
 	 * neighbours wrap around on either axis, needs more than 128.  (No
 	 * example, target or brute-force specification needs more than 64:
