@@ -310,6 +310,19 @@ done:
 	return cond;
 }
 
+/* A formula of no pieces over T, holding a reference of its own to T
+ * (fml_push_piece grows it); NULL when out of memory. */
+static struct formula *empty_on(struct fvars *T)
+{
+	T->refs++;
+	struct formula *res = fml_formula_alloc(T, 0);
+	if (!res)
+		return NULL;
+	free(res->p);
+	res->p = NULL;
+	return res;
+}
+
 struct formula *formula_subst(const struct formula *f, const char *name,
 	const struct formula *r)
 {
@@ -330,12 +343,9 @@ struct formula *formula_subst(const struct formula *f, const char *name,
 	vr = calloc(r->vars->n + 1, sizeof(*vr));
 	if (!vr || fml_vars_import(T, r->vars, vr) < 0 || fml_plist_make(&lr, r, T, vr) < 0)
 		goto done;
-	T->refs++;
-	res = fml_formula_alloc(T, 0);
+	res = empty_on(T);
 	if (!res)
 		goto done;
-	free(res->p);
-	res->p = NULL;
 	for (k = 0; k < lr.n; k++) {
 		vf = calloc(f->vars->n + 1, sizeof(*vf));
 		if (!vf)
@@ -437,12 +447,9 @@ struct formula *formula_subst_where(const struct formula *f, const char *name,
 	fmpz_clear(d);
 	if (fml_vars_import(T, f->vars, vs) < 0 || fml_vars_import(T, f->vars, vi) < 0)
 		goto done;
-	T->refs++;
-	res = fml_formula_alloc(T, 0);
+	res = empty_on(T);
 	if (!res)
 		goto done;
-	free(res->p);
-	res->p = NULL;
 	for (int j = 0; j < f->n; j++) {
 		int in = cond_within(f->p[j].cond, where);
 		if (in < 0)
@@ -602,12 +609,9 @@ static struct formula *fold_residues(const struct formula *f)
 	fmpq_init(q);
 	if (!T)
 		goto done;
-	T->refs++;
-	res = fml_formula_alloc(T, 0);
+	res = empty_on(T);
 	if (!res)
 		goto done;
-	free(res->p);
-	res->p = NULL;
 	for (int j = 0; j < f->n; j++) {
 		isl_set *cond = f->p[j].cond;
 		vf = calloc(V->n + 1, sizeof(*vf));
