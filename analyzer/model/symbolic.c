@@ -1980,6 +1980,64 @@ static int pair_bound(struct sym *s, const struct vform *f, bool eq)
 	return failed(&s->fail) ? -1 : 0;
 }
 
+/* F >= 0 (or == 0 when EQ), F = e*v - e*k*w + c with v and w split the same
+ * way, e = 1 or -1 and k >= 2 (a quotient's definition, 0 <= i - 2*q <= 1
+ * for B[i] = A[i / 2]): v's digits against those of k*w - e*c (stride_digits,
+ * the top one open, so that the comparison stays exact past the extent).
+ * 0 when written, 1 when F is not of that form, -1 on a failure. */
+static int stride_pair_bound(struct sym *s, const struct vform *f, bool eq)
+{
+	int v = -1, w = -1;
+	long long e = 0, k = 0;
+	if (f->par.n != 0)
+		return 1;
+	for (int u = 0; u < f->nvars; u++) {
+		if (!f->var[u])
+			continue;
+		if (ndigits(&s->dec[u]) <= 1)
+			return 1;
+		if ((f->var[u] == 1 || f->var[u] == -1) && v < 0)
+			v = u;
+		else if (w < 0)
+			w = u;
+		else
+			return 1;
+	}
+	if (v < 0 || w < 0 || !equivalent_decomp(s, &s->dec[v], &s->dec[w]))
+		return 1;
+	e = f->var[v];
+	if (f->var[w] % e != 0 || (k = -f->var[w] / e) < 2)
+		return 1;
+	if (stride_too_large(s, k, "condition", "a quotient's definition"))
+		return -1;
+	long long c = 0;   /* v >= k*w + c (e = 1) or v <= k*w + c (e = -1) */
+	if (f->constant == LLONG_MIN || (e > 0 && __builtin_sub_overflow(0, f->constant, &c)))
+		return 1;
+	if (e < 0)
+		c = f->constant;
+	const struct decomp *d = &s->dec[v];
+	int n = ndigits(d);
+	struct lin mine[3], theirs[3];
+	for (int j = 0; j < n; j++)
+		mine[j] = digit(s, v, j);
+	int first = rel_add_dims(s, s->r, n);
+	for (int j = 0; j < n; j++)
+		theirs[j] = lin_dim(first + j);
+	stride_digits(s, w, k, c, d, theirs, true);
+	if (failed(&s->fail))
+		return -1;
+	if (eq) {
+		struct conj cj;
+		conj_init(s, &cj);
+		for (int j = 0; j < n; j++)
+			conj_eq(s, &cj, &mine[j], &theirs[j]);
+		rel_and(s, &cj);
+	} else {
+		lex_compare(s, mine, theirs, n, e > 0, false);
+	}
+	return failed(&s->fail) ? -1 : 0;
+}
+
 /* { [the current variables] : the constraints of SP }, on the parameters and
  * axes (SP's variables are among the current ones). */
 static __isl_give isl_set *cond_set(struct sym *s, const struct model_space *sp)
@@ -2343,6 +2401,9 @@ static void cond_digits(struct sym *s, const struct model_space *sp)
 			rel_and(s, &cj);
 		} else if (ndv == 2 && pair_bound(s, &cc.f, cc.eq) == 0) {
 			/* two variables split the same way: compared digit by digit */
+		} else if (ndv == 2 && !failed(&s->fail) &&
+			   stride_pair_bound(s, &cc.f, cc.eq) == 0) {
+			/* one a multiple of the other's: the same, with a stride */
 		} else if (ndv == 1 && cc.f.var[dv] != 1 && cc.f.var[dv] != -1 &&
 			   stride_bound_both(s, dv, &cc, text) <= 0) {
 			/* a stride's bound: the top digit of a multiple */
