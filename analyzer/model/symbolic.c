@@ -1924,6 +1924,24 @@ static int stride_bound(struct sym *s, int v, const struct vform *f, const char 
 	return failed(&s->fail) ? -1 : 0;
 }
 
+/* MINE and THEIRS (N digits each) equal (EQ), or MINE greater (GREATER) or
+ * less than THEIRS, or equal too unless STRICT, into the relation: 0, or
+ * -1 with the state saying why. */
+static int digits_compare(struct sym *s, const struct lin mine[], const struct lin theirs[], int n,
+			  bool eq, bool greater, bool strict)
+{
+	if (eq) {
+		struct conj cj;
+		conj_init(s, &cj);
+		for (int k = 0; k < n; k++)
+			conj_eq(s, &cj, &mine[k], &theirs[k]);
+		rel_and(s, &cj);
+	} else {
+		lex_compare(s, mine, theirs, n, greater, strict);
+	}
+	return failed(&s->fail) ? -1 : 0;
+}
+
 /* F >= 0 (or == 0 when EQ), F = v - w + c with v and w two variables
  * split the same way (a triangle j <= i, a prefix i < j): v's digits
  * against those of w - c (carried into new dimensions, unbounded at the
@@ -1968,16 +1986,7 @@ static int pair_bound(struct sym *s, const struct vform *f, bool eq)
 	}
 	if (failed(&s->fail))
 		return -1;
-	if (eq) {
-		struct conj cj;
-		conj_init(s, &cj);
-		for (int k = 0; k < n; k++)
-			conj_eq(s, &cj, &mine[k], &theirs[k]);
-		rel_and(s, &cj);
-	} else {
-		lex_compare(s, mine, theirs, n, true, c == -1);
-	}
-	return failed(&s->fail) ? -1 : 0;
+	return digits_compare(s, mine, theirs, n, eq, true, c == -1);
 }
 
 /* F >= 0 (or == 0 when EQ), F = e*v - e*k*w + c with v and w split the same
@@ -2026,16 +2035,7 @@ static int stride_pair_bound(struct sym *s, const struct vform *f, bool eq)
 	stride_digits(s, w, k, c, d, theirs, true);
 	if (failed(&s->fail))
 		return -1;
-	if (eq) {
-		struct conj cj;
-		conj_init(s, &cj);
-		for (int j = 0; j < n; j++)
-			conj_eq(s, &cj, &mine[j], &theirs[j]);
-		rel_and(s, &cj);
-	} else {
-		lex_compare(s, mine, theirs, n, e > 0, false);
-	}
-	return failed(&s->fail) ? -1 : 0;
+	return digits_compare(s, mine, theirs, n, eq, e > 0, false);
 }
 
 /* { [the current variables] : the constraints of SP }, on the parameters and
