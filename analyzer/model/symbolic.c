@@ -1708,11 +1708,43 @@ static void expr_bound(struct sym *s, int v, int sign, const struct lin *e, long
 	}
 	struct lin ec = lin_plus(s, e, c);
 	char *t = lin_text(s, &ec);
+	/* a bound no V in 0 .. X - 1 meets (V <= E + C with E + C < 0, V >=
+	 * E + C with E + C > X - 1, for all sizes): no instance */
+	struct lin x = lin_of_params(s, d->extent);
+	struct lin below = lin_comb(s, &(struct lin){0}, -1, &ec);   /* -(E + C) - 1 >= 0 */
+	below = lin_plus(s, &below, -1);
+	struct lin past = lin_comb(s, &ec, -1, &x);                   /* E + C - X >= 0 */
+	const struct lin *none[1] = {sign < 0 ? &below : &past};
+	int empty = always_nonneg(s, none, 1);
+	if (empty == 1) {
+		free(t);
+		struct conj cj;
+		conj_init(s, &cj);
+		conj_false(&cj);
+		rel_and(s, &cj);
+		return;
+	}
+	/* which side the assumptions leave open: below 0 (a wrap's case at
+	 * small sizes, -n + 2 where n may be 2), past the extent, or both */
+	struct lin top = lin_comb(s, &x, -1, &ec);
+	top = lin_plus(s, &top, -1);
+	const struct lin *lo[1] = {&ec}, *hi[1] = {&top};
+	int low_ok = always_nonneg(s, lo, 1), high_ok = always_nonneg(s, hi, 1);
+	char *how = NULL;
+	if ((low_ok == 0 && high_ok == 1 ? asprintf(&how, "allow below 0")
+	     : low_ok == 1 && high_ok == 0 ? asprintf(&how, "allow past %s - 1", d->extent_text)
+					    : asprintf(&how, "do not keep within 0 .. %s - 1",
+						       d->extent_text)) < 0)
+		how = NULL;
 	fail_set(&s->fail, FAIL_REFUSED,
 		 "the condition '%s' bounds %s, which is distributed, by %s, which the assumptions "
-		 "do not keep within 0 .. %s - 1: the symbolic grid writes such a bound as digits "
-		 "of the distribution only then (assume it, or --grid / -D count it)",
-		 cond_text, var_name(s, v), t ? t : "an expression", d->extent_text);
+		 "%s for some sizes and not for others: the symbolic grid writes such a bound "
+		 "as digits of the distribution where it is within 0 .. %s - 1 for all sizes, or "
+		 "where no %s or every %s meets it (assume one of those, or --grid / -D count it)",
+		 cond_text, var_name(s, v), t ? t : "an expression",
+		 how ? how : "do not keep within the extent", d->extent_text, var_name(s, v),
+		 var_name(s, v));
+	free(how);
 	free(t);
 }
 

@@ -57,7 +57,7 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "block_size_loop2d": None, "stencil3d_grid": None, "wrap": None,
                      "stride": ("d=block", "d=cyclic"), "residues": None,
                      "ninepoint": None, "stride_levels": None, "stride_equivalent": None,
-                     "quotient_subscript": ("d=block",),
+                     "quotient_subscript": ("d=block",), "bound_empty": None,
                      "lu_square": ("r=block,c=block", "r=cyclic,c=cyclic")}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)
@@ -343,6 +343,10 @@ POINTS = {
         {"n": 12, "P": 2}, {"n": 12, "P": 3}, {"n": 24, "P": 4}, {"n": 30, "P": 5},
         {"n": 36, "P": 6}, {"n": 7, "P": 3}, {"n": 9, "P": 1}, {"n": 16, "P": 8},
         {"n": 40, "P": 4}, {"n": 42, "P": 7}, {"n": 18, "P": 3},
+    ],
+    "bound_empty": [  # tests/brute/specs: assume n >= 2*P, n >= 3
+        {"n": 6, "P": 3}, {"n": 8, "P": 2}, {"n": 3, "P": 1}, {"n": 7, "P": 3},
+        {"n": 12, "P": 4},
     ],
     "stencil3d_grid": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N, n >= 2*Q
         {"n": 6, "M": 3, "N": 3, "Q": 3}, {"n": 8, "M": 2, "N": 2, "Q": 2},
