@@ -1716,6 +1716,11 @@ static void expr_bound(struct sym *s, int v, int sign, const struct lin *e, long
 	struct lin past = lin_comb(s, &ec, -1, &x);                   /* E + C - X >= 0 */
 	const struct lin *none[1] = {sign < 0 ? &below : &past};
 	int empty = always_nonneg(s, none, 1);
+	if (empty < 0) {
+		free(t);
+		fail_isl(&s->fail, s->ctx, "the condition '%s'", cond_text);
+		return;
+	}
 	if (empty == 1) {
 		free(t);
 		struct conj cj;
@@ -1730,6 +1735,11 @@ static void expr_bound(struct sym *s, int v, int sign, const struct lin *e, long
 	top = lin_plus(s, &top, -1);
 	const struct lin *lo[1] = {&ec}, *hi[1] = {&top};
 	int low_ok = always_nonneg(s, lo, 1), high_ok = always_nonneg(s, hi, 1);
+	if (low_ok < 0 || high_ok < 0) {
+		free(t);
+		fail_isl(&s->fail, s->ctx, "the condition '%s'", cond_text);
+		return;
+	}
 	char *how = NULL;
 	if ((low_ok == 0 && high_ok == 1 ? asprintf(&how, "allow below 0")
 	     : low_ok == 1 && high_ok == 0 ? asprintf(&how, "allow past %s - 1", d->extent_text)
