@@ -440,6 +440,15 @@ static int rel_add_dims(struct sym *s, struct rel *r, int n)
 	return first;
 }
 
+/* N new dimensions of the relation under construction (s->r), their forms
+ * into OUT: the digits of a number a relation writes out. */
+static void new_dims(struct sym *s, int n, struct lin out[])
+{
+	int first = rel_add_dims(s, s->r, n);
+	for (int k = 0; k < n; k++)
+		out[k] = lin_dim(first + k);
+}
+
 /* L as an affine form on R's space. */
 static __isl_give isl_aff *rel_aff(struct sym *s, struct rel *r, const struct lin *l)
 {
@@ -1674,11 +1683,9 @@ static void expr_bound(struct sym *s, int v, int sign, const struct lin *e, long
 			int n = ndigits(d);
 			if (expr_digits(s, e, d, pd) < 0)
 				return;
-			int first = rel_add_dims(s, s->r, n);
-			for (int k = 0; k < n; k++) {
-				theirs[k] = lin_dim(first + k);
+			new_dims(s, n, theirs);
+			for (int k = 0; k < n; k++)
 				mine[k] = digit(s, v, k);
-			}
 			digits_from(s, -1, pd, c, d, theirs, true);
 			lex_compare(s, mine, theirs, n, sign > 0, false);
 			return;
@@ -1945,10 +1952,8 @@ static int stride_bound(struct sym *s, int v, const struct vform *f, const char 
 	if (stride_too_large(s, abs_a, "condition", cond_text))
 		return -1;
 	int n = ndigits(d);
-	int first = rel_add_dims(s, s->r, n);
 	struct lin y[3];
-	for (int j = 0; j < n; j++)
-		y[j] = lin_dim(first + j);
+	new_dims(s, n, y);
 	stride_digits(s, v, abs_a, c, d, y, true);
 	const char *t;
 	char buf[32];
@@ -2021,9 +2026,7 @@ static int pair_bound(struct sym *s, const struct vform *f, bool eq)
 		for (int k = 0; k < n; k++)
 			theirs[k] = digit(s, w, k);
 	} else {
-		int first = rel_add_dims(s, s->r, n);
-		for (int k = 0; k < n; k++)
-			theirs[k] = lin_dim(first + k);
+		new_dims(s, n, theirs);
 		digits_from(s, w, NULL, mc, d, theirs, true);
 	}
 	if (failed(&s->fail))
@@ -2071,9 +2074,7 @@ static int stride_pair_bound(struct sym *s, const struct vform *f, bool eq)
 	struct lin mine[3], theirs[3];
 	for (int j = 0; j < n; j++)
 		mine[j] = digit(s, v, j);
-	int first = rel_add_dims(s, s->r, n);
-	for (int j = 0; j < n; j++)
-		theirs[j] = lin_dim(first + j);
+	new_dims(s, n, theirs);
 	stride_digits(s, w, k, c, d, theirs, true);
 	if (failed(&s->fail))
 		return -1;
@@ -2637,9 +2638,7 @@ static int sub_digits(struct sym *s, const struct model_aff *sub, const char *su
 	long long c = 0;
 	int v = vform_var_plus_const(&f, &c);
 	int n = ndigits(d);
-	int first = rel_add_dims(s, s->r, n);
-	for (int k = 0; k < n; k++)
-		res[k] = lin_dim(first + k);
+	new_dims(s, n, res);
 	bool has_vars = false;
 	for (int u = 0; u < f.nvars; u++)
 		has_vars |= f.var[u] != 0;
