@@ -2449,14 +2449,14 @@ static int add_unique(char ***list, int *n, char *text)
 	return 0;
 }
 
-static int add_assumption(struct candidate_cost *out, char *text)
+int cost_add_assumption(struct candidate_cost *out, char *text)
 {
 	return add_unique(&out->assumptions, &out->nassumptions, text);
 }
 
 /* Records condition COND (formula grammar) with TEXT, how people read it; both
  * taken, and either NULL (out of memory) fails. */
-static int add_condition(struct candidate_cost *out, char *cond, char *text)
+int cost_add_condition(struct candidate_cost *out, char *cond, char *text)
 {
 	int n = out->nconditions;
 	if (!text) {
@@ -2778,7 +2778,7 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		if (lp->digit >= 0) {
 			/* a digit of an expression of the sizes: kept, defined */
 			kept &= keep_local(out, lp->name, with_axes(j, lp->value)) == 0;
-			kept &= add_assumption(out, with_axes(j, lp->shown)) == 0;
+			kept &= cost_add_assumption(out, with_axes(j, lp->shown)) == 0;
 			continue;
 		}
 		struct formula *v = local_value(j->m, lp, axis);
@@ -2820,11 +2820,11 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		bool trivial = j->fixed && !nb && lp->block * j->fixed[lp->axis] == 1;
 		r = r < 0 || !dx ? -1 : trivial ? 0 : asprintf(&text, "%s divides %s", d, extent);
 		if (!trivial)
-			kept &= add_assumption(out, r < 0 ? NULL : strdup(text)) == 0;
+			kept &= cost_add_assumption(out, r < 0 ? NULL : strdup(text)) == 0;
 		char *cond = NULL;
 		int rc = r < 0 || trivial ? r : asprintf(&cond, "(%s) %% (%s) == 0", extent, dx);
 		if (!trivial)
-			kept &= add_condition(out, rc < 0 ? NULL : cond, r < 0 ? NULL : text) == 0;
+			kept &= cost_add_condition(out, rc < 0 ? NULL : cond, r < 0 ? NULL : text) == 0;
 		else
 			free(text);
 		if (!ok) {
@@ -2840,16 +2840,16 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 			    : strchr(d, '*') ? asprintf(&s, "%s(%s)", head, d)
 					     : asprintf(&s, "%s%s", head, d);
 			free(head);
-			kept &= r >= 0 && add_assumption(out, s) == 0;
+			kept &= r >= 0 && cost_add_assumption(out, s) == 0;
 		}
 		free(d);
 		free(dx);
 		free(fixed_extent);
 	}
 	for (int i = 0; i < info->nassumptions; i++) {
-		kept &= add_assumption(out, local_display(info, j->m, info->assumptions[i], false,
+		kept &= cost_add_assumption(out, local_display(info, j->m, info->assumptions[i], false,
 							  j->fixed)) == 0;
-		kept &= add_condition(out, local_display(info, j->m, info->assumptions[i], true,
+		kept &= cost_add_condition(out, local_display(info, j->m, info->assumptions[i], true,
 							 j->fixed),
 				      local_display(info, j->m, info->assumptions[i], false,
 						    j->fixed)) == 0;
@@ -2858,32 +2858,36 @@ static void substitute_locals(struct job *j, const struct symbolic_info *info,
 		cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
 }
 
-/* The number of iterations of a doubling loop, lg_B = log2(B), kept in
+/* The number of iterations of each doubling loop, lg_B = log2(B), kept in
  * OUT's formulas with its definition and the assumption that B is a power
  * of two (loops.c, geometric_sum). */
 static void keep_doubling(struct job *j, struct candidate_cost *out)
 {
-	char *b = with_axes(j, j->geometric_bound);
-	char *value = NULL, *shown = NULL, *pow2 = NULL, *cond = NULL;
-	if (!b) {
-		cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
-		return;
+	for (int k = 0; k < j->ngeometric; k++) {
+		char *b = with_axes(j, j->geometric_bound[k]);
+		char *value = NULL, *shown = NULL, *pow2 = NULL, *cond = NULL;
+		if (!b) {
+			cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
+			return;
+		}
+		if (asprintf(&value, "log2(%s)", b) < 0)
+			value = NULL;
+		if (asprintf(&shown, "%s = log2(%s)", j->geometric_name[k], b) < 0)
+			shown = NULL;
+		if (asprintf(&pow2, "%s is a power of two", b) < 0)
+			pow2 = NULL;
+		if (asprintf(&cond, "2^log2(%s) == %s", b, b) < 0)
+			cond = NULL;
+		bool kept = cost_add_assumption(out, pow2 ? strdup(pow2) : NULL) == 0;
+		kept &= cost_add_condition(out, cond, pow2) == 0;
+		kept &= keep_local(out, j->geometric_name[k], value) == 0;
+		kept &= cost_add_assumption(out, shown) == 0;
+		free(b);
+		if (!kept) {
+			cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
+			return;
+		}
 	}
-	if (asprintf(&value, "log2(%s)", b) < 0)
-		value = NULL;
-	if (asprintf(&shown, "%s = log2(%s)", j->geometric_name, b) < 0)
-		shown = NULL;
-	if (asprintf(&pow2, "%s is a power of two", b) < 0)
-		pow2 = NULL;
-	if (asprintf(&cond, "2^log2(%s) == %s", b, b) < 0)
-		cond = NULL;
-	bool kept = add_assumption(out, pow2 ? strdup(pow2) : NULL) == 0;
-	kept &= add_condition(out, cond, pow2) == 0;
-	kept &= keep_local(out, j->geometric_name, value) == 0;
-	kept &= add_assumption(out, shown) == 0;
-	free(b);
-	if (!kept)
-		cost_job_fail(j, COST_FAILED, NULL, "writing the assumptions");
 }
 
 struct facts {
@@ -3865,9 +3869,9 @@ static void undivide(struct job *j, const long *div, __isl_keep isl_set *context
 		subst_all(j, out, m->params[p], v);
 		char *text, *cond;
 		int r = divides_texts(m, p, div[p], &text, &cond) == 0
-				? add_assumption(out, strdup(text)) : -1;
+				? cost_add_assumption(out, strdup(text)) : -1;
 		if (r == 0) {
-			r = add_condition(out, cond, text); /* takes both */
+			r = cost_add_condition(out, cond, text); /* takes both */
 			cond = text = NULL;
 		}
 		free(cond);
@@ -4319,7 +4323,7 @@ static void program_formulas(struct job *j, const struct model *m,
 		cost_job_fail(j, COST_FAILED, NULL, "writing the sizes in a formula");
 	if (changed) {
 		substitute_locals(j, info, context, out, changed);
-		if (j->geometric_name) {
+		if (j->ngeometric > 0) {
 			keep_doubling(j, out);
 			for (int k = 0; k < nformulas(out); k++)
 				changed[k] = true;
@@ -4378,6 +4382,18 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	for (int k = 0; k < nsteps && !failed(&j.fail); k++) {
 		int s = model_cand_step(m, cand, k);   /* the model's superstep */
 		struct step_cost *sc = &out->steps[k];
+		if (req->symbolic && !concrete && m->steps[s].by_loop >= 0) {
+			/* a condition by a doubling loop's variable: level by
+			 * level, summed */
+			out->nsteps++;
+			sc->name = m->steps[s].name;
+			sc->loop = m->loops[m->steps[s].loop].range;
+			if (step_model_refused(&j, m, s, req))
+				break;
+			cost_level_step(&j, cand, s, sc, out);
+			finish_step(&j, m, s, sc, &total);
+			continue;
+		}
 		struct step_relations r;
 		char *reason = NULL;
 		struct model_values mv = {req->values, req->sizes};
@@ -4441,8 +4457,10 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		typical_first(&j, m, concrete ? concrete : req, &info, out);
 	symbolic_info_clear(&info);
 	free(j.locals);
-	free(j.geometric_name);
-	free(j.geometric_bound);
+	for (int k = 0; k < j.ngeometric; k++) {
+		free(j.geometric_name[k]);
+		free(j.geometric_bound[k]);
+	}
 	/* a loop's sum refused (no_single_max) and nothing else failed:
 	 * refused, with every superstep's formulas kept; the deadline said
 	 * as such (cost_out_of_time); another failure is the reason, and

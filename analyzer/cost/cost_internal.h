@@ -16,6 +16,9 @@
  * (cost.c), a loop's functions of its variable (loops.c). */
 enum { EACH_PROCESS_MAX = 1024 };
 
+/* The most bounds of doubling loops one program's sums name. */
+enum { COST_DOUBLING_MAX = 4 };
+
 /* One computation's state: the first failure wins. */
 struct job {
 	struct count_engine *engine;
@@ -32,10 +35,11 @@ struct job {
 	bool symbolic;              /* the grid's axes are symbols */
 	bool timed_out;             /* the failure is the deadline's */
 	const struct cost_request *req;
-	/* the number of iterations of a doubling loop 1, 2, 4, ... < B on the
-	 * symbolic grid, a parameter of its own: lg_B = log2(B), B a power of
-	 * two (loops.c); NULL when none (owned) */
-	char *geometric_name, *geometric_bound;
+	/* the number of iterations of each doubling loop 1, 2, 4, ... < B on
+	 * the symbolic grid, a parameter of its own per bound B: lg_B =
+	 * log2(B), B a power of two (loops.c); NGEOMETRIC of them (owned) */
+	char *geometric_name[COST_DOUBLING_MAX], *geometric_bound[COST_DOUBLING_MAX];
+	int ngeometric;
 	/* On a concrete grid whose formulas are the symbolic grid's with the
 	 * axes given their sizes (cost_candidate): those sizes, one per axis;
 	 * NULL elsewhere.  The texts of the assumptions write them as numbers. */
@@ -160,6 +164,30 @@ enum count_status cost_max_over_union(struct job *j, __isl_keep isl_pw_qpolynomi
 struct formula *cost_max_of_processes(struct job *j, __isl_keep isl_pw_qpolynomial **cand, long n,
 				      __isl_keep isl_set *context, const char *what,
 				      __isl_give isl_pw_qpolynomial **keep);
+
+/* levels.c: superstep S of candidate CAND in a doubling loop whose
+ * conditions divide by the loop's variable, on the symbolic grid: each
+ * level counted as a program of its own (analyzer/model/levels.h) and
+ * summed over the levels into SC (the sums, one level's formulas in the
+ * loop's variable, the number of levels, the cost), what they rest on onto
+ * OUT's assumptions; a failure or refusal is the job's. */
+void cost_level_step(struct job *j, int cand, int s, struct step_cost *sc,
+		     struct candidate_cost *out);
+
+/* TEXT (taken, NULL fails) among what OUT's formulas rest on, once;
+ * and condition COND (formula grammar) with TEXT, how people read it (both
+ * taken; either NULL fails); 0 or -1. */
+int cost_add_assumption(struct candidate_cost *out, char *text);
+int cost_add_condition(struct candidate_cost *out, char *cond, char *text);
+
+/* loops.c: the geometric loop s = 1, 2, 4, ... < B around superstep S,
+ * when it is the superstep's only loop and B is one size or grid axis, on
+ * the symbolic grid; NULL otherwise.  *BOUND: B's name. */
+const struct model_loop *cost_doubling_loop(const struct job *j, int s, const char **bound);
+/* The parameter lg_B that counts the levels of the doubling loops up to
+ * BOUND (J's own, made once); NULL when out of memory or past
+ * COST_DOUBLING_MAX bounds. */
+const char *cost_doubling_name(struct job *j, const char *bound);
 
 /* hierarchy.c */
 

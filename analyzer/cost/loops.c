@@ -55,7 +55,7 @@ static int loop_params(const struct model *m, int s, int pos[])
  * the superstep's only loop and B is one size or grid axis, on the
  * symbolic grid: its sums are taken under the assumption that B is a power
  * of two (geometric_sum); NULL otherwise.  *BOUND: B's name. */
-static const struct model_loop *doubling_loop(const struct job *j, int s, const char **bound)
+const struct model_loop *cost_doubling_loop(const struct job *j, int s, const char **bound)
 {
 	int l = j->m->steps[s].loop;
 	if (!j->symbolic || l < 0)
@@ -78,29 +78,37 @@ static const struct model_loop *doubling_loop(const struct job *j, int s, const 
 	return lp;
 }
 
-/* The parameter that counts the iterations of the doubling loop up to
+/* The parameter that counts the iterations of the doubling loops up to
  * BOUND, log2(BOUND): lg_BOUND, or lg_BOUND_2, ... when that is taken;
- * made once per job (J->geometric_*). */
-static const char *doubling_name(struct job *j, const char *bound)
+ * made once per bound and job (J->geometric_*); NULL when out of memory or
+ * past COST_DOUBLING_MAX bounds. */
+const char *cost_doubling_name(struct job *j, const char *bound)
 {
-	if (j->geometric_name)
-		return j->geometric_name; /* the same bound: geometric_sum checks */
+	for (int k = 0; k < j->ngeometric; k++)
+		if (strcmp(j->geometric_bound[k], bound) == 0)
+			return j->geometric_name[k];
+	if (j->ngeometric == COST_DOUBLING_MAX)
+		return NULL;
 	char *name = NULL;
 	for (int k = 1; k < 100; k++) {
 		free(name);
 		if ((k == 1 ? asprintf(&name, "lg_%s", bound)
 			    : asprintf(&name, "lg_%s_%d", bound, k)) < 0)
 			return NULL;
-		if (!symbolic_name_taken(j->m, j->info, name))
+		bool taken = symbolic_name_taken(j->m, j->info, name);
+		for (int g = 0; g < j->ngeometric; g++)
+			taken |= strcmp(j->geometric_name[g], name) == 0;
+		if (!taken)
 			break;
 	}
-	j->geometric_name = name;
-	j->geometric_bound = strdup(bound);
-	if (!j->geometric_bound) {
-		free(j->geometric_name);
-		j->geometric_name = NULL;
+	char *b = strdup(bound);
+	if (!b) {
+		free(name);
+		return NULL;
 	}
-	return j->geometric_name;
+	j->geometric_name[j->ngeometric] = name;
+	j->geometric_bound[j->ngeometric++] = b;
+	return name;
 }
 
 /* The largest power of S (set dimension 0) in TERM, and whether a floor
@@ -204,7 +212,7 @@ static isl_stat geo_piece(__isl_take isl_set *set, __isl_take isl_qpolynomial *q
 }
 
 /* The sum of F (taken) over s = 1, 2, 4, ... < B, superstep S's doubling
- * loop (doubling_loop), where B = 2^lg_B: a function of the other
+ * loop (cost_doubling_loop), where B = 2^lg_B: a function of the other
  * parameters and lg_B.  Each piece of F must be one polynomial in s at
  * every iteration (s within 1 <= s < B, not only the powers of two: proven
  * for more than needed), without floors of s; then sum_{t < lg_B} (2^t)^e
@@ -215,24 +223,13 @@ static __isl_give isl_pw_qpolynomial *geometric_sum(struct job *j, int s,
 						    __isl_take isl_pw_qpolynomial *f, const char *what)
 {
 	const char *bound = NULL;
-	const struct model_loop *lp = doubling_loop(j, s, &bound);
+	const struct model_loop *lp = cost_doubling_loop(j, s, &bound);
 	if (!lp) {
 		isl_pw_qpolynomial_free(f);
 		cost_isl_op_failed(j, what);
 		return NULL;
 	}
-	if (j->geometric_bound && strcmp(j->geometric_bound, bound) != 0) {
-		char *why = NULL;
-		if (asprintf(&why, "doubling loops up to %s and up to %s in one program: the symbolic "
-				   "grid sums the levels of one bound only (%s, a power of two); -D counts "
-				   "both",
-			     j->geometric_bound, bound, j->geometric_bound) < 0)
-			why = NULL;
-		isl_pw_qpolynomial_free(f);
-		cost_job_fail(j, COST_REFUSED, why, what);
-		return NULL;
-	}
-	const char *name = doubling_name(j, bound);
+	const char *name = cost_doubling_name(j, bound);
 	isl_ctx *ctx = j->engine->ctx;
 	if (!name) {
 		isl_pw_qpolynomial_free(f);
@@ -317,7 +314,7 @@ static __isl_give isl_pw_qpolynomial *geometric_sum(struct job *j, int s,
 static bool geometric_refused(struct job *j, int s)
 {
 	const char *bound;
-	if (doubling_loop(j, s, &bound))
+	if (cost_doubling_loop(j, s, &bound))
 		return false; /* geometric_sum, under B a power of two */
 	for (int l = j->m->steps[s].loop; l >= 0; l = j->m->loops[l].outer) {
 		const struct model_loop *lp = &j->m->loops[l];
@@ -383,7 +380,7 @@ static __isl_give isl_set *iteration_set(struct job *j, int s, __isl_keep isl_sp
 static __isl_give isl_pw_qpolynomial *iterations(struct job *j, int s, __isl_keep isl_space *space)
 {
 	const char *bound;
-	if (!failed(&j->fail) && doubling_loop(j, s, &bound)) {
+	if (!failed(&j->fail) && cost_doubling_loop(j, s, &bound)) {
 		/* lg_B: the sum of 1, on the model's parameters (the loop's
 		 * variable at its position) and SPACE's */
 		isl_set *iters = isl_set_align_params(model_loops_set(j->engine->ctx, j->m, s, NULL),
@@ -831,7 +828,7 @@ static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
 		}
 	}
 	const char *bound;
-	if (doubling_loop(j, s, &bound))
+	if (cost_doubling_loop(j, s, &bound))
 		return geometric_sum(j, s, context, f, what);
 	int dig = loop_digits(j, s, f, &first, &other);
 	if (dig > 0 && first >= 0)

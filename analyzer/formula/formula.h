@@ -225,6 +225,16 @@ struct formula *formula_scale(const struct formula *a, const mpq_t factor);
 struct formula *formula_subst(const struct formula *f, const char *name,
 	const struct formula *r);
 
+/* The sum of F over NAME = 2^k for k = 1 .. K - 2, K the parameter KNAME and
+ * TOP = 2^(K - 1) (the middle levels of a doubling loop 1, 2, 4, ... <
+ * 2^K): each term c*NAME^e of a piece's value (e of either sign) adds
+ * c*(TOP^e - 2^e)/(2^e - 1), and c*(K - 2) for e = 0.  NULL when a
+ * condition involves NAME, or a value does other than as a Laurent
+ * polynomial in it (a floor of it, a max of it), or a power of it is past
+ * 16 (or on failure). */
+struct formula *formula_sum_powers(const struct formula *f, const char *name, const char *kname,
+				   const struct formula *top);
+
 /* F with each floor(a) of a piece's value, a affine in the parameters with
  * denominator d, written a - r/d where the piece's condition makes a's
  * numerator r modulo d (2*n - 2*floor(n/2) - 1 where n % 2 == 1 is n).  The

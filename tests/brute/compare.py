@@ -58,7 +58,8 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "stride": ("d=block", "d=cyclic"), "residues": None,
                      "ninepoint": None, "stride_levels": None, "stride_equivalent": None,
                      "quotient_subscript": ("d=block",), "bound_empty": None,
-                     "lu_square": ("r=block,c=block", "r=cyclic,c=cyclic")}
+                     "lu_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
+                     "levels": None, "levels2d": None, "fft": None, "ns_fft": None}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)
 FORMULAS_PLAIN_ONLY = ("lu_square",)
@@ -263,6 +264,15 @@ POINTS = {
     "identity_layouts": [  # tests/brute/specs: assume n >= 1
         {"n": 2, "P": 4}, {"n": 1, "P": 1}, {"n": 3, "P": 2}, {"n": 2, "P": 3},
         {"n": 1, "P": 5}, {"n": 3, "P": 6},
+    ],
+    "levels": [  # tests/brute/specs: assume m >= 2; formulas where m, P are powers of two
+        {"m": 8, "P": 4}, {"m": 4, "P": 1}, {"m": 2, "P": 2}, {"m": 16, "P": 8},
+        {"m": 6, "P": 3}, {"m": 8, "P": 16}, {"m": 2, "P": 1}, {"m": 4, "P": 2},
+    ],
+    "levels2d": [  # tests/brute/specs: assume n >= N; formulas where M is a power of two
+        {"n": 4, "M": 4, "N": 2}, {"n": 3, "M": 2, "N": 3}, {"n": 8, "M": 8, "N": 2},
+        {"n": 2, "M": 1, "N": 1}, {"n": 6, "M": 3, "N": 2}, {"n": 4, "M": 4, "N": 4},
+        {"n": 5, "M": 2, "N": 1},
     ],
     "fft": [  # assume m >= P; the stages at values only
         {"m": 8, "P": 4}, {"m": 16, "P": 4}, {"m": 4, "P": 4}, {"m": 6, "P": 3},

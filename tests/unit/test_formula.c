@@ -1115,6 +1115,57 @@ static void test_fold_residues(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* The value of F at S = s, B = b (and K = k), -1 when undefined there. */
+static int eval_sbk(const struct formula *f, long long s, long long b, long long k, mpq_t out)
+{
+	const char *names[] = {"S", "B", "K"};
+	long long vals[] = {s, b, k};
+	return formula_eval(f, names, vals, 3, out);
+}
+
+/* formula_sum_powers: the sum over S = 2^k, k = 1 .. K - 2, of a Laurent
+ * polynomial in S (negative powers too) on pieces of the other parameters,
+ * against the sum taken level by level; NULL for a condition on S, a floor
+ * of S or a maximum of it. */
+static void test_sum_powers(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *p = make(ctx, "[S, B] -> { S^2*B + 5 : B >= 10; 7*S - 1 : B <= 9 }", 0);
+	struct formula *inv = make(ctx, "B/S", 0);
+	struct formula *f = formula_sub(p, inv);
+	struct formula *top = make(ctx, "B/2", 0);
+	struct formula *g = formula_sum_powers(f, "S", "K", top);
+	(void)state;
+	assert_non_null(f);
+	assert_non_null(g);
+	for (long long k = 2; k <= 12; k++) {
+		long long b = 1LL << k;
+		mpq_t want, one, got;
+		mpq_inits(want, one, got, NULL);
+		for (long long l = 1; l <= k - 2; l++) {
+			assert_int_equal(eval_sbk(f, 1LL << l, b, k, one), 0);
+			mpq_add(want, want, one);
+		}
+		assert_int_equal(eval_sbk(g, 1, b, k, got), 0);
+		assert_true(mpq_equal(want, got));
+		mpq_clears(want, one, got, NULL);
+	}
+	/* what it does not sum */
+	const char *refused[] = {"[S, B] -> { S : S >= 2 }", "[S] -> { floor(S/2) }", "max(S, B)"};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(*refused); i++) {
+		struct formula *r = make(ctx, refused[i], 0);
+		struct formula *none = formula_sum_powers(r, "S", "K", top);
+		assert_null(none);
+		formula_free(r);
+	}
+	formula_free(p);
+	formula_free(inv);
+	formula_free(f);
+	formula_free(top);
+	formula_free(g);
+	isl_ctx_free(ctx);
+}
+
 /* formula_prune: a disjunct the context excludes goes (k >= M where k < M,
  * nb <= 0 where nb >= 1), a piece with none left goes, a disjunct is
  * simplified where that shortens it, and nothing the context implies is
@@ -1697,6 +1748,7 @@ int main(void)
 		cmocka_unit_test(test_subst_quotient),
 		cmocka_unit_test(test_subst_where),
 		cmocka_unit_test(test_fold_residues),
+		cmocka_unit_test(test_sum_powers),
 		cmocka_unit_test(test_drop_bounded),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_sign_fold),
