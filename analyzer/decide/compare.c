@@ -154,6 +154,33 @@ static void values(struct comparison *out, const struct candidate_cost *ea,
 	}
 }
 
+/* The candidate of A and B with a parameter of its own that the
+ * difference could mix up: a block length kept (n__P: the same name in the
+ * other's formula may be another length, and two lengths of one size, n__P
+ * and n__2P, would be compared as if free of each other), or a doubling
+ * loop's number of levels (lg_P = log2(P)) that the other defines
+ * otherwise, or names in its cost without defining it; NULL when there is
+ * none, each lg_P meaning one thing in both. */
+static const struct candidate_cost *foreign_local(const struct candidate_cost *a,
+						  const struct candidate_cost *b)
+{
+	const struct candidate_cost *c[2] = {a, b};
+	for (int k = 0; k < 2; k++) {
+		const struct candidate_cost *x = c[k], *y = c[1 - k];
+		for (int i = 0; i < x->nlocals; i++) {
+			if (strncmp(x->local_values[i], "log2(", 5) != 0)
+				return x;
+			int j = 0;
+			while (j < y->nlocals && strcmp(y->local_names[j], x->local_names[i]) != 0)
+				j++;
+			if (j < y->nlocals ? strcmp(y->local_values[j], x->local_values[i]) != 0
+					   : formula_involves(y->cost, x->local_names[i]) != 0)
+				return x;
+		}
+	}
+	return NULL;
+}
+
 int compare_candidates(const struct candidate_cost *fa, const struct candidate_cost *fb,
 		       const struct candidate_cost *ea, const struct candidate_cost *eb,
 		       const struct cost_prices *prices, const struct model *m, const long *grid,
@@ -168,15 +195,12 @@ int compare_candidates(const struct candidate_cost *fa, const struct candidate_c
 	int r = 0;
 	const struct candidate_cost *none = fa->status != COST_OK || !fa->cost ? fa
 					  : fb->status != COST_OK || !fb->cost ? fb : NULL;
-	const struct candidate_cost *local = fa->nlocals ? fa : fb->nlocals ? fb : NULL;
+	const struct candidate_cost *local = !none ? foreign_local(fa, fb) : NULL;
 	if (none) {
 		if (asprintf(&out->why, "%s has no cost formula (%s)", none->name,
 			     none->reason ? none->reason : "no reason given") < 0)
 			out->why = NULL;
 	} else if (local) {
-		/* a kept block length (or a doubling loop's lg_P) is the
-		 * candidate's own: the same name in the other's formula may be
-		 * another length */
 		if (asprintf(&out->why, "the cost of %s keeps parameters of its own (%s = %s%s) that "
 				   "are not written in the sizes; a concrete grid compares them",
 			     local->name,
