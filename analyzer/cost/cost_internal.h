@@ -188,6 +188,9 @@ const struct model_loop *cost_doubling_loop(const struct job *j, int s, const ch
  * BOUND (J's own, made once); NULL when out of memory or past
  * COST_DOUBLING_MAX bounds. */
 const char *cost_doubling_name(struct job *j, const char *bound);
+/* J fails for cost_doubling_name's NULL, about WHAT: refused past
+ * COST_DOUBLING_MAX bounds, else out of memory. */
+void cost_doubling_failed(struct job *j, const char *what);
 
 /* hierarchy.c */
 

@@ -77,6 +77,17 @@ static struct formula *at_level(const struct level_names *ln, const struct formu
 	return b;
 }
 
+/* F (kept) where LO <= B <= HI (no upper bound for HI < 0), undefined
+ * elsewhere, its zero outside its pieces written out within. */
+static struct formula *on_bound(const struct level_names *ln, const struct formula *f, int lo,
+				int hi)
+{
+	isl_set *range = bound_range(ln->ctx, ln->B, lo, hi);
+	struct formula *r = range ? formula_on(f, range) : NULL;
+	isl_set_free(range);
+	return r;
+}
+
 /* Whether the formula of B >= 4, MANY, at B = B0 and lg_B = K0 is V's
  * value at B = B0 (formula_equal's answer: 1 proven). */
 static int agrees_at(const struct level_names *ln, const struct formula *many, long b0, long k0,
@@ -86,7 +97,9 @@ static int agrees_at(const struct level_names *ln, const struct formula *many, l
 	struct formula *mb = formula_subst(many, ln->B, b);
 	struct formula *mk = formula_subst(mb, ln->K, k);
 	struct formula *vb = formula_subst(v, ln->B, b);
-	int r = mk && vb ? formula_equal(mk, vb) : -1;
+	/* where the general formula has no piece at B0 (its pieces start at
+	 * B = 4) it says nothing there: no agreement */
+	int r = !mk || !vb ? -1 : formula_covers(mk, vb) != 1 ? 0 : formula_equal(mk, vb);
 	struct formula *all[] = {b, k, mb, mk, vb};
 	for (size_t i = 0; i < sizeof(all) / sizeof(*all); i++)
 		formula_free(all[i]);
@@ -117,9 +130,12 @@ static struct formula *level_sum(const struct level_names *ln, const struct form
 	/* B = 1 (no level) and B = 2 (one) in the formula of B >= 4 where
 	 * it gives their values there (lg_B = 0, 1): one piece, not three */
 	int from = !many ? 0 : agrees_at(ln, many, 2, 1, only) == 1 ? agrees_at(ln, many, 1, 0, zero) == 1 ? 1 : 2 : 4;
-	struct formula *none = zero && from > 1 ? formula_restrict(zero, bound_range(ln->ctx, ln->B, 1, 1)) : NULL;
-	struct formula *two = only && from > 2 ? formula_restrict(only, bound_range(ln->ctx, ln->B, 2, 2)) : NULL;
-	struct formula *gen = many ? formula_restrict(many, bound_range(ln->ctx, ln->B, from, -1)) : NULL;
+	/* each part on its range of B, a zero-outside one with its zero
+	 * written out there (formula_on: formula_restrict would leave it
+	 * undefined where it has no piece) */
+	struct formula *none = zero && from > 1 ? on_bound(ln, zero, 1, 1) : NULL;
+	struct formula *two = only && from > 2 ? on_bound(ln, only, 2, 2) : NULL;
+	struct formula *gen = many ? on_bound(ln, many, from, -1) : NULL;
 	struct formula *lo = none && two ? formula_join(none, two) : NULL;
 	struct formula *r = !gen ? NULL : from == 1 ? formula_copy(gen)
 				      : from == 2 ? (none ? formula_join(none, gen) : NULL)
@@ -264,15 +280,19 @@ void cost_level_step(struct job *j, int cand, int s, struct step_cost *sc,
 {
 	const struct model *m = j->m;
 	const char *what = m->steps[s].name, *bound = NULL;
-	if (!cost_doubling_loop(j, s, &bound)) {
-		cost_job_fail(j, COST_REFUSED, model_step_level_reason(m, s), what);
-		return;
-	}
+	if (j->req->messages)
+		sc->msgs_why = strdup("a superstep in loops: values only (-D every size)");
+	/* the level's model first: its refusal names the loop's shape */
 	struct model_level lm;
 	char *reason = NULL;
 	int st = model_level(m, cand, s, &lm, &reason);
 	if (st != 0) {
 		cost_job_fail(j, st > 0 ? COST_REFUSED : COST_FAILED, reason, what);
+		return;
+	}
+	if (!cost_doubling_loop(j, s, &bound)) {
+		cost_job_fail(j, COST_REFUSED, model_step_level_reason(m, s), what);
+		model_free(lm.m);
 		return;
 	}
 	const char *K = cost_doubling_name(j, bound);
@@ -283,7 +303,7 @@ void cost_level_step(struct job *j, int cand, int s, struct step_cost *sc,
 	req.per_process = false;
 	struct candidate_cost sub;
 	if (!K) {
-		cost_isl_op_failed(j, what);
+		cost_doubling_failed(j, what);
 		model_free(lm.m);
 		return;
 	}

@@ -111,6 +111,20 @@ const char *cost_doubling_name(struct job *j, const char *bound)
 	return name;
 }
 
+void cost_doubling_failed(struct job *j, const char *what)
+{
+	if (j->ngeometric < COST_DOUBLING_MAX) {
+		cost_isl_op_failed(j, what);
+		return;
+	}
+	char *why = NULL;
+	if (asprintf(&why, "doubling loops up to more than %d different bounds in one program: "
+			   "the symbolic grid sums the levels of %d bounds (lg_B each); -D counts them",
+		     COST_DOUBLING_MAX, COST_DOUBLING_MAX) < 0)
+		why = NULL;
+	cost_job_fail(j, COST_REFUSED, why, what);
+}
+
 /* The largest power of S (set dimension 0) in TERM, and whether a floor
  * of the term involves S. */
 struct s_degree {
@@ -233,7 +247,7 @@ static __isl_give isl_pw_qpolynomial *geometric_sum(struct job *j, int s,
 	isl_ctx *ctx = j->engine->ctx;
 	if (!name) {
 		isl_pw_qpolynomial_free(f);
-		cost_isl_op_failed(j, what);
+		cost_doubling_failed(j, what);
 		return NULL;
 	}
 	isl_space *ps = isl_space_params(isl_pw_qpolynomial_get_domain_space(f));

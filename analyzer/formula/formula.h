@@ -258,6 +258,9 @@ void formula_free(struct formula *f);
 /* --- Inspection ------------------------------------------------------------ */
 
 int formula_n_pieces(const struct formula *f);
+/* 1 when F has a value wherever G has one (F zero-outside, or its pieces'
+ * conditions cover G's), 0 when not, -1 on failure. */
+int formula_covers(const struct formula *f, const struct formula *g);
 
 /* Moves to the front of F's pieces the one whose condition holds at the
  * point NAMES[i] = VALUES[i] (0 <= i < N), when exactly one does for some

@@ -236,7 +236,8 @@ static void rewrite_cons(struct lv *lv, const struct model_cons *c, struct model
 		return;
 	if (p.rest.n != 0 || p.rest.constant != 0) {
 		refuse(lv, "superstep %s relates a variable it divides by %s to another variable or "
-			   "size in one condition, which the digits of one level do not keep",
+			   "size in one condition or work term, which the digits of one level do not "
+			   "keep",
 		       step_name(lv), lv->sname);
 		return;
 	}
@@ -319,9 +320,10 @@ static void rewrite_space(struct lv *lv, const struct model_space *old, struct m
 		rewrite_cons(lv, &old->cons[i], sp);
 }
 
-/* Subscript A of a dimension written as two digits: the variable v plus
- * k*s, as (q + k, e) into OUT[0..2). */
-static void digit_subs(struct lv *lv, const struct model_aff *a, struct form out[2])
+/* Subscript A (TEXT) of dimension D of array X, written as two digits: the
+ * variable v plus k*s, as (q + k, e) into OUT[0..2). */
+static void digit_subs(struct lv *lv, const struct model_aff *a, const char *text, int x, int d,
+		       struct form out[2])
 {
 	struct parts p;
 	split_form(lv, a, &p);
@@ -331,9 +333,10 @@ static void digit_subs(struct lv *lv, const struct model_aff *a, struct form out
 	if (v < 0 || p.yc[0] != 1 || p.c0 != 0 || p.rest.n != 0 || p.rest.constant != 0 ||
 	    p.x.n != 1 || p.x.t[0].kind != MODEL_VAR || p.x.t[0].index != lv->first[v] ||
 	    p.x.t[0].coef != 1) {
-		refuse(lv, "superstep %s indexes a dimension of extent %s, which it divides by %s, "
-			   "with other than a variable plus a multiple of %s",
-		       step_name(lv), lv->bname, lv->sname, lv->sname);
+		refuse(lv, "superstep %s indexes dimension %d of %s with %s, where one level keeps "
+			   "only a variable it divides by %s plus a multiple of %s (another subscript "
+			   "of that dimension is such a variable)",
+		       step_name(lv), d + 1, lv->m->arrays[x].name, text, lv->sname, lv->sname);
 		return;
 	}
 	memset(out, 0, 2 * sizeof(*out));
@@ -395,7 +398,7 @@ static void rewrite_subs(struct lv *lv, const struct model_access *old, struct m
 		struct form f[2];
 		int n = 1;
 		if (lv->split[old->array][d]) {
-			digit_subs(lv, &old->sub_affs[d], f);
+			digit_subs(lv, &old->sub_affs[d], old->subs[d], old->array, d, f);
 			n = 2;
 		} else if (divided_form(lv, &old->sub_affs[d])) {
 			refuse(lv, "superstep %s indexes dimension %d of %s with a variable it divides "
@@ -507,9 +510,10 @@ static void mark_split(struct lv *lv)
 			else if (l->kind != DIST_NONE && lv->b.kind == MODEL_AXIS)
 				refuse(lv, "superstep %s divides by %s a variable that indexes dimension "
 					   "%d of %s, which is distributed other than as the identity of "
-					   "axis %s (%s[%s] over %s): one level keeps such variables only "
-					   "in dimensions laid out whole (*) or so",
-				       ss->name, lv->sname, d + 1, arr->name, lv->bname, arr->name,
+					   "axis %s: one level keeps such variables only in dimensions "
+					   "laid out whole (*), or one index per process of %s (block or "
+					   "cyclic over %s of extent %s)",
+				       ss->name, lv->sname, d + 1, arr->name, lv->bname, lv->bname,
 				       lv->bname, lv->bname);
 			else if (l->kind != DIST_NONE)
 				refuse(lv, "superstep %s divides by %s a variable that indexes dimension "
@@ -799,9 +803,11 @@ int model_level(const struct model *m, int cand, int step, struct model_level *o
 	    hi->constant != 0 || hi->nterms != 1 || hi->terms[0].coef != 1 ||
 	    hi->terms[0].kind == MODEL_VAR ||
 	    (hi->terms[0].kind == MODEL_PARAM && hi->terms[0].index >= model_nsizes(m))) {
-		if (asprintf(reason, "superstep %s divides by a loop's variable, and its loop is "
-				     "not 1, 2, 4, ... < B (B one size or grid axis) around it alone",
-			     ss->name) < 0)
+		const struct model_loop *by = ss->by_loop >= 0 ? &m->loops[ss->by_loop] : lp;
+		if (asprintf(reason, "superstep %s divides by the variable of the loop %s%s%s, which is "
+				     "not s = 1, 2, 4, ... < B (B one size or grid axis) around it "
+				     "alone: -D counts it level by level",
+			     ss->name, by ? "(" : "", by ? by->range : "", by ? ")" : "") < 0)
 			*reason = NULL;
 		return 1;
 	}

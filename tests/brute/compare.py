@@ -59,7 +59,9 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "ninepoint": None, "stride_levels": None, "stride_equivalent": None,
                      "quotient_subscript": ("d=block",), "bound_empty": None,
                      "lu_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
-                     "levels": None, "levels2d": None, "fft": None, "ns_fft": None}
+                     "levels": ("rows/d=block", "rows/d=cyclic", "tree/d=block",
+                                "tree/d=cyclic", "exchange/d=block", "exchange/d=cyclic"),
+                     "levels2d": None, "fft": None, "ns_fft": None}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)
 FORMULAS_PLAIN_ONLY = ("lu_square",)
