@@ -1166,6 +1166,29 @@ static void test_sum_powers(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* formula_covers: a formula with a value wherever another has one. */
+static void test_covers(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *wide = make(ctx, "[n, P] -> { n : P >= 1 }", 0);
+	struct formula *narrow = make(ctx, "[n, P] -> { 2*n : P >= 4; 3 : P = 2 }", 0);
+	struct formula *zero = make(ctx, "[n, P] -> { n : P >= 4 }", 1);
+	struct formula *none = make(ctx, "[n, P] -> { n : P >= 4 and P <= 3 }", 0);
+	struct formula *all = make(ctx, "n + 1", 0);
+	(void)state;
+	assert_int_equal(formula_covers(wide, narrow), 1);
+	assert_int_equal(formula_covers(narrow, wide), 0);
+	assert_int_equal(formula_covers(zero, wide), 1);   /* 0 outside */
+	assert_int_equal(formula_covers(none, wide), 0);   /* no piece */
+	assert_int_equal(formula_covers(wide, none), 1);
+	assert_int_equal(formula_covers(all, narrow), 1);
+	assert_int_equal(formula_covers(narrow, all), 0);
+	struct formula *f[] = {wide, narrow, zero, none, all};
+	for (size_t i = 0; i < sizeof(f) / sizeof(*f); i++)
+		formula_free(f[i]);
+	isl_ctx_free(ctx);
+}
+
 /* formula_prune: a disjunct the context excludes goes (k >= M where k < M,
  * nb <= 0 where nb >= 1), a piece with none left goes, a disjunct is
  * simplified where that shortens it, and nothing the context implies is
@@ -1749,6 +1772,7 @@ int main(void)
 		cmocka_unit_test(test_subst_where),
 		cmocka_unit_test(test_fold_residues),
 		cmocka_unit_test(test_sum_powers),
+		cmocka_unit_test(test_covers),
 		cmocka_unit_test(test_drop_bounded),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_sign_fold),
