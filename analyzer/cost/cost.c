@@ -3482,28 +3482,16 @@ static void memories(const struct model *m, int cand, const struct cost_request 
 static bool names_nothing(const char *text)
 {
 	static const char *const funcs[] = {"floor", "ceil", "log2", "min", "max"};
-	for (const char *p = text; *p;) {
-		if (!isalpha((unsigned char)*p) && *p != '_') {
-			/* a number's digits are not a name's */
-			if (isdigit((unsigned char)*p))
-				while (isalnum((unsigned char)*p) || *p == '_')
-					p++;
-			else
-				p++;
-			continue;
-		}
-		size_t n = 0;
-		while (isalnum((unsigned char)p[n]) || p[n] == '_')
-			n++;
-		size_t next = n;
-		while (p[next] == ' ')
+	size_t n;
+	for (const char *p = text, *name; (name = text_next_name(&p, &n)) != NULL;) {
+		const char *next = p;
+		while (*next == ' ')
 			next++;
 		bool func = false;
-		for (size_t f = 0; f < sizeof(funcs) / sizeof(*funcs) && p[next] == '('; f++)
-			func |= strlen(funcs[f]) == n && strncmp(p, funcs[f], n) == 0;
+		for (size_t f = 0; f < sizeof(funcs) / sizeof(*funcs) && *next == '('; f++)
+			func |= strlen(funcs[f]) == n && strncmp(name, funcs[f], n) == 0;
 		if (!func)
 			return false;
-		p += n;
 	}
 	return true;
 }
@@ -4382,7 +4370,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	for (int k = 0; k < nsteps && !failed(&j.fail); k++) {
 		int s = model_cand_step(m, cand, k);   /* the model's superstep */
 		struct step_cost *sc = &out->steps[k];
-		if (req->symbolic && !concrete && m->steps[s].by_loop >= 0) {
+		if (req->symbolic && !req->values && !concrete && m->steps[s].by_loop >= 0) {
 			/* a condition by a doubling loop's variable: level by
 			 * level, summed */
 			out->nsteps++;

@@ -12,7 +12,6 @@
  * lg_B - 2, with H = B/(2*s), term by term (formula_sum_powers): exact for
  * every power of two B, stated under that assumption. */
 #define _GNU_SOURCE
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +23,7 @@
 #include "analyzer/cost/cost_internal.h"
 #include "analyzer/formula/formula.h"
 #include "analyzer/model/levels.h"
+#include "analyzer/util/text.h"
 
 /* {[S, H] : S == 1 (S_ONE) or S >= 2, and the same of H}. */
 static __isl_give isl_set *level_class(isl_ctx *ctx, const char *S, const char *H, bool s_one,
@@ -129,7 +129,9 @@ static struct formula *level_sum(const struct level_names *ln, const struct form
 	struct formula *zero = formula_const_si(0);
 	/* B = 1 (no level) and B = 2 (one) in the formula of B >= 4 where
 	 * it gives their values there (lg_B = 0, 1): one piece, not three */
-	int from = !many ? 0 : agrees_at(ln, many, 2, 1, only) == 1 ? agrees_at(ln, many, 1, 0, zero) == 1 ? 1 : 2 : 4;
+	int from = 4;
+	if (many && agrees_at(ln, many, 2, 1, only) == 1)
+		from = agrees_at(ln, many, 1, 0, zero) == 1 ? 1 : 2;
 	/* each part on its range of B, a zero-outside one with its zero
 	 * written out there (formula_on: formula_restrict would leave it
 	 * undefined where it has no piece) */
@@ -153,34 +155,31 @@ static struct formula *per_level(const struct level_names *ln, const struct form
 	return f ? formula_subst(f, ln->H, ln->per) : NULL;
 }
 
-/* Whether TEXT (formula grammar) names NAME. */
+/* Whether TEXT (formula grammar, or people's) names NAME. */
 static bool text_names(const char *text, const char *name)
 {
-	size_t n = strlen(name);
-	for (const char *p = text; *p;) {
-		if (!isalpha((unsigned char)*p) && *p != '_') {
-			/* a number's digits are not a name's */
-			if (isdigit((unsigned char)*p))
-				while (isalnum((unsigned char)*p) || *p == '_')
-					p++;
-			else
-				p++;
-			continue;
-		}
-		size_t k = 0;
-		while (isalnum((unsigned char)p[k]) || p[k] == '_')
-			k++;
-		if (k == n && strncmp(p, name, n) == 0)
+	size_t n, len = strlen(name);
+	for (const char *p = text, *at; (at = text_next_name(&p, &n)) != NULL;)
+		if (n == len && strncmp(at, name, n) == 0)
 			return true;
-		p += k;
-	}
 	return false;
 }
 
-/* Whether condition TEXT (formula grammar) names S or H. */
+/* Whether TEXT names s, R or H, the level's own symbols. */
 static bool names_level(const struct level_names *ln, const char *text)
 {
 	return text_names(text, ln->S) || text_names(text, ln->R) || text_names(text, ln->H);
+}
+
+/* J refused about WHAT: one level's formulas rest on TEXT, which changes
+ * from level to level. */
+static void rests_on_level(struct job *j, const char *text, const char *what)
+{
+	char *why = NULL;
+	if (asprintf(&why, "one level's formulas rest on %s, which changes from level to level",
+		     text) < 0)
+		why = NULL;
+	cost_job_fail(j, COST_REFUSED, why, what);
 }
 
 /* What the level's formulas rest on (SUB's), onto OUT: refused (-1, with
@@ -200,12 +199,7 @@ static int level_assumptions(struct job *j, const struct level_names *ln,
 	}
 	for (int k = 0; k < sub->nconditions; k++) {
 		if (names_level(ln, sub->conditions[k])) {
-			char *why = NULL;
-			if (asprintf(&why, "one level's formulas rest on %s, which changes from "
-					   "level to level",
-				     sub->condition_texts[k]) < 0)
-				why = NULL;
-			cost_job_fail(j, COST_REFUSED, why, what);
+			rests_on_level(j, sub->condition_texts[k], what);
 			return -1;
 		}
 		char *c = strdup(sub->conditions[k]), *t = strdup(sub->condition_texts[k]);
@@ -214,11 +208,16 @@ static int level_assumptions(struct job *j, const struct level_names *ln,
 			return -1;
 		}
 	}
-	for (int k = 0; k < sub->nassumptions; k++)
+	for (int k = 0; k < sub->nassumptions; k++) {
+		if (names_level(ln, sub->assumptions[k])) {
+			rests_on_level(j, sub->assumptions[k], what);
+			return -1;
+		}
 		if (cost_add_assumption(out, strdup(sub->assumptions[k])) < 0) {
 			cost_job_fail(j, COST_FAILED, NULL, what);
 			return -1;
 		}
+	}
 	return 0;
 }
 
@@ -247,9 +246,10 @@ static void level_sums(struct job *j, const struct level_names *ln, const struct
 			char *why = NULL;
 			if (asprintf(&why, "one level's %s is not one polynomial in %s and %s = %s/(2*%s) "
 					   "on the levels between the first and the last (a floor of "
-					   "them, a maximum, or a case that only some levels meet): "
-					   "its sum over the levels has no closed form here; -D counts it",
-				     names[k], ln->S, ln->H, ln->B, ln->S) < 0)
+					   "them, a maximum, a case that only some levels meet, or a "
+					   "power of %s past %d): its sum over the levels has no closed "
+					   "form here; -D counts it",
+				     names[k], ln->S, ln->H, ln->B, ln->S, ln->S, FORMULA_SUM_POWERS_MAX) < 0)
 				why = NULL;
 			cost_job_fail(j, COST_REFUSED, why, what);
 		}
@@ -301,6 +301,7 @@ void cost_level_step(struct job *j, int cand, int s, struct step_cost *sc,
 	req.messages = false;
 	req.hierarchy = false;
 	req.per_process = false;
+	req.values = NULL; /* M's, not the level's (the caller's request has none) */
 	struct candidate_cost sub;
 	if (!K) {
 		cost_doubling_failed(j, what);

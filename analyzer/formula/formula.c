@@ -133,7 +133,8 @@ int formula_covers(const struct formula *f, const struct formula *g)
 {
 	if (!f || !g)
 		return -1;
-	if (f->outside == FORMULA_ZERO_OUTSIDE || g->n == 0)
+	bool everywhere = g->outside == FORMULA_ZERO_OUTSIDE; /* G's value */
+	if (f->outside == FORMULA_ZERO_OUTSIDE || (g->n == 0 && !everywhere))
 		return 1;
 	if (f->n == 0)
 		return 0;
@@ -143,7 +144,7 @@ int formula_covers(const struct formula *f, const struct formula *g)
 		return -1;
 	if (!fu)
 		return 1; /* F holds everywhere */
-	isl_set *gu = pieces_union(g, &failed);
+	isl_set *gu = everywhere ? NULL : pieces_union(g, &failed);
 	if (failed) {
 		isl_set_free(fu);
 		return -1;

@@ -231,7 +231,9 @@ struct formula *formula_subst(const struct formula *f, const char *name,
  * c*(TOP^e - 2^e)/(2^e - 1), and c*(K - 2) for e = 0.  NULL when a
  * condition involves NAME, or a value does other than as a Laurent
  * polynomial in it (a floor of it, a max of it), or a power of it is past
- * 16 (or on failure). */
+ * FORMULA_SUM_POWERS_MAX (or on failure): (TOP^e - 2^e)/(2^e - 1) is exact
+ * for any e, but past it no person reads the formula. */
+#define FORMULA_SUM_POWERS_MAX 16
 struct formula *formula_sum_powers(const struct formula *f, const char *name, const char *kname,
 				   const struct formula *top);
 
@@ -259,7 +261,8 @@ void formula_free(struct formula *f);
 
 int formula_n_pieces(const struct formula *f);
 /* 1 when F has a value wherever G has one (F zero-outside, or its pieces'
- * conditions cover G's), 0 when not, -1 on failure. */
+ * conditions cover G's, everything for a zero-outside G), 0 when not, -1
+ * on failure. */
 int formula_covers(const struct formula *f, const struct formula *g);
 
 /* Moves to the front of F's pieces the one whose condition holds at the

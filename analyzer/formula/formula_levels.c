@@ -6,10 +6,6 @@
 
 #include "analyzer/formula/formula_internal.h"
 
-/* The largest power of the loop's variable a sum takes: (top^e - 2^e) /
- * (2^e - 1) is exact for any, but past it no person reads the formula. */
-enum { SUM_POWERS_MAX = 16 };
-
 /* Whether variable I of V occurs in X, atoms' arguments included; -1 when
  * out of memory. */
 static int node_uses(const struct fvars *V, const struct fnode *x, slong i)
@@ -42,9 +38,8 @@ static int atom_uses(const struct fvars *V, const struct fnode *x, slong i)
  * TOP = 2^(K - 1). */
 static struct formula *power_sum(long e, const char *kname, const struct formula *top)
 {
-	struct formula *two = formula_const_si(2);
 	if (e == 0) {
-		struct formula *k = formula_param(kname);
+		struct formula *k = formula_param(kname), *two = formula_const_si(2);
 		struct formula *r = formula_sub(k, two);
 		formula_free(k);
 		formula_free(two);
@@ -64,7 +59,6 @@ static struct formula *power_sum(long e, const char *kname, const struct formula
 	struct formula *pe = formula_const_mpq(p);
 	struct formula *num = formula_sub(tp, pe);
 	struct formula *r = formula_scale(num, d);
-	formula_free(two);
 	formula_free(tp);
 	formula_free(pe);
 	formula_free(num);
@@ -143,7 +137,7 @@ static struct formula *sum_piece(const struct formula *f, int j, slong p, const 
 		for (slong i = 0; i < V->n; i++)
 			c->den[i] = i == p ? 0 : val->den[i];
 		long e = (long)(ex - val->den[p]);
-		if (e > SUM_POWERS_MAX || e < -SUM_POWERS_MAX || fml_poly_normalize(V, c) < 0) {
+		if (e > FORMULA_SUM_POWERS_MAX || e < -FORMULA_SUM_POWERS_MAX || fml_poly_normalize(V, c) < 0) {
 			fml_node_free(V, c);
 			formula_free(acc);
 			return NULL;

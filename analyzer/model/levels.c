@@ -74,6 +74,17 @@ static void failed(struct lv *lv)
 		lv->status = -1;
 }
 
+/* An invariant of the model broken: a failure with its reason. */
+static void broken(struct lv *lv, const char *what)
+{
+	if (lv->status != 0)
+		return;
+	lv->status = -1;
+	if (asprintf(&lv->reason, "internal: %s at one level of superstep %s", what,
+		     lv->m->steps[lv->step].name) < 0)
+		lv->reason = NULL;
+}
+
 static const char *step_name(const struct lv *lv)
 {
 	return lv->m->steps[lv->step].name;
@@ -137,7 +148,8 @@ static void plain_term(struct lv *lv, const struct model_term *t, struct form *f
 		return;
 	case MODEL_VAR:
 		if (t->by || t->index >= lv->nv || lv->divided[t->index]) {
-			failed(lv); /* the callers tell these apart first */
+			/* the callers tell these apart first */
+			broken(lv, "a divided variable in a form taken whole");
 			return;
 		}
 		form_add(lv, f, var_sym(lv->first[t->index]), t->coef);
@@ -174,9 +186,9 @@ static void split_form(struct lv *lv, const struct model_aff *a, struct parts *p
 		if (t->kind == MODEL_VAR && t->by) {
 			/* c*s*x, x a quotient by s (never itself divided) */
 			if (t->by - 1 != lv->sp || t->index >= lv->nv || lv->divided[t->index]) {
-				refuse(lv, "superstep %s divides by %s a variable it also divides by "
-					   "another",
-				       step_name(lv), lv->sname);
+				/* the checker lets no quotient divide another, and
+				 * the loop stands alone */
+				broken(lv, "a quotient by another loop's variable, or of a quotient");
 				return;
 			}
 			form_add(lv, &p->x, var_sym(lv->first[t->index]), t->coef);
@@ -285,7 +297,7 @@ static void rewrite_space(struct lv *lv, const struct model_space *old, struct m
 	for (int i = 0; i < old->nvars && lv->status == 0; i++) {
 		int v = old->vidx[i];
 		if (v < 0 || v >= lv->nv) {
-			failed(lv);
+			broken(lv, "a variable numbered past its statement's");
 			return;
 		}
 		if (!lv->divided[v]) {
@@ -293,21 +305,19 @@ static void rewrite_space(struct lv *lv, const struct model_space *old, struct m
 				failed(lv);
 			continue;
 		}
-		char *q = NULL, *e = NULL;
-		bool ok = asprintf(&q, "%s/%s", old->vars[i], lv->sname) >= 0;
-		ok = asprintf(&e, "%s%%%s", old->vars[i], lv->sname) >= 0 && ok;
-		ok = ok && model_space_add_var(sp, q, lv->first[v]) == 0 &&
-		     model_space_add_var(sp, e, lv->first[v] + 1) == 0;
+		char *q, *e;
+		if (asprintf(&q, "%s/%s", old->vars[i], lv->sname) < 0)
+			q = NULL;
+		if (asprintf(&e, "%s%%%s", old->vars[i], lv->sname) < 0)
+			e = NULL;
+		bool ok = q && e && model_space_add_var(sp, q, lv->first[v]) == 0 &&
+			  model_space_add_var(sp, e, lv->first[v] + 1) == 0;
+		free(q);
+		free(e);
 		if (!ok) {
-			if (q)
-				free(q);
-			if (e)
-				free(e);
 			failed(lv);
 			return;
 		}
-		free(q);
-		free(e);
 		struct form f = {0};
 		form_add(lv, &f, var_sym(lv->first[v] + 1), 1);
 		add_cons(lv, sp, MODEL_GE0, &f, 0);     /* e >= 0 */
@@ -401,9 +411,8 @@ static void rewrite_subs(struct lv *lv, const struct model_access *old, struct m
 			digit_subs(lv, &old->sub_affs[d], old->subs[d], old->array, d, f);
 			n = 2;
 		} else if (divided_form(lv, &old->sub_affs[d])) {
-			refuse(lv, "superstep %s indexes dimension %d of %s with a variable it divides "
-				   "by %s, and that dimension is not of extent %s",
-			       step_name(lv), d + 1, arr->name, lv->sname, lv->bname);
+			/* mark_split split every such dimension */
+			broken(lv, "a divided variable in a dimension left whole");
 		} else {
 			plain_form(lv, &old->sub_affs[d], &f[0]);
 		}
@@ -523,6 +532,8 @@ static void mark_split(struct lv *lv)
 				       ss->name, lv->sname, d + 1, arr->name);
 		}
 	}
+	/* the statements' variables are not the assumptions' and extents' */
+	lv->nv = 0;
 	/* a split axis: no other dimension of the superstep's arrays on it, no
 	 * copy along it (the other arrays are not the level's) */
 	for (int x = 0; lv->axis_split && x < m->narrays && lv->status == 0; x++) {
@@ -552,19 +563,19 @@ static bool names_split_axis(const struct lv *lv, const struct model_aff *a)
 	return false;
 }
 
-/* A fresh name for the level's own symbol: BASE, or BASE_2, ...; NULL
- * when out of memory. */
-static char *fresh(const struct lv *lv, const char *base, const char *other)
+/* A fresh name for the level's own symbol: BASE, or BASE_2, ... BASE_99;
+ * NULL when out of memory, or with *NONE when every one is taken. */
+static char *fresh(const struct lv *lv, const char *base, const char *other, bool *none)
 {
-	char *name = NULL;
 	for (int k = 1; k < 100; k++) {
-		free(name);
+		char *name;
 		if ((k == 1 ? asprintf(&name, "%s", base) : asprintf(&name, "%s_%d", base, k)) < 0)
 			return NULL;
 		if (!symbolic_name_taken(lv->m, NULL, name) && (!other || strcmp(name, other) != 0))
 			return name;
+		free(name);
 	}
-	free(name);
+	*none = true;
 	return NULL;
 }
 
@@ -576,7 +587,15 @@ static void symbols(struct lv *lv)
 	for (int p = 0; p < lv->ns; p++)
 		if (model_add_param(o, m->params[p]) < 0)
 			failed(lv);
-	char *rname = fresh(lv, "R", NULL), *hname = rname ? fresh(lv, "H", rname) : NULL;
+	bool none = false;
+	char *rname = fresh(lv, "R", NULL, &none), *hname = rname ? fresh(lv, "H", rname, &none) : NULL;
+	if (none) {
+		free(rname);
+		refuse(lv, "every name R, R_2, ..., R_99 or H, H_2, ..., H_99 is taken: one level "
+			   "of superstep %s needs one of each",
+		       step_name(lv));
+		return;
+	}
 	int s = -1, r = -1, h = hname ? model_add_param(o, hname) : -1;
 	if (!lv->axis_split) {
 		s = model_add_param(o, lv->sname);
@@ -824,8 +843,6 @@ int model_level(const struct model *m, int cand, int step, struct model_level *o
 		mark_split(&lv);
 	if (lv.status == 0)
 		symbols(&lv);
-	/* no variable in the distributions' and arrays' extents */
-	lv.nv = 0;
 	if (lv.status == 0)
 		layouts(&lv);
 	if (lv.status == 0)

@@ -22,8 +22,9 @@
  * then two axes, R and s, and the dimension their identities, process
  * s*q + e being (q, e).  Every other use of such an axis is refused.
  *
- * The level's model has the sizes of M, then s (the loop's variable, by its
- * name: a size, or an axis where B's axis is split), R (likewise) and H,
+ * The level's model has the sizes of M, then H, s (the loop's variable, by
+ * its name) and R as sizes, or s and R as axes in place of B's where that
+ * axis is split,
  * M's other axes, arrays, layouts and assumptions (those naming a split
  * axis left out: fewer assumptions, the same counts where they hold), with
  * s >= 1, H >= 1 and R == 2*H, and one candidate running one superstep: its
@@ -38,13 +39,15 @@
 
 struct model_level {
 	struct model *m;       /* the level's model (model_free) */
-	const char *s, *r, *h; /* the names of s, R and H in it (its own) */
+	/* the names of s (M's loop's, kept), R and H (the level model's) */
+	const char *s, *r, *h;
 };
 
 /* Superstep STEP of candidate CAND of M, in the doubling loop 1, 2, 4, ...
  * < B alone, as the model of one level (above) into *OUT; 0, or 1 with
  * *REASON (malloc'd, NULL when out of memory) saying why the superstep has
- * no such form, or -1 when out of memory. */
+ * no such form, or -1 when out of memory (*REASON NULL) or on a broken
+ * invariant (*REASON "internal: ..."). */
 int model_level(const struct model *m, int cand, int step, struct model_level *out,
 		char **reason);
 

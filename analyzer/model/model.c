@@ -425,7 +425,8 @@ char *model_step_level_reason(const struct model *m, int step)
 	int l = m->steps[step].by_loop;
 	char *why = NULL;
 	if (l < 0 || asprintf(&why, "a condition divides by the loop's variable %s, a number only "
-				   "level by level: every value given (-D) counts it",
+				   "level by level: every value given (-D) counts it, and the "
+				   "symbolic grid sums the levels of a doubling loop where it can",
 			      m->loops[l].var) < 0)
 		return NULL;
 	return why;

@@ -1,5 +1,6 @@
 #include "analyzer/util/text.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 
 int text_open(struct text *t)
@@ -46,4 +47,26 @@ void text_linear_end(struct text_linear *l, long long constant)
 		fprintf(l->out, "%lld", constant);
 	else if (constant != 0)
 		fprintf(l->out, " %c %llu", constant < 0 ? '-' : '+', magnitude(constant));
+}
+
+const char *text_next_name(const char **p, size_t *n)
+{
+	const char *q = *p;
+	while (*q && !isalpha((unsigned char)*q) && *q != '_') {
+		if (isdigit((unsigned char)*q))
+			while (isalnum((unsigned char)*q) || *q == '_')
+				q++;
+		else
+			q++;
+	}
+	if (!*q) {
+		*p = q;
+		return NULL;
+	}
+	size_t k = 0;
+	while (isalnum((unsigned char)q[k]) || q[k] == '_')
+		k++;
+	*n = k;
+	*p = q + k;
+	return q;
 }

@@ -27,4 +27,9 @@ struct text_linear {
 void text_linear_term(struct text_linear *l, long long coef, const char *name);
 void text_linear_end(struct text_linear *l, long long constant);
 
+/* The next name in *P, text in the formula grammar (a number's digits are
+ * no name): its start, with its length in *N and *P moved past it; NULL at
+ * the end of the text. */
+const char *text_next_name(const char **p, size_t *n);
+
 #endif

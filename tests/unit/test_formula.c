@@ -1179,6 +1179,7 @@ static void test_covers(void **state)
 	assert_int_equal(formula_covers(wide, narrow), 1);
 	assert_int_equal(formula_covers(narrow, wide), 0);
 	assert_int_equal(formula_covers(zero, wide), 1);   /* 0 outside */
+	assert_int_equal(formula_covers(wide, zero), 0);   /* 0 for P <= 0 too */
 	assert_int_equal(formula_covers(none, wide), 0);   /* no piece */
 	assert_int_equal(formula_covers(wide, none), 1);
 	assert_int_equal(formula_covers(all, narrow), 1);
