@@ -2890,6 +2890,32 @@ static void keep_doubling(struct job *j, struct candidate_cost *out)
 	}
 }
 
+/* Each of OUT's formulas with the pieces of a doubling loop's bound at 1
+ * or 2 joined to the general one where it gives their values there
+ * (formula_merge_levels); CHANGED[k]: formula k has fewer pieces.  Returns
+ * how many have. */
+static int merge_levels(struct job *j, struct candidate_cost *out, bool *changed)
+{
+	int n = 0;
+	for (int k = 0; k < nformulas(out) && !failed(&j->fail); k++) {
+		struct formula **f = formula_slot(out, k);
+		changed[k] = false;
+		for (int g = 0; *f && g < j->ngeometric; g++) {
+			struct formula *m = formula_merge_levels(*f, j->geometric_bound[g],
+								 j->geometric_name[g]);
+			if (!m) {
+				cost_job_fail(j, COST_FAILED, NULL, "joining the levels' pieces");
+				return n;
+			}
+			changed[k] |= formula_n_pieces(m) < formula_n_pieces(*f);
+			formula_free(*f);
+			*f = m;
+		}
+		n += changed[k];
+	}
+	return n;
+}
+
 struct facts {
 	isl_set *out;         /* the context being built, on [params, axes, locals] */
 	int lpos;             /* the block length's parameter position */
@@ -4324,7 +4350,6 @@ static void program_formulas(struct job *j, const struct model *m,
 		if (!sizes)
 			cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
 		tidy_some(j, out, sizes, changed);
-		isl_set_free(sizes);
 		/* The sizes' context knows nothing of the digits and block
 		 * lengths kept (k0_M < M, n__M >= 1): what they exclude
 		 * goes, under CONTEXT. */
@@ -4333,6 +4358,12 @@ static void program_formulas(struct job *j, const struct model *m,
 		isl_set *ordered = symbolic_digit_orders(isl_set_copy(context), m, info);
 		prune_all(j, out, ordered ? ordered : context);
 		isl_set_free(ordered);
+		/* a doubling bound's pieces at 1 and 2 joined to the general
+		 * one, simplified by now (its max of the few-process cases
+		 * gone), and those formulas tidied again */
+		if (j->ngeometric > 0 && sizes && merge_levels(j, out, changed) > 0)
+			tidy_some(j, out, sizes, changed);
+		isl_set_free(sizes);
 	}
 	free(changed);
 	isl_set_free(context);

@@ -237,6 +237,13 @@ struct formula *formula_subst(const struct formula *f, const char *name,
 struct formula *formula_sum_powers(const struct formula *f, const char *name, const char *kname,
 				   const struct formula *top);
 
+/* F with each piece whose condition fixes BNAME at 1 or 2 joined to
+ * another piece whose value gives its value there, KNAME = log2(BNAME)
+ * being 0 or 1 (formula_equal's proof): "2*lg_P if P >= 2; 0 if P == 1" is
+ * 2*lg_P where P >= 1.  The same values; NULL on failure. */
+struct formula *formula_merge_levels(const struct formula *f, const char *bname,
+				     const char *kname);
+
 /* F with each floor(a) of a piece's value, a affine in the parameters with
  * denominator d, written a - r/d where the piece's condition makes a's
  * numerator r modulo d (2*n - 2*floor(n/2) - 1 where n % 2 == 1 is n).  The

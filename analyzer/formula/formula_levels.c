@@ -211,3 +211,87 @@ struct formula *formula_sum_powers(const struct formula *f, const char *name, co
 	formula_set_outside(res, f->outside);
 	return res;
 }
+
+/* Whether COND (NULL: everywhere) lies within NAME == C; -1 on failure. */
+static int fixes(__isl_keep isl_set *cond, const char *name, long c)
+{
+	if (!cond)
+		return 0;
+	int pos = isl_set_find_dim_by_name(cond, isl_dim_param, name);
+	if (pos < 0)
+		return 0;
+	isl_set *at = isl_set_fix_si(isl_set_universe(isl_set_get_space(cond)), isl_dim_param,
+				     (unsigned)pos, (int)c);
+	isl_bool in = isl_set_is_subset(cond, at);
+	isl_set_free(at);
+	return in < 0 ? -1 : in == isl_bool_true;
+}
+
+/* V (kept) at B = C and K = LOG, on COND (kept); NULL on failure. */
+static struct formula *at_bound(const struct formula *v, const char *bname, const char *kname,
+				long c, long log, __isl_keep isl_set *cond)
+{
+	struct formula *bc = formula_const_si(c), *kc = formula_const_si(log);
+	struct formula *sb = formula_subst(v, bname, bc);
+	struct formula *sk = formula_subst(sb, kname, kc);
+	struct formula *on = sk && cond ? formula_restrict(sk, isl_set_copy(cond)) : NULL;
+	struct formula *all[] = {bc, kc, sb, sk};
+	for (size_t k = 0; k < sizeof(all) / sizeof(*all); k++)
+		formula_free(all[k]);
+	return on;
+}
+
+/* Whether piece J's value is piece I's on I's condition, where B = C and
+ * so K = LOG (formula_equal's proof: 1). */
+static int same_there(const struct formula *f, int i, int j, const char *bname,
+		      const char *kname, long c, long log)
+{
+	struct fvars *V = f->vars;
+	struct formula *vj = piece_formula(V, NULL, fml_node_copy(V, f->p[j].val));
+	struct formula *vi = piece_formula(V, NULL, fml_node_copy(V, f->p[i].val));
+	struct formula *aj = at_bound(vj, bname, kname, c, log, f->p[i].cond);
+	struct formula *ai = at_bound(vi, bname, kname, c, log, f->p[i].cond);
+	int r = aj && ai ? formula_equal(aj, ai) : -1;
+	struct formula *all[] = {vj, vi, aj, ai};
+	for (size_t k = 0; k < sizeof(all) / sizeof(*all); k++)
+		formula_free(all[k]);
+	return r;
+}
+
+struct formula *formula_merge_levels(const struct formula *f, const char *bname, const char *kname)
+{
+	if (!f || !bname || !kname)
+		return NULL;
+	int *into = malloc(sizeof(*into) * (size_t)(f->n + 1));
+	if (!into)
+		return NULL;
+	for (int i = 0; i < f->n; i++)
+		into[i] = i;
+	/* a piece of B == 1 or 2 whose value another piece's gives there */
+	for (int i = 0; i < f->n; i++)
+		for (long c = 1, log = 0; c <= 2 && into[i] == i; c *= 2, log++) {
+			int at = fixes(f->p[i].cond, bname, c);
+			for (int j = 0; at == 1 && j < f->n && into[i] == i; j++)
+				if (j != i && into[j] == j && same_there(f, i, j, bname, kname, c, log) == 1)
+					into[i] = j;
+		}
+	f->vars->refs++;
+	struct formula *r = fml_formula_alloc(f->vars, f->n);
+	int size = f->n;
+	for (int j = 0; r && j < f->n; j++) {
+		if (into[j] != j)
+			continue;
+		isl_set *cond = f->p[j].cond ? isl_set_copy(f->p[j].cond) : NULL;
+		for (int i = 0; cond && i < f->n; i++)
+			if (i != j && into[i] == j)
+				cond = isl_set_coalesce(isl_set_union(cond, isl_set_copy(f->p[i].cond)));
+		if (fml_push_piece(r, &size, cond, fml_node_copy(f->vars, f->p[j].val)) < 0) {
+			formula_free(r);
+			r = NULL;
+		}
+	}
+	free(into);
+	if (r)
+		r->outside = f->outside;
+	return r;
+}

@@ -1190,6 +1190,32 @@ static void test_covers(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* formula_merge_levels: a piece of P == 1 or P == 2 whose value the
+ * general piece gives there (K = log2(P) then 0 or 1) is joined to it; one
+ * whose value differs stays. */
+static void test_merge_levels(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	struct formula *f = make(ctx, "[P, K, n] -> { 2*K*n + P : P >= 4; 2*n + 2 : P = 2; "
+				 "1 : P = 1 }", 0);
+	struct formula *g = formula_merge_levels(f, "P", "K");
+	(void)state;
+	assert_non_null(g);
+	assert_int_equal(formula_n_pieces(g), 1);
+	char *text = formula_to_string(g, FORMULA_TEXT);
+	assert_string_equal(text, "2*K*n + P if (P <= 2 && P >= 1) || P >= 4");
+	free(text);
+	struct formula *h = make(ctx, "[P, K, n] -> { 2*K*n + P : P >= 4; 3 : P = 2; "
+				 "1 : P = 1 }", 0);
+	struct formula *k = formula_merge_levels(h, "P", "K");
+	assert_int_equal(formula_n_pieces(k), 2);   /* 3 is not 2*n + 2 */
+	formula_free(f);
+	formula_free(g);
+	formula_free(h);
+	formula_free(k);
+	isl_ctx_free(ctx);
+}
+
 /* formula_prune: a disjunct the context excludes goes (k >= M where k < M,
  * nb <= 0 where nb >= 1), a piece with none left goes, a disjunct is
  * simplified where that shortens it, and nothing the context implies is
@@ -1774,6 +1800,7 @@ int main(void)
 		cmocka_unit_test(test_fold_residues),
 		cmocka_unit_test(test_sum_powers),
 		cmocka_unit_test(test_covers),
+		cmocka_unit_test(test_merge_levels),
 		cmocka_unit_test(test_drop_bounded),
 		cmocka_unit_test(test_prune),
 		cmocka_unit_test(test_sign_fold),
