@@ -15,7 +15,7 @@ wall() { # wall ARGS...: seconds of one run
 }
 printf '%-34s %8s %8s %9s\n' "example" "-j 1 s" "-j N s" "peak MiB"
 for args in examples/broadcast.bsp examples/matmul.bsp examples/matmul2.bsp \
-	    examples/stencil1d.bsp examples/stencil2d.bsp examples/transpose.bsp \
+	    examples/stencil1d.bsp examples/stencil2d.bsp examples/transpose.bsp examples/fft.bsp \
 	    "--grid 8 examples/stencil1d.bsp" "--grid 2x3 examples/stencil2d.bsp" \
 	    tests/brute/specs/summa_panel.bsp; do
 	# shellcheck disable=SC2086  # split on purpose
