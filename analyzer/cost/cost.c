@@ -4401,7 +4401,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	for (int k = 0; k < nsteps && !failed(&j.fail); k++) {
 		int s = model_cand_step(m, cand, k);   /* the model's superstep */
 		struct step_cost *sc = &out->steps[k];
-		if (req->symbolic && !req->values && !concrete && m->steps[s].by_loop >= 0) {
+		if (req->symbolic && !req->values && m->steps[s].by_loop >= 0) {
 			/* a condition by a doubling loop's variable: level by
 			 * level, summed */
 			out->nsteps++;
