@@ -183,7 +183,7 @@ static void rests_on_level(struct job *j, const char *text, const char *what)
 }
 
 /* What the level's formulas rest on (SUB's), onto OUT: refused (-1, with
- * the job failed) where it names s or H. */
+ * the job failed) where it names s, R or H. */
 static int level_assumptions(struct job *j, const struct level_names *ln,
 			     const struct candidate_cost *sub, struct candidate_cost *out,
 			     const char *what)

@@ -101,64 +101,6 @@ int formula_n_pieces(const struct formula *f)
 	return f ? f->n : -1;
 }
 
-/* The union of F's piece conditions, NULL for everywhere (a piece
- * without one); *FAILED on failure. */
-static __isl_give isl_set *pieces_union(const struct formula *f, bool *failed)
-{
-	isl_set *u = NULL;
-	for (int i = 0; i < f->n; i++) {
-		if (!f->p[i].cond) {
-			isl_set_free(u);
-			return NULL;
-		}
-		isl_set *c = isl_set_copy(f->p[i].cond);
-		if (u) {
-			u = isl_set_align_params(u, isl_set_get_space(c));
-			c = isl_set_align_params(c, isl_set_get_space(u));
-			u = isl_set_union(u, c);
-		} else {
-			u = c;
-		}
-		if (!u) {
-			*failed = true;
-			return NULL;
-		}
-	}
-	if (!u) /* no piece: empty, on no parameter */
-		*failed = true;
-	return u;
-}
-
-int formula_covers(const struct formula *f, const struct formula *g)
-{
-	if (!f || !g)
-		return -1;
-	bool everywhere = g->outside == FORMULA_ZERO_OUTSIDE; /* G's value */
-	if (f->outside == FORMULA_ZERO_OUTSIDE || (g->n == 0 && !everywhere))
-		return 1;
-	if (f->n == 0)
-		return 0;
-	bool failed = false;
-	isl_set *fu = pieces_union(f, &failed);
-	if (failed)
-		return -1;
-	if (!fu)
-		return 1; /* F holds everywhere */
-	isl_set *gu = everywhere ? NULL : pieces_union(g, &failed);
-	if (failed) {
-		isl_set_free(fu);
-		return -1;
-	}
-	if (!gu)
-		gu = isl_set_universe(isl_set_get_space(fu));
-	gu = isl_set_align_params(gu, isl_set_get_space(fu));
-	fu = isl_set_align_params(fu, isl_set_get_space(gu));
-	isl_bool sub = isl_set_is_subset(gu, fu);
-	isl_set_free(fu);
-	isl_set_free(gu);
-	return sub < 0 ? -1 : sub == isl_bool_true;
-}
-
 int formula_typical_first(struct formula *f, const char *const names[], const long long values[],
 			  int n)
 {
@@ -361,6 +303,43 @@ static __isl_give isl_set *complement(const struct formula *f, int *none, int *e
 		return NULL;
 	}
 	return c;
+}
+
+int formula_covers(const struct formula *f, const struct formula *g)
+{
+	if (!f || !g)
+		return -1;
+	bool everywhere = g->outside == FORMULA_ZERO_OUTSIDE; /* G's value */
+	if (f->outside == FORMULA_ZERO_OUTSIDE || (g->n == 0 && !everywhere))
+		return 1;
+	int none, error;
+	isl_set *gap = complement(f, &none, &error);
+	if (error) {
+		isl_set_free(gap);
+		return -1;
+	}
+	if (none)
+		return 1;   /* F holds everywhere */
+	if (!gap || everywhere) {
+		isl_set_free(gap);   /* F has no piece, or a gap where G is 0 */
+		return 0;
+	}
+	int r = 1;
+	for (int i = 0; i < g->n && r == 1; i++) {
+		if (!g->p[i].cond) {
+			r = 0;
+			break;
+		}
+		isl_set *c = isl_set_align_params(isl_set_copy(g->p[i].cond),
+						  isl_set_get_space(gap));
+		isl_set *in = isl_set_intersect(isl_set_align_params(isl_set_copy(gap),
+								     isl_set_get_space(c)), c);
+		isl_bool empty = isl_set_is_empty(in);
+		isl_set_free(in);
+		r = empty < 0 ? -1 : empty == isl_bool_true;
+	}
+	isl_set_free(gap);
+	return r;
 }
 
 void fml_plist_free(const struct fvars *T, struct fplist *l)

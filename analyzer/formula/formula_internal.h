@@ -141,6 +141,9 @@ struct formula *fml_formula_alloc(struct fvars *V, int n);
 int fml_push_piece(struct formula *f, int *size, __isl_take isl_set *cond, struct fnode *val);
 /* The intersection of two conditions, neither taken (NULL is everything). */
 __isl_give isl_set *fml_cond_meet(__isl_keep isl_set *a, __isl_keep isl_set *b);
+/* Whether the condition COND (NULL: everywhere) lies within WHERE; 1, 0 or
+ * -1 (formula_subst.c). */
+int fml_cond_within(__isl_keep isl_set *cond, __isl_keep isl_set *where);
 /* Whether G involves a parameter that B does not (by name); -1 on failure
  * (formula_coalesce.c). */
 int fml_names_more(__isl_keep isl_set *g, __isl_keep isl_set *b);

@@ -1,6 +1,7 @@
 /* Sums over the levels of a doubling loop (formula.h, formula_sum_powers). */
 #include <stdlib.h>
 
+#include <isl/id.h>
 #include <isl/set.h>
 #include <isl/space.h>
 
@@ -217,14 +218,13 @@ static int fixes(__isl_keep isl_set *cond, const char *name, long c)
 {
 	if (!cond)
 		return 0;
-	int pos = isl_set_find_dim_by_name(cond, isl_dim_param, name);
-	if (pos < 0)
-		return 0;
-	isl_set *at = isl_set_fix_si(isl_set_universe(isl_set_get_space(cond)), isl_dim_param,
-				     (unsigned)pos, (int)c);
-	isl_bool in = isl_set_is_subset(cond, at);
+	isl_ctx *ctx = isl_set_get_ctx(cond);
+	isl_space *sp = isl_space_params_alloc(ctx, 1);
+	sp = isl_space_set_dim_id(sp, isl_dim_param, 0, isl_id_alloc(ctx, name, NULL));
+	isl_set *at = isl_set_fix_si(isl_set_universe(sp), isl_dim_param, 0, (int)c);
+	int r = at ? fml_cond_within(cond, at) : -1;
 	isl_set_free(at);
-	return in < 0 ? -1 : in == isl_bool_true;
+	return r;
 }
 
 /* V (kept) at B = C and K = LOG, on COND (kept); NULL on failure. */

@@ -389,8 +389,7 @@ done:
 	return res;
 }
 
-/* Whether the condition COND (NULL: everywhere) lies within WHERE; 1, 0 or -1. */
-static int cond_within(__isl_keep isl_set *cond, __isl_keep isl_set *where)
+int fml_cond_within(__isl_keep isl_set *cond, __isl_keep isl_set *where)
 {
 	if (!cond)
 		return 0;
@@ -451,7 +450,7 @@ struct formula *formula_subst_where(const struct formula *f, const char *name,
 	if (!res)
 		goto done;
 	for (int j = 0; j < f->n; j++) {
-		int in = cond_within(f->p[j].cond, where);
+		int in = fml_cond_within(f->p[j].cond, where);
 		if (in < 0)
 			goto done;
 		isl_set *c = f->p[j].cond ? isl_set_copy(f->p[j].cond) : NULL;

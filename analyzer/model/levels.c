@@ -363,6 +363,13 @@ static int new_ndims(const struct lv *lv, int x)
 	return n;
 }
 
+static void free_texts(char **t, int n)
+{
+	for (int i = 0; t && i < n; i++)
+		free(t[i]);
+	free(t);
+}
+
 /* The texts of access A's subscripts at the level, for people. */
 static char **access_texts(struct lv *lv, const struct model_access *a)
 {
@@ -383,20 +390,11 @@ static char **access_texts(struct lv *lv, const struct model_access *a)
 	for (int i = 0; t && i < n; i++)
 		ok &= t[i] != NULL;
 	if (!ok) {
-		for (int i = 0; t && i < n; i++)
-			free(t[i]);
-		free(t);
+		free_texts(t, n);
 		failed(lv);
 		return NULL;
 	}
 	return t;
-}
-
-static void free_texts(char **t, int n)
-{
-	for (int i = 0; t && i < n; i++)
-		free(t[i]);
-	free(t);
 }
 
 /* The subscripts of access OLD onto the level's access NEW. */
