@@ -972,13 +972,13 @@ static void tidy_part(struct job *j, struct formula **f, __isl_keep isl_set *con
 	*f = t;
 }
 
-/* F (kept), the sum of TERMS[0..N) (NULL entries are 0), as a formula: the
- * sum of the terms' formulas, each tidied on CONTEXT first (tidy_part), as
- * ISL's sum of the terms has the product of their pieces; F's own formula
- * when a term has none. */
-static struct formula *sum_by_terms(struct job *j, __isl_keep isl_pw_qpolynomial *f,
-				    isl_pw_qpolynomial *const *terms, int n,
-				    __isl_keep isl_set *context, const char *what)
+/* The sum of TERMS[0..N) (NULL entries are 0) as a formula: the sum of the
+ * terms' formulas, each tidied on CONTEXT first (tidy_part), as ISL's sum of
+ * the terms has the product of their pieces; NULL, the job untouched, for
+ * one term or none (the sum's own formula is the one) or when a term has
+ * none. */
+static struct formula *sum_by_terms(struct job *j, isl_pw_qpolynomial *const *terms, int n,
+				    __isl_keep isl_set *context)
 {
 	struct formula *acc = NULL;
 	int used = 0;
@@ -995,7 +995,7 @@ static struct formula *sum_by_terms(struct job *j, __isl_keep isl_pw_qpolynomial
 	if (used > 1 && acc)
 		return acc;
 	formula_free(acc);
-	return cost_to_formula(j, f, what);
+	return NULL;
 }
 
 /* The maximum over the processes of the sum of TERMS[0..N) (kept; NULL
@@ -1194,6 +1194,9 @@ struct per_process {
 	/* each array's words in NCom, the terms of ncom */
 	isl_pw_qpolynomial **ncom_terms;
 	int nterms;
+	/* fan_in, fan_out and ncom still 0, their terms not yet added
+	 * (count_step; per_process_whole adds them when they are needed) */
+	bool pending;
 };
 
 
@@ -1287,8 +1290,80 @@ static void count_partners(struct job *j, __isl_keep isl_map *pairs, __isl_keep 
 	*out = count(j, per_process(to, j->naxes), "msgs_out");
 }
 
+/* Which sum of a process's counts (per_process_whole). */
+enum per_process_sum { PP_IN, PP_OUT, PP_NCOM, PP_BOTH };
+
+/* P's sum WHICH (a new reference), its terms added first where they are
+ * pending: in the order count_step counted them, so it is the sum counted
+ * there would have been; NULL after a failure, which the job takes.  The
+ * sums are put off because a maximum or NCom's formula mostly splits over
+ * the terms (max_separable, sum_by_terms), and ISL's sum of two counts
+ * has the product of their pieces (33 + 33 pieces make 1155). */
+static __isl_give isl_pw_qpolynomial *per_process_whole(struct job *j, struct per_process *p,
+						       enum per_process_sum which)
+{
+	if (which == PP_BOTH)
+		return sum(j, per_process_whole(j, p, PP_IN), per_process_whole(j, p, PP_OUT));
+	if (p->pending) {
+		p->pending = false;
+		for (int a = 0; a < p->nterms; a++) {
+			if (p->in_terms[a])
+				p->fan_in = sum(j, p->fan_in, isl_pw_qpolynomial_copy(p->in_terms[a]));
+			if (p->out_terms[a])
+				p->fan_out = sum(j, p->fan_out, isl_pw_qpolynomial_copy(p->out_terms[a]));
+			if (p->ncom_terms[a])
+				p->ncom = sum(j, p->ncom, isl_pw_qpolynomial_copy(p->ncom_terms[a]));
+		}
+	}
+	isl_pw_qpolynomial *w = which == PP_IN ? p->fan_in : which == PP_OUT ? p->fan_out : p->ncom;
+	if (!w && !failed(&j->fail))
+		cost_isl_op_failed(j, "adding counts");
+	return isl_pw_qpolynomial_copy(w);
+}
+
+/* max_over of P's sum WHICH, whose terms are TERMS[0..N): first the sum of
+ * the terms' maxima (max_separable), with the sum itself added up only
+ * where that gives none; the same formula either way as max_over of the
+ * sum added up first. */
+static struct formula *max_over_sum(struct job *j, struct per_process *p,
+				    enum per_process_sum which, isl_pw_qpolynomial *const *terms,
+				    int n, __isl_keep isl_set *processes, __isl_keep isl_set *context,
+				    const char *what, __isl_give isl_pw_qpolynomial **keep)
+{
+	if (failed(&j->fail))
+		return NULL;
+	if (p->pending && n > 1) {
+		/* the range as max_over aligns it: the sums' space is the zero
+		 * count's they start from */
+		isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(
+			isl_pw_qpolynomial_copy(p->fan_in), isl_dim_in, 0, isl_dim_param, 0, j->naxes);
+		isl_set *range = isl_set_reset_tuple_id(isl_set_copy(processes));
+		range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(g));
+		isl_pw_qpolynomial_free(g);
+		isl_pw_qpolynomial *r = NULL;
+		struct formula *fm = range ? max_separable(j, terms, n, range, context,
+							   keep ? &r : NULL) : NULL;
+		isl_set_free(range);
+		if (fm && (!keep || r)) {
+			if (keep)
+				*keep = r;
+			return fm;
+		}
+		formula_free(fm);
+		isl_pw_qpolynomial_free(r);
+		n = 0;   /* tried: max_over need not again */
+	}
+	isl_pw_qpolynomial *f = per_process_whole(j, p, which);
+	struct formula *fm = max_over(j, f, processes, context, what, keep, terms, n);
+	isl_pw_qpolynomial_free(f);
+	return fm;
+}
+
 static void count_step(struct job *j, const struct step_relations *r, struct per_process *p)
 {
+	/* each array's terms kept, their sums added when needed; added here
+	 * when there is no room for the terms */
+	p->pending = p->nterms == r->narrays;
 	for (int a = 0; a < r->narrays && !failed(&j->fail); a++) {
 		if (!r->use[a])
 			continue;
@@ -1298,16 +1373,29 @@ static void count_step(struct job *j, const struct step_relations *r, struct per
 		long words = (long)j->m->arrays[a].words;
 		isl_pw_qpolynomial *ncom = times(j, count(j, isl_map_wrap(isl_map_copy(remote)), name),
 						 words);
-		if (a < p->nterms)
-			p->ncom_terms[a] = isl_pw_qpolynomial_copy(ncom);
-		p->ncom = sum(j, p->ncom, ncom);
 		isl_pw_qpolynomial *out = times(j, count(j, per_process(sends(r, a, remote), j->naxes),
 							  name), words);
 		isl_pw_qpolynomial *in = times(j, count(j, per_process(remote, j->naxes), name), words);
+		if (!ncom || !out || !in) {
+			isl_pw_qpolynomial_free(ncom);
+			isl_pw_qpolynomial_free(out);
+			isl_pw_qpolynomial_free(in);
+			if (!failed(&j->fail))
+				cost_isl_op_failed(j, "adding counts");
+			break;
+		}
+		if (p->pending) {
+			p->ncom_terms[a] = ncom;
+			p->out_terms[a] = out;
+			p->in_terms[a] = in;
+			continue;
+		}
 		if (a < p->nterms) {
+			p->ncom_terms[a] = isl_pw_qpolynomial_copy(ncom);
 			p->out_terms[a] = isl_pw_qpolynomial_copy(out);
 			p->in_terms[a] = isl_pw_qpolynomial_copy(in);
 		}
+		p->ncom = sum(j, p->ncom, ncom);
 		p->fan_out = sum(j, p->fan_out, out);
 		p->fan_in = sum(j, p->fan_in, in);
 	}
@@ -1741,20 +1829,26 @@ int cost_count_maxima(struct job *j, const struct step_relations *r,
 	per_process_init(j, r, &p);
 	if (!failed(&j->fail))
 		count_step(j, r, &p);
+	isl_pw_qpolynomial *in = per_process_whole(j, &p, PP_IN);
+	isl_pw_qpolynomial *out = per_process_whole(j, &p, PP_OUT);
+	isl_pw_qpolynomial *ncom = per_process_whole(j, &p, PP_NCOM);
 	isl_pw_qpolynomial *both = req->h == H_SUM && !failed(&j->fail)
-		? sum(j, isl_pw_qpolynomial_copy(p.fan_in), isl_pw_qpolynomial_copy(p.fan_out))
+		? sum(j, isl_pw_qpolynomial_copy(in), isl_pw_qpolynomial_copy(out))
 		: NULL;
-	isl_pw_qpolynomial *const of[MAXIMA_N] = {p.work, p.fan_in, p.fan_out, both};
+	isl_pw_qpolynomial *const of[MAXIMA_N] = {p.work, in, out, both};
 	int st = failed(&j->fail) ? -1 : 0;
 	for (int t = 0; st == 0 && t < MAXIMA_N; t++)
 		if (of[t])
 			st = pieces_apart(j, of[t], r->processes, &sm->f[t], &sm->n[t]);
 	if (st == 0) {
-		sm->ncom = p.ncom;
-		p.ncom = NULL;
+		sm->ncom = ncom;
+		ncom = NULL;
 	} else {
 		cost_step_maxima_clear(sm);
 	}
+	isl_pw_qpolynomial_free(in);
+	isl_pw_qpolynomial_free(out);
+	isl_pw_qpolynomial_free(ncom);
 	isl_pw_qpolynomial_free(both);
 	per_process_clear(&p);
 	return st;
@@ -4239,16 +4333,14 @@ static void step_count(struct job *j, const struct model *m, int s,
 	if (req->explain)
 		count_occurrences(j, r, sc);
 	if (req->symbolic) {
-		sc->h_in = max_over(j, p.fan_in, r->processes, context, "h_in", looped ? &it.h_in : NULL,
-				    p.in_terms, p.nterms);
-		sc->h_out = max_over(j, p.fan_out, r->processes, context, "h_out",
-				     looped ? &it.h_out : NULL, p.out_terms, p.nterms);
+		sc->h_in = max_over_sum(j, &p, PP_IN, p.in_terms, p.nterms, r->processes, context,
+					"h_in", looped ? &it.h_in : NULL);
+		sc->h_out = max_over_sum(j, &p, PP_OUT, p.out_terms, p.nterms, r->processes, context,
+					 "h_out", looped ? &it.h_out : NULL);
 		sc->w = max_over(j, p.work, r->processes, context, "w", looped ? &it.w : NULL,
 				 NULL, 0);
 	}
 	if (req->h == H_SUM && req->symbolic) {
-		isl_pw_qpolynomial *both = sum(j, isl_pw_qpolynomial_copy(p.fan_in),
-					       isl_pw_qpolynomial_copy(p.fan_out));
 		isl_pw_qpolynomial **terms = calloc(2 * (size_t)p.nterms + 1, sizeof(*terms));
 		if (!terms)   /* not a maximum without its terms: out of memory */
 			cost_job_fail(j, COST_FAILED, NULL, "h");
@@ -4256,10 +4348,9 @@ static void step_count(struct job *j, const struct model *m, int s,
 			terms[a] = p.in_terms[a];
 			terms[p.nterms + a] = p.out_terms[a];
 		}
-		sc->h = max_over(j, both, r->processes, context, "h", looped ? &it.h : NULL,
-				 terms, terms ? 2 * p.nterms : 0);
+		sc->h = max_over_sum(j, &p, PP_BOTH, terms, terms ? 2 * p.nterms : 0, r->processes,
+				     context, "h", looped ? &it.h : NULL);
 		free(terms);
-		isl_pw_qpolynomial_free(both);
 	}
 	/* a loop whose maximum over the processes is no single function
 	 * has no sum (cost_loop_totals says why): one run's formulas
@@ -4271,9 +4362,14 @@ static void step_count(struct job *j, const struct model *m, int s,
 	    (!it.w || !it.h_in || !it.h_out || (req->h == H_SUM && !it.h)))
 		cost_loop_totals(j, s, &it, base, sc);
 	if (req->symbolic) {
-		sc->ncom = sum_by_terms(j, p.ncom, p.ncom_terms, p.nterms, context, "NCom");
+		sc->ncom = sum_by_terms(j, p.ncom_terms, p.nterms, context);
+		if (!sc->ncom) {
+			isl_pw_qpolynomial *ncom = per_process_whole(j, &p, PP_NCOM);
+			sc->ncom = cost_to_formula(j, ncom, "NCom");
+			isl_pw_qpolynomial_free(ncom);
+		}
 		if (looped && sc->ncom)
-			it.ncom = isl_pw_qpolynomial_copy(p.ncom);
+			it.ncom = per_process_whole(j, &p, PP_NCOM);
 	}
 	cost_tidy(j, &sc->ncom, context);
 	cost_tidy(j, &sc->h_in, context);
