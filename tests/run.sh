@@ -4,7 +4,7 @@
 # Sections (each case counts once):
 #   unit        every cmocka binary $O/tests/test_*, read as TAP
 #   oom         $O/tests/oom (make oom): the library's allocations failed one
-#               at a time through thirteen questions (tests/oom/oom.c says which
+#               at a time through fourteen questions (tests/oom/oom.c says which
 #               and in what order), each to fail with a message or succeed,
 #               never crash; read as TAP, one case per question (the plain
 #               pass only: sanitized, its leak check after each failure makes

@@ -46,6 +46,7 @@ struct bspcost_request {
 /* One quantity of the results: texts for people, for programs, its value. */
 struct api_quantity {
 	char *formula, *expr, *value;
+	char *why;                     /* why there is no formula, the others having one */
 	struct formula_expr *parsed;   /* EXPR read back, for bspcost_result_eval */
 };
 

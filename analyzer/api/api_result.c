@@ -29,6 +29,7 @@ static void quantity_clear(struct api_quantity *q)
 	free(q->formula);
 	free(q->expr);
 	free(q->value);
+	free(q->why);
 	formula_expr_free(q->parsed);
 	memset(q, 0, sizeof(*q));
 }
@@ -135,6 +136,10 @@ static int keep_candidate(struct api_candidate *ac, const struct analysis *a, in
 				? (q == Q_MEM ? cc->steps[s].mem : step_quantity(&cc->steps[s], q))
 				: NULL;
 			if (quantity_keep(&st->q[k], f, q, cm, report_value(a, c, s, q)) < 0)
+				return -1;
+			const char *why = formulas && s < cc->nsteps
+				? step_quantity_why(&cc->steps[s], q) : NULL;
+			if (why && !(st->q[k].why = strdup(why)))
 				return -1;
 		}
 	}
@@ -382,6 +387,13 @@ const char *bspcost_result_formula(const bspcost_result *r, int c, int s, enum b
 {
 	const struct api_quantity *x = quantity(r, c, s, q);
 	return x ? x->formula : NULL;
+}
+
+const char *bspcost_result_formula_why(const bspcost_result *r, int c, int s,
+				       enum bspcost_quantity q)
+{
+	const struct api_quantity *x = quantity(r, c, s, q);
+	return x ? x->why : NULL;
 }
 
 const char *bspcost_result_expr(const bspcost_result *r, int c, int s, enum bspcost_quantity q)

@@ -211,6 +211,12 @@ BSPCOST_API const char *bspcost_result_formula(const bspcost_result *r, int c, i
 					       enum bspcost_quantity q);
 BSPCOST_API const char *bspcost_result_expr(const bspcost_result *r, int c, int s,
 					    enum bspcost_quantity q);
+/* Why quantity Q of superstep S of candidate C has no formula where the
+ * candidate's others have one (a transpose between blocks over two axes:
+ * its NCom, whose sum changes with the axes' common factors); NULL
+ * otherwise. */
+BSPCOST_API const char *bspcost_result_formula_why(const bspcost_result *r, int c, int s,
+						   enum bspcost_quantity q);
 BSPCOST_API const char *bspcost_result_value(const bspcost_result *r, int c, int s,
 					     enum bspcost_quantity q);
 /* The formula of quantity Q evaluated exactly at NAMES[i] = VALUES[i]

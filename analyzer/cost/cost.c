@@ -3510,6 +3510,12 @@ void cost_tidy(struct job *j, struct formula **f, __isl_keep isl_set *context)
 
 /* tidy for an --explain quantity: a failure is recorded in *WHY and drops the
  * quantity, not the candidate. */
+__isl_give isl_set *cost_sizes_context(struct job *j)
+{
+	struct symbolic_info none = {0};
+	return cost_context(j->engine->ctx, j->m, j->req, &none);
+}
+
 static void tidy_explain(struct job *j, struct formula **f, char **why, __isl_keep isl_set *context)
 {
 	if (failed(&j->fail))
@@ -3567,10 +3573,11 @@ static int predicate_without_extent(const struct model *m, int cand)
  * every value is known, else over the sizes (and the axes on the symbolic
  * grid).  NULL when out of memory. */
 static struct formula *memory(const struct model *m, int cand, const struct cost_request *req,
-			      const bool take[], const struct symbolic_info *info)
+			      const bool take[], const struct symbolic_info *info,
+			      const bool *whole)
 {
 	if (!req->values)
-		return memory_words(m, cand, take, req->symbolic ? NULL : req->sizes, info);
+		return memory_words(m, cand, take, req->symbolic ? NULL : req->sizes, info, whole);
 	mpq_t v;
 	mpq_init(v);
 	struct formula *n = memory_words_at(m, cand, take, req->sizes, req->values,
@@ -3579,20 +3586,22 @@ static struct formula *memory(const struct model *m, int cand, const struct cost
 	return n;
 }
 
-/* The memory of each superstep of OUT and of the whole program. */
+/* The memory of each superstep of OUT and of the whole program; WHOLE as
+ * memory_words has it. */
 static void memories(const struct model *m, int cand, const struct cost_request *req,
-		     const struct symbolic_info *info, struct candidate_cost *out)
+		     const struct symbolic_info *info, const bool *whole,
+		     struct candidate_cost *out)
 {
 	bool *take = calloc((size_t)m->narrays + 1, sizeof(*take));
 	if (!take)
 		return;
 	for (int k = 0; k < out->nsteps; k++) {
 		memory_step_arrays(m, model_cand_step(m, cand, k), take);
-		out->steps[k].mem = memory(m, cand, req, take, info);
+		out->steps[k].mem = memory(m, cand, req, take, info, whole);
 	}
 	for (int a = 0; a < m->narrays; a++)
 		take[a] = true;
-	out->mem = memory(m, cand, req, take, info);
+	out->mem = memory(m, cand, req, take, info, whole);
 	free(take);
 }
 
@@ -4494,6 +4503,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			    : NULL;
 
 	int nsteps = model_cand_nsteps(m, cand);
+	bool *whole = NULL;   /* the arrays of transposes between blocks */
 	for (int k = 0; k < nsteps && !failed(&j.fail); k++) {
 		int s = model_cand_step(m, cand, k);   /* the model's superstep */
 		struct step_cost *sc = &out->steps[k];
@@ -4515,6 +4525,27 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		int st = req->values	 ? relations_values(engine->ctx, m, cand, s, &mv, &r, &reason)
 			 : req->symbolic ? relations_symbolic(engine->ctx, m, cand, s, &r, &info, &reason)
 					 : relations_concrete(engine->ctx, m, cand, s, req->sizes, &r, &reason);
+		int rx, ry;
+		if (st > 0 && req->symbolic && !req->values && !concrete &&
+		    cost_is_redistribution(m, cand, s, &rx, &ry)) {
+			/* a transpose whose index is blocked over two axes
+			 * (which no assumption makes one): from the copy's
+			 * shape (redistribute.c), its arrays' blocks assumed
+			 * whole */
+			free(reason);
+			if (!whole && !(whole = calloc((size_t)m->narrays + 1, sizeof(*whole)))) {
+				fail_nomem(&j.fail);
+				break;
+			}
+			whole[rx] = whole[ry] = true;
+			out->nsteps++;
+			sc->name = m->steps[s].name;
+			if (step_model_refused(&j, m, s, req))
+				break;
+			cost_redistribute_step(&j, cand, s, sc, out);
+			finish_step(&j, m, s, sc, &total);
+			continue;
+		}
 		out->nsteps++;
 		sc->name = m->steps[s].name;
 		bool looped = m->steps[s].loop >= 0;
@@ -4559,7 +4590,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	if (!failed(&j.fail) && !req->values)
 		program_formulas(&j, m, req, &info, div, nsteps, out);
 	if (!failed(&j.fail))
-		memories(m, cand, req, &info, out);
+		memories(m, cand, req, &info, whole, out);
+	free(whole);
 	if (!failed(&j.fail) && !req->values && !div)
 		relate_digits(&j, &info, out);
 	if (!failed(&j.fail) && div)
@@ -4608,6 +4640,7 @@ void candidate_cost_clear(struct candidate_cost *c)
 		}
 		free(c->steps[s].arrays);
 		free(c->steps[s].msgs_why);
+		free(c->steps[s].ncom_why);
 		message_loads_free(c->steps[s].loads, c->steps[s].nloads);
 		free(c->steps[s].run_end);
 		for (int i = 0; c->steps[s].procs && i < c->steps[s].nprocs; i++)

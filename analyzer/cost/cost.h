@@ -103,6 +103,10 @@ struct step_cost {
 	/* For a superstep in loops, each of these is the sum over every
 	 * iteration of the loops (the cost counts l once per iteration). */
 	struct formula *w, *h, *h_in, *h_out, *ncom, *cost;
+	/* why NCom has no formula where it has none and the others have
+	 * (a transpose between blocks over two axes: a sum that changes with
+	 * the axes' common factors); NULL elsewhere */
+	char *ncom_why;
 	/* A superstep in loops: the innermost loop's range, as people read it
 	 * ("0 <= k < n - 1", the model's), and how many times the superstep
 	 * runs; NULL for a superstep that runs once. */

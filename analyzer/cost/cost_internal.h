@@ -210,6 +210,26 @@ void cost_hierarchy_formulas(struct job *j, const struct step_relations *r,
  * (step_cost.hier_why). */
 void cost_levels_failed(struct step_cost *sc, struct fail *why);
 
+/* {[S, H] : S == 1 (S_ONE) or S >= 2, and the same of H}, over the two
+ * parameters named S and H (levels.c). */
+__isl_give isl_set *cost_one_or_more(isl_ctx *ctx, const char *S, const char *H, bool s_one,
+				     bool h_one);
+
+/* redistribute.c: superstep S of candidate CAND, on the symbolic grid, a
+ * copy of one array into another along a permutation of its indices whose
+ * blocks split one index over two axes (a transpose on M x N): its
+ * formulas into SC from the copy's shape, NCom's reason in SC (it has no
+ * formula), what they rest on onto OUT; a failure or refusal is the
+ * job's.  cost_is_redistribution: whether superstep S is one, the arrays
+ * it reads and writes into *X and *Y. */
+bool cost_is_redistribution(const struct model *m, int cand, int s, int *x, int *y);
+void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc,
+			    struct candidate_cost *out);
+/* The specification's assumptions over the sizes and axes, as the
+ * formulas are simplified under once their block lengths are written
+ * back; NULL on failure. */
+__isl_give isl_set *cost_sizes_context(struct job *j);
+
 /* loops.c */
 
 /* SC's cost, its quantities the sums over its runs: the cost function on

@@ -25,9 +25,8 @@
 #include "analyzer/model/levels.h"
 #include "analyzer/util/text.h"
 
-/* {[S, H] : S == 1 (S_ONE) or S >= 2, and the same of H}. */
-static __isl_give isl_set *level_class(isl_ctx *ctx, const char *S, const char *H, bool s_one,
-				       bool h_one)
+__isl_give isl_set *cost_one_or_more(isl_ctx *ctx, const char *S, const char *H, bool s_one,
+				     bool h_one)
 {
 	isl_space *sp = isl_space_params_alloc(ctx, 2);
 	sp = isl_space_set_dim_id(sp, isl_dim_param, 0, isl_id_alloc(ctx, S, NULL));
@@ -62,7 +61,7 @@ struct level_names {
 static struct formula *at_level(const struct level_names *ln, const struct formula *f,
 				bool s_one, bool h_one, const struct formula *v)
 {
-	isl_set *cls = level_class(ln->ctx, ln->S, ln->H, s_one, h_one);
+	isl_set *cls = cost_one_or_more(ln->ctx, ln->S, ln->H, s_one, h_one);
 	struct formula *g = cls ? formula_gist(f, cls) : NULL;
 	isl_set_free(cls);
 	const char *first = s_one ? ln->S : ln->H, *second = s_one ? ln->H : ln->S;
@@ -113,7 +112,7 @@ static struct formula *level_sum(const struct level_names *ln, const struct form
 	struct formula *only = at_level(ln, f, true, true, ln->one);
 	struct formula *first = at_level(ln, f, true, false, ln->half);
 	struct formula *last = at_level(ln, f, false, true, ln->half);
-	isl_set *cls = level_class(ln->ctx, ln->S, ln->H, false, false);
+	isl_set *cls = cost_one_or_more(ln->ctx, ln->S, ln->H, false, false);
 	struct formula *g = cls ? formula_gist(f, cls) : NULL;
 	isl_set_free(cls);
 	struct formula *mid_f = formula_subst(g, ln->H, ln->per);

@@ -134,7 +134,8 @@ static bool assumed_whole(const struct symbolic_info *info, const struct dist *d
 }
 
 struct formula *memory_words(const struct model *m, int cand, const bool take[],
-			     const long *sizes, const struct symbolic_info *info)
+			     const long *sizes, const struct symbolic_info *info,
+			     const bool *whole)
 {
 	const struct model_candidate *mc = &m->cands[cand];
 	struct dist_arith ar = formula_arith(m);
@@ -150,8 +151,9 @@ struct formula *memory_words(const struct model *m, int cand, const bool take[],
 			struct formula *p = dd->axis < 0 ? formula_const_si(1)   /* not distributed */
 					  : sizes ? formula_const_si(sizes[dd->axis])
 						  : formula_param(m->axes[dd->axis]);
-			struct formula *inv = !sizes && assumed_whole(info, dd, &arr->extent_affs[d])
-						      ? formula_pow(p, -1) : NULL;
+			bool blocks = !sizes && (assumed_whole(info, dd, &arr->extent_affs[d]) ||
+						 (whole && whole[a] && split_in_blocks(dd)));
+			struct formula *inv = blocks ? formula_pow(p, -1) : NULL;
 			/* X = P over P: one element each */
 			bool one = !sizes && model_dist_is_identity(dd, &arr->extent_affs[d]);
 			struct formula *share;

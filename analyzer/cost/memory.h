@@ -36,9 +36,11 @@
  * sizes are those numbers.  On the symbolic grid, INFO (may be NULL) gives
  * the block lengths the candidate's other formulas assume whole (B*P divides
  * X): such a dimension's share is X/P, as exact as those formulas, under the
- * same assumptions.  NULL when out of memory. */
+ * same assumptions; and so does WHOLE (NULL: none), for each array A whose
+ * WHOLE[A] is set.  NULL when out of memory. */
 struct formula *memory_words(const struct model *m, int cand, const bool take[],
-			     const long *sizes, const struct symbolic_info *info);
+			     const long *sizes, const struct symbolic_info *info,
+			     const bool *whole);
 
 /* The same number with every value known (size parameter i is VALUES[i],
  * axis a SIZES[a]) into OUT (initialized), in exact integers without

@@ -99,6 +99,11 @@ const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
 	return NULL;
 }
 
+const char *step_quantity_why(const struct step_cost *s, enum quantity q)
+{
+	return q == Q_NCOM && !s->ncom ? s->ncom_why : NULL;
+}
+
 const enum quantity run_quantity[RUN_N] = {Q_W, Q_H, Q_NCOM, Q_COST};
 
 const struct formula *run_formula(const struct step_cost *s, enum quantity q)

@@ -88,6 +88,9 @@ enum msgs_shown { MSGS_NONE, MSGS_WHY, MSGS_LINES };
 enum msgs_shown report_msgs_shown(const struct analysis *a, int c, int s,
 				  const struct step_cost *fs, const char **why);
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
+/* Why quantity Q of step S has no formula while the others have (a
+ * transpose's NCom, step_cost.ncom_why); NULL otherwise. */
+const char *step_quantity_why(const struct step_cost *s, enum quantity q);
 /* Whether S, a superstep in loops of a candidate's formulas, has no sums
  * over its runs (candidate_cost.sums_missing: one run's formulas only). */
 bool report_step_sumless(const struct step_cost *s);

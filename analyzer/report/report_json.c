@@ -171,6 +171,11 @@ void report_json(FILE *out, const struct analysis *a)
 				json_quantity(out, a, c, s, q,
 					      formulas ? step_quantity(&cc->steps[s], q) : NULL);
 			}
+			const char *nwhy = formulas ? step_quantity_why(&cc->steps[s], Q_NCOM) : NULL;
+			if (nwhy) {
+				fputs(", \"ncom_why\": ", out);
+				report_json_string(out, nwhy);
+			}
 			json_msgs(out, a, c, s, vals ? &vals->steps[s] : &steps->steps[s],
 				  formulas ? &cc->steps[s] : NULL);
 			json_loop(out, a, c, s, &steps->steps[s]);

@@ -157,7 +157,12 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 	if (lines > MAX_LINES)
 		fprintf(out, " &= \\text{(%d lines, more than a page: see the text or JSON report)}",
 			lines);
-	else
+	else if (!f && s >= 0 && s < a->cands[c].nsteps &&
+		 step_quantity_why(&a->cands[c].steps[s], q)) {
+		/* one quantity without a formula (a transpose's NCom); the
+		 * reason, a paragraph long, is the text report's */
+		fputs(" &= \\text{no formula (the text report says why)}", out);
+	} else
 		/* no F: a refused candidate's loop without a sum, or its total */
 		fprintf(out, " &= %s", text ? text : f ? "?" : s < 0 ? "\\text{no formula}"
 									: "\\text{no sum (one run below)}");

@@ -136,10 +136,16 @@ static void print_formula(FILE *out, const struct analysis *a, int c, int s, enu
 			  const struct formula *f, int col)
 {
 	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
+	const char *why = !f && s >= 0 && a->cands[c].nsteps > s
+				  ? step_quantity_why(&a->cands[c].steps[s], q) : NULL;
+	char *no = NULL;
 	if (text)
 		print_wrapped(out, text, col, a->rq->width);
+	else if (why && asprintf(&no, "no formula: %s", why) >= 0)
+		print_wrapped(out, no, col, a->rq->width);
 	else   /* none (the candidate's reason says why), or out of memory */
 		fputs(f ? "(cannot print)" : "(no formula)", out);
+	free(no);
 	free(text);
 	char *v = report_value_beside(a, c, s, q, f);
 	if (v)

@@ -51,6 +51,7 @@ G, L = 3, 11
 # (a spec's candidates, or all of them: None)
 FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": None,
                      "transpose_square": None, "stationary_square": None,
+                     "transpose_blocks": None,
                      "triangles_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
                      "foreign_loop_digits": None,
                      "block_size_formulas": None, "period_classes": None,
@@ -200,6 +201,19 @@ POINTS = {
         {"n": 2, "M": 1, "N": 1}, {"n": 9, "M": 1, "N": 1}, {"n": 6, "M": 2, "N": 2},
         {"n": 14, "M": 2, "N": 2}, {"n": 6, "M": 3, "N": 3}, {"n": 12, "M": 3, "N": 3},
         {"n": 16, "M": 4, "N": 4}, {"n": 7, "M": 2, "N": 2}, {"n": 10, "M": 3, "N": 3},
+    ],
+    "transpose_blocks": [  # assume m >= M, n >= N, o >= K; the formulas need the
+        # axes to divide the extents they split
+        {"m": 6, "n": 6, "o": 2, "M": 2, "N": 3, "K": 1},
+        {"m": 6, "n": 6, "o": 2, "M": 3, "N": 2, "K": 2},
+        {"m": 12, "n": 12, "o": 6, "M": 4, "N": 3, "K": 2},
+        {"m": 6, "n": 6, "o": 6, "M": 2, "N": 3, "K": 3},
+        {"m": 6, "n": 6, "o": 6, "M": 2, "N": 3, "K": 1},
+        {"m": 6, "n": 6, "o": 6, "M": 1, "N": 3, "K": 2},
+        {"m": 6, "n": 6, "o": 6, "M": 2, "N": 1, "K": 3},
+        {"m": 8, "n": 8, "o": 4, "M": 4, "N": 2, "K": 2},
+        {"m": 4, "n": 6, "o": 2, "M": 2, "N": 2, "K": 2},
+        {"m": 5, "n": 7, "o": 3, "M": 2, "N": 3, "K": 2},
     ],
     "transpose_square": [  # assume m >= M, n >= N, M == N; the formulas need M | m, n
         {"m": 4, "n": 6, "M": 2, "N": 2}, {"m": 6, "n": 9, "M": 3, "N": 3},

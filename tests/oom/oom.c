@@ -13,11 +13,12 @@
  * growth) are not.
  *
  * The schedule, deterministic (no clock, no randomness), one failure per
- * call, for each of thirteen questions (loading lu's loops, cannon's
+ * call, for each of fourteen questions (loading lu's loops, cannon's
  * quotients by sizes, fft's doubling loops and a specification with seven
  * errors; stencil1d's symbolic grid, at values, compared, per process, on a
- * concrete grid, under LogP and ranked; jacobi's and fft's loops), after a
- * run that counts its allocations (N) and their sites:
+ * concrete grid, under LogP and ranked; jacobi's and fft's loops;
+ * transpose's blocks over two axes), after a run that counts its
+ * allocations (N) and their sites:
  *   1. every allocation from the first to the OOM_PREFIX-th (default 100):
  *      the setting up, where one failure leads to the next allocation's;
  *   2. OOM_SPREAD (default 100) allocations spread evenly over the rest,
@@ -29,7 +30,7 @@
  *      first reaches them, error paths' sites too.
  * A whole index-by-index pass would fail every one of 1,700 to 109,000
  * allocations per question, hours at about 25 ms a run; this one fails
- * 250 to 420 per question, 3,100 in all: about 75 s on this 2-core machine
+ * 194 to 456 per question, 5,000 in all: about 105 s on this 2-core machine
  * (make check's oom section, tests/run.sh).  Each question prints its
  * counts.
  *
@@ -399,7 +400,8 @@ static const char *const rank_values[] = {"n=64", "g=1", "l=100", NULL};
 
 /* Loading lu, cannon, fft and a specification with errors; stencil1d's
  * symbolic grid, at values, compared, per process, on a concrete grid,
- * under LogP, ranked; jacobi's and fft's loops. */
+ * under LogP, ranked; jacobi's and fft's loops; transpose's symbolic grid
+ * (its blocks over two axes). */
 static struct analysis questions[] = {
 	{.name = "loading loops", .path = "examples/lu.bsp", .load = true},
 	{.name = "loading quotients", .path = "examples/cannon.bsp", .load = true},
@@ -409,6 +411,7 @@ static struct analysis questions[] = {
 	{.name = "at values", .path = "examples/stencil1d.bsp", .values = stencil_values},
 	{.name = "loops", .path = "examples/jacobi.bsp"},
 	{.name = "doubling loops", .path = "examples/fft.bsp"},
+	{.name = "transposes", .path = "examples/transpose.bsp"},
 	{.name = "compare", .path = "examples/stencil1d.bsp", .values = stencil_values,
 	 .setup = compare_block_cyclic},
 	{.name = "per process", .path = "examples/stencil1d.bsp", .values = small_values,

@@ -136,6 +136,35 @@ static void requests_refused(void **state)
 	bspcost_session_free(s);
 }
 
+/* A transpose between blocks over two axes: formulas for all but NCom,
+ * which says why it has none. */
+static void formula_why(void **state)
+{
+	(void)state;
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_load(s, "examples/transpose.bsp");
+	bspcost_request *rq = bspcost_request_new();
+	bspcost_result *r = NULL;
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_OK);
+	assert_string_equal(bspcost_result_candidate(r, 0), "blocks");
+	assert_int_equal(bspcost_result_status(r, 0), BSPCOST_OK);
+	assert_string_equal(bspcost_result_formula(r, 0, 0, BSPCOST_H),
+			    "m*n/(M*N) if M >= 2 && N >= 2; m*n*(N-1)/N^2 if M == 1; "
+			    "m*n*(M-1)/M^2 if M >= 2 && N == 1");
+	assert_null(bspcost_result_formula_why(r, 0, 0, BSPCOST_H));
+	assert_null(bspcost_result_formula(r, 0, 0, BSPCOST_NCOM));
+	const char *why = bspcost_result_formula_why(r, 0, 0, BSPCOST_NCOM);
+	assert_non_null(why);
+	assert_non_null(strstr(why, "common factors of M and N"));
+	/* the aligned candidate has an NCom formula, and no reason */
+	assert_string_equal(bspcost_result_formula(r, 2, 0, BSPCOST_NCOM), "0");
+	assert_null(bspcost_result_formula_why(r, 2, 0, BSPCOST_NCOM));
+	bspcost_result_free(r);
+	bspcost_request_free(rq);
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
+}
+
 static void symbolic_result(void **state)
 {
 	(void)state;
@@ -582,6 +611,7 @@ int main(void)
 		cmocka_unit_test(introspection),
 		cmocka_unit_test(requests_refused),
 		cmocka_unit_test(symbolic_result),
+		cmocka_unit_test(formula_why),
 		cmocka_unit_test(eval_equals_counts),
 		cmocka_unit_test(ranking),
 		cmocka_unit_test(per_process),
