@@ -4213,6 +4213,13 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	return candidate_formulas(&scaled, m, cand, req, out);
 }
 
+enum cost_status cost_candidate_within(struct job *j, const struct model *m, int cand,
+				       const struct cost_request *req, struct candidate_cost *out)
+{
+	return req->symbolic ? candidate_formulas(j->engine, m, cand, req, out)
+			     : cost_candidate(j->engine, m, cand, req, out);
+}
+
 /* Candidate CAND refused before its supersteps are counted: too many
  * processes to count one by one, a predicate naming a distribution that
  * lays out none of its arrays; and OUT->any_grid set where it is counted

@@ -225,6 +225,11 @@ __isl_give isl_set *cost_one_or_more(isl_ctx *ctx, const char *S, const char *H,
 bool cost_is_redistribution(const struct model *m, int cand, int s, int *x, int *y);
 void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc,
 			    struct candidate_cost *out);
+/* cost_candidate of candidate CAND of M, a model of J's grid (the same
+ * axes), within job J: its engine already has the symbolic grid's piece
+ * limit for them. */
+enum cost_status cost_candidate_within(struct job *j, const struct model *m, int cand,
+				       const struct cost_request *req, struct candidate_cost *out);
 /* The specification's assumptions over the sizes and axes, as the
  * formulas are simplified under once their block lengths are written
  * back; NULL on failure. */

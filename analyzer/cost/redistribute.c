@@ -439,11 +439,15 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 		 * same processes */
 		struct cost_request rk = req;
 		rk.explain = k == VIEW_ALIGNED && j->req->explain;
-		enum cost_status cs = cost_candidate(j->engine, &v.m, 0, &rk, &sub[k]);
+		enum cost_status cs = cost_candidate_within(j, &v.m, 0, &rk, &sub[k]);
 		view_clear(&v);
 		if (cs != COST_OK) {
 			char *why = NULL;
 			const char *r = sub[k].reason ? sub[k].reason : "no formula";
+			/* "STEP: REASON": the step is named once, by the job */
+			size_t nw = strlen(what);
+			if (strncmp(r, what, nw) == 0 && strncmp(r + nw, ": ", 2) == 0)
+				r += nw + 2;
 			if ((k == VIEW_ALIGNED
 				     ? asprintf(&why, "a transpose between block layouts, counted with %s "
 						      "laid out as %s: %s", X, Y, r)
@@ -481,6 +485,20 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 			      on(two, region(ctx, A, B, false, false)));
 		formula_free(one);
 		formula_free(two);
+		/* where the assumptions leave both axes 2 or more no room
+		 * (assume N == 1), NCom is the one-process views' */
+		isl_set *g = region(ctx, A, B, false, false);
+		isl_set *sizes = g ? cost_sizes_context(j) : NULL;
+		isl_bool none = sizes ? isl_set_is_empty(isl_set_intersect(g, isl_set_copy(sizes)))
+				      : (isl_set_free(g), isl_bool_error);
+		isl_set_free(sizes);
+		if (none == isl_bool_true) {
+			struct formula *pa = on(sa->ncom, region(ctx, A, B, true, false));
+			struct formula *pb = on(sb->ncom, region(ctx, A, B, false, true));
+			sc->ncom = pa && pb ? formula_join(pa, pb) : NULL;
+			formula_free(pa);
+			formula_free(pb);
+		}
 		/* --explain's counts: NOcc's of the aligned one; the elements
 		 * read but not by their owner, NCom's words, have no formula */
 		struct step_cost *as = &sub[VIEW_ALIGNED].steps[0];
@@ -498,16 +516,20 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 			if (!ao->unowned_why)
 				cost_isl_op_failed(j, what);
 		}
-		if (asprintf(&sc->ncom_why,
+		if (none != isl_bool_false) {
+			/* no room for both 2 or more, or a failure */
+		} else if (asprintf(&sc->ncom_why,
 			     "where %s and %s both have two processes or more, the elements of %s "
-			     "that stay where they are, summed over the processes, are its size "
-			     "times the sum of the squares of the pieces that the block boundaries "
+			     "that stay where they are, summed over the processes, are a multiple "
+			     "of the sum of the squares of the pieces that the block boundaries "
 			     "k/%s and k/%s cut [0, 1) into, which changes with the common factors "
 			     "of %s and %s (2 x 3: 10/36, 2 x 4: 1/4): no formula in pieces of %s and "
-			     "%s writes NCom; -D every size counts it",
-			     A, B, X, A, B, A, B, A, B) < 0)
+			     "%s writes NCom in general, nor does this analysis under assumptions "
+			     "that fix them; -D every size counts it",
+			     A, B, X, A, B, A, B, A, B) < 0) {
 			sc->ncom_why = NULL;
-		if (!sc->w || !sc->h_in || !sc->h_out || !sc->h || !sc->ncom_why)
+		}
+		if (!sc->w || !sc->h_in || !sc->h_out || !sc->h || (!sc->ncom && !sc->ncom_why))
 			cost_isl_op_failed(j, what);
 	}
 	if (!failed(&j->fail)) {
@@ -515,7 +537,7 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 		bool by_ncom = false;
 		for (int k = 0; k < cm->nterms; k++)
 			by_ncom |= cm->term[k] == TERM_NCOM;
-		if (by_ncom)
+		if (by_ncom && !sc->ncom)
 			cost_job_fail(j, COST_REFUSED,
 				      strdup("the cost function has an NCom term, and NCom has no "
 					     "formula for a transpose between blocks over two axes "
@@ -529,7 +551,7 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 	isl_set *sizes = failed(&j->fail) ? NULL : cost_sizes_context(j);
 	if (!failed(&j->fail) && !sizes)
 		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
-	struct formula **f[] = {&sc->w, &sc->h_in, &sc->h_out, &sc->h, &sc->cost};
+	struct formula **f[] = {&sc->w, &sc->h_in, &sc->h_out, &sc->h, &sc->ncom, &sc->cost};
 	for (size_t k = 0; sizes && k < sizeof(f) / sizeof(*f); k++)
 		cost_tidy(j, f[k], sizes);
 	isl_set_free(sizes);

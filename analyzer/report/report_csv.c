@@ -21,6 +21,9 @@
 static void row(FILE *out, const struct analysis *a, int c, const struct candidate_cost *steps,
 		int s, enum quantity q, const struct formula *f, const char *note)
 {
+	/* no formula where the superstep's others have one: why, as the note */
+	const char *why = !f && s >= 0 && s < a->cands[c].nsteps
+				  ? step_quantity_why(&a->cands[c].steps[s], q) : NULL;
 	report_csv_field(out, a->cands[c].name);
 	fputc(',', out);
 	report_csv_field(out, s < 0 ? "" : steps->steps[s].name);
@@ -35,7 +38,9 @@ static void row(FILE *out, const struct analysis *a, int c, const struct candida
 	if (v)
 		report_csv_field(out, v);
 	fputc(',', out);
-	if (note && (v || (text && !a->exact)))
+	if (why)
+		report_csv_field(out, why);
+	else if (note && (v || (text && !a->exact)))
 		report_csv_field(out, note);
 	free(text);
 	free(v);
