@@ -28,6 +28,17 @@ static int coefs_but_l(const struct cost_model *cm, const char *out[4])
 	return n;
 }
 
+/* M's valid set in CTX (NULL: none), on a concrete grid GRID (NULL: the
+ * symbolic one) with the axes at their sizes (n >= 2*M is n >= 4). */
+static __isl_give isl_set *valid_set(isl_ctx *ctx, const struct model *m, const long *grid)
+{
+	isl_set *valid = ctx && m ? model_valid_set(ctx, m) : NULL;
+	for (int a = 0; grid && valid && a < m->naxes; a++)
+		valid = isl_set_fix_si(valid, isl_dim_param, (unsigned)(m->nparams + a),
+				       (int)grid[a]);
+	return valid;
+}
+
 /* D's pieces written by their signs where those are shown under the
  * specification's assumptions (M's valid set) and the coefficients >= 0
  * (formula_sign_fold): g*(2*P - 2*n)/P < 0 where n >= 2*P is g > 0.  The
@@ -41,11 +52,7 @@ static struct formula *by_signs(const struct formula *d, const struct model *m,
 	*own = ctx || !m ? NULL : isl_ctx_alloc();
 	if (*own)
 		isl_options_set_on_error(*own, ISL_ON_ERROR_CONTINUE); /* as a session's */
-	isl_set *valid = ctx || *own ? model_valid_set(ctx ? ctx : *own, m) : NULL;
-	/* on a concrete grid the axes have their sizes (n >= 2*M is n >= 4) */
-	for (int a = 0; grid && valid && a < m->naxes; a++)
-		valid = isl_set_fix_si(valid, isl_dim_param, (unsigned)(m->nparams + a),
-				       (int)grid[a]);
+	isl_set *valid = valid_set(ctx ? ctx : *own, m, grid);
 	struct formula *f = formula_sign_fold(d, valid, cm->coef_names, cm->ncoefs);
 	isl_set_free(valid);
 	return f;
@@ -83,15 +90,21 @@ static int conditions(struct comparison *out, const struct model *m, const long 
 	isl_ctx *own = NULL;
 	struct formula *signs = bound ? NULL : by_signs(out->diff, m, grid, cm, &own);
 	const struct formula *d = signs ? signs : out->diff;
+	/* the conditions are read under the assumptions (the report's
+	 * "where:"): what they give is not written again */
+	const struct formula *w = bound ? bound : d;
+	isl_set *valid = formula_get_ctx(w) ? valid_set(formula_get_ctx(w), m, grid) : NULL;
 	int bad = 0;
 	for (int s = 0; s < COMPARE_STYLES && !bad; s++)
 		for (int r = 0; r < CMP_N && !bad; r++) {
 			out->cond[s][r] = bound
-				? formula_sign_text(bound, "l", solved[r], styles[s], by, nby, 1)
+				? formula_sign_text(bound, "l", solved[r], styles[s], by, nby, 1,
+						    valid)
 				: formula_sign_text(d, NULL, plain[r], styles[s],
-						    cm->coef_names, cm->ncoefs, 1);
+						    cm->coef_names, cm->ncoefs, 1, valid);
 			bad = !out->cond[s][r];
 		}
+	isl_set_free(valid);
 	out->solved = bound ? "l" : NULL;
 	formula_free(bound);
 	formula_free(signs);

@@ -353,9 +353,13 @@ char *formula_to_latex(const struct formula *f, const char *const names[], int n
  * nowhere), and <= is == there.  Values are written as
  * formula_to_string_by does with NAMES.  Everywhere: "always" ("1" in
  * FORMULA_EXPR); nowhere: "never" ("0").  F must be undefined outside its
- * pieces (NULL otherwise, or on failure); malloc'd. */
+ * pieces (NULL otherwise, or on failure); malloc'd.  With CONTEXT (NULL:
+ * none; kept, of F's isl_ctx), the text is read within it: each region is
+ * written with what CONTEXT gives left out (M >= 1 of M == 1 or M >= 2
+ * where the axes are at least 1), true at the same points of CONTEXT. */
 char *formula_sign_text(const struct formula *f, const char *lhs, const char *op,
-	enum formula_style style, const char *const names[], int n, int nonneg);
+	enum formula_style style, const char *const names[], int n, int nonneg,
+	__isl_keep isl_set *context);
 
 /* --- The machine grammar ---------------------------------------------------- */
 

@@ -2476,7 +2476,8 @@ static int piece_cmp(struct pctx *P, const struct formula *f, int i, const char 
 }
 
 char *formula_sign_text(const struct formula *f, const char *lhs, const char *op,
-	enum formula_style style, const char *const names[], int n, int nonneg)
+	enum formula_style style, const char *const names[], int n, int nonneg,
+	__isl_keep isl_set *context)
 {
 	struct pctx P = { 0 };
 	struct sbuf b = { 0 };
@@ -2560,7 +2561,31 @@ char *formula_sign_text(const struct formula *f, const char *lhs, const char *op
 			cmp[nw++] = c;
 		}
 	}
-	for (int k = 0; k < nw && !failed; k++) {
+	/* each region within CONTEXT, what that gives left out (M >= 1 of
+	 * M == 1 or M >= 2): the same points there */
+	for (int k = 0; k < nw && context && !failed; k++) {
+		if (isl_set_get_ctx(where[k]) != isl_set_get_ctx(context))
+			break;
+		isl_set *g = isl_set_gist(isl_set_copy(where[k]), isl_set_copy(context));
+		isl_bool all = g ? isl_set_plain_is_universe(g) : isl_bool_error;
+		if (all == isl_bool_true && !cmp[k]) {
+			always = 1;   /* wherever the context holds */
+		} else if (all == isl_bool_false) {
+			isl_set_free(where[k]);
+			where[k] = g;
+			g = NULL;
+		} else if (all == isl_bool_true) {
+			/* the comparison alone: its region is the context */
+			part[nparts++] = cmp[k];
+			cmp[k] = NULL;
+			isl_set_free(where[k]);
+			where[k] = NULL;
+		}
+		isl_set_free(g);
+	}
+	for (int k = 0; k < nw && !failed && !always; k++) {
+		if (!where[k])
+			continue;   /* written above */
 		char *c = cond_text(where[k], style);
 		if (!c) {
 			failed = 1;

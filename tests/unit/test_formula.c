@@ -457,7 +457,7 @@ static void test_sign_text(void **state)
 	(void)state;
 	mpq_init(v);
 	for (size_t k = 0; k < sizeof(ops) / sizeof(ops[0]); k++) {
-		char *text = formula_sign_text(f, NULL, ops[k], FORMULA_EXPR, NULL, 0, 0);
+		char *text = formula_sign_text(f, NULL, ops[k], FORMULA_EXPR, NULL, 0, 0, NULL);
 		assert_non_null(text);
 		struct formula_expr *e = formula_parse_expr(text, NULL);
 		assert_non_null(e);
@@ -479,20 +479,40 @@ static void test_sign_text(void **state)
 		free(text);
 	}
 	/* solved for a name: "l OP VALUE" per piece */
-	char *text = formula_sign_text(a, "l", ">", FORMULA_TEXT, NULL, 0, 0);
+	char *text = formula_sign_text(a, "l", ">", FORMULA_TEXT, NULL, 0, 0, NULL);
 	assert_string_equal(text, "n <= 10 && n >= 0 && l > n - 5");
 	free(text);
 	/* a constant folds: true where it applies, and everywhere: always */
 	struct formula *c = formula_const_si(-2);
-	text = formula_sign_text(c, NULL, "<", FORMULA_TEXT, NULL, 0, 0);
+	text = formula_sign_text(c, NULL, "<", FORMULA_TEXT, NULL, 0, 0, NULL);
 	assert_string_equal(text, "always");
 	free(text);
-	text = formula_sign_text(c, NULL, ">", FORMULA_EXPR, NULL, 0, 0);
+	text = formula_sign_text(c, NULL, ">", FORMULA_EXPR, NULL, 0, 0, NULL);
 	assert_string_equal(text, "0");
 	free(text);
-	text = formula_sign_text(b, NULL, "<", FORMULA_TEXT, NULL, 0, 0);
+	text = formula_sign_text(b, NULL, "<", FORMULA_TEXT, NULL, 0, 0, NULL);
 	assert_string_equal(text, "n <= 20 && n >= 5");
 	free(text);
+	/* read within a context: what it gives is left out (n >= 0 within
+	 * n >= 0), and a region that is all of it is the comparison alone */
+	isl_set *nonneg = isl_set_read_from_str(ctx, "[n] -> { : n >= 0 }");
+	text = formula_sign_text(a, "l", ">", FORMULA_TEXT, NULL, 0, 0, nonneg);
+	assert_string_equal(text, "n <= 10 && l > n - 5");
+	free(text);
+	isl_set *upto = isl_set_read_from_str(ctx, "[n] -> { : 0 <= n <= 10 }");
+	text = formula_sign_text(a, "l", ">", FORMULA_TEXT, NULL, 0, 0, upto);
+	assert_string_equal(text, "l > n - 5");
+	free(text);
+	text = formula_sign_text(b, NULL, "<", FORMULA_TEXT, NULL, 0, 0, upto);
+	assert_string_equal(text, "n >= 5");
+	free(text);
+	isl_set *mid = isl_set_read_from_str(ctx, "[n] -> { : 5 <= n <= 20 }");
+	text = formula_sign_text(b, NULL, "<", FORMULA_EXPR, NULL, 0, 0, mid);
+	assert_string_equal(text, "1");
+	free(text);
+	isl_set_free(nonneg);
+	isl_set_free(upto);
+	isl_set_free(mid);
 	mpq_clear(v);
 	formula_free(a);
 	formula_free(b);
@@ -1362,12 +1382,12 @@ static void test_sign_text_nonneg(void **state)
 	assert_non_null(first);
 	mpq_init(v);
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		char *text = formula_sign_text(f, NULL, cases[k].op, FORMULA_TEXT, coefs, 2, 1);
+		char *text = formula_sign_text(f, NULL, cases[k].op, FORMULA_TEXT, coefs, 2, 1, NULL);
 		assert_non_null(text);
 		if (strcmp(text, cases[k].want) != 0)
 			fail_msg("%s: %s, expected %s", cases[k].op, text, cases[k].want);
 		free(text);
-		text = formula_sign_text(f, NULL, cases[k].op, FORMULA_EXPR, coefs, 2, 1);
+		text = formula_sign_text(f, NULL, cases[k].op, FORMULA_EXPR, coefs, 2, 1, NULL);
 		struct formula_expr *x = formula_parse_expr(text, NULL);
 		assert_non_null(x);
 		for (long long P = 1; P <= 4; P++)
@@ -1386,7 +1406,7 @@ static void test_sign_text_nonneg(void **state)
 		formula_expr_free(x);
 		free(text);
 	}
-	char *text = formula_sign_text(first, NULL, "<", FORMULA_TEXT, coefs, 2, 1);
+	char *text = formula_sign_text(first, NULL, "<", FORMULA_TEXT, coefs, 2, 1, NULL);
 	assert_non_null(text);
 	assert_string_equal(text, "never");
 	free(text);
@@ -1774,7 +1794,7 @@ static void test_null_in_null_out(void **state)
 	assert_null(formula_to_string(NULL, FORMULA_TEXT));
 	assert_null(formula_to_string_by(NULL, FORMULA_EXPR, NULL, 0));
 	assert_null(formula_to_latex(NULL, NULL, 0, 0));
-	assert_null(formula_sign_text(NULL, "cost", "<", FORMULA_TEXT, NULL, 0, 0));
+	assert_null(formula_sign_text(NULL, "cost", "<", FORMULA_TEXT, NULL, 0, 0, NULL));
 	assert_null(formula_parse_expr(NULL, NULL));
 	assert_null(formula_from_expr(NULL));
 	mpq_clear(q);
