@@ -487,10 +487,11 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 		formula_free(two);
 		/* where the assumptions leave both axes 2 or more no room
 		 * (assume N == 1), NCom is the one-process views' */
-		isl_set *g = region(ctx, A, B, false, false);
-		isl_set *sizes = g ? cost_sizes_context(j) : NULL;
-		isl_bool none = sizes ? isl_set_is_empty(isl_set_intersect(g, isl_set_copy(sizes)))
-				      : (isl_set_free(g), isl_bool_error);
+		isl_set *sizes = cost_sizes_context(j);
+		isl_set *both = sizes ? isl_set_intersect(region(ctx, A, B, false, false),
+							  isl_set_copy(sizes)) : NULL;
+		isl_bool none = both ? isl_set_is_empty(both) : isl_bool_error;
+		isl_set_free(both);
 		isl_set_free(sizes);
 		if (none == isl_bool_true) {
 			struct formula *pa = on(sa->ncom, region(ctx, A, B, true, false));
