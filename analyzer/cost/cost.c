@@ -4547,6 +4547,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			whole[rx] = whole[ry] = true;
 			out->nsteps++;
 			sc->name = m->steps[s].name;
+			if (m->steps[s].loop >= 0)
+				sc->loop = m->loops[m->steps[s].loop].range;
 			if (step_model_refused(&j, m, s, req))
 				break;
 			cost_redistribute_step(&j, cand, s, sc, out);

@@ -237,6 +237,10 @@ __isl_give isl_set *cost_sizes_context(struct job *j);
 
 /* loops.c */
 
+/* How many times superstep S in loops runs: SC's iterations, counted
+ * under CONTEXT (kept). */
+void cost_loop_runs(struct job *j, int s, __isl_keep isl_set *context, struct step_cost *sc);
+
 /* SC's cost, its quantities the sums over its runs: the cost function on
  * the sums with l once per run. */
 void cost_loop_cost(struct job *j, struct step_cost *sc);

@@ -940,9 +940,7 @@ static void no_single_max(struct job *j, int s, const char *what)
 	free(why);
 }
 
-/* How many times superstep S in loops runs: SC's iterations, counted
- * under CONTEXT (kept). */
-static void loop_runs(struct job *j, int s, __isl_keep isl_set *context, struct step_cost *sc)
+void cost_loop_runs(struct job *j, int s, __isl_keep isl_set *context, struct step_cost *sc)
 {
 	isl_space *space = isl_set_get_space(context);
 	isl_pw_qpolynomial *n = iterations(j, s, space);
@@ -1016,7 +1014,7 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 	if (missing) {
 		/* one run's formulas kept, and how many runs: no sums */
 		no_single_max(j, s, missing);
-		loop_runs(j, s, context, sc);
+		cost_loop_runs(j, s, context, sc);
 		return;
 	}
 	isl_pw_qpolynomial *sums[5] = {
@@ -1055,7 +1053,7 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 		if (outer)
 			cost_tidy(j, slot[k], outer);
 	}
-	loop_runs(j, s, context, sc);
+	cost_loop_runs(j, s, context, sc);
 	cost_loop_cost(j, sc);
 	if (sc->cost && formula_n_pieces(sc->cost) > 1 && outer)
 		cost_tidy(j, &sc->cost, outer);

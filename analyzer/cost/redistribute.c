@@ -27,6 +27,9 @@
  *    dimension and the two splits are one: the engine counts the candidate
  *    with the layouts over that axis made whole (a candidate of its own,
  *    the same program where the axis has one process).
+ *  - In plain loops, the copy names no loop's variable: one run is counted
+ *    (the views run the superstep out of its loops) and the sums are the
+ *    runs times it (loop_totals).
  *  - w is counted with A laid out as B is along the permutation (its
  *    instances and their work are the same: owner computes), and so are
  *    --explain's NOcc (the same processes read the same elements); the
@@ -169,8 +172,13 @@ static bool redistribution_of(const struct model *m, int cand, int s, struct sha
 {
 	const struct model_superstep *step = &m->steps[s];
 	const struct model_candidate *c = &m->cands[cand];
-	if (step->nstmts != 1 || step->loop >= 0 || step->by_loop >= 0)
+	if (step->nstmts != 1 || step->by_loop >= 0)
 		return false;
+	/* in loops, plain ones only (for k < n - 1): the copy names none of
+	 * their variables, so every run counts the same */
+	for (int l = step->loop; l >= 0; l = m->loops[l].outer)
+		if (m->loops[l].ratio != 0)
+			return false;
 	const struct model_stmt *st = &step->stmts[0];
 	if (st->nreads != 1)
 		return false;
@@ -258,6 +266,7 @@ struct view {
 	struct model_candidate c;
 	struct dist **layout;
 	struct dist *row;
+	struct model_superstep *steps;   /* S out of its loops: one run */
 	int step;
 };
 
@@ -265,6 +274,7 @@ static void view_clear(struct view *v)
 {
 	free(v->row);
 	free(v->layout);
+	free(v->steps);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -285,6 +295,16 @@ static int view_make(struct view *v, const struct model *m, int cand, int s,
 	v->c.layout = v->layout;
 	v->m.cands = &v->c;
 	v->m.ncands = 1;
+	/* one run of a superstep in loops (the copy names no loop's
+	 * variable) */
+	if (m->steps[s].loop >= 0) {
+		v->steps = malloc(sizeof(*v->steps) * (size_t)m->nsteps);
+		if (!v->steps)
+			return -1;
+		memcpy(v->steps, m->steps, sizeof(*v->steps) * (size_t)m->nsteps);
+		v->steps[s].loop = -1;
+		v->m.steps = v->steps;
+	}
 	if (aligned) {
 		v->row = calloc((size_t)sh->nd + 1, sizeof(*v->row));
 		if (!v->row)
@@ -393,6 +413,40 @@ static int take_assumptions(struct job *j, const struct candidate_cost *sub,
 			return -1;
 		}
 	return 0;
+}
+
+/* SC's formulas, one run's of superstep S in loops, made their sums over
+ * the runs (every run counts the same), one run's kept as such where NCom
+ * has one too; tidy on SIZES. */
+static void loop_totals(struct job *j, int s, __isl_keep isl_set *sizes, struct step_cost *sc)
+{
+	cost_loop_runs(j, s, sizes, sc);
+	if (failed(&j->fail))
+		return;
+	if (!sc->iterations) {
+		cost_isl_op_failed(j, "the iterations");
+		return;
+	}
+	if (sc->ncom) {
+		sc->per_w = formula_copy(sc->w);
+		sc->per_h = formula_copy(sc->h);
+		sc->per_ncom = formula_copy(sc->ncom);
+		sc->per_cost = formula_copy(sc->cost);
+	}
+	struct formula **f[] = {&sc->w, &sc->h_in, &sc->h_out, &sc->h, &sc->ncom};
+	for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++) {
+		if (!*f[k])
+			continue;   /* NCom without a formula: its reason stands */
+		struct formula *t = formula_mul(*f[k], sc->iterations);
+		formula_free(*f[k]);
+		*f[k] = t;
+		if (!t)
+			cost_isl_op_failed(j, "the sums over the runs");
+	}
+	cost_loop_cost(j, sc);
+	struct formula **g[] = {&sc->w, &sc->h_in, &sc->h_out, &sc->h, &sc->ncom, &sc->cost};
+	for (size_t k = 0; k < sizeof(g) / sizeof(*g); k++)
+		cost_tidy(j, g[k], sizes);
 }
 
 enum { VIEW_ALIGNED, VIEW_A_ONE, VIEW_B_ONE, VIEW_N };
@@ -555,6 +609,8 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 	struct formula **f[] = {&sc->w, &sc->h_in, &sc->h_out, &sc->h, &sc->ncom, &sc->cost};
 	for (size_t k = 0; sizes && k < sizeof(f) / sizeof(*f); k++)
 		cost_tidy(j, f[k], sizes);
+	if (sizes && !failed(&j->fail) && m->steps[s].loop >= 0)
+		loop_totals(j, s, sizes, sc);
 	isl_set_free(sizes);
 	for (int k = 0; k < VIEW_N; k++)
 		candidate_cost_clear(&sub[k]);

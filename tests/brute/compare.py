@@ -51,7 +51,7 @@ G, L = 3, 11
 # (a spec's candidates, or all of them: None)
 FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": None,
                      "transpose_square": None, "stationary_square": None,
-                     "transpose_blocks": None,
+                     "transpose_blocks": None, "transpose_loop": None,
                      "triangles_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
                      "foreign_loop_digits": None,
                      "block_size_formulas": None, "period_classes": None,
@@ -214,6 +214,14 @@ POINTS = {
         {"m": 8, "n": 8, "o": 4, "M": 4, "N": 2, "K": 2},
         {"m": 4, "n": 6, "o": 2, "M": 2, "N": 2, "K": 2},
         {"m": 5, "n": 7, "o": 3, "M": 2, "N": 3, "K": 2},
+    ],
+    "transpose_loop": [  # assume m >= M, n >= N, T >= 1; M, N | m, n
+        {"m": 6, "n": 6, "T": 2, "M": 2, "N": 3},
+        {"m": 6, "n": 6, "T": 1, "M": 3, "N": 2},
+        {"m": 4, "n": 8, "T": 3, "M": 2, "N": 4},
+        {"m": 6, "n": 6, "T": 2, "M": 1, "N": 3},
+        {"m": 6, "n": 4, "T": 2, "M": 2, "N": 1},
+        {"m": 5, "n": 7, "T": 2, "M": 2, "N": 3},
     ],
     "transpose_square": [  # assume m >= M, n >= N, M == N; the formulas need M | m, n
         {"m": 4, "n": 6, "M": 2, "N": 2}, {"m": 6, "n": 9, "M": 3, "N": 3},
