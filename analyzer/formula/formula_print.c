@@ -2568,7 +2568,15 @@ char *formula_sign_text(const struct formula *f, const char *lhs, const char *op
 			break;
 		isl_set *g = isl_set_gist(isl_set_copy(where[k]), isl_set_copy(context));
 		isl_bool all = g ? isl_set_plain_is_universe(g) : isl_bool_error;
-		if (all == isl_bool_true && !cmp[k]) {
+		isl_bool none = all == isl_bool_false
+				? isl_set_is_disjoint(where[k], context) : isl_bool_false;
+		if (none == isl_bool_true) {
+			/* nowhere within the context: no part */
+			isl_set_free(where[k]);
+			where[k] = NULL;
+			free(cmp[k]);
+			cmp[k] = NULL;
+		} else if (all == isl_bool_true && !cmp[k]) {
 			always = 1;   /* wherever the context holds */
 		} else if (all == isl_bool_false) {
 			isl_set_free(where[k]);

@@ -510,6 +510,12 @@ static void test_sign_text(void **state)
 	text = formula_sign_text(b, NULL, "<", FORMULA_EXPR, NULL, 0, 0, mid);
 	assert_string_equal(text, "1");
 	free(text);
+	/* a region outside the context is no part (not "0 && n - 5 < 0") */
+	isl_set *past = isl_set_read_from_str(ctx, "[n] -> { : n >= 11 }");
+	text = formula_sign_text(f, NULL, "<", FORMULA_TEXT, NULL, 0, 0, past);
+	assert_string_equal(text, "n <= 20");
+	free(text);
+	isl_set_free(past);
 	isl_set_free(nonneg);
 	isl_set_free(upto);
 	isl_set_free(mid);
