@@ -32,7 +32,8 @@
  *    runs times it (loop_totals).
  *  - w is counted with A laid out as B is along the permutation (its
  *    instances and their work are the same: owner computes), and so are
- *    --explain's NOcc (the same processes read the same elements); the
+ *    --explain's NOcc (the same processes read the same elements; its
+ *    elements read but not by their owner are NCom's, as NCom); the
  *    memory is the layouts' own, blocks of m*n/(M*N) (memory.h).
  *
  * NCom has no formula where a, b >= 2: the elements that stay, summed over
@@ -416,8 +417,8 @@ static int take_assumptions(struct job *j, const struct candidate_cost *sub,
 }
 
 /* SC's formulas, one run's of superstep S in loops, made their sums over
- * the runs (every run counts the same), one run's kept as such where NCom
- * has one too; tidy on SIZES. */
+ * the runs (every run counts the same), one run's kept as such; tidy on
+ * SIZES. */
 static void loop_totals(struct job *j, int s, __isl_keep isl_set *sizes, struct step_cost *sc)
 {
 	cost_loop_runs(j, s, sizes, sc);
@@ -427,11 +428,14 @@ static void loop_totals(struct job *j, int s, __isl_keep isl_set *sizes, struct 
 		cost_isl_op_failed(j, "the iterations");
 		return;
 	}
-	if (sc->ncom) {
-		sc->per_w = formula_copy(sc->w);
-		sc->per_h = formula_copy(sc->h);
-		sc->per_ncom = formula_copy(sc->ncom);
-		sc->per_cost = formula_copy(sc->cost);
+	/* one run's (NCom's where it has one: its reason stands for both) */
+	sc->per_w = formula_copy(sc->w);
+	sc->per_h = formula_copy(sc->h);
+	sc->per_ncom = sc->ncom ? formula_copy(sc->ncom) : NULL;
+	sc->per_cost = formula_copy(sc->cost);
+	if (!sc->per_w || !sc->per_h || !sc->per_cost || (sc->ncom && !sc->per_ncom)) {
+		cost_isl_op_failed(j, "one run's formulas");
+		return;
 	}
 	struct formula **f[] = {&sc->w, &sc->h_in, &sc->h_out, &sc->h, &sc->ncom};
 	for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++) {
@@ -492,7 +496,7 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 		/* --explain's NOcc of the aligned one: the same reads, by the
 		 * same processes */
 		struct cost_request rk = req;
-		rk.explain = k == VIEW_ALIGNED && j->req->explain;
+		rk.explain = j->req->explain;
 		enum cost_status cs = cost_candidate_within(j, &v.m, 0, &rk, &sub[k]);
 		view_clear(&v);
 		if (cs != COST_OK) {
@@ -566,6 +570,22 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 			formula_free(ao->unowned);
 			ao->unowned = NULL;
 			free(ao->unowned_why);
+			ao->unowned_why = NULL;
+			/* where the assumptions leave an axis at 1, the
+			 * one-process views' (as NCom) */
+			const struct array_occurrence *oa = k < sa->narrays ? &sa->arrays[k] : NULL;
+			const struct array_occurrence *ob = k < sb->narrays ? &sb->arrays[k] : NULL;
+			if (none == isl_bool_true && oa && ob && oa->unowned && ob->unowned &&
+			    strcmp(oa->name, ao->name) == 0 && strcmp(ob->name, ao->name) == 0) {
+				struct formula *pa = on(oa->unowned, region(ctx, A, B, true, false));
+				struct formula *pb = on(ob->unowned, region(ctx, A, B, false, true));
+				ao->unowned = pa && pb ? formula_join(pa, pb) : NULL;
+				formula_free(pa);
+				formula_free(pb);
+				if (!ao->unowned)
+					cost_isl_op_failed(j, what);
+				continue;
+			}
 			ao->unowned_why = strdup("as NCom, no formula where both axes have two "
 						 "processes or more (-D every size counts it)");
 			if (!ao->unowned_why)

@@ -216,7 +216,8 @@ static void loop_notes(FILE *out, const struct analysis *a, int c,
 			const struct formula *f = run_formula(sc, q);
 			char *text = q == Q_COST ? formula_to_latex(f, cm->coef_names, cm->ncoefs, width)
 						 : formula_to_latex(f, NULL, 0, width);
-			fprintf(out, " &= %s%s\n", text ? text : "?", k + 1 < RUN_N ? " \\\\" : "");
+			fprintf(out, " &= %s%s\n", text ? text : f ? "?" : "\\text{no formula}",
+				k + 1 < RUN_N ? " \\\\" : "");
 			free(text);
 		}
 		fputs("\\end{align*}\n", out);

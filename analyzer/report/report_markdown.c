@@ -140,7 +140,10 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 							       a->rq->model);
 				fprintf(out, "%s %s = ", k ? "," : "",
 					q == Q_NCOM ? "NCom" : quantity_name[q]);
-				report_md_code(out, t ? t : "?", false);
+				if (t || run_formula(sc, q))
+					report_md_code(out, t ? t : "?", false);
+				else
+					fputs("no formula", out);
 				free(t);
 			}
 			fputs(".", out);

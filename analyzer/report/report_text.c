@@ -203,8 +203,12 @@ static void print_loop_formula(FILE *out, const struct analysis *a, const char *
 {
 	int col = fprintf(out, "    %s = ", label);
 	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
+	bool why = !f && s >= 0 && s < a->cands[c].nsteps &&
+		   step_quantity_why(&a->cands[c].steps[s], q);
 	if (text)
 		print_wrapped(out, text, col, a->rq->width);
+	else if (why)   /* NCom of a transpose: said above */
+		fputs("no formula (as the sum's)", out);
 	else   /* none (the candidate's reason says why), or out of memory */
 		fputs(f ? "(cannot print)" : "(no formula)", out);
 	char *v = runs ? report_iterations_value(a, c, s, runs, text)
