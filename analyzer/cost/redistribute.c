@@ -493,8 +493,9 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 			ok = false;
 			break;
 		}
-		/* --explain's NOcc of the aligned one: the same reads, by the
-		 * same processes */
+		/* with --explain's counts: NOcc from the aligned one (the same
+		 * reads, by the same processes), the elements read but not by
+		 * their owner from the one-process ones */
 		struct cost_request rk = req;
 		rk.explain = j->req->explain;
 		enum cost_status cs = cost_candidate_within(j, &v.m, 0, &rk, &sub[k]);
