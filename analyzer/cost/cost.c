@@ -1076,6 +1076,16 @@ static struct formula *max_separable(struct job *j, isl_pw_qpolynomial *const *t
 	return acc;
 }
 
+/* PROCESSES (kept) as the domain of G (kept), a count with the process
+ * coordinates moved in front of its parameters: what max_over maximizes
+ * over. */
+static __isl_give isl_set *process_range(__isl_keep isl_set *processes,
+					 __isl_keep isl_pw_qpolynomial *g)
+{
+	isl_set *range = isl_set_reset_tuple_id(isl_set_copy(processes));
+	return isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(g));
+}
+
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 				__isl_keep isl_set *processes, __isl_keep isl_set *context,
 				const char *what, __isl_give isl_pw_qpolynomial **keep,
@@ -1089,8 +1099,7 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	}
 	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
 							      0, isl_dim_param, 0, j->naxes);
-	isl_set *range = isl_set_reset_tuple_id(isl_set_copy(processes));
-	range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(g));
+	isl_set *range = process_range(processes, g);
 	isl_pw_qpolynomial *r = NULL;
 	char *reason = NULL;
 	/* a sum whose terms depend on different coordinates first: the sum of
@@ -1337,8 +1346,7 @@ static struct formula *max_over_sum(struct job *j, struct per_process *p,
 		 * count's they start from */
 		isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(
 			isl_pw_qpolynomial_copy(p->fan_in), isl_dim_in, 0, isl_dim_param, 0, j->naxes);
-		isl_set *range = isl_set_reset_tuple_id(isl_set_copy(processes));
-		range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(g));
+		isl_set *range = process_range(processes, g);
 		isl_pw_qpolynomial_free(g);
 		isl_pw_qpolynomial *r = NULL;
 		struct formula *fm = range ? max_separable(j, terms, n, range, context,
@@ -1781,8 +1789,7 @@ static int pieces_apart(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	*n = 0;
 	isl_pw_qpolynomial *g = isl_pw_qpolynomial_move_dims(isl_pw_qpolynomial_copy(f), isl_dim_in,
 							      0, isl_dim_param, 0, j->naxes);
-	isl_set *range = isl_set_reset_tuple_id(isl_set_copy(processes));
-	range = isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(g));
+	isl_set *range = process_range(processes, g);
 	isl_pw_qpolynomial *h = coalesce_pw_qpolynomial(isl_pw_qpolynomial_intersect_domain(g, range));
 	struct piece_max pm = {.ns = j->naxes, .ok = true};
 	bool ok = h && isl_pw_qpolynomial_foreach_piece(h, piece_max_formula, &pm) >= 0 && pm.ok;
@@ -4457,8 +4464,7 @@ static void program_formulas(struct job *j, const struct model *m,
 		/* Conditions now speak of the sizes themselves (n >= 4*P):
 		 * simplify again under the specification's own assumptions. */
 		j->nlocals = 0; /* written back, or kept for good */
-		struct symbolic_info none = {0};
-		isl_set *sizes = cost_context(j->engine->ctx, m, req, &none);
+		isl_set *sizes = cost_sizes_context(j);
 		if (!sizes)
 			cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
 		tidy_some(j, out, sizes, changed);

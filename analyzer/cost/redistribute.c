@@ -526,6 +526,14 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 		}
 	}
 	isl_ctx *ctx = j->engine->ctx;
+	/* the specification's assumptions: where both axes at 2 or more
+	 * have room, and what the formulas are simplified under, as a
+	 * superstep's are once its block lengths are written back */
+	isl_set *sizes = ok ? cost_sizes_context(j) : NULL;
+	if (ok && !sizes) {
+		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
+		ok = false;
+	}
 	if (ok) {
 		const struct step_cost *al = &sub[VIEW_ALIGNED].steps[0];
 		const struct step_cost *sa = &sub[VIEW_A_ONE].steps[0];
@@ -546,12 +554,10 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 		formula_free(two);
 		/* where the assumptions leave both axes 2 or more no room
 		 * (assume N == 1), NCom is the one-process views' */
-		isl_set *sizes = cost_sizes_context(j);
-		isl_set *both = sizes ? isl_set_intersect(region(ctx, A, B, false, false),
-							  isl_set_copy(sizes)) : NULL;
+		isl_set *both = isl_set_intersect(region(ctx, A, B, false, false),
+						  isl_set_copy(sizes));
 		isl_bool none = both ? isl_set_is_empty(both) : isl_bool_error;
 		isl_set_free(both);
-		isl_set_free(sizes);
 		if (none == isl_bool_true) {
 			struct formula *pa = on(sa->ncom, region(ctx, A, B, true, false));
 			struct formula *pb = on(sb->ncom, region(ctx, A, B, false, true));
@@ -622,14 +628,9 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 		else if (!(sc->cost = cost_step_cost_formula(&req, sc)))
 			cost_isl_op_failed(j, what);
 	}
-	/* simplified under the specification's assumptions, as a superstep's
-	 * formulas are once its block lengths are written back */
-	isl_set *sizes = failed(&j->fail) ? NULL : cost_sizes_context(j);
-	if (!failed(&j->fail) && !sizes)
-		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
 	struct formula **f[] = {&sc->w, &sc->h_in, &sc->h_out, &sc->h, &sc->ncom, &sc->cost};
 	for (size_t k = 0; sizes && k < sizeof(f) / sizeof(*f); k++)
-		cost_tidy(j, f[k], sizes);
+		cost_tidy(j, f[k], sizes);   /* none after a failure */
 	if (sizes && !failed(&j->fail) && m->steps[s].loop >= 0)
 		loop_totals(j, s, sizes, sc);
 	isl_set_free(sizes);

@@ -104,6 +104,12 @@ const char *step_quantity_why(const struct step_cost *s, enum quantity q)
 	return q == Q_NCOM && !s->ncom ? s->ncom_why : NULL;
 }
 
+const char *report_quantity_why(const struct analysis *a, int c, int s, enum quantity q)
+{
+	return s >= 0 && s < a->cands[c].nsteps ? step_quantity_why(&a->cands[c].steps[s], q)
+						: NULL;
+}
+
 const enum quantity run_quantity[RUN_N] = {Q_W, Q_H, Q_NCOM, Q_COST};
 
 const struct formula *run_formula(const struct step_cost *s, enum quantity q)

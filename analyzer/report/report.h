@@ -91,6 +91,9 @@ const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
 /* Why quantity Q of step S has no formula while the others have (a
  * transpose's NCom, step_cost.ncom_why); NULL otherwise. */
 const char *step_quantity_why(const struct step_cost *s, enum quantity q);
+/* The same for superstep S of candidate C of A's formulas; NULL for the
+ * total (S < 0) or a superstep it has no formulas for. */
+const char *report_quantity_why(const struct analysis *a, int c, int s, enum quantity q);
 /* Whether S, a superstep in loops of a candidate's formulas, has no sums
  * over its runs (candidate_cost.sums_missing: one run's formulas only). */
 bool report_step_sumless(const struct step_cost *s);

@@ -22,8 +22,7 @@ static void row(FILE *out, const struct analysis *a, int c, const struct candida
 		int s, enum quantity q, const struct formula *f, const char *note)
 {
 	/* no formula where the superstep's others have one: why, as the note */
-	const char *why = !f && s >= 0 && s < a->cands[c].nsteps
-				  ? step_quantity_why(&a->cands[c].steps[s], q) : NULL;
+	const char *why = !f ? report_quantity_why(a, c, s, q) : NULL;
 	report_csv_field(out, a->cands[c].name);
 	fputc(',', out);
 	report_csv_field(out, s < 0 ? "" : steps->steps[s].name);

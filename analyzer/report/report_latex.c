@@ -157,8 +157,7 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 	if (lines > MAX_LINES)
 		fprintf(out, " &= \\text{(%d lines, more than a page: see the text or JSON report)}",
 			lines);
-	else if (!f && s >= 0 && s < a->cands[c].nsteps &&
-		 step_quantity_why(&a->cands[c].steps[s], q)) {
+	else if (!f && report_quantity_why(a, c, s, q)) {
 		/* one quantity without a formula (a transpose's NCom); the
 		 * reason, a paragraph long, is the text report's */
 		fputs(" &= \\text{no formula (the text report says why)}", out);

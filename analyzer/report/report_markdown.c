@@ -25,8 +25,7 @@ static void formula_and_value(FILE *out, const struct analysis *a, int c, int s,
 		report_md_text(out, v);
 	} else if (!f) {
 		char coefs[64];
-		const char *why = s >= 0 && s < a->cands[c].nsteps
-					  ? step_quantity_why(&a->cands[c].steps[s], q) : NULL;
+		const char *why = report_quantity_why(a, c, s, q);
 		if (q == Q_COST)
 			fprintf(out, "(needs %s)", report_coef_list(coefs, a->rq->model));
 		else if (why) {

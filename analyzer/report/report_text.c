@@ -136,8 +136,7 @@ static void print_formula(FILE *out, const struct analysis *a, int c, int s, enu
 			  const struct formula *f, int col)
 {
 	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
-	const char *why = !f && s >= 0 && a->cands[c].nsteps > s
-				  ? step_quantity_why(&a->cands[c].steps[s], q) : NULL;
+	const char *why = !f ? report_quantity_why(a, c, s, q) : NULL;
 	char *no = NULL;
 	if (text)
 		print_wrapped(out, text, col, a->rq->width);
@@ -203,8 +202,7 @@ static void print_loop_formula(FILE *out, const struct analysis *a, const char *
 {
 	int col = fprintf(out, "    %s = ", label);
 	char *text = report_quantity_text(f, q, FORMULA_TEXT, a->rq->model);
-	bool why = !f && s >= 0 && s < a->cands[c].nsteps &&
-		   step_quantity_why(&a->cands[c].steps[s], q);
+	bool why = !f && report_quantity_why(a, c, s, q);
 	if (text)
 		print_wrapped(out, text, col, a->rq->width);
 	else if (why)   /* NCom of a transpose: said above */
