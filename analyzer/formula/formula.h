@@ -144,6 +144,14 @@ struct formula *formula_prune(const struct formula *f, __isl_keep isl_set *conte
 /* The isl_ctx of F's conditions, NULL when it has none. */
 isl_ctx *formula_get_ctx(const struct formula *f);
 
+/* 1 when every value of F is shown >= 0 on CONTEXT (each piece's on its
+ * condition within CONTEXT; a zero-outside F is 0 elsewhere), 0 when that
+ * is not shown (a value not a polynomial, or one whose sign is not shown:
+ * the tests of fml_poly_sign_on, which drop an operand of a max, there and
+ * on each basic set of the condition), -1 on failure.  With F = A - B:
+ * whether max(A, B) is A all over. */
+int formula_nonnegative_on(const struct formula *f, __isl_keep isl_set *context);
+
 /* F with each piece's value replaced, where its sign on the piece's
  * condition within CONTEXT is shown, by a simpler one of the same sign
  * there (the conditions are F's), wherever the names

@@ -195,6 +195,8 @@ struct fml_on_cond {
 	/* param_range's answers: 1 known (lo, hi), 0 none, -1 not asked */
 	signed char range[FML_MAX_VARS];
 	isl_val *lo[FML_MAX_VARS], *hi[FML_MAX_VARS];
+	/* the condition's affine hull (NULL: not asked, or failed) */
+	isl_basic_set *hull;
 };
 
 /* Whether some coefficient of P (in ring V) is positive (*POS), and some

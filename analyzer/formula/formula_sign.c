@@ -21,6 +21,7 @@ void fml_on_cond_init(struct fml_on_cond *oc, __isl_keep isl_set *cond)
 	oc->cond = cond;
 	memset(oc->at_least, -1, sizeof(oc->at_least));
 	memset(oc->range, -1, sizeof(oc->range));
+	oc->hull = NULL;
 }
 
 void fml_on_cond_clear(struct fml_on_cond *oc)
@@ -30,6 +31,7 @@ void fml_on_cond_clear(struct fml_on_cond *oc)
 			isl_val_free(oc->lo[i]);
 			isl_val_free(oc->hi[i]);
 		}
+	isl_basic_set_free(oc->hull);
 }
 
 /* Whether parameter I of V (named) is at least LO (0 or 1) on OC's condition. */
@@ -236,27 +238,136 @@ static bool affine_zero_on(const struct fvars *V, const fmpq_mpoly_t num, struct
 	return sub == isl_bool_true;
 }
 
-/* The sign of the Laurent polynomial X on OC's condition, STRICT or not:
- * its denominator is a product of parameters (positive when each is >= 1
- * there), and its numerator's sign is shown whole or by its factors' (an
- * even power's is >= 0, and > 0 where its base is not 0); STRICT, 2 where
- * the numerator or one of its factors is affine and 0 all over. */
-static int laurent_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc,
+/* Substituting one equality of a condition into a polynomial. */
+struct equality_sub {
+	const struct fvars *V;
+	fmpq_mpoly_struct *p;   /* the polynomial, rewritten in place */
+	int failed;
+};
+
+/* Equality C of a condition's affine hull, solved for its last parameter
+ * (the pivot of ISL's echelon form, in no other equality) where that has
+ * a unit coefficient and every parameter of C is a named variable of the
+ * ring, substituted into the polynomial. */
+static isl_stat substitute_equality(__isl_take isl_constraint *c, void *user)
+{
+	struct equality_sub *es = user;
+	const struct fvars *V = es->V;
+	isl_size np = isl_constraint_dim(c, isl_dim_param);
+	isl_size nd = isl_constraint_dim(c, isl_dim_div);
+	if (np < 0 || nd < 0 || isl_constraint_is_equality(c) != isl_bool_true ||
+	    isl_constraint_involves_dims(c, isl_dim_div, 0, (unsigned)nd) != isl_bool_false) {
+		isl_constraint_free(c);
+		return isl_stat_ok;
+	}
+	isl_space *space = isl_constraint_get_space(c);
+	slong *var = calloc((size_t)np + 1, sizeof(*var));
+	isl_val **co = calloc((size_t)np + 1, sizeof(*co));
+	int pivot = -1, ok = var && co && space;
+	for (int k = 0; ok && k < np; k++) {
+		co[k] = isl_constraint_get_coefficient_val(c, isl_dim_param, k);
+		if (!co[k]) {
+			ok = 0;
+			es->failed = 1;
+			break;
+		}
+		if (isl_val_is_zero(co[k]))
+			continue;
+		const char *name = isl_space_get_dim_name(space, isl_dim_param, (unsigned)k);
+		var[k] = name ? fml_vars_find(V, name) : -1;
+		ok = var[k] >= 0 && var[k] < V->n && V->v[var[k]].name;
+		pivot = k;
+	}
+	ok = ok && pivot >= 0 && (isl_val_is_one(co[pivot]) || isl_val_is_negone(co[pivot]));
+	if (ok && fmpq_mpoly_degree_si(es->p, var[pivot], V->ctx) > 0) {
+		/* the pivot = -(the rest)/its coefficient, a unit */
+		fmpq_mpoly_t rest, t;
+		fmpq_mpoly_init(rest, V->ctx);
+		fmpq_mpoly_init(t, V->ctx);
+		mpq_t q;
+		mpq_init(q);
+		fmpq_t f;
+		fmpq_init(f);
+		isl_val *k0 = isl_constraint_get_constant_val(c);
+		ok = k0 && val_to_mpq(k0, q);
+		fmpq_set_mpq(f, q);
+		fmpq_mpoly_set_fmpq(rest, f, V->ctx);
+		for (int k = 0; ok && k < np; k++) {
+			if (k == pivot || isl_val_is_zero(co[k]))
+				continue;
+			ok = val_to_mpq(isl_val_copy(co[k]), q);
+			fmpq_set_mpq(f, q);
+			fmpq_mpoly_gen(t, var[k], V->ctx);
+			fmpq_mpoly_scalar_mul_fmpq(t, t, f, V->ctx);
+			fmpq_mpoly_add(rest, rest, t, V->ctx);
+		}
+		if (ok && isl_val_is_one(co[pivot]))
+			fmpq_mpoly_neg(rest, rest, V->ctx);
+		slong nv = V->cap;
+		fmpq_mpoly_struct *sub = calloc((size_t)nv + 1, sizeof(*sub));
+		fmpq_mpoly_struct **subp = calloc((size_t)nv + 1, sizeof(*subp));
+		ok = ok && sub && subp;
+		for (slong i = 0; ok && i < nv; i++) {
+			fmpq_mpoly_init(sub + i, V->ctx);
+			subp[i] = sub + i;
+			if (i == var[pivot])
+				fmpq_mpoly_set(sub + i, rest, V->ctx);
+			else
+				fmpq_mpoly_gen(sub + i, i, V->ctx);
+		}
+		if (ok && !fmpq_mpoly_compose_fmpq_mpoly(t, es->p, subp, V->ctx, V->ctx))
+			ok = 0;
+		if (ok)
+			fmpq_mpoly_swap(es->p, t, V->ctx);
+		else
+			es->failed = 1;
+		for (slong i = 0; sub && subp && i < nv; i++)
+			if (subp[i])
+				fmpq_mpoly_clear(sub + i, V->ctx);
+		free(sub);
+		free(subp);
+		fmpq_clear(f);
+		mpq_clear(q);
+		fmpq_mpoly_clear(rest, V->ctx);
+		fmpq_mpoly_clear(t, V->ctx);
+	}
+	for (int k = 0; co && k < np; k++)
+		isl_val_free(co[k]);
+	free(co);
+	free(var);
+	isl_space_free(space);
+	isl_constraint_free(c);
+	return es->failed ? isl_stat_error : isl_stat_ok;
+}
+
+/* *OUT = NUM (in ring V) with the equalities of OC's condition put in
+ * (kk_Ni == e2_Ni, e2_N == N - 1), its values the same at every point
+ * there; NUM itself when the condition has none or on failure. */
+static void substitute_equalities(const struct fvars *V, fmpq_mpoly_t out,
+				  const fmpq_mpoly_t num, struct fml_on_cond *oc)
+{
+	fmpq_mpoly_set(out, num, V->ctx);
+	if (!oc->hull)
+		oc->hull = isl_set_affine_hull(isl_set_copy(oc->cond));
+	if (!oc->hull || isl_basic_set_n_constraint(oc->hull) <= 0)
+		return;
+	struct equality_sub es = {V, out, 0};
+	if (isl_basic_set_foreach_constraint(oc->hull, &substitute_equality, &es) < 0 ||
+	    es.failed)
+		fmpq_mpoly_set(out, num, V->ctx);
+}
+
+/* The sign of NUM on OC's condition by its factors (fml_factor), STRICT or
+ * not: the constant's times each factor's, an even power's >= 0 (and > 0
+ * where its base is not 0); STRICT, 2 where a factor is affine and 0 all
+ * over.  0 when not shown. */
+static int factors_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct fml_on_cond *oc,
 			   bool strict)
 {
-	if (x->kind != FK_POLY || !oc->cond)
-		return 0;
-	for (slong i = 0; i < V->n; i++)
-		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
-			return 0;
-	if (strict && affine_zero_on(V, x->num, oc))
-		return 2;
-	int sign = strict ? strict_sign_of(V, x->num, oc) : factor_sign_on(V, x->num, oc);
-	if (sign)
-		return sign;
+	int sign = 0;
 	fmpq_mpoly_factor_t f;
 	fmpq_mpoly_factor_init(f, V->ctx);
-	if (fml_factor(V, f, x->num)) {
+	if (fml_factor(V, f, num)) {
 		fmpq_t c;
 		fmpq_init(c);
 		fmpq_mpoly_factor_get_constant_fmpq(c, f, V->ctx);
@@ -279,10 +390,139 @@ static int laurent_sign_on(const struct fvars *V, const struct fnode *x, struct 
 	return sign;
 }
 
+/* The most polynomials split_sign_on looks at for one sign, and the
+ * parameters it splits by at each step. */
+enum { SPLIT_BUDGET = 16, SPLIT_TRIES = 2 };
+
+/* Whether parameter A splits a polynomial before B: in more of its terms
+ * (TERMS), then of a lower degree (DEG), then first in the ring. */
+static bool splits_before(const slong *terms, const slong *deg, slong a, slong b)
+{
+	if (terms[a] != terms[b])
+		return terms[a] > terms[b];
+	if (deg[a] != deg[b])
+		return deg[a] < deg[b];
+	return a < b;
+}
+
+/* The sign (>= 0 or <= 0) of NUM on OC's condition, shown whole
+ * (factor_sign_on), by its factors, or by its parts in a parameter v that
+ * is >= 0 there: NUM = sum_d v^d * C_d, where no C_d holds v, has the sign
+ * every C_d has (0 or one sign), each shown the same way.  The difference
+ * of a maximum's operands over two axes is mostly a sum of one part per
+ * axis, each of one sign and neither a product: m*N*(N - 1 - e) +
+ * n*M*(M - 1 - f), split by m, then by n.  The parameters tried are those
+ * in the most terms, of the least degree (m there, not N or e, which cut
+ * N - 1 - e apart), SPLIT_TRIES at each step; *BUDGET bounds the
+ * polynomials looked at.  0 when not shown. */
+static int split_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct fml_on_cond *oc,
+			 int *budget)
+{
+	int sign = factor_sign_on(V, num, oc);
+	/* an affine NUM's sign on the condition was asked of ISL whole */
+	if (sign || fmpq_mpoly_total_degree_si(num, V->ctx) <= 1 || --*budget < 0)
+		return sign;
+	sign = factors_sign_on(V, num, oc, false);
+	slong len = fmpq_mpoly_length(num, V->ctx);
+	slong *terms = calloc((size_t)V->cap + 1, sizeof(*terms));
+	slong *deg = calloc((size_t)V->cap + 1, sizeof(*deg));
+	slong *exp = calloc((size_t)V->cap + 1, sizeof(*exp));
+	slong *order = calloc((size_t)V->cap + 1, sizeof(*order));
+	bool room = terms && deg && exp && order;
+	for (slong t = 0; room && !sign && t < len; t++) {
+		fmpq_mpoly_get_term_exp_si(exp, num, t, V->ctx);
+		for (slong v = 0; v < V->n; v++)
+			terms[v] += exp[v] > 0;
+	}
+	/* the candidates: named, in some terms but not all (in all, the
+	 * factors had it), by splits_before */
+	slong nc = 0;
+	for (slong v = 0; room && !sign && v < V->n; v++) {
+		deg[v] = fmpq_mpoly_degree_si(num, v, V->ctx);
+		if (deg[v] <= 0 || terms[v] == len || !V->v[v].name)
+			continue;
+		slong at = nc++;
+		while (at > 0 && splits_before(terms, deg, v, order[at - 1])) {
+			order[at] = order[at - 1];
+			at--;
+		}
+		order[at] = v;
+	}
+	fmpq_mpoly_t c;
+	fmpq_mpoly_init(c, V->ctx);
+	for (slong k = 0, tried = 0; k < nc && tried < SPLIT_TRIES && !sign && *budget >= 0; k++) {
+		slong v = order[k];
+		if (!param_at_least(V, oc, v, 0))
+			continue;
+		tried++;
+		/* shown only when every part is, none left out by the budget */
+		int s = 0;
+		slong d;
+		for (d = 0; d <= deg[v]; d++) {
+			ulong e = (ulong)d;
+			fmpq_mpoly_get_coeff_vars_ui(c, num, &v, &e, 1, V->ctx);
+			if (fmpq_mpoly_is_zero(c, V->ctx))
+				continue;
+			int sd = *budget >= 0 ? split_sign_on(V, c, oc, budget) : 0;
+			if (!sd || (s && sd != s))
+				break;
+			s = sd;
+		}
+		sign = d > deg[v] ? s : 0;
+	}
+	fmpq_mpoly_clear(c, V->ctx);
+	free(terms);
+	free(deg);
+	free(exp);
+	free(order);
+	return sign;
+}
+
+/* The sign of the Laurent polynomial X on OC's condition, STRICT or not:
+ * its denominator is a product of parameters (positive when each is >= 1
+ * there), and its numerator's sign is shown whole or by its factors' (an
+ * even power's is >= 0, and > 0 where its base is not 0); STRICT, 2 where
+ * the numerator or one of its factors is affine and 0 all over. */
+static int laurent_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc,
+			   bool strict)
+{
+	if (x->kind != FK_POLY || !oc->cond)
+		return 0;
+	for (slong i = 0; i < V->n; i++)
+		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
+			return 0;
+	if (strict && affine_zero_on(V, x->num, oc))
+		return 2;
+	int sign = strict ? strict_sign_of(V, x->num, oc) : factor_sign_on(V, x->num, oc);
+	if (sign)
+		return sign;
+	return factors_sign_on(V, x->num, oc, strict);
+}
+
+/* The sign of the Laurent polynomial X on OC's condition, >= 0 (1) or <= 0
+ * (-1), or 0 when not shown: its denominator as laurent_sign_on's, its
+ * numerator with the condition's equalities put in (substitute_equalities)
+ * shown whole, by its factors or by its parts (split_sign_on). */
+static int poly_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc)
+{
+	if (x->kind != FK_POLY || !oc->cond)
+		return 0;
+	for (slong i = 0; i < V->n; i++)
+		if (x->den[i] > 0 && (!V->v[i].name || !param_at_least(V, oc, i, 1)))
+			return 0;
+	fmpq_mpoly_t y;
+	fmpq_mpoly_init(y, V->ctx);
+	substitute_equalities(V, y, x->num, oc);
+	int budget = SPLIT_BUDGET;
+	int sign = split_sign_on(V, y, oc, &budget);
+	fmpq_mpoly_clear(y, V->ctx);
+	return sign;
+}
+
 /* 1 for X >= 0 on OC's condition, -1 for X <= 0, 0 when that is not shown. */
 int fml_poly_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc)
 {
-	return laurent_sign_on(V, x, oc, false);
+	return poly_sign_on(V, x, oc);
 }
 
 /* 1 when X > 0 at every integer point of OC's condition, -1 when X < 0, 2
@@ -295,6 +535,66 @@ static int strict_sign_on(const struct fvars *V, const struct fnode *x, struct f
 	if (x->kind == FK_POLY && fmpq_mpoly_is_zero(x->num, V->ctx))
 		return 2;
 	return laurent_sign_on(V, x, oc, true);
+}
+
+/* Whether X >= 0 is shown on a basic set of a condition (USER: X, kept). */
+struct part_sign {
+	const struct fvars *V;
+	const struct fnode *x;
+};
+
+static isl_stat part_nonnegative(__isl_take isl_basic_set *bset, void *user)
+{
+	struct part_sign *ps = user;
+	isl_set *part = isl_set_from_basic_set(bset);
+	struct fml_on_cond oc;
+	fml_on_cond_init(&oc, part);
+	int s = part ? poly_sign_on(ps->V, ps->x, &oc) : 0;
+	fml_on_cond_clear(&oc);
+	isl_set_free(part);
+	return s == 1 ? isl_stat_ok : isl_stat_error;   /* not shown: stop */
+}
+
+/* Whether X >= 0 is shown on COND (kept): on all of it, or else on each of
+ * its basic sets, whose equalities are each its own (e2_N == N - 1 in
+ * one, e2_Ni == kk_Ni + 1 in another, their hull neither). */
+static int nonnegative_by_parts(const struct fvars *V, const struct fnode *x,
+				__isl_keep isl_set *cond)
+{
+	struct fml_on_cond oc;
+	fml_on_cond_init(&oc, cond);
+	int s = poly_sign_on(V, x, &oc);
+	fml_on_cond_clear(&oc);
+	if (s == 1)
+		return 1;
+	isl_size n = isl_set_n_basic_set(cond);
+	if (n < 2)
+		return 0;
+	struct part_sign ps = {V, x};
+	return isl_set_foreach_basic_set(cond, &part_nonnegative, &ps) == isl_stat_ok;
+}
+
+int formula_nonnegative_on(const struct formula *f, __isl_keep isl_set *context)
+{
+	if (!f || !context)
+		return -1;
+	const struct fvars *V = f->vars;
+	for (int i = 0; i < f->n; i++) {
+		const struct fnode *x = f->p[i].val;
+		if (x->kind == FK_POLY && fmpq_mpoly_is_zero(x->num, V->ctx))
+			continue;
+		if (x->kind != FK_POLY)
+			return 0;
+		isl_set *within = fml_cond_meet(f->p[i].cond, context);
+		isl_bool empty = isl_set_is_empty(within);
+		int s = empty == isl_bool_false ? nonnegative_by_parts(V, x, within) : 1;
+		isl_set_free(within);
+		if (empty < 0)
+			return -1;
+		if (!s)
+			return 0;
+	}
+	return 1;
 }
 
 /* X (a polynomial node) with its numerator NUM (taken over: set into a
