@@ -36,15 +36,18 @@
  *    elements read but not by their owner are NCom's, as NCom); the
  *    memory is the layouts' own, blocks of m*n/(M*N) (memory.h).
  *
- * NCom has no formula where a, b >= 2: the elements that stay, summed over
- * the processes, are m*n times the sum of the squares of the pieces that
- * the block boundaries k/a and k/b cut [0, 1) into, which changes with the
- * common factors of a and b (2 x 3: 10/36, 2 x 4: 1/4, 3 x 4: 28/144).  It is
- * left without one, saying why, and so are --explain's elements read but
- * not by their owner and a cost whose function has an NCom term.  With one
- * index crossed only (i over a and b, the others whole on one side) that
- * sum is of the pieces themselves, a formula, which this module does not
- * write: the engine's refusal stands. */
+ * With two indices crossed, NCom has no formula where a, b >= 2: the
+ * elements that stay, summed over the processes, are m*n times the sum of
+ * the squares of the pieces that the block boundaries k/a and k/b cut
+ * [0, 1) into, which changes with the common factors of a and b (2 x 3:
+ * 10/36, 2 x 4: 1/4, 3 x 4: 28/144).  It is left without one, saying why,
+ * and so are --explain's elements read but not by their owner and a cost
+ * whose function has an NCom term.  With one index crossed (i over a in X
+ * and b in Y; X's index over b and Y's over a each whole in the other
+ * array) the sum comes apart index by index, and NCom is the elements
+ * times 1 - 1/D, D the product of the axes over which the two arrays'
+ * indices differ (moved_words); the h above stands, the argument the
+ * same. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +67,9 @@ struct shape {
 	int nd;                          /* their number of dimensions */
 	int ydim[MODEL_MAX_DIMS];        /* Y's dimension the variable of X's d indexes */
 	int a, b;                        /* the two axes one index is split over */
+	int crossings;                   /* the indices split over both: 1 or 2 */
+	bool moved[MODEL_MAX_DIMS * 4 + 8]; /* the axes over which X's index is
+					     * not Y's (a and b among them) */
 };
 
 /* The statement variable a subscript is, -1 when it is no plain variable. */
@@ -167,7 +173,7 @@ static int axis_of(const struct model_candidate *c, int x, int d)
 }
 
 /* Whether superstep S of candidate CAND is a transpose between block
- * layouts (above) whose one index, at least, is split over two axes; its
+ * layouts (above) whose one index, or two, is split over two axes; its
  * shape into *SH. */
 static bool redistribution_of(const struct model *m, int cand, int s, struct shape *sh)
 {
@@ -220,10 +226,20 @@ static bool redistribution_of(const struct model *m, int cand, int s, struct sha
 		return false;
 	if (!one_block_per_axis(m, c, x) || !one_block_per_axis(m, c, y))
 		return false;
-	/* the axes an index is split over two ways: two of them, two such
-	 * indices (i over a and b, j over b and a) */
+	/* the axes an index is split over two ways: two of them, and one or
+	 * two such indices (i over a and b; j over b and a, or else whole in
+	 * one of the arrays) */
 	sh->a = sh->b = -1;
 	int crossed = 0;
+	if (m->naxes > (int)(sizeof(sh->moved) / sizeof(*sh->moved)))
+		return false;
+	for (int t = 0; t < m->naxes; t++)
+		sh->moved[t] = true;
+	for (int d = 0; d < nd; d++) {
+		int ax = axis_of(c, x, d);
+		if (ax >= 0 && ax == axis_of(c, y, sh->ydim[d]))
+			sh->moved[ax] = false;
+	}
 	for (int d = 0; d < nd; d++) {
 		int ax = axis_of(c, x, d), ay = axis_of(c, y, sh->ydim[d]);
 		if (ax < 0 || ay < 0 || ax == ay)
@@ -239,8 +255,9 @@ static bool redistribution_of(const struct model *m, int cand, int s, struct sha
 				return false;   /* three axes or more */
 		}
 	}
-	if (sh->a < 0 || sh->b < 0 || crossed != 2)
+	if (sh->a < 0 || sh->b < 0 || crossed < 1 || crossed > 2)
 		return false;
+	sh->crossings = crossed;
 	sh->x = x;
 	sh->y = y;
 	sh->nd = nd;
@@ -386,6 +403,44 @@ static struct formula *block_words(const struct model *m, const struct shape *sh
 		acc = next;
 	}
 	return acc;
+}
+
+/* The words of X that move, K words an element, with one index crossed:
+ * K * (E - E/D), E the product of the extents and D that of the axes over
+ * which X's index is not Y's.  An element stays where, over each axis, its
+ * block in X is its block in Y; over such an axis the two blocks are of
+ * two indices, and with one crossing (i over a in X, b in Y) each of the
+ * others is over one axis only (k over a in Y, j over b in X, an index
+ * over c in one array and another in the other): summed over them, each
+ * such axis leaves 1/D of the elements where they are, every block of an
+ * index the same length (the symbolic grid's divisibility). */
+static struct formula *moved_words(const struct model *m, const struct shape *sh, long k)
+{
+	const struct model_array *arr = &m->arrays[sh->x];
+	struct formula *all = formula_const_si(k);
+	for (int d = 0; all && d < sh->nd; d++) {
+		struct formula *e = cost_aff_formula(m, &arr->extent_affs[d], NULL);
+		struct formula *next = e ? formula_mul(all, e) : NULL;
+		formula_free(e);
+		formula_free(all);
+		all = next;
+	}
+	struct formula *stay = all ? formula_copy(all) : NULL;
+	for (int a = 0; stay && a < m->naxes; a++) {
+		if (!sh->moved[a])
+			continue;
+		struct formula *p = formula_param(m->axes[a]);
+		struct formula *inv = p ? formula_pow(p, -1) : NULL;
+		struct formula *next = inv ? formula_mul(stay, inv) : NULL;
+		formula_free(p);
+		formula_free(inv);
+		formula_free(stay);
+		stay = next;
+	}
+	struct formula *moved = all && stay ? formula_sub(all, stay) : NULL;
+	formula_free(all);
+	formula_free(stay);
+	return moved;
 }
 
 /* What a view's formulas rest on (SUB's assumptions and conditions), onto
@@ -558,7 +613,9 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 						  isl_set_copy(sizes));
 		isl_bool none = both ? isl_set_is_empty(both) : isl_bool_error;
 		isl_set_free(both);
-		if (none == isl_bool_true) {
+		if (sh.crossings == 1) {
+			sc->ncom = moved_words(m, &sh, (long)m->arrays[sh.x].words);
+		} else if (none == isl_bool_true) {
 			struct formula *pa = on(sa->ncom, region(ctx, A, B, true, false));
 			struct formula *pb = on(sb->ncom, region(ctx, A, B, false, true));
 			sc->ncom = pa && pb ? formula_join(pa, pb) : NULL;
@@ -566,7 +623,7 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 			formula_free(pb);
 		}
 		/* --explain's counts: NOcc's of the aligned one; the elements
-		 * read but not by their owner, NCom's words, have no formula */
+		 * read but not by their owner, NCom's in elements, as NCom */
 		struct step_cost *as = &sub[VIEW_ALIGNED].steps[0];
 		sc->arrays = as->arrays;
 		sc->narrays = as->narrays;
@@ -578,6 +635,12 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 			ao->unowned = NULL;
 			free(ao->unowned_why);
 			ao->unowned_why = NULL;
+			if (sh.crossings == 1 && strcmp(ao->name, X) == 0) {
+				ao->unowned = moved_words(m, &sh, 1);
+				if (!ao->unowned)
+					cost_isl_op_failed(j, what);
+				continue;
+			}
 			/* where the assumptions leave an axis at 1, the
 			 * one-process views' (as NCom) */
 			const struct array_occurrence *oa = k < sa->narrays ? &sa->arrays[k] : NULL;
@@ -598,8 +661,8 @@ void cost_redistribute_step(struct job *j, int cand, int s, struct step_cost *sc
 			if (!ao->unowned_why)
 				cost_isl_op_failed(j, what);
 		}
-		if (none != isl_bool_false) {
-			/* no room for both 2 or more, or a failure */
+		if (none != isl_bool_false || sh.crossings == 1) {
+			/* no room for both 2 or more, or a failure; or a formula */
 		} else if (asprintf(&sc->ncom_why,
 			     "where %s and %s both have two processes or more, the elements of %s "
 			     "that stay where they are, summed over the processes, are a multiple "

@@ -52,6 +52,7 @@ G, L = 3, 11
 FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": None,
                      "transpose_square": None, "stationary_square": None,
                      "transpose_blocks": None, "transpose_loop": None,
+                     "transpose_one_crossing": None, "transpose_one_crossing3": None,
                      "triangles_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
                      "foreign_loop_digits": None,
                      "block_size_formulas": None, "period_classes": None,
@@ -214,6 +215,22 @@ POINTS = {
         {"m": 8, "n": 8, "o": 4, "M": 4, "N": 2, "K": 2},
         {"m": 4, "n": 6, "o": 2, "M": 2, "N": 2, "K": 2},
         {"m": 5, "n": 7, "o": 3, "M": 2, "N": 3, "K": 2},
+    ],
+    "transpose_one_crossing": [  # assume m >= M, n >= N, o >= M; M, N | m, N | n,
+        # M | o, but at the last
+        {"m": 6, "n": 6, "o": 6, "M": 2, "N": 3}, {"m": 6, "n": 4, "o": 3, "M": 3, "N": 2},
+        {"m": 4, "n": 4, "o": 4, "M": 2, "N": 2}, {"m": 6, "n": 3, "o": 2, "M": 1, "N": 3},
+        {"m": 6, "n": 2, "o": 4, "M": 2, "N": 1}, {"m": 12, "n": 4, "o": 3, "M": 3, "N": 4},
+        {"m": 8, "n": 4, "o": 4, "M": 4, "N": 2}, {"m": 5, "n": 7, "o": 3, "M": 2, "N": 3},
+    ],
+    "transpose_one_crossing3": [  # assume m >= M, n >= N, o >= K, p >= M, q >= K;
+        # M, N | m, N | n, K | o, M | p, K | q, but at the last
+        {"m": 4, "n": 2, "o": 2, "p": 2, "q": 2, "M": 2, "N": 2, "K": 2},
+        {"m": 6, "n": 3, "o": 2, "p": 2, "q": 1, "M": 2, "N": 3, "K": 1},
+        {"m": 6, "n": 2, "o": 3, "p": 3, "q": 3, "M": 3, "N": 2, "K": 3},
+        {"m": 2, "n": 2, "o": 2, "p": 1, "q": 2, "M": 1, "N": 2, "K": 2},
+        {"m": 2, "n": 1, "o": 2, "p": 2, "q": 2, "M": 2, "N": 1, "K": 2},
+        {"m": 5, "n": 3, "o": 3, "p": 3, "q": 2, "M": 2, "N": 2, "K": 2},
     ],
     "transpose_loop": [  # assume m >= M, n >= N, T >= 1; M, N | m, n
         {"m": 6, "n": 6, "T": 2, "M": 2, "N": 3},
