@@ -37,6 +37,14 @@ for args in tests/brute/specs/summa_panel_cyclic.bsp examples/summa.bsp; do
 	# shellcheck disable=SC2086  # split on purpose
 	printf '%-34s %8s %8s %9s\n' "$args" - "$(wall --timeout 0 $args)" -
 done
+# Every example and every spec of ../shared/targets (when it is there) on
+# the symbolic grid, --summary, one run each on the default number of
+# threads: issue 26 asks each under 2 s.
+printf '\n%-34s %8s\n' "symbolic grid, --summary" "s"
+for f in examples/*.bsp ../shared/targets/*.bsp; do
+	[ -f "$f" ] || continue
+	printf '%-34s %8s\n' "$f" "$(wall --timeout 0 --summary "$f")"
+done
 # Concrete grids with the sizes left free (issue 24's targets): the symbolic
 # grid's formulas with the axes given their sizes, against --all-sizes (each
 # process counted, formulas for every size; capped at 120 s, "-" past it).
