@@ -146,9 +146,11 @@ isl_ctx *formula_get_ctx(const struct formula *f);
 
 /* 1 when every value of F is shown >= 0 on CONTEXT (each piece's on its
  * condition within CONTEXT; a zero-outside F is 0 elsewhere), 0 when that
- * is not shown (a value not a polynomial, or one whose sign is not shown:
- * the tests of fml_poly_sign_on, which drop an operand of a max, there and
- * on each basic set of the condition), -1 on failure.  With F = A - B:
+ * is not shown (a value whose sign is not shown by the tests of
+ * fml_poly_sign_on, which drop an operand of a max, there or on each basic
+ * set of the condition; a value with maxima, a least of clauses p + the
+ * sum of maxima, by one term or the mean of each maximum; a product of two
+ * values not constant), -1 on failure (formula_bound.c).  With F = A - B:
  * whether max(A, B) is A all over. */
 int formula_nonnegative_on(const struct formula *f, __isl_keep isl_set *context);
 

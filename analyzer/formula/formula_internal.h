@@ -197,6 +197,13 @@ struct fml_on_cond {
 	isl_val *lo[FML_MAX_VARS], *hi[FML_MAX_VARS];
 	/* the condition's affine hull (NULL: not asked, or failed) */
 	isl_basic_set *hull;
+	/* the inequalities e >= 0 of its simple hull among the named
+	 * parameters of ring INEQ_V, as polynomials there (INEQ_V NULL: not
+	 * asked) */
+	const struct fvars *ineq_v;
+	fmpq_mpoly_struct *ineq;
+	int nineq;
+	bool bounding;          /* within a bound put in (lower_bound_sign) */
 };
 
 /* Whether some coefficient of P (in ring V) is positive (*POS), and some

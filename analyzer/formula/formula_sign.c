@@ -1,8 +1,11 @@
 /* Signs of polynomials on a piece's condition: the sign of a Laurent
- * polynomial where ISL bounds its variables or its affine factors
- * (fml_poly_sign_on, which coalescing asks of the differences of a max's
- * operands), its strict sign, and a formula's values written by their
- * signs (formula_sign_fold, for --compare's conditions). */
+ * polynomial (fml_poly_sign_on, which coalescing asks of the differences of
+ * a max's operands, and formula_bound.c of h_in - h_out) where ISL bounds
+ * its variables or its affine factors, with the condition's equalities put
+ * in, split into parts of one sign by a parameter, or with a lower bound of
+ * a parameter put in; its strict sign; and a formula's values written by
+ * their signs (formula_sign_fold, for --compare's conditions).  Each is a
+ * proof or "not shown", never a guess. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +25,10 @@ void fml_on_cond_init(struct fml_on_cond *oc, __isl_keep isl_set *cond)
 	memset(oc->at_least, -1, sizeof(oc->at_least));
 	memset(oc->range, -1, sizeof(oc->range));
 	oc->hull = NULL;
+	oc->ineq_v = NULL;
+	oc->ineq = NULL;
+	oc->nineq = 0;
+	oc->bounding = false;
 }
 
 void fml_on_cond_clear(struct fml_on_cond *oc)
@@ -32,6 +39,9 @@ void fml_on_cond_clear(struct fml_on_cond *oc)
 			isl_val_free(oc->hi[i]);
 		}
 	isl_basic_set_free(oc->hull);
+	for (int k = 0; oc->ineq_v && k < oc->nineq; k++)
+		fmpq_mpoly_clear(oc->ineq + k, oc->ineq_v->ctx);
+	free(oc->ineq);
 }
 
 /* Whether parameter I of V (named) is at least LO (0 or 1) on OC's condition. */
@@ -390,9 +400,89 @@ static int factors_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct
 	return sign;
 }
 
+/* Collecting a condition's inequalities as polynomials (condition_inequalities). */
+struct ineq_collect {
+	const struct fvars *V;
+	struct fml_on_cond *oc;
+	int cap;
+};
+
+static isl_stat collect_inequality(__isl_take isl_constraint *c, void *user)
+{
+	struct ineq_collect *ic = user;
+	const struct fvars *V = ic->V;
+	struct fml_on_cond *oc = ic->oc;
+	isl_size np = isl_constraint_dim(c, isl_dim_param);
+	isl_size nd = isl_constraint_dim(c, isl_dim_div);
+	bool ok = np >= 0 && nd >= 0 && isl_constraint_is_equality(c) == isl_bool_false &&
+		  isl_constraint_involves_dims(c, isl_dim_div, 0, (unsigned)nd) == isl_bool_false &&
+		  oc->nineq < ic->cap;
+	isl_space *space = ok ? isl_constraint_get_space(c) : NULL;
+	fmpq_mpoly_t e, t;
+	fmpq_mpoly_init(e, V->ctx);
+	fmpq_mpoly_init(t, V->ctx);
+	mpq_t q;
+	mpq_init(q);
+	fmpq_t f;
+	fmpq_init(f);
+	ok = ok && space && val_to_mpq(isl_constraint_get_constant_val(c), q);
+	if (ok) {
+		fmpq_set_mpq(f, q);
+		fmpq_mpoly_set_fmpq(e, f, V->ctx);
+	}
+	for (int k = 0; ok && k < np; k++) {
+		isl_val *co = isl_constraint_get_coefficient_val(c, isl_dim_param, k);
+		if (co && isl_val_is_zero(co)) {
+			isl_val_free(co);
+			continue;
+		}
+		const char *name = isl_space_get_dim_name(space, isl_dim_param, (unsigned)k);
+		slong v = name ? fml_vars_find(V, name) : -1;
+		ok = co && v >= 0 && v < V->n && V->v[v].name && val_to_mpq(co, q);
+		if (!ok) {
+			if (v < 0 || v >= V->n || !V->v[v].name)
+				isl_val_free(co);
+			break;
+		}
+		fmpq_set_mpq(f, q);
+		fmpq_mpoly_gen(t, v, V->ctx);
+		fmpq_mpoly_scalar_mul_fmpq(t, t, f, V->ctx);
+		fmpq_mpoly_add(e, e, t, V->ctx);
+	}
+	if (ok) {
+		fmpq_mpoly_init(oc->ineq + oc->nineq, V->ctx);
+		fmpq_mpoly_swap(oc->ineq + oc->nineq, e, V->ctx);
+		oc->nineq++;
+	}
+	fmpq_clear(f);
+	mpq_clear(q);
+	fmpq_mpoly_clear(e, V->ctx);
+	fmpq_mpoly_clear(t, V->ctx);
+	isl_space_free(space);
+	isl_constraint_free(c);
+	return isl_stat_ok;
+}
+
+/* OC's inequalities e >= 0 (of its condition's simple hull, each true at
+ * every point of the condition) whose parameters are all named in V, as
+ * polynomials of V: computed once. */
+static void condition_inequalities(const struct fvars *V, struct fml_on_cond *oc)
+{
+	if (oc->ineq_v)
+		return;
+	oc->ineq_v = V;
+	isl_basic_set *h = isl_set_simple_hull(isl_set_copy(oc->cond));
+	isl_size n = h ? isl_basic_set_n_constraint(h) : -1;
+	oc->ineq = n > 0 ? calloc((size_t)n, sizeof(*oc->ineq)) : NULL;
+	struct ineq_collect ic = {V, oc, n > 0 ? (int)n : 0};
+	if (oc->ineq)
+		isl_basic_set_foreach_constraint(h, &collect_inequality, &ic);
+	isl_basic_set_free(h);
+}
+
 /* The most polynomials split_sign_on looks at for one sign, and the
  * parameters it splits by at each step. */
-enum { SPLIT_BUDGET = 16, SPLIT_TRIES = 2 };
+enum { SPLIT_BUDGET = 16, SPLIT_TRIES = 2, BOUND_BUDGET = 6 };
 
 /* Whether parameter A splits a polynomial before B: in more of its terms
  * (TERMS), then of a lower degree (DEG), then first in the ring. */
@@ -403,6 +493,93 @@ static bool splits_before(const slong *terms, const slong *deg, slong a, slong b
 	if (deg[a] != deg[b])
 		return deg[a] < deg[b];
 	return a < b;
+}
+
+static int split_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct fml_on_cond *oc,
+			 int *budget);
+
+/* The sign LEAD of NUM = C1*v + C0 on OC's condition, C1 of sign LEAD
+ * there, where C1*L + C0 has it for a lower bound L of v there (an
+ * inequality v - L >= 0 of the condition, v's coefficient 1): NUM is
+ * (C1*L + C0) + C1*(v - L), both of sign LEAD (o*(M - 1 - e) + k - f - 1
+ * >= 0 where o >= f + 1 and M - 1 - e >= 1: (M - 2 - e)*(f + 1) + k).
+ * 0 when no bound shows it. */
+static int lower_bound_sign(const struct fvars *V, const fmpq_mpoly_t num, slong v, int lead,
+			    struct fml_on_cond *oc, int *budget)
+{
+	condition_inequalities(V, oc);
+	fmpq_mpoly_t c0, c1, bound, t;
+	fmpq_mpoly_init(c0, V->ctx);
+	fmpq_mpoly_init(c1, V->ctx);
+	fmpq_mpoly_init(bound, V->ctx);
+	fmpq_mpoly_init(t, V->ctx);
+	ulong zero = 0, one = 1;
+	fmpq_mpoly_get_coeff_vars_ui(c0, num, &v, &zero, 1, V->ctx);
+	fmpq_mpoly_get_coeff_vars_ui(c1, num, &v, &one, 1, V->ctx);
+	/* C1*L + C0 for each bound, the shortest first: the bound that cancels
+	 * most of C0 (o >= f + 1 against - f - 1) */
+	fmpq_mpoly_struct *cand = calloc((size_t)oc->nineq + 1, sizeof(*cand));
+	int ncand = 0;
+	for (int k = 0; cand && k < oc->nineq; k++) {
+		/* e = v + rest >= 0: the bound L = v - e */
+		fmpq_mpoly_get_coeff_vars_ui(t, oc->ineq + k, &v, &one, 1, V->ctx);
+		if (!fmpq_mpoly_is_one(t, V->ctx) || fmpq_mpoly_degree_si(oc->ineq + k, v, V->ctx) != 1)
+			continue;
+		fmpq_mpoly_gen(bound, v, V->ctx);
+		fmpq_mpoly_sub(bound, bound, oc->ineq + k, V->ctx);
+		fmpq_mpoly_struct *x = cand + ncand++;
+		fmpq_mpoly_init(x, V->ctx);
+		fmpq_mpoly_mul(x, c1, bound, V->ctx);
+		fmpq_mpoly_add(x, x, c0, V->ctx);
+		for (int at = ncand - 1; at > 0 && fmpq_mpoly_length(cand + at, V->ctx) <
+						    fmpq_mpoly_length(cand + at - 1, V->ctx); at--)
+			fmpq_mpoly_swap(cand + at, cand + at - 1, V->ctx);
+	}
+	/* each bound on a budget of its own, and no bound within it */
+	int sign = 0;
+	oc->bounding = true;
+	for (int k = 0; k < ncand && !sign && *budget >= 0; k++) {
+		int within = BOUND_BUDGET;
+		--*budget;
+		if (split_sign_on(V, cand + k, oc, &within) == lead)
+			sign = lead;
+	}
+	oc->bounding = false;
+	for (int k = 0; k < ncand; k++)
+		fmpq_mpoly_clear(cand + k, V->ctx);
+	free(cand);
+	fmpq_mpoly_clear(c0, V->ctx);
+	fmpq_mpoly_clear(c1, V->ctx);
+	fmpq_mpoly_clear(bound, V->ctx);
+	fmpq_mpoly_clear(t, V->ctx);
+	return sign;
+}
+
+/* The sign of NUM = T * R on OC's condition, T the monomial every term of
+ * NUM has (n*(o*(M - 1 - e) + k - f - 1)) and >= 0 there, by R's
+ * (split_sign_on: the factors of NUM are shown only whole); 0 when not
+ * shown or T is 1. */
+static int content_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct fml_on_cond *oc,
+			   int *budget)
+{
+	fmpq_mpoly_t t, r;
+	fmpq_mpoly_init(t, V->ctx);
+	fmpq_mpoly_init(r, V->ctx);
+	fmpq_mpoly_term_content(t, num, V->ctx);
+	int sign = 0;
+	bool nonneg = !fmpq_mpoly_is_fmpq(t, V->ctx);
+	/* the content's coefficient is 1 (FLINT's monic content) */
+	for (slong v = 0; nonneg && v < V->n; v++) {
+		slong d = fmpq_mpoly_degree_si(t, v, V->ctx);
+		nonneg = d <= 0 || d % 2 == 0 || (V->v[v].name && param_at_least(V, oc, v, 0));
+	}
+	for (slong v = V->n; nonneg && v < V->cap; v++)
+		nonneg = fmpq_mpoly_degree_si(t, v, V->ctx) <= 0;
+	if (nonneg && fmpq_mpoly_divides(r, num, t, V->ctx))
+		sign = split_sign_on(V, r, oc, budget);
+	fmpq_mpoly_clear(t, V->ctx);
+	fmpq_mpoly_clear(r, V->ctx);
+	return sign;
 }
 
 /* The sign (>= 0 or <= 0) of NUM on OC's condition, shown whole
@@ -423,6 +600,8 @@ static int split_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct f
 	if (sign || fmpq_mpoly_total_degree_si(num, V->ctx) <= 1 || --*budget < 0)
 		return sign;
 	sign = factors_sign_on(V, num, oc, false);
+	if (!sign)
+		sign = content_sign_on(V, num, oc, budget);
 	slong len = fmpq_mpoly_length(num, V->ctx);
 	slong *terms = calloc((size_t)V->cap + 1, sizeof(*terms));
 	slong *deg = calloc((size_t)V->cap + 1, sizeof(*deg));
@@ -456,19 +635,23 @@ static int split_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct f
 			continue;
 		tried++;
 		/* shown only when every part is, none left out by the budget */
-		int s = 0;
+		int s = 0, lead = 0;
 		slong d;
-		for (d = 0; d <= deg[v]; d++) {
+		for (d = deg[v]; d >= 0; d--) {
 			ulong e = (ulong)d;
 			fmpq_mpoly_get_coeff_vars_ui(c, num, &v, &e, 1, V->ctx);
 			if (fmpq_mpoly_is_zero(c, V->ctx))
 				continue;
 			int sd = *budget >= 0 ? split_sign_on(V, c, oc, budget) : 0;
+			if (d == deg[v])
+				lead = sd;
 			if (!sd || (s && sd != s))
 				break;
 			s = sd;
 		}
-		sign = d > deg[v] ? s : 0;
+		sign = d < 0 ? s : 0;
+		if (!sign && lead && deg[v] == 1 && !oc->bounding)
+			sign = lower_bound_sign(V, num, v, lead, oc, budget);
 	}
 	fmpq_mpoly_clear(c, V->ctx);
 	free(terms);
@@ -535,66 +718,6 @@ static int strict_sign_on(const struct fvars *V, const struct fnode *x, struct f
 	if (x->kind == FK_POLY && fmpq_mpoly_is_zero(x->num, V->ctx))
 		return 2;
 	return laurent_sign_on(V, x, oc, true);
-}
-
-/* Whether X >= 0 is shown on a basic set of a condition (USER: X, kept). */
-struct part_sign {
-	const struct fvars *V;
-	const struct fnode *x;
-};
-
-static isl_stat part_nonnegative(__isl_take isl_basic_set *bset, void *user)
-{
-	struct part_sign *ps = user;
-	isl_set *part = isl_set_from_basic_set(bset);
-	struct fml_on_cond oc;
-	fml_on_cond_init(&oc, part);
-	int s = part ? poly_sign_on(ps->V, ps->x, &oc) : 0;
-	fml_on_cond_clear(&oc);
-	isl_set_free(part);
-	return s == 1 ? isl_stat_ok : isl_stat_error;   /* not shown: stop */
-}
-
-/* Whether X >= 0 is shown on COND (kept): on all of it, or else on each of
- * its basic sets, whose equalities are each its own (e2_N == N - 1 in
- * one, e2_Ni == kk_Ni + 1 in another, their hull neither). */
-static int nonnegative_by_parts(const struct fvars *V, const struct fnode *x,
-				__isl_keep isl_set *cond)
-{
-	struct fml_on_cond oc;
-	fml_on_cond_init(&oc, cond);
-	int s = poly_sign_on(V, x, &oc);
-	fml_on_cond_clear(&oc);
-	if (s == 1)
-		return 1;
-	isl_size n = isl_set_n_basic_set(cond);
-	if (n < 2)
-		return 0;
-	struct part_sign ps = {V, x};
-	return isl_set_foreach_basic_set(cond, &part_nonnegative, &ps) == isl_stat_ok;
-}
-
-int formula_nonnegative_on(const struct formula *f, __isl_keep isl_set *context)
-{
-	if (!f || !context)
-		return -1;
-	const struct fvars *V = f->vars;
-	for (int i = 0; i < f->n; i++) {
-		const struct fnode *x = f->p[i].val;
-		if (x->kind == FK_POLY && fmpq_mpoly_is_zero(x->num, V->ctx))
-			continue;
-		if (x->kind != FK_POLY)
-			return 0;
-		isl_set *within = fml_cond_meet(f->p[i].cond, context);
-		isl_bool empty = isl_set_is_empty(within);
-		int s = empty == isl_bool_false ? nonnegative_by_parts(V, x, within) : 1;
-		isl_set_free(within);
-		if (empty < 0)
-			return -1;
-		if (!s)
-			return 0;
-	}
-	return 1;
 }
 
 /* X (a polynomial node) with its numerator NUM (taken over: set into a

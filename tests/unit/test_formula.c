@@ -1723,6 +1723,22 @@ static void test_nonnegative_on(void **state)
 		{ "floor((n + 1)/4) - floor((n + 3)/4)", "[n] -> { : n >= 0 }", 0 },
 		{ "floor((n + 3)/4) - floor((n + 1)/4)", "[n] -> { : n >= 0 }", 1 },
 		{ "floor((n + 1)/4) - floor((n + 3)/4)", "[n] -> { : n >= 0 and n % 4 = 0 }", 1 },
+		/* a lower bound of o put in: (M - 2 - e)*(f + 1) + k */
+		{ "o*(M - 1 - e) + k - f - 1",
+		  "[o, M, e, k, f] -> { : 0 <= f < o and k >= 0 and 0 <= e <= M - 2 }", 1 },
+		{ "o*(M - 1 - e) + k - f - 2",
+		  "[o, M, e, k, f] -> { : 0 <= f < o and k >= 0 and 0 <= e <= M - 2 }", 0 },
+		/* ... under a monomial every term has */
+		{ "n*(o*(M - 1 - e) + k - f - 1)",
+		  "[n, o, M, e, k, f] -> { : n >= 1 and 0 <= f < o and k >= 0 and 0 <= e <= M - 2 }",
+		  1 },
+		/* maxima: a max is at least the mean of its terms, and at least
+		 * each; a max subtracted is each of its terms subtracted */
+		{ "max((N - 1)*c, (N - 1)*d) - c - d", "[N, c, d] -> { : N >= 3 and c >= 0 and d >= 0 }", 1 },
+		{ "max((N - 1)*c, (N - 1)*d) - c - d", "[N, c, d] -> { : N >= 2 and c >= 0 and d >= 0 }", 0 },
+		{ "c + d - max(c, d)", "[c, d] -> { : c >= 0 and d >= 0 }", 1 },
+		{ "c + max(d, 2*c) - max(c, d) - c", "[c, d] -> { : c >= 0 and d >= 0 }", 1 },
+		{ "max(c, d) - c - 1", "[c, d] -> { : c >= 0 and d >= 0 }", 0 },
 	};
 	(void)state;
 	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
