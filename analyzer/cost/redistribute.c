@@ -379,13 +379,12 @@ static struct formula *join3(struct formula *p, struct formula *q, struct formul
 	return all;
 }
 
-/* The words of one block of the array read, K times: K * words * the
- * product of its extents over the product of the axes (each axis splits
- * one dimension, and the symbolic grid assumes it divides it). */
-static struct formula *block_words(const struct model *m, const struct shape *sh, long k)
+/* K times the product of the extents of the array read (taken: NULL when
+ * out of memory). */
+static struct formula *extents_times(const struct model *m, const struct shape *sh, long k)
 {
 	const struct model_array *arr = &m->arrays[sh->x];
-	struct formula *acc = formula_const_si(k * (long)arr->words);
+	struct formula *acc = formula_const_si(k);
 	for (int d = 0; acc && d < sh->nd; d++) {
 		struct formula *e = cost_aff_formula(m, &arr->extent_affs[d], NULL);
 		struct formula *next = e ? formula_mul(acc, e) : NULL;
@@ -393,16 +392,33 @@ static struct formula *block_words(const struct model *m, const struct shape *sh
 		formula_free(acc);
 		acc = next;
 	}
-	for (int a = 0; acc && a < m->naxes; a++) {
+	return acc;
+}
+
+/* F (taken) over the product of the axes, or of those MOVED marks (NULL:
+ * every one). */
+static struct formula *over_axes(const struct model *m, struct formula *f, const bool *moved)
+{
+	for (int a = 0; f && a < m->naxes; a++) {
+		if (moved && !moved[a])
+			continue;
 		struct formula *p = formula_param(m->axes[a]);
 		struct formula *inv = p ? formula_pow(p, -1) : NULL;
-		struct formula *next = inv ? formula_mul(acc, inv) : NULL;
+		struct formula *next = inv ? formula_mul(f, inv) : NULL;
 		formula_free(p);
 		formula_free(inv);
-		formula_free(acc);
-		acc = next;
+		formula_free(f);
+		f = next;
 	}
-	return acc;
+	return f;
+}
+
+/* The words of one block of the array read, K times: K * words * the
+ * product of its extents over the product of the axes (each axis splits
+ * one dimension, and the symbolic grid assumes it divides it). */
+static struct formula *block_words(const struct model *m, const struct shape *sh, long k)
+{
+	return over_axes(m, extents_times(m, sh, k * (long)m->arrays[sh->x].words), NULL);
 }
 
 /* The words of X that move, K words an element, with one index crossed:
@@ -416,27 +432,8 @@ static struct formula *block_words(const struct model *m, const struct shape *sh
  * index the same length (the symbolic grid's divisibility). */
 static struct formula *moved_words(const struct model *m, const struct shape *sh, long k)
 {
-	const struct model_array *arr = &m->arrays[sh->x];
-	struct formula *all = formula_const_si(k);
-	for (int d = 0; all && d < sh->nd; d++) {
-		struct formula *e = cost_aff_formula(m, &arr->extent_affs[d], NULL);
-		struct formula *next = e ? formula_mul(all, e) : NULL;
-		formula_free(e);
-		formula_free(all);
-		all = next;
-	}
-	struct formula *stay = all ? formula_copy(all) : NULL;
-	for (int a = 0; stay && a < m->naxes; a++) {
-		if (!sh->moved[a])
-			continue;
-		struct formula *p = formula_param(m->axes[a]);
-		struct formula *inv = p ? formula_pow(p, -1) : NULL;
-		struct formula *next = inv ? formula_mul(stay, inv) : NULL;
-		formula_free(p);
-		formula_free(inv);
-		formula_free(stay);
-		stay = next;
-	}
+	struct formula *all = extents_times(m, sh, k);
+	struct formula *stay = all ? over_axes(m, formula_copy(all), sh->moved) : NULL;
 	struct formula *moved = all && stay ? formula_sub(all, stay) : NULL;
 	formula_free(all);
 	formula_free(stay);

@@ -248,6 +248,61 @@ static bool affine_zero_on(const struct fvars *V, const fmpq_mpoly_t num, struct
 	return sub == isl_bool_true;
 }
 
+/* Constraint C's expression (its constant plus its parameters' terms) as a
+ * polynomial of ring V into OUT (initialized), and the ring variable of
+ * its last parameter with a coefficient, the pivot of ISL's echelon form,
+ * into *LAST and that coefficient into LAST_COEF; false when C involves an
+ * existential, or a parameter that is no named variable of V (then C says
+ * nothing here), or on failure. */
+static bool constraint_poly(const struct fvars *V, __isl_keep isl_constraint *c, fmpq_mpoly_t out,
+			    slong *last, fmpq_t last_coef)
+{
+	isl_size np = isl_constraint_dim(c, isl_dim_param);
+	isl_size nd = isl_constraint_dim(c, isl_dim_div);
+	if (np < 0 || nd < 0 ||
+	    isl_constraint_involves_dims(c, isl_dim_div, 0, (unsigned)nd) != isl_bool_false)
+		return false;
+	isl_space *space = isl_constraint_get_space(c);
+	fmpq_mpoly_t t;
+	fmpq_mpoly_init(t, V->ctx);
+	mpq_t q;
+	mpq_init(q);
+	fmpq_t f;
+	fmpq_init(f);
+	*last = -1;
+	bool ok = space && val_to_mpq(isl_constraint_get_constant_val(c), q);
+	if (ok) {
+		fmpq_set_mpq(f, q);
+		fmpq_mpoly_set_fmpq(out, f, V->ctx);
+	}
+	for (int k = 0; ok && k < np; k++) {
+		isl_val *co = isl_constraint_get_coefficient_val(c, isl_dim_param, k);
+		if (co && isl_val_is_zero(co)) {
+			isl_val_free(co);
+			continue;
+		}
+		const char *name = isl_space_get_dim_name(space, isl_dim_param, (unsigned)k);
+		slong v = name ? fml_vars_find(V, name) : -1;
+		if (v < 0 || v >= V->n || !V->v[v].name) {
+			isl_val_free(co);
+			ok = false;
+			break;
+		}
+		ok = co && val_to_mpq(co, q);   /* takes CO */
+		fmpq_set_mpq(f, q);
+		fmpq_mpoly_gen(t, v, V->ctx);
+		fmpq_mpoly_scalar_mul_fmpq(t, t, f, V->ctx);
+		fmpq_mpoly_add(out, out, t, V->ctx);
+		*last = v;
+		fmpq_set(last_coef, f);
+	}
+	fmpq_clear(f);
+	mpq_clear(q);
+	fmpq_mpoly_clear(t, V->ctx);
+	isl_space_free(space);
+	return ok;
+}
+
 /* Substituting one equality of a condition into a polynomial. */
 struct equality_sub {
 	const struct fvars *V;
@@ -255,97 +310,52 @@ struct equality_sub {
 	int failed;
 };
 
-/* Equality C of a condition's affine hull, solved for its last parameter
- * (the pivot of ISL's echelon form, in no other equality) where that has
- * a unit coefficient and every parameter of C is a named variable of the
- * ring, substituted into the polynomial. */
+/* Equality C of a condition's affine hull, e = 0, solved for its pivot x
+ * (in no other equality) where x has a unit coefficient u and every
+ * parameter of C is a named variable of the ring: x = x - u*e, put in the
+ * polynomial. */
 static isl_stat substitute_equality(__isl_take isl_constraint *c, void *user)
 {
 	struct equality_sub *es = user;
 	const struct fvars *V = es->V;
-	isl_size np = isl_constraint_dim(c, isl_dim_param);
-	isl_size nd = isl_constraint_dim(c, isl_dim_div);
-	if (np < 0 || nd < 0 || isl_constraint_is_equality(c) != isl_bool_true ||
-	    isl_constraint_involves_dims(c, isl_dim_div, 0, (unsigned)nd) != isl_bool_false) {
-		isl_constraint_free(c);
-		return isl_stat_ok;
-	}
-	isl_space *space = isl_constraint_get_space(c);
-	slong *var = calloc((size_t)np + 1, sizeof(*var));
-	isl_val **co = calloc((size_t)np + 1, sizeof(*co));
-	int pivot = -1, ok = var && co && space;
-	for (int k = 0; ok && k < np; k++) {
-		co[k] = isl_constraint_get_coefficient_val(c, isl_dim_param, k);
-		if (!co[k]) {
-			ok = 0;
-			es->failed = 1;
-			break;
-		}
-		if (isl_val_is_zero(co[k]))
-			continue;
-		const char *name = isl_space_get_dim_name(space, isl_dim_param, (unsigned)k);
-		var[k] = name ? fml_vars_find(V, name) : -1;
-		ok = var[k] >= 0 && var[k] < V->n && V->v[var[k]].name;
-		pivot = k;
-	}
-	ok = ok && pivot >= 0 && (isl_val_is_one(co[pivot]) || isl_val_is_negone(co[pivot]));
-	if (ok && fmpq_mpoly_degree_si(es->p, var[pivot], V->ctx) > 0) {
-		/* the pivot = -(the rest)/its coefficient, a unit */
-		fmpq_mpoly_t rest, t;
-		fmpq_mpoly_init(rest, V->ctx);
-		fmpq_mpoly_init(t, V->ctx);
-		mpq_t q;
-		mpq_init(q);
-		fmpq_t f;
-		fmpq_init(f);
-		isl_val *k0 = isl_constraint_get_constant_val(c);
-		ok = k0 && val_to_mpq(k0, q);
-		fmpq_set_mpq(f, q);
-		fmpq_mpoly_set_fmpq(rest, f, V->ctx);
-		for (int k = 0; ok && k < np; k++) {
-			if (k == pivot || isl_val_is_zero(co[k]))
-				continue;
-			ok = val_to_mpq(isl_val_copy(co[k]), q);
-			fmpq_set_mpq(f, q);
-			fmpq_mpoly_gen(t, var[k], V->ctx);
-			fmpq_mpoly_scalar_mul_fmpq(t, t, f, V->ctx);
-			fmpq_mpoly_add(rest, rest, t, V->ctx);
-		}
-		if (ok && isl_val_is_one(co[pivot]))
-			fmpq_mpoly_neg(rest, rest, V->ctx);
+	fmpq_mpoly_t e, x;
+	fmpq_mpoly_init(e, V->ctx);
+	fmpq_mpoly_init(x, V->ctx);
+	fmpq_t u;
+	fmpq_init(u);
+	slong pivot = -1;
+	bool ok = isl_constraint_is_equality(c) == isl_bool_true &&
+		  constraint_poly(V, c, e, &pivot, u) && pivot >= 0 &&
+		  (fmpq_is_one(u) || fmpq_equal_si(u, -1)) &&
+		  fmpq_mpoly_degree_si(es->p, pivot, V->ctx) > 0;
+	if (ok) {
+		fmpq_mpoly_gen(x, pivot, V->ctx);
+		fmpq_mpoly_scalar_mul_fmpq(e, e, u, V->ctx);
+		fmpq_mpoly_sub(x, x, e, V->ctx);
 		slong nv = V->cap;
 		fmpq_mpoly_struct *sub = calloc((size_t)nv + 1, sizeof(*sub));
 		fmpq_mpoly_struct **subp = calloc((size_t)nv + 1, sizeof(*subp));
-		ok = ok && sub && subp;
-		for (slong i = 0; ok && i < nv; i++) {
+		bool room = sub && subp;
+		for (slong i = 0; room && i < nv; i++) {
 			fmpq_mpoly_init(sub + i, V->ctx);
 			subp[i] = sub + i;
-			if (i == var[pivot])
-				fmpq_mpoly_set(sub + i, rest, V->ctx);
+			if (i == pivot)
+				fmpq_mpoly_set(sub + i, x, V->ctx);
 			else
 				fmpq_mpoly_gen(sub + i, i, V->ctx);
 		}
-		if (ok && !fmpq_mpoly_compose_fmpq_mpoly(t, es->p, subp, V->ctx, V->ctx))
-			ok = 0;
-		if (ok)
-			fmpq_mpoly_swap(es->p, t, V->ctx);
+		if (room && fmpq_mpoly_compose_fmpq_mpoly(e, es->p, subp, V->ctx, V->ctx))
+			fmpq_mpoly_swap(es->p, e, V->ctx);
 		else
 			es->failed = 1;
-		for (slong i = 0; sub && subp && i < nv; i++)
-			if (subp[i])
-				fmpq_mpoly_clear(sub + i, V->ctx);
+		for (slong i = 0; room && i < nv; i++)
+			fmpq_mpoly_clear(sub + i, V->ctx);
 		free(sub);
 		free(subp);
-		fmpq_clear(f);
-		mpq_clear(q);
-		fmpq_mpoly_clear(rest, V->ctx);
-		fmpq_mpoly_clear(t, V->ctx);
 	}
-	for (int k = 0; co && k < np; k++)
-		isl_val_free(co[k]);
-	free(co);
-	free(var);
-	isl_space_free(space);
+	fmpq_clear(u);
+	fmpq_mpoly_clear(e, V->ctx);
+	fmpq_mpoly_clear(x, V->ctx);
 	isl_constraint_free(c);
 	return es->failed ? isl_stat_error : isl_stat_ok;
 }
@@ -412,53 +422,19 @@ static isl_stat collect_inequality(__isl_take isl_constraint *c, void *user)
 	struct ineq_collect *ic = user;
 	const struct fvars *V = ic->V;
 	struct fml_on_cond *oc = ic->oc;
-	isl_size np = isl_constraint_dim(c, isl_dim_param);
-	isl_size nd = isl_constraint_dim(c, isl_dim_div);
-	bool ok = np >= 0 && nd >= 0 && isl_constraint_is_equality(c) == isl_bool_false &&
-		  isl_constraint_involves_dims(c, isl_dim_div, 0, (unsigned)nd) == isl_bool_false &&
-		  oc->nineq < ic->cap;
-	isl_space *space = ok ? isl_constraint_get_space(c) : NULL;
-	fmpq_mpoly_t e, t;
+	fmpq_mpoly_t e;
 	fmpq_mpoly_init(e, V->ctx);
-	fmpq_mpoly_init(t, V->ctx);
-	mpq_t q;
-	mpq_init(q);
-	fmpq_t f;
-	fmpq_init(f);
-	ok = ok && space && val_to_mpq(isl_constraint_get_constant_val(c), q);
-	if (ok) {
-		fmpq_set_mpq(f, q);
-		fmpq_mpoly_set_fmpq(e, f, V->ctx);
-	}
-	for (int k = 0; ok && k < np; k++) {
-		isl_val *co = isl_constraint_get_coefficient_val(c, isl_dim_param, k);
-		if (co && isl_val_is_zero(co)) {
-			isl_val_free(co);
-			continue;
-		}
-		const char *name = isl_space_get_dim_name(space, isl_dim_param, (unsigned)k);
-		slong v = name ? fml_vars_find(V, name) : -1;
-		ok = co && v >= 0 && v < V->n && V->v[v].name && val_to_mpq(co, q);
-		if (!ok) {
-			if (v < 0 || v >= V->n || !V->v[v].name)
-				isl_val_free(co);
-			break;
-		}
-		fmpq_set_mpq(f, q);
-		fmpq_mpoly_gen(t, v, V->ctx);
-		fmpq_mpoly_scalar_mul_fmpq(t, t, f, V->ctx);
-		fmpq_mpoly_add(e, e, t, V->ctx);
-	}
-	if (ok) {
+	fmpq_t u;
+	fmpq_init(u);
+	slong last;
+	if (oc->nineq < ic->cap && isl_constraint_is_equality(c) == isl_bool_false &&
+	    constraint_poly(V, c, e, &last, u)) {
 		fmpq_mpoly_init(oc->ineq + oc->nineq, V->ctx);
 		fmpq_mpoly_swap(oc->ineq + oc->nineq, e, V->ctx);
 		oc->nineq++;
 	}
-	fmpq_clear(f);
-	mpq_clear(q);
+	fmpq_clear(u);
 	fmpq_mpoly_clear(e, V->ctx);
-	fmpq_mpoly_clear(t, V->ctx);
-	isl_space_free(space);
 	isl_constraint_free(c);
 	return isl_stat_ok;
 }
