@@ -4330,11 +4330,16 @@ static const struct formula *shorter(const struct formula *a, const struct formu
 	return take_b ? b : a;
 }
 
+/* The most pieces of h_in times those of h_out for which h_of_max tidies
+ * their max even where one bounds the other. */
+enum { FEW_PIECES = 36 };
+
 /* h = max(H_IN, H_OUT) (tidy, both kept), tidy: one of them where it is
  * shown to bound the other all over CONTEXT (SUMMA's h_out, 16 pieces,
  * where the max's 81 took seconds to tidy), the shorter where each
- * bounds the other; else their max tidied.  NULL after a failure, which
- * J takes. */
+ * bounds the other, or their max tidied where they have few pieces and
+ * that is shorter still; else their max tidied.  NULL after a failure,
+ * which J takes. */
 static struct formula *h_of_max(struct job *j, const struct formula *h_in,
 				const struct formula *h_out, __isl_keep isl_set *context)
 {
@@ -4343,6 +4348,18 @@ static struct formula *h_of_max(struct job *j, const struct formula *h_in,
 	if (in_bounds || out_bounds) {
 		const struct formula *a = in_bounds && out_bounds ? shorter(h_in, h_out)
 					  : in_bounds ? h_in : h_out;
+		/* few pieces: their max tidied as well, where that merges
+		 * pieces of both into a shorter one (its failure its own) */
+		if (formula_n_pieces(h_in) * formula_n_pieces(h_out) <= FEW_PIECES) {
+			struct job sub = cost_explain_job(j);
+			struct formula *mx = formula_max(h_in, h_out);
+			cost_tidy(&sub, &mx, context);
+			bool ok = mx && !failed(&sub.fail);
+			fail_clear(&sub.fail);
+			if (ok && shorter(mx, a) == mx)
+				return mx;
+			formula_free(mx);
+		}
 		struct formula *h = formula_copy(a);
 		if (!h)
 			cost_isl_op_failed(j, "h");

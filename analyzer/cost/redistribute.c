@@ -6,7 +6,8 @@
  * and both arrays lie in equal blocks over every axis of the grid, each axis
  * splitting one dimension of each array.  Where an index is split over
  * axis a in one array and over axis b != a in the other (A's i over M, B's
- * i over N, and so j over N and M), the relation between the two owners of
+ * i over N; j then over N in A and over M in B, or whole in B with another
+ * index whole in A over M in B), the relation between the two owners of
  * an element has no affine form over a symbolic grid (a*(m/M) against
  * b*(m/N)), and the engine refuses it.  Where no assumption makes the two
  * splits one (M == N), the formulas follow from the copy's shape instead:
@@ -428,8 +429,9 @@ static struct formula *block_words(const struct model *m, const struct shape *sh
  * two indices, and with one crossing (i over a in X, b in Y) each of the
  * others is over one axis only (k over a in Y, j over b in X, an index
  * over c in one array and another in the other): summed over them, each
- * such axis leaves 1/D of the elements where they are, every block of an
- * index the same length (the symbolic grid's divisibility). */
+ * such axis leaves one element in its size where it is, so 1/D of them
+ * stay, every block of an index the same length (the symbolic grid's
+ * divisibility). */
 static struct formula *moved_words(const struct model *m, const struct shape *sh, long k)
 {
 	struct formula *all = extents_times(m, sh, k);

@@ -150,8 +150,9 @@ isl_ctx *formula_get_ctx(const struct formula *f);
  * fml_poly_sign_on, which drop an operand of a max, there or on each basic
  * set of the condition; a value with maxima, a least of clauses p + the
  * sum of maxima, by one term or the mean of each maximum; a product of two
- * values not constant), -1 on failure (formula_bound.c).  With F = A - B:
- * whether max(A, B) is A all over. */
+ * values not constant; an ISL failure within a proof), -1 when a piece's
+ * condition could not be met with CONTEXT (formula_bound.c).  With
+ * F = A - B: whether max(A, B) is A all over. */
 int formula_nonnegative_on(const struct formula *f, __isl_keep isl_set *context);
 
 /* F with each piece's value replaced, where its sign on the piece's

@@ -229,7 +229,7 @@ static struct minmax *mm_maxmin(const struct fvars *V, enum fkind kind, const st
 			}
 		}
 	} else if (ok) {
-		ok = a->n == 1 && b->n == 1;
+		ok = a->n == 1 && b->n == 1;   /* R allocated: OK was true */
 		struct fnode *ta[MM_TERMS], *tb[MM_TERMS];
 		int na = 0, nb = 0;
 		ok = ok && mm_flatten(V, &a->c[0], ta, &na) == 0;
@@ -273,7 +273,7 @@ static struct minmax *mm_of(const struct fvars *V, const struct fnode *x)
 		const struct fnode *k = NULL, *v = NULL;
 		for (int i = 0; i < x->n; i++) {
 			const struct fnode *c = x->c[i];
-			if (c->kind == FK_POLY && fmpq_mpoly_is_fmpq(c->num, V->ctx) && !k)
+			if (fml_poly_is_constant(V, c) && !k)
 				k = c;
 			else if (!v)
 				v = c;

@@ -101,6 +101,9 @@ struct fnode *fml_poly_zero(const struct fvars *V);
 struct fnode *fml_poly_fmpq(const struct fvars *V, const fmpq_t c);
 struct fnode *fml_poly_si(const struct fvars *V, slong c);
 struct fnode *fml_poly_var(const struct fvars *V, slong i);
+/* Whether X is a polynomial node of a rational constant: a constant
+ * numerator and no denominator. */
+bool fml_poly_is_constant(const struct fvars *V, const struct fnode *x);
 /* A + B, or A - B with NEGATE_B, of two polynomial nodes (neither taken). */
 struct fnode *fml_poly_add(const struct fvars *V, const struct fnode *a,
 	const struct fnode *b, int negate_b);

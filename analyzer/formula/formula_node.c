@@ -266,9 +266,22 @@ struct fnode *fml_poly_add(const struct fvars *V, const struct fnode *a,
 	return x;
 }
 
+bool fml_poly_is_constant(const struct fvars *V, const struct fnode *x)
+{
+	if (x->kind != FK_POLY || !fmpq_mpoly_is_fmpq(x->num, V->ctx))
+		return false;
+	for (slong i = 0; i < V->n; i++)
+		if (x->den[i] > 0)
+			return false;
+	return true;
+}
+
+/* Whether X is a rational constant: a polynomial node with a constant
+ * numerator and no denominator (2/b is not one: times max(a, -a) it is no
+ * factor to drop where it is 1, nor of the max's sign). */
 static int poly_is_fmpq(const struct fvars *V, const struct fnode *x)
 {
-	return x->kind == FK_POLY && fmpq_mpoly_is_fmpq(x->num, V->ctx);
+	return fml_poly_is_constant(V, x);
 }
 
 /* ---------------------------------------------------------------- expression nodes */

@@ -252,15 +252,18 @@ static bool affine_zero_on(const struct fvars *V, const fmpq_mpoly_t num, struct
  * polynomial of ring V into OUT (initialized), and the ring variable of
  * its last parameter with a coefficient, the pivot of ISL's echelon form,
  * into *LAST and that coefficient into LAST_COEF; false when C involves an
- * existential, or a parameter that is no named variable of V (then C says
- * nothing here), or on failure. */
+ * existential or a set dimension (a condition has none), or a parameter
+ * that is no named variable of V (then C says nothing here), or on
+ * failure. */
 static bool constraint_poly(const struct fvars *V, __isl_keep isl_constraint *c, fmpq_mpoly_t out,
 			    slong *last, fmpq_t last_coef)
 {
 	isl_size np = isl_constraint_dim(c, isl_dim_param);
 	isl_size nd = isl_constraint_dim(c, isl_dim_div);
-	if (np < 0 || nd < 0 ||
-	    isl_constraint_involves_dims(c, isl_dim_div, 0, (unsigned)nd) != isl_bool_false)
+	isl_size ns = isl_constraint_dim(c, isl_dim_set);
+	if (np < 0 || nd < 0 || ns < 0 ||
+	    isl_constraint_involves_dims(c, isl_dim_div, 0, (unsigned)nd) != isl_bool_false ||
+	    isl_constraint_involves_dims(c, isl_dim_set, 0, (unsigned)ns) != isl_bool_false)
 		return false;
 	isl_space *space = isl_constraint_get_space(c);
 	fmpq_mpoly_t t;

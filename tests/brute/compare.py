@@ -62,7 +62,8 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "quotient_subscript": ("d=block",), "bound_empty": None,
                      "lu_square": ("r=block,c=block", "r=cyclic,c=cyclic"),
                      "levels": ("rows/d=block", "rows/d=cyclic", "tree/d=block",
-                                "tree/d=cyclic", "exchange/d=block", "exchange/d=cyclic"),
+                                "tree/d=cyclic", "exchange/d=block", "exchange/d=cyclic",
+                                "far/d=block", "far/d=cyclic"),
                      "levels2d": None, "fft": None, "ns_fft": None}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)

@@ -1780,6 +1780,44 @@ static void test_nonnegative_on(void **state)
 	}
 }
 
+/* 1/b is no constant: max(a, -a)/b keeps its 1/b (it was dropped as a
+ * factor 1), max(a + 1/b, a) keeps both operands (their difference is no
+ * number), and the prover does not take 2/b for a positive factor. */
+static void test_constant_with_denominator(void **state)
+{
+	(void)state;
+	isl_ctx *ctx = session_ctx(NULL);
+	static const char *const names[] = {"a", "b"};
+	mpq_t q, want;
+	mpq_init(q);
+	mpq_init(want);
+	struct formula *f = make(ctx, "max(a, -a)/b", 0);
+	long long at[] = {3, 2};
+	assert_int_equal(formula_eval(f, names, at, 2, q), 0);
+	mpq_set_si(want, 3, 2);
+	assert_true(mpq_equal(q, want));
+	formula_free(f);
+	f = make(ctx, "max(a + 1/b, a) - a - 1/b", 0);
+	long long neg[] = {0, -1};
+	assert_int_equal(formula_eval(f, names, neg, 2, q), 0);
+	mpq_set_si(want, 1, 1);
+	assert_true(mpq_equal(q, want));
+	formula_free(f);
+	f = make(ctx, "2*max(a, -a)/b", 0);
+	isl_set *c = isl_set_read_from_str(ctx, "[a, b] -> { : b <= -1 and -3 <= a <= 3 }");
+	assert_int_equal(formula_nonnegative_on(f, c), 0);
+	isl_set_free(c);
+	formula_free(f);
+	f = make(ctx, "max(a, -a)/b - 2", 0);
+	c = isl_set_read_from_str(ctx, "[a, b] -> { : a = 3 and b = 2 }");
+	assert_int_equal(formula_nonnegative_on(f, c), 0);
+	isl_set_free(c);
+	formula_free(f);
+	mpq_clear(q);
+	mpq_clear(want);
+	isl_ctx_free(ctx);
+}
+
 /* Costs print grouped by g and l when asked. */
 static void test_print_by(void **state)
 {
@@ -1928,6 +1966,7 @@ int main(void)
 		cmocka_unit_test(test_grammar_errors),
 		cmocka_unit_test(test_identities),
 		cmocka_unit_test(test_nonnegative_on),
+		cmocka_unit_test(test_constant_with_denominator),
 		cmocka_unit_test(test_algebra),
 		cmocka_unit_test(test_subst),
 		cmocka_unit_test(test_subst_quotient),
