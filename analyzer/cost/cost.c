@@ -4297,15 +4297,11 @@ static bool step_model_refused(struct job *j, const struct model *m, int s,
 	return false;
 }
 
-/* Superstep S of candidate CAND, its relations R (consumed), counted on the
- * symbolic grid or a concrete one without values: SC's formulas, added to
- * *TOTAL.  INFO: the symbolic grid's decomposition; DIV: the sizes' divisors
- * (size_divisors) or NULL; CONCRETE: the grid of the symbolic grid's attempt. */
 /* Whether A >= B is shown all over CONTEXT, piece by piece of A - B
- * (formula_nonnegative_on); 0 when not shown, or after a failure, where
+ * (formula_nonnegative_on); false when not shown, or after a failure, where
  * the max of the two is tidied instead. */
-static int bounds_all_over(struct job *j, const struct formula *a, const struct formula *b,
-			   __isl_keep isl_set *context)
+static bool bounds_all_over(struct job *j, const struct formula *a, const struct formula *b,
+			    __isl_keep isl_set *context)
 {
 	budget(j);
 	struct formula *d = formula_sub(a, b);
@@ -4370,6 +4366,10 @@ static struct formula *h_of_max(struct job *j, const struct formula *h_in,
 	return h;
 }
 
+/* Superstep S of candidate CAND, its relations R (consumed), counted on the
+ * symbolic grid or a concrete one without values: SC's formulas, added to
+ * *TOTAL.  INFO: the symbolic grid's decomposition; DIV: the sizes' divisors
+ * (size_divisors) or NULL; CONCRETE: the grid of the symbolic grid's attempt. */
 static void step_count(struct job *j, const struct model *m, int s,
 			  const struct cost_request *req, const struct cost_request *concrete,
 			  const long *div, struct step_relations *r, struct symbolic_info *info,
