@@ -113,6 +113,43 @@ static int param_range(const struct fvars *V, struct fml_on_cond *oc, slong i, i
 	return 1;
 }
 
+/* A substitution of ring V's variables, each its own generator until the
+ * caller sets it: what fmpq_mpoly_compose_fmpq_mpoly takes. */
+struct gens {
+	fmpq_mpoly_struct *sub;
+	fmpq_mpoly_struct **subp;
+	slong n;
+};
+
+/* G the identity substitution of V; false when out of memory (G cleared). */
+static bool gens_init(const struct fvars *V, struct gens *g)
+{
+	g->n = V->cap;
+	g->sub = calloc((size_t)g->n + 1, sizeof(*g->sub));
+	g->subp = calloc((size_t)g->n + 1, sizeof(*g->subp));
+	if (!g->sub || !g->subp) {
+		free(g->sub);
+		free(g->subp);
+		g->sub = NULL;
+		g->subp = NULL;
+		return false;
+	}
+	for (slong i = 0; i < g->n; i++) {
+		fmpq_mpoly_init(g->sub + i, V->ctx);
+		fmpq_mpoly_gen(g->sub + i, i, V->ctx);
+		g->subp[i] = g->sub + i;
+	}
+	return true;
+}
+
+static void gens_clear(const struct fvars *V, struct gens *g)
+{
+	for (slong i = 0; g->sub && i < g->n; i++)
+		fmpq_mpoly_clear(g->sub + i, V->ctx);
+	free(g->sub);
+	free(g->subp);
+}
+
 /* The sign on OC's condition of NUM (in ring V) with each variable moved to
  * its least value there, x = lo + y with y >= 0, and a variable the condition
  * fixes replaced by its value: coefficients of one sign then show the sign
@@ -125,21 +162,13 @@ static int shifted_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct
 	for (slong i = 0; i < V->n; i++)
 		if (!V->v[i].name && fmpq_mpoly_degree_si(num, i, V->ctx) > 0)
 			return 0;
-	slong nv = V->cap;
-	fmpq_mpoly_struct *sub = calloc((size_t)nv + 1, sizeof(*sub));
-	fmpq_mpoly_struct **subp = calloc((size_t)nv + 1, sizeof(*subp));
-	int ok = sub && subp;
-	for (slong i = 0; ok && i < nv; i++) {
-		fmpq_mpoly_init(sub + i, V->ctx);
-		subp[i] = sub + i;
-	}
+	struct gens g;
+	int ok = gens_init(V, &g);
 	fmpq_mpoly_t shifted;
 	fmpq_mpoly_init(shifted, V->ctx);
-	for (slong i = 0; ok && i < nv; i++) {
-		if (i >= V->n || fmpq_mpoly_degree_si(num, i, V->ctx) <= 0) {
-			fmpq_mpoly_gen(sub + i, i, V->ctx);
+	for (slong i = 0; ok && i < V->n; i++) {
+		if (fmpq_mpoly_degree_si(num, i, V->ctx) <= 0)
 			continue;
-		}
 		isl_val *lo, *hi;
 		ok = param_range(V, oc, i, &lo, &hi);
 		if (!ok)
@@ -151,25 +180,22 @@ static int shifted_sign_on(const struct fvars *V, const fmpq_mpoly_t num, struct
 		fmpq_init(c);
 		ok = val_to_mpq(isl_val_copy(lo), q);
 		fmpq_set_mpq(c, q);
-		if (!fixed)
-			fmpq_mpoly_gen(sub + i, i, V->ctx);
-		fmpq_mpoly_add_fmpq(sub + i, sub + i, c, V->ctx);
+		if (fixed)
+			fmpq_mpoly_zero(g.sub + i, V->ctx);
+		fmpq_mpoly_add_fmpq(g.sub + i, g.sub + i, c, V->ctx);
 		fmpq_clear(c);
 		mpq_clear(q);
 		isl_val_free(lo);
 		isl_val_free(hi);
 	}
 	int sign = 0;
-	if (ok && fmpq_mpoly_compose_fmpq_mpoly(shifted, num, subp, V->ctx, V->ctx)) {
+	if (ok && fmpq_mpoly_compose_fmpq_mpoly(shifted, num, g.subp, V->ctx, V->ctx)) {
 		int pos, neg;
 		fml_coefficient_signs(V, shifted, &pos, &neg);
 		sign = pos && neg ? 0 : neg ? -1 : 1;
 	}
 	fmpq_mpoly_clear(shifted, V->ctx);
-	for (slong i = 0; sub && subp && i < nv; i++)
-		fmpq_mpoly_clear(sub + i, V->ctx);
-	free(sub);
-	free(subp);
+	gens_clear(V, &g);
 	return sign;
 }
 
@@ -335,26 +361,16 @@ static isl_stat substitute_equality(__isl_take isl_constraint *c, void *user)
 		fmpq_mpoly_gen(x, pivot, V->ctx);
 		fmpq_mpoly_scalar_mul_fmpq(e, e, u, V->ctx);
 		fmpq_mpoly_sub(x, x, e, V->ctx);
-		slong nv = V->cap;
-		fmpq_mpoly_struct *sub = calloc((size_t)nv + 1, sizeof(*sub));
-		fmpq_mpoly_struct **subp = calloc((size_t)nv + 1, sizeof(*subp));
-		bool room = sub && subp;
-		for (slong i = 0; room && i < nv; i++) {
-			fmpq_mpoly_init(sub + i, V->ctx);
-			subp[i] = sub + i;
-			if (i == pivot)
-				fmpq_mpoly_set(sub + i, x, V->ctx);
-			else
-				fmpq_mpoly_gen(sub + i, i, V->ctx);
-		}
-		if (room && fmpq_mpoly_compose_fmpq_mpoly(e, es->p, subp, V->ctx, V->ctx))
+		struct gens g;
+		bool room = gens_init(V, &g);
+		if (room)
+			fmpq_mpoly_set(g.sub + pivot, x, V->ctx);
+		if (room && fmpq_mpoly_compose_fmpq_mpoly(e, es->p, g.subp, V->ctx, V->ctx))
 			fmpq_mpoly_swap(es->p, e, V->ctx);
 		else
 			es->failed = 1;
-		for (slong i = 0; room && i < nv; i++)
-			fmpq_mpoly_clear(sub + i, V->ctx);
-		free(sub);
-		free(subp);
+		if (room)
+			gens_clear(V, &g);
 	}
 	fmpq_clear(u);
 	fmpq_mpoly_clear(e, V->ctx);
