@@ -4023,6 +4023,18 @@ static enum cost_status candidate_formulas(struct count_engine *engine, const st
 					   int cand, const struct cost_request *req,
 					   struct candidate_cost *out)
 {
+	if (req->symbolic && !req->values) {
+		/* the symbolic grid itself: its counts get the larger limit
+		 * (a cyclic axis of a 3-D stencil, block-cyclic x block-cyclic
+		 * stencils: 1 to 2 million operations); its attempt on a
+		 * concrete grid below keeps the engine's, the grid's own count
+		 * following it */
+		unsigned long limit = engine->max_operations;
+		engine->max_operations = engine->symbolic_max_operations;
+		enum cost_status st = candidate_costs(engine, m, cand, req, NULL, out);
+		engine->max_operations = limit;
+		return st;
+	}
 	if (req->symbolic || req->values || req->all_sizes)
 		return candidate_costs(engine, m, cand, req, NULL, out);
 	struct cost_request sym = *req;

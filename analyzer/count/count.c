@@ -1939,6 +1939,7 @@ void count_engine_init(struct count_engine *engine, isl_ctx *ctx)
 {
 	engine->ctx = ctx;
 	engine->max_operations = 1000000;
+	engine->symbolic_max_operations = 4000000;
 	engine->max_steps = 20000;
 	engine->max_pieces = 24;
 }

@@ -46,6 +46,10 @@ enum count_status {
 struct count_engine {
 	isl_ctx *ctx;                    /* not owned */
 	unsigned long max_operations;    /* ISL operations per query (0: unlimited) */
+	/* the same on the symbolic grid itself, whose formulas a designer
+	 * waits for (a block-cyclic 2-D stencil's work needs 1.5 million):
+	 * the cost layer's to set in place of max_operations there */
+	unsigned long symbolic_max_operations;
 	int max_steps;                   /* elimination steps per query */
 	int max_pieces;                  /* leaf pieces per query */
 };

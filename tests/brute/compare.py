@@ -64,7 +64,8 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "levels": ("rows/d=block", "rows/d=cyclic", "tree/d=block",
                                 "tree/d=cyclic", "exchange/d=block", "exchange/d=cyclic",
                                 "far/d=block", "far/d=cyclic"),
-                     "levels2d": None, "fft": None, "ns_fft": None}
+                     "levels2d": None, "fft": None, "ns_fft": None,
+                     "stencil_block_cyclic": None, "stencil3d_cyclic": None}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)
 FORMULAS_PLAIN_ONLY = ("lu_square",)
@@ -406,6 +407,17 @@ POINTS = {
         {"n": 9, "M": 3, "N": 4, "Q": 1}, {"n": 8, "M": 4, "N": 1, "Q": 4},
         {"n": 2, "M": 1, "N": 1, "Q": 1}, {"n": 12, "M": 3, "N": 2, "Q": 6},
         {"n": 12, "M": 3, "N": 4, "Q": 3},
+    ],
+    "stencil_block_cyclic": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N
+        {"n": 24, "M": 3, "N": 3}, {"n": 16, "M": 2, "N": 2}, {"n": 24, "M": 2, "N": 3},
+        {"n": 8, "M": 1, "N": 2}, {"n": 48, "M": 3, "N": 4}, {"n": 4, "M": 1, "N": 1},
+        {"n": 32, "M": 4, "N": 1}, {"n": 10, "M": 2, "N": 3}, {"n": 13, "M": 3, "N": 2},
+    ],
+    "stencil3d_cyclic": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N, n >= 2*Q
+        {"n": 6, "M": 3, "N": 3, "Q": 3}, {"n": 12, "M": 4, "N": 3, "Q": 3},
+        {"n": 8, "M": 2, "N": 2, "Q": 2}, {"n": 6, "M": 1, "N": 3, "Q": 2},
+        {"n": 4, "M": 2, "N": 1, "Q": 1}, {"n": 12, "M": 6, "N": 2, "Q": 4},
+        {"n": 7, "M": 3, "N": 2, "Q": 3}, {"n": 2, "M": 1, "N": 1, "Q": 1},
     ],
     "features": [  # tests/brute/specs: assume n >= 2*P, m >= Q + 1, m >= R
         {"n": 6, "m": 4, "P": 2, "Q": 3, "R": 2}, {"n": 7, "m": 5, "P": 3, "Q": 2, "R": 3},
