@@ -125,7 +125,7 @@ static int keep_candidate(struct api_candidate *ac, const struct analysis *a, in
 	int n = steps ? steps->nsteps : 0;
 	if (!(ac->steps = calloc((size_t)n + 1, sizeof(*ac->steps))))
 		return -1;
-	bool formulas = cc->status == COST_OK || cc->sums_missing;
+	bool formulas = cc->status == COST_OK || cc->formulas_kept;
 	for (int s = 0; s < n; s++) {
 		struct api_step *st = &ac->steps[ac->nsteps++];
 		if (!(st->name = strdup(steps->steps[s].name)))

@@ -206,15 +206,18 @@ BSPCOST_API const char *bspcost_result_superstep(const bspcost_result *r, int c,
  *             every piece's condition, for other programs to read;
  *   _value:   its exact value at the request's values ("14336", "7/2").
  * NULL when there is none (a refused candidate, sizes not given, a cost
- * whose coefficients are not given). */
+ * whose coefficients are not given); a candidate refused for one superstep
+ * keeps its other supersteps' formulas (bspcost_result_formula_why says why
+ * that one has none). */
 BSPCOST_API const char *bspcost_result_formula(const bspcost_result *r, int c, int s,
 					       enum bspcost_quantity q);
 BSPCOST_API const char *bspcost_result_expr(const bspcost_result *r, int c, int s,
 					    enum bspcost_quantity q);
 /* Why quantity Q of superstep S of candidate C has no formula where the
  * candidate's others have one (a transpose between blocks over two axes:
- * its NCom, whose sum changes with the axes' common factors); NULL
- * otherwise. */
+ * its NCom, whose sum changes with the axes' common factors; every quantity
+ * but mem of a superstep the symbolic grid refuses, its candidate keeping
+ * the others' formulas); NULL otherwise. */
 BSPCOST_API const char *bspcost_result_formula_why(const bspcost_result *r, int c, int s,
 						   enum bspcost_quantity q);
 BSPCOST_API const char *bspcost_result_value(const bspcost_result *r, int c, int s,

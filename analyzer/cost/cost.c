@@ -4573,6 +4573,35 @@ static void program_formulas(struct job *j, const struct model *m,
 	isl_set_free(context);
 }
 
+/* Superstep SC just refused (not for the time limit) where KEEP: the
+ * refusal is the superstep's (SC->refused), its formulas dropped, and the
+ * job goes on with the others, whose formulas a designer still gets
+ * (candidate_cost.formulas_kept: a 2-D FFT's row pass where its column pass
+ * has none).  What it added to INFO goes (its first NLOCALS locals and
+ * NASSUMPTIONS assumptions are the others'), so that the others' formulas
+ * rest on their own assumptions only (two supersteps whose blocks divide
+ * no size together: the second's refusal, not the first's formulas under
+ * both).  Counted in *NREFUSED. */
+static void keep_refused_step(struct job *j, bool keep, struct step_cost *sc,
+			      struct symbolic_info *info, int nlocals, int nassumptions,
+			      int *nrefused)
+{
+	if (!keep || j->fail.kind != FAIL_REFUSED || j->timed_out || cost_out_of_time(j))
+		return;
+	symbolic_info_truncate(info, nlocals, nassumptions);
+	if (j->nlocals > info->nlocals)
+		j->nlocals = info->nlocals;   /* their names, freed */
+	sc->refused = fail_release(&j->fail);
+	struct formula **f[] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom, &sc->cost,
+				&sc->iterations, &sc->per_w, &sc->per_h, &sc->per_ncom,
+				&sc->per_cost, &sc->msgs, &sc->msgs_in, &sc->msgs_out};
+	for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++) {
+		formula_free(*f[k]);
+		*f[k] = NULL;
+	}
+	(*nrefused)++;
+}
+
 static enum cost_status candidate_costs(struct count_engine *engine, const struct model *m,
 					int cand, const struct cost_request *req,
 					const struct cost_request *concrete,
@@ -4603,9 +4632,14 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 
 	int nsteps = model_cand_nsteps(m, cand);
 	bool *whole = NULL;   /* the arrays of transposes between blocks */
+	/* on the symbolic grid itself, a refused superstep leaves the
+	 * others their formulas (keep_refused_step) */
+	bool keep = req->symbolic && !req->values && !concrete && !div;
+	int nrefused = 0;
 	for (int k = 0; k < nsteps && !failed(&j.fail); k++) {
 		int s = model_cand_step(m, cand, k);   /* the model's superstep */
 		struct step_cost *sc = &out->steps[k];
+		int nlocals = info.nlocals, nassumptions = info.nassumptions;
 		if (req->symbolic && !req->values && m->steps[s].by_loop >= 0) {
 			/* a condition by a doubling loop's variable: level by
 			 * level, summed */
@@ -4613,10 +4647,10 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			sc->name = m->steps[s].name;
 			sc->loop = m->loops[m->steps[s].loop].range;
 			if (step_model_refused(&j, m, s, req))
-				break;
+				goto next;
 			cost_level_step(&j, cand, s, sc, out);
 			finish_step(&j, m, s, sc, &total);
-			continue;
+			goto next;
 		}
 		struct step_relations r;
 		char *reason = NULL;
@@ -4634,7 +4668,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			free(reason);
 			if (!whole && !(whole = calloc((size_t)m->narrays + 1, sizeof(*whole)))) {
 				fail_nomem(&j.fail);
-				break;
+				goto next;
 			}
 			whole[rx] = whole[ry] = true;
 			out->nsteps++;
@@ -4642,10 +4676,10 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			if (m->steps[s].loop >= 0)
 				sc->loop = m->loops[m->steps[s].loop].range;
 			if (step_model_refused(&j, m, s, req))
-				break;
+				goto next;
 			cost_redistribute_step(&j, cand, s, sc, out);
 			finish_step(&j, m, s, sc, &total);
-			continue;
+			goto next;
 		}
 		out->nsteps++;
 		sc->name = m->steps[s].name;
@@ -4654,23 +4688,23 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 			sc->loop = m->loops[m->steps[s].loop].range;
 		if (st == 0 && step_model_refused(&j, m, s, req)) {
 			step_relations_clear(&r);
-			break;
+			goto next;
 		}
 		if (st != 0) {
 			cost_job_fail(&j, st > 0 ? COST_REFUSED : COST_FAILED, reason, m->steps[s].name);
-			break;
+			goto next;
 		}
 		if (div && cost_divide_relations(&r, m, div) < 0) {
 			step_relations_clear(&r);
 			cost_isl_op_failed(&j, "dividing the sizes");
-			break;
+			goto next;
 		}
 		if (req->values && looped) {
 			step_relations_clear(&r);
 			cost_count_loop_values(&j, cand, s, req, sc);
 			cost_loop_cost(&j, sc);
 			finish_step(&j, m, s, sc, &total);
-			continue;
+			goto next;
 		}
 		if (req->values) {
 			cost_count_step_values(&j, &r, req, sc);
@@ -4678,12 +4712,25 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 				cost_count_hierarchy(&j, &r, req, sc);
 			finish_step(&j, m, s, sc, &total);
 			step_relations_clear(&r);
-			continue;
+			goto next;
 		}
 		step_count(&j, m, s, req, concrete, div, &r, &info, sc, &total);
+	next:
+		keep_refused_step(&j, keep, sc, &info, nlocals, nassumptions, &nrefused);
 	}
-	if (j.sumless) {
-		/* a superstep's runs have no sum: the total has no formula */
+	/* every superstep refused: the candidate's refusal is the first's,
+	 * as it was before the others were tried */
+	for (int k = 0; nrefused > 0 && nrefused == out->nsteps && k < out->nsteps; k++) {
+		if (out->steps[k].refused && !failed(&j.fail)) {
+			fail_take(&j.fail, FAIL_REFUSED, out->steps[k].refused);
+			out->steps[k].refused = NULL;
+		}
+		free(out->steps[k].refused);
+		out->steps[k].refused = NULL;
+	}
+	if (j.sumless || nrefused > 0) {
+		/* a superstep's runs have no sum, or a superstep has no
+		 * formulas: the total has none */
 		formula_free(total);
 		total = NULL;
 	}
@@ -4714,9 +4761,17 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	 * as such (cost_out_of_time); another failure is the reason, and
 	 * then not the loop's (LOOP_MAX false) */
 	bool loop_reason = j.loop_max && !j.sumless;
+	for (int k = 0; nrefused > 0 && k < out->nsteps && !failed(&j.fail); k++)
+		if (out->steps[k].refused && !cost_out_of_time(&j)) {
+			/* the first refused superstep's reason, the others'
+			 * formulas kept */
+			fail_set(&j.fail, FAIL_REFUSED, "%s", out->steps[k].refused);
+			out->formulas_kept = true;
+			loop_reason = false;
+		}
 	if (j.sumless && !failed(&j.fail) && !cost_out_of_time(&j)) {
 		fail_set(&j.fail, FAIL_REFUSED, "%s", j.sumless);
-		out->sums_missing = loop_reason = true;
+		out->formulas_kept = loop_reason = true;
 	}
 	free(j.sumless);
 	out->status = (enum cost_status)j.fail.kind;
@@ -4742,6 +4797,7 @@ void candidate_cost_clear(struct candidate_cost *c)
 		free(c->steps[s].arrays);
 		free(c->steps[s].msgs_why);
 		free(c->steps[s].ncom_why);
+		free(c->steps[s].refused);
 		message_loads_free(c->steps[s].loads, c->steps[s].nloads);
 		free(c->steps[s].run_end);
 		for (int i = 0; c->steps[s].procs && i < c->steps[s].nprocs; i++)

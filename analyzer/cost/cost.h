@@ -100,6 +100,10 @@ struct array_occurrence {
 
 struct step_cost {
 	const char *name;     /* the model's */
+	/* why the symbolic grid gives this superstep no formulas, where its
+	 * candidate keeps the others' (candidate_cost.formulas_kept); NULL
+	 * elsewhere */
+	char *refused;
 	/* For a superstep in loops, each of these is the sum over every
 	 * iteration of the loops (the cost counts l once per iteration). */
 	struct formula *w, *h, *h_in, *h_out, *ncom, *cost;
@@ -163,10 +167,12 @@ struct candidate_cost {
 	/* refused because a loop's per-iteration maximum over the processes is
 	 * no single function: counting the processes one by one meets the same */
 	bool loop_max;
-	/* ... and then (no other failure) every superstep's formulas are
-	 * kept: the sums of the loops that have them, one run's
-	 * (step_cost.per_w, ...) of those that do not; COST NULL */
-	bool sums_missing;
+	/* refused (a loop's runs without a sum, above, or some of its
+	 * supersteps refused on the symbolic grid, step_cost.refused), and
+	 * every other superstep's formulas kept: the sums of the loops that
+	 * have them, one run's (step_cost.per_w, ...) of those that do not;
+	 * COST NULL */
+	bool formulas_kept;
 	int nsteps;
 	struct step_cost *steps;
 	struct formula *cost;

@@ -3577,6 +3577,18 @@ bool symbolic_block_value(const struct local_param *lp, const long long *values,
 	return *out >= 1;
 }
 
+void symbolic_info_truncate(struct symbolic_info *info, int nlocals, int nassumptions)
+{
+	for (int l = nlocals; l < info->nlocals; l++)
+		local_clear(&info->locals[l]);
+	if (nlocals < info->nlocals)
+		info->nlocals = nlocals;
+	for (int i = nassumptions; i < info->nassumptions; i++)
+		free(info->assumptions[i]);
+	if (nassumptions < info->nassumptions)
+		info->nassumptions = nassumptions;
+}
+
 void symbolic_info_clear(struct symbolic_info *info)
 {
 	for (int l = 0; l < info->nlocals; l++)

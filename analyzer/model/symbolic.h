@@ -125,6 +125,9 @@ bool symbolic_assumption_bound(const char *assumption, __isl_keep isl_set *set, 
 			       int *least);
 
 void symbolic_info_clear(struct symbolic_info *info);
+/* INFO as it was with its first NLOCALS locals and NASSUMPTIONS
+ * assumptions, those made since freed (a refused superstep's). */
+void symbolic_info_truncate(struct symbolic_info *info, int nlocals, int nassumptions);
 
 /* The block of block length or digit LP (its BLOCK, or the value of its
  * size BLOCK_PARAM in VALUES, indexed as the model's parameters): false

@@ -67,7 +67,7 @@ const char *report_no_counts(const struct analysis *a, int c)
 
 bool report_step_sumless(const struct step_cost *s)
 {
-	return s->loop && !s->w;
+	return s->loop && !s->w && !s->refused;
 }
 
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
@@ -99,8 +99,31 @@ const struct formula *step_quantity(const struct step_cost *s, enum quantity q)
 	return NULL;
 }
 
+const char *report_step_refusal(const struct step_cost *s)
+{
+	if (!s->refused)
+		return NULL;
+	size_t n = strlen(s->name);
+	return strncmp(s->refused, s->name, n) == 0 && strncmp(s->refused + n, ": ", 2) == 0
+		       ? s->refused + n + 2 : s->refused;
+}
+
+const char *report_kept_note(const struct candidate_cost *cc)
+{
+	bool refused = false, sumless = false;
+	for (int s = 0; s < cc->nsteps; s++) {
+		refused |= cc->steps[s].refused != NULL;
+		sumless |= report_step_sumless(&cc->steps[s]);
+	}
+	return refused && sumless ? "one run's where the runs have no sum; none where refused"
+	       : refused	  ? "none where refused"
+				  : "one run's where the runs have no sum";
+}
+
 const char *step_quantity_why(const struct step_cost *s, enum quantity q)
 {
+	if (s->refused)
+		return q == Q_MEM ? NULL : report_step_refusal(s);
 	return q == Q_NCOM && !s->ncom ? s->ncom_why : NULL;
 }
 
@@ -433,7 +456,7 @@ char *report_formulas_broken(const struct analysis *a, int c, bool *failed)
 {
 	if (failed)
 		*failed = false;
-	if (a->cands[c].status != COST_OK && !a->cands[c].sums_missing)
+	if (a->cands[c].status != COST_OK && !a->cands[c].formulas_kept)
 		return NULL;
 	bool some = a->exact != NULL;
 	for (int i = 0; !some && i < a->rq->ndefs; i++)

@@ -88,14 +88,23 @@ enum msgs_shown { MSGS_NONE, MSGS_WHY, MSGS_LINES };
 enum msgs_shown report_msgs_shown(const struct analysis *a, int c, int s,
 				  const struct step_cost *fs, const char **why);
 const struct formula *step_quantity(const struct step_cost *s, enum quantity q);
+/* Why superstep S has no formulas, its candidate keeping the others'
+ * (step_cost.refused, without the superstep's name before it); NULL where
+ * it has them. */
+const char *report_step_refusal(const struct step_cost *s);
+/* What the supersteps of a candidate whose formulas are kept
+ * (candidate_cost.formulas_kept) lack: "one run's where the runs have no
+ * sum", "none where refused", or both. */
+const char *report_kept_note(const struct candidate_cost *cc);
 /* Why quantity Q of step S has no formula while the others have (a
- * transpose's NCom, step_cost.ncom_why); NULL otherwise. */
+ * transpose's NCom, step_cost.ncom_why; every one but mem of a refused
+ * superstep, report_step_refusal); NULL otherwise. */
 const char *step_quantity_why(const struct step_cost *s, enum quantity q);
 /* The same for superstep S of candidate C of A's formulas; NULL for the
  * total (S < 0) or a superstep it has no formulas for. */
 const char *report_quantity_why(const struct analysis *a, int c, int s, enum quantity q);
 /* Whether S, a superstep in loops of a candidate's formulas, has no sums
- * over its runs (candidate_cost.sums_missing: one run's formulas only). */
+ * over its runs (candidate_cost.formulas_kept: one run's formulas only). */
 bool report_step_sumless(const struct step_cost *s);
 /* The quantities the reports give of one run of a superstep in loops, in
  * order, and quantity Q of one run of S (NULL at values, and for another Q). */

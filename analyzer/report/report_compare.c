@@ -82,11 +82,15 @@ static void where_text(FILE *out, const struct analysis *a, int ca, int cb)
 	const struct candidate_cost *A = &a->cands[ca], *B = &a->cands[cb];
 	bool first = true;
 	list_assumptions(out, "the specification's", a->assumptions, a->nassumptions, &first);
+	/* a refused candidate's (compared at values) are its kept
+	 * supersteps', not the comparison's */
 	char who[96];
 	snprintf(who, sizeof(who), "%s's", A->name);
-	list_assumptions(out, who, A->assumptions, A->nassumptions, &first);
+	if (A->status == COST_OK)
+		list_assumptions(out, who, A->assumptions, A->nassumptions, &first);
 	snprintf(who, sizeof(who), "%s's", B->name);
-	list_assumptions(out, who, B->assumptions, B->nassumptions, &first);
+	if (B->status == COST_OK)
+		list_assumptions(out, who, B->assumptions, B->nassumptions, &first);
 	if (first)
 		fputs("no assumption", out);
 }

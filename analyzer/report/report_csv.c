@@ -107,7 +107,7 @@ void report_csv(FILE *out, const struct analysis *a)
 			status_row(out, cc->name, "status", cc->status, cc->reason);
 		if (ex && ex->status != COST_OK)
 			status_row(out, cc->name, "values", ex->status, ex->reason);
-		bool formulas = cc->status == COST_OK || cc->sums_missing;
+		bool formulas = cc->status == COST_OK || cc->formulas_kept;
 		for (int i = 0; formulas && i < cc->nassumptions; i++)
 			plain_row(out, cc->name, "assumption", cc->assumptions[i], NULL, NULL);
 		char *note = NULL, *broken = report_formulas_broken(a, c, NULL);

@@ -57,13 +57,13 @@ static void json_msgs(FILE *out, const struct analysis *a, int c, int s,
  * and cost, each {"formula": ...} in the loops' variables; null at values).
  * Its quantities are the sums over the runs. */
 static void json_loop(FILE *out, const struct analysis *a, int c, int s,
-		      const struct step_cost *sc)
+		      const struct step_cost *sc, bool formula)
 {
 	if (!sc->loop)
 		return;
 	fputs(",\n     \"loop\": ", out);
 	report_json_string(out, sc->loop);
-	char *text = formula_to_string(sc->iterations, FORMULA_EXPR);
+	char *text = formula ? formula_to_string(sc->iterations, FORMULA_EXPR) : NULL;
 	char *v = sc->iterations ? report_iterations_number(a, c, s, sc) : NULL;
 	fputs(", \"iterations\": ", out);
 	json_formula(out, text, true, v);
@@ -150,7 +150,7 @@ void report_json(FILE *out, const struct analysis *a)
 		 * (null where a loop's runs have no sum, "per_iteration" there) */
 		const struct candidate_cost *vals = cc->status == COST_OK ? cc
 						    : ex && ex->status == COST_OK ? ex : NULL;
-		bool formulas = vals == cc || cc->sums_missing;
+		bool formulas = vals == cc || cc->formulas_kept;
 		const struct candidate_cost *steps = formulas ? cc : vals;
 		if (!steps) {
 			fputs("}", out);
@@ -171,14 +171,25 @@ void report_json(FILE *out, const struct analysis *a)
 				json_quantity(out, a, c, s, q,
 					      formulas ? step_quantity(&cc->steps[s], q) : NULL);
 			}
-			const char *nwhy = formulas ? step_quantity_why(&cc->steps[s], Q_NCOM) : NULL;
+			const char *refused = formulas ? report_step_refusal(&cc->steps[s]) : NULL;
+			const char *nwhy = formulas && !refused ? step_quantity_why(&cc->steps[s], Q_NCOM)
+								: NULL;
+			if (refused) {
+				fputs(", \"refused\": ", out);
+				report_json_string(out, refused);
+			}
 			if (nwhy) {
 				fputs(", \"ncom_why\": ", out);
 				report_json_string(out, nwhy);
 			}
 			json_msgs(out, a, c, s, vals ? &vals->steps[s] : &steps->steps[s],
 				  formulas ? &cc->steps[s] : NULL);
-			json_loop(out, a, c, s, &steps->steps[s]);
+			/* a refused superstep's loop: the values' where counted,
+			 * its runs a number (no formula) */
+			if (!refused)
+				json_loop(out, a, c, s, &steps->steps[s], true);
+			else if (vals && vals != cc)
+				json_loop(out, a, c, s, &vals->steps[s], false);
 			fputs("}", out);
 		}
 		fputs("],\n   \"cost\": ", out);

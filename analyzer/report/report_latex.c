@@ -157,6 +157,10 @@ static void quantity_line(FILE *out, const struct analysis *a, int c, int s, enu
 	if (lines > MAX_LINES)
 		fprintf(out, " &= \\text{(%d lines, more than a page: see the text or JSON report)}",
 			lines);
+	else if (!f && s >= 0 && s < a->cands[c].nsteps && a->cands[c].steps[s].refused &&
+		 q != Q_MEM)
+		/* a refused superstep: why, below the lines */
+		fputs(" &= \\text{no formula (below)}", out);
 	else if (!f && report_quantity_why(a, c, s, q)) {
 		/* one quantity without a formula (a transpose's NCom); the
 		 * reason, a paragraph long, is the text report's */
@@ -183,7 +187,7 @@ static void loop_notes(FILE *out, const struct analysis *a, int c,
 	const struct cost_model *cm = report_model(a->rq);
 	for (int s = 0; s < steps->nsteps; s++) {
 		const struct step_cost *sc = &steps->steps[s];
-		if (!sc->loop)
+		if (!sc->loop || sc->refused)
 			continue;
 		fputs("Superstep ", out);
 		latex_code(out, sc->name);
@@ -354,9 +358,9 @@ void report_latex(FILE *out, const struct analysis *a)
 			fputs("No exact formula: ", out);
 			latex_text(out, cc->reason ? cc->reason : "unknown reason");
 			fputs(".\n", out);
-			if (cc->sums_missing)
-				fputs("Its supersteps' formulas all the same (one run's where the runs "
-				      "have no sum):\n", out);
+			if (cc->formulas_kept)
+				fprintf(out, "Its supersteps' formulas all the same (%s):\n",
+					report_kept_note(cc));
 			else if (ex && ex->status == COST_OK)
 				values_only(out, a, c, ex);
 		}
@@ -365,7 +369,7 @@ void report_latex(FILE *out, const struct analysis *a)
 			latex_text(out, ex->reason ? ex->reason : "unknown reason");
 			fputs(".\n", out);
 		}
-		if (cc->status != COST_OK && !cc->sums_missing) {
+		if (cc->status != COST_OK && !cc->formulas_kept) {
 			fputs("\n", out);
 			continue;
 		}
@@ -396,6 +400,15 @@ void report_latex(FILE *out, const struct analysis *a)
 		if (cc->mem)
 			quantity_line(out, a, c, -1, Q_MEM, cc->mem, NULL, true);
 		fputs("\\end{align*}\n", out);
+		for (int s = 0; s < cc->nsteps; s++) {
+			if (!cc->steps[s].refused)
+				continue;
+			fputs("Superstep ", out);
+			latex_code(out, cc->steps[s].name);
+			fputs(" has no formula: ", out);
+			latex_text(out, report_step_refusal(&cc->steps[s]));
+			fputs(".\n", out);
+		}
 		loop_notes(out, a, c, cc);
 		char *t = report_seconds(a, c, NULL);
 		if (t) {

@@ -93,10 +93,14 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 		const struct step_cost *sc = &steps->steps[s];
 		/* a refused candidate's loop without a sum: one run's below */
 		bool sumless = formulas && report_step_sumless(sc) && sc->per_w;
+		bool refused = formulas && sc->refused;
 		for (int q = 0; q < Q_N; q++) {
 			fputs(" ", out);
-			char *v = sumless && q != Q_MEM ? report_value_beside(a, c, s, q, NULL) : NULL;
-			if (v)
+			char *v = (sumless || refused) && q != Q_MEM
+					  ? report_value_beside(a, c, s, q, NULL) : NULL;
+			if (refused && !v && q != Q_MEM)
+				fputs("no formula", out);   /* why: below the table */
+			else if (v)
 				report_md_text(out, v);   /* the count at the values given */
 			else if (sumless && q != Q_MEM)
 				fputs("no sum", out);
@@ -109,9 +113,19 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 		fputs("\n", out);
 	}
 	msgs_table(out, a, c, steps, formulas);
+	for (int s = 0; formulas && s < steps->nsteps; s++) {
+		const struct step_cost *sc = &steps->steps[s];
+		if (!sc->refused)
+			continue;
+		fputs("\nSuperstep ", out);
+		report_md_text(out, sc->name);
+		fputs(" has no formula: ", out);
+		report_md_text(out, report_step_refusal(sc));
+		fputs(".\n", out);
+	}
 	for (int s = 0; s < steps->nsteps; s++) {
 		const struct step_cost *sc = &steps->steps[s];
-		if (!sc->loop)
+		if (!sc->loop || (formulas && sc->refused))
 			continue;
 		fputs("\nSuperstep ", out);
 		report_md_text(out, sc->name);
@@ -150,7 +164,14 @@ static void steps_table(FILE *out, const struct analysis *a, int c,
 		fputs("\n", out);
 	}
 	fputs("\nTotal cost: ", out);
-	formula_and_value(out, a, c, -1, Q_COST, formulas ? steps->cost : NULL, false);
+	char *total = formulas && !steps->cost && steps->formulas_kept
+			      ? report_value(a, c, -1, Q_COST) : NULL;
+	if (formulas && !steps->cost && steps->formulas_kept && !total)
+		/* refused: a superstep without a sum or a formula */
+		fputs("no formula", out);
+	else
+		formula_and_value(out, a, c, -1, Q_COST, formulas ? steps->cost : NULL, false);
+	free(total);
 	fputs("\n\nMemory (words per process, at most): ", out);
 	formula_and_value(out, a, c, -1, Q_MEM, formulas ? steps->mem : NULL, false);
 	fputs("\n", out);
@@ -222,11 +243,10 @@ void report_markdown(FILE *out, const struct analysis *a)
 			fputs("No exact formula: ", out);
 			report_md_text(out, cc->reason ? cc->reason : "unknown reason");
 			fputs(".\n", out);
-			if (cc->sums_missing)
-				fputs(ex ? "\nIts supersteps' formulas all the same (one run's where the "
-					   "runs have no sum), with the values given beside them:\n\n"
-					 : "\nIts supersteps' formulas all the same (one run's where the "
-					   "runs have no sum):\n\n", out);
+			if (cc->formulas_kept)
+				fprintf(out, "\nIts supersteps' formulas all the same (%s)%s:\n\n",
+					report_kept_note(cc),
+					ex ? ", with the values given beside them" : "");
 			else if (ex && ex->status == COST_OK) {
 				fputs("\nThe values given, counted on that grid:\n\n", out);
 				steps_table(out, a, c, ex, false);
@@ -238,7 +258,7 @@ void report_markdown(FILE *out, const struct analysis *a)
 			report_md_text(out, ex->reason ? ex->reason : "unknown reason");
 			fputs(cc->status == COST_OK ? ".\n\n" : ".\n", out);
 		}
-		if (cc->status != COST_OK && !cc->sums_missing)
+		if (cc->status != COST_OK && !cc->formulas_kept)
 			continue;
 		for (int i = 0; i < cc->nassumptions; i++) {
 			fputs(i ? ", " : "Assuming ", out);

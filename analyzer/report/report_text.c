@@ -310,18 +310,24 @@ static void print_broken(FILE *out, const struct analysis *a, int c)
 	free(broken);
 }
 
-/* Candidate C, refused because a loop's runs have no sum
- * (candidate_cost.sums_missing): its supersteps' formulas all the same,
- * the sums where a loop has them, one run's where it has none. */
+/* Candidate C, refused because a loop's runs have no sum or a superstep
+ * has no formulas (candidate_cost.formulas_kept): its supersteps' formulas
+ * all the same, the sums where a loop has them, one run's where it has
+ * none, and why a refused superstep has none. */
 static void print_sumless(FILE *out, const struct analysis *a, int c)
 {
 	const struct candidate_cost *cc = &a->cands[c];
-	fputs("  its supersteps' formulas (one run's where the runs have no sum):\n", out);
+	fprintf(out, "  its supersteps' formulas (%s):\n", report_kept_note(cc));
 	for (int i = 0; i < cc->nassumptions; i++)
 		fprintf(out, "  assuming %s\n", cc->assumptions[i]);
 	print_broken(out, a, c);
 	for (int s = 0; s < cc->nsteps; s++) {
 		const struct step_cost *sc = &cc->steps[s];
+		if (sc->refused) {
+			fprintf(out, "  superstep %s: no formula: %s\n", sc->name,
+				report_step_refusal(sc));
+			continue;
+		}
 		bool summed = !report_step_sumless(sc);
 		if (summed)
 			print_step_head(out, sc);
@@ -602,7 +608,7 @@ void report_text(FILE *out, const struct analysis *a)
 			    !cc->any_grid && !cc->loop_max && !a->rq->values_only)
 				fprintf(out, "  (a concrete grid, e.g. --grid %s, gives exact formulas)\n",
 					a->naxes == 1 ? "4" : a->naxes == 2 ? "4x4" : "2x2x2");
-			if (cc->sums_missing && !a->rq->values_only)
+			if (cc->formulas_kept && !a->rq->values_only)
 				print_sumless(out, a, c);
 			if (a->exact && a->exact[c].status == COST_OK)
 				print_values_only(out, a, c);

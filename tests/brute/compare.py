@@ -66,6 +66,10 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                                 "far/d=block", "far/d=cyclic"),
                      "levels2d": None, "fft": None, "ns_fft": None,
                      "stencil_block_cyclic": None, "stencil3d_cyclic": None}
+# Specifications with a superstep the symbolic grid refuses, whose other
+# supersteps (named) must keep their formulas all the same (bspcost(1):
+# the candidate refused, the others' formulas kept).
+STEP_FORMULAS_REQUIRED = {"refused_step": ("rowpass",)}
 # ... in the plain mode only (--h sum's per-process in + out of LU's
 # update, the pivot's sends against its row's, are not compared there)
 FORMULAS_PLAIN_ONLY = ("lu_square",)
@@ -685,11 +689,12 @@ def compare_values(got, want, env, formulas=None, formulas_from=None):
     fc_of = {c["name"]: c for c in got["candidates"]}
     if formulas_from is not None:
         # (a refused candidate's supersteps there are that point's values,
-        # but where a loop's runs have no sum: then its formulas all the
-        # same, one run's among them)
+        # but where a loop's runs have no sum or a superstep is refused:
+        # then the others' formulas all the same, one run's among them)
         fc_of = {c["name"]: c for c in formulas_from["candidates"]
                  if c.get("status") == "ok" or
-                 any(s.get("per_iteration") for s in c.get("supersteps", []))}
+                 any(s.get("per_iteration") or s.get("refused")
+                     for s in c.get("supersteps", []))}
     bad = []
     refused = []
     compared = 0
@@ -834,6 +839,15 @@ def run_case(binary, path, point, mode, full=None):
             if c.get("status") != "ok" or not c.get("cost", {}).get("formula"):
                 bad.append("candidate %s: no formulas on the symbolic grid (%s)"
                            % (c.get("name"), c.get("reason", "no reason")))
+    if not reuse and base in STEP_FORMULAS_REQUIRED and "--grid" not in flags:
+        for c in got.get("candidates", []):
+            if c.get("status") == "ok":
+                continue
+            for s in c.get("supersteps", []):
+                if s.get("name") in STEP_FORMULAS_REQUIRED[base] and \
+                        not (s.get("w") or {}).get("formula"):
+                    bad.append("candidate %s superstep %s: no formulas kept (%s)"
+                               % (c.get("name"), s.get("name"), c.get("reason", "no reason")))
     mism, refused, _ = compare_values(got, want, env,
                                       formulas_from=full[key] if reuse else None)
     # bspcost(1): with every value given, each candidate has its values

@@ -165,6 +165,37 @@ static void formula_why(void **state)
 	bspcost_session_free(s);
 }
 
+/* A candidate the symbolic grid refuses for one superstep keeps the
+ * others' formulas: PDGEMM's A-stationary, its partial products split over
+ * both axes, its combine step whole. */
+static void refused_superstep(void **state)
+{
+	(void)state;
+	bspcost_session *s = session();
+	bspcost_spec *spec = bspcost_spec_load(s, "examples/pdgemm.bsp");
+	bspcost_request *rq = bspcost_request_new();
+	bspcost_result *r = NULL;
+	assert_int_equal(bspcost_analyze(s, spec, rq, &r), BSPCOST_OK);
+	assert_string_equal(bspcost_result_candidate(r, 1), "a_stationary");
+	assert_int_equal(bspcost_result_status(r, 1), BSPCOST_ERROR);
+	assert_non_null(strstr(bspcost_result_why(r, 1), "partial: l is split both"));
+	assert_int_equal(bspcost_result_nsupersteps(r, 1), 2);
+	assert_string_equal(bspcost_result_superstep(r, 1, 0), "partial");
+	assert_null(bspcost_result_formula(r, 1, 0, BSPCOST_H));
+	const char *why = bspcost_result_formula_why(r, 1, 0, BSPCOST_H);
+	assert_non_null(why);
+	assert_true(strncmp(why, "l is split both", 15) == 0);   /* without "partial: " */
+	assert_string_equal(bspcost_result_superstep(r, 1, 1), "combine");
+	assert_string_equal(bspcost_result_formula(r, 1, 1, BSPCOST_H), "m*n*(N-1)/(M*N)");
+	assert_null(bspcost_result_formula_why(r, 1, 1, BSPCOST_H));
+	/* no total */
+	assert_null(bspcost_result_formula(r, 1, BSPCOST_PROGRAM, BSPCOST_COST));
+	bspcost_result_free(r);
+	bspcost_request_free(rq);
+	bspcost_spec_free(spec);
+	bspcost_session_free(s);
+}
+
 static void symbolic_result(void **state)
 {
 	(void)state;
@@ -612,6 +643,7 @@ int main(void)
 		cmocka_unit_test(requests_refused),
 		cmocka_unit_test(symbolic_result),
 		cmocka_unit_test(formula_why),
+		cmocka_unit_test(refused_superstep),
 		cmocka_unit_test(eval_equals_counts),
 		cmocka_unit_test(ranking),
 		cmocka_unit_test(per_process),
