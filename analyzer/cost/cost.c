@@ -4023,12 +4023,12 @@ static enum cost_status candidate_formulas(struct count_engine *engine, const st
 					   int cand, const struct cost_request *req,
 					   struct candidate_cost *out)
 {
-	if (req->symbolic && !req->values) {
+	if (req->symbolic && !req->values && !req->engine_limit) {
 		/* the symbolic grid itself: its counts get the larger limit
 		 * (a cyclic axis of a 3-D stencil, block-cyclic x block-cyclic
 		 * stencils: 1 to 2 million operations); its attempt on a
 		 * concrete grid below keeps the engine's, the grid's own count
-		 * following it */
+		 * following it, and so do that attempt's levels */
 		unsigned long limit = engine->max_operations;
 		engine->max_operations = engine->symbolic_max_operations;
 		enum cost_status st = candidate_costs(engine, m, cand, req, NULL, out);
@@ -4573,24 +4573,86 @@ static void program_formulas(struct job *j, const struct model *m,
 	isl_set_free(context);
 }
 
+/* What a superstep may add to its candidate's state, as it was before the
+ * superstep: put back where the symbolic grid refuses it
+ * (keep_refused_step), so that the others' formulas rest on what they make
+ * themselves. */
+struct step_mark {
+	int nlocals, nassumptions;             /* the symbolic_info's */
+	int assumptions, conditions, locals;   /* the candidate's */
+	int ngeometric;                        /* the job's doubling names */
+	bool sumless, loop_max;                /* the job's */
+	int whole[2];                          /* entries of WHOLE set, or -1 */
+	bool was[2];                           /* ... and what they were */
+};
+
+static void step_mark(struct step_mark *mk, const struct job *j,
+		      const struct symbolic_info *info, const struct candidate_cost *out)
+{
+	*mk = (struct step_mark){info->nlocals, info->nassumptions, out->nassumptions,
+				 out->nconditions, out->nlocals, j->ngeometric, j->sumless != NULL,
+				 j->loop_max, {-1, -1}, {false, false}};
+}
+
+/* WHOLE[X] and WHOLE[Y] set (a transpose between blocks), what they were
+ * kept in MK. */
+static void mark_whole(struct step_mark *mk, bool *whole, int x, int y)
+{
+	mk->whole[0] = x;
+	mk->was[0] = whole[x];
+	mk->whole[1] = y;
+	mk->was[1] = whole[y];
+	whole[x] = whole[y] = true;
+}
+
+static void free_from(char **list, int from, int *n)
+{
+	for (int i = from; i < *n; i++)
+		free(list[i]);
+	if (from < *n)
+		*n = from;
+}
+
 /* Superstep SC just refused (not for the time limit) where KEEP: the
  * refusal is the superstep's (SC->refused), its formulas dropped, and the
  * job goes on with the others, whose formulas a designer still gets
  * (candidate_cost.formulas_kept: a 2-D FFT's row pass where its column pass
- * has none).  What it added to INFO goes (its first NLOCALS locals and
- * NASSUMPTIONS assumptions are the others'), so that the others' formulas
- * rest on their own assumptions only (two supersteps whose blocks divide
- * no size together: the second's refusal, not the first's formulas under
+ * has none).  What it added since MK goes: to INFO (locals, assumptions),
+ * to OUT (assumptions, conditions, block lengths), to the job (doubling
+ * names, a loop without a sum) and to WHOLE, so that the others' formulas
+ * rest on their own assumptions only (two supersteps whose blocks divide no
+ * size together: the second's refusal, not the first's formulas under
  * both).  Counted in *NREFUSED. */
 static void keep_refused_step(struct job *j, bool keep, struct step_cost *sc,
-			      struct symbolic_info *info, int nlocals, int nassumptions,
-			      int *nrefused)
+			      struct symbolic_info *info, struct candidate_cost *out, bool *whole,
+			      const struct step_mark *mk, int *nrefused)
 {
 	if (!keep || j->fail.kind != FAIL_REFUSED || j->timed_out || cost_out_of_time(j))
 		return;
-	symbolic_info_truncate(info, nlocals, nassumptions);
+	symbolic_info_truncate(info, mk->nlocals, mk->nassumptions);
 	if (j->nlocals > info->nlocals)
 		j->nlocals = info->nlocals;   /* their names, freed */
+	free_from(out->assumptions, mk->assumptions, &out->nassumptions);
+	int nc = out->nconditions;
+	free_from(out->conditions, mk->conditions, &out->nconditions);
+	free_from(out->condition_texts, mk->conditions, &nc);
+	int nl = out->nlocals;
+	free_from(out->local_names, mk->locals, &out->nlocals);
+	free_from(out->local_values, mk->locals, &nl);
+	for (int k = mk->ngeometric; k < j->ngeometric; k++) {
+		free(j->geometric_name[k]);
+		free(j->geometric_bound[k]);
+	}
+	if (mk->ngeometric < j->ngeometric)
+		j->ngeometric = mk->ngeometric;
+	if (!mk->sumless) {
+		free(j->sumless);
+		j->sumless = NULL;
+	}
+	j->loop_max = mk->loop_max;
+	for (int k = 1; k >= 0 && whole; k--)
+		if (mk->whole[k] >= 0)
+			whole[mk->whole[k]] = mk->was[k];
 	sc->refused = fail_release(&j->fail);
 	struct formula **f[] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom, &sc->cost,
 				&sc->iterations, &sc->per_w, &sc->per_h, &sc->per_ncom,
@@ -4639,7 +4701,8 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 	for (int k = 0; k < nsteps && !failed(&j.fail); k++) {
 		int s = model_cand_step(m, cand, k);   /* the model's superstep */
 		struct step_cost *sc = &out->steps[k];
-		int nlocals = info.nlocals, nassumptions = info.nassumptions;
+		struct step_mark mk;
+		step_mark(&mk, &j, &info, out);
 		if (req->symbolic && !req->values && m->steps[s].by_loop >= 0) {
 			/* a condition by a doubling loop's variable: level by
 			 * level, summed */
@@ -4670,7 +4733,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 				fail_nomem(&j.fail);
 				goto next;
 			}
-			whole[rx] = whole[ry] = true;
+			mark_whole(&mk, whole, rx, ry);
 			out->nsteps++;
 			sc->name = m->steps[s].name;
 			if (m->steps[s].loop >= 0)
@@ -4716,7 +4779,7 @@ static enum cost_status candidate_costs(struct count_engine *engine, const struc
 		}
 		step_count(&j, m, s, req, concrete, div, &r, &info, sc, &total);
 	next:
-		keep_refused_step(&j, keep, sc, &info, nlocals, nassumptions, &nrefused);
+		keep_refused_step(&j, keep, sc, &info, out, whole, &mk, &nrefused);
 	}
 	/* every superstep refused: the candidate's refusal is the first's,
 	 * as it was before the others were tried */

@@ -72,6 +72,10 @@ struct cost_request {
 	bool hierarchy;
 	enum numbering numbering;
 	const struct numbering_map *map;   /* NUMBERING_MAP's */
+	/* The counts keep the engine's operation limit on the symbolic grid
+	 * too (count_engine.symbolic_max_operations not taken): a level of
+	 * the symbolic grid's attempt on a concrete grid (levels.c) */
+	bool engine_limit;
 };
 
 enum { PER_PROCESS_MAX = 1024 };

@@ -301,6 +301,9 @@ void cost_level_step(struct job *j, int cand, int s, struct step_cost *sc,
 	req.hierarchy = false;
 	req.per_process = false;
 	req.values = NULL; /* M's, not the level's (the caller's request has none) */
+	/* the symbolic grid's attempt on a concrete grid: its levels too keep
+	 * the engine's operation limit */
+	req.engine_limit = j->req->engine_limit || j->fixed != NULL;
 	struct candidate_cost sub;
 	if (!K) {
 		cost_doubling_failed(j, what);

@@ -326,6 +326,11 @@ static void print_sumless(FILE *out, const struct analysis *a, int c)
 		if (sc->refused) {
 			fprintf(out, "  superstep %s: no formula: %s\n", sc->name,
 				report_step_refusal(sc));
+			if (sc->mem) {
+				fprintf(out, "    %-5s = ", quantity_name[Q_MEM]);
+				print_formula(out, a, c, s, Q_MEM, sc->mem, 12);
+				fputs("\n", out);
+			}
 			continue;
 		}
 		bool summed = !report_step_sumless(sc);
@@ -341,7 +346,14 @@ static void print_sumless(FILE *out, const struct analysis *a, int c)
 			print_formula(out, a, c, s, q, step_quantity(sc, q), 12);
 			fputs("\n", out);
 		}
+		if (summed)
+			print_msgs(out, a, c, s, sc, true);
 		print_loop_lines(out, a, sc, c, s);
+	}
+	if (cc->mem) {
+		fputs("  memory = ", out);
+		print_formula(out, a, c, -1, Q_MEM, cc->mem, 11);
+		fputs("\n", out);
 	}
 }
 
