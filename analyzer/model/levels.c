@@ -526,8 +526,12 @@ static void mark_split(struct lv *lv)
 				refuse(lv, "superstep %s divides by %s a variable that indexes dimension "
 					   "%d of %s, which is distributed: one level keeps such "
 					   "variables only in dimensions laid out whole (*), or in the "
-					   "identity of an axis the loop runs up to (r[P] over P)",
-				       ss->name, lv->sname, d + 1, arr->name);
+					   "identity of an axis the loop runs up to (r[P] over P); "
+					   "written as two dimensions, one of extent %s with one index "
+					   "per process and one laid out whole, and its loop as two, "
+					   "the stages within a process's part and those across the "
+					   "processes, it has formulas (examples/fft.bsp's x[P][m])",
+				       ss->name, lv->sname, d + 1, arr->name, m->axes[l->axis]);
 		}
 	}
 	/* the statements' variables are not the assumptions' and extents' */
