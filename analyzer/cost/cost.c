@@ -55,6 +55,17 @@ static int nformulas(const struct candidate_cost *c)
 	return n;
 }
 
+/* The STEP_FORMULAS formulas of superstep SC, in their order, into ALL. */
+static void step_slots(struct step_cost *sc, struct formula **all[STEP_FORMULAS])
+{
+	struct formula **slots[STEP_FORMULAS] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out,
+						 &sc->ncom, &sc->cost, &sc->iterations,
+						 &sc->per_w, &sc->per_h, &sc->per_ncom,
+						 &sc->per_cost, &sc->msgs, &sc->msgs_in,
+						 &sc->msgs_out};
+	memcpy(all, slots, sizeof(slots));
+}
+
 /* Where formula K of C records why it is missing when it may be (an --explain
  * quantity, whose failure is its own), or NULL. */
 static char **formula_why(struct candidate_cost *c, int k)
@@ -84,13 +95,11 @@ static struct formula **formula_slot(struct candidate_cost *c, int k)
 			k -= step_formulas(sc);
 			continue;
 		}
-		struct formula **all[STEP_FORMULAS] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out,
-						       &sc->ncom, &sc->cost, &sc->iterations,
-						       &sc->per_w, &sc->per_h, &sc->per_ncom,
-						       &sc->per_cost, &sc->msgs, &sc->msgs_in,
-						       &sc->msgs_out};
-		if (k < STEP_FORMULAS)
+		if (k < STEP_FORMULAS) {
+			struct formula **all[STEP_FORMULAS];
+			step_slots(sc, all);
 			return all[k];
+		}
 		k -= STEP_FORMULAS;
 		struct array_occurrence *ao = &sc->arrays[k / 3];
 		return k % 3 == 0 ? &ao->nocc : k % 3 == 1 ? &ao->occurrences : &ao->unowned;
@@ -4654,10 +4663,9 @@ static void keep_refused_step(struct job *j, bool keep, struct step_cost *sc,
 		if (mk->whole[k] >= 0)
 			whole[mk->whole[k]] = mk->was[k];
 	sc->refused = fail_release(&j->fail);
-	struct formula **f[] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom, &sc->cost,
-				&sc->iterations, &sc->per_w, &sc->per_h, &sc->per_ncom,
-				&sc->per_cost, &sc->msgs, &sc->msgs_in, &sc->msgs_out};
-	for (size_t k = 0; k < sizeof(f) / sizeof(*f); k++) {
+	struct formula **f[STEP_FORMULAS];
+	step_slots(sc, f);
+	for (int k = 0; k < STEP_FORMULAS; k++) {
 		formula_free(*f[k]);
 		*f[k] = NULL;
 	}

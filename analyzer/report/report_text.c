@@ -310,6 +310,16 @@ static void print_broken(FILE *out, const struct analysis *a, int c)
 	free(broken);
 }
 
+/* "  memory = ..." of candidate C, where it has a formula. */
+static void print_memory(FILE *out, const struct analysis *a, int c)
+{
+	if (!a->cands[c].mem)
+		return;
+	fputs("  memory = ", out);
+	print_formula(out, a, c, -1, Q_MEM, a->cands[c].mem, 11);
+	fputs("\n", out);
+}
+
 /* Candidate C, refused because a loop's runs have no sum or a superstep
  * has no formulas (candidate_cost.formulas_kept): its supersteps' formulas
  * all the same, the sums where a loop has them, one run's where it has
@@ -350,11 +360,7 @@ static void print_sumless(FILE *out, const struct analysis *a, int c)
 			print_msgs(out, a, c, s, sc, true);
 		print_loop_lines(out, a, sc, c, s);
 	}
-	if (cc->mem) {
-		fputs("  memory = ", out);
-		print_formula(out, a, c, -1, Q_MEM, cc->mem, 11);
-		fputs("\n", out);
-	}
+	print_memory(out, a, c);
 }
 
 /* Why candidate EX has no values for the values given. */
@@ -648,11 +654,7 @@ void report_text(FILE *out, const struct analysis *a)
 		fputs("  cost = ", out);
 		print_formula(out, a, c, -1, Q_COST, cc->cost, 9);
 		fputs("\n", out);
-		if (cc->mem) {
-			fputs("  memory = ", out);
-			print_formula(out, a, c, -1, Q_MEM, cc->mem, 11);
-			fputs("\n", out);
-		}
+		print_memory(out, a, c);
 		print_seconds(out, a, c);
 	}
 }
