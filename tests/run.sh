@@ -322,8 +322,9 @@ run_brute() {
 	# stencil3d_grid's on three axes (1.6 s a mode; sanitized at its first
 	# point, 4.5 s); Soviani and
 	# Singh's kernels' (gbroadcast, ns_fft, neighbours) a broadcast's, a
-	# doubling loop's and a stencil's, as broadcast's, fft's and stencil2d's
-	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d,stencil3d_grid,gbroadcast,ns_fft,neighbours,lu_blocks SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
+	# doubling loop's and a stencil's, as broadcast's, fft's and stencil2d's;
+	# stencil_block_size_loop's (3 s a mode) stencil_block_size's maxima
+	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d,stencil3d_grid,gbroadcast,ns_fft,neighbours,lu_blocks,stencil_block_size_loop SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas for every size (--all-sizes) of the specs
 	# tests/stress found wrong there, and of quotients in subscripts

@@ -1095,6 +1095,128 @@ static __isl_give isl_set *process_range(__isl_keep isl_set *processes,
 	return isl_set_align_params(range, isl_pw_qpolynomial_get_domain_space(g));
 }
 
+/* The small-grid cases of the symbolic grid's axes: each axis 1, 2, or 3
+ * or more processes (3^naxes cells). */
+enum { CELL_AXES_MAX = 3 };
+
+/* The parameter set of cell C (base 3, a digit per axis: 0 one process,
+ * 1 two, 2 three or more) in space PS (kept); NULL after a failure. */
+static __isl_give isl_set *grid_cell(__isl_keep isl_space *ps, const int *pos, int naxes, int c)
+{
+	isl_set *cell = isl_set_universe(isl_space_copy(ps));
+	for (int a = 0; a < naxes; a++, c /= 3) {
+		unsigned at = (unsigned)pos[a];
+		cell = c % 3 == 2 ? isl_set_lower_bound_si(cell, isl_dim_param, at, 3)
+				  : isl_set_fix_si(cell, isl_dim_param, at, c % 3 + 1);
+	}
+	return cell;
+}
+
+/* The maximum over the processes of G (kept: the coordinates its first
+ * input dimensions, RANGE theirs), the sum of TERMS[0..NTERMS) (kept, as
+ * max_separable takes them), cell by cell of the small-grid cases
+ * (grid_cell), where no route finds it over every grid at once: which
+ * processes lie at the grid's edges, and whether an edge is also another
+ * edge, changes with the grid's size, and in each cell it does not.  Each
+ * cell's maximum as max_over finds one (the sum of separable terms'
+ * maxima, or count_max), on the cell within CONTEXT (kept; NULL: every
+ * cell); the cells' maxima joined, and *KEEP (when KEEP) their sum as one
+ * function.  NULL where a cell has none, the engine's error state
+ * cleared. */
+static struct formula *max_by_grid_cells(struct job *j, __isl_keep isl_pw_qpolynomial *g,
+					 __isl_keep isl_set *range, __isl_keep isl_set *context,
+					 isl_pw_qpolynomial *const *terms, int nterms,
+					 __isl_give isl_pw_qpolynomial **keep)
+{
+	int na = j->naxes, pos[CELL_AXES_MAX], ncells = 1;
+	if (na < 1 || na > CELL_AXES_MAX || j->fixed)
+		return NULL;
+	isl_ctx_reset_error(j->engine->ctx);
+	isl_space *ps = isl_space_params(isl_pw_qpolynomial_get_domain_space(g));
+	for (int a = 0; a < na; a++) {
+		pos[a] = ps ? isl_space_find_dim_by_name(ps, isl_dim_param, j->m->axes[a]) : -1;
+		ncells *= 3;
+		if (pos[a] < 0) {
+			isl_space_free(ps);
+			return NULL;
+		}
+	}
+	isl_pw_qpolynomial **tc = calloc((size_t)nterms + 1, sizeof(*tc));
+	struct formula *acc = NULL;
+	isl_pw_qpolynomial *whole = NULL;
+	bool ok = tc != NULL;
+	for (int c = 0; c < ncells && ok && !session_ctx_stopped(j->engine->ctx); c++) {
+		isl_set *cell = grid_cell(ps, pos, na, c);
+		isl_set *within = context ? isl_set_intersect_params(
+			isl_set_params(isl_set_copy(context)), isl_set_copy(cell)) : NULL;
+		isl_bool none = within ? isl_set_is_empty(within) : isl_bool_false;
+		if (!cell || none != isl_bool_false) {
+			ok = none == isl_bool_true;
+			isl_set_free(cell);
+			isl_set_free(within);
+			continue;
+		}
+		isl_set *rc = isl_set_intersect_params(isl_set_copy(range), isl_set_copy(cell));
+		isl_pw_qpolynomial *r = NULL;
+		struct formula *fc = NULL;
+		if (nterms > 1) {
+			for (int t = 0; t < nterms; t++)
+				tc[t] = terms[t] ? isl_pw_qpolynomial_intersect_params(
+					isl_pw_qpolynomial_copy(terms[t]), isl_set_copy(cell)) : NULL;
+			fc = rc ? max_separable(j, tc, nterms, rc, within ? within : cell,
+					       keep ? &r : NULL) : NULL;
+			for (int t = 0; t < nterms; t++)
+				isl_pw_qpolynomial_free(tc[t]);
+			if (fc && keep && !r) {
+				formula_free(fc);
+				fc = NULL;
+			}
+		}
+		if (!fc) {
+			isl_pw_qpolynomial *gc = isl_pw_qpolynomial_intersect_params(
+				isl_pw_qpolynomial_copy(g), isl_set_copy(cell));
+			gc = coalesce_pw_qpolynomial(isl_pw_qpolynomial_gist_params(
+				gc, isl_set_copy(within ? within : cell)));
+			char *reason = NULL;
+			isl_pw_qpolynomial_free(r);
+			r = NULL;
+			if (gc && rc && count_max(j->engine, gc, rc, &r, &reason) == COUNT_EXACT && r)
+				fc = formula_from_pw_qpolynomial_zero_outside(r);
+			free(reason);
+			if (!fc && !keep && gc && rc) {
+				/* the largest of several functions, as over every grid */
+				isl_ctx_reset_error(j->engine->ctx);
+				fc = max_by_pieces(gc, rc, na);
+			}
+			isl_pw_qpolynomial_free(gc);
+		}
+		isl_set_free(rc);
+		isl_set_free(within);
+		/* the cell's maximum there alone, its zero written out */
+		struct formula *on = fc ? formula_restrict(fc, isl_set_copy(cell)) : NULL;
+		formula_free(fc);
+		isl_set_free(cell);
+		ok = on != NULL && (!keep || r);
+		acc = ok ? fold(acc, on, formula_join) : (formula_free(on), acc);
+		if (ok && keep)
+			whole = whole ? isl_pw_qpolynomial_add(whole, r) : r;
+		else
+			isl_pw_qpolynomial_free(r);
+		ok = ok && acc && (!keep || whole);
+	}
+	free(tc);
+	isl_space_free(ps);
+	if (!ok || !acc || session_ctx_stopped(j->engine->ctx)) {
+		formula_free(acc);
+		isl_pw_qpolynomial_free(whole);
+		isl_ctx_reset_error(j->engine->ctx);
+		return NULL;
+	}
+	if (keep)
+		*keep = whole;
+	return acc;
+}
+
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 				__isl_keep isl_set *processes, __isl_keep isl_set *context,
 				const char *what, __isl_give isl_pw_qpolynomial **keep,
@@ -1138,8 +1260,18 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 			r = NULL;
 		}
 	}
+	/* one function for the loop's sum where each small-grid case has one */
+	if (!fm && unsplit && !session_ctx_stopped(j->engine->ctx)) {
+		isl_pw_qpolynomial *rc = NULL;
+		if ((fm = max_by_grid_cells(j, g, range, context, terms, nterms, &rc))) {
+			r = rc;
+			unsplit = false;
+			free(reason);
+			reason = NULL;
+		}
+	}
 	if (fm) {
-		/* the separable sum's */
+		/* the separable sum's, or the small-grid cases' */
 	} else if (st == COUNT_EXACT && !unsplit) {
 		fm = as_formula(j, r, what);
 	} else if (st == COUNT_REFUSED && !session_ctx_stopped(j->engine->ctx) &&
@@ -1147,6 +1279,11 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 		/* exact, as the largest of several functions (not for the
 		 * symbolic grid's attempt on a concrete grid, refused next) */
 		isl_ctx_reset_error(j->engine->ctx);
+		free(reason);
+		reason = NULL;
+	} else if (st == COUNT_REFUSED && !session_ctx_stopped(j->engine->ctx) &&
+		   (fm = max_by_grid_cells(j, g, range, context, terms, nterms, NULL))) {
+		/* exact in each small-grid case */
 		free(reason);
 		reason = NULL;
 	} else if (unsplit) {

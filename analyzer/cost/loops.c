@@ -982,6 +982,10 @@ void cost_loop_cost(struct job *j, struct step_cost *sc)
 		cost_isl_op_failed(j, sc->name);
 }
 
+static void per_run_totals(struct job *j, int s, struct per_iteration *it,
+			   __isl_keep isl_set *context, struct step_cost *sc,
+			   const struct formula *per_in, const struct formula *per_out);
+
 /* Superstep S in loops, counted with the loops' variables as parameters:
  * keeps SC's formulas as one iteration's and replaces them by their sums over
  * the iterations (IT: the same as functions), tidy on CONTEXT (the sizes'). */
@@ -994,9 +998,64 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 	sc->per_h = sc->h;
 	sc->per_ncom = sc->ncom;
 	sc->per_cost = sc->cost;
-	formula_free(sc->h_in);
-	formula_free(sc->h_out);
+	struct formula *per_in = sc->h_in, *per_out = sc->h_out;
 	sc->w = sc->h = sc->ncom = sc->cost = sc->h_in = sc->h_out = NULL;
+	per_run_totals(j, s, it, context, sc, per_in, per_out);
+	formula_free(per_in);
+	formula_free(per_out);
+}
+
+/* Whether F (kept) is the same at every run of superstep S: it names no
+ * variable of S's loops and no digit of one. */
+static bool same_every_run(const struct job *j, int s, const struct formula *f)
+{
+	const struct model *m = j->m;
+	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
+	if (!f)
+		return false;
+	for (int k = 0; k < n; k++)
+		if (formula_involves(f, m->params[pos[k]]))
+			return false;
+	for (int l = 0; j->info && l < j->info->nlocals; l++)
+		if (loop_digit(m, s, &j->info->locals[l]) &&
+		    formula_involves(f, j->info->locals[l].name))
+			return false;
+	return true;
+}
+
+/* SC's sums where one run's formulas (SC's per_, PER_IN and PER_OUT, all
+ * kept) are the same at every run though some maximum over the processes
+ * is no single function (the largest of several): the runs times them,
+ * exact; false (nothing made) when they are not. */
+static bool sums_of_alike_runs(struct job *j, int s, __isl_keep isl_set *context,
+			       struct step_cost *sc, const struct formula *per_in,
+			       const struct formula *per_out)
+{
+	const struct formula *per[5] = {sc->per_w, sc->per_h, per_in, per_out, sc->per_ncom};
+	for (int k = 0; k < 5; k++)
+		if (!same_every_run(j, s, per[k]))
+			return false;
+	cost_loop_runs(j, s, context, sc);
+	if (failed(&j->fail) || !sc->iterations)
+		return true;
+	struct formula **slot[5] = {&sc->w, &sc->h, &sc->h_in, &sc->h_out, &sc->ncom};
+	for (int k = 0; k < 5 && !failed(&j->fail); k++) {
+		*slot[k] = formula_mul(sc->iterations, per[k]);
+		if (!*slot[k])
+			cost_isl_op_failed(j, sc->name);
+		else
+			cost_tidy(j, slot[k], context);
+	}
+	cost_loop_cost(j, sc);
+	return true;
+}
+
+/* cost_loop_totals's sums, SC's per_ formulas one run's (PER_IN and
+ * PER_OUT its h_in and h_out, kept). */
+static void per_run_totals(struct job *j, int s, struct per_iteration *it,
+			   __isl_keep isl_set *context, struct step_cost *sc,
+			   const struct formula *per_in, const struct formula *per_out)
+{
 	if (j->req->h == H_MAX && it->h_in && it->h_out) {
 		isl_pw_qpolynomial *both[2] = {it->h_in, it->h_out};
 		char *reason = NULL;
@@ -1011,6 +1070,8 @@ void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
 	}
 	const char *missing = !it->w ? "w" : !it->h_in ? "h_in" : !it->h_out ? "h_out"
 			    : !it->h ? (j->req->h == H_MAX ? "h = max(h_in, h_out)" : "h") : NULL;
+	if (missing && sums_of_alike_runs(j, s, context, sc, per_in, per_out))
+		return;
 	if (missing) {
 		/* one run's formulas kept, and how many runs: no sums */
 		no_single_max(j, s, missing);

@@ -65,7 +65,8 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                                 "tree/d=cyclic", "exchange/d=block", "exchange/d=cyclic",
                                 "far/d=block", "far/d=cyclic"),
                      "levels2d": None, "fft": None, "ns_fft": None,
-                     "stencil_block_cyclic": None, "stencil3d_cyclic": None}
+                     "stencil_block_cyclic": None, "stencil3d_cyclic": None,
+                     "stencil_block_size": None, "stencil_block_size_loop": None}
 # Specifications with a superstep the symbolic grid refuses, whose other
 # supersteps (named) must keep their formulas all the same (bspcost(1):
 # the candidate refused, the others' formulas kept).
@@ -416,6 +417,20 @@ POINTS = {
         {"n": 24, "M": 3, "N": 3}, {"n": 16, "M": 2, "N": 2}, {"n": 24, "M": 2, "N": 3},
         {"n": 8, "M": 1, "N": 2}, {"n": 48, "M": 3, "N": 4}, {"n": 4, "M": 1, "N": 1},
         {"n": 32, "M": 4, "N": 1}, {"n": 10, "M": 2, "N": 3}, {"n": 13, "M": 3, "N": 2},
+    ],
+    "stencil_block_size": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N, b >= 1
+        {"n": 12, "b": 2, "M": 3, "N": 3}, {"n": 8, "b": 1, "M": 2, "N": 2},
+        {"n": 12, "b": 3, "M": 2, "N": 3}, {"n": 10, "b": 2, "M": 1, "N": 2},
+        {"n": 16, "b": 2, "M": 4, "N": 4}, {"n": 9, "b": 2, "M": 3, "N": 1},
+        {"n": 6, "b": 1, "M": 3, "N": 3}, {"n": 7, "b": 2, "M": 3, "N": 2},
+        {"n": 20, "b": 1, "M": 5, "N": 3}, {"n": 24, "b": 2, "M": 4, "N": 1},
+        {"n": 4, "b": 2, "M": 1, "N": 1}, {"n": 18, "b": 3, "M": 3, "N": 2},
+    ],
+    "stencil_block_size_loop": [  # tests/brute/specs: the same, and k >= 0
+        {"n": 12, "b": 2, "M": 3, "N": 3, "k": 2}, {"n": 8, "b": 1, "M": 2, "N": 2, "k": 3},
+        {"n": 10, "b": 2, "M": 1, "N": 2, "k": 1}, {"n": 7, "b": 2, "M": 3, "N": 2, "k": 2},
+        {"n": 20, "b": 1, "M": 5, "N": 3, "k": 3}, {"n": 9, "b": 3, "M": 3, "N": 1, "k": 0},
+        {"n": 16, "b": 2, "M": 4, "N": 4, "k": 2},
     ],
     "stencil3d_cyclic": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N, n >= 2*Q
         {"n": 6, "M": 3, "N": 3, "Q": 3}, {"n": 12, "M": 4, "N": 3, "Q": 3},
