@@ -1112,27 +1112,125 @@ static __isl_give isl_set *grid_cell(__isl_keep isl_space *ps, const int *pos, i
 	return cell;
 }
 
-/* The maximum over the processes of G (kept: the coordinates its first
- * input dimensions, RANGE theirs), the sum of TERMS[0..NTERMS) (kept, as
- * max_separable takes them), cell by cell of the small-grid cases
- * (grid_cell), where no route finds it over every grid at once: which
- * processes lie at the grid's edges, and whether an edge is also another
- * edge, changes with the grid's size, and in each cell it does not.  Each
- * cell's maximum as max_over finds one (the sum of separable terms'
- * maxima, or count_max), on the cell within CONTEXT (kept; NULL: every
- * cell); the cells' maxima joined, and *KEEP (when KEEP) their sum as one
- * function.  NULL where a cell has none, the engine's error state
- * cleared. */
-static struct formula *max_by_grid_cells(struct job *j, __isl_keep isl_pw_qpolynomial *g,
-					 __isl_keep isl_set *range, __isl_keep isl_set *context,
-					 isl_pw_qpolynomial *const *terms, int nterms,
+/* What max_by_grid_cells maximizes, and over what. */
+struct cells_of {
+	isl_pw_qpolynomial *g;          /* the coordinates its first input dimensions */
+	isl_set *range, *context;       /* RANGE the coordinates'; CONTEXT may be NULL */
+	isl_pw_qpolynomial *const *terms;
+	int nterms;
+	bool keep;                      /* one function wanted */
+};
+
+/* The maximum of C's function on CELL (taken, a set of the parameters)
+ * within C's context, as max_over finds one (the sum of separable terms'
+ * maxima, count_max, or the largest of the pieces), there alone (its zero
+ * written out, undefined elsewhere), and *R its function (one function
+ * wanted, C->keep); NULL when it has none, or when the cell is outside
+ * the context (*EMPTY then true: nothing to find). */
+static struct formula *cell_max(struct job *j, const struct cells_of *c, __isl_take isl_set *cell,
+				__isl_give isl_pw_qpolynomial **r, bool *empty)
+{
+	*r = NULL;
+	*empty = false;
+	isl_set *within = c->context ? isl_set_intersect_params(
+		isl_set_params(isl_set_copy(c->context)), isl_set_copy(cell)) : NULL;
+	isl_bool none = within ? isl_set_is_empty(within) : isl_bool_false;
+	if (!cell || none != isl_bool_false) {
+		*empty = none == isl_bool_true;
+		isl_set_free(cell);
+		isl_set_free(within);
+		return NULL;
+	}
+	isl_set *rc = isl_set_intersect_params(isl_set_copy(c->range), isl_set_copy(cell));
+	struct formula *fc = NULL;
+	isl_pw_qpolynomial **tc = c->nterms > 1 ? calloc((size_t)c->nterms, sizeof(*tc)) : NULL;
+	if (tc && rc) {
+		for (int t = 0; t < c->nterms; t++)
+			tc[t] = c->terms[t] ? isl_pw_qpolynomial_intersect_params(
+				isl_pw_qpolynomial_copy(c->terms[t]), isl_set_copy(cell)) : NULL;
+		fc = max_separable(j, tc, c->nterms, rc, within ? within : cell, c->keep ? r : NULL);
+		for (int t = 0; t < c->nterms; t++)
+			isl_pw_qpolynomial_free(tc[t]);
+		if (fc && c->keep && !*r) {
+			formula_free(fc);
+			fc = NULL;
+		}
+	}
+	free(tc);
+	if (!fc) {
+		isl_pw_qpolynomial *gc = isl_pw_qpolynomial_intersect_params(
+			isl_pw_qpolynomial_copy(c->g), isl_set_copy(cell));
+		gc = coalesce_pw_qpolynomial(isl_pw_qpolynomial_gist_params(
+			gc, isl_set_copy(within ? within : cell)));
+		char *reason = NULL;
+		isl_pw_qpolynomial_free(*r);
+		*r = NULL;
+		if (gc && rc && count_max(j->engine, gc, rc, r, &reason) == COUNT_EXACT && *r)
+			fc = formula_from_pw_qpolynomial_zero_outside(*r);
+		free(reason);
+		if (!fc && !c->keep && gc && rc) {
+			/* the largest of several functions, as over every grid */
+			isl_ctx_reset_error(j->engine->ctx);
+			fc = max_by_pieces(gc, rc, j->naxes);
+		}
+		isl_pw_qpolynomial_free(gc);
+	}
+	isl_set_free(rc);
+	isl_set_free(within);
+	/* the cell's alone: its function too, for the sum of the cells' */
+	if (*r)
+		*r = isl_pw_qpolynomial_intersect_params(*r, isl_set_copy(cell));
+	struct formula *on = fc ? formula_restrict(fc, isl_set_copy(cell)) : NULL;
+	formula_free(fc);
+	isl_set_free(cell);
+	if (!on || (c->keep && !*r)) {
+		formula_free(on);
+		isl_pw_qpolynomial_free(*r);
+		*r = NULL;
+		isl_ctx_reset_error(j->engine->ctx);
+		return NULL;
+	}
+	return on;
+}
+
+/* The block sizes of the symbolic grid's layouts, cyclic(nb) with nb a
+ * size: their positions among the parameters of PS (kept), into POS (room
+ * for MAX); their number. */
+static int block_size_params(const struct job *j, __isl_keep isl_space *ps, int *pos, int max)
+{
+	int n = 0;
+	for (int l = 0; j->info && l < j->info->nlocals; l++) {
+		int bp = j->info->locals[l].block_param;
+		int at = bp >= 0 && bp < j->m->nparams
+			 ? isl_space_find_dim_by_name(ps, isl_dim_param, j->m->params[bp]) : -1;
+		bool seen = false;
+		for (int k = 0; k < n; k++)
+			seen |= pos[k] == at;
+		if (at >= 0 && !seen && n < max)
+			pos[n++] = at;
+	}
+	return n;
+}
+
+enum { CELL_BLOCK_SIZES_MAX = 2 };
+
+/* The maximum over the processes of C's function (max_over's, as
+ * cells_of describes it) cell by cell of the small-grid cases (grid_cell),
+ * where no route finds it over every grid at once: which processes lie at
+ * the grid's edges, and whether an edge is also another edge, changes with
+ * the grid's size, and in each cell it does not.  A cell without a maximum
+ * is cut again by each block size nb of a cyclic(nb), nb == 1 (every row
+ * its own block) or nb >= 2.  The cells' maxima joined, and *KEEP (when
+ * C->keep) their sum as one function.  NULL where a cell has none, the
+ * engine's error state cleared. */
+static struct formula *max_by_grid_cells(struct job *j, const struct cells_of *c,
 					 __isl_give isl_pw_qpolynomial **keep)
 {
-	int na = j->naxes, pos[CELL_AXES_MAX], ncells = 1;
+	int na = j->naxes, pos[CELL_AXES_MAX], ncells = 1, bpos[CELL_BLOCK_SIZES_MAX];
 	if (na < 1 || na > CELL_AXES_MAX || j->fixed)
 		return NULL;
 	isl_ctx_reset_error(j->engine->ctx);
-	isl_space *ps = isl_space_params(isl_pw_qpolynomial_get_domain_space(g));
+	isl_space *ps = isl_space_params(isl_pw_qpolynomial_get_domain_space(c->g));
 	for (int a = 0; a < na; a++) {
 		pos[a] = ps ? isl_space_find_dim_by_name(ps, isl_dim_param, j->m->axes[a]) : -1;
 		ncells *= 3;
@@ -1141,70 +1239,62 @@ static struct formula *max_by_grid_cells(struct job *j, __isl_keep isl_pw_qpolyn
 			return NULL;
 		}
 	}
-	isl_pw_qpolynomial **tc = calloc((size_t)nterms + 1, sizeof(*tc));
+	int nb = block_size_params(j, ps, bpos, CELL_BLOCK_SIZES_MAX);
 	struct formula *acc = NULL;
 	isl_pw_qpolynomial *whole = NULL;
-	bool ok = tc != NULL;
-	for (int c = 0; c < ncells && ok && !session_ctx_stopped(j->engine->ctx); c++) {
-		isl_set *cell = grid_cell(ps, pos, na, c);
-		isl_set *within = context ? isl_set_intersect_params(
-			isl_set_params(isl_set_copy(context)), isl_set_copy(cell)) : NULL;
-		isl_bool none = within ? isl_set_is_empty(within) : isl_bool_false;
-		if (!cell || none != isl_bool_false) {
-			ok = none == isl_bool_true;
-			isl_set_free(cell);
-			isl_set_free(within);
-			continue;
-		}
-		isl_set *rc = isl_set_intersect_params(isl_set_copy(range), isl_set_copy(cell));
+	bool ok = true;
+	for (int k = 0; k < ncells && ok && !session_ctx_stopped(j->engine->ctx); k++) {
+		isl_set *cell = grid_cell(ps, pos, na, k);
 		isl_pw_qpolynomial *r = NULL;
-		struct formula *fc = NULL;
-		if (nterms > 1) {
-			for (int t = 0; t < nterms; t++)
-				tc[t] = terms[t] ? isl_pw_qpolynomial_intersect_params(
-					isl_pw_qpolynomial_copy(terms[t]), isl_set_copy(cell)) : NULL;
-			fc = rc ? max_separable(j, tc, nterms, rc, within ? within : cell,
-					       keep ? &r : NULL) : NULL;
-			for (int t = 0; t < nterms; t++)
-				isl_pw_qpolynomial_free(tc[t]);
-			if (fc && keep && !r) {
+		bool empty;
+		struct formula *fc = cell_max(j, c, isl_set_copy(cell), &r, &empty);
+		/* cut again by the block sizes: 1, or 2 and more, each */
+		if (!fc && !empty && nb > 0 && cell) {
+			bool any = false, bad = false;
+			for (int sub = 0; sub < 1 << nb && !bad; sub++) {
+				isl_set *part = isl_set_copy(cell);
+				for (int b = 0; b < nb; b++)
+					part = sub >> b & 1 ? isl_set_lower_bound_si(
+						part, isl_dim_param, (unsigned)bpos[b], 2)
+							    : isl_set_fix_si(
+						part, isl_dim_param, (unsigned)bpos[b], 1);
+				isl_pw_qpolynomial *rp = NULL;
+				bool none;
+				struct formula *fp = cell_max(j, c, part, &rp, &none);
+				if (!fp) {
+					bad = !none;
+					continue;
+				}
+				any = true;
+				fc = fold(fc, fp, formula_join);
+				if (c->keep)
+					r = r ? isl_pw_qpolynomial_add(r, rp) : rp;
+				else
+					isl_pw_qpolynomial_free(rp);
+				bad = !fc || (c->keep && !r);
+			}
+			if (bad) {
 				formula_free(fc);
 				fc = NULL;
+				isl_pw_qpolynomial_free(r);
+				r = NULL;
+			} else if (!any) {
+				empty = true;   /* every part outside the context */
 			}
 		}
-		if (!fc) {
-			isl_pw_qpolynomial *gc = isl_pw_qpolynomial_intersect_params(
-				isl_pw_qpolynomial_copy(g), isl_set_copy(cell));
-			gc = coalesce_pw_qpolynomial(isl_pw_qpolynomial_gist_params(
-				gc, isl_set_copy(within ? within : cell)));
-			char *reason = NULL;
-			isl_pw_qpolynomial_free(r);
-			r = NULL;
-			if (gc && rc && count_max(j->engine, gc, rc, &r, &reason) == COUNT_EXACT && r)
-				fc = formula_from_pw_qpolynomial_zero_outside(r);
-			free(reason);
-			if (!fc && !keep && gc && rc) {
-				/* the largest of several functions, as over every grid */
-				isl_ctx_reset_error(j->engine->ctx);
-				fc = max_by_pieces(gc, rc, na);
-			}
-			isl_pw_qpolynomial_free(gc);
-		}
-		isl_set_free(rc);
-		isl_set_free(within);
-		/* the cell's maximum there alone, its zero written out */
-		struct formula *on = fc ? formula_restrict(fc, isl_set_copy(cell)) : NULL;
-		formula_free(fc);
 		isl_set_free(cell);
-		ok = on != NULL && (!keep || r);
-		acc = ok ? fold(acc, on, formula_join) : (formula_free(on), acc);
-		if (ok && keep)
+		if (!fc && empty) {
+			isl_pw_qpolynomial_free(r);
+			continue;
+		}
+		ok = fc != NULL && (!c->keep || r);
+		acc = ok ? fold(acc, fc, formula_join) : (formula_free(fc), acc);
+		if (ok && c->keep)
 			whole = whole ? isl_pw_qpolynomial_add(whole, r) : r;
 		else
 			isl_pw_qpolynomial_free(r);
-		ok = ok && acc && (!keep || whole);
+		ok = ok && acc && (!c->keep || whole);
 	}
-	free(tc);
 	isl_space_free(ps);
 	if (!ok || !acc || session_ctx_stopped(j->engine->ctx)) {
 		formula_free(acc);
@@ -1263,7 +1353,8 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 	/* one function for the loop's sum where each small-grid case has one */
 	if (!fm && unsplit && !session_ctx_stopped(j->engine->ctx)) {
 		isl_pw_qpolynomial *rc = NULL;
-		if ((fm = max_by_grid_cells(j, g, range, context, terms, nterms, &rc))) {
+		struct cells_of co = {g, range, context, terms, nterms, true};
+		if ((fm = max_by_grid_cells(j, &co, &rc))) {
 			r = rc;
 			unsplit = false;
 			free(reason);
@@ -1282,7 +1373,8 @@ static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,
 		free(reason);
 		reason = NULL;
 	} else if (st == COUNT_REFUSED && !session_ctx_stopped(j->engine->ctx) &&
-		   (fm = max_by_grid_cells(j, g, range, context, terms, nterms, NULL))) {
+		   (fm = max_by_grid_cells(j, &(struct cells_of){g, range, context, terms, nterms,
+								   false}, NULL))) {
 		/* exact in each small-grid case */
 		free(reason);
 		reason = NULL;
