@@ -830,8 +830,14 @@ static __isl_give isl_pw_qpolynomial *sum_over_loops(struct job *j, int s,
 	if (j->info && j->info->nlocals && context) {
 		/* what the context says of the digits (their ranges) is no
 		 * dependence on them */
-		isl_set *c = symbolic_local_ranges(isl_set_params(isl_set_copy(context)), j->m,
-						   j->info);
+		/* every local's range, those the sums of earlier quantities
+		 * made too (the digits of a loop's bound k, e2_P), which
+		 * CONTEXT, made before them, does not name */
+		isl_set *c = symbolic_local_context(j->engine->ctx, j->m, j->info);
+		isl_set *pc = isl_set_params(isl_set_copy(context));
+		c = isl_set_align_params(c, isl_set_get_space(pc));
+		pc = isl_set_align_params(pc, isl_set_get_space(c));
+		c = isl_set_intersect(c, pc);
 		c = isl_set_align_params(c, isl_space_params(isl_pw_qpolynomial_get_domain_space(f)));
 		f = coalesce_pw_qpolynomial(isl_pw_qpolynomial_gist_params(f, isl_set_copy(c)));
 		f = f ? drop_implied_digits(j, s, f, c) : NULL;

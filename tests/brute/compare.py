@@ -67,7 +67,7 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "levels2d": None, "fft": None, "ns_fft": None,
                      "stencil_block_cyclic": None, "stencil3d_cyclic": None,
                      "stencil_block_size": None, "stencil_block_size_loop": None,
-                     "stencil_block_size_cyclic": None}
+                     "stencil_block_size_cyclic": None, "loop_bound_digits": None}
 # Specifications with a superstep the symbolic grid refuses, whose other
 # supersteps (named) must keep their formulas all the same (bspcost(1):
 # the candidate refused, the others' formulas kept).
@@ -434,6 +434,11 @@ POINTS = {
         {"n": 7, "b": 2, "M": 3, "N": 2}, {"n": 20, "b": 1, "M": 5, "N": 3},
         {"n": 18, "b": 3, "M": 3, "N": 3}, {"n": 15, "b": 1, "M": 5, "N": 5},
         {"n": 4, "b": 2, "M": 1, "N": 1}, {"n": 24, "b": 4, "M": 3, "N": 6},
+    ],
+    "loop_bound_digits": [  # tests/brute/specs: assume n >= 2*P, k >= 1, k <= n
+        {"n": 8, "k": 5, "P": 2}, {"n": 12, "k": 12, "P": 3}, {"n": 9, "k": 4, "P": 4},
+        {"n": 16, "k": 7, "P": 4}, {"n": 6, "k": 1, "P": 3}, {"n": 10, "k": 9, "P": 5},
+        {"n": 4, "k": 3, "P": 1}, {"n": 12, "k": 4, "P": 3},
     ],
     "stencil_block_size_loop": [  # tests/brute/specs: the same, and k >= 0
         {"n": 12, "b": 2, "M": 3, "N": 3, "k": 2}, {"n": 8, "b": 1, "M": 2, "N": 2, "k": 3},
