@@ -1214,6 +1214,73 @@ static int block_size_params(const struct job *j, __isl_keep isl_space *ps, int 
 
 enum { CELL_BLOCK_SIZES_MAX = 2 };
 
+/* The cases' maxima joined so far, and the sum of their functions where
+ * one function is wanted (KEEP). */
+struct cases_acc {
+	struct formula *f;
+	isl_pw_qpolynomial *r;
+	bool keep;
+};
+
+/* A case's maximum F and its function R (both taken) added to A; false
+ * when either is missing (R only where one function is wanted) or the
+ * join failed. */
+static bool cases_add(struct cases_acc *a, struct formula *f, __isl_take isl_pw_qpolynomial *r)
+{
+	if (!f || (a->keep && !r)) {
+		formula_free(f);
+		isl_pw_qpolynomial_free(r);
+		return false;
+	}
+	a->f = fold(a->f, f, formula_join);
+	if (a->keep)
+		a->r = a->r ? isl_pw_qpolynomial_add(a->r, r) : r;
+	else
+		isl_pw_qpolynomial_free(r);
+	return a->f && (!a->keep || a->r);
+}
+
+static void cases_clear(struct cases_acc *a)
+{
+	formula_free(a->f);
+	isl_pw_qpolynomial_free(a->r);
+	a->f = NULL;
+	a->r = NULL;
+}
+
+/* CELL (kept) cut by the NB block sizes at BPOS, each 1 (every row a
+ * block of its own) or 2 and more, the parts' maxima joined into *F and
+ * their functions' sum into *R (C->keep); 0, 1 when every part is outside
+ * C's context (nothing to find), -1 when a part has no maximum (*F and *R
+ * NULL). */
+static int cell_by_block_sizes(struct job *j, const struct cells_of *c, __isl_keep isl_set *cell,
+			       const int *bpos, int nb, struct formula **f,
+			       __isl_give isl_pw_qpolynomial **r)
+{
+	struct cases_acc a = {NULL, NULL, c->keep};
+	bool any = false;
+	for (int sub = 0; sub < 1 << nb; sub++) {
+		isl_set *part = isl_set_copy(cell);
+		for (int b = 0; b < nb; b++)
+			part = sub >> b & 1
+			       ? isl_set_lower_bound_si(part, isl_dim_param, (unsigned)bpos[b], 2)
+			       : isl_set_fix_si(part, isl_dim_param, (unsigned)bpos[b], 1);
+		isl_pw_qpolynomial *rp = NULL;
+		bool none;
+		struct formula *fp = cell_max(j, c, part, &rp, &none);
+		if (!fp && none)
+			continue;
+		any = true;
+		if (!cases_add(&a, fp, rp)) {
+			cases_clear(&a);
+			break;
+		}
+	}
+	*f = a.f;
+	*r = a.r;
+	return !any ? 1 : a.f ? 0 : -1;
+}
+
 /* The maximum over the processes of C's function (max_over's, as
  * cells_of describes it) cell by cell of the small-grid cases (grid_cell),
  * where no route finds it over every grid at once: which processes lie at
@@ -1240,71 +1307,30 @@ static struct formula *max_by_grid_cells(struct job *j, const struct cells_of *c
 		}
 	}
 	int nb = block_size_params(j, ps, bpos, CELL_BLOCK_SIZES_MAX);
-	struct formula *acc = NULL;
-	isl_pw_qpolynomial *whole = NULL;
+	struct cases_acc all = {NULL, NULL, c->keep};
 	bool ok = true;
 	for (int k = 0; k < ncells && ok && !session_ctx_stopped(j->engine->ctx); k++) {
 		isl_set *cell = grid_cell(ps, pos, na, k);
 		isl_pw_qpolynomial *r = NULL;
 		bool empty;
 		struct formula *fc = cell_max(j, c, isl_set_copy(cell), &r, &empty);
-		/* cut again by the block sizes: 1, or 2 and more, each */
-		if (!fc && !empty && nb > 0 && cell) {
-			bool any = false, bad = false;
-			for (int sub = 0; sub < 1 << nb && !bad; sub++) {
-				isl_set *part = isl_set_copy(cell);
-				for (int b = 0; b < nb; b++)
-					part = sub >> b & 1 ? isl_set_lower_bound_si(
-						part, isl_dim_param, (unsigned)bpos[b], 2)
-							    : isl_set_fix_si(
-						part, isl_dim_param, (unsigned)bpos[b], 1);
-				isl_pw_qpolynomial *rp = NULL;
-				bool none;
-				struct formula *fp = cell_max(j, c, part, &rp, &none);
-				if (!fp) {
-					bad = !none;
-					continue;
-				}
-				any = true;
-				fc = fold(fc, fp, formula_join);
-				if (c->keep)
-					r = r ? isl_pw_qpolynomial_add(r, rp) : rp;
-				else
-					isl_pw_qpolynomial_free(rp);
-				bad = !fc || (c->keep && !r);
-			}
-			if (bad) {
-				formula_free(fc);
-				fc = NULL;
-				isl_pw_qpolynomial_free(r);
-				r = NULL;
-			} else if (!any) {
-				empty = true;   /* every part outside the context */
-			}
-		}
+		if (!fc && !empty && nb > 0 && cell)
+			empty = cell_by_block_sizes(j, c, cell, bpos, nb, &fc, &r) == 1;
 		isl_set_free(cell);
-		if (!fc && empty) {
+		if (!fc && empty)
 			isl_pw_qpolynomial_free(r);
-			continue;
-		}
-		ok = fc != NULL && (!c->keep || r);
-		acc = ok ? fold(acc, fc, formula_join) : (formula_free(fc), acc);
-		if (ok && c->keep)
-			whole = whole ? isl_pw_qpolynomial_add(whole, r) : r;
 		else
-			isl_pw_qpolynomial_free(r);
-		ok = ok && acc && (!c->keep || whole);
+			ok = cases_add(&all, fc, r);
 	}
 	isl_space_free(ps);
-	if (!ok || !acc || session_ctx_stopped(j->engine->ctx)) {
-		formula_free(acc);
-		isl_pw_qpolynomial_free(whole);
+	if (!ok || !all.f || session_ctx_stopped(j->engine->ctx)) {
+		cases_clear(&all);
 		isl_ctx_reset_error(j->engine->ctx);
 		return NULL;
 	}
 	if (keep)
-		*keep = whole;
-	return acc;
+		*keep = all.r;
+	return all.f;
 }
 
 static struct formula *max_over(struct job *j, __isl_keep isl_pw_qpolynomial *f,

@@ -988,29 +988,6 @@ void cost_loop_cost(struct job *j, struct step_cost *sc)
 		cost_isl_op_failed(j, sc->name);
 }
 
-static void per_run_totals(struct job *j, int s, struct per_iteration *it,
-			   __isl_keep isl_set *context, struct step_cost *sc,
-			   const struct formula *per_in, const struct formula *per_out);
-
-/* Superstep S in loops, counted with the loops' variables as parameters:
- * keeps SC's formulas as one iteration's and replaces them by their sums over
- * the iterations (IT: the same as functions), tidy on CONTEXT (the sizes'). */
-void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
-			__isl_keep isl_set *context, struct step_cost *sc)
-{
-	if (failed(&j->fail) || geometric_refused(j, s))
-		return;
-	sc->per_w = sc->w;
-	sc->per_h = sc->h;
-	sc->per_ncom = sc->ncom;
-	sc->per_cost = sc->cost;
-	struct formula *per_in = sc->h_in, *per_out = sc->h_out;
-	sc->w = sc->h = sc->ncom = sc->cost = sc->h_in = sc->h_out = NULL;
-	per_run_totals(j, s, it, context, sc, per_in, per_out);
-	formula_free(per_in);
-	formula_free(per_out);
-}
-
 /* Whether F (kept) is the same at every run of superstep S: it names no
  * variable of S's loops and no digit of one. */
 static bool same_every_run(const struct job *j, int s, const struct formula *f)
@@ -1125,6 +1102,25 @@ static void per_run_totals(struct job *j, int s, struct per_iteration *it,
 	if (sc->cost && formula_n_pieces(sc->cost) > 1 && outer)
 		cost_tidy(j, &sc->cost, outer);
 	isl_set_free(outer);
+}
+
+/* Superstep S in loops, counted with the loops' variables as parameters:
+ * keeps SC's formulas as one iteration's and replaces them by their sums over
+ * the iterations (IT: the same as functions), tidy on CONTEXT (the sizes'). */
+void cost_loop_totals(struct job *j, int s, struct per_iteration *it,
+			__isl_keep isl_set *context, struct step_cost *sc)
+{
+	if (failed(&j->fail) || geometric_refused(j, s))
+		return;
+	sc->per_w = sc->w;
+	sc->per_h = sc->h;
+	sc->per_ncom = sc->ncom;
+	sc->per_cost = sc->cost;
+	struct formula *per_in = sc->h_in, *per_out = sc->h_out;
+	sc->w = sc->h = sc->ncom = sc->cost = sc->h_in = sc->h_out = NULL;
+	per_run_totals(j, s, it, context, sc, per_in, per_out);
+	formula_free(per_in);
+	formula_free(per_out);
 }
 
 /* Sums of one superstep's counts over the iterations of its loops. */
