@@ -4642,6 +4642,62 @@ static struct formula *h_of_max(struct job *j, const struct formula *h_in,
 	return h;
 }
 
+/* Whether superstep S names no variable that local LP, a digit of the
+ * variable of a loop around S, is a digit of: every run of S is then alike
+ * whichever process owns row t. */
+static bool unnamed_loop_digit(const struct model *m, int s, const struct local_param *lp)
+{
+	if (!(symbolic_loop_digit(m, s, lp) & SYMBOLIC_DIGIT_AROUND))
+		return false;
+	for (int t = 0; t < lp->of.nterms; t++)
+		if (lp->of.terms[t].kind == MODEL_PARAM &&
+		    model_step_names_param(m, s, lp->of.terms[t].index))
+			return false;
+	return true;
+}
+
+/* *MAP (NULL: none) with nothing said of parameter NAME; false when ISL
+ * failed (*MAP NULL). */
+static bool eliminate_named(isl_map **map, const char *name)
+{
+	int at = *map ? isl_map_find_dim_by_name(*map, isl_dim_param, name) : -1;
+	if (at >= 0)
+		*map = isl_map_eliminate(*map, isl_dim_param, (unsigned)at, 1);
+	return at < 0 || *map;
+}
+
+/* Superstep S's relations R and *CONTEXT with nothing said of the digits
+ * of a loop's variable that S does not name (unnamed_loop_digit): the
+ * relations say only that such a digit is within its range, whatever it
+ * is, and the context ties it to the variable and the sizes, which would
+ * write t_M == 0 into a piece where M == 1, as if a run of a sweep
+ * depended on which process owns row t.  Exact: the relations are the
+ * same at every digit within its range, and each range holds some.
+ * 0, or -1 when ISL failed. */
+static int without_unnamed_loop_digits(const struct model *m, const struct symbolic_info *info,
+				       int s, struct step_relations *r, isl_set **context)
+{
+	bool ok = *context != NULL;
+	for (int l = 0; l < info->nlocals && ok; l++) {
+		const struct local_param *lp = &info->locals[l];
+		if (!unnamed_loop_digit(m, s, lp))
+			continue;
+		int at = isl_set_find_dim_by_name(*context, isl_dim_param, lp->name);
+		if (at >= 0)
+			*context = isl_set_eliminate(*context, isl_dim_param, (unsigned)at, 1);
+		at = isl_set_find_dim_by_name(r->processes, isl_dim_param, lp->name);
+		if (at >= 0)
+			r->processes = isl_set_eliminate(r->processes, isl_dim_param, (unsigned)at, 1);
+		ok = *context && r->processes;
+		for (int a = 0; a < r->narrays; a++)
+			ok &= eliminate_named(&r->use[a], lp->name) &&
+			      eliminate_named(&r->own[a], lp->name);
+		for (int w = 0; w < r->nwork; w++)
+			ok &= eliminate_named(&r->work[w], lp->name);
+	}
+	return ok ? 0 : -1;
+}
+
 /* Superstep S of candidate CAND, its relations R (consumed), counted on the
  * symbolic grid or a concrete one without values: SC's formulas, added to
  * *TOTAL.  INFO: the symbolic grid's decomposition; DIV: the sizes' divisors
@@ -4665,6 +4721,9 @@ static void step_count(struct job *j, const struct model *m, int s,
 		cost_context(j->engine->ctx, m, req, info), m, info, s);
 	if (div)
 		context = cost_divided_set(context, m, div);
+	if (context && req->symbolic && looped &&
+	    without_unnamed_loop_digits(m, info, s, r, &context) < 0)
+		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
 	/* a superstep in loops: its counts where the loops run it */
 	isl_set *base = looped && context ? isl_set_copy(context) : NULL;
 	if (looped && context)

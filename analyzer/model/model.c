@@ -492,6 +492,54 @@ int model_step_loops(const struct model *m, int step, int loops[])
 	return n;
 }
 
+static bool aff_names(const struct model_aff *a, int param)
+{
+	for (int i = 0; i < a->nterms; i++)
+		if ((a->terms[i].kind == MODEL_PARAM && a->terms[i].index == param) ||
+		    a->terms[i].by == param + 1)
+			return true;
+	return false;
+}
+
+static bool space_names(const struct model_space *s, int param)
+{
+	for (int c = 0; c < s->ncons; c++)
+		if (aff_names(&s->cons[c].f, param))
+			return true;
+	for (int p = 0; p < s->npreds; p++)
+		if (aff_names(&s->preds[p].index_aff, param) ||
+		    aff_names(&s->preds[p].coord_aff, param))
+			return true;
+	return false;
+}
+
+static bool access_names(const struct model_access *a, int ndims, int param)
+{
+	if (space_names(&a->space, param))
+		return true;
+	for (int d = 0; d < ndims; d++)
+		if (aff_names(&a->sub_affs[d], param))
+			return true;
+	return false;
+}
+
+bool model_step_names_param(const struct model *m, int step, int param)
+{
+	const struct model_superstep *st = &m->steps[step];
+	for (int k = 0; k < st->nstmts; k++) {
+		const struct model_stmt *x = &st->stmts[k];
+		if (access_names(&x->lhs, m->arrays[x->lhs.array].ndims, param))
+			return true;
+		for (int r = 0; r < x->nreads; r++)
+			if (access_names(&x->reads[r], m->arrays[x->reads[r].array].ndims, param))
+				return true;
+		for (int t = 0; t < x->nterms; t++)
+			if (space_names(&x->terms[t], param))
+				return true;
+	}
+	return false;
+}
+
 static int space_init(struct model_space *s, int nvars, const char *const vars[], int nextra,
 		      const char *const extra[], const char *cond)
 {

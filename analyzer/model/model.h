@@ -230,6 +230,11 @@ bool model_loop_next(const struct model_loop *l, long long *v);
  * when none does (or out of memory). */
 char *model_step_level_reason(const struct model *m, int step);
 
+/* Whether a statement of superstep STEP names parameter PARAM (a size, or
+ * a loop's variable) in a subscript, a condition, a predicate or a term of
+ * its work; where it names no loop's variable, every run of it is alike. */
+bool model_step_names_param(const struct model *m, int step, int param);
+
 /* The loops around superstep STEP, outermost first, into LOOPS (room for
  * MODEL_MAX_LOOPS); returns their number. */
 int model_step_loops(const struct model *m, int step, int loops[]);
