@@ -301,7 +301,9 @@ run_brute() {
 	# maxima by cells, 12, 11 and 7 s sanitized, whose code the other
 	# specifications run: pivots', lu_rows' and stencil2d's; nor LU on
 	# cyclic(nb), 10 s plain, whose block size as a size runs sanitized
-	# in block_size_formulas and period_classes)
+	# in block_size_formulas and period_classes, nor the stencil in blocks
+	# of b over both axes, 15 s plain, whose counts stencil_block_size's run
+	# sanitized)
 	skip=
 	# (and, on concrete grids, not quotients for every size on 3 processes
 	# (28 s), loops on 3 (17 s) nor pivots2d on 3 x 2 (10 s): the same
@@ -309,7 +311,7 @@ run_brute() {
 	# --all-sizes goldens and in tests/stress's grids of 2 and 2 x 2)
 	grid_all_skip=
 	grid_skip=
-	[ -z "${SAN:-}" ] || { modes=plain; limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic,lu_square,gbroadcast,ns_fft,neighbours,pivots2d,lu,stencil3d,lu_blocks;
+	[ -z "${SAN:-}" ] || { modes=plain; limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic,lu_square,gbroadcast,ns_fft,neighbours,pivots2d,lu,stencil3d,lu_blocks,stencil_block_size_both;
 		grid_all_skip=quotients; grid_skip=loops,pivots2d; }
 	# --h sum and --work flops at a spec's first point (its formulas and its
 	# values; the plain mode at every point);
@@ -323,8 +325,10 @@ run_brute() {
 	# point, 4.5 s); Soviani and
 	# Singh's kernels' (gbroadcast, ns_fft, neighbours) a broadcast's, a
 	# doubling loop's and a stencil's, as broadcast's, fft's and stencil2d's;
-	# stencil_block_size_loop's (3 s a mode) stencil_block_size's maxima
-	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d,stencil3d_grid,gbroadcast,ns_fft,neighbours,lu_blocks,stencil_block_size_loop SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
+	# stencil_block_size_loop's (3 s a mode) stencil_block_size's maxima;
+	# stencil_block_size_both's (15 s a mode) the same counts as
+	# stencil_block_size's, with more pieces
+	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d,stencil3d_grid,gbroadcast,ns_fft,neighbours,lu_blocks,stencil_block_size_loop,stencil_block_size_both SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas for every size (--all-sizes) of the specs
 	# tests/stress found wrong there, and of quotients in subscripts

@@ -4478,16 +4478,39 @@ static enum cost_status hierarchy_only(struct count_engine *engine, const struct
 	return out->status = COST_OK;
 }
 
-/* The pieces a query may have on the symbolic grid: the engine's limit (on
- * every grid) for two axes, three times it for each axis past two.  Each axis brings its
- * small-grid cases (1, 2, 3 or more processes), so a 3-D stencil on an
- * M x N x Q grid has three times a 2-D one's pieces; the limit, which keeps
- * formulas readable and their handling fast, grows with them. */
-static int symbolic_piece_limit(const struct count_engine *engine, const struct model *m)
+/* The axes (bit a: axis a) that candidate CAND deals an array over in
+ * blocks whose size is a size (cyclic(nb), nb a parameter). */
+static unsigned block_size_axes(const struct model *m, int cand)
+{
+	const struct model_candidate *c = &m->cands[cand];
+	unsigned axes = 0;
+	for (int x = 0; x < m->narrays; x++)
+		for (int d = 0; model_cand_has(m, cand, x) && d < m->arrays[x].ndims; d++) {
+			const struct dist *ds = &c->layout[x][d];
+			if (ds->block_param >= 0 && ds->axis >= 0 && ds->axis < 32)
+				axes |= 1u << ds->axis;
+		}
+	return axes;
+}
+
+/* The pieces a query of candidate CAND may have on the symbolic grid: the
+ * engine's limit (on every grid) for two axes, three times it for each
+ * axis past two, and twice that for each axis it deals in blocks of a size
+ * nb.  Each axis brings its small-grid cases (1, 2, 3 or more processes),
+ * so a 3-D stencil on an M x N x Q grid has three times a 2-D one's
+ * pieces, and each such block size its own (one row a block, or more: a
+ * 5-point stencil in blocks of b over both axes has 384); the limit, which
+ * keeps formulas readable and their handling fast, grows with them. */
+static int symbolic_piece_limit(const struct count_engine *engine, const struct model *m,
+				int cand)
 {
 	long limit = engine->max_pieces;
 	for (int a = 2; a < m->naxes && limit <= INT_MAX / 3; a++)
 		limit *= 3;
+	unsigned axes = block_size_axes(m, cand);
+	for (int a = 0; a < m->naxes && a < 32 && limit <= INT_MAX / 2; a++)
+		if (axes & (1u << a))
+			limit *= 2;
 	return (int)limit;
 }
 
@@ -4499,7 +4522,7 @@ enum cost_status cost_candidate(struct count_engine *engine, const struct model 
 	if (!req->symbolic)
 		return candidate_formulas(engine, m, cand, req, out);
 	struct count_engine scaled = *engine;
-	scaled.max_pieces = symbolic_piece_limit(engine, m);
+	scaled.max_pieces = symbolic_piece_limit(engine, m, cand);
 	return candidate_formulas(&scaled, m, cand, req, out);
 }
 

@@ -68,7 +68,7 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "stencil_block_cyclic": None, "stencil3d_cyclic": None,
                      "stencil_block_size": None, "stencil_block_size_loop": None,
                      "stencil_block_size_cyclic": None, "loop_bound_digits": None,
-                     "loop_unnamed_digits": None}
+                     "loop_unnamed_digits": None, "stencil_block_size_both": None}
 # Specifications with a superstep the symbolic grid refuses, whose other
 # supersteps (named) must keep their formulas all the same (bspcost(1):
 # the candidate refused, the others' formulas kept).
@@ -446,6 +446,14 @@ POINTS = {
         {"n": 10, "b": 2, "M": 1, "N": 2, "k": 1}, {"n": 7, "b": 2, "M": 3, "N": 2, "k": 2},
         {"n": 20, "b": 1, "M": 5, "N": 3, "k": 3}, {"n": 9, "b": 3, "M": 3, "N": 1, "k": 0},
         {"n": 16, "b": 2, "M": 4, "N": 4, "k": 2},
+    ],
+    "stencil_block_size_both": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N, b >= 1
+        {"n": 12, "b": 2, "M": 3, "N": 3}, {"n": 16, "b": 2, "M": 4, "N": 4},
+        {"n": 8, "b": 1, "M": 2, "N": 2}, {"n": 10, "b": 2, "M": 1, "N": 2},
+        {"n": 18, "b": 3, "M": 3, "N": 3}, {"n": 24, "b": 2, "M": 3, "N": 4},
+        {"n": 15, "b": 1, "M": 5, "N": 5}, {"n": 9, "b": 3, "M": 3, "N": 1},
+        {"n": 7, "b": 2, "M": 3, "N": 2}, {"n": 4, "b": 2, "M": 1, "N": 1},
+        {"n": 36, "b": 2, "M": 3, "N": 6}, {"n": 20, "b": 1, "M": 5, "N": 3},
     ],
     "loop_unnamed_digits": [  # tests/brute/specs: the same, and k <= n
         {"n": 12, "b": 2, "M": 3, "N": 3, "k": 5}, {"n": 8, "b": 1, "M": 2, "N": 2, "k": 3},
