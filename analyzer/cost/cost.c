@@ -4075,8 +4075,10 @@ static void simplify_in_place(struct job *j, struct formula **f,
  * formula_prune): nothing merged, no condition longer. */
 static void prune_all(struct job *j, struct candidate_cost *out, __isl_keep isl_set *context)
 {
-	for (int k = 0; context && k < nformulas(out) && !failed(&j->fail); k++)
+	for (int k = 0; context && k < nformulas(out) && !failed(&j->fail); k++) {
 		simplify_in_place(j, formula_slot(out, k), formula_prune, context);
+		simplify_in_place(j, formula_slot(out, k), formula_hull_conditions, context);
+	}
 }
 
 /* The memories of OUT (the candidate's and each superstep's) simplified

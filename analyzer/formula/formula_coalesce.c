@@ -228,6 +228,104 @@ struct formula *formula_prune(const struct formula *f, __isl_keep isl_set *conte
 	return map_conditions(f, prune_fn, context);
 }
 
+/* The most disjuncts of a condition formula_hull_conditions writes as one. */
+enum { HULL_MAX_DISJUNCTS = 16 };
+
+static isl_stat has_div(__isl_take isl_basic_set *b, void *user)
+{
+	isl_size nd = isl_basic_set_dim(b, isl_dim_div);
+	isl_basic_set_free(b);
+	if (nd < 0)
+		return isl_stat_error;
+	if (nd > 0)
+		*(bool *)user = true;
+	return nd > 0 ? isl_stat_error : isl_stat_ok;   /* stop at the first */
+}
+
+/* The box of WITHIN (taken): each parameter's least and largest value there,
+ * where it has them, as bounds; NULL when ISL failed. */
+static __isl_give isl_set *param_box(__isl_take isl_set *within)
+{
+	isl_size np = isl_set_dim(within, isl_dim_param);
+	isl_set *box = np >= 0 ? isl_set_universe(isl_set_get_space(within)) : NULL;
+	for (int k = 0; box && k < np; k++) {
+		isl_aff *x = isl_aff_var_on_domain(isl_local_space_from_space(
+			isl_set_get_space(within)), isl_dim_param, (unsigned)k);
+		isl_val *lo = isl_set_min_val(within, x), *hi = isl_set_max_val(within, x);
+		isl_aff_free(x);
+		if (!lo || !hi)
+			box = isl_set_free(box);
+		else {
+			if (isl_val_is_int(lo))
+				box = isl_set_lower_bound_val(box, isl_dim_param, (unsigned)k,
+							      isl_val_copy(lo));
+			if (isl_val_is_int(hi))
+				box = isl_set_upper_bound_val(box, isl_dim_param, (unsigned)k,
+							      isl_val_copy(hi));
+		}
+		isl_val_free(lo);
+		isl_val_free(hi);
+	}
+	isl_set_free(within);
+	return box;
+}
+
+/* C as the box of its disjuncts within CONTEXT (USER: each parameter's
+ * least and largest value there) where that box holds no other point of
+ * CONTEXT, simplified there: the four disjuncts (b <= 2 && M >= b + 2 &&
+ * N >= 3 && n__bM == 1) || ... || (M >= 3 && N >= 3 && n__bM >= 2) that
+ * make up M >= 3 && N >= 3.  C itself where it has one disjunct, more than
+ * HULL_MAX_DISJUNCTS, or a disjunct with a quotient, and where the box is
+ * larger or no shorter. */
+static __isl_give isl_set *hull_fn(__isl_take isl_set *c, void *user, int *status)
+{
+	isl_set *context = user;
+	if (!c)
+		return NULL;
+	isl_size n = isl_set_n_basic_set(c);
+	bool divs = false;
+	if (n < 0 || (n >= 2 && n <= HULL_MAX_DISJUNCTS &&
+		      isl_set_foreach_basic_set(c, &has_div, &divs) < 0 && !divs)) {
+		*status = -1;
+		return isl_set_free(c);
+	}
+	if (n < 2 || n > HULL_MAX_DISJUNCTS || divs)
+		return c;
+	isl_set *box = param_box(isl_set_intersect(isl_set_copy(c), isl_set_copy(context)));
+	isl_set *within = isl_set_intersect(isl_set_copy(box), isl_set_copy(context));
+	isl_bool same = isl_set_is_subset(within, c);
+	isl_set_free(within);
+	if (same < 0) {
+		isl_set_free(box);
+		*status = -1;
+		return isl_set_free(c);
+	}
+	if (!same) {
+		isl_set_free(box);
+		return c;
+	}
+	isl_set *g = coalesce_set(isl_set_gist(box, isl_set_copy(context)));
+	isl_size ng = g ? isl_set_n_basic_set(g) : -1;
+	if (ng < 0) {
+		isl_set_free(g);
+		*status = -1;
+		return isl_set_free(c);
+	}
+	if (ng >= n) {
+		isl_set_free(g);
+		return c;
+	}
+	isl_set_free(c);
+	return g;
+}
+
+struct formula *formula_hull_conditions(const struct formula *f, __isl_keep isl_set *context)
+{
+	if (!f || !context)
+		return NULL;
+	return map_conditions(f, hull_fn, context);
+}
+
 /* ---------------------------------------------------------------- coalescing */
 
 /* The formula that is piece I's value on piece J's condition. */
