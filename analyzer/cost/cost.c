@@ -4667,15 +4667,17 @@ static struct formula *h_of_max(struct job *j, const struct formula *h_in,
 	return h;
 }
 
-/* Whether superstep S names no variable that local LP, a digit of the
- * variable of a loop around S, is a digit of: every run of S is then alike
- * whichever process owns row t. */
+/* Whether LP is a digit of an expression of the variables of loops around
+ * superstep S (and sizes: t, n - 1 - t) of which S names no loop's
+ * variable: no subscript of S is that expression, and every run of S is
+ * alike whichever process owns row t. */
 static bool unnamed_loop_digit(const struct model *m, int s, const struct local_param *lp)
 {
 	if (!(symbolic_loop_digit(m, s, lp) & SYMBOLIC_DIGIT_AROUND))
 		return false;
 	for (int t = 0; t < lp->of.nterms; t++)
 		if (lp->of.terms[t].kind == MODEL_PARAM &&
+		    lp->of.terms[t].index >= model_nsizes(m) &&
 		    model_step_names_param(m, s, lp->of.terms[t].index))
 			return false;
 	return true;
@@ -4748,7 +4750,7 @@ static void step_count(struct job *j, const struct model *m, int s,
 		context = cost_divided_set(context, m, div);
 	if (context && req->symbolic && looped &&
 	    without_unnamed_loop_digits(m, info, s, r, &context) < 0)
-		cost_job_fail(j, COST_FAILED, NULL, "the assumptions");
+		cost_isl_op_failed(j, "the loop's digits");
 	/* a superstep in loops: its counts where the loops run it */
 	isl_set *base = looped && context ? isl_set_copy(context) : NULL;
 	if (looped && context)

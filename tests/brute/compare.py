@@ -68,7 +68,9 @@ FORMULAS_REQUIRED = {"summa": None, "summa_panel": None, "summa_panel_cyclic": N
                      "stencil_block_cyclic": None, "stencil3d_cyclic": None,
                      "stencil_block_size": None, "stencil_block_size_loop": None,
                      "stencil_block_size_cyclic": None, "loop_bound_digits": None,
-                     "loop_unnamed_digits": None, "stencil_block_size_both": None}
+                     "loop_unnamed_digits": None, "stencil_block_size_both": None,
+                     "loop_unnamed_digits_reverse": None,
+                     "loop_unnamed_digits_nested": None}
 # Specifications with a superstep the symbolic grid refuses, whose other
 # supersteps (named) must keep their formulas all the same (bspcost(1):
 # the candidate refused, the others' formulas kept).
@@ -460,6 +462,17 @@ POINTS = {
         {"n": 10, "b": 2, "M": 1, "N": 2, "k": 1}, {"n": 7, "b": 2, "M": 3, "N": 2, "k": 7},
         {"n": 20, "b": 1, "M": 5, "N": 3, "k": 3}, {"n": 9, "b": 3, "M": 3, "N": 1, "k": 0},
         {"n": 16, "b": 2, "M": 4, "N": 4, "k": 9}, {"n": 24, "b": 2, "M": 3, "N": 4, "k": 13},
+    ],
+    "loop_unnamed_digits_reverse": [  # tests/brute/specs: as loop_unnamed_digits
+        {"n": 12, "b": 2, "M": 3, "N": 3, "k": 5}, {"n": 8, "b": 1, "M": 2, "N": 2, "k": 3},
+        {"n": 10, "b": 2, "M": 1, "N": 2, "k": 1}, {"n": 7, "b": 2, "M": 3, "N": 2, "k": 7},
+        {"n": 20, "b": 1, "M": 5, "N": 3, "k": 3}, {"n": 9, "b": 3, "M": 3, "N": 1, "k": 0},
+        {"n": 16, "b": 2, "M": 4, "N": 4, "k": 9}, {"n": 24, "b": 2, "M": 3, "N": 4, "k": 13},
+    ],
+    "loop_unnamed_digits_nested": [  # tests/brute/specs: assume n >= 2*M, k >= 0, k <= n
+        {"n": 8, "M": 2, "k": 5}, {"n": 6, "M": 3, "k": 6}, {"n": 7, "M": 1, "k": 4},
+        {"n": 9, "M": 4, "k": 7}, {"n": 12, "M": 3, "k": 0}, {"n": 10, "M": 5, "k": 9},
+        {"n": 16, "M": 2, "k": 11}, {"n": 12, "M": 2, "k": 2},
     ],
     "stencil3d_cyclic": [  # tests/brute/specs: assume n >= 2*M, n >= 2*N, n >= 2*Q
         {"n": 6, "M": 3, "N": 3, "Q": 3}, {"n": 12, "M": 4, "N": 3, "Q": 3},
