@@ -141,9 +141,11 @@ struct formula *formula_gist(const struct formula *f, __isl_keep isl_set *contex
  * CONTEXT then implies (k0_P == 0 where k0_P < P). */
 struct formula *formula_prune(const struct formula *f, __isl_keep isl_set *context);
 
-/* F with each condition of a few disjuncts (no quotients) written as their
- * simple hull where, within CONTEXT, that hull is the condition: equal to F
- * on CONTEXT; four disjuncts that make up M >= 3 && N >= 3 printed as that. */
+/* F with each condition of 2 to 16 disjuncts (no quotients) written as its
+ * box within CONTEXT (each parameter's least and largest value there) where,
+ * within CONTEXT, that box is the condition and has fewer disjuncts: equal
+ * to F on CONTEXT; four disjuncts that make up M >= 3 && N >= 3 printed as
+ * that. */
 struct formula *formula_hull_conditions(const struct formula *f, __isl_keep isl_set *context);
 
 /* The isl_ctx of F's conditions, NULL when it has none. */
