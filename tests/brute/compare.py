@@ -457,13 +457,7 @@ POINTS = {
         {"n": 7, "b": 2, "M": 3, "N": 2}, {"n": 4, "b": 2, "M": 1, "N": 1},
         {"n": 36, "b": 2, "M": 3, "N": 6}, {"n": 20, "b": 1, "M": 5, "N": 3},
     ],
-    "loop_unnamed_digits": [  # tests/brute/specs: the same, and k <= n
-        {"n": 12, "b": 2, "M": 3, "N": 3, "k": 5}, {"n": 8, "b": 1, "M": 2, "N": 2, "k": 3},
-        {"n": 10, "b": 2, "M": 1, "N": 2, "k": 1}, {"n": 7, "b": 2, "M": 3, "N": 2, "k": 7},
-        {"n": 20, "b": 1, "M": 5, "N": 3, "k": 3}, {"n": 9, "b": 3, "M": 3, "N": 1, "k": 0},
-        {"n": 16, "b": 2, "M": 4, "N": 4, "k": 9}, {"n": 24, "b": 2, "M": 3, "N": 4, "k": 13},
-    ],
-    "loop_unnamed_digits_reverse": [  # tests/brute/specs: as loop_unnamed_digits
+    "loop_unnamed_digits": [  # tests/brute/specs: n >= 2*M, n >= 2*N, b >= 1, 0 <= k <= n
         {"n": 12, "b": 2, "M": 3, "N": 3, "k": 5}, {"n": 8, "b": 1, "M": 2, "N": 2, "k": 3},
         {"n": 10, "b": 2, "M": 1, "N": 2, "k": 1}, {"n": 7, "b": 2, "M": 3, "N": 2, "k": 7},
         {"n": 20, "b": 1, "M": 5, "N": 3, "k": 3}, {"n": 9, "b": 3, "M": 3, "N": 1, "k": 0},
@@ -517,6 +511,8 @@ POINTS = {
         {"m": 4, "n": 4, "M": 2, "N": 2}, {"m": 1, "n": 7, "M": 1, "N": 3},
     ],
 }
+# the backward sweep's spec has the same sizes and assumptions
+POINTS["loop_unnamed_digits_reverse"] = POINTS["loop_unnamed_digits"]
 
 MODES = {
     "plain": ([], {}),
