@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include <isl/aff.h>
+#include <isl/constraint.h>
 #include <isl/local_space.h>
 #include <isl/point.h>
 #include <isl/polynomial.h>
@@ -616,6 +617,106 @@ static int implied_by(__isl_keep isl_set *context, const char *assumption)
 	return empty < 0 ? -1 : empty == isl_bool_true;
 }
 
+/* lowest_bound: the one constraint of a basic set, NAME >= LEAST with
+ * NAME a parameter. */
+struct lowest_bound {
+	int n;              /* constraints seen */
+	int pos;            /* NAME's position, -1 when the constraint is not one */
+	long least;
+};
+
+static isl_stat lowest_bound_of(__isl_take isl_constraint *c, void *user)
+{
+	struct lowest_bound *lb = user;
+	lb->n++;
+	lb->pos = -1;
+	isl_size np = isl_constraint_dim(c, isl_dim_param);
+	bool ok = np >= 0 && !isl_constraint_is_equality(c);
+	for (int p = 0; ok && p < np; p++) {
+		isl_val *v = isl_constraint_get_coefficient_val(c, isl_dim_param, p);
+		if (!v || (!isl_val_is_zero(v) && !isl_val_is_one(v)))
+			ok = false;
+		else if (isl_val_is_one(v))
+			ok = lb->pos < 0 ? (lb->pos = p, true) : false;
+		isl_val_free(v);
+	}
+	isl_val *k = ok && lb->pos >= 0 ? isl_constraint_get_constant_val(c) : NULL;
+	if (k && isl_val_is_int(k) && isl_val_get_num_si(k) > -INT_MAX &&
+	    isl_val_get_num_si(k) < INT_MAX)
+		lb->least = -isl_val_get_num_si(k);
+	else
+		lb->pos = -1;
+	isl_val_free(k);
+	isl_constraint_free(c);
+	return isl_stat_ok;
+}
+
+static isl_stat lowest_bound_bset(__isl_take isl_basic_set *bs, void *user)
+{
+	isl_stat st = isl_basic_set_foreach_constraint(bs, lowest_bound_of, user);
+	isl_basic_set_free(bs);
+	return st;
+}
+
+/* The sums on the digits are written in those of the loop's last iteration
+ * (k - 1 for 0 <= t < k), which lie in their ranges only where the loop
+ * runs: where it runs no time (k == 0) they are no digits at all
+ * (floor(-1/(n/M))), every context that knows them leaves that case out,
+ * and no piece of a formula speaks of it.  So where CONTEXT (kept: the
+ * sizes', without the loop) lets superstep S's loop run no time, the
+ * candidate's formulas are claimed where it runs, an assumption of its own
+ * in the symbolic grid's form "C <= NAME" (1 <= k), which the contexts made
+ * from now on hold and the brute force reads: 0 (made, or not needed), 1
+ * (*REASON) when where the loop runs is no lower bound on one size, -1 when
+ * ISL failed or out of memory. */
+static int loop_runs(struct job *j, int s, __isl_keep isl_set *context, char **reason)
+{
+	const struct model *m = j->m;
+	isl_set *runs = model_loops_set(j->engine->ctx, m, s, NULL);
+	isl_set *sizes = context ? isl_set_params(isl_set_copy(context))
+			 : isl_set_universe(isl_set_get_space(runs));
+	runs = isl_set_align_params(runs, isl_set_get_space(sizes));
+	sizes = isl_set_align_params(sizes, isl_set_get_space(runs));
+	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
+	for (int k = 0; k < n && runs && sizes; k++) {
+		int at = isl_set_find_dim_by_name(runs, isl_dim_param, m->params[pos[k]]);
+		if (at >= 0) {
+			runs = isl_set_project_out(runs, isl_dim_param, (unsigned)at, 1);
+			sizes = isl_set_project_out(sizes, isl_dim_param, (unsigned)at, 1);
+		}
+	}
+	isl_set *none = isl_set_subtract(isl_set_copy(sizes), isl_set_copy(runs));
+	isl_bool always = isl_set_is_empty(none);
+	isl_set_free(none);
+	struct lowest_bound lb = {0, -1, 0};
+	if (always == isl_bool_false) {
+		runs = isl_set_gist(runs, isl_set_copy(sizes));
+		if (runs && isl_set_n_basic_set(runs) == 1 &&
+		    isl_set_foreach_basic_set(runs, lowest_bound_bset, &lb) < 0)
+			always = isl_bool_error;
+		if (lb.n != 1)
+			lb.pos = -1;
+	}
+	const char *name = lb.pos >= 0 && runs
+			   ? isl_set_get_dim_name(runs, isl_dim_param, (unsigned)lb.pos) : NULL;
+	int st = always < 0 || !runs ? -1 : always ? 0 : name ? 0 : 1;
+	if (st == 0 && name) {
+		char *a = NULL;
+		st = asprintf(&a, "%ld <= %s", lb.least, name) < 0 ? -1
+		     : symbolic_info_assume(j->info, a);
+		free(a);
+	} else if (st == 1 &&
+		   asprintf(reason, "its digits hold only where %s runs, which the "
+				    "assumptions do not say and no least value of one size "
+				    "gives", m->loops[m->steps[s].loop].range) < 0) {
+		*reason = NULL;
+		st = -1;
+	}
+	isl_set_free(runs);
+	isl_set_free(sizes);
+	return st;
+}
+
 static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int first,
 						    __isl_keep isl_set *context,
 						    __isl_take isl_pw_qpolynomial *f,
@@ -668,6 +769,8 @@ static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int fi
 	}
 	while (j->info->nassumptions > had)
 		free(j->info->assumptions[--j->info->nassumptions]);
+	if (st == 0)
+		st = loop_runs(j, s, context, &reason);
 	if (st != 0) {
 		isl_set_free(dom);
 		dom = NULL;

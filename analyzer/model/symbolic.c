@@ -991,6 +991,31 @@ static int layout_digits(struct sym *s, int first)
 	return first;
 }
 
+/* A (taken) among INFO's assumptions, unless it is there already: 0, or -1
+ * when out of memory (A freed). */
+static int assume_taken(struct symbolic_info *info, char *a)
+{
+	for (int i = 0; i < info->nassumptions; i++)
+		if (strcmp(info->assumptions[i], a) == 0) {
+			free(a);
+			return 0;
+		}
+	char **p = realloc(info->assumptions, sizeof(*p) * (size_t)(info->nassumptions + 1));
+	if (!p) {
+		free(a);
+		return -1;
+	}
+	info->assumptions = p;
+	p[info->nassumptions++] = a;
+	return 0;
+}
+
+int symbolic_info_assume(struct symbolic_info *info, const char *assumption)
+{
+	char *a = strdup(assumption);
+	return a ? assume_taken(info, a) : -1;
+}
+
 static void add_assumption(struct sym *s, const char *fmt, ...)
 {
 	char *a;
@@ -1002,20 +1027,8 @@ static void add_assumption(struct sym *s, const char *fmt, ...)
 		fail_nomem(&s->fail);
 		return;
 	}
-	struct symbolic_info *info = s->info;
-	for (int i = 0; i < info->nassumptions; i++)
-		if (strcmp(info->assumptions[i], a) == 0) {
-			free(a);
-			return;
-		}
-	char **p = realloc(info->assumptions, sizeof(*p) * (size_t)(info->nassumptions + 1));
-	if (!p) {
-		free(a);
+	if (assume_taken(s->info, a) < 0)
 		fail_nomem(&s->fail);
-		return;
-	}
-	info->assumptions = p;
-	p[info->nassumptions++] = a;
 }
 
 /* The offset C fits in a digit of SIZE: C <= SIZE (every size is at least 1,

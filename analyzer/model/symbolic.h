@@ -124,6 +124,10 @@ __isl_give isl_set *symbolic_local_context(isl_ctx *ctx, const struct model *m,
 bool symbolic_assumption_bound(const char *assumption, __isl_keep isl_set *set, int *pos,
 			       int *least);
 
+/* ASSUMPTION (copied) among INFO's, unless it is there already: 0, or -1
+ * when out of memory. */
+int symbolic_info_assume(struct symbolic_info *info, const char *assumption);
+
 void symbolic_info_clear(struct symbolic_info *info);
 /* INFO as it was with its first NLOCALS locals and NASSUMPTIONS
  * assumptions, those made since freed (a refused superstep's). */
