@@ -4,8 +4,9 @@
 #   make check      unit, out-of-memory (make oom's, plain only), diagnostics,
 #                   golden and resilience tests, and the same suite built with
 #                   AddressSanitizer + UndefinedBehaviorSanitizer at the same
-#                   time; make fuzz-smoke and the plain pass's names and stress
-#                   sections after whichever pass ends first
+#                   time; make fuzz-smoke and the plain pass's oom, modes,
+#                   names, messages and stress sections after whichever pass
+#                   ends first, each taken by the first core free
 #   make oom        the library's allocations failed one at a time through
 #                   loading and analyses, each to fail with a message
 #                   (tests/oom/oom.c)
@@ -179,45 +180,46 @@ tests: $(O)/bspcost $(TEST_BINS) $(O)/tests/oom $(O)/tests/api_render $(O)/examp
 # One pass of the suite against the build in $(O); STRESS_COUNT specs in its
 # stress section (fewer in the sanitized pass, where each takes longer).
 STRESS_COUNT ?= 16
-CHECK_TESTS ?= unit oom diag golden resilience examples verify brute names stress messages memory
+CHECK_TESTS ?= unit oom diag golden resilience examples verify brute modes names stress messages memory
 check-one: tests
 	@touch $(O).built
 	TESTS='$(CHECK_TESTS)' STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O)
 
 # The whole suite, plain and under ASan + UBSan, the two passes at once (each
-# is mostly one process at a time; this machine has two cores).  Two jobs
-# follow whichever pass ends first (mkdir is the lock), while the other goes
-# on: the fuzzing smoke test, and three sections of the plain pass (names,
-# stress and messages, once the plain build is there), so that both cores stay busy to
-# the end.  Each prints its own totals; the last line is the total over all
-# four.
-CHECK_TAIL = names stress messages
+# is mostly one process at a time; this machine has two cores).  The jobs of
+# CHECK_TAIL follow whichever pass ends first, one at a time, the next not
+# yet taken (mkdir is each one's lock), the longest first, so that both
+# cores stay busy to the end: sections of the plain pass (once the plain
+# build is there) and the fuzzing smoke test.  Each prints its own totals;
+# the last line is the total over all of them.
+CHECK_TAIL = oom modes names fuzz messages stress
+CHECK_LOGS = $(O).check.log $(O)-san.check.log $(foreach j,$(CHECK_TAIL),$(O)-$(j).check.log)
 check:
-	@rm -rf $(O).fuzz-lane $(O).tail-lane $(O).built $(O).check.rc $(O)-san.check.rc \
-	   $(O)-fuzz.check.rc $(O)-tail.check.rc $(O)-san.check.log $(O)-fuzz.check.log \
-	   $(O)-tail.check.log; \
-	 fuzz_lane() { mkdir $(O).fuzz-lane 2> /dev/null || return 0; \
-	   $(MAKE) --no-print-directory fuzz-smoke O=$(O) > $(O)-fuzz.check.log 2>&1; \
-	   echo $$? > $(O)-fuzz.check.rc; }; \
-	 tail_lane() { mkdir $(O).tail-lane 2> /dev/null || return 0; \
-	   while [ ! -e $(O).built ] && [ ! -e $(O).check.rc ]; do sleep 1; done; \
-	   TESTS='$(CHECK_TAIL)' STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O) > $(O)-tail.check.log 2>&1; \
-	   echo $$? > $(O)-tail.check.rc; }; \
+	@rm -rf $(O).built $(CHECK_LOGS) $(CHECK_LOGS:.log=.rc) \
+	   $(foreach j,$(CHECK_TAIL),$(O).lane-$(j)); \
+	 tail_jobs() { for job in $(CHECK_TAIL); do \
+	   mkdir $(O).lane-$$job 2> /dev/null || continue; \
+	   if [ $$job = fuzz ]; then \
+	     $(MAKE) --no-print-directory fuzz-smoke O=$(O) > $(O)-fuzz.check.log 2>&1; \
+	   else \
+	     while [ ! -e $(O).built ] && [ ! -e $(O).check.rc ]; do sleep 1; done; \
+	     TESTS=$$job STRESS_COUNT=$(STRESS_COUNT) sh tests/run.sh $(O) > $(O)-$$job.check.log 2>&1; \
+	   fi; \
+	   echo $$? > $(O)-$$job.check.rc; done; }; \
 	 ( $(MAKE) --no-print-directory check-one O=$(O) \
 	   CHECK_TESTS='$(filter-out $(CHECK_TAIL),$(CHECK_TESTS))' > $(O).check.log 2>&1; \
-	   echo $$? > $(O).check.rc; tail_lane; fuzz_lane ) & \
+	   echo $$? > $(O).check.rc; tail_jobs ) & \
 	 ( SAN=1 $(MAKE) --no-print-directory check-one O=$(O)-san CFLAGS='$(SAN_FLAGS)' \
 	   LDFLAGS='-fsanitize=address,undefined' STRESS_COUNT=6 > $(O)-san.check.log 2>&1; \
-	   echo $$? > $(O)-san.check.rc; fuzz_lane; tail_lane ) & \
+	   echo $$? > $(O)-san.check.rc; tail_jobs ) & \
 	 wait; \
-	 rm -rf $(O).fuzz-lane $(O).tail-lane $(O).built; \
+	 rm -rf $(O).built $(foreach j,$(CHECK_TAIL),$(O).lane-$(j)); \
 	 tail -n 40 $(O).check.log; \
-	 tail -n 20 $(O)-tail.check.log; \
 	 tail -n 40 $(O)-san.check.log; \
-	 tail -n 20 $(O)-fuzz.check.log; \
-	 sh tests/total.sh $(O).check.log $(O)-tail.check.log $(O)-san.check.log $(O)-fuzz.check.log; \
-	 test "$$(cat $(O).check.rc)" -eq 0 && test "$$(cat $(O)-tail.check.rc)" -eq 0 && \
-	 test "$$(cat $(O)-san.check.rc)" -eq 0 && test "$$(cat $(O)-fuzz.check.rc)" -eq 0
+	 for log in $(foreach j,$(CHECK_TAIL),$(O)-$(j).check.log); do tail -n 12 $$log; done; \
+	 sh tests/total.sh $(CHECK_LOGS); \
+	 rc=0; for f in $(CHECK_LOGS:.log=.rc); do test "$$(cat $$f 2> /dev/null)" = 0 || rc=1; done; \
+	 exit $$rc
 
 # Fuzzing (tests/fuzz/run.sh): a build of its own in $(O)-fuzz, with clang.
 # Without a clang that links -fsanitize=fuzzer, both say so and succeed: the
@@ -281,7 +283,7 @@ uninstall:
 	-rmdir $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DATADIR)/machines $(DESTDIR)$(DATADIR) 2>/dev/null
 
 clean:
-	rm -rf $(O) $(O)-san $(O)-fuzz $(O).check.log $(O)-san.check.log $(O)-fuzz.check.log $(O)-tail.check.log
-	rm -f $(O).check.rc $(O)-san.check.rc $(O)-fuzz.check.rc $(O)-tail.check.rc $(O).built $(O)-san.built
+	rm -rf $(O) $(O)-san $(O)-fuzz $(CHECK_LOGS) $(CHECK_LOGS:.log=.rc) $(O).built $(O)-san.built \
+		$(foreach j,$(CHECK_TAIL),$(O).lane-$(j))
 
 -include $(DEPS)

@@ -27,8 +27,8 @@
 #               SAN; a line "plain ARGS" in the plain pass only)
 #   brute       the values (every size given) and the formulas of every example,
 #               at small points that mostly do not divide, against the
-#               independent enumerator tests/brute/bspenum.py (plain, --h sum,
-#               --work flops); each case counts once, and a deliberately broken
+#               independent enumerator tests/brute/bspenum.py; each case
+#               counts once, and a deliberately broken
 #               bspcost (tests/brute/broken.sh) must be caught; and at real
 #               sizes (n = 2^40, 65536 processes) the values against the formulas
 #               (tests/brute/large.py); and a concrete grid's formulas in the
@@ -50,6 +50,8 @@
 #               formula, each run's h against the enumerator and the sums'
 #               t^2 coefficient (tests/brute/lu_no_formula.py); the last six in
 #               the plain pass
+#   modes       brute's comparison in the modes --h sum and --work flops, at
+#               a spec's first point (the plain pass only)
 #   names       every example and valid test specification with its names
 #               replaced by hostile ones (floor, q, e0, n__P, ...; the plain
 #               pass), and the examples by long ones (the sanitized pass): the
@@ -83,7 +85,7 @@ export BSPCOST_MACHINES
 # against a run without end only; the deadline's own tests give theirs.
 BSPCOST_TIMEOUT=${BSPCOST_TIMEOUT:-600}
 export BSPCOST_TIMEOUT
-TESTS=${TESTS:-unit oom diag golden resilience examples verify brute names stress messages memory}
+TESTS=${TESTS:-unit oom diag golden resilience examples verify brute modes names stress messages memory}
 pass=0
 fail=0
 tmp=$(mktemp -d) || exit 2
@@ -284,12 +286,35 @@ run_tally() {
 	fi
 }
 
+# compare.py's modes --h sum and --work flops at a spec's first point (its
+# formulas and its values), in the plain pass only (they change no memory
+# handling): a section of its own, which make check runs beside the other
+# pass (the plain mode runs in the brute section, at every point)
+run_modes() {
+	[ -z "${SAN:-}" ] || return 0
+	# (not every spec: the SUMMA panel's formulas take 13 s a mode: its
+	# --h sum and --work flops are the same split maximum as matmul's and
+	# PDGEMM's, whose other modes run; pivots2d's (5 s a mode) the same
+	# maxima split by regions as pivots' and lu_rows', which run them; LU's
+	# (4 s, 3 s on a square grid) loops as lu_rows', pivots_loop's and
+	# work_loop's; stencil3d's (4 s) the maxima by cells as stencil2d's,
+	# and so are stencil3d_grid's on three axes (1.6 s a mode); Soviani and
+	# Singh's kernels' (gbroadcast, ns_fft, neighbours) a broadcast's, a
+	# doubling loop's and a stencil's, as broadcast's, fft's and
+	# stencil2d's; stencil_block_size_loop's (3 s a mode)
+	# stencil_block_size's maxima; stencil_block_size_both's (15 s a mode)
+	# the same counts as stencil_block_size's, with more pieces; lu_blocks's
+	# (10 s) LU's loops in the block_size specs' digits)
+	SKIP_SPECS=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d,stencil3d_grid,gbroadcast,ns_fft,neighbours,lu_blocks,stencil_block_size_loop,stencil_block_size_both \
+	MODES_POINTS=1 MODES=hsum,flops run_tally python3 tests/brute/compare.py "$BIN"
+}
+
 run_brute() {
-	# under the sanitizers (SAN=1) the plain mode only (--h sum and --work
-	# flops change no memory handling), no --machine arithmetic, and the
-	# first point of a spec (its formulas, and the values at that point):
-	# the same code paths, and the plain pass compares every point
-	modes=plain,hsum,flops
+	# under the sanitizers (SAN=1), no --machine arithmetic, and the first
+	# point of a spec (its formulas, and the values at that point): the same
+	# code paths, and the plain pass compares every point; the modes --h sum
+	# and --work flops are the modes section
+	modes=plain
 	limit=
 	grid_limit=
 	# (and not the SUMMA panels: 40 s of simplifying formulas sanitized; the
@@ -311,24 +336,9 @@ run_brute() {
 	# --all-sizes goldens and in tests/stress's grids of 2 and 2 x 2)
 	grid_all_skip=
 	grid_skip=
-	[ -z "${SAN:-}" ] || { modes=plain; limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic,lu_square,gbroadcast,ns_fft,neighbours,pivots2d,lu,stencil3d,lu_blocks,stencil_block_size_both;
+	[ -z "${SAN:-}" ] || { limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic,lu_square,gbroadcast,ns_fft,neighbours,pivots2d,lu,stencil3d,lu_blocks,stencil_block_size_both;
 		grid_all_skip=quotients; grid_skip=loops,pivots2d; }
-	# --h sum and --work flops at a spec's first point (its formulas and its
-	# values; the plain mode at every point);
-	# the SUMMA panel's formulas take 13 s a mode: its --h sum and --work
-	# flops are the same split maximum as matmul's and PDGEMM's, whose
-	# other modes run; pivots2d's (5 s a mode) the same maxima split by
-	# regions as pivots' and lu_rows', which run them; LU's (4 s, 3 s on a
-	# square grid) loops as lu_rows', pivots_loop's and work_loop's;
-	# stencil3d's (4 s) the maxima by cells as stencil2d's, and so are
-	# stencil3d_grid's on three axes (1.6 s a mode; sanitized at its first
-	# point, 4.5 s); Soviani and
-	# Singh's kernels' (gbroadcast, ns_fft, neighbours) a broadcast's, a
-	# doubling loop's and a stencil's, as broadcast's, fft's and stencil2d's;
-	# stencil_block_size_loop's (3 s a mode) stencil_block_size's maxima;
-	# stencil_block_size_both's (15 s a mode) the same counts as
-	# stencil_block_size's, with more pieces
-	PLAIN_ONLY=summa_panel,summa_panel_cyclic,pivots2d,lu,lu_square,stencil3d,stencil3d_grid,gbroadcast,ns_fft,neighbours,lu_blocks,stencil_block_size_loop,stencil_block_size_both SKIP_SPECS=$skip MODES_POINTS=1 POINTS_LIMIT=$limit MODES=$modes \
+	SKIP_SPECS=$skip POINTS_LIMIT=$limit MODES=$modes \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas for every size (--all-sizes) of the specs
 	# tests/stress found wrong there, and of quotients in subscripts
