@@ -143,7 +143,8 @@ struct formula *formula_prune(const struct formula *f, __isl_keep isl_set *conte
 
 /* F with each condition of 2 to 16 disjuncts (no quotients) written as its
  * box within CONTEXT (each parameter's least and largest value there) where,
- * within CONTEXT, that box is the condition and has fewer disjuncts: equal
+ * within CONTEXT, that box is the condition, has fewer disjuncts and names
+ * no parameter the condition does not: equal
  * to F on CONTEXT; four disjuncts that make up M >= 3 && N >= 3 printed as
  * that. */
 struct formula *formula_hull_conditions(const struct formula *f, __isl_keep isl_set *context);

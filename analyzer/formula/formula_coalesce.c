@@ -306,12 +306,15 @@ static __isl_give isl_set *hull_fn(__isl_take isl_set *c, void *user, int *statu
 	}
 	isl_set *g = coalesce_set(isl_set_gist(box, isl_set_copy(context)));
 	isl_size ng = g ? isl_set_n_basic_set(g) : -1;
-	if (ng < 0) {
+	/* (as prune_bset: no parameter the condition did not name, which the
+	 * box may bound where the context ties it to one the condition names) */
+	int more = g ? fml_names_more(g, c) : -1;
+	if (ng < 0 || more < 0) {
 		isl_set_free(g);
 		*status = -1;
 		return isl_set_free(c);
 	}
-	if (ng >= n) {
+	if (ng >= n || more) {
 		isl_set_free(g);
 		return c;
 	}
