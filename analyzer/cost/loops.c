@@ -706,9 +706,12 @@ static int loop_runs(struct job *j, int s, __isl_keep isl_set *context, char **r
 		     : symbolic_info_assume(j->info, a);
 		free(a);
 	} else if (st == 1 &&
-		   asprintf(reason, "its digits hold only where %s runs, which the "
-				    "assumptions do not say and no least value of one size "
-				    "gives", m->loops[m->steps[s].loop].range) < 0) {
+		   asprintf(reason, "they are written in the digits of its last iteration, "
+				    "which exist only where %s runs; the assumptions let it "
+				    "run no time, and where it runs is no least value of one "
+				    "size the formulas could assume (an assume that it runs "
+				    "gives them; -D counts it at values)",
+			    m->loops[m->steps[s].loop].range) < 0) {
 		*reason = NULL;
 		st = -1;
 	}
