@@ -659,20 +659,32 @@ static isl_stat lowest_bound_bset(__isl_take isl_basic_set *bs, void *user)
 }
 
 /* The sums on the digits are written in those of the loop's last iteration
- * (k - 1 for 0 <= t < k), which lie in their ranges only where the loop
- * runs: where it runs no time (k == 0) they are no digits at all
+ * (k - 1 for lo <= t < k), which lie in their ranges only where that is at
+ * least 0: where it is not (k == 0) they are no digits at all
  * (floor(-1/(n/M))), every context that knows them leaves that case out,
- * and no piece of a formula speaks of it.  So where CONTEXT (kept: the
- * sizes', without the loop) lets superstep S's loop run no time, the
- * candidate's formulas are claimed where it runs, an assumption of its own
- * in the symbolic grid's form "C <= NAME" (1 <= k), which the contexts made
- * from now on hold and the brute force reads: 0 (made, or not needed), 1
- * (*REASON) when where the loop runs is no lower bound on one size, -1 when
- * ISL failed or out of memory. */
+ * and no piece of a formula speaks of it.  (Where k - 1 >= 0 but the loop
+ * runs no time, lo > k - 1, the digits are in range and the sum on them is
+ * 0.)  So where CONTEXT (kept: the sizes', without the loop) lets k - 1 be
+ * negative, the candidate's formulas are claimed where it is not, an
+ * assumption of its own in the symbolic grid's form "C <= NAME" (1 <= k),
+ * which the contexts made from now on hold and the brute force reads: 0
+ * (made, or not needed), 1 (*REASON) when that is no lower bound on one
+ * size, -1 when ISL failed or out of memory. */
 static int loop_runs(struct job *j, int s, __isl_keep isl_set *context, char **reason)
 {
 	const struct model *m = j->m;
-	isl_set *runs = model_loops_set(j->engine->ctx, m, s, NULL);
+	const struct model_loop *loop = &m->loops[m->steps[s].loop];
+	isl_space *space = model_param_space(j->engine->ctx, m, true);
+	struct model_cons last = {.kind = MODEL_GE0};
+	isl_set *runs = NULL;
+	if (space && model_aff_copy(&last.f, &loop->hi) == 0) {
+		last.f.constant -= 1;
+		runs = model_cons_param_set(space, m, &last);
+		model_aff_clear(&last.f);
+	}
+	isl_space_free(space);
+	if (!runs)
+		return -1;
 	isl_set *sizes = context ? isl_set_params(isl_set_copy(context))
 			 : isl_set_universe(isl_set_get_space(runs));
 	runs = isl_set_align_params(runs, isl_set_get_space(sizes));
@@ -707,11 +719,11 @@ static int loop_runs(struct job *j, int s, __isl_keep isl_set *context, char **r
 		free(a);
 	} else if (st == 1 &&
 		   asprintf(reason, "they are written in the digits of its last iteration, "
-				    "which exist only where %s runs; the assumptions let it "
-				    "run no time, and where it runs is no least value of one "
+				    "which exist only where that is at least 0; the "
+				    "assumptions let the loop %s run no time, and where its "
+				    "last iteration is at least 0 is no least value of one "
 				    "size the formulas could assume (an assume that it runs "
-				    "gives them; -D counts it at values)",
-			    m->loops[m->steps[s].loop].range) < 0) {
+				    "gives them; -D counts it at values)", loop->range) < 0) {
 		*reason = NULL;
 		st = -1;
 	}
