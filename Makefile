@@ -284,6 +284,6 @@ uninstall:
 
 clean:
 	rm -rf $(O) $(O)-san $(O)-fuzz $(CHECK_LOGS) $(CHECK_LOGS:.log=.rc) $(O).built $(O)-san.built \
-		$(foreach j,$(CHECK_TAIL),$(O).lane-$(j))
+		$(foreach j,$(CHECK_TAIL),$(O).lane-$(j)) $(O)-tail.check.log $(O)-tail.check.rc
 
 -include $(DEPS)
