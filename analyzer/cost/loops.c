@@ -670,48 +670,50 @@ static isl_stat lowest_bound_bset(__isl_take isl_basic_set *bs, void *user)
  * which the contexts made from now on hold and the brute force reads: 0
  * (made, or not needed), 1 (*REASON) when that is no lower bound on one
  * size, -1 when ISL failed or out of memory. */
-static int loop_runs(struct job *j, int s, __isl_keep isl_set *context, char **reason)
+static int last_iteration_assumed(struct job *j, int s, __isl_keep isl_set *context,
+				  char **reason)
 {
 	const struct model *m = j->m;
 	const struct model_loop *loop = &m->loops[m->steps[s].loop];
 	isl_space *space = model_param_space(j->engine->ctx, m, true);
 	struct model_cons last = {.kind = MODEL_GE0};
-	isl_set *runs = NULL;
+	isl_set *exist = NULL;
 	if (space && model_aff_copy(&last.f, &loop->hi) == 0) {
 		last.f.constant -= 1;
-		runs = model_cons_param_set(space, m, &last);
+		exist = model_cons_param_set(space, m, &last);
 		model_aff_clear(&last.f);
 	}
 	isl_space_free(space);
-	if (!runs)
+	if (!exist)
 		return -1;
+	/* EXIST: where the last iteration's digits exist; SIZES: the sizes'
+	 * context without the loop's variable (the bound names only sizes: a
+	 * loop in loops is refused before) */
 	isl_set *sizes = context ? isl_set_params(isl_set_copy(context))
-			 : isl_set_universe(isl_set_get_space(runs));
-	runs = isl_set_align_params(runs, isl_set_get_space(sizes));
-	sizes = isl_set_align_params(sizes, isl_set_get_space(runs));
+			 : isl_set_universe(isl_set_get_space(exist));
 	int pos[MODEL_MAX_LOOPS], n = loop_params(m, s, pos);
-	for (int k = 0; k < n && runs && sizes; k++) {
-		int at = isl_set_find_dim_by_name(runs, isl_dim_param, m->params[pos[k]]);
-		if (at >= 0) {
-			runs = isl_set_project_out(runs, isl_dim_param, (unsigned)at, 1);
+	for (int k = 0; k < n && sizes; k++) {
+		int at = isl_set_find_dim_by_name(sizes, isl_dim_param, m->params[pos[k]]);
+		if (at >= 0)
 			sizes = isl_set_project_out(sizes, isl_dim_param, (unsigned)at, 1);
-		}
 	}
-	isl_set *none = isl_set_subtract(isl_set_copy(sizes), isl_set_copy(runs));
+	exist = isl_set_align_params(exist, isl_set_get_space(sizes));
+	sizes = isl_set_align_params(sizes, isl_set_get_space(exist));
+	isl_set *none = isl_set_subtract(isl_set_copy(sizes), isl_set_copy(exist));
 	isl_bool always = isl_set_is_empty(none);
 	isl_set_free(none);
 	struct lowest_bound lb = {0, -1, 0};
 	if (always == isl_bool_false) {
-		runs = isl_set_gist(runs, isl_set_copy(sizes));
-		if (runs && isl_set_n_basic_set(runs) == 1 &&
-		    isl_set_foreach_basic_set(runs, lowest_bound_bset, &lb) < 0)
+		exist = isl_set_gist(exist, isl_set_copy(sizes));
+		if (exist && isl_set_n_basic_set(exist) == 1 &&
+		    isl_set_foreach_basic_set(exist, lowest_bound_bset, &lb) < 0)
 			always = isl_bool_error;
 		if (lb.n != 1)
 			lb.pos = -1;
 	}
-	const char *name = lb.pos >= 0 && runs
-			   ? isl_set_get_dim_name(runs, isl_dim_param, (unsigned)lb.pos) : NULL;
-	int st = always < 0 || !runs ? -1 : always ? 0 : name ? 0 : 1;
+	const char *name = lb.pos >= 0 && exist
+			   ? isl_set_get_dim_name(exist, isl_dim_param, (unsigned)lb.pos) : NULL;
+	int st = always < 0 || !exist ? -1 : always ? 0 : name ? 0 : 1;
 	if (st == 0 && name) {
 		char *a = NULL;
 		st = asprintf(&a, "%ld <= %s", lb.least, name) < 0 ? -1
@@ -727,7 +729,7 @@ static int loop_runs(struct job *j, int s, __isl_keep isl_set *context, char **r
 		*reason = NULL;
 		st = -1;
 	}
-	isl_set_free(runs);
+	isl_set_free(exist);
 	isl_set_free(sizes);
 	return st;
 }
@@ -785,7 +787,7 @@ static __isl_give isl_pw_qpolynomial *sum_on_digits(struct job *j, int s, int fi
 	while (j->info->nassumptions > had)
 		free(j->info->assumptions[--j->info->nassumptions]);
 	if (st == 0)
-		st = loop_runs(j, s, context, &reason);
+		st = last_iteration_assumed(j, s, context, &reason);
 	if (st != 0) {
 		isl_set_free(dom);
 		dom = NULL;
