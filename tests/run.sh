@@ -314,7 +314,6 @@ run_brute() {
 	# point of a spec (its formulas, and the values at that point): the same
 	# code paths, and the plain pass compares every point; the modes --h sum
 	# and --work flops are the modes section
-	modes=plain
 	limit=
 	grid_limit=
 	# (and not the SUMMA panels: 40 s of simplifying formulas sanitized; the
@@ -338,7 +337,7 @@ run_brute() {
 	grid_skip=
 	[ -z "${SAN:-}" ] || { limit=1; grid_limit=1; skip=summa_panel,summa_panel_cyclic,lu_square,gbroadcast,ns_fft,neighbours,pivots2d,lu,stencil3d,lu_blocks,stencil_block_size_both;
 		grid_all_skip=quotients; grid_skip=loops,pivots2d; }
-	SKIP_SPECS=$skip POINTS_LIMIT=$limit MODES=$modes \
+	SKIP_SPECS=$skip POINTS_LIMIT=$limit MODES=plain \
 		run_tally python3 tests/brute/compare.py "$BIN"
 	# the concrete grid's formulas for every size (--all-sizes) of the specs
 	# tests/stress found wrong there, and of quotients in subscripts
