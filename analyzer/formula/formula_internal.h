@@ -207,6 +207,13 @@ struct fml_on_cond {
 	fmpq_mpoly_struct *ineq;
 	int nineq;
 	bool bounding;          /* within a bound put in (lower_bound_sign) */
+	/* points of the condition, found as fml_poly_sign_on needs them
+	 * (sign_point): row ROW[s] of PTS (values of the condition's
+	 * PT_NAMES) for way S of looking for one, -1 not looked for, -2 none */
+	const char **pt_names;
+	long long *pts;
+	int *row;
+	int pt_np, npts;
 };
 
 /* Whether some coefficient of P (in ring V) is positive (*POS), and some
