@@ -364,16 +364,24 @@ static void drop_piece(struct formula *r, int j)
  * need no proof to be told apart. */
 enum { WITNESS_MAX = 24 };
 
+/* The points are found as they are needed (witnesses_next): most pairs of
+ * pieces differ at the first, and finding all 24 of each of the 16 pieces
+ * of SUMMA's fan-in (conditions of 25 to 100 disjuncts) took half a second
+ * of its 3 s tidy.  They are the points, in the order, found before all at
+ * once: in COND as it was when they began, not in a merged piece's. */
 struct witnesses {
 	int np, n;                  /* parameters, points */
 	const char **names;         /* the condition's, then the formula's others */
 	long long *values;          /* n rows of np values */
+	isl_set *cond;              /* where the next are found (NULL: no more) */
+	int ncond, k, dir;          /* the condition's parameters; the next step */
 };
 
 static void witnesses_clear(struct witnesses *w)
 {
 	free(w->names);
 	free(w->values);
+	isl_set_free(w->cond);
 	memset(w, 0, sizeof(*w));
 }
 
@@ -396,22 +404,17 @@ static int point_values(__isl_keep isl_point *pt, int np, int nall, long long *o
 	return 0;
 }
 
-/* The witness points of COND (none when it has no point ISL finds); FNAMES,
- * the formula's parameters, give values to those the condition leaves free. */
-static void witnesses_find(struct witnesses *w, __isl_keep isl_set *cond, char **fnames, int fn)
+/* The witnesses of COND (kept), none found yet; FNAMES, the formula's
+ * parameters, give values to those the condition leaves free. */
+static void witnesses_init(struct witnesses *w, __isl_keep isl_set *cond, char **fnames, int fn)
 {
 	memset(w, 0, sizeof(*w));
 	isl_size np = isl_set_dim(cond, isl_dim_param);
-	isl_point *pt = isl_set_sample_point(isl_set_copy(cond));
-	if (np < 0 || !pt || isl_point_is_void(pt) != isl_bool_false) {
-		isl_point_free(pt);
+	if (np < 0)
 		return;
-	}
 	w->names = calloc((size_t)(np + fn) + 1, sizeof(*w->names));
-	if (!w->names) {
-		isl_point_free(pt);
+	if (!w->names)
 		return;
-	}
 	for (int k = 0; k < np; k++)
 		w->names[w->np++] = isl_set_get_dim_name(cond, isl_dim_param, (unsigned)k);
 	for (int k = 0; k < fn; k++) {
@@ -419,40 +422,67 @@ static void witnesses_find(struct witnesses *w, __isl_keep isl_set *cond, char *
 			w->names[w->np++] = fnames[k];
 	}
 	w->values = calloc((size_t)(w->np + 1) * WITNESS_MAX, sizeof(*w->values));
-	if (!w->values || point_values(pt, (int)np, w->np, w->values) < 0) {
-		isl_point_free(pt);
+	if (!w->values) {
 		witnesses_clear(w);
 		return;
 	}
-	w->n = 1;
-	/* For each parameter of COND, a point where it is larger than at the
-	 * sample, and one where it is smaller, when there are such points. */
-	for (int k = 0; k < np && w->n + 2 <= WITNESS_MAX; k++)
-		for (int dir = 0; dir < 2; dir++) {
-			long long s0 = w->values[k];
-			if (s0 <= INT_MIN + 1 || s0 >= INT_MAX - 1)
-				continue; /* a witness is a hint: not worth an overflow */
-			isl_set *part = dir == 0
-				? isl_set_lower_bound_si(isl_set_copy(cond), isl_dim_param, (unsigned)k,
-							 (int)(s0 + 1))
-				: isl_set_upper_bound_si(isl_set_copy(cond), isl_dim_param, (unsigned)k,
-							 (int)(s0 - 1));
-			isl_point *q = isl_set_sample_point(part);
-			if (q && isl_point_is_void(q) == isl_bool_false &&
-			    point_values(q, (int)np, w->np,
-					 w->values + (size_t)w->n * (size_t)w->np) == 0)
-				w->n++;
-			isl_point_free(q);
+	w->ncond = (int)np;
+	w->cond = isl_set_copy(cond);
+}
+
+/* One more witness point of W's condition: first a sample point, then for
+ * each parameter of the condition a point where it is larger than at the
+ * sample, and one where it is smaller, when there are such points.  False
+ * when there are no more. */
+static bool witnesses_next(struct witnesses *w)
+{
+	while (w->cond) {
+		long long *row = w->values + (size_t)w->n * (size_t)w->np;
+		if (w->n == 0) {
+			isl_point *pt = isl_set_sample_point(isl_set_copy(w->cond));
+			bool found = pt && isl_point_is_void(pt) == isl_bool_false &&
+				     point_values(pt, w->ncond, w->np, row) == 0;
+			isl_point_free(pt);
+			if (!found)
+				break;
+			w->n = 1;
+			return true;
 		}
-	isl_point_free(pt);
+		if (w->k >= w->ncond || (w->dir == 0 && w->n + 2 > WITNESS_MAX))
+			break;
+		int k = w->k, dir = w->dir;
+		if (++w->dir == 2) {
+			w->dir = 0;
+			w->k++;
+		}
+		long long s0 = w->values[k];
+		if (s0 <= INT_MIN + 1 || s0 >= INT_MAX - 1)
+			continue; /* a witness is a hint: not worth an overflow */
+		isl_set *part = dir == 0
+			? isl_set_lower_bound_si(isl_set_copy(w->cond), isl_dim_param, (unsigned)k,
+						 (int)(s0 + 1))
+			: isl_set_upper_bound_si(isl_set_copy(w->cond), isl_dim_param, (unsigned)k,
+						 (int)(s0 - 1));
+		isl_point *q = isl_set_sample_point(part);
+		bool found = q && isl_point_is_void(q) == isl_bool_false &&
+			     point_values(q, w->ncond, w->np, row) == 0;
+		isl_point_free(q);
+		if (found) {
+			w->n++;
+			return true;
+		}
+	}
+	isl_set_free(w->cond);
+	w->cond = NULL;
+	return false;
 }
 
 /* 1 when the values of pieces I and J differ at a witness point of J's
- * condition. */
-static int differ_at_witness(const struct formula *r, int i, int j, const struct witnesses *w)
+ * condition (W, its points found as far as needed). */
+static int differ_at_witness(const struct formula *r, int i, int j, struct witnesses *w)
 {
 	int differ = 0;
-	for (int p = 0; p < w->n && !differ; p++) {
+	for (int p = 0; !differ && (p < w->n || witnesses_next(w)); p++) {
 		struct feval_env env;
 		if (fml_env_init(&env, r->vars, w->names, w->values + (size_t)p * (size_t)w->np,
 				 w->np) != 0)
@@ -837,7 +867,7 @@ struct formula *formula_coalesce_apart(const struct formula *f, __isl_keep isl_s
 	char **fnames = formula_params(r, &fn);
 	for (int j = 0; fnames && j < r->n; j++)
 		if (r->p[j].cond)
-			witnesses_find(&w[j], r->p[j].cond, fnames, fn);
+			witnesses_init(&w[j], r->p[j].cond, fnames, fn);
 	/* After a merge the scan starts over, as the merged piece may now meet
 	 * others; a pair of pieces that neither merge changed was decided
 	 * already, and the same way: APART remembers it (NULL: no memory). */
