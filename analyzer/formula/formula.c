@@ -56,6 +56,7 @@ void formula_free(struct formula *f)
 		fml_node_free(f->vars, f->p[i].val);
 	}
 	free(f->p);
+	isl_set_free(f->apart_in);
 	fml_vars_unref(f->vars);
 	free(f);
 }
@@ -446,6 +447,31 @@ static struct fnode *apply(const struct fvars *T, enum binop op, struct fnode *a
 	return NULL;
 }
 
+/* Whether F's pieces are pairwise disjoint everywhere: one piece or none
+ * (with, zero outside, the rest of the space, disjoint from it). */
+static bool apart_everywhere(const struct formula *f)
+{
+	return f->n <= 1;
+}
+
+/* The set on which the meets of A's pieces (and of its zero elsewhere, for
+ * a zero outside) with B's, as binop forms them, are pairwise disjoint:
+ * where both operands' pieces are (formula.apart_in); NULL when that is not
+ * known, or for two operands of one piece each (three meets at most:
+ * nothing to gain). */
+static __isl_give isl_set *apart_of_meets(const struct formula *a, const struct formula *b)
+{
+	if (apart_everywhere(a))
+		return b->apart_in ? isl_set_copy(b->apart_in) : NULL;
+	if (apart_everywhere(b) || !b->apart_in)
+		return a->apart_in && apart_everywhere(b) ? isl_set_copy(a->apart_in) : NULL;
+	if (!a->apart_in)
+		return NULL;
+	if (isl_set_plain_is_equal(a->apart_in, b->apart_in) == isl_bool_true)
+		return isl_set_copy(a->apart_in);
+	return isl_set_intersect(isl_set_copy(a->apart_in), isl_set_copy(b->apart_in));
+}
+
 static struct formula *binop(const struct formula *a, const struct formula *b,
 	enum binop op)
 {
@@ -492,6 +518,8 @@ static struct formula *binop(const struct formula *a, const struct formula *b,
 	r->outside = op != OP_JOIN && a->outside == FORMULA_ZERO_OUTSIDE &&
 		b->outside == FORMULA_ZERO_OUTSIDE ?
 		FORMULA_ZERO_OUTSIDE : FORMULA_UNDEFINED_OUTSIDE;
+	if (op != OP_JOIN)
+		r->apart_in = apart_of_meets(a, b);
 	ok = 1;
 done:
 	fml_plist_free(T, &la);

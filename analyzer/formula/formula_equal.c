@@ -530,7 +530,7 @@ static int equal(const struct formula *f, const struct formula *g, int search)
 		}
 		{
 			/* the parameters of this piece: its value's and its condition's */
-			struct formula one = { d->vars, 1, d->p + i, FORMULA_UNDEFINED_OUTSIDE, false };
+			struct formula one = { d->vars, 1, d->p + i, FORMULA_UNDEFINED_OUTSIDE, false, NULL };
 			names = formula_params(&one, &n);
 		}
 		if (!names) {

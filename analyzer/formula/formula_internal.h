@@ -69,6 +69,12 @@ struct formula {
 	/* p[0] holds at the typical point (formula_typical_first): printed
 	 * first, the others after it in their usual order */
 	bool typical;
+	/* The pieces' conditions are pairwise disjoint on this set (NULL: not
+	 * known), which coalescing then need not make them: set where that is
+	 * known by construction (formula_coalesce_apart's result, on its
+	 * context; binop's of two such operands; on_context's), never copied
+	 * with a formula whose conditions change (formula_copy leaves it out) */
+	isl_set *apart_in;
 };
 
 /* Whether the parameter point NAMES[i] = VALUES[i] (0 <= i < N) lies in

@@ -1484,6 +1484,75 @@ static void test_coalesce_apart(void **state)
 	isl_ctx_free(ctx);
 }
 
+/* A sum of two formulas coalesced on a context has pieces disjoint there,
+ * which coalescing the sum on that context (or within it) takes as known
+ * rather than subtracting them again: the same formula as from a copy,
+ * which knows nothing of its pieces.  On a larger context it is not known:
+ * coalesced where M <= N, A's pieces are N <= 2 and M >= 3 || N >= 3, which
+ * meet at M = 3, N = 1, and the sum's pieces are made disjoint there as any
+ * formula's (N <= 2, then N >= 3). */
+static void test_coalesce_sum_apart(void **state)
+{
+	isl_ctx *ctx = session_ctx(NULL);
+	isl_set *below = isl_set_read_from_str(ctx, "[M, N] -> { : M >= 1 and N >= M }");
+	isl_set *any = isl_set_read_from_str(ctx, "[M, N] -> { : M >= 1 and N >= 1 }");
+	struct formula *a = make(ctx, "[M, N] -> { 1 : M <= 2 and N <= 2; 2 : M >= 3 or N >= 3 }",
+				 1);
+	struct formula *b = make(ctx, "[M, N] -> { 10*M : M = 1; 20*M : M >= 2 }", 1);
+	struct formula *ta = formula_coalesce(a, below), *tb = formula_coalesce(b, below);
+	struct formula *sum = formula_add(ta, tb);
+	struct formula *plain = formula_copy(sum);
+	isl_set *on[] = { below, any };
+	const char *names[] = { "M", "N" };
+	const char *want = "M == 1 && N <= 2 ? 11 : M == 2 && N == 2 ? 20*M + 1 : "
+			   "M == 1 && N >= 3 ? 12 : (M >= 2 && N >= 3) || M >= 3 ? 20*M + 2 : 0";
+	mpq_t v, w, t;
+
+	(void)state;
+	mpq_init(v);
+	mpq_init(w);
+	mpq_init(t);
+	assert_non_null(sum);
+	assert_non_null(plain);
+	for (int k = 0; k < 2; k++) {
+		struct formula *x = formula_coalesce(sum, on[k]);
+		struct formula *y = formula_coalesce(plain, on[k]);
+		assert_non_null(x);
+		assert_non_null(y);
+		char *tx = formula_to_string(x, FORMULA_EXPR_STRICT);
+		char *ty = formula_to_string(y, FORMULA_EXPR_STRICT);
+		assert_string_equal(tx, ty);
+		if (k == 0)
+			assert_string_equal(tx, want);
+		free(tx);
+		free(ty);
+		/* the sum's value wherever the terms were coalesced */
+		for (long m = 1; m <= 4; m++)
+			for (long n = m; n <= 5; n++) {
+				const long long at[] = { m, n };
+				assert_int_equal(formula_eval(x, names, at, 2, v), 0);
+				assert_int_equal(formula_eval(a, names, at, 2, w), 0);
+				assert_int_equal(formula_eval(b, names, at, 2, t), 0);
+				mpq_add(w, w, t);
+				assert_true(mpq_equal(v, w));
+			}
+		formula_free(x);
+		formula_free(y);
+	}
+	mpq_clear(v);
+	mpq_clear(w);
+	mpq_clear(t);
+	formula_free(a);
+	formula_free(b);
+	formula_free(ta);
+	formula_free(tb);
+	formula_free(sum);
+	formula_free(plain);
+	isl_set_free(below);
+	isl_set_free(any);
+	isl_ctx_free(ctx);
+}
+
 /* formula_merge_same joins the pieces written the same (7*L on M = 1 and on
  * M >= 3) and keeps apart those that are only equal (3*L and L + 2*L are one
  * expression once collected: the ring collects them; 5*L is another value);
@@ -1981,6 +2050,7 @@ int main(void)
 		cmocka_unit_test(test_sign_text_nonneg),
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_coalesce_apart),
+		cmocka_unit_test(test_coalesce_sum_apart),
 		cmocka_unit_test(test_merge_same),
 		cmocka_unit_test(test_typical_first),
 		cmocka_unit_test(test_max_dropped),
