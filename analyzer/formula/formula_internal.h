@@ -229,6 +229,13 @@ void fml_coefficient_signs(const struct fvars *V, const fmpq_mpoly_t p, int *pos
 void fml_on_cond_init(struct fml_on_cond *oc, __isl_keep isl_set *cond);
 void fml_on_cond_clear(struct fml_on_cond *oc);
 
+/* Whether X (a polynomial node in ring V) is > 0 at one point of OC's
+ * condition and < 0 at another (formula_points.c): a sample, and the
+ * points a step beyond it along each parameter X names, found once per
+ * condition as needed and kept in OC. */
+bool fml_both_signs_at_points(const struct fvars *V, const struct fnode *x,
+			      struct fml_on_cond *oc);
+
 /* The sign of the Laurent polynomial X on OC's condition (formula_sign.c):
  * 1 for X >= 0, -1 for X <= 0, 0 when that is not shown. */
 int fml_poly_sign_on(const struct fvars *V, const struct fnode *x, struct fml_on_cond *oc);
